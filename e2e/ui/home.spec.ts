@@ -1,0 +1,34 @@
+import { expect, test } from "@playwright/test";
+
+test.describe("home page", () => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    test(`renders the shell and the project list in ${colorScheme} mode`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.goto("/");
+
+      await expect(page.getByRole("link", { name: "Benchtrack" })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
+      await expect(page.getByTestId("empty-projects").or(page.getByTestId("project-list"))).toBeVisible();
+      // Dark mode follows the system preference by default.
+      await expect(page.locator("html")).toHaveClass(colorScheme === "dark" ? /dark/ : /^(?!.*dark)/);
+
+      await page.screenshot({ path: `e2e/screenshots/home-${colorScheme}.png`, fullPage: true });
+    });
+  }
+
+  test("the theme toggle overrides the system preference and is remembered", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto("/");
+    const toggle = page.getByTestId("theme-toggle");
+    await expect(toggle).toHaveAttribute("title", "Theme: system");
+
+    await toggle.click(); // system → light
+    await toggle.click(); // light → dark
+    await expect(page.locator("html")).toHaveClass(/dark/);
+
+    await page.reload();
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await expect(toggle).toHaveAttribute("title", "Theme: dark");
+  });
+});

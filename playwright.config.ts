@@ -1,0 +1,55 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests against the production build (`npm start` builds when needed), on a fresh
+ * embedded database, in Debian's Chromium: Playwright cannot download its own browsers here.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const BASE_URL = `http://localhost:${PORT}`;
+export const E2E_ADMIN_TOKEN = "e2e-admin-token-0123456789";
+const CHROMIUM_PATH = process.env.BENCHTRACK_CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 1,
+  reporter: [["list"]],
+  timeout: 60_000,
+  use: {
+    baseURL: BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "api", testDir: "e2e/api" },
+    { name: "ui", testDir: "e2e/ui", use: { ...devices["Desktop Chrome"], channel: undefined } },
+  ],
+  webServer: {
+    command: "rm -rf .data/e2e && npm start",
+    url: BASE_URL,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      PORT: String(PORT),
+      BENCHTRACK_DATA_DIR: ".data/e2e",
+      BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      // The e2e server always uses the embedded database, whatever the shell has.
+      DATABASE_URL: "",
+    },
+  },
+});

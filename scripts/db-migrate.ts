@@ -1,0 +1,12 @@
+// npm run db:migrate: applies pending migrations to the configured database (DATABASE_URL, or the
+// embedded one in BENCHTRACK_DATA_DIR), recording them in _prisma_migrations.
+import { describeTarget, targetFromEnv } from "../server/db";
+import { migrateDatabase } from "../server/migrate/apply";
+
+const target = targetFromEnv();
+const applied = await migrateDatabase(target);
+console.log(
+  applied.length === 0
+    ? `Database is up to date (${describeTarget(target)}).`
+    : `Applied ${applied.length} migration(s) to ${describeTarget(target)}: ${applied.join(", ")}`,
+);

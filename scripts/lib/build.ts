@@ -1,0 +1,49 @@
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * "Build when needed": `npm start` rebuilds only when the sources changed since the last build.
+ * The build records a hash of every source file's path, size and modification time beside its output.
+ */
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+const BUILD_STAMP = path.join(ROOT, ".next", "benchtrack-source-hash");
+const SOURCE_DIRS = ["app", "components", "server", "public"];
+const SOURCE_FILES = ["next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+
+export function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function hashSources(): string {
+  const hash = createHash("sha256");
+  const visit = (relative: string) => {
+    const absolute = path.join(ROOT, relative);
+    if (!existsSync(absolute)) return;
+    const stats = statSync(absolute);
+    if (stats.isDirectory()) {
+      if (relative.endsWith("generated") || relative.endsWith("node_modules")) return;
+      for (const entry of readdirSync(absolute).sort()) visit(path.join(relative, entry));
+    } else if (!/\.test\.tsx?$/.test(relative)) {
+      hash.update(`${relative}:${stats.size}:${stats.mtimeMs}\n`);
+    }
+  };
+  [...SOURCE_DIRS, ...SOURCE_FILES].forEach(visit);
+  return hash.digest("hex");
+}
+
+export function isBuildCurrent(): boolean {
+  return (
+    existsSync(path.join(ROOT, ".next", "BUILD_ID")) &&
+    existsSync(BUILD_STAMP) &&
+    readFileSync(BUILD_STAMP, "utf8") === hashSources()
+  );
+}
+
+export function buildApp(): void {
+  const sourceHash = hashSources();
+  run(path.join(ROOT, "node_modules", ".bin", "next"), ["build"]);
+  writeFileSync(BUILD_STAMP, sourceHash);
+}

@@ -1,0 +1,155 @@
+/**
+ * The one normalized shape every parser produces and every later stage (storage, pages, statistics)
+ * consumes. Units are fixed here, at the boundary: latency in milliseconds, throughput in requests per
+ * second, durations in seconds. Missing numbers are `null`, never invented or zero.
+ */
+
+/** Which direction of change is an improvement for a metric. */
+export type Better = "lower" | "higher";
+
+/** A measurement other than latency: CPU %, memory MB, messages/s, completion time. */
+export interface CustomMetric {
+  value: number;
+  unit: string | null;
+  better: Better;
+}
+
+/**
+ * Latency of one endpoint (or the aggregate) in milliseconds.
+ * `percentiles` maps the percentile as written by the tool ("50", "90", "95", "99", "99.9") to its value;
+ * only percentiles the tool gave (or that were computed exactly from samples) are present.
+ */
+export interface LatencySummary {
+  minMs: number | null;
+  meanMs: number | null;
+  maxMs: number | null;
+  stdDevMs: number | null;
+  percentiles: Record<string, number>;
+}
+
+/**
+ * A latency histogram as ascending buckets; bucket i covers (upperMs[i-1], upperMs[i]].
+ * Tools with exact-value histograms (Locust's rounded ms) give one bucket per value.
+ */
+export interface HistogramBucket {
+  upperMs: number;
+  count: number;
+}
+
+export interface EndpointResult {
+  /** Display name and identity within a project, e.g. "GetListing" or "GET /api/listings/:id". */
+  name: string;
+  /** The tool's full name when it differs from `name`, e.g. "listings.v1.ListingService.GetListing". */
+  fullName: string | null;
+  protocol: string | null;
+  /** HTTP method when known. */
+  method: string | null;
+  requests: number | null;
+  failures: number | null;
+  /** Requests per second. */
+  throughput: number | null;
+  latency: LatencySummary;
+  histogram: HistogramBucket[] | null;
+  /** Status code (HTTP "200", gRPC "OK") → count. */
+  statusCodes: Record<string, number> | null;
+  /** Error message → count, when the tool reports them. */
+  errors: Record<string, number> | null;
+  metrics: Record<string, CustomMetric>;
+}
+
+export interface RunEnvironment {
+  git: { commit: string | null; branch: string | null; pullRequest: number | null; repoUrl: string | null };
+  ci: { buildUrl: string | null };
+  host: { name: string | null; cpus: number | null; memoryGb: number | null };
+  appVersion: string | null;
+  /** Load configuration: vus, concurrency, rate, duration, protocol, target… as the tool states it. */
+  config: Record<string, string | number | boolean>;
+  /** Free-form key/values for filtering (variant, db, region…). */
+  attributes: Record<string, string>;
+}
+
+/** A pass/fail criterion the tool itself evaluated (k6 thresholds). */
+export interface ToolThreshold {
+  metric: string;
+  expression: string;
+  passed: boolean;
+}
+
+/** A named assertion counted by the tool (k6 checks). */
+export interface ToolCheck {
+  name: string;
+  group: string | null;
+  passes: number;
+  fails: number;
+}
+
+export type FormatId =
+  | "benchtrack"
+  | "k6-summary"
+  | "k6-handle-summary"
+  | "k6-ndjson"
+  | "locust-json"
+  | "locust-csv"
+  | "ghz";
+
+export interface ParsedRun {
+  format: FormatId;
+  /** The tool that produced the numbers: "k6", "locust", "ghz", or a custom tool's name. */
+  tool: string;
+  toolVersion: string | null;
+  label: string | null;
+  round: number | null;
+  /** ISO 8601 timestamp, or null when the file does not say. */
+  startedAt: string | null;
+  durationSeconds: number | null;
+  environment: RunEnvironment;
+  endpoints: EndpointResult[];
+  /** The "all endpoints" result; always present (fields null where the tool gives nothing). */
+  aggregate: EndpointResult;
+  /** Run-level custom metrics. */
+  metrics: Record<string, CustomMetric>;
+  thresholds: ToolThreshold[];
+  checks: ToolCheck[];
+  /** Things the parser noticed and the user should know (e.g. "3 calls cancelled at shutdown"). */
+  notes: string[];
+}
+
+export const AGGREGATE_NAME = "(all)";
+
+export function emptyLatency(): LatencySummary {
+  return { minMs: null, meanMs: null, maxMs: null, stdDevMs: null, percentiles: {} };
+}
+
+export function emptyEnvironment(): RunEnvironment {
+  return {
+    git: { commit: null, branch: null, pullRequest: null, repoUrl: null },
+    ci: { buildUrl: null },
+    host: { name: null, cpus: null, memoryGb: null },
+    appVersion: null,
+    config: {},
+    attributes: {},
+  };
+}
+
+export function emptyEndpoint(name: string): EndpointResult {
+  return {
+    name,
+    fullName: null,
+    protocol: null,
+    method: null,
+    requests: null,
+    failures: null,
+    throughput: null,
+    latency: emptyLatency(),
+    histogram: null,
+    statusCodes: null,
+    errors: null,
+    metrics: {},
+  };
+}
+
+/** Failures / requests, or null when either is unknown or there were no requests. */
+export function errorRateOf(result: Pick<EndpointResult, "requests" | "failures">): number | null {
+  if (result.requests === null || result.failures === null || result.requests === 0) return null;
+  return result.failures / result.requests;
+}

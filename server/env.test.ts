@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env";
+
+describe("parseEnv", () => {
+  it("defaults to the embedded database in ./.data on port 3000", () => {
+    const env = parseEnv({});
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.BENCHTRACK_DATA_DIR).toBe("./.data");
+    expect(env.PORT).toBe(3000);
+    expect(env.BENCHTRACK_ADMIN_TOKEN).toBeUndefined();
+    expect(env.BENCHTRACK_MAX_BODY_BYTES).toBe(50 * 1024 * 1024);
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "", BENCHTRACK_ADMIN_TOKEN: "  " }).DATABASE_URL).toBeUndefined();
+  });
+
+  it("reads every documented variable", () => {
+    const env = parseEnv({
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/bench",
+      BENCHTRACK_DATA_DIR: "/var/lib/benchtrack",
+      BENCHTRACK_ADMIN_TOKEN: "a-long-enough-admin-secret",
+      BENCHTRACK_READ_TOKEN: "reader",
+      BENCHTRACK_PUBLIC_URL: "https://bench.example.com",
+      PORT: "8080",
+    });
+    expect(env).toMatchObject({
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/bench",
+      BENCHTRACK_DATA_DIR: "/var/lib/benchtrack",
+      BENCHTRACK_ADMIN_TOKEN: "a-long-enough-admin-secret",
+      BENCHTRACK_READ_TOKEN: "reader",
+      BENCHTRACK_PUBLIC_URL: "https://bench.example.com",
+      PORT: 8080,
+    });
+  });
+
+  it("names every bad variable in one error", () => {
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x", PORT: "99999", BENCHTRACK_ADMIN_TOKEN: "short" })).toThrow(
+      /DATABASE_URL: must start with postgres[\s\S]*BENCHTRACK_ADMIN_TOKEN: must be at least 16[\s\S]*PORT/,
+    );
+  });
+});

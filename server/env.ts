@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/**
+ * Benchtrack's configuration, from environment variables, validated once so bad configuration fails
+ * at start-up with a clear message instead of deep inside a request. Every variable is documented in
+ * the README; keep the two in step.
+ */
+const MEGABYTE = 1024 * 1024;
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim()));
+
+export const envSchema = z.object({
+  /** PostgreSQL connection string; when absent, the embedded database (PGlite) is used. */
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
+  ),
+  /** Folder of the embedded database and other local state. */
+  BENCHTRACK_DATA_DIR: optionalString.transform((value) => value ?? "./.data"),
+  /** Secret for admin API calls (create projects and tokens, any upload). Unset: no admin access. */
+  BENCHTRACK_ADMIN_TOKEN: optionalString.pipe(
+    z.string().min(16, "must be at least 16 characters long").optional(),
+  ),
+  /** When set, reading (GET) the API and pages requires this token (or the admin token). */
+  BENCHTRACK_READ_TOKEN: optionalString,
+  /** Base URL used in links the API returns, e.g. https://bench.example.com. */
+  BENCHTRACK_PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  /** Largest request body accepted, as received (compressed), in bytes. */
+  BENCHTRACK_MAX_BODY_BYTES: z.coerce.number().int().positive().default(50 * MEGABYTE),
+  /** Largest body after decompression, in bytes (an NDJSON stream of k6 points can be large). */
+  BENCHTRACK_MAX_DECOMPRESSED_BYTES: z.coerce.number().int().positive().default(500 * MEGABYTE),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Parses an environment; throws one readable error listing every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues
+      .map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)
+      .join("\n");
+    throw new Error(`Invalid environment configuration:\n${problems}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The process's validated environment, parsed on first use. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,48 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db";
+import type { DatabaseTarget } from "../db";
+import { migrateDatabase } from "./apply";
+import { readMigrationList } from "./migrations";
+
+describe("migrateDatabase on an embedded database folder", () => {
+  let dataDir: string;
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("applies every migration once, and keeps data across restarts", async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "benchtrack-migrate-"));
+    const target: DatabaseTarget = { kind: "embedded", dataDir };
+    const onDisk = (await readMigrationList()).migrationDirectories.map((directory) => directory.path);
+
+    expect(await migrateDatabase(target)).toEqual(onDisk);
+    expect(await migrateDatabase(target)).toEqual([]);
+
+    const first = await openDatabase(target);
+    await first.prisma.project.create({ data: { slug: "kept", name: "Kept" } });
+    await first.close();
+
+    const second = await openDatabase(target);
+    try {
+      expect(await second.prisma.project.count({ where: { slug: "kept" } })).toBe(1);
+      const recorded = await second.prisma.$queryRaw<{ n: bigint }[]>`
+        SELECT count(*) AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL`;
+      expect(Number(recorded[0]?.n)).toBe(onDisk.length);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("refuses a second process on the same folder with a clear message", async () => {
+    const target: DatabaseTarget = { kind: "embedded", dataDir };
+    const { writeFile } = await import("node:fs/promises");
+    // PID 1 is always alive: it stands for another server holding the folder.
+    await writeFile(path.join(dataDir, "benchtrack.pid"), "1");
+    await expect(openDatabase(target)).rejects.toThrow(/in use by process 1/);
+    await rm(path.join(dataDir, "benchtrack.pid"));
+  });
+});

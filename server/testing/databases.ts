@@ -1,0 +1,34 @@
+import { randomUUID } from "node:crypto";
+import { openDatabase } from "../db";
+import type { Database, DatabaseTarget } from "../db";
+import { migrateDatabase } from "../migrate/apply";
+import { applyPendingMigrations } from "../migrate/migrations";
+
+/**
+ * The databases integration tests run against: the embedded database always, and PostgreSQL too when
+ * DATABASE_URL is set (CI does both). Use with `describe.each(testDatabaseTargets())`.
+ */
+export function testDatabaseTargets(): { name: string; target: DatabaseTarget }[] {
+  const targets: { name: string; target: DatabaseTarget }[] = [
+    { name: "embedded (PGlite)", target: { kind: "memory" } },
+  ];
+  const url = process.env.DATABASE_URL?.trim();
+  if (url) targets.push({ name: "PostgreSQL", target: { kind: "postgres", url } });
+  return targets;
+}
+
+/** Opens the target with every migration applied. An in-memory database is migrated through its own connection. */
+export async function openMigratedDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === "memory") {
+    const database = await openDatabase(target);
+    await applyPendingMigrations(database.adapterFactory);
+    return database;
+  }
+  await migrateDatabase(target);
+  return openDatabase(target);
+}
+
+/** A slug no other test uses, so tests sharing a database never see each other's data. */
+export function uniqueSlug(prefix = "test"): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
