@@ -1,0 +1,205 @@
+/**
+ * ghz `-O json` reports. One report measures one gRPC method, so it becomes one endpoint; an array of
+ * reports (one per method, as CI usually runs them) becomes one run. Times are nanoseconds on the wire
+ * (histogram marks are seconds) and milliseconds here.
+ *
+ * What ghz counts where (checked on the fixtures): `count` and `details[]` include calls that ended in
+ * an error; `fastest/slowest`, `latencyDistribution` and `histogram` cover only the OK calls (ghz's
+ * default without `--count-errors`); but `average` is the mean over ALL calls (it equals the mean of
+ * every `details[]` latency to the nanosecond, not the mean of the OK ones).
+ */
+import { z } from "zod";
+import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { SAMPLE_PERCENTILES, summarizeSamples } from "../stats/percentile";
+import { aggregateEndpoints } from "./aggregate";
+import { parseWire } from "./wire";
+
+const NS_PER_MS = 1e6;
+const nanoseconds = z.number().nonnegative();
+const count = z.number().int().nonnegative();
+
+export const ghzReportSchema = z.object({
+  date: z.string(),
+  name: z.string().optional(),
+  endReason: z.string().optional(),
+  options: z.object({
+    call: z.string().min(1),
+    host: z.string().optional(),
+    concurrency: z.number().optional(),
+    connections: z.number().optional(),
+    rps: z.number().optional(),
+    /** Run duration (`-z`), ns. */
+    duration: z.number().optional(),
+  }),
+  count,
+  total: nanoseconds,
+  average: nanoseconds,
+  fastest: nanoseconds,
+  slowest: nanoseconds,
+  rps: z.number().nonnegative(),
+  errorDistribution: z.record(z.string(), count).nullish(),
+  statusCodeDistribution: z.record(z.string(), count).nullish(),
+  latencyDistribution: z.array(z.object({ percentage: z.number().min(0).max(100), latency: nanoseconds })).nullish(),
+  histogram: z.array(z.object({ mark: z.number().nonnegative(), count, frequency: z.number() })).nullish(),
+  details: z
+    .array(z.object({ timestamp: z.string(), latency: nanoseconds, error: z.string(), status: z.string() }))
+    .nullish(),
+  tags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullish(),
+});
+type GhzReport = z.infer<typeof ghzReportSchema>;
+
+export const ghzInputSchema = z.union([ghzReportSchema, z.array(ghzReportSchema).min(1)]);
+
+/** Calls that end with these statuses were cut off by ghz itself, typically when `-z` ran out. */
+const SHUTDOWN_STATUSES = ["Canceled", "Unavailable"] as const;
+/** On top of ghz's own 10/25/50/75/90/95/99, for the aggregate computed from raw latencies. */
+const AGGREGATE_PERCENTILES = [...new Set([10, 25, 75, ...SAMPLE_PERCENTILES])].sort((a, b) => a - b);
+
+export function parseGhz(document: unknown): ParsedRun {
+  const parsed = parseWire(ghzInputSchema, document, "ghz JSON report");
+  const reports = Array.isArray(parsed) ? parsed : [parsed];
+  const endpoints = reports.map(toEndpointResult);
+  const windows = reports.map(runWindowOf);
+  const startMs = Math.min(...windows.map((w) => w.startMs));
+  const endMs = Math.max(...windows.map((w) => w.endMs));
+  const durationSeconds = Number.isFinite(endMs - startMs) && endMs > startMs ? (endMs - startMs) / 1000 : null;
+
+  const environment = emptyEnvironment();
+  const agreedConfig = {
+    name: agreed(reports.map((r) => r.name)),
+    call: agreed(reports.map((r) => r.options.call)),
+    host: agreed(reports.map((r) => r.options.host)),
+    concurrency: agreed(reports.map((r) => r.options.concurrency)),
+    connections: agreed(reports.map((r) => r.options.connections)),
+    rps: agreed(reports.map((r) => r.options.rps)),
+    durationSeconds: agreed(reports.map((r) => (r.options.duration === undefined ? undefined : r.options.duration / 1e9))),
+  };
+  for (const [key, value] of Object.entries(agreedConfig)) if (value !== undefined) environment.config[key] = value;
+  environment.config.protocol = "grpc";
+  const tagKeys = new Set(reports.flatMap((r) => Object.keys(r.tags ?? {})));
+  for (const key of tagKeys) {
+    const value = agreed(reports.map((r) => r.tags?.[key]));
+    if (value !== undefined) environment.attributes[key] = String(value);
+  }
+
+  return {
+    format: "ghz",
+    tool: "ghz",
+    toolVersion: null,
+    label: null,
+    round: null,
+    startedAt: Number.isFinite(startMs) ? new Date(startMs).toISOString() : null,
+    durationSeconds,
+    environment,
+    endpoints,
+    aggregate: aggregateOf(reports, endpoints, durationSeconds),
+    metrics: {},
+    thresholds: [],
+    checks: [],
+    notes: reports.flatMap(shutdownNote),
+  };
+}
+
+function toEndpointResult(report: GhzReport): EndpointResult {
+  const call = report.options.call;
+  const result = emptyEndpoint(methodNameOf(call));
+  result.fullName = call;
+  result.protocol = "grpc";
+  result.requests = report.count;
+  const okCalls = okCallsOf(report);
+  result.failures = report.count - okCalls;
+  result.throughput = report.rps;
+  result.statusCodes = report.statusCodeDistribution ? { ...report.statusCodeDistribution } : null;
+  result.errors = report.errorDistribution ? { ...report.errorDistribution } : null;
+  if (okCalls === 0) return result; // ghz reports zeros for latency when nothing succeeded
+
+  const percentiles: Record<string, number> = {};
+  for (const { percentage, latency } of report.latencyDistribution ?? []) percentiles[String(percentage)] = latency / NS_PER_MS;
+  const okLatencies = hasAllDetails(report) ? okLatenciesMs(report) : null;
+  result.latency = {
+    minMs: report.fastest / NS_PER_MS,
+    meanMs: report.average / NS_PER_MS,
+    maxMs: report.slowest / NS_PER_MS,
+    // ghz gives no spread; the per-call details (when complete) give it exactly.
+    stdDevMs: okLatencies ? summarizeSamples(okLatencies, []).stdDevMs : null,
+    percentiles,
+  };
+  result.histogram = report.histogram?.map((bucket) => ({ upperMs: bucket.mark * 1000, count: bucket.count })) ?? null;
+  return result;
+}
+
+/** `listings.v1.ListingService.GetListing` (or `…ListingService/GetListing`) → `GetListing`. */
+function methodNameOf(call: string): string {
+  const parts = call.split(/[./]/).filter((part) => part !== "");
+  return parts[parts.length - 1] ?? call;
+}
+
+function okCallsOf(report: GhzReport): number {
+  if (report.statusCodeDistribution) return report.statusCodeDistribution.OK ?? 0;
+  const errors = Object.values(report.errorDistribution ?? {}).reduce((sum, n) => sum + n, 0);
+  return Math.max(0, report.count - errors);
+}
+
+/** ghz may cap `details[]`; only a complete list stands in for the whole run. */
+function hasAllDetails(report: GhzReport): boolean {
+  return report.details !== null && report.details !== undefined && report.details.length === report.count;
+}
+
+function okLatenciesMs(report: GhzReport): number[] {
+  return (report.details ?? []).filter((d) => d.status === "OK").map((d) => d.latency / NS_PER_MS);
+}
+
+/**
+ * ghz writes `date` when the report is finalised, i.e. at the END of the run (the fixtures' first call
+ * is ~10 s before it, and `date` is truncated to the second). The start is the earliest call's
+ * timestamp when details exist, else `date − total`.
+ */
+function runWindowOf(report: GhzReport): { startMs: number; endMs: number } {
+  const totalMs = report.total / NS_PER_MS;
+  const detailStarts = (report.details ?? []).map((d) => Date.parse(d.timestamp)).filter((t) => !Number.isNaN(t));
+  const dateMs = Date.parse(report.date);
+  if (detailStarts.length > 0) {
+    const startMs = Math.min(...detailStarts);
+    return { startMs, endMs: startMs + totalMs };
+  }
+  if (Number.isNaN(dateMs)) return { startMs: Number.NaN, endMs: Number.NaN };
+  return { startMs: dateMs - totalMs, endMs: dateMs };
+}
+
+function aggregateOf(reports: readonly GhzReport[], endpoints: readonly EndpointResult[], spanSeconds: number | null): EndpointResult {
+  const aggregate = aggregateEndpoints(endpoints);
+  aggregate.name = AGGREGATE_NAME;
+  if (reports.length === 1) return aggregate;
+  // Reports are often run one after another, so their rps do not add up; count over the shared span.
+  aggregate.throughput = aggregate.requests !== null && spanSeconds !== null ? aggregate.requests / spanSeconds : null;
+  // Percentiles of a union cannot be derived from each report's percentiles or from histograms with
+  // different bucket edges. They are exact only from every OK call's latency, i.e. when each report's
+  // details[] is complete; otherwise they stay empty rather than approximated.
+  const okTotal = reports.reduce((sum, report) => sum + okCallsOf(report), 0);
+  if (reports.every(hasAllDetails) && okTotal > 0) {
+    const { meanMs } = aggregate.latency; // count-weighted `average`s: over all calls, as ghz's own mean
+    aggregate.latency = { ...summarizeSamples(reports.flatMap(okLatenciesMs), AGGREGATE_PERCENTILES), meanMs };
+  }
+  return aggregate;
+}
+
+function shutdownNote(report: GhzReport): string[] {
+  const statuses = report.statusCodeDistribution ?? {};
+  const parts = SHUTDOWN_STATUSES.filter((status) => (statuses[status] ?? 0) > 0).map(
+    (status) => `${statuses[status]} ${status}`,
+  );
+  if (parts.length === 0) return [];
+  const method = methodNameOf(report.options.call);
+  const why =
+    report.endReason === "timeout"
+      ? "calls still in flight when the run's duration ran out (ghz closes the connection)"
+      : "calls cut off by the client, not answered by the server";
+  return [`${method}: ${parts.join(" and ")} — ${why}; counted as failures, not server errors.`];
+}
+
+/** The value every report agrees on, or undefined when they differ or none has it. */
+function agreed<T extends string | number | boolean>(values: readonly (T | null | undefined)[]): T | undefined {
+  const first = values[0];
+  if (first === undefined || first === null) return undefined;
+  return values.every((value) => value === first) ? first : undefined;
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import { InputError } from "../input-error";
+import { detectFormat, isNdjsonStart, parseUpload, type UploadedFile } from "./index";
+import { filesIn, readFixture, roundsOf } from "./fixtures/read-fixture";
+
+const file = (path: string, name: string | null = path.split("/").at(-1) ?? null): UploadedFile => ({ name, text: readFixture(path) });
+
+function errorOf(run: () => unknown): InputError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error("expected an InputError");
+}
+
+describe("detectFormat and parseUpload on every fixture", () => {
+  const cases: [string, UploadedFile[], string][] = [];
+  for (const round of roundsOf("k6")) {
+    cases.push([`k6 ${round} summary.json`, [file(`k6/${round}/summary.json`)], "k6-summary"]);
+    cases.push([`k6 ${round} handle-summary.json`, [file(`k6/${round}/handle-summary.json`)], "k6-handle-summary"]);
+  }
+  cases.push(["k6 points.ndjson", [file("k6/baseline/short-ndjson/points.ndjson")], "k6-ndjson"]);
+  for (const round of roundsOf("locust")) {
+    cases.push([`locust ${round} locust.json`, [file(`locust/${round}/locust.json`)], "locust-json"]);
+    const csvs = filesIn(`locust/${round}`).filter((f) => f.endsWith(".csv")).map((f) => file(`locust/${round}/${f}`));
+    cases.push([`locust ${round} csv set`, csvs, "locust-csv"]);
+    cases.push([`locust ${round} stats.csv alone, unnamed`, [file(`locust/${round}/locust_stats.csv`, null)], "locust-csv"]);
+  }
+  for (const round of roundsOf("ghz")) {
+    const reports = filesIn(`ghz/${round}`).map((f) => file(`ghz/${round}/${f}`));
+    cases.push([`ghz ${round} five reports`, reports, "ghz"]);
+    cases.push([`ghz ${round} one report`, reports.slice(0, 1), "ghz"]);
+  }
+
+  it.each(cases)("%s → %s", (_, files, format) => {
+    expect(detectFormat(files)).toBe(format);
+    const parsed = parseUpload({ files });
+    expect(parsed.format).toBe(format);
+    expect(parsed.run.format).toBe(format);
+    expect(parsed.run.aggregate.requests).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["k6", "k6/baseline/round1/summary.json", "k6-summary"],
+    ["k6", "k6/baseline/round1/handle-summary.json", "k6-handle-summary"],
+    ["K6", "k6/baseline/short-ndjson/points.ndjson", "k6-ndjson"],
+    ["locust", "locust/baseline/round1/locust.json", "locust-json"],
+    ["ghz", "ghz/baseline/round1/GetListing.json", "ghz"],
+  ])("accepts format=%s for %s", (format, path, expected) => {
+    expect(parseUpload({ files: [file(path)], format }).format).toBe(expected);
+  });
+});
+
+describe("upload wrapper and Benchtrack format", () => {
+  it("unwraps {format, metadata, result} and applies the metadata", () => {
+    const result = JSON.parse(readFixture("k6/baseline/round1/summary.json")) as unknown;
+    const text = JSON.stringify({ format: "k6", metadata: { label: "baseline", round: 1, attributes: { variant: "baseline" } }, result });
+    const parsed = parseUpload({ files: [{ name: null, text }] });
+    expect(parsed.format).toBe("k6-summary");
+    expect(parsed.run.label).toBe("baseline");
+    expect(parsed.run.round).toBe(1);
+    expect(parsed.run.environment.attributes).toEqual({ variant: "baseline" });
+  });
+
+  it("points into the wrapper's result and metadata on errors", () => {
+    const badResult = errorOf(() => parseUpload({ files: [{ name: null, text: '{"format":"ghz","result":{"options":{},"count":"x"}}' }] }));
+    expect(badResult.code).toBe("malformed");
+    expect(badResult.details.every((d) => d.path.startsWith("result."))).toBe(true);
+    const badMetadata = errorOf(() => parseUpload({ files: [{ name: null, text: '{"metadata":{"round":"one"},"result":{"schema":"benchtrack/v1","endpoints":[{"name":"a"}]}}' }] }));
+    expect(badMetadata.details[0]?.path).toBe("metadata.round");
+  });
+
+  it("detects a Benchtrack document", () => {
+    const text = JSON.stringify({ schema: "benchtrack/v1", endpoints: [{ name: "a", requests: 3 }] });
+    expect(parseUpload({ files: [{ name: null, text }] }).format).toBe("benchtrack");
+  });
+});
+
+describe("bad uploads", () => {
+  const k6 = file("k6/baseline/round1/summary.json");
+
+  it.each([
+    ["an empty body", [{ name: null, text: "" }], undefined, "malformed"],
+    ["no files", [], undefined, "malformed"],
+    ["whitespace only", [{ name: null, text: " \n\t" }], undefined, "malformed"],
+    ["a k6 file sent as format=locust", [k6], "locust", "wrong_format"],
+    ["a k6 file sent as format=ghz", [k6], "ghz", "wrong_format"],
+    ["an unknown format name", [k6], "jmeter", "unsupported_format"],
+    ["binary garbage", [{ name: null, text: "\u0000\u0001\u0002PK\u0003\u0004\u00ff\u00fe" }], undefined, "undetectable_format"],
+    ["binary garbage as format=k6", [{ name: null, text: "\u0000\u0001\u0002PK\u0003\u0004" }], "k6", "wrong_format"],
+    ["JSON of an unknown shape", [{ name: null, text: '{"hello":"world"}' }], undefined, "undetectable_format"],
+    ["plain text", [{ name: null, text: "Summary:\n  Total: 12 secs" }], undefined, "undetectable_format"],
+    ["a k6 summary and a ghz report together", [k6, file("ghz/baseline/round1/GetListing.json")], undefined, "malformed"],
+  ] as const)("rejects %s", (_, files, format, code) => {
+    const error = errorOf(() => parseUpload({ files: [...files], format }));
+    expect(error.code).toBe(code);
+    expect(error.message.length).toBeGreaterThan(10);
+  });
+
+  it("names what was expected and what the content looks like", () => {
+    const error = errorOf(() => parseUpload({ files: [k6], format: "locust" }));
+    expect(error.message).toBe("The format given expects Locust --json output or Locust --csv files, but the content looks like k6 --summary-export JSON");
+  });
+
+  it("gives line and column of truncated JSON", () => {
+    const text = readFixture("k6/baseline/round1/summary.json");
+    const truncated = text.slice(0, 200);
+    const error = errorOf(() => parseUpload({ files: [{ name: "summary.json", text: truncated }] }));
+    expect(error.code).toBe("malformed");
+    const lines = truncated.split("\n");
+    expect(error.details[0]?.path).toBe(`summary.json: line ${lines.length}, column ${(lines.at(-1)?.length ?? 0) + 1}`);
+  });
+
+  it("gives line and column of a syntax error in the middle", () => {
+    const error = errorOf(() => parseUpload({ files: [{ name: null, text: '{\n  "schema": "benchtrack/v1",\n  "endpoints": [}\n}' }] }));
+    expect(error.details[0]?.path).toBe("line 3, column 17");
+  });
+
+  it("gives the JSON path of wrong types", () => {
+    const text = JSON.stringify({ schema: "benchtrack/v1", endpoints: [{ name: "a", latency: { p95: "fast" } }] });
+    const error = errorOf(() => parseUpload({ files: [{ name: null, text }] }));
+    expect(error.code).toBe("malformed");
+    expect(error.details[0]?.path).toBe("endpoints[0].latency.p95");
+  });
+
+  it("names the missing-header line of a Locust CSV", () => {
+    const withoutHeader = readFixture("locust/baseline/round1/locust_stats.csv").split("\n").slice(1).join("\n");
+    const error = errorOf(() => parseUpload({ files: [{ name: "locust_stats.csv", text: withoutHeader }] }));
+    expect(error.code).toBe("malformed");
+    expect(error.details[0]?.path).toBe("locust_stats.csv: line 1");
+  });
+
+  it("refuses 10,000 endpoints and a 1 MB name after parsing", () => {
+    const many = JSON.stringify({ schema: "benchtrack/v1", endpoints: Array.from({ length: 10_000 }, (_, i) => ({ name: `e${i}` })) });
+    expect(errorOf(() => parseUpload({ files: [{ name: null, text: many }] })).code).toBe("too_large");
+    const longName = JSON.stringify({ schema: "benchtrack/v1", endpoints: [{ name: "n".repeat(1_048_576) }] });
+    const error = errorOf(() => parseUpload({ files: [{ name: null, text: longName }] }));
+    expect(error.code).toBe("too_large");
+    expect(error.details[0]?.path).toBe("endpoints[0].name");
+  });
+});
+
+describe("isNdjsonStart", () => {
+  it("recognises k6 NDJSON by its first line only", () => {
+    const firstLine = readFixture("k6/baseline/short-ndjson/points.ndjson").split("\n")[0] ?? "";
+    expect(isNdjsonStart(firstLine)).toBe(true);
+    expect(isNdjsonStart('{"metric":"http_reqs","type":"Point","data":{}}')).toBe(true);
+    expect(isNdjsonStart(readFixture("k6/baseline/round1/handle-summary.json"))).toBe(false);
+    expect(isNdjsonStart("{")).toBe(false);
+    expect(isNdjsonStart("Type,Name,Request Count")).toBe(false);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { InputError } from "../input-error";
+import { emptyEndpoint, type ParsedRun } from "../run";
+import { parseBenchtrack } from "./benchtrack";
+import { validateParsedRun } from "./validate";
+
+function errorOf(run: () => unknown): InputError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error("expected an InputError");
+}
+
+const base = (): ParsedRun => parseBenchtrack({ schema: "benchtrack/v1", endpoints: [{ name: "a", requests: 1 }] });
+
+describe("validateParsedRun", () => {
+  it("passes a normal run through unchanged", () => {
+    const run = base();
+    expect(validateParsedRun(run)).toBe(run);
+  });
+
+  it("refuses 10,000 endpoints as too_large at endpoints", () => {
+    const run = { ...base(), endpoints: Array.from({ length: 10_000 }, (_, i) => emptyEndpoint(`e${i}`)) };
+    const error = errorOf(() => validateParsedRun(run));
+    expect(error.code).toBe("too_large");
+    expect(error.details[0]?.path).toBe("endpoints");
+  });
+
+  it("refuses a 1 MB endpoint name and a long label", () => {
+    const run = base();
+    const named = { ...run, endpoints: [emptyEndpoint("x".repeat(1_000_000))] };
+    expect(errorOf(() => validateParsedRun(named)).details[0]).toEqual({ path: "endpoints[0].name", message: "1000000 characters; the limit is 512" });
+    expect(errorOf(() => validateParsedRun({ ...run, label: "y".repeat(1025) })).details[0]?.path).toBe("label");
+  });
+
+  it("refuses more than 100 attributes", () => {
+    const run = base();
+    const attributes = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, "v"]));
+    const error = errorOf(() => validateParsedRun({ ...run, environment: { ...run.environment, attributes } }));
+    expect(error.code).toBe("too_large");
+    expect(error.details[0]?.path).toBe("environment.attributes");
+  });
+
+  it("refuses NaN, Infinity and negative numbers as malformed with paths", () => {
+    const run = base();
+    const endpoint = { ...emptyEndpoint("a"), requests: -1, throughput: Number.NaN };
+    endpoint.latency.percentiles["95"] = Number.POSITIVE_INFINITY;
+    const error = errorOf(() => validateParsedRun({ ...run, endpoints: [endpoint] }));
+    expect(error.code).toBe("malformed");
+    expect(error.details.map((d) => d.path)).toEqual(["endpoints[0].requests", "endpoints[0].throughput", "endpoints[0].latency.percentiles.95"]);
+  });
+
+  it("allows a negative custom metric (a delta) but not an infinite one", () => {
+    const run = base();
+    expect(() => validateParsedRun({ ...run, metrics: { delta: { value: -3, unit: null, better: "higher" } } })).not.toThrow();
+    expect(errorOf(() => validateParsedRun({ ...run, metrics: { delta: { value: Number.NEGATIVE_INFINITY, unit: null, better: "higher" } } })).code).toBe("malformed");
+  });
+});

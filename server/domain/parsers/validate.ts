@@ -1,0 +1,153 @@
+/**
+ * Limits every parsed run must respect before it is stored, whatever parser produced it. They keep one
+ * upload from flooding the database or the pages (10,000 endpoints, a 1 MB name) and stop a NaN or a
+ * negative latency from poisoning trends. Size problems are "too_large" (413), bad numbers "malformed".
+ */
+import { InputError, type InputErrorDetail } from "../input-error";
+import type { EndpointResult, ParsedRun } from "../run";
+
+export const MAX_ENDPOINTS = 1_000;
+export const MAX_NAME_LENGTH = 512;
+export const MAX_STRING_LENGTH = 1_024;
+export const MAX_ATTRIBUTES = 100;
+export const MAX_DISTINCT_ERRORS = 1_000;
+/** Listing every offence of a 10,000-endpoint file helps no one. */
+const MAX_DETAILS = 20;
+
+/** Returns the run unchanged when it is within limits; throws `InputError` with paths otherwise. */
+export function validateParsedRun(run: ParsedRun): ParsedRun {
+  if (run.endpoints.length > MAX_ENDPOINTS) {
+    throw new InputError("too_large", `Too many endpoints: ${run.endpoints.length} (at most ${MAX_ENDPOINTS})`, [
+      { path: "endpoints", message: `${run.endpoints.length} endpoints; the limit is ${MAX_ENDPOINTS}` },
+    ]);
+  }
+  const oversized = [...sizeProblems(run)].slice(0, MAX_DETAILS);
+  if (oversized.length > 0) {
+    throw new InputError("too_large", `Value too long: ${oversized[0]?.path} (${oversized[0]?.message})`, oversized);
+  }
+  const badNumbers = [...numberProblems(run)].slice(0, MAX_DETAILS);
+  if (badNumbers.length > 0) {
+    throw new InputError("malformed", `Invalid number at ${badNumbers[0]?.path}: ${badNumbers[0]?.message}`, badNumbers);
+  }
+  return run;
+}
+
+function* sizeProblems(run: ParsedRun): Generator<InputErrorDetail> {
+  yield* stringTooLong("tool", run.tool, MAX_STRING_LENGTH);
+  yield* stringTooLong("toolVersion", run.toolVersion, MAX_STRING_LENGTH);
+  yield* stringTooLong("label", run.label, MAX_STRING_LENGTH);
+  yield* stringTooLong("startedAt", run.startedAt, MAX_STRING_LENGTH);
+  const { git, ci, host, appVersion, config, attributes } = run.environment;
+  yield* stringTooLong("environment.git.commit", git.commit, MAX_STRING_LENGTH);
+  yield* stringTooLong("environment.git.branch", git.branch, MAX_STRING_LENGTH);
+  yield* stringTooLong("environment.git.repoUrl", git.repoUrl, MAX_STRING_LENGTH);
+  yield* stringTooLong("environment.ci.buildUrl", ci.buildUrl, MAX_STRING_LENGTH);
+  yield* stringTooLong("environment.host.name", host.name, MAX_STRING_LENGTH);
+  yield* stringTooLong("environment.appVersion", appVersion, MAX_STRING_LENGTH);
+  yield* recordTooLarge("environment.attributes", attributes, MAX_ATTRIBUTES);
+  yield* recordTooLarge("environment.config", config, MAX_ATTRIBUTES);
+  for (const [key, value] of Object.entries(attributes)) {
+    yield* stringTooLong(`environment.attributes key "${key.slice(0, 40)}"`, key, MAX_NAME_LENGTH);
+    yield* stringTooLong(`environment.attributes.${key.slice(0, 40)}`, value, MAX_STRING_LENGTH);
+  }
+  for (const [key, value] of Object.entries(config)) {
+    yield* stringTooLong(`environment.config key "${key.slice(0, 40)}"`, key, MAX_NAME_LENGTH);
+    if (typeof value === "string") yield* stringTooLong(`environment.config.${key.slice(0, 40)}`, value, MAX_STRING_LENGTH);
+  }
+  yield* recordTooLarge("metrics", run.metrics, MAX_ATTRIBUTES);
+  for (const key of Object.keys(run.metrics)) yield* stringTooLong(`metrics key "${key.slice(0, 40)}"`, key, MAX_NAME_LENGTH);
+  for (const [index, note] of run.notes.entries()) yield* stringTooLong(`notes[${index}]`, note, MAX_STRING_LENGTH * 4);
+  for (const [index, threshold] of run.thresholds.entries()) {
+    yield* stringTooLong(`thresholds[${index}].metric`, threshold.metric, MAX_NAME_LENGTH);
+    yield* stringTooLong(`thresholds[${index}].expression`, threshold.expression, MAX_STRING_LENGTH);
+  }
+  for (const [index, check] of run.checks.entries()) {
+    yield* stringTooLong(`checks[${index}].name`, check.name, MAX_NAME_LENGTH);
+    yield* stringTooLong(`checks[${index}].group`, check.group, MAX_STRING_LENGTH);
+  }
+  for (const [index, endpoint] of run.endpoints.entries()) yield* endpointSizeProblems(`endpoints[${index}]`, endpoint);
+  yield* endpointSizeProblems("aggregate", run.aggregate);
+}
+
+function* endpointSizeProblems(path: string, endpoint: EndpointResult): Generator<InputErrorDetail> {
+  yield* stringTooLong(`${path}.name`, endpoint.name, MAX_NAME_LENGTH);
+  yield* stringTooLong(`${path}.fullName`, endpoint.fullName, MAX_STRING_LENGTH);
+  yield* stringTooLong(`${path}.protocol`, endpoint.protocol, MAX_NAME_LENGTH);
+  yield* stringTooLong(`${path}.method`, endpoint.method, MAX_NAME_LENGTH);
+  yield* recordTooLarge(`${path}.metrics`, endpoint.metrics, MAX_ATTRIBUTES);
+  // Distinct error messages can be many in a bad run; the cap only stops a pathological file.
+  yield* recordTooLarge(`${path}.statusCodes`, endpoint.statusCodes ?? {}, MAX_DISTINCT_ERRORS);
+  yield* recordTooLarge(`${path}.errors`, endpoint.errors ?? {}, MAX_DISTINCT_ERRORS);
+  for (const message of Object.keys(endpoint.errors ?? {})) {
+    yield* stringTooLong(`${path}.errors key`, message, MAX_STRING_LENGTH * 4);
+  }
+  yield* recordTooLarge(`${path}.latency.percentiles`, endpoint.latency.percentiles, MAX_ATTRIBUTES);
+  if ((endpoint.histogram?.length ?? 0) > 10_000) {
+    yield { path: `${path}.histogram`, message: `${endpoint.histogram?.length} buckets; the limit is 10000` };
+  }
+}
+
+function* numberProblems(run: ParsedRun): Generator<InputErrorDetail> {
+  yield* nonNegative("round", run.round);
+  yield* nonNegative("durationSeconds", run.durationSeconds);
+  yield* nonNegative("environment.git.pullRequest", run.environment.git.pullRequest);
+  yield* nonNegative("environment.host.cpus", run.environment.host.cpus);
+  yield* nonNegative("environment.host.memoryGb", run.environment.host.memoryGb);
+  for (const [key, value] of Object.entries(run.environment.config)) {
+    if (typeof value === "number") yield* finite(`environment.config.${key}`, value);
+  }
+  // Custom metrics may legitimately be negative (a score, a delta); they only need to be finite.
+  for (const [key, metric] of Object.entries(run.metrics)) yield* finite(`metrics.${key}.value`, metric.value);
+  for (const [index, check] of run.checks.entries()) {
+    yield* nonNegative(`checks[${index}].passes`, check.passes);
+    yield* nonNegative(`checks[${index}].fails`, check.fails);
+  }
+  for (const [index, endpoint] of run.endpoints.entries()) yield* endpointNumberProblems(`endpoints[${index}]`, endpoint);
+  yield* endpointNumberProblems("aggregate", run.aggregate);
+}
+
+function* endpointNumberProblems(path: string, endpoint: EndpointResult): Generator<InputErrorDetail> {
+  yield* nonNegative(`${path}.requests`, endpoint.requests);
+  yield* nonNegative(`${path}.failures`, endpoint.failures);
+  yield* nonNegative(`${path}.throughput`, endpoint.throughput);
+  const { latency } = endpoint;
+  yield* nonNegative(`${path}.latency.minMs`, latency.minMs);
+  yield* nonNegative(`${path}.latency.meanMs`, latency.meanMs);
+  yield* nonNegative(`${path}.latency.maxMs`, latency.maxMs);
+  yield* nonNegative(`${path}.latency.stdDevMs`, latency.stdDevMs);
+  for (const [key, value] of Object.entries(latency.percentiles)) {
+    const percentile = Number(key);
+    if (!(percentile >= 0 && percentile <= 100)) {
+      yield { path: `${path}.latency.percentiles`, message: `"${key.slice(0, 40)}" is not a percentile between 0 and 100` };
+    }
+    yield* nonNegative(`${path}.latency.percentiles.${key.slice(0, 40)}`, value);
+  }
+  for (const [index, bucket] of (endpoint.histogram ?? []).entries()) {
+    yield* nonNegative(`${path}.histogram[${index}].upperMs`, bucket.upperMs);
+    yield* nonNegative(`${path}.histogram[${index}].count`, bucket.count);
+  }
+  for (const [code, count] of Object.entries(endpoint.statusCodes ?? {})) yield* nonNegative(`${path}.statusCodes.${code}`, count);
+  for (const [index, count] of Object.values(endpoint.errors ?? {}).entries()) yield* nonNegative(`${path}.errors[${index}]`, count);
+  for (const [key, metric] of Object.entries(endpoint.metrics)) yield* finite(`${path}.metrics.${key}.value`, metric.value);
+}
+
+function* stringTooLong(path: string, value: string | null, limit: number): Generator<InputErrorDetail> {
+  if (value !== null && value.length > limit) {
+    yield { path, message: `${value.length} characters; the limit is ${limit}` };
+  }
+}
+
+function* recordTooLarge(path: string, record: object, limit: number): Generator<InputErrorDetail> {
+  const size = Object.keys(record).length;
+  if (size > limit) yield { path, message: `${size} entries; the limit is ${limit}` };
+}
+
+function* finite(path: string, value: number | null): Generator<InputErrorDetail> {
+  if (value !== null && !Number.isFinite(value)) yield { path, message: `${value} is not a finite number` };
+}
+
+function* nonNegative(path: string, value: number | null): Generator<InputErrorDetail> {
+  if (value === null) return;
+  if (!Number.isFinite(value)) yield { path, message: `${value} is not a finite number` };
+  else if (value < 0) yield { path, message: `${value} is negative` };
+}
