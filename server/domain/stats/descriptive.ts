@@ -1,0 +1,63 @@
+/**
+ * Descriptive statistics of one sample: mean, sample standard deviation and the 95% confidence
+ * interval of the mean.
+ */
+import { assertFiniteValues, tooFewValues, type InsufficientData } from "./insufficient";
+import { twoSidedTCritical } from "./t-distribution";
+
+export type Interval = readonly [low: number, high: number];
+
+export interface SampleSummary {
+  readonly status: "ok";
+  readonly n: number;
+  readonly mean: number;
+  /** Sample standard deviation (n − 1 denominator). */
+  readonly sd: number;
+  /** 95% confidence interval of the mean. */
+  readonly ci95: Interval;
+}
+
+export type SampleSummaryResult = SampleSummary | InsufficientData;
+
+/** Arithmetic mean. The caller guarantees at least one value (the typed API is `summarizeSample`). */
+export function mean(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError("mean of an empty sample");
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}
+
+/**
+ * Unbiased sample variance, Σ(x − x̄)² / (n − 1).
+ * Why two passes: the one-pass Σx² − n·x̄² formula loses every significant digit when the spread is
+ * tiny compared with the level (latencies of 2.41…2.55 ms), see Chan, Golub & LeVeque (1983),
+ * "Algorithms for computing the sample variance", The American Statistician 37(3).
+ */
+export function sampleVariance(values: readonly number[]): number {
+  if (values.length < 2) throw new RangeError("sample variance needs at least 2 values");
+  const center = mean(values);
+  let sumOfSquares = 0;
+  for (const value of values) sumOfSquares += (value - center) ** 2;
+  return sumOfSquares / (values.length - 1);
+}
+
+export function sampleStandardDeviation(values: readonly number[]): number {
+  return Math.sqrt(sampleVariance(values));
+}
+
+/**
+ * Mean, sd and 95% CI of the mean: x̄ ± t(0.975, n − 1) · s / √n.
+ * Why t and not 1.96: with 5 rounds per side the normal quantile would give an interval ~30% too
+ * narrow (t(0.975, 4) = 2.776). Reference: Student (1908), "The probable error of a mean",
+ * Biometrika 6(1); any introductory text, e.g. NIST/SEMATECH e-Handbook §7.2.2.1.
+ * Needs n ≥ 2: one value has no spread, hence no interval.
+ */
+export function summarizeSample(values: readonly number[]): SampleSummaryResult {
+  if (values.length < 2) return tooFewValues(2, values.length);
+  assertFiniteValues(values, "values");
+  const n = values.length;
+  const sampleMean = mean(values);
+  const sd = sampleStandardDeviation(values);
+  const halfWidth = twoSidedTCritical(0.95, n - 1) * (sd / Math.sqrt(n));
+  return { status: "ok", n, mean: sampleMean, sd, ci95: [sampleMean - halfWidth, sampleMean + halfWidth] };
+}

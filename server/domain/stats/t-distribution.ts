@@ -1,0 +1,18 @@
+/**
+ * Student's t distribution, from @stdlib (a tested port of the Cephes/Boost algorithms), wrapped so
+ * that the rest of the module talks in the terms it needs: a two-sided p-value and a critical value.
+ */
+import tCdf from "@stdlib/stats-base-dists-t-cdf";
+import tQuantile from "@stdlib/stats-base-dists-t-quantile";
+
+/** P(|T| ≥ |t|) for T ~ t(df). Uses the lower tail of −|t| so tiny p-values keep their precision. */
+export function twoSidedTPValue(t: number, degreesOfFreedom: number): number {
+  if (Number.isNaN(t)) return Number.NaN;
+  if (!Number.isFinite(t)) return 0;
+  return Math.min(1, 2 * tCdf(-Math.abs(t), degreesOfFreedom));
+}
+
+/** The t value with `confidence` of the mass between −t and +t, e.g. 2.776 for 95% and 4 df. */
+export function twoSidedTCritical(confidence: number, degreesOfFreedom: number): number {
+  return tQuantile(1 - (1 - confidence) / 2, degreesOfFreedom);
+}
