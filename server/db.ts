@@ -124,3 +124,10 @@ export async function getDb(): Promise<PrismaClient> {
   globalForDb.benchtrackDb ??= openDatabase(targetFromEnv());
   return (await globalForDb.benchtrackDb).prisma;
 }
+
+/** Closes the shared connection (scripts and tests that end their process cleanly). */
+export async function closeDb(): Promise<void> {
+  const pending = globalForDb.benchtrackDb;
+  globalForDb.benchtrackDb = undefined;
+  if (pending) await (await pending).close();
+}

@@ -16,3 +16,22 @@ export async function listProjects(db: PrismaClient) {
   });
   return projects.map(({ _count, ...project }) => ({ ...project, runCount: _count.runs }));
 }
+
+export async function findProject(db: PrismaClient, slug: string) {
+  return db.project.findUnique({ where: { slug } });
+}
+
+export async function createProject(
+  db: PrismaClient,
+  input: { slug: string; name?: string; description?: string; defaultBranch?: string; repoUrl?: string },
+) {
+  return db.project.create({
+    data: {
+      slug: input.slug,
+      name: input.name ?? input.slug,
+      description: input.description,
+      defaultBranch: input.defaultBranch,
+      repoUrl: input.repoUrl,
+    },
+  });
+}

@@ -1,0 +1,19 @@
+import { getDb } from "@/server/db";
+import { requireRead } from "@/server/http/auth";
+import { apiRoute, notFound } from "@/server/http/route";
+import { parseProjectSlug } from "@/server/http/schemas";
+import { publicBaseUrl } from "@/server/public-url";
+import { findProject } from "@/server/services/projects";
+import { getRunDocument } from "@/server/services/run-document";
+
+// GET /api/v1/projects/:project/runs/:id — one stored run in the Benchtrack format, normalized
+export const GET = apiRoute<{ project: string; id: string }>(async (request, params) => {
+  const slug = parseProjectSlug(params.project);
+  const db = await getDb();
+  await requireRead(request, db);
+  const project = await findProject(db, slug);
+  if (!project) throw notFound(`Project "${slug}"`);
+  const run = await getRunDocument(db, project, params.id, publicBaseUrl(request.headers));
+  if (!run) throw notFound(`Run "${params.id}"`);
+  return Response.json(run);
+});

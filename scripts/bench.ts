@@ -1,0 +1,213 @@
+// npm run bench [-- --ndjson-mb 100 --uploads 400 --concurrency 8 --postgres | --embedded]
+//
+// Ingest benchmarks against the production build, with a throw-away database, on 127.0.0.1 only.
+// It measures and prints; it asserts nothing about timings (correctness lines say OK or WRONG).
+//   1. Builds the app if the sources changed, creates a fresh database per backend (an embedded PGlite
+//      folder in a temp dir; a `benchtrack_bench_<ts>` database on PostgreSQL, dropped afterwards),
+//      migrates it and starts `next start` on port 3460 (embedded) or 3461 (PostgreSQL).
+//   2. Measures, on each backend:
+//      - fixture NDJSON: upload time of k6/baseline/short-ndjson/points.ndjson (0.56 MB), median of 5.
+//      - large NDJSON: a ~100 MB k6 NDJSON synthesized from that fixture (its points repeated with
+//        shifted timestamps), sent gzip-compressed and streamed from disk. Figures: wall time of the
+//        upload; MB/s of decompressed NDJSON; the serving process's resident memory (VmRSS) before,
+//        its peak sampled every 50 ms during the upload, after, and VmHWM (lifetime peak); and whether
+//        the stored run's aggregate request count equals the http_reqs points written.
+//      - k6 summary throughput: N uploads (default 400) of k6/baseline/round1/summary.json, 8 in flight,
+//        each a distinct round. Figures: successful uploads per second of wall time; p50/p95/p99/max
+//        latency of the successful requests; errors by status and error code. Before the timed part,
+//        8 concurrent first uploads create the project (reported apart: a race on project creation).
+//      - idempotency: 8 concurrent uploads of one body with one Idempotency-Key. Correct means one
+//        201, seven 200, one id answered and exactly one run listed.
+//   3. Prints a `backend | test | figure` table and writes everything to bench-results/ingest.json.
+// Backends: --embedded or --postgres picks one; with DATABASE_URL set, PostgreSQL only (a throw-away
+// database on that server); otherwise both when PostgreSQL answers on 127.0.0.1:5432, else embedded.
+// Server logs go to bench-results/server-<backend>.log.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_POSTGRES_URL, isPostgresReachable, prepareEmbedded, preparePostgres } from "./bench/backends";
+import type { Backend, BackendKind } from "./bench/backends";
+import {
+  checkConcurrentIdempotency,
+  measureFixtureNdjson,
+  measureLargeNdjson,
+  measureSummaryThroughput,
+} from "./bench/ingest";
+import type { IngestClient } from "./bench/ingest";
+import { synthesizeNdjson } from "./bench/ndjson";
+import { startServer } from "./bench/server";
+import type { BenchServer } from "./bench/server";
+import { ROOT, buildApp, isBuildCurrent } from "./lib/build";
+
+const PORTS: Record<BackendKind, number> = { embedded: 3460, postgres: 3461 };
+const ADMIN_TOKEN = "benchtrack-bench-admin-secret";
+const FIXTURES = path.join(ROOT, "server", "domain", "parsers", "fixtures", "k6", "baseline");
+const FIXTURE_NDJSON = path.join(FIXTURES, "short-ndjson", "points.ndjson");
+const FIXTURE_SUMMARY = path.join(FIXTURES, "round1", "summary.json");
+const RESULTS_DIR = path.join(ROOT, "bench-results");
+const FIXTURE_REPEATS = 5;
+/** The whole benchmark is stopped (servers and databases cleaned up) after this long. */
+const DEADLINE_MS = 10 * 60_000;
+
+const { values: args } = parseArgs({
+  options: {
+    "ndjson-mb": { type: "string", default: "100" },
+    uploads: { type: "string", default: "400" },
+    concurrency: { type: "string", default: "8" },
+    postgres: { type: "boolean", default: false },
+    embedded: { type: "boolean", default: false },
+  },
+});
+const options = {
+  ndjsonMb: positiveNumber("ndjson-mb", args["ndjson-mb"]),
+  uploads: positiveNumber("uploads", args.uploads),
+  concurrency: positiveNumber("concurrency", args.concurrency),
+};
+
+function positiveNumber(name: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) {
+    console.error(`--${name} must be a positive whole number, got "${value}"`);
+    process.exit(2);
+  }
+  return number;
+}
+
+interface Row {
+  backend: string;
+  test: string;
+  figure: string;
+}
+
+// Servers run in their own process group (so the whole tree can be stopped): stop them on any exit.
+const running = new Set<BenchServer>();
+async function stopEverything(reason: string): Promise<never> {
+  console.error(`\nStopping (${reason})…`);
+  await Promise.allSettled([...running].map((server) => server.stop()));
+  process.exit(1);
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stopEverything(signal));
+setTimeout(() => void stopEverything(`time limit of ${DEADLINE_MS / 60_000} minutes`), DEADLINE_MS).unref();
+
+async function chooseBackends(): Promise<{ kinds: BackendKind[]; postgresUrl: string }> {
+  const postgresUrl = process.env.DATABASE_URL?.trim() || DEFAULT_POSTGRES_URL;
+  if (args.embedded && !args.postgres) return { kinds: ["embedded"], postgresUrl };
+  if (args.postgres || process.env.DATABASE_URL?.trim()) {
+    return { kinds: args.embedded ? ["embedded", "postgres"] : ["postgres"], postgresUrl };
+  }
+  const isReachable = await isPostgresReachable(postgresUrl);
+  if (!isReachable) console.log(`PostgreSQL does not answer at ${DEFAULT_POSTGRES_URL}: embedded only.`);
+  return { kinds: isReachable ? ["embedded", "postgres"] : ["embedded"], postgresUrl };
+}
+
+async function benchBackend(backend: Backend, synthetic: Awaited<ReturnType<typeof synthesizeNdjson>>) {
+  const rows: Row[] = [];
+  const figures: Record<string, unknown> = {};
+  const server = await startServer({
+    port: PORTS[backend.kind],
+    // An inherited DATABASE_URL must not redirect the embedded run; "" counts as unset.
+    env: { DATABASE_URL: "", ...backend.env, BENCHTRACK_ADMIN_TOKEN: ADMIN_TOKEN },
+    logPath: path.join(RESULTS_DIR, `server-${backend.kind}.log`),
+  });
+  running.add(server);
+  try {
+    console.log(`[${backend.kind}] server ready at ${server.baseUrl} (pid ${server.serverPid})`);
+    const client: IngestClient = { server, adminToken: ADMIN_TOKEN };
+    const scenarios = [
+      ["fixtureNdjson", () => measureFixtureNdjson(client, FIXTURE_NDJSON, FIXTURE_REPEATS)],
+      ["largeNdjson", () => measureLargeNdjson(client, synthetic)],
+      [
+        "summaryThroughput",
+        () => measureSummaryThroughput(client, FIXTURE_SUMMARY, options.uploads, options.concurrency),
+      ],
+      ["idempotency", () => checkConcurrentIdempotency(client, FIXTURE_SUMMARY, options.concurrency)],
+    ] as const;
+    for (const [name, measure] of scenarios) {
+      console.log(`[${backend.kind}] ${name}…`);
+      const result = await measure();
+      figures[name] = result.figures;
+      for (const line of result.lines) {
+        rows.push({ backend: backend.kind, ...line });
+        console.log(`[${backend.kind}]   ${line.test}: ${line.figure}`);
+      }
+    }
+    return { rows, figures };
+  } finally {
+    await server.stop();
+    running.delete(server);
+  }
+}
+
+function printTable(rows: Row[]): void {
+  const header: Row = { backend: "backend", test: "test", figure: "figure" };
+  const widthOf = (key: keyof Row) => Math.max(...[header, ...rows].map((row) => row[key].length));
+  const widths = { backend: widthOf("backend"), test: widthOf("test") };
+  const format = (row: Row) =>
+    `${row.backend.padEnd(widths.backend)} | ${row.test.padEnd(widths.test)} | ${row.figure}`;
+  console.log(`\n${format(header)}`);
+  console.log(`${"-".repeat(widths.backend)}-+-${"-".repeat(widths.test)}-+-${"-".repeat(6)}`);
+  for (const row of rows) console.log(format(row));
+}
+
+mkdirSync(RESULTS_DIR, { recursive: true });
+const { kinds, postgresUrl } = await chooseBackends();
+if (!isBuildCurrent()) {
+  console.log("Building the app (the sources changed since the last build)…");
+  buildApp();
+}
+
+const workDir = mkdtempSync(path.join(os.tmpdir(), "benchtrack-bench-"));
+const rows: Row[] = [];
+const report: Record<string, unknown>[] = [];
+try {
+  console.log(`Synthesizing a ${options.ndjsonMb} MB k6 NDJSON from ${path.relative(ROOT, FIXTURE_NDJSON)}…`);
+  const synthetic = await synthesizeNdjson(
+    FIXTURE_NDJSON,
+    options.ndjsonMb * 1024 * 1024,
+    path.join(workDir, "points.ndjson"),
+  );
+  for (const kind of kinds) {
+    let backend: Backend | null = null;
+    try {
+      backend = kind === "embedded" ? await prepareEmbedded() : await preparePostgres(postgresUrl);
+      console.log(`\n[${kind}] ${backend.description}`);
+      const result = await benchBackend(backend, synthetic);
+      rows.push(...result.rows);
+      report.push({ backend: kind, description: backend.description, ...result.figures });
+    } catch (error) {
+      // One backend failing (PostgreSQL down, server crash) still leaves the other's figures.
+      console.error(`[${kind}] failed:`, error);
+      rows.push({ backend: kind, test: "(benchmark)", figure: `FAILED: ${String(error).split("\n")[0]}` });
+      report.push({ backend: kind, error: String(error) });
+    } finally {
+      await backend?.dispose();
+    }
+  }
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+printTable(rows);
+const resultsPath = path.join(RESULTS_DIR, "ingest.json");
+writeFileSync(
+  resultsPath,
+  JSON.stringify(
+    {
+      generatedAt: new Date().toISOString(),
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? null,
+        memoryGb: os.totalmem() / 1024 ** 3,
+        node: process.version,
+      },
+      options,
+      backends: report,
+      table: rows,
+    },
+    null,
+    2,
+  ),
+);
+console.log(`\nWrote ${path.relative(ROOT, resultsPath)}`);
+process.exit(0);

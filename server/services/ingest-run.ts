@@ -1,0 +1,319 @@
+import { InputError } from "../domain/input-error";
+import { applyRunMetadata, parseUpload, validateParsedRun } from "../domain/parsers";
+import type { RunMetadata } from "../domain/parsers";
+import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
+import { AGGREGATE_NAME, errorRateOf } from "../domain/run";
+import { Prisma } from "../generated/prisma/client";
+import type { PrismaClient } from "../generated/prisma/client";
+import type { ReceivedUpload } from "../http/upload-body";
+
+/**
+ * Stores an upload as a run: parse (pure), apply the query metadata, validate, then write the run,
+ * its endpoints, results, custom metrics and raw upload in ONE transaction — a run is stored whole
+ * or not at all. An idempotency key makes retries safe: the same key and body return the first run;
+ * the same key with another body is a conflict.
+ */
+export const PARSER_VERSION = 1;
+
+export interface IngestRequest {
+  projectSlug: string;
+  /** Admin uploads create an unknown project; project tokens never reach an unknown project. */
+  createProjectIfMissing: boolean;
+  upload: ReceivedUpload;
+  format: string | null;
+  metadata: RunMetadata;
+  idempotencyKey: string | null;
+}
+
+export type IngestOutcome =
+  | { status: "created"; runId: string; format: FormatId; endpoints: string[] }
+  | { status: "replayed"; runId: string; format: FormatId; endpoints: string[] };
+
+export class IdempotencyConflictError extends Error {
+  constructor(readonly runId: string) {
+    super("This Idempotency-Key was used for an upload with a different body");
+    this.name = "IdempotencyConflictError";
+  }
+}
+
+export class ProjectNotFoundError extends Error {
+  constructor(readonly slug: string) {
+    super(`Project "${slug}" not found`);
+    this.name = "ProjectNotFoundError";
+  }
+}
+
+export function parseReceivedUpload(upload: ReceivedUpload, format: string | null, metadata: RunMetadata) {
+  const parsed: { run: ParsedRun; format: FormatId } =
+    upload.kind === "ndjson"
+      ? { run: upload.run, format: "k6-ndjson" }
+      : parseUpload({ files: upload.files.map(({ name, text }) => ({ name, text })), format });
+  return { run: validateParsedRun(normalizeRunMetrics(applyRunMetadata(parsed.run, metadata))), format: parsed.format };
+}
+
+/** Custom metrics of the aggregate are the run's: one place for them, as stored (endpoint_id NULL). */
+function normalizeRunMetrics(run: ParsedRun): ParsedRun {
+  if (Object.keys(run.aggregate.metrics).length === 0) return run;
+  return { ...run, metrics: { ...run.aggregate.metrics, ...run.metrics }, aggregate: { ...run.aggregate, metrics: {} } };
+}
+
+export async function ingestRun(db: PrismaClient, request: IngestRequest): Promise<IngestOutcome> {
+  const { projectSlug, upload, idempotencyKey } = request;
+  const existingProject = await db.project.findUnique({ where: { slug: projectSlug }, select: { id: true } });
+  if (!existingProject && !request.createProjectIfMissing) throw new ProjectNotFoundError(projectSlug);
+
+  if (existingProject && idempotencyKey) {
+    const replay = await findReplay(db, existingProject.id, idempotencyKey, upload.sha256);
+    if (replay) return replay;
+  }
+
+  const { run, format } = parseReceivedUpload(upload, request.format, request.metadata);
+
+  try {
+    const runId = await db.$transaction(
+      async (tx) => {
+        const project = existingProject ?? (await createProjectOnce(tx, projectSlug));
+        return storeRun(tx, project.id, run, format, upload, idempotencyKey);
+      },
+      { timeout: 60_000, maxWait: 30_000 },
+    );
+    return { status: "created", runId, format, endpoints: run.endpoints.map((endpoint) => endpoint.name) };
+  } catch (error) {
+    // A concurrent retry with the same key won the race: answer as that retry would.
+    if (idempotencyKey && isUniqueViolation(error)) {
+      const project = await db.project.findUniqueOrThrow({ where: { slug: projectSlug }, select: { id: true } });
+      const replay = await findReplay(db, project.id, idempotencyKey, upload.sha256);
+      if (replay) return replay;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Creates the project if no concurrent upload did: INSERT … ON CONFLICT DO NOTHING waits for a racing
+ * insert to commit and then yields, where an upsert would fail on the unique slug.
+ */
+async function createProjectOnce(tx: Prisma.TransactionClient, slug: string) {
+  await tx.project.createMany({ data: [{ slug, name: slug }], skipDuplicates: true });
+  return tx.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+}
+
+async function findReplay(
+  db: PrismaClient,
+  projectId: string,
+  idempotencyKey: string,
+  bodySha256: string,
+): Promise<IngestOutcome | null> {
+  const previous = await db.run.findUnique({
+    where: { projectId_idempotencyKey: { projectId, idempotencyKey } },
+    select: { id: true, bodySha256: true, format: true, results: { select: { endpoint: { select: { name: true } } } } },
+  });
+  if (!previous) return null;
+  if (previous.bodySha256 !== bodySha256) throw new IdempotencyConflictError(previous.id);
+  return {
+    status: "replayed",
+    runId: previous.id,
+    format: previous.format as FormatId,
+    endpoints: previous.results.flatMap((result) => (result.endpoint ? [result.endpoint.name] : [])),
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+async function storeRun(
+  tx: Prisma.TransactionClient,
+  projectId: string,
+  run: ParsedRun,
+  format: FormatId,
+  upload: ReceivedUpload,
+  idempotencyKey: string | null,
+): Promise<string> {
+  const startedAt = run.startedAt ? new Date(run.startedAt) : new Date();
+  const { git, ci, host } = run.environment;
+  const created = await tx.run.create({
+    data: {
+      projectId,
+      tool: run.tool,
+      toolVersion: run.toolVersion,
+      format,
+      protocol: run.aggregate.protocol,
+      parserVersion: PARSER_VERSION,
+      label: run.label,
+      round: run.round,
+      startedAt,
+      durationSeconds: run.durationSeconds,
+      gitCommit: git.commit,
+      gitBranch: git.branch,
+      pullRequest: git.pullRequest,
+      buildUrl: ci.buildUrl,
+      hostName: host.name,
+      hostCpus: host.cpus,
+      hostMemoryGb: host.memoryGb,
+      appVersion: run.environment.appVersion,
+      config: run.environment.config,
+      attributes: run.environment.attributes,
+      thresholds: run.thresholds as unknown as Prisma.InputJsonValue,
+      checks: run.checks as unknown as Prisma.InputJsonValue,
+      notes: run.notes,
+      idempotencyKey,
+      bodySha256: upload.sha256,
+    },
+    select: { id: true },
+  });
+
+  const names = run.endpoints.map((endpoint) => endpoint.name);
+  if (names.length > 0) {
+    // ON CONFLICT DO NOTHING: concurrent uploads may introduce the same endpoint at once.
+    await tx.endpoint.createMany({
+      data: run.endpoints.map((endpoint) => ({
+        projectId,
+        name: endpoint.name,
+        fullName: endpoint.fullName,
+        protocol: endpoint.protocol,
+        method: endpoint.method,
+      })),
+      skipDuplicates: true,
+    });
+  }
+  const endpointIds = new Map(
+    (await tx.endpoint.findMany({ where: { projectId, name: { in: names } }, select: { id: true, name: true } })).map(
+      (endpoint) => [endpoint.name, endpoint.id],
+    ),
+  );
+
+  const resultRows = [
+    toResultRow(run.aggregate, null),
+    ...run.endpoints.map((endpoint) => toResultRow(endpoint, endpointIds.get(endpoint.name) ?? null)),
+  ].map((row) => ({ ...row, runId: created.id, projectId, startedAt }));
+  await tx.result.createMany({ data: resultRows });
+
+  const metricRows = [
+    ...Object.entries(run.metrics).map(([key, metric]) => ({ key, metric, endpointId: null })),
+    ...run.endpoints.flatMap((endpoint) =>
+      Object.entries(endpoint.metrics).map(([key, metric]) => ({
+        key,
+        metric,
+        endpointId: endpointIds.get(endpoint.name) ?? null,
+      })),
+    ),
+  ];
+  if (metricRows.length > 0) {
+    await tx.metric.createMany({
+      data: metricRows.map(({ key, metric, endpointId }) => ({
+        runId: created.id,
+        projectId,
+        endpointId,
+        startedAt,
+        key,
+        value: metric.value,
+        unit: metric.unit,
+        better: metric.better,
+      })),
+    });
+  }
+
+  const rawFiles = upload.kind === "ndjson" ? [upload.raw] : upload.files;
+  await tx.rawUpload.createMany({
+    data: rawFiles.map((file, position) => ({
+      runId: created.id,
+      position,
+      fileName: file.name,
+      contentType: file.contentType,
+      sizeBytes: file.sizeBytes,
+      gzipData: new Uint8Array(file.gzip),
+    })),
+  });
+  await tx.project.update({ where: { id: projectId }, data: { updatedAt: new Date() } });
+  return created.id;
+}
+
+function toResultRow(result: EndpointResult, endpointId: number | null) {
+  const { latency } = result;
+  const percentile = (key: string) => latency.percentiles[key] ?? null;
+  return {
+    endpointId,
+    requests: result.requests,
+    failures: result.failures,
+    errorRate: errorRateOf(result),
+    throughput: result.throughput,
+    minMs: latency.minMs,
+    meanMs: latency.meanMs,
+    p50Ms: percentile("50"),
+    p90Ms: percentile("90"),
+    p95Ms: percentile("95"),
+    p99Ms: percentile("99"),
+    maxMs: latency.maxMs,
+    stdDevMs: latency.stdDevMs,
+    percentiles: latency.percentiles,
+    histogram: result.histogram ? (result.histogram as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+    statusCodes: result.statusCodes ?? Prisma.DbNull,
+    errors: result.errors ?? Prisma.DbNull,
+  };
+}
+
+/** Rebuilds a stored run as the normalized ParsedRun, for documents, pages and statistics. */
+export async function loadParsedRun(db: PrismaClient, projectId: string, runId: string) {
+  const run = await db.run.findFirst({
+    where: { id: runId, projectId },
+    include: {
+      results: { include: { endpoint: true }, orderBy: { id: "asc" } },
+      metrics: true,
+    },
+  });
+  if (!run) return null;
+  const metricsOf = (endpointId: number | null) =>
+    Object.fromEntries(
+      run.metrics
+        .filter((metric) => metric.endpointId === endpointId)
+        .map((metric) => [metric.key, { value: metric.value, unit: metric.unit, better: metric.better }]),
+    );
+  const toEndpointResult = (result: (typeof run.results)[number]): EndpointResult => ({
+    name: result.endpoint?.name ?? AGGREGATE_NAME,
+    fullName: result.endpoint?.fullName ?? null,
+    protocol: result.endpoint?.protocol ?? null,
+    method: result.endpoint?.method ?? null,
+    requests: result.requests,
+    failures: result.failures,
+    throughput: result.throughput,
+    latency: {
+      minMs: result.minMs,
+      meanMs: result.meanMs,
+      maxMs: result.maxMs,
+      stdDevMs: result.stdDevMs,
+      percentiles: result.percentiles as Record<string, number>,
+    },
+    histogram: (result.histogram as EndpointResult["histogram"]) ?? null,
+    statusCodes: (result.statusCodes as Record<string, number> | null) ?? null,
+    errors: (result.errors as Record<string, number> | null) ?? null,
+    metrics: metricsOf(result.endpointId),
+  });
+  const aggregate = run.results.find((result) => result.endpointId === null);
+  if (!aggregate) throw new InputError("malformed", `Run ${run.id} has no aggregate result`);
+  const endpoints = run.results.filter((result) => result.endpointId !== null).map(toEndpointResult);
+  const parsed: ParsedRun = {
+    format: run.format as FormatId,
+    tool: run.tool,
+    toolVersion: run.toolVersion,
+    label: run.label,
+    round: run.round,
+    startedAt: run.startedAt.toISOString(),
+    durationSeconds: run.durationSeconds,
+    environment: {
+      git: { commit: run.gitCommit, branch: run.gitBranch, pullRequest: run.pullRequest, repoUrl: null },
+      ci: { buildUrl: run.buildUrl },
+      host: { name: run.hostName, cpus: run.hostCpus, memoryGb: run.hostMemoryGb },
+      appVersion: run.appVersion,
+      config: run.config as ParsedRun["environment"]["config"],
+      attributes: run.attributes as Record<string, string>,
+    },
+    endpoints,
+    aggregate: { ...toEndpointResult(aggregate), protocol: run.protocol, metrics: {} },
+    metrics: metricsOf(null),
+    thresholds: run.thresholds as unknown as ParsedRun["thresholds"],
+    checks: run.checks as unknown as ParsedRun["checks"],
+    notes: run.notes as string[],
+  };
+  return { run: parsed, stored: { id: run.id, uploadedAt: run.uploadedAt, idempotencyKey: run.idempotencyKey } };
+}

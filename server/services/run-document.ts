@@ -1,0 +1,25 @@
+import { toBenchtrackDocument } from "../domain/parsers";
+import type { PrismaClient } from "../generated/prisma/client";
+import { loadParsedRun } from "./ingest-run";
+
+export function runPageUrl(baseUrl: string, projectSlug: string, runId: string): string {
+  return `${baseUrl}/projects/${encodeURIComponent(projectSlug)}/runs/${encodeURIComponent(runId)}`;
+}
+
+/** A stored run as the API returns it: its id and page URL, then the run in the Benchtrack format. */
+export async function getRunDocument(
+  db: PrismaClient,
+  project: { id: string; slug: string },
+  runId: string,
+  baseUrl: string,
+) {
+  const loaded = await loadParsedRun(db, project.id, runId);
+  if (!loaded) return null;
+  return {
+    id: loaded.stored.id,
+    url: runPageUrl(baseUrl, project.slug, loaded.stored.id),
+    project: project.slug,
+    uploadedAt: loaded.stored.uploadedAt.toISOString(),
+    ...toBenchtrackDocument(loaded.run),
+  };
+}

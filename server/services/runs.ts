@@ -1,0 +1,89 @@
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { ListRunsQuery } from "../http/schemas";
+
+/**
+ * Run listings, newest first, with keyset (cursor) pagination on (startedAt, id): stable while runs
+ * are being added, and an index range scan at any depth, unlike OFFSET.
+ */
+interface RunCursor {
+  startedAt: Date;
+  id: string;
+}
+
+export function encodeCursor(cursor: RunCursor): string {
+  return Buffer.from(`${cursor.startedAt.toISOString()}|${cursor.id}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): RunCursor | null {
+  const [time, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const startedAt = new Date(time ?? "");
+  return id && !Number.isNaN(startedAt.getTime()) ? { startedAt, id } : null;
+}
+
+export const RUN_SUMMARY_SELECT = {
+  id: true,
+  label: true,
+  round: true,
+  tool: true,
+  format: true,
+  startedAt: true,
+  durationSeconds: true,
+  gitBranch: true,
+  gitCommit: true,
+  pullRequest: true,
+  isDemo: true,
+  results: {
+    where: { endpointId: null },
+    select: {
+      requests: true,
+      failures: true,
+      errorRate: true,
+      throughput: true,
+      p50Ms: true,
+      p95Ms: true,
+      p99Ms: true,
+    },
+  },
+} satisfies Prisma.RunSelect;
+
+export async function listRuns(db: PrismaClient, projectId: string, query: Omit<ListRunsQuery, "cursor"> & { cursor?: RunCursor | null }) {
+  const where: Prisma.RunWhereInput = {
+    projectId,
+    ...(query.label !== undefined && { label: query.label }),
+    ...(query.branch !== undefined && { gitBranch: query.branch }),
+    ...(query.tool !== undefined && { tool: query.tool }),
+    ...(query.cursor && {
+      OR: [
+        { startedAt: { lt: query.cursor.startedAt } },
+        { startedAt: query.cursor.startedAt, id: { lt: query.cursor.id } },
+      ],
+    }),
+  };
+  const rows = await db.run.findMany({
+    where,
+    select: RUN_SUMMARY_SELECT,
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    runs: page.map(({ results, ...run }) => ({ ...run, aggregate: results[0] ?? null })),
+    nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+  };
+}
+
+export async function findRawUploads(db: PrismaClient, projectId: string, runId: string) {
+  const run = await db.run.findFirst({
+    where: { id: runId, projectId },
+    select: {
+      id: true,
+      format: true,
+      uploads: {
+        select: { position: true, fileName: true, contentType: true, sizeBytes: true, gzipData: true },
+        orderBy: { position: "asc" },
+      },
+    },
+  });
+  return run;
+}

@@ -1,0 +1,44 @@
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * Calls the REST route handlers in-process, as Next.js would, against the database the environment
+ * names: PostgreSQL when DATABASE_URL is set (CI runs the suite both ways), else a fresh embedded
+ * database in a temporary folder. Real handlers, real parsing, real database: only the HTTP socket
+ * is skipped (the Playwright suite covers that).
+ */
+export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
+
+export async function configureTestEnvironment(): Promise<void> {
+  process.env.BENCHTRACK_ADMIN_TOKEN = TEST_ADMIN_TOKEN;
+  process.env.BENCHTRACK_PUBLIC_URL = "http://bench.test";
+  if (!process.env.DATABASE_URL?.trim()) {
+    process.env.BENCHTRACK_DATA_DIR = await mkdtemp(path.join(os.tmpdir(), "benchtrack-api-"));
+  }
+}
+
+type Handler<Params> = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
+
+export interface CallOptions {
+  method?: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: BodyInit | null;
+  token?: string | null;
+}
+
+export async function call<Params>(
+  handler: Handler<Params>,
+  pathname: string,
+  params: Params,
+  options: CallOptions = {},
+): Promise<Response> {
+  const url = new URL(pathname, "http://localhost");
+  for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
+  const headers = new Headers(options.headers);
+  const token = options.token === undefined ? TEST_ADMIN_TOKEN : options.token;
+  if (token !== null) headers.set("authorization", `Bearer ${token}`);
+  const request = new Request(url, { method: options.method ?? "GET", headers, body: options.body ?? null });
+  return handler(request, { params: Promise.resolve(params) });
+}
