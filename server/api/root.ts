@@ -1,9 +1,15 @@
 import type { inferRouterOutputs } from "@trpc/server";
+import { endpointRouter } from "./routers/endpoint";
+import { historyRouter } from "./routers/history";
 import { projectRouter } from "./routers/project";
+import { runRouter } from "./routers/run";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
   project: projectRouter,
+  run: runRouter,
+  history: historyRouter,
+  endpoint: endpointRouter,
 });
 
 export type AppRouter = typeof appRouter;

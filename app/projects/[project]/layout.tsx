@@ -1,0 +1,42 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { ProjectTabs } from "@/components/projects/project-tabs";
+import { Badge } from "@/components/ui/badge";
+import { getDb } from "@/server/db";
+import { findProject } from "@/server/services/projects";
+
+export default async function ProjectLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ project: string }>;
+}) {
+  const { project: slug } = await params;
+  const project = await findProject(await getDb(), decodeURIComponent(slug));
+  if (!project) notFound();
+  return (
+    <div>
+      <div className="mb-1 text-sm text-text-muted">
+        <Link href="/" className="hover:text-text">
+          Projects
+        </Link>{" "}
+        /
+      </div>
+      <div className="mb-3 flex flex-wrap items-center gap-2">
+        <Link href={`/projects/${encodeURIComponent(project.slug)}`} className="text-2xl font-semibold tracking-tight">
+          {project.name}
+        </Link>
+        {project.isDemo && (
+          <Badge tone="warn" title="Loaded by npm run seed:demo from the bundled fixtures">
+            demo data
+          </Badge>
+        )}
+      </div>
+      {project.description && <p className="-mt-1 mb-3 text-sm text-text-muted">{project.description}</p>}
+      <ProjectTabs slug={project.slug} />
+      {children}
+    </div>
+  );
+}

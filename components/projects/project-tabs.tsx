@@ -1,0 +1,32 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "@/components/lib/cn";
+
+/** The project's sections; the active one follows the URL. */
+export function ProjectTabs({ slug }: { slug: string }) {
+  const pathname = usePathname();
+  const base = `/projects/${encodeURIComponent(slug)}`;
+  const tabs = [
+    { href: base, label: "Overview", active: pathname === base },
+    { href: `${base}/runs`, label: "Runs", active: pathname.startsWith(`${base}/runs`) },
+  ];
+  return (
+    <nav aria-label="Project" className="mb-5 flex gap-1 border-b border-border text-sm">
+      {tabs.map((tab) => (
+        <Link
+          key={tab.href}
+          href={tab.href}
+          aria-current={tab.active ? "page" : undefined}
+          className={cn(
+            "-mb-px border-b-2 px-3 py-2",
+            tab.active ? "border-accent font-medium text-text" : "border-transparent text-text-muted hover:text-text",
+          )}
+        >
+          {tab.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,57 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { APIRequestContext } from "@playwright/test";
+import { E2E_ADMIN_TOKEN } from "../playwright.config";
+
+/** The real tool outputs the parser tests use; the e2e suite uploads them through the public API. */
+export const FIXTURES = path.resolve(import.meta.dirname, "../server/domain/parsers/fixtures");
+
+export function fixture(relative: string): Buffer {
+  return readFileSync(path.join(FIXTURES, relative));
+}
+
+export function uniqueSlug(prefix: string): string {
+  return `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Uploads one body as curl --data-binary would; returns the API's answer. */
+export async function uploadRun(
+  request: APIRequestContext,
+  slug: string,
+  body: Buffer | string,
+  query: Record<string, string> = {},
+) {
+  const params = new URLSearchParams(query);
+  const response = await request.post(`/api/v1/projects/${slug}/runs?${params}`, {
+    data: body,
+    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Content-Type": "application/octet-stream" },
+  });
+  if (response.status() !== 201) throw new Error(`upload failed: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as { id: string; url: string; format: string; endpoints: string[]; run: any };
+}
+
+/** Uploads several files as one multipart run (curl -F name=@file …). */
+export async function uploadFiles(
+  request: APIRequestContext,
+  slug: string,
+  files: Record<string, Buffer>,
+  query: Record<string, string> = {},
+) {
+  const params = new URLSearchParams(query);
+  const multipart = Object.fromEntries(
+    Object.entries(files).map(([name, buffer]) => [name, { name, mimeType: "application/octet-stream", buffer }]),
+  );
+  const response = await request.post(`/api/v1/projects/${slug}/runs?${params}`, {
+    multipart,
+    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+  });
+  if (response.status() !== 201) throw new Error(`upload failed: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as { id: string; url: string; format: string; endpoints: string[]; run: any };
+}
+
+export const GHZ_METHODS = ["GetListing", "ListListings", "SearchListings", "CheckStockAvailability", "GetAllCategories"];
+
+/** The five ghz reports of one round, as one run. */
+export function ghzRound(variant: "baseline" | "managedasync", round: 1 | 2 | 3): Record<string, Buffer> {
+  return Object.fromEntries(GHZ_METHODS.map((method) => [`${method}.json`, fixture(`ghz/${variant}/round${round}/${method}.json`)]));
+}
