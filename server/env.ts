@@ -26,7 +26,7 @@ export const envSchema = z.object({
   BENCHTRACK_ADMIN_TOKEN: optionalString.pipe(
     z.string().min(16, "must be at least 16 characters long").optional(),
   ),
-  /** When set, reading (GET) the API and pages requires this token (or the admin token). */
+  /** When set, reading (GET) the REST API requires this token (or the admin token). */
   BENCHTRACK_READ_TOKEN: optionalString,
   /** Base URL used in links the API returns, e.g. https://bench.example.com. */
   BENCHTRACK_PUBLIC_URL: optionalString.pipe(z.url().optional()),

@@ -1,7 +1,10 @@
 import Link from "next/link";
 import { ThemeToggle } from "./theme-toggle";
 
-const NAVIGATION = [{ href: "/", label: "Projects" }];
+const NAVIGATION = [
+  { href: "/", label: "Projects" },
+  { href: "/docs/api", label: "API" },
+];
 
 export function SiteHeader() {
   return (

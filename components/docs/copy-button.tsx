@@ -1,0 +1,49 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+type CopyState = "idle" | "copied" | "failed";
+const LABEL: Record<CopyState, string> = { idle: "Copy", copied: "Copied", failed: "Select and copy" };
+
+/** Copies `text` to the clipboard; falls back to a hidden textarea where the Clipboard API is absent (plain http). */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    // The legacy command still works where navigator.clipboard needs a secure context.
+    const copied = document.execCommand("copy");
+    area.remove();
+    return copied;
+  }
+}
+
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [state, setState] = useState<CopyState>("idle");
+
+  useEffect(() => {
+    if (state === "idle") return;
+    const timer = window.setTimeout(() => setState("idle"), 2000);
+    return () => window.clearTimeout(timer);
+  }, [state]);
+
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        void copyText(text).then((copied) => setState(copied ? "copied" : "failed"));
+      }}
+      className="border-border bg-surface text-text-muted hover:bg-surface-muted hover:text-text rounded border px-2 py-0.5 text-xs"
+      aria-label={state === "idle" ? `Copy ${label}` : LABEL[state]}
+    >
+      <span aria-live="polite">{LABEL[state]}</span>
+    </button>
+  );
+}
