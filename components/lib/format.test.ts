@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatMetricValue,
   MISSING,
   formatBytes,
   formatDeltaPct,
@@ -160,5 +161,17 @@ describe("formatRelativeTime", () => {
     expect(formatRelativeTime(null, now)).toBe(MISSING);
     expect(formatRelativeTime(undefined, now)).toBe(MISSING);
     expect(formatRelativeTime("not a date", now)).toBe(MISSING);
+  });
+});
+
+describe("formatMetricValue", () => {
+  it("formats each kind of metric in its unit", () => {
+    expect(formatMetricValue("p95", "ms", 2483.2)).toBe("2.48 s");
+    expect(formatMetricValue("throughput", "req/s", 2.871)).toBe("2.87 req/s");
+    expect(formatMetricValue("errorRate", null, 0.0123)).toBe("1.23%");
+    expect(formatMetricValue("metrics.memory", "MB", 101)).toBe("101 MB");
+    expect(formatMetricValue("metrics.completion", "s", 6.6)).toBe("6.6 s");
+    expect(formatMetricValue("metrics.count", null, 1234.5678)).toBe("1,234.568");
+    expect(formatMetricValue("p95", "ms", null)).toBe(MISSING);
   });
 });

@@ -160,3 +160,15 @@ function relativeAmount(seconds: number): string {
   if (days < 365) return `${Math.floor(days / 30)} mo`;
   return `${Math.floor(days / 365)} y`;
 }
+
+/**
+ * A value of a named metric in its own unit: latency metrics in ms, throughput in req/s, error rate
+ * as %, custom metrics with their unit ("101 MB", "12.7 %").
+ */
+export function formatMetricValue(metric: string, unit: string | null, value: MaybeNumber): string {
+  if (metric === "errorRate") return formatPct(value);
+  if (unit === "ms") return formatMs(value);
+  if (unit === "req/s") return formatRate(value);
+  if (!isPresent(value)) return MISSING;
+  return unit ? `${formatNumber(value, 3)} ${unit}` : formatNumber(value, 3);
+}

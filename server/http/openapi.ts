@@ -5,13 +5,14 @@
  * Served at GET /api/v1/openapi.json; the Benchtrack v1 input format alone at /api/v1/schema/run.json.
  */
 import { z } from "zod";
+import { comparisonResponseSchema } from "./compare-schema";
 import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
 import { BENCHTRACK_SCHEMA_ID, runInputSchema } from "../domain/parsers/benchtrack";
 import { FORMAT_NAMES } from "../domain/parsers/detect";
 import { runMetadataSchema } from "../domain/parsers/metadata";
 import { API_ERROR_STATUS } from "./errors";
 import type { ApiErrorCode } from "./errors";
-import { createProjectSchema, createTokenSchema, listRunsQuerySchema, projectSlugSchema } from "./schemas";
+import { compareQuerySchema, createProjectSchema, createTokenSchema, listRunsQuerySchema, projectSlugSchema } from "./schemas";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -457,6 +458,26 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
           },
         },
       },
+      "/api/v1/projects/{project}/compare": {
+        parameters: [projectParameter],
+        get: {
+          operationId: "compareRuns",
+          tags: ["runs"],
+          summary: "Compare two run selections (JSON, or a PR comment with Accept: text/markdown)",
+          security: SECURITY_READ,
+          parameters: queryParameters(compareQuerySchema),
+          responses: {
+            "200": {
+              description: "The comparison.",
+              content: {
+                ...jsonContent(ref("schemas", "Comparison")),
+                "text/markdown": { schema: { type: "string" } },
+              },
+            },
+            ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
+          },
+        },
+      },
       "/api/v1/projects/{project}/tokens": {
         parameters: [projectParameter],
         post: {
@@ -535,6 +556,7 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
         CreatedToken: toJsonSchema(createdTokenSchema, "output"),
         TokenList: toJsonSchema(z.object({ tokens: z.array(tokenSchema) }), "output"),
         ErrorEnvelope: toJsonSchema(errorEnvelopeSchema, "output"),
+        Comparison: toJsonSchema(comparisonResponseSchema, "output"),
       },
       parameters: {
         format: {

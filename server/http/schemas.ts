@@ -33,3 +33,11 @@ export type ListRunsQuery = z.infer<typeof listRunsQuerySchema>;
 export function parseProjectSlug(value: string): string {
   return projectSlugSchema.parse(decodeURIComponent(value));
 }
+
+export const compareQuerySchema = z.object({
+  base: z.string().min(1).max(4000).describe("Run ids (a,b,c) or label:<label>, branch:<branch>, commit:<sha>."),
+  head: z.string().min(1).max(4000).describe("Same syntax as base."),
+  last: z.coerce.number().int().min(1).max(50).optional().describe("Newest n runs of each selector (default: all, capped at 50)."),
+  test: z.enum(["welch", "mann-whitney"]).default("welch").describe("Significance test for groups."),
+  format: z.enum(["json", "markdown"]).optional().describe("markdown: the same as Accept: text/markdown."),
+});

@@ -1,8 +1,7 @@
-import { InputError } from "../domain/input-error";
 import { applyRunMetadata, parseUpload, validateParsedRun } from "../domain/parsers";
 import type { RunMetadata } from "../domain/parsers";
 import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
-import { AGGREGATE_NAME, errorRateOf } from "../domain/run";
+import { errorRateOf } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { ReceivedUpload } from "../http/upload-body";
@@ -253,67 +252,5 @@ function toResultRow(result: EndpointResult, endpointId: number | null) {
   };
 }
 
-/** Rebuilds a stored run as the normalized ParsedRun, for documents, pages and statistics. */
-export async function loadParsedRun(db: PrismaClient, projectId: string, runId: string) {
-  const run = await db.run.findFirst({
-    where: { id: runId, projectId },
-    include: {
-      results: { include: { endpoint: true }, orderBy: { id: "asc" } },
-      metrics: true,
-    },
-  });
-  if (!run) return null;
-  const metricsOf = (endpointId: number | null) =>
-    Object.fromEntries(
-      run.metrics
-        .filter((metric) => metric.endpointId === endpointId)
-        .map((metric) => [metric.key, { value: metric.value, unit: metric.unit, better: metric.better }]),
-    );
-  const toEndpointResult = (result: (typeof run.results)[number]): EndpointResult => ({
-    name: result.endpoint?.name ?? AGGREGATE_NAME,
-    fullName: result.endpoint?.fullName ?? null,
-    protocol: result.endpoint?.protocol ?? null,
-    method: result.endpoint?.method ?? null,
-    requests: result.requests,
-    failures: result.failures,
-    throughput: result.throughput,
-    latency: {
-      minMs: result.minMs,
-      meanMs: result.meanMs,
-      maxMs: result.maxMs,
-      stdDevMs: result.stdDevMs,
-      percentiles: result.percentiles as Record<string, number>,
-    },
-    histogram: (result.histogram as EndpointResult["histogram"]) ?? null,
-    statusCodes: (result.statusCodes as Record<string, number> | null) ?? null,
-    errors: (result.errors as Record<string, number> | null) ?? null,
-    metrics: metricsOf(result.endpointId),
-  });
-  const aggregate = run.results.find((result) => result.endpointId === null);
-  if (!aggregate) throw new InputError("malformed", `Run ${run.id} has no aggregate result`);
-  const endpoints = run.results.filter((result) => result.endpointId !== null).map(toEndpointResult);
-  const parsed: ParsedRun = {
-    format: run.format as FormatId,
-    tool: run.tool,
-    toolVersion: run.toolVersion,
-    label: run.label,
-    round: run.round,
-    startedAt: run.startedAt.toISOString(),
-    durationSeconds: run.durationSeconds,
-    environment: {
-      git: { commit: run.gitCommit, branch: run.gitBranch, pullRequest: run.pullRequest, repoUrl: null },
-      ci: { buildUrl: run.buildUrl },
-      host: { name: run.hostName, cpus: run.hostCpus, memoryGb: run.hostMemoryGb },
-      appVersion: run.appVersion,
-      config: run.config as ParsedRun["environment"]["config"],
-      attributes: run.attributes as Record<string, string>,
-    },
-    endpoints,
-    aggregate: { ...toEndpointResult(aggregate), protocol: run.protocol, metrics: {} },
-    metrics: metricsOf(null),
-    thresholds: run.thresholds as unknown as ParsedRun["thresholds"],
-    checks: run.checks as unknown as ParsedRun["checks"],
-    notes: run.notes as string[],
-  };
-  return { run: parsed, stored: { id: run.id, uploadedAt: run.uploadedAt, idempotencyKey: run.idempotencyKey } };
-}
+// Moved to stored-runs.ts; re-exported until every caller imports it from there.
+export { loadParsedRun } from "./stored-runs";

@@ -1,6 +1,6 @@
 import { toBenchtrackDocument } from "../domain/parsers";
 import type { PrismaClient } from "../generated/prisma/client";
-import { loadParsedRun } from "./ingest-run";
+import { loadParsedRun } from "./stored-runs";
 
 export function runPageUrl(baseUrl: string, projectSlug: string, runId: string): string {
   return `${baseUrl}/projects/${encodeURIComponent(projectSlug)}/runs/${encodeURIComponent(runId)}`;

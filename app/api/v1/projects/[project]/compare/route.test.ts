@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, targetFromEnv } from "@/server/db";
+import { ISSUE_BASE_P95_MS, ISSUE_HEAD_P95_MS } from "@/server/domain/stats/issue-example.fixture";
+import { migrateDatabase } from "@/server/migrate/apply";
+import { uniqueSlug } from "@/server/testing/databases";
+import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { POST as uploadRun } from "../runs/route";
+import { GET as compare } from "./route";
+
+beforeAll(async () => {
+  await configureTestEnvironment();
+  await migrateDatabase(targetFromEnv());
+});
+
+afterAll(async () => {
+  await closeDb();
+});
+
+// The compare issue's table: five rounds each, p50/p90/p95 in seconds, completion time in seconds.
+const ROUNDS = {
+  baseline: { p50: [1.12, 1.15, 1.13, 1.14, 1.14], p90: [2.2, 2.25, 2.21, 2.24, 2.215], p95: ISSUE_BASE_P95_MS, completion: [6.5, 6.7, 6.6, 6.6, 6.6] },
+  ManagedAsync: { p50: [1.75, 1.78, 1.77, 1.76, 1.785], p90: [3.95, 3.99, 3.96, 3.98, 3.965], p95: ISSUE_HEAD_P95_MS, completion: [9.1, 9.3, 9.2, 9.2, 9.2] },
+};
+
+async function uploadRounds(slug: string) {
+  for (const [label, values] of Object.entries(ROUNDS)) {
+    for (let round = 0; round < 5; round++) {
+      const document = {
+        schema: "benchtrack/v1",
+        tool: "custom-go-loadtester",
+        label,
+        round: round + 1,
+        startedAt: `2026-11-${label === "baseline" ? 10 : 11}T0${round}:00:00Z`,
+        durationSeconds: 30,
+        environment: { config: { concurrency: 2, rate: 3 } },
+        summary: { latency: { unit: "s", p50: values.p50[round], p90: values.p90[round], p95: values.p95[round] } },
+        metrics: { completion: { value: values.completion[round], unit: "s", better: "lower" } },
+      };
+      const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, { method: "POST", body: JSON.stringify(document) });
+      expect(response.status).toBe(201);
+    }
+  }
+}
+
+describe("GET /api/v1/projects/:project/compare", () => {
+  const slug = uniqueSlug("compare");
+  beforeAll(() => uploadRounds(slug));
+
+  const get = (query: Record<string, string>, accept?: string) =>
+    call(compare, `/api/v1/projects/${slug}/compare`, { project: slug }, { query, token: null, headers: accept ? { accept } : {} });
+
+  it("five rounds vs five: the table's means, p95 +76.1%, p < 0.001, regressed", async () => {
+    const response = await get({ base: "label:baseline", head: "label:ManagedAsync" });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.verdict).toBe("regressed");
+    expect(body.base.runs).toHaveLength(5);
+    expect(body.head.runs).toHaveLength(5);
+    expect(body.warnings).toEqual([]);
+    const metric = (name: string) => body.aggregate.metrics.find((candidate: any) => candidate.metric === name);
+    expect(metric("p50").base.mean).toBeCloseTo(1136, 6);
+    expect(metric("p50").head.mean).toBeCloseTo(1769, 6);
+    expect(metric("p90").base.mean).toBeCloseTo(2223, 6);
+    expect(metric("p90").head.mean).toBeCloseTo(3969, 6);
+    expect(metric("p95").base.mean).toBeCloseTo(2483.2, 6);
+    expect(metric("p95").head.mean).toBeCloseTo(4372.8, 6);
+    expect(metric("metrics.completion").base.mean).toBeCloseTo(6.6, 9);
+    expect(metric("metrics.completion").head.mean).toBeCloseTo(9.2, 9);
+    expect(metric("p95").deltaPct).toBeCloseTo(76.1, 1);
+    expect(metric("p95").pValue).toBeLessThan(0.001);
+    expect(metric("p95").verdict).toBe("regressed");
+    expect(metric("p95").aggregation).toBe("mean of per-run p95 (5 runs)");
+    expect(body.url).toBe(`http://bench.test/projects/${slug}/compare?base=label%3Abaseline&head=label%3AManagedAsync&test=welch`);
+  });
+
+  it("answers a PR comment in Markdown with the verdict on the first line", async () => {
+    const response = await get({ base: "label:baseline", head: "label:ManagedAsync" }, "text/markdown");
+    expect(response.headers.get("content-type")).toMatch(/text\/markdown/);
+    const markdown = await response.text();
+    expect(markdown.split("\n")[0]).toBe("### 🔴 **Regressed**: head is worse than base");
+    expect(markdown).toMatch(/\| All endpoints \| p95 \| 2\.48 s \| 4\.37 s \| \+76\.1% \(/);
+    expect(markdown).toMatch(/\[open the comparison\]\(http:\/\/bench\.test\/projects\//);
+  });
+
+  it("last=n takes the newest runs of each selector; unknown selectors are 404; bad ones 400", async () => {
+    const body = await (await get({ base: "label:baseline", head: "label:ManagedAsync", last: "3" })).json();
+    expect(body.base.runs.map((run: any) => run.round)).toEqual([5, 4, 3]);
+    expect((await get({ base: "label:nope", head: "label:ManagedAsync" })).status).toBe(404);
+    const bad = await get({ base: "", head: "label:ManagedAsync" });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.details[0].path).toBe("base");
+  });
+});

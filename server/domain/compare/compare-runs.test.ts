@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { parseBenchtrack } from "../parsers/benchtrack";
+import type { EndpointResult } from "../run";
+import { ISSUE_BASE_P95_MS, ISSUE_HEAD_P95_MS } from "../stats/issue-example.fixture";
+import type { ComparableRun } from "./compare-runs";
+import { compareRuns, comparabilityWarnings, historyKey } from "./compare-runs";
+
+/** A run in the Benchtrack format, as a user would upload it, then parsed as ingest does. */
+function run(id: string, label: string, summary: Record<string, unknown>, extra: Partial<ComparableRun> = {}): ComparableRun {
+  const parsed = parseBenchtrack({ schema: "benchtrack/v1", label, tool: "custom", summary });
+  return {
+    id,
+    label,
+    round: null,
+    startedAt: "2026-11-22T10:00:00Z",
+    tool: parsed.tool,
+    durationSeconds: 30,
+    hostName: "perf-1",
+    config: { concurrency: 2 },
+    aggregate: parsed.aggregate,
+    endpoints: parsed.endpoints,
+    metrics: parsed.metrics,
+    ...extra,
+  };
+}
+
+// The five-round table of the compare issue: P50/P90/P95 in seconds, completion time in seconds.
+const BASE_P50 = [1.12, 1.15, 1.13, 1.14, 1.14]; // mean 1.136
+const HEAD_P50 = [1.75, 1.78, 1.77, 1.76, 1.785]; // mean 1.769
+const BASE_P90 = [2.2, 2.25, 2.21, 2.24, 2.215]; // mean 2.223
+const HEAD_P90 = [3.95, 3.99, 3.96, 3.98, 3.965]; // mean 3.969
+const BASE_COMPLETION = [6.5, 6.7, 6.6, 6.6, 6.6]; // mean 6.6
+const HEAD_COMPLETION = [9.1, 9.3, 9.2, 9.2, 9.2]; // mean 9.2
+
+function issueRuns(side: "base" | "head"): ComparableRun[] {
+  const [p50, p90, p95, completion, label] =
+    side === "base"
+      ? [BASE_P50, BASE_P90, ISSUE_BASE_P95_MS, BASE_COMPLETION, "baseline"]
+      : [HEAD_P50, HEAD_P90, ISSUE_HEAD_P95_MS, HEAD_COMPLETION, "ManagedAsync"];
+  return p95.map((value, round) =>
+    run(`${side}-${round + 1}`, label, {
+      latency: { unit: "s", p50: p50[round], p90: p90[round], p95: value },
+      metrics: { completion: { value: completion[round], unit: "s", better: "lower" } },
+    }),
+  );
+}
+
+describe("compareRuns: five rounds of baseline vs five of ManagedAsync", () => {
+  const comparison = compareRuns(issueRuns("base"), issueRuns("head"));
+  const metric = (name: string) => comparison.aggregate.metrics.find((candidate) => candidate.metric === name)!;
+
+  it("reproduces the table's means (seconds → ms)", () => {
+    expect(metric("p50").base.mean).toBeCloseTo(1136, 6);
+    expect(metric("p50").head.mean).toBeCloseTo(1769, 6);
+    expect(metric("p90").base.mean).toBeCloseTo(2223, 6);
+    expect(metric("p90").head.mean).toBeCloseTo(3969, 6);
+    expect(metric("p95").base.mean).toBeCloseTo(2483.2, 6);
+    expect(metric("p95").head.mean).toBeCloseTo(4372.8, 6);
+    expect(metric("metrics.completion").base.mean).toBeCloseTo(6.6, 9);
+    expect(metric("metrics.completion").head.mean).toBeCloseTo(9.2, 9);
+  });
+
+  it("finds p95 +76.1% with p < 0.001: regressed, and says how the group value is formed", () => {
+    const p95 = metric("p95");
+    expect(p95.deltaPct).toBeCloseTo(76.1, 1);
+    expect(p95.pValue).toBeLessThan(0.001);
+    expect(p95.test).toBe("welch");
+    expect(p95.verdict).toBe("regressed");
+    expect(p95.deltaPctCi95![0]).toBeGreaterThan(50);
+    expect(p95.deltaPctCi95![1]).toBeLessThan(110);
+    expect(p95.aggregation).toBe("mean of per-run p95 (5 runs)");
+    expect(p95.base.values).toEqual(ISSUE_BASE_P95_MS.map((value) => value * 1000));
+    expect(comparison.verdict).toBe("regressed");
+    expect(comparison.kind).toBe("groups");
+    expect(comparison.warnings).toEqual([]);
+  });
+
+  it("the same runs on both sides change nothing (and are flagged)", () => {
+    const same = compareRuns(issueRuns("base"), issueRuns("base"));
+    expect(same.aggregate.metrics.find((candidate) => candidate.metric === "p95")!.verdict).toBe("unchanged");
+    expect(same.warnings.join(" ")).toMatch(/same run is on both sides/);
+  });
+});
+
+describe("compareRuns: 1 vs 1 uses the noise band of recent history", () => {
+  const endpoint = (p95: number): EndpointResult[] =>
+    parseBenchtrack({ schema: "benchtrack/v1", endpoints: [{ name: "GetListing", latency: { unit: "ms", p95 } }] }).endpoints;
+
+  it("a +30% step beyond a ~2% band regresses; without history it is inconclusive", () => {
+    const base = run("b", "baseline", { latency: { unit: "ms", p95: 10 } }, { endpoints: endpoint(10) });
+    const head = run("h", "baseline", { latency: { unit: "ms", p95: 13 } }, { endpoints: endpoint(13) });
+    const history = new Map([[historyKey("GetListing", "p95"), [10, 10.2, 9.9, 10.1, 10, 9.8, 10.1]]]);
+    const judged = compareRuns([base], [head], { minEffectPct: 5, alpha: 0.05, test: "welch", history });
+    const p95 = judged.endpoints[0]!.metrics.find((candidate) => candidate.metric === "p95")!;
+    expect(judged.kind).toBe("pairwise");
+    expect(p95.test).toBe("noise-band");
+    expect(p95.verdict).toBe("regressed");
+    expect(p95.reason).toMatch(/noise band/);
+
+    const blind = compareRuns([base], [head]);
+    expect(blind.endpoints[0]!.metrics.find((candidate) => candidate.metric === "p95")!.verdict).toBe("inconclusive");
+  });
+});
+
+describe("comparabilityWarnings", () => {
+  it("names load-profile, tool, host, duration and endpoint differences", () => {
+    const base = run("b", "x", { latency: { unit: "ms", p95: 1 } }, { config: { vus: 10 }, tool: "k6" });
+    const head = run("h", "x", { latency: { unit: "ms", p95: 1 } }, {
+      config: { vus: 20 },
+      tool: "locust",
+      hostName: "perf-2",
+      durationSeconds: 60,
+      endpoints: parseBenchtrack({ schema: "benchtrack/v1", endpoints: [{ name: "New" }] }).endpoints,
+    });
+    const warnings = comparabilityWarnings([base], [head]).join("\n");
+    expect(warnings).toMatch(/Different tools: base k6 vs head locust/);
+    expect(warnings).toMatch(/Different load profile \(vus\): base 10 vs head 20/);
+    expect(warnings).toMatch(/Different hosts/);
+    expect(warnings).toMatch(/Different durations/);
+    expect(warnings).toMatch(/Endpoints only in head: New/);
+  });
+});

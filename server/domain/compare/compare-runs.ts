@@ -1,0 +1,329 @@
+/**
+ * Before/after comparison of two sets of runs (base and head), per endpoint and metric, with the
+ * statistics of DESIGN.md: groups of ≥ 2 runs per side get mean, sd, 95% CI, Δ% with a Fieller CI,
+ * Welch's t-test (or Mann–Whitney) and the verdict rule; 1 vs 1 is judged against a noise band learnt
+ * from the endpoint's recent history on the base branch.
+ *
+ * What a group value is, said plainly: a group's p95 is the MEAN OF PER-RUN p95s (n runs), not the p95
+ * of all requests pooled. Where every run has a latency histogram, the pooled percentile is given
+ * beside it.
+ */
+import type { Interval, SampleSummary } from "../stats/descriptive";
+import { summarizeSample } from "../stats/descriptive";
+import { isInsufficient } from "../stats/insufficient";
+import { compareWithNoiseBand } from "../stats/noise-band";
+import { readPooledPercentile } from "../stats/pooled-percentile";
+import { percentChange } from "../stats/relative-change";
+import type { SignificanceTest, Verdict } from "../stats/verdict";
+import { compareSamples, DEFAULT_VERDICT_OPTIONS } from "../stats/verdict";
+import type { Better, CustomMetric, EndpointResult } from "../run";
+import { AGGREGATE_NAME } from "../run";
+import type { MetricSpec } from "./metrics";
+import { customMetricSpecs, STANDARD_METRICS } from "./metrics";
+
+export interface ComparableRun {
+  id: string;
+  label: string | null;
+  round: number | null;
+  startedAt: string;
+  tool: string;
+  durationSeconds: number | null;
+  hostName: string | null;
+  config: Record<string, string | number | boolean>;
+  aggregate: EndpointResult;
+  endpoints: EndpointResult[];
+  /** Run-level custom metrics; compared on the aggregate. */
+  metrics: Record<string, CustomMetric>;
+}
+
+export interface CompareOptions {
+  minEffectPct: number;
+  alpha: number;
+  test: SignificanceTest;
+  /**
+   * For 1 vs 1: recent values of each (endpoint, metric) on the base branch, oldest first, used to
+   * learn the noise band. Keyed by `historyKey(endpoint, metric)`.
+   */
+  history?: ReadonlyMap<string, readonly number[]>;
+}
+
+export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { ...DEFAULT_VERDICT_OPTIONS, test: "welch" };
+
+export function historyKey(endpoint: string, metric: string): string {
+  return `${endpoint}\u0000${metric}`;
+}
+
+export interface SideSummary {
+  n: number;
+  mean: number | null;
+  sd: number | null;
+  ci95: Interval | null;
+  values: number[];
+  runIds: string[];
+}
+
+export interface MetricComparison {
+  metric: string;
+  unit: string | null;
+  better: Better;
+  /** How a side's value is formed, e.g. "mean of per-run p95 (5 runs)". */
+  aggregation: string;
+  base: SideSummary;
+  head: SideSummary;
+  deltaPct: number | null;
+  deltaPctCi95: Interval | null;
+  pValue: number | null;
+  test: SignificanceTest | "noise-band" | null;
+  /** For 1 vs 1: the band |Δ%| had to exceed. */
+  noiseBandPct: number | null;
+  verdict: Verdict;
+  reason: string;
+  /** Percentile of all requests pooled from histograms, when every run on both sides has one. */
+  pooled: { baseMs: number; headMs: number; deltaPct: number | null } | null;
+}
+
+export interface EndpointComparison {
+  name: string;
+  metrics: MetricComparison[];
+  /** The worst verdict of its metrics: regressed > improved > unchanged > inconclusive. */
+  verdict: Verdict;
+}
+
+export interface Comparison {
+  verdict: Verdict;
+  counts: Record<Verdict, number>;
+  endpoints: EndpointComparison[];
+  aggregate: EndpointComparison;
+  warnings: string[];
+  kind: "groups" | "pairwise" | "mixed";
+}
+
+const VERDICT_RANK: Record<Verdict, number> = { regressed: 3, improved: 2, unchanged: 1, inconclusive: 0 };
+
+function worstVerdict(verdicts: readonly Verdict[]): Verdict {
+  return verdicts.reduce<Verdict>((worst, verdict) => (VERDICT_RANK[verdict] > VERDICT_RANK[worst] ? verdict : worst), "inconclusive");
+}
+
+function summarizeSide(values: number[], runIds: string[]): SideSummary {
+  const summary = summarizeSample(values);
+  if (isInsufficient(summary)) {
+    return { n: values.length, mean: values.length === 1 ? (values[0] ?? null) : null, sd: null, ci95: null, values, runIds };
+  }
+  const ok: SampleSummary = summary;
+  return { n: ok.n, mean: ok.mean, sd: ok.sd, ci95: ok.ci95, values, runIds };
+}
+
+function collect(runs: readonly ComparableRun[], pick: (run: ComparableRun) => EndpointResult | undefined, spec: MetricSpec) {
+  const values: number[] = [];
+  const runIds: string[] = [];
+  for (const run of runs) {
+    const result = pick(run);
+    const value = result ? spec.read(result) : null;
+    if (value !== null && Number.isFinite(value)) {
+      values.push(value);
+      runIds.push(run.id);
+    }
+  }
+  return { values, runIds };
+}
+
+function aggregationLabel(spec: MetricSpec, n: number): string {
+  const runs = `${n} run${n === 1 ? "" : "s"}`;
+  if (n === 1) return `${spec.metric} of the run`;
+  return `mean of per-run ${spec.metric} (${runs})`;
+}
+
+function pooledPercentile(
+  spec: MetricSpec,
+  base: readonly (EndpointResult | undefined)[],
+  head: readonly (EndpointResult | undefined)[],
+): MetricComparison["pooled"] {
+  if (spec.percentile === null) return null;
+  const histogramsOf = (results: readonly (EndpointResult | undefined)[]) =>
+    results.every((result) => result?.histogram) ? results.map((result) => result!.histogram!) : null;
+  const baseHistograms = histogramsOf(base);
+  const headHistograms = histogramsOf(head);
+  if (!baseHistograms?.length || !headHistograms?.length) return null;
+  const basePooled = readPooledPercentile(baseHistograms, spec.percentile);
+  const headPooled = readPooledPercentile(headHistograms, spec.percentile);
+  if (isInsufficient(basePooled) || isInsufficient(headPooled)) return null;
+  const change = percentChange(basePooled.valueMs, headPooled.valueMs);
+  return {
+    baseMs: basePooled.valueMs,
+    headMs: headPooled.valueMs,
+    deltaPct: isInsufficient(change) ? null : change.deltaPct,
+  };
+}
+
+function compareMetric(
+  endpointName: string,
+  spec: MetricSpec,
+  baseRuns: readonly ComparableRun[],
+  headRuns: readonly ComparableRun[],
+  pick: (run: ComparableRun) => EndpointResult | undefined,
+  options: CompareOptions,
+): MetricComparison {
+  const baseData = collect(baseRuns, pick, spec);
+  const headData = collect(headRuns, pick, spec);
+  const base = summarizeSide(baseData.values, baseData.runIds);
+  const head = summarizeSide(headData.values, headData.runIds);
+  const common = {
+    metric: spec.metric,
+    unit: spec.unit,
+    better: spec.better,
+    aggregation: aggregationLabel(spec, Math.max(base.n, head.n)),
+    base,
+    head,
+    pooled: pooledPercentile(spec, baseRuns.map(pick), headRuns.map(pick)),
+  };
+  const inconclusive = (reason: string): MetricComparison => ({
+    ...common,
+    deltaPct: null,
+    deltaPctCi95: null,
+    pValue: null,
+    test: null,
+    noiseBandPct: null,
+    verdict: "inconclusive",
+    reason,
+  });
+
+  if (base.n === 0 || head.n === 0) {
+    return inconclusive(`no ${spec.metric} on the ${base.n === 0 ? "base" : "head"} side`);
+  }
+  if (base.mean === 0 && head.mean === 0) {
+    return { ...inconclusive("0 on both sides"), deltaPct: 0, verdict: "unchanged" };
+  }
+  if (base.n >= 2 && head.n >= 2) {
+    const result = compareSamples(base.values, head.values, {
+      better: spec.better,
+      minEffectPct: options.minEffectPct,
+      alpha: options.alpha,
+      test: options.test,
+    });
+    return {
+      ...common,
+      deltaPct: result.deltaPct,
+      deltaPctCi95: result.deltaPctCi95,
+      pValue: result.pValue,
+      test: result.test,
+      noiseBandPct: null,
+      verdict: result.verdict,
+      reason: result.reason,
+    };
+  }
+  if (base.n === 1 && head.n === 1) {
+    const history = options.history?.get(historyKey(endpointName, spec.metric)) ?? [];
+    const result = compareWithNoiseBand(base.values[0]!, head.values[0]!, history, {
+      better: spec.better,
+      minEffectPct: options.minEffectPct,
+    });
+    return {
+      ...common,
+      deltaPct: result.deltaPct,
+      deltaPctCi95: null,
+      pValue: null,
+      test: "noise-band",
+      noiseBandPct: result.noiseBandPct,
+      verdict: result.verdict,
+      reason: `1 vs 1, judged against the noise band of recent history: ${result.reason}`,
+    };
+  }
+  return inconclusive(`need 2 or more runs on each side (or exactly 1 vs 1), have ${base.n} vs ${head.n}`);
+}
+
+function compareEndpoint(
+  name: string,
+  baseRuns: readonly ComparableRun[],
+  headRuns: readonly ComparableRun[],
+  pick: (run: ComparableRun) => EndpointResult | undefined,
+  extraSpecs: readonly MetricSpec[],
+  options: CompareOptions,
+): EndpointComparison {
+  const metrics = [...STANDARD_METRICS, ...extraSpecs].map((spec) =>
+    compareMetric(name, spec, baseRuns, headRuns, pick, options),
+  );
+  // A custom metric absent on both sides is noise in the table: drop it.
+  const present = metrics.filter((metric) => metric.base.n > 0 || metric.head.n > 0 || !metric.metric.startsWith("metrics."));
+  return { name, metrics: present, verdict: worstVerdict(present.map((metric) => metric.verdict)) };
+}
+
+/** The runs' aggregate with run-level custom metrics attached, so they compare on the aggregate. */
+function aggregateWithRunMetrics(run: ComparableRun): EndpointResult {
+  return { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
+}
+
+export function compareRuns(
+  baseRuns: readonly ComparableRun[],
+  headRuns: readonly ComparableRun[],
+  options: CompareOptions = DEFAULT_COMPARE_OPTIONS,
+): Comparison {
+  const allRuns = [...baseRuns, ...headRuns];
+  const endpointNames = [...new Set(allRuns.flatMap((run) => run.endpoints.map((endpoint) => endpoint.name)))];
+  const endpoints = endpointNames.map((name) => {
+    const pick = (run: ComparableRun) => run.endpoints.find((endpoint) => endpoint.name === name);
+    const specs = customMetricSpecs(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
+    return compareEndpoint(name, baseRuns, headRuns, pick, specs, options);
+  });
+  const aggregateSpecs = customMetricSpecs(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
+  const aggregate = compareEndpoint(AGGREGATE_NAME, baseRuns, headRuns, aggregateWithRunMetrics, aggregateSpecs, options);
+
+  const allMetrics = [...endpoints, aggregate].flatMap((endpoint) => endpoint.metrics);
+  const counts: Record<Verdict, number> = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 };
+  for (const endpoint of endpoints.length > 0 ? endpoints : [aggregate]) counts[endpoint.verdict]++;
+  const kind = baseRuns.length >= 2 && headRuns.length >= 2 ? "groups" : baseRuns.length === 1 && headRuns.length === 1 ? "pairwise" : "mixed";
+  return {
+    verdict: worstVerdict(allMetrics.map((metric) => metric.verdict)),
+    counts,
+    endpoints,
+    aggregate,
+    warnings: comparabilityWarnings(baseRuns, headRuns),
+    kind,
+  };
+}
+
+const LOAD_CONFIG_KEYS = ["vus", "vus_max", "concurrency", "connections", "rate", "rps", "duration", "users", "spawn_rate"];
+
+function distinct(values: readonly (string | number | boolean | null | undefined)[]): string[] {
+  return [...new Set(values.filter((value) => value !== null && value !== undefined).map(String))];
+}
+
+/**
+ * Differences that make base and head not like for like: a comparison across them may measure the
+ * load generator, not the change.
+ */
+export function comparabilityWarnings(baseRuns: readonly ComparableRun[], headRuns: readonly ComparableRun[]): string[] {
+  const warnings: string[] = [];
+  const describeSides = (read: (run: ComparableRun) => string | number | boolean | null | undefined) => {
+    const base = distinct(baseRuns.map(read));
+    const head = distinct(headRuns.map(read));
+    const same = base.length === head.length && base.every((value) => head.includes(value));
+    return same ? null : `base ${base.join(", ") || "—"} vs head ${head.join(", ") || "—"}`;
+  };
+  const toolDifference = describeSides((run) => run.tool);
+  if (toolDifference) warnings.push(`Different tools: ${toolDifference}.`);
+  for (const key of LOAD_CONFIG_KEYS) {
+    const difference = describeSides((run) => run.config[key]);
+    if (difference) warnings.push(`Different load profile (${key}): ${difference}.`);
+  }
+  const hostDifference = describeSides((run) => run.hostName);
+  if (hostDifference) warnings.push(`Different hosts: ${hostDifference}.`);
+  const meanDuration = (runs: readonly ComparableRun[]) => {
+    const durations = runs.flatMap((run) => (run.durationSeconds === null ? [] : [run.durationSeconds]));
+    return durations.length ? durations.reduce((sum, value) => sum + value, 0) / durations.length : null;
+  };
+  const baseDuration = meanDuration(baseRuns);
+  const headDuration = meanDuration(headRuns);
+  if (baseDuration && headDuration && Math.abs(headDuration - baseDuration) / baseDuration > 0.2) {
+    warnings.push(`Different durations: base ${baseDuration.toFixed(1)} s vs head ${headDuration.toFixed(1)} s on average.`);
+  }
+  const namesOf = (runs: readonly ComparableRun[]) => new Set(runs.flatMap((run) => run.endpoints.map((endpoint) => endpoint.name)));
+  const baseNames = namesOf(baseRuns);
+  const headNames = namesOf(headRuns);
+  const onlyBase = [...baseNames].filter((name) => !headNames.has(name));
+  const onlyHead = [...headNames].filter((name) => !baseNames.has(name));
+  if (onlyBase.length) warnings.push(`Endpoints only in base: ${onlyBase.join(", ")}.`);
+  if (onlyHead.length) warnings.push(`Endpoints only in head: ${onlyHead.join(", ")}.`);
+  const shared = baseRuns.filter((run) => headRuns.some((other) => other.id === run.id));
+  if (shared.length) warnings.push(`The same run is on both sides: ${shared.map((run) => run.id).join(", ")}.`);
+  return warnings;
+}

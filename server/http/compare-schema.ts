@@ -1,0 +1,73 @@
+import { z } from "zod";
+import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
+
+/** The compare answer's wire shape, for the OpenAPI document; tied to the domain types below. */
+const verdictSchema = z.enum(["regressed", "improved", "unchanged", "inconclusive"]);
+const intervalSchema = z.tuple([z.number(), z.number()]).readonly().nullable();
+
+const sideSummarySchema = z.object({
+  n: z.number().int().describe("Runs with a value on this side."),
+  mean: z.number().nullable(),
+  sd: z.number().nullable(),
+  ci95: intervalSchema.describe("95% CI of the mean (t distribution)."),
+  values: z.array(z.number()).describe("Per-run values, newest run first."),
+  runIds: z.array(z.string()),
+});
+
+const metricComparisonSchema = z.object({
+  metric: z.string().describe('"p50", "p90", "p95", "p99", "mean", "throughput", "errorRate" or "metrics.<key>".'),
+  unit: z.string().nullable(),
+  better: z.enum(["lower", "higher"]),
+  aggregation: z.string().describe('How a side\'s value is formed, e.g. "mean of per-run p95 (5 runs)".'),
+  base: sideSummarySchema,
+  head: sideSummarySchema,
+  deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
+  deltaPctCi95: intervalSchema.describe("Fieller 95% CI of deltaPct."),
+  pValue: z.number().nullable(),
+  test: z.enum(["welch", "mann-whitney", "noise-band"]).nullable(),
+  noiseBandPct: z.number().nullable().describe("1 vs 1: the band |Δ%| had to exceed."),
+  verdict: verdictSchema,
+  reason: z.string(),
+  pooled: z.object({ baseMs: z.number(), headMs: z.number(), deltaPct: z.number().nullable() }).nullable(),
+});
+
+const endpointComparisonSchema = z.object({
+  name: z.string(),
+  metrics: z.array(metricComparisonSchema),
+  verdict: verdictSchema,
+});
+
+const sideSchema = z.object({
+  selector: z.string(),
+  runs: z.array(
+    z.object({
+      id: z.string(),
+      url: z.string(),
+      label: z.string().nullable(),
+      round: z.number().nullable(),
+      startedAt: z.string(),
+      branch: z.string().nullable(),
+      commit: z.string().nullable(),
+    }),
+  ),
+});
+
+export const comparisonResponseSchema = z
+  .object({
+    url: z.string().describe("The comparison page."),
+    base: sideSchema,
+    head: sideSchema,
+    verdict: verdictSchema,
+    counts: z.record(verdictSchema, z.number()).describe("Endpoints per verdict."),
+    kind: z.enum(["groups", "pairwise", "mixed"]),
+    options: z.object({ minEffectPct: z.number(), alpha: z.number(), test: z.enum(["welch", "mann-whitney"]) }),
+    endpoints: z.array(endpointComparisonSchema),
+    aggregate: endpointComparisonSchema,
+    warnings: z.array(z.string()).describe("Differences that make base and head not like for like."),
+  })
+  .describe("A before/after comparison of two run selections.");
+
+// Compile-time link between the domain result and this schema.
+type Assert<T extends true> = T;
+export type MetricShapeMatches = Assert<MetricComparison extends z.infer<typeof metricComparisonSchema> ? true : false>;
+export type EndpointShapeMatches = Assert<EndpointComparison extends z.infer<typeof endpointComparisonSchema> ? true : false>;

@@ -1,0 +1,87 @@
+import { formatDeltaPct, formatMetricValue } from "@/components/lib/format";
+import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
+import { AGGREGATE_NAME } from "../domain/run";
+import type { Verdict } from "../domain/stats/verdict";
+import type { ComparisonResult } from "./compare-runs";
+
+/**
+ * The comparison as a pull-request comment: the verdict first, then a compact table of what changed,
+ * then how it was decided, then a link to the page with everything.
+ */
+const VERDICT_LINE: Record<Verdict, string> = {
+  regressed: "🔴 **Regressed**: head is worse than base",
+  improved: "🟢 **Improved**: head is better than base",
+  unchanged: "⚪ **Unchanged**: no change beyond the noise",
+  inconclusive: "🟡 **Inconclusive**: not enough data to decide",
+};
+const VERDICT_WORD: Record<Verdict, string> = {
+  regressed: "🔴 regressed",
+  improved: "🟢 improved",
+  unchanged: "unchanged",
+  inconclusive: "inconclusive",
+};
+const MAX_ROWS = 20;
+
+function endpointLabel(name: string): string {
+  return name === AGGREGATE_NAME ? "All endpoints" : name;
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ");
+}
+
+function formatP(pValue: number | null): string {
+  if (pValue === null) return "—";
+  return pValue < 0.001 ? "<0.001" : pValue.toFixed(3);
+}
+
+function formatDelta(metric: MetricComparison): string {
+  const delta = formatDeltaPct(metric.deltaPct === null ? null : metric.deltaPct / 100);
+  if (!metric.deltaPctCi95) return delta;
+  const [low, high] = metric.deltaPctCi95;
+  return `${delta} (${formatDeltaPct(low / 100)} … ${formatDeltaPct(high / 100)})`;
+}
+
+function sideLabel(side: ComparisonResult["base"]): string {
+  const count = side.runs.length;
+  return `\`${escapeCell(side.selector.length > 60 ? `${side.selector.slice(0, 57)}…` : side.selector)}\` (${count} run${count === 1 ? "" : "s"})`;
+}
+
+export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: string): string {
+  const { comparison } = result;
+  const lines = [
+    `### ${VERDICT_LINE[comparison.verdict]}`,
+    "",
+    `**base** ${sideLabel(result.base)} → **head** ${sideLabel(result.head)} · [open the comparison](${pageUrl})`,
+    "",
+  ];
+  const endpoints: EndpointComparison[] = [...comparison.endpoints, comparison.aggregate];
+  const changed = endpoints.flatMap((endpoint) =>
+    endpoint.metrics
+      .filter((metric) => metric.verdict === "regressed" || metric.verdict === "improved")
+      .map((metric) => ({ endpoint, metric })),
+  );
+  changed.sort((a, b) => (a.metric.verdict === b.metric.verdict ? 0 : a.metric.verdict === "regressed" ? -1 : 1));
+  const compared = endpoints.reduce((sum, endpoint) => sum + endpoint.metrics.length, 0);
+  if (changed.length === 0) {
+    lines.push(`No metric changed beyond the noise (${compared} compared).`);
+  } else {
+    lines.push("| Endpoint | Metric | Base | Head | Δ (95% CI) | p | Verdict |", "|---|---|--:|--:|--:|--:|---|");
+    for (const { endpoint, metric } of changed.slice(0, MAX_ROWS)) {
+      lines.push(
+        `| ${escapeCell(endpointLabel(endpoint.name))} | ${metric.metric} | ${formatMetricValue(metric.metric, metric.unit, metric.base.mean)} | ${formatMetricValue(metric.metric, metric.unit, metric.head.mean)} | ${formatDelta(metric)} | ${formatP(metric.pValue)} | ${VERDICT_WORD[metric.verdict]} |`,
+      );
+    }
+    if (changed.length > MAX_ROWS) lines.push("", `…and ${changed.length - MAX_ROWS} more changes on the page.`);
+  }
+  const { minEffectPct, alpha, test } = result.options;
+  const method =
+    comparison.kind === "pairwise"
+      ? `1 vs 1: each change is judged against a noise band learnt from recent runs on the base branch (minimum effect ${minEffectPct}%).`
+      : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95). ${test === "welch" ? "Welch's t-test" : "Mann–Whitney U"}, α = ${alpha}, minimum effect ${minEffectPct}%.`;
+  lines.push("", `<sub>${method}</sub>`);
+  if (comparison.warnings.length > 0) {
+    lines.push("", ...comparison.warnings.map((warning) => `> ⚠️ ${escapeCell(warning)}`));
+  }
+  return `${lines.join("\n")}\n`;
+}

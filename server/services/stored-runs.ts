@@ -1,0 +1,105 @@
+import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
+import { AGGREGATE_NAME } from "../domain/run";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
+
+/**
+ * Rebuilds stored runs as the normalized ParsedRun that pages, comparisons and grading consume:
+ * the same shape the parsers produce, so every consumer reads one type whichever way the run came in.
+ */
+const STORED_RUN_INCLUDE = {
+  results: { include: { endpoint: true }, orderBy: { id: "asc" } },
+  metrics: true,
+} satisfies Prisma.RunInclude;
+
+type StoredRunRow = Prisma.RunGetPayload<{ include: typeof STORED_RUN_INCLUDE }>;
+
+export interface LoadedRun {
+  run: ParsedRun;
+  stored: {
+    id: string;
+    uploadedAt: Date;
+    startedAt: Date;
+    idempotencyKey: string | null;
+    isDemo: boolean;
+  };
+}
+
+export async function loadParsedRun(db: PrismaClient, projectId: string, runId: string): Promise<LoadedRun | null> {
+  return (await loadParsedRuns(db, projectId, [runId])).get(runId) ?? null;
+}
+
+/** Several runs in one query; the map holds the ids that exist in the project. */
+export async function loadParsedRuns(
+  db: PrismaClient,
+  projectId: string,
+  runIds: readonly string[],
+): Promise<Map<string, LoadedRun>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await db.run.findMany({ where: { id: { in: [...runIds] }, projectId }, include: STORED_RUN_INCLUDE });
+  return new Map(rows.map((row) => [row.id, toLoadedRun(row)]));
+}
+
+function toLoadedRun(row: StoredRunRow): LoadedRun {
+  const metricsOf = (endpointId: number | null) =>
+    Object.fromEntries(
+      row.metrics
+        .filter((metric) => metric.endpointId === endpointId)
+        .map((metric) => [metric.key, { value: metric.value, unit: metric.unit, better: metric.better }]),
+    );
+  const toEndpointResult = (result: StoredRunRow["results"][number]): EndpointResult => ({
+    name: result.endpoint?.name ?? AGGREGATE_NAME,
+    fullName: result.endpoint?.fullName ?? null,
+    protocol: result.endpoint?.protocol ?? null,
+    method: result.endpoint?.method ?? null,
+    requests: result.requests,
+    failures: result.failures,
+    throughput: result.throughput,
+    latency: {
+      minMs: result.minMs,
+      meanMs: result.meanMs,
+      maxMs: result.maxMs,
+      stdDevMs: result.stdDevMs,
+      percentiles: result.percentiles as Record<string, number>,
+    },
+    histogram: (result.histogram as EndpointResult["histogram"]) ?? null,
+    statusCodes: (result.statusCodes as Record<string, number> | null) ?? null,
+    errors: (result.errors as Record<string, number> | null) ?? null,
+    metrics: metricsOf(result.endpointId),
+  });
+  const aggregate = row.results.find((result) => result.endpointId === null);
+  if (!aggregate) throw new Error(`Run ${row.id} has no aggregate result`);
+  const run: ParsedRun = {
+    format: row.format as FormatId,
+    tool: row.tool,
+    toolVersion: row.toolVersion,
+    label: row.label,
+    round: row.round,
+    startedAt: row.startedAt.toISOString(),
+    durationSeconds: row.durationSeconds,
+    environment: {
+      git: { commit: row.gitCommit, branch: row.gitBranch, pullRequest: row.pullRequest, repoUrl: null },
+      ci: { buildUrl: row.buildUrl },
+      host: { name: row.hostName, cpus: row.hostCpus, memoryGb: row.hostMemoryGb },
+      appVersion: row.appVersion,
+      config: row.config as ParsedRun["environment"]["config"],
+      attributes: row.attributes as Record<string, string>,
+    },
+    endpoints: row.results.filter((result) => result.endpointId !== null).map(toEndpointResult),
+    // Custom metrics of the aggregate are stored as the run's (endpoint_id NULL): see ingest.
+    aggregate: { ...toEndpointResult(aggregate), protocol: row.protocol, metrics: {} },
+    metrics: metricsOf(null),
+    thresholds: row.thresholds as unknown as ParsedRun["thresholds"],
+    checks: row.checks as unknown as ParsedRun["checks"],
+    notes: row.notes as string[],
+  };
+  return {
+    run,
+    stored: {
+      id: row.id,
+      uploadedAt: row.uploadedAt,
+      startedAt: row.startedAt,
+      idempotencyKey: row.idempotencyKey,
+      isDemo: row.isDemo,
+    },
+  };
+}
