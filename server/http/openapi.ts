@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { comparisonResponseSchema } from "./compare-schema";
+import { slaPolicySchema } from "../domain/sla/policy";
 import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
 import { BENCHTRACK_SCHEMA_ID, runInputSchema } from "../domain/parsers/benchtrack";
 import { FORMAT_NAMES } from "../domain/parsers/detect";
@@ -110,12 +111,41 @@ const runListSchema = z.object({
   nextCursor: z.string().nullable().describe("Pass as ?cursor= for the next page; null on the last page."),
 });
 
+const gradeSchema = z
+  .object({
+    status: z.enum(["graded", "no-data"]),
+    letter: z.enum(["A", "B", "C", "D", "F"]).nullable(),
+    score: z.number().nullable().describe("Compliance × 100."),
+    compliance: z.number().nullable().describe("Weighted passed / weighted evaluated checks, 0..1."),
+    passed: z.number(),
+    evaluated: z.number(),
+    noData: z.number(),
+    endpointsCompliant: z.number(),
+    endpointsEvaluated: z.number(),
+    checks: z
+      .array(
+        z.object({
+          target: slaPolicySchema.shape.targets.element,
+          endpoint: z.string(),
+          value: z.number().nullable(),
+          threshold: z.number(),
+          unit: z.string().nullable(),
+          passed: z.boolean().nullable().describe("null: no data (excluded from compliance)."),
+          headroom: z.object({ ratio: z.number().nullable(), label: z.string() }).nullable(),
+        }),
+      )
+      .describe("Every check, the limiting one first."),
+  })
+  .nullable()
+  .describe("SLA grade against the project's current policy; null when the project has no SLA.");
+
 const storedRunSchema = runDocumentSchema
   .extend({
     id: z.string().describe("The run's id."),
     url: z.url().describe("The run's page in the dashboard."),
     project: z.string().describe("The project's slug."),
     uploadedAt: z.iso.datetime(),
+    grade: gradeSchema,
   })
   .describe("A stored run: its id and page, then the run in the Benchtrack JSON format v1 (RunDocument).");
 
@@ -126,6 +156,7 @@ const uploadResponseSchema = z
     project: z.string().describe("The project's slug."),
     format: z.string().describe("The format the upload was read as (detected or given)."),
     endpoints: z.array(z.string()).describe("Names of the endpoints found."),
+    grade: gradeSchema,
     run: storedRunSchema,
   })
   .describe("A stored run. 201 when created; 200 when an Idempotency-Key replays an earlier upload.");
@@ -478,6 +509,46 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
           },
         },
       },
+      "/api/v1/projects/{project}/sla": {
+        parameters: [projectParameter],
+        get: {
+          operationId: "getSlaPolicy",
+          tags: ["projects"],
+          summary: "The project's SLA policy ({ targets: [] } when it has none)",
+          security: SECURITY_READ,
+          responses: {
+            "200": { description: "The policy.", content: jsonContent(ref("schemas", "SlaPolicy")) },
+            ...errorResponses("Unauthorized", "NotFound"),
+          },
+        },
+        put: {
+          operationId: "putSlaPolicy",
+          tags: ["projects"],
+          summary: "Replace the SLA policy (admin); an empty target list removes it. Runs are graded against the current policy.",
+          security: SECURITY_BEARER,
+          requestBody: { required: true, content: jsonContent(ref("schemas", "SlaPolicy")) },
+          responses: {
+            "200": { description: "The stored policy.", content: jsonContent(ref("schemas", "SlaPolicy")) },
+            ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
+          },
+        },
+      },
+      "/api/v1/projects/{project}/badge.svg": {
+        parameters: [projectParameter],
+        get: {
+          operationId: "getGradeBadge",
+          tags: ["projects"],
+          summary: "SVG badge with the SLA grade of the latest run on the default branch",
+          security: SECURITY_READ,
+          parameters: [
+            { name: "label", in: "query", required: false, description: "Only runs with this label.", schema: { type: "string" } },
+          ],
+          responses: {
+            "200": { description: "The badge.", content: { "image/svg+xml": { schema: { type: "string" } } } },
+            ...errorResponses("Unauthorized", "NotFound"),
+          },
+        },
+      },
       "/api/v1/projects/{project}/tokens": {
         parameters: [projectParameter],
         post: {
@@ -557,6 +628,7 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
         TokenList: toJsonSchema(z.object({ tokens: z.array(tokenSchema) }), "output"),
         ErrorEnvelope: toJsonSchema(errorEnvelopeSchema, "output"),
         Comparison: toJsonSchema(comparisonResponseSchema, "output"),
+        SlaPolicy: toJsonSchema(slaPolicySchema, "input"),
       },
       parameters: {
         format: {

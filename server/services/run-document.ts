@@ -1,19 +1,23 @@
 import { toBenchtrackDocument } from "../domain/parsers";
 import type { PrismaClient } from "../generated/prisma/client";
+import { gradeParsedRun, getSlaPolicy } from "./sla";
 import { loadParsedRun } from "./stored-runs";
 
 export function runPageUrl(baseUrl: string, projectSlug: string, runId: string): string {
   return `${baseUrl}/projects/${encodeURIComponent(projectSlug)}/runs/${encodeURIComponent(runId)}`;
 }
 
-/** A stored run as the API returns it: its id and page URL, then the run in the Benchtrack format. */
+/**
+ * A stored run as the API returns it: its id and page URL, the run in the Benchtrack format, and its
+ * SLA grade against the project's current policy (null when the project has no SLA).
+ */
 export async function getRunDocument(
   db: PrismaClient,
   project: { id: string; slug: string },
   runId: string,
   baseUrl: string,
 ) {
-  const loaded = await loadParsedRun(db, project.id, runId);
+  const [loaded, policy] = await Promise.all([loadParsedRun(db, project.id, runId), getSlaPolicy(db, project.id)]);
   if (!loaded) return null;
   return {
     id: loaded.stored.id,
@@ -21,5 +25,6 @@ export async function getRunDocument(
     project: project.slug,
     uploadedAt: loaded.stored.uploadedAt.toISOString(),
     ...toBenchtrackDocument(loaded.run),
+    grade: gradeParsedRun(policy, loaded.run),
   };
 }

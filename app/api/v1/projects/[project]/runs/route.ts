@@ -11,6 +11,7 @@ import { publicBaseUrl } from "@/server/public-url";
 import { IdempotencyConflictError, ProjectNotFoundError, ingestRun } from "@/server/services/ingest-run";
 import { findProject } from "@/server/services/projects";
 import { getRunDocument, runPageUrl } from "@/server/services/run-document";
+import { renderRunMarkdown } from "@/server/services/run-markdown";
 import { decodeCursor, listRuns } from "@/server/services/runs";
 
 type Params = { project: string };
@@ -66,6 +67,10 @@ export const POST = apiRoute<Params>(async (request, params) => {
   const stored = await findProject(db, slug);
   const run = stored && (await getRunDocument(db, stored, outcome.runId, baseUrl));
   if (!run) throw new ApiError("internal", "The stored run could not be read back");
+  const status = outcome.status === "created" ? 201 : 200;
+  if (/text\/markdown/i.test(request.headers.get("accept") ?? "")) {
+    return new Response(renderRunMarkdown(run), { status, headers: { "Content-Type": "text/markdown; charset=utf-8" } });
+  }
   return Response.json(
     {
       id: outcome.runId,
@@ -73,9 +78,10 @@ export const POST = apiRoute<Params>(async (request, params) => {
       project: slug,
       format: outcome.format,
       endpoints: outcome.endpoints,
+      grade: run.grade,
       run,
     },
-    { status: outcome.status === "created" ? 201 : 200 },
+    { status },
   );
 });
 

@@ -1,0 +1,34 @@
+import { getDb } from "@/server/db";
+import { renderGradeBadge } from "@/server/domain/sla/badge";
+import { requireRead } from "@/server/http/auth";
+import { apiRoute, notFound } from "@/server/http/route";
+import { parseProjectSlug } from "@/server/http/schemas";
+import { findProject } from "@/server/services/projects";
+import { gradeParsedRun, getSlaPolicy } from "@/server/services/sla";
+import { loadParsedRun } from "@/server/services/stored-runs";
+
+// GET /api/v1/projects/:project/badge.svg — SLA grade of the latest run on the default branch (?label= narrows it)
+export const GET = apiRoute<{ project: string }>(async (request, params) => {
+  const slug = parseProjectSlug(params.project);
+  const db = await getDb();
+  await requireRead(request, db);
+  const project = await findProject(db, slug);
+  if (!project) throw notFound(`Project "${slug}"`);
+  const label = new URL(request.url).searchParams.get("label") ?? undefined;
+  const latest =
+    (await db.run.findFirst({
+      where: { projectId: project.id, gitBranch: project.defaultBranch, label },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      select: { id: true },
+    })) ??
+    (await db.run.findFirst({
+      where: { projectId: project.id, label },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      select: { id: true },
+    }));
+  const loaded = latest ? await loadParsedRun(db, project.id, latest.id) : null;
+  const grade = loaded ? gradeParsedRun(await getSlaPolicy(db, project.id), loaded.run) : undefined;
+  return new Response(renderGradeBadge(grade), {
+    headers: { "Content-Type": "image/svg+xml; charset=utf-8", "Cache-Control": "public, max-age=60" },
+  });
+});

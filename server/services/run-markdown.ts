@@ -1,0 +1,41 @@
+import { formatMs, formatNumber, formatPct, formatRate } from "@/components/lib/format";
+import type { RunDocument } from "../domain/parsers";
+import type { SlaGrade } from "../domain/sla/grade";
+
+/**
+ * A run as a pull-request comment: what ran, its SLA grade and why, the per-endpoint table, a link.
+ */
+type ResultRow = RunDocument["endpoints"][number];
+
+function gradeLine(grade: SlaGrade | null): string {
+  if (grade === null) return "No SLA policy: the run is not graded.";
+  if (grade.letter === null) return `SLA: no data (${grade.reason}).`;
+  const limiting = grade.checks.find((check) => check.passed === false);
+  const why = limiting
+    ? `; limiting: ${limiting.endpoint === "(all)" ? "all endpoints" : limiting.endpoint} ${limiting.target.metric} ${limiting.headroom?.label ?? ""}`
+    : "";
+  return `SLA grade **${grade.letter}** (${grade.score}%, ${grade.passed}/${grade.evaluated} checks, ${grade.endpointsCompliant}/${grade.endpointsEvaluated} endpoints compliant${why}).`;
+}
+
+function row(name: string, result: ResultRow): string {
+  return `| ${name.replace(/\|/g, "\\|")} | ${formatNumber(result.requests, 0)} | ${formatRate(result.throughput)} | ${formatMs(result.latency.p50)} | ${formatMs(result.latency.p95)} | ${formatMs(result.latency.p99)} | ${formatPct(result.errorRate)} |`;
+}
+
+export function renderRunMarkdown(run: RunDocument & { url: string; grade: SlaGrade | null }): string {
+  const title = [run.label ?? "run", run.round !== null ? `round ${run.round}` : null].filter(Boolean).join(" ");
+  const git = run.environment.git;
+  const context = [run.tool, git.branch, git.commit?.slice(0, 7)].filter(Boolean).join(" · ");
+  const lines = [
+    `### Benchtrack: ${title}`,
+    "",
+    gradeLine(run.grade),
+    "",
+    `${context} · [open the run](${run.url})`,
+    "",
+    "| Endpoint | Count | RPS | P50 | P95 | P99 | Error % |",
+    "|---|--:|--:|--:|--:|--:|--:|",
+    ...run.endpoints.map((endpoint) => row(endpoint.name, endpoint)),
+    row("**All endpoints**", run.aggregate),
+  ];
+  return `${lines.join("\n")}\n`;
+}
