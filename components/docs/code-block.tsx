@@ -1,4 +1,4 @@
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 
 /**
  * A copy-pasteable code block: scrolls sideways inside its own box on narrow screens (a curl line

@@ -11,6 +11,7 @@ export function ProjectTabs({ slug }: { slug: string }) {
   const tabs = [
     { href: base, label: "Overview", active: pathname === base },
     { href: `${base}/runs`, label: "Runs", active: pathname.startsWith(`${base}/runs`) },
+    { href: `${base}/compare`, label: "Compare", active: pathname.startsWith(`${base}/compare`) },
   ];
   return (
     <nav aria-label="Project" className="mb-5 flex gap-1 border-b border-border text-sm">

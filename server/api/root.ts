@@ -1,4 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
+import { compareRouter } from "./routers/compare";
 import { endpointRouter } from "./routers/endpoint";
 import { historyRouter } from "./routers/history";
 import { projectRouter } from "./routers/project";
@@ -10,6 +11,7 @@ export const appRouter = createTRPCRouter({
   run: runRouter,
   history: historyRouter,
   endpoint: endpointRouter,
+  compare: compareRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 
 type CopyState = "idle" | "copied" | "failed";
-const LABEL: Record<CopyState, string> = { idle: "Copy", copied: "Copied", failed: "Select and copy" };
+const LABEL: Record<Exclude<CopyState, "idle">, string> = { copied: "Copied", failed: "Copy failed: select and copy" };
 
 /** Copies `text` to the clipboard; falls back to a hidden textarea where the Clipboard API is absent (plain http). */
 async function copyText(text: string): Promise<boolean> {
@@ -25,7 +25,20 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function CopyButton({ text, label }: { text: string; label: string }) {
+/** `label` names what is copied (for screen readers); `idleText` is the visible caption. */
+export function CopyButton({
+  text,
+  label,
+  idleText = "Copy",
+  className,
+  testId,
+}: {
+  text: string;
+  label: string;
+  idleText?: string;
+  className?: string;
+  testId?: string;
+}) {
   const [state, setState] = useState<CopyState>("idle");
 
   useEffect(() => {
@@ -40,10 +53,14 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       onClick={() => {
         void copyText(text).then((copied) => setState(copied ? "copied" : "failed"));
       }}
-      className="border-border bg-surface text-text-muted hover:bg-surface-muted hover:text-text rounded border px-2 py-0.5 text-xs"
+      className={
+        className ??
+        "border-border bg-surface text-text-muted hover:bg-surface-muted hover:text-text rounded border px-2 py-0.5 text-xs"
+      }
       aria-label={state === "idle" ? `Copy ${label}` : LABEL[state]}
+      data-testid={testId}
     >
-      <span aria-live="polite">{LABEL[state]}</span>
+      <span aria-live="polite">{state === "idle" ? idleText : LABEL[state]}</span>
     </button>
   );
 }

@@ -1,0 +1,260 @@
+"use client";
+
+import { useSuspenseQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { formatDeltaPct, formatMetricValue, MISSING } from "@/components/lib/format";
+import { useTRPC } from "@/components/providers/trpc-provider";
+import { Card } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Table, Td, Th } from "@/components/ui/table";
+import type { MetricComparison } from "@/server/domain/compare/compare-runs";
+import { ComparisonChart } from "./comparison-chart";
+import { AGGREGATE_KEY, chartData, endpointLabel, roundsTable, tableGroups } from "./shape";
+import { VerdictBadge } from "./verdict-badge";
+
+export interface CompareViewProps {
+  project: string;
+  input: { base: string; head: string; last: number | null; test: "welch" | "mann-whitney" };
+  pageUrl: string;
+  apiUrl: string;
+  /** View state from the URL. */
+  view: { show: "changed" | "all"; metric: string; endpoint: string };
+}
+
+const VERDICT_SENTENCE = {
+  regressed: "Head is worse than base.",
+  improved: "Head is better than base.",
+  unchanged: "No change beyond the noise.",
+  inconclusive: "Not enough data to decide.",
+} as const;
+
+function formatP(pValue: number | null): string {
+  if (pValue === null) return MISSING;
+  return pValue < 0.001 ? "< 0.001" : pValue.toFixed(3);
+}
+
+function formatCi(metric: MetricComparison): string {
+  if (!metric.deltaPctCi95) return metric.noiseBandPct !== null ? `band ±${metric.noiseBandPct.toFixed(1)}%` : MISSING;
+  const [low, high] = metric.deltaPctCi95;
+  return `${formatDeltaPct(low / 100)} … ${formatDeltaPct(high / 100)}`;
+}
+
+function sideValue(metric: MetricComparison, side: "base" | "head"): string {
+  const summary = metric[side];
+  const value = formatMetricValue(metric.metric, metric.unit, summary.mean);
+  return summary.n > 1 ? `${value} (n=${summary.n})` : value;
+}
+
+export function CompareView({ project, input, pageUrl, apiUrl, view }: CompareViewProps) {
+  const trpc = useTRPC();
+  const { data } = useSuspenseQuery(trpc.compare.get.queryOptions({ project, ...input, pageUrl }));
+  if (data.status === "invalid") return <EmptyState title="This comparison link is not valid">{data.message}</EmptyState>;
+  if (data.status === "empty") {
+    return (
+      <EmptyState title="Nothing to compare">
+        {data.message} Check the selectors (run ids, <code>label:…</code>, <code>branch:…</code>, <code>commit:…</code>).
+      </EmptyState>
+    );
+  }
+  const { result, markdown } = data;
+  const { comparison } = result;
+  const groups = tableGroups(comparison, view.show === "changed");
+  const chartMetricSpec = comparison.aggregate.metrics.find((metric) => metric.metric === view.metric);
+  const bars = chartData(comparison, view.metric);
+  const rounds = roundsTable(result, view.endpoint);
+  const viewHref = (changes: Partial<CompareViewProps["view"]>) => {
+    const params = new URLSearchParams({ base: input.base, head: input.head });
+    if (input.last !== null) params.set("last", String(input.last));
+    if (input.test !== "welch") params.set("test", input.test);
+    const next = { ...view, ...changes };
+    if (next.show !== "changed") params.set("show", next.show);
+    if (next.metric !== "p95") params.set("metric", next.metric);
+    if (next.endpoint !== AGGREGATE_KEY) params.set("endpoint", next.endpoint);
+    return `/projects/${encodeURIComponent(project)}/compare?${params}`;
+  };
+  const endpointCount = comparison.endpoints.length || 1;
+  const method =
+    comparison.kind === "pairwise"
+      ? "1 vs 1: each change is judged against a noise band learnt from recent runs on the base branch."
+      : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95s, not a pooled p95). ${
+          result.options.test === "welch" ? "Welch's t-test" : "Mann–Whitney U"
+        }, α = ${result.options.alpha}, minimum effect ${result.options.minEffectPct}%.`;
+
+  return (
+    <div className="space-y-5" data-testid="compare-view">
+      <Card>
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="space-y-2">
+            <div className="flex flex-wrap items-center gap-3" data-testid="compare-verdict">
+              <VerdictBadge verdict={comparison.verdict} large />
+              <span className="text-sm">{VERDICT_SENTENCE[comparison.verdict]}</span>
+            </div>
+            <p className="text-sm text-text-muted">
+              <span className="font-medium text-text">base</span> <code>{result.base.selector}</code> ({result.base.runs.length}{" "}
+              run{result.base.runs.length === 1 ? "" : "s"}) → <span className="font-medium text-text">head</span>{" "}
+              <code>{result.head.selector}</code> ({result.head.runs.length} run{result.head.runs.length === 1 ? "" : "s"})
+            </p>
+            <p className="text-sm" data-testid="compare-counts">
+              <span className="text-bad">{comparison.counts.regressed} regressed</span> ·{" "}
+              <span className="text-good">{comparison.counts.improved} improved</span> · {comparison.counts.unchanged} unchanged ·{" "}
+              {comparison.counts.inconclusive} inconclusive <span className="text-text-muted">(of {endpointCount} endpoint{endpointCount === 1 ? "" : "s"})</span>
+            </p>
+            <p className="max-w-3xl text-xs text-text-muted">{method}</p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <CopyButton text={pageUrl} label="link to this comparison" idleText="Copy link" className={BUTTON} testId="copy-link" />
+            <CopyButton text={markdown} label="Markdown for a pull request" idleText="Copy Markdown" className={BUTTON} testId="copy-markdown" />
+            <a href={apiUrl} className={BUTTON}>
+              JSON
+            </a>
+          </div>
+        </div>
+        {comparison.warnings.length > 0 && (
+          <div role="alert" className="mt-4 rounded-md border border-warn p-3 text-sm" data-testid="compare-warnings">
+            <p className="font-medium text-warn">Base and head may not be like for like:</p>
+            <ul className="mt-1 list-disc pl-5">
+              {comparison.warnings.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </Card>
+
+      <Card
+        title="Per endpoint and metric"
+        actions={
+          <div className="flex gap-2 text-xs">
+            <Link href={viewHref({ show: "changed" })} aria-current={view.show === "changed" ? "true" : undefined} className={TOGGLE}>
+              Changed only
+            </Link>
+            <Link href={viewHref({ show: "all" })} aria-current={view.show === "all" ? "true" : undefined} className={TOGGLE}>
+              All metrics
+            </Link>
+          </div>
+        }
+      >
+        {groups.length === 0 ? (
+          <p className="text-sm text-text-muted">
+            No metric regressed or improved. <Link href={viewHref({ show: "all" })} className="text-accent underline">Show all metrics</Link>.
+          </p>
+        ) : (
+          <Table label="Comparison per endpoint and metric">
+            <thead>
+              <tr>
+                <Th>Endpoint</Th>
+                <Th>Metric</Th>
+                <Th numeric>Base</Th>
+                <Th numeric>Head</Th>
+                <Th numeric>Δ</Th>
+                <Th numeric>95% CI of Δ</Th>
+                <Th numeric>p</Th>
+                <Th>Verdict</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {groups.flatMap((group) =>
+                group.metrics.map((metric, index) => (
+                  <tr key={`${group.endpoint}-${metric.metric}`} data-testid="compare-row" className={group.endpoint === AGGREGATE_KEY ? "bg-surface-muted" : undefined}>
+                    <Td className="font-medium">{index === 0 ? endpointLabel(group.endpoint) : ""}</Td>
+                    <Td title={metric.aggregation}>{metric.metric}</Td>
+                    <Td numeric>{sideValue(metric, "base")}</Td>
+                    <Td numeric>{sideValue(metric, "head")}</Td>
+                    <Td numeric className={metric.verdict === "regressed" ? "text-bad" : metric.verdict === "improved" ? "text-good" : undefined}>
+                      {formatDeltaPct(metric.deltaPct === null ? null : metric.deltaPct / 100)}
+                    </Td>
+                    <Td numeric>{formatCi(metric)}</Td>
+                    <Td numeric>{formatP(metric.pValue)}</Td>
+                    <Td>
+                      <VerdictBadge verdict={metric.verdict} title={metric.reason} />
+                    </Td>
+                  </tr>
+                )),
+              )}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+
+      {bars.length > 0 && chartMetricSpec && (
+        <Card
+          title={`Base vs head: ${view.metric}`}
+          actions={
+            <div className="flex flex-wrap gap-2 text-xs">
+              {["p50", "p95", "p99", "mean", "throughput"].map((metric) => (
+                <Link key={metric} href={viewHref({ metric })} aria-current={view.metric === metric ? "true" : undefined} className={TOGGLE}>
+                  {metric}
+                </Link>
+              ))}
+            </div>
+          }
+        >
+          <ComparisonChart data={bars} metric={view.metric} unit={chartMetricSpec.unit} />
+        </Card>
+      )}
+
+      <Card
+        title={`Per round: ${endpointLabel(view.endpoint)}`}
+        actions={
+          comparison.endpoints.length > 0 && (
+            <div className="flex flex-wrap gap-2 text-xs">
+              {[AGGREGATE_KEY, ...comparison.endpoints.map((endpoint) => endpoint.name)].map((name) => (
+                <Link key={name} href={viewHref({ endpoint: name })} aria-current={view.endpoint === name ? "true" : undefined} className={TOGGLE}>
+                  {endpointLabel(name)}
+                </Link>
+              ))}
+            </div>
+          )
+        }
+      >
+        <Table label="Per-round values">
+          <thead>
+            <tr>
+              <Th>Side</Th>
+              <Th>Run</Th>
+              {rounds.columns.map((column) => (
+                <Th key={column.metric} numeric>
+                  {column.metric.replace(/^metrics\./, "")}
+                </Th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {(["base", "head"] as const).flatMap((side) => [
+              ...rounds[side].rows.map((row) => (
+                <tr key={`${side}-${row.runId}`}>
+                  <Td className="text-text-muted">{side}</Td>
+                  <Td>
+                    <Link href={`/projects/${encodeURIComponent(project)}/runs/${row.runId}`} className="text-accent hover:underline">
+                      {[row.label, row.round !== null ? `#${row.round}` : null].filter(Boolean).join(" ") || row.runId.slice(0, 8)}
+                    </Link>
+                  </Td>
+                  {rounds.columns.map((column) => (
+                    <Td key={column.metric} numeric>
+                      {formatMetricValue(column.metric, column.unit, row.values[column.metric] ?? null)}
+                    </Td>
+                  ))}
+                </tr>
+              )),
+              <tr key={`${side}-mean`} className="bg-surface-muted font-medium" data-testid={`rounds-mean-${side}`}>
+                <Td>{side}</Td>
+                <Td>Avg ({rounds[side].rows.length})</Td>
+                {rounds.columns.map((column) => (
+                  <Td key={column.metric} numeric>
+                    {formatMetricValue(column.metric, column.unit, rounds[side].mean[column.metric] ?? null)}
+                  </Td>
+                ))}
+              </tr>,
+            ])}
+          </tbody>
+        </Table>
+      </Card>
+    </div>
+  );
+}
+
+const BUTTON =
+  "rounded-md border border-border bg-surface px-3 py-1.5 text-sm text-text hover:bg-surface-muted focus-visible:outline-2";
+const TOGGLE =
+  "rounded border border-border px-2 py-0.5 text-text-muted hover:text-text aria-[current=true]:border-accent aria-[current=true]:text-text";

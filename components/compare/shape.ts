@@ -1,0 +1,113 @@
+import type { Comparison, EndpointComparison, MetricComparison } from "@/server/domain/compare/compare-runs";
+import type { ComparisonResult } from "@/server/services/compare-runs";
+
+/** Pure shaping of a comparison for the compare page's table, chart and per-round table. */
+export const AGGREGATE_KEY = "(all)";
+
+export function endpointLabel(name: string): string {
+  return name === AGGREGATE_KEY ? "All endpoints" : name;
+}
+
+export interface TableGroup {
+  endpoint: string;
+  verdict: EndpointComparison["verdict"];
+  metrics: MetricComparison[];
+}
+
+/**
+ * Endpoints (aggregate last) with their metrics; with `changedOnly`, only metrics that regressed or
+ * improved, and only endpoints that keep at least one. Regressions come first, then improvements.
+ */
+export function tableGroups(comparison: Comparison, changedOnly: boolean): TableGroup[] {
+  const rank = { regressed: 0, improved: 1, unchanged: 2, inconclusive: 3 } as const;
+  return [...comparison.endpoints, comparison.aggregate]
+    .map((endpoint) => ({
+      endpoint: endpoint.name,
+      verdict: endpoint.verdict,
+      metrics: changedOnly
+        ? endpoint.metrics.filter((metric) => metric.verdict === "regressed" || metric.verdict === "improved")
+        : endpoint.metrics,
+    }))
+    .filter((group) => group.metrics.length > 0)
+    .sort((a, b) => {
+      if (a.endpoint === AGGREGATE_KEY) return 1;
+      if (b.endpoint === AGGREGATE_KEY) return -1;
+      return rank[a.verdict] - rank[b.verdict] || a.endpoint.localeCompare(b.endpoint);
+    });
+}
+
+export interface ChartDatum {
+  name: string;
+  base: number | null;
+  head: number | null;
+  /** [below, above] distances from the mean to the 95% CI bounds, as Recharts' ErrorBar wants. */
+  baseError: [number, number] | null;
+  headError: [number, number] | null;
+  verdict: MetricComparison["verdict"];
+}
+
+/** One bar pair per endpoint for `metric`, with CI whiskers; the aggregate only when there are no endpoints. */
+export function chartData(comparison: Comparison, metric: string): ChartDatum[] {
+  const endpoints = comparison.endpoints.length > 0 ? comparison.endpoints : [comparison.aggregate];
+  return endpoints.flatMap((endpoint) => {
+    const found = endpoint.metrics.find((candidate) => candidate.metric === metric);
+    if (!found || (found.base.mean === null && found.head.mean === null)) return [];
+    const whisker = (side: MetricComparison["base"]): [number, number] | null =>
+      side.ci95 && side.mean !== null ? [side.mean - side.ci95[0], side.ci95[1] - side.mean] : null;
+    return [
+      {
+        name: endpointLabel(endpoint.name),
+        base: found.base.mean,
+        head: found.head.mean,
+        baseError: whisker(found.base),
+        headError: whisker(found.head),
+        verdict: found.verdict,
+      },
+    ];
+  });
+}
+
+export interface RoundRow {
+  runId: string;
+  label: string | null;
+  round: number | null;
+  startedAt: Date;
+  values: Record<string, number | null>;
+}
+
+export interface RoundsSide {
+  rows: RoundRow[];
+  mean: Record<string, number | null>;
+}
+
+export interface RoundsTable {
+  /** The metrics with a value in at least one run, in comparison order. */
+  columns: { metric: string; unit: string | null }[];
+  base: RoundsSide;
+  head: RoundsSide;
+}
+
+/**
+ * Each run of a side (oldest first) with its values for one endpoint, and the mean row ("Avg"), the
+ * way teams tabulate rounds by hand. Metrics nobody reported are left out.
+ */
+export function roundsTable(result: ComparisonResult, endpoint: string): RoundsTable {
+  const comparison =
+    endpoint === AGGREGATE_KEY
+      ? result.comparison.aggregate
+      : (result.comparison.endpoints.find((candidate) => candidate.name === endpoint) ?? result.comparison.aggregate);
+  const metrics = comparison.metrics.filter((metric) => metric.base.n + metric.head.n > 0);
+  const side = (which: "base" | "head"): RoundsSide => {
+    const rows = [...result[which].runs].reverse().map((run) => {
+      const values: Record<string, number | null> = {};
+      for (const metric of metrics) {
+        const index = metric[which].runIds.indexOf(run.id);
+        values[metric.metric] = index >= 0 ? (metric[which].values[index] ?? null) : null;
+      }
+      return { runId: run.id, label: run.label, round: run.round, startedAt: run.startedAt, values };
+    });
+    const mean = Object.fromEntries(metrics.map((metric) => [metric.metric, metric[which].mean]));
+    return { rows, mean };
+  };
+  return { columns: metrics.map(({ metric, unit }) => ({ metric, unit })), base: side("base"), head: side("head") };
+}
