@@ -1,0 +1,186 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { formatMs, formatNumber, formatPct, formatRate } from "@/components/lib/format";
+import { cn } from "@/components/lib/cn";
+import { Table, Td } from "@/components/ui/table";
+import { withoutUnit } from "./display";
+import type { SortKey, SortState } from "./endpoint-sort";
+import { nextSortState, parseSortState, sortEndpointRows, withSortParams } from "./endpoint-sort";
+import type { EndpointRowData } from "./types";
+
+interface Column {
+  key: Exclude<SortKey, "name">;
+  label: string;
+  /** The unit stated once in the header, so the cells show bare numbers. */
+  unit?: string;
+  title: string;
+  render: (row: EndpointRowData) => string;
+  isBad?: (row: EndpointRowData) => boolean;
+}
+
+const ms = (value: number | null) => withoutUnit(formatMs(value), "ms");
+const hasErrors = (row: EndpointRowData) => (row.failures ?? 0) > 0;
+
+const COLUMNS: readonly Column[] = [
+  { key: "count", label: "Count", title: "Requests (calls) made", render: (row) => formatNumber(row.requests, 0) },
+  {
+    key: "rps",
+    label: "RPS",
+    unit: "req/s",
+    title: "Throughput, requests per second",
+    render: (row) => withoutUnit(formatRate(row.requestsPerSecond), "req/s"),
+  },
+  { key: "avg", label: "Avg", unit: "ms", title: "Mean latency", render: (row) => ms(row.meanMs) },
+  { key: "p50", label: "P50", unit: "ms", title: "Median latency", render: (row) => ms(row.p50Ms) },
+  { key: "p90", label: "P90", unit: "ms", title: "90th percentile latency", render: (row) => ms(row.p90Ms) },
+  { key: "p95", label: "P95", unit: "ms", title: "95th percentile latency", render: (row) => ms(row.p95Ms) },
+  { key: "p99", label: "P99", unit: "ms", title: "99th percentile latency", render: (row) => ms(row.p99Ms) },
+  { key: "max", label: "Max", unit: "ms", title: "Slowest call", render: (row) => ms(row.maxMs) },
+  { key: "errors", label: "Errors", title: "Failed requests", render: (row) => formatNumber(row.failures, 0), isBad: hasErrors },
+  { key: "errorRate", label: "Error %", title: "Failed / all requests", render: (row) => formatPct(row.errorRate), isBad: hasErrors },
+  // The SLA ✓/✗ column goes here once runs are graded against the project's SLA policy.
+];
+
+function ariaSortOf(sort: SortState | null, key: SortKey): "ascending" | "descending" | "none" {
+  if (sort?.key !== key) return "none";
+  return sort.direction === "asc" ? "ascending" : "descending";
+}
+
+function SortHeader({
+  sortKey,
+  sort,
+  numeric,
+  title,
+  unit,
+  onSort,
+  className,
+  children,
+}: {
+  sortKey: SortKey;
+  sort: SortState | null;
+  numeric: boolean;
+  title: string;
+  unit?: string;
+  onSort: (key: SortKey) => void;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  const ariaSort = ariaSortOf(sort, sortKey);
+  const isActive = ariaSort !== "none";
+  return (
+    // Not the shared <Th>: the button carries the padding so the whole cell is the click target.
+    <th
+      scope="col"
+      aria-sort={ariaSort}
+      className={cn("border-b border-border bg-surface-muted p-0 text-xs whitespace-nowrap text-text-muted", className)}
+    >
+      <button
+        type="button"
+        onClick={() => onSort(sortKey)}
+        title={`${title}: sort`}
+        data-sort-key={sortKey}
+        className={cn(
+          "group flex w-full flex-col px-3 py-1.5 font-semibold hover:text-text",
+          numeric ? "items-end text-right" : "items-start text-left",
+          isActive && "text-text",
+        )}
+      >
+        {/* The arrow sits on the side away from the numbers, so labels line up with the figures below. */}
+        <span className={cn("inline-flex items-center gap-0.5", numeric && "flex-row-reverse")}>
+          {children}
+          <span aria-hidden="true" className={cn("w-2 text-[9px]", isActive ? "text-accent" : "opacity-0 group-hover:opacity-50")}>
+            {ariaSort === "ascending" ? "▲" : "▼"}
+          </span>
+        </span>
+        <span className="text-[10px] font-normal">{unit ? `(${unit})` : "\u00a0"}</span>
+      </button>
+    </th>
+  );
+}
+
+function EndpointName({ row }: { row: EndpointRowData }) {
+  // "GET /api/listings" already says its method; "GetListing" with method GET does not.
+  const method = row.method && !row.name.toUpperCase().startsWith(`${row.method.toUpperCase()} `) ? row.method : null;
+  return (
+    <span className="inline-flex max-w-[22rem] items-center gap-1.5">
+      {method && <span className="rounded bg-surface-muted px-1 font-mono text-[10px] text-text-muted">{method}</span>}
+      {row.href ? (
+        <Link href={row.href} title={row.fullName ?? row.name} className="truncate font-medium text-accent underline-offset-2 hover:underline">
+          {row.displayName}
+        </Link>
+      ) : (
+        <span className="truncate font-semibold">{row.displayName}</span>
+      )}
+    </span>
+  );
+}
+
+function Row({ row }: { row: EndpointRowData }) {
+  return (
+    <tr
+      data-testid={row.isAggregate ? "aggregate-row" : "endpoint-row"}
+      data-endpoint={row.name}
+      className={row.isAggregate ? "bg-surface-muted font-semibold" : "hover:bg-surface-muted/60"}
+    >
+      <Td className={cn("sticky left-0 z-10", row.isAggregate ? "bg-surface-muted" : "bg-surface")}>
+        <EndpointName row={row} />
+      </Td>
+      {COLUMNS.map((column) => (
+        <Td key={column.key} numeric data-column={column.key} className={cn(column.isBad?.(row) && "text-bad")}>
+          {column.render(row)}
+        </Td>
+      ))}
+    </tr>
+  );
+}
+
+/**
+ * Per-endpoint numbers, sortable by any column (the sort lives in the URL: `?sort=p95&dir=desc`), the
+ * aggregate pinned last. Headers are buttons, so sorting works from the keyboard.
+ */
+export function EndpointTable({ endpoints, aggregate }: { endpoints: EndpointRowData[]; aggregate: EndpointRowData }) {
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const sort = parseSortState(searchParams);
+  const rows = sortEndpointRows(endpoints, sort);
+
+  const onSort = (key: SortKey) => {
+    // The native history API keeps Next's router (and useSearchParams) in sync without a server round trip.
+    window.history.replaceState(null, "", `${pathname}${withSortParams(searchParams.toString(), nextSortState(sort, key))}`);
+  };
+
+  return (
+    <Table label="Endpoints" className="max-h-[70vh] overflow-y-auto">
+      <thead className="sticky top-0 z-20">
+        <tr>
+          <SortHeader sortKey="name" sort={sort} numeric={false} title="Endpoint name" onSort={onSort} className="sticky left-0 z-30">
+            Endpoint
+          </SortHeader>
+          {COLUMNS.map((column) => (
+            <SortHeader
+              key={column.key}
+              sortKey={column.key}
+              sort={sort}
+              numeric
+              title={column.title}
+              unit={column.unit}
+              onSort={onSort}
+            >
+              {column.label}
+            </SortHeader>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <Row key={row.name} row={row} />
+        ))}
+      </tbody>
+      <tfoot className="sticky bottom-0 z-20 border-t-2 border-border">
+        <Row row={aggregate} />
+      </tfoot>
+    </Table>
+  );
+}

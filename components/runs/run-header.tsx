@@ -1,0 +1,142 @@
+import type { ReactNode } from "react";
+import { formatDuration, formatNumber, formatRelativeTime } from "@/components/lib/format";
+import { cn } from "@/components/lib/cn";
+import { Badge } from "@/components/ui/badge";
+import { formatUtcTimestamp } from "./display";
+import type { RunReportData } from "./types";
+
+const LINK = "text-accent underline-offset-2 hover:underline";
+
+function Fact({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
+  return (
+    <div className={cn("min-w-0", className)}>
+      <dt className="text-xs text-text-muted">{label}</dt>
+      <dd className="mt-0.5 truncate text-sm">{children}</dd>
+    </div>
+  );
+}
+
+function ExternalLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a href={href} className={LINK} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  );
+}
+
+function KeyValues({ title, entries }: { title: string; entries: RunReportData["run"]["config"] }) {
+  if (entries.length === 0) return null;
+  return (
+    <div className="min-w-0">
+      <h2 className="text-xs text-text-muted">{title}</h2>
+      <ul className="mt-1 flex flex-wrap gap-1.5" aria-label={title}>
+        {entries.map(({ key, value }) => (
+          <li key={key} className="max-w-full truncate rounded border border-border bg-surface-muted px-1.5 py-0.5 font-mono text-xs">
+            <span className="text-text-muted">{key}=</span>
+            {typeof value === "number" ? formatNumber(value, 3) : String(value)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Who, what, when and where of the run: the first thing a reader of a report wants settled. */
+export function RunHeader({ report, now }: { report: RunReportData; now: number }) {
+  const { run, links } = report;
+  const started = formatUtcTimestamp(run.startedAt);
+  const host = [
+    run.host.name,
+    run.host.cpus !== null ? `${formatNumber(run.host.cpus, 0)} CPUs` : null,
+    run.host.memoryGb !== null ? `${formatNumber(run.host.memoryGb, 1)} GB` : null,
+  ].filter((part): part is string => part !== null);
+
+  return (
+    <header className="rounded-lg border border-border bg-surface p-4" data-testid="run-header">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="text-xs text-text-muted">Run report</p>
+          <h1 className="text-xl font-semibold break-words">{run.title}</h1>
+          <div className="mt-1.5 flex flex-wrap items-center gap-1.5">
+            <Badge tone="accent" title="Tool and version">
+              {run.tool}
+              {run.toolVersion ? ` ${run.toolVersion}` : ""}
+            </Badge>
+            <Badge title="The format the upload was read as">format: {run.format}</Badge>
+            {run.protocol && <Badge title="Protocol">{run.protocol}</Badge>}
+            {/* The SLA grade goes here once grading exists; until then say so rather than fake one. */}
+            <Badge title="SLA grading is not available for this run yet">no SLA grade</Badge>
+          </div>
+        </div>
+        <nav aria-label="Run data" className="flex flex-wrap gap-2 text-sm">
+          <a href={links.raw} className="rounded-md border border-border px-2.5 py-1 hover:border-accent" download>
+            Download raw
+          </a>
+          <a href={links.json} className="rounded-md border border-border px-2.5 py-1 hover:border-accent">
+            View JSON
+          </a>
+        </nav>
+      </div>
+
+      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-3 lg:grid-cols-4">
+        <Fact label="Started" className="col-span-2 sm:col-span-1 [&>dd]:whitespace-normal">
+          {started ? (
+            <time dateTime={run.startedAt ?? undefined} title={started}>
+              <span className="tabular-nums">{started}</span>{" "}
+              <span className="text-text-muted">({formatRelativeTime(run.startedAt, now)})</span>
+            </time>
+          ) : (
+            "—"
+          )}
+        </Fact>
+        <Fact label="Duration">{formatDuration(run.durationSeconds)}</Fact>
+        <Fact label="Commit">
+          {run.git.commitShort === null ? (
+            "—"
+          ) : run.git.commitUrl ? (
+            <ExternalLink href={run.git.commitUrl}>
+              <code title={run.git.commit ?? undefined}>{run.git.commitShort}</code>
+            </ExternalLink>
+          ) : (
+            <code title={run.git.commit ?? undefined}>{run.git.commitShort}</code>
+          )}
+        </Fact>
+        <Fact label="Branch">{run.git.branch ? <code title={run.git.branch}>{run.git.branch}</code> : "—"}</Fact>
+        {run.git.pullRequest !== null && (
+          <Fact label="Pull request">
+            {run.git.pullRequestUrl ? (
+              <ExternalLink href={run.git.pullRequestUrl}>#{run.git.pullRequest}</ExternalLink>
+            ) : (
+              `#${run.git.pullRequest}`
+            )}
+          </Fact>
+        )}
+        {run.buildUrl && (
+          <Fact label="CI build">
+            <ExternalLink href={run.buildUrl}>open build</ExternalLink>
+          </Fact>
+        )}
+        {host.length > 0 && <Fact label="Host">{host.join(" · ")}</Fact>}
+        {run.appVersion && <Fact label="App version">{run.appVersion}</Fact>}
+      </dl>
+
+      {(run.config.length > 0 || run.attributes.length > 0) && (
+        <div className="mt-4 grid gap-3 sm:grid-cols-2">
+          <KeyValues title="Load configuration" entries={run.config} />
+          <KeyValues title="Environment attributes" entries={run.attributes} />
+        </div>
+      )}
+
+      {run.notes.length > 0 && (
+        <div role="note" className="mt-4 rounded-md border border-border bg-surface-muted px-3 py-2 text-xs" data-testid="run-notes">
+          <p className="font-semibold text-warn">Notes from the {run.format} parser</p>
+          <ul className="mt-1 list-disc space-y-0.5 pl-4 text-text-muted">
+            {run.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </header>
+  );
+}

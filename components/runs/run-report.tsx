@@ -1,0 +1,48 @@
+"use client";
+
+import { useSuspenseQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/components/providers/trpc-provider";
+import { CustomMetricsTable } from "./custom-metrics-table";
+import { EndpointTable } from "./endpoint-table";
+import { LatencyDistribution } from "./latency-distribution";
+import { ReportSection } from "./report-section";
+import { RunHeader } from "./run-header";
+import { StatusAndErrors } from "./status-and-errors";
+import { ToolChecks } from "./tool-checks";
+
+/**
+ * The run report: header, per-endpoint table, latency distribution, custom metrics, status codes and
+ * errors, the tool's own thresholds and checks. Data comes prefetched from the server (no spinner on
+ * first paint). Relative times count from when the data was fetched, which hydrates with the data,
+ * so the server and the browser render the same text.
+ */
+export function RunReport({ project, id }: { project: string; id: string }) {
+  const trpc = useTRPC();
+  const { data: report, dataUpdatedAt } = useSuspenseQuery(trpc.run.get.queryOptions({ project, id }));
+  if (!report) return null; // the page answers 404 before rendering this
+
+  const endpointCount = report.endpoints.length;
+  return (
+    <div className="flex flex-col gap-6" data-testid="run-report">
+      <RunHeader report={report} now={dataUpdatedAt} />
+
+      <ReportSection
+        id="endpoints"
+        title="Endpoints"
+        description={
+          endpointCount === 0
+            ? "The tool reported only the aggregate for this run, no per-endpoint numbers. Latency in milliseconds."
+            : `${endpointCount} ${endpointCount === 1 ? "endpoint" : "endpoints"}; click a column header to sort, an endpoint for its trends. Latency in milliseconds.`
+        }
+      >
+        <EndpointTable endpoints={report.endpoints} aggregate={report.aggregate} />
+      </ReportSection>
+
+      <LatencyDistribution histograms={report.histograms} />
+
+      <ToolChecks thresholds={report.thresholds} checks={report.checks} tool={report.run.tool} />
+      <CustomMetricsTable metrics={report.metrics} />
+      <StatusAndErrors statusCodes={report.statusCodes} errors={report.errors} />
+    </div>
+  );
+}

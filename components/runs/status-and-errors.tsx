@@ -1,0 +1,68 @@
+import { formatNumber } from "@/components/lib/format";
+import { Badge } from "@/components/ui/badge";
+import { Table, Td, Th } from "@/components/ui/table";
+import { ReportSection } from "./report-section";
+import type { RunReportData } from "./types";
+
+/** Status codes per endpoint as chips, and error messages with their counts, when the tool gives them. */
+export function StatusAndErrors({ statusCodes, errors }: Pick<RunReportData, "statusCodes" | "errors">) {
+  return (
+    <>
+      {statusCodes.length > 0 && (
+        <ReportSection id="status-codes" title="Status codes">
+          <Table label="Status codes per endpoint">
+            <thead>
+              <tr>
+                <Th>Endpoint</Th>
+                <Th>Codes (count)</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {statusCodes.map((entry) => (
+                <tr key={entry.endpoint}>
+                  <Td className="font-medium">{entry.displayName}</Td>
+                  <Td className="whitespace-normal">
+                    <ul className="flex flex-wrap gap-1.5">
+                      {entry.codes.map(({ code, count, tone }) => (
+                        <li key={code}>
+                          <Badge tone={tone === "neutral" ? "neutral" : tone}>
+                            <span className="font-mono">{code}</span>
+                            <span className="ml-1 tabular-nums">{formatNumber(count, 0)}</span>
+                          </Badge>
+                        </li>
+                      ))}
+                    </ul>
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </ReportSection>
+      )}
+      {errors.length > 0 && (
+        <ReportSection id="errors" title="Errors" description="Error messages as the tool reported them, most frequent first.">
+          <Table label="Errors">
+            <thead>
+              <tr>
+                <Th>Endpoint</Th>
+                <Th>Message</Th>
+                <Th numeric>Count</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {errors.map((error) => (
+                <tr key={`${error.endpoint}\u0000${error.message}`}>
+                  <Td className="align-top font-medium">{error.displayName}</Td>
+                  <Td className="min-w-[12rem] font-mono text-xs break-words whitespace-normal">{error.message}</Td>
+                  <Td numeric className="align-top text-bad">
+                    {formatNumber(error.count, 0)}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </ReportSection>
+      )}
+    </>
+  );
+}
