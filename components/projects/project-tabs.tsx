@@ -12,6 +12,7 @@ export function ProjectTabs({ slug }: { slug: string }) {
     { href: base, label: "Overview", active: pathname === base },
     { href: `${base}/runs`, label: "Runs", active: pathname.startsWith(`${base}/runs`) },
     { href: `${base}/compare`, label: "Compare", active: pathname.startsWith(`${base}/compare`) },
+    { href: `${base}/settings`, label: "Settings", active: pathname.startsWith(`${base}/settings`) },
   ];
   return (
     <nav aria-label="Project" className="mb-5 flex gap-1 border-b border-border text-sm">

@@ -41,3 +41,15 @@ export const compareQuerySchema = z.object({
   test: z.enum(["welch", "mann-whitney"]).default("welch").describe("Significance test for groups."),
   format: z.enum(["json", "markdown"]).optional().describe("markdown: the same as Accept: text/markdown."),
 });
+
+export const updateProjectSchema = z
+  .object({
+    name: z.string().min(1).max(200).optional(),
+    description: z.string().max(2000).nullable().optional(),
+    defaultBranch: z.string().min(1).max(255).optional().describe("Branch whose history is the baseline."),
+    repoUrl: z.url().max(1024).nullable().optional().describe("Repository URL, used to link commits."),
+    minEffectPct: z.number().min(0).max(1000).optional().describe("Smallest |Δ%| that counts as a change (default 5)."),
+    alpha: z.number().gt(0).lt(1).optional().describe("Significance level for verdicts (default 0.05)."),
+  })
+  .strict()
+  .describe("Project settings to change (admin).");
