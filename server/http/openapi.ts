@@ -13,7 +13,7 @@ import { FORMAT_NAMES } from "../domain/parsers/detect";
 import { runMetadataSchema } from "../domain/parsers/metadata";
 import { API_ERROR_STATUS } from "./errors";
 import type { ApiErrorCode } from "./errors";
-import { compareQuerySchema, createProjectSchema, createTokenSchema, listRunsQuerySchema, projectSlugSchema } from "./schemas";
+import { compareQuerySchema, updateProjectSchema, createProjectSchema, createTokenSchema, listRunsQuerySchema, projectSlugSchema } from "./schemas";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -110,6 +110,20 @@ const runListSchema = z.object({
   runs: z.array(runSummarySchema).describe("Newest first."),
   nextCursor: z.string().nullable().describe("Pass as ?cursor= for the next page; null on the last page."),
 });
+
+const projectSettingsSchema = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    defaultBranch: z.string(),
+    repoUrl: z.string().nullable(),
+    minEffectPct: z.number(),
+    alpha: z.number(),
+    isDemo: z.boolean(),
+    createdAt: z.iso.datetime(),
+  })
+  .describe("A project and its settings.");
 
 const gradeSchema = z
   .object({
@@ -426,6 +440,30 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
           },
         },
       },
+      "/api/v1/projects/{project}": {
+        parameters: [projectParameter],
+        get: {
+          operationId: "getProject",
+          tags: ["projects"],
+          summary: "The project and its settings",
+          security: SECURITY_READ,
+          responses: {
+            "200": { description: "The project.", content: jsonContent(ref("schemas", "ProjectSettings")) },
+            ...errorResponses("Unauthorized", "NotFound"),
+          },
+        },
+        patch: {
+          operationId: "updateProject",
+          tags: ["projects"],
+          summary: "Change the project's settings (admin)",
+          security: SECURITY_BEARER,
+          requestBody: { required: true, content: jsonContent(ref("schemas", "UpdateProject")) },
+          responses: {
+            "200": { description: "The updated project.", content: jsonContent(ref("schemas", "ProjectSettings")) },
+            ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
+          },
+        },
+      },
       "/api/v1/projects/{project}/runs": {
         parameters: [projectParameter],
         post: uploadOperation,
@@ -629,6 +667,8 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
         ErrorEnvelope: toJsonSchema(errorEnvelopeSchema, "output"),
         Comparison: toJsonSchema(comparisonResponseSchema, "output"),
         SlaPolicy: toJsonSchema(slaPolicySchema, "input"),
+        UpdateProject: toJsonSchema(updateProjectSchema, "input"),
+        ProjectSettings: toJsonSchema(projectSettingsSchema, "output"),
       },
       parameters: {
         format: {
