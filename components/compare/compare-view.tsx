@@ -77,7 +77,9 @@ export function CompareView({ project, input, pageUrl, apiUrl, view }: CompareVi
   const method =
     comparison.kind === "pairwise"
       ? "1 vs 1: each change is judged against a noise band learnt from recent runs on the base branch."
-      : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95s, not a pooled p95). ${
+      : comparison.kind === "group-vs-run"
+        ? `One run against ${result.base.runs.length} base runs: is it within what the base would produce? (prediction-interval t test, α = ${result.options.alpha}, minimum effect ${result.options.minEffectPct}%)`
+        : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95s, not a pooled p95). ${
           result.options.test === "welch" ? "Welch's t-test" : "Mann–Whitney U"
         }, α = ${result.options.alpha}, minimum effect ${result.options.minEffectPct}%.`;
 

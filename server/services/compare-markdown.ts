@@ -78,7 +78,9 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
   const method =
     comparison.kind === "pairwise"
       ? `1 vs 1: each change is judged against a noise band learnt from recent runs on the base branch (minimum effect ${minEffectPct}%).`
-      : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95). ${test === "welch" ? "Welch's t-test" : "Mann–Whitney U"}, α = ${alpha}, minimum effect ${minEffectPct}%.`;
+      : comparison.kind === "group-vs-run"
+        ? `One run against ${result.base.runs.length} base runs: a prediction-interval t test, α = ${alpha}, minimum effect ${minEffectPct}%.`
+        : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95). ${test === "welch" ? "Welch's t-test" : "Mann–Whitney U"}, α = ${alpha}, minimum effect ${minEffectPct}%.`;
   lines.push("", `<sub>${method}</sub>`);
   if (comparison.warnings.length > 0) {
     lines.push("", ...comparison.warnings.map((warning) => `> ⚠️ ${escapeCell(warning)}`));

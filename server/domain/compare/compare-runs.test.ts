@@ -102,6 +102,20 @@ describe("compareRuns: 1 vs 1 uses the noise band of recent history", () => {
   });
 });
 
+describe("compareRuns: one run against a group", () => {
+  it("judges the run with the prediction-interval test", () => {
+    const base = issueRuns("base");
+    const slow = run("new", "baseline", { latency: { unit: "s", p95: 4.3 } });
+    const comparison = compareRuns(base, [slow]);
+    const p95 = comparison.aggregate.metrics.find((metric) => metric.metric === "p95")!;
+    expect(comparison.kind).toBe("group-vs-run");
+    expect(p95.test).toBe("prediction");
+    expect(p95.verdict).toBe("regressed");
+    const typical = compareRuns(base, [run("ok", "baseline", { latency: { unit: "s", p95: 2.5 } })]);
+    expect(typical.aggregate.metrics.find((metric) => metric.metric === "p95")!.verdict).toBe("unchanged");
+  });
+});
+
 describe("comparabilityWarnings", () => {
   it("names load-profile, tool, host, duration and endpoint differences", () => {
     const base = run("b", "x", { latency: { unit: "ms", p95: 1 } }, { config: { vus: 10 }, tool: "k6" });

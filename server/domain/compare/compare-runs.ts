@@ -12,10 +12,11 @@ import type { Interval, SampleSummary } from "../stats/descriptive";
 import { summarizeSample } from "../stats/descriptive";
 import { isInsufficient } from "../stats/insufficient";
 import { compareWithNoiseBand } from "../stats/noise-band";
+import { predictionTest } from "../stats/prediction-test";
 import { readPooledPercentile } from "../stats/pooled-percentile";
 import { percentChange } from "../stats/relative-change";
 import type { SignificanceTest, Verdict } from "../stats/verdict";
-import { compareSamples, DEFAULT_VERDICT_OPTIONS } from "../stats/verdict";
+import { compareSamples, decideVerdict, DEFAULT_VERDICT_OPTIONS } from "../stats/verdict";
 import type { Better, CustomMetric, EndpointResult } from "../run";
 import { AGGREGATE_NAME } from "../run";
 import type { MetricSpec } from "./metrics";
@@ -73,7 +74,8 @@ export interface MetricComparison {
   deltaPct: number | null;
   deltaPctCi95: Interval | null;
   pValue: number | null;
-  test: SignificanceTest | "noise-band" | null;
+  /** "prediction": one run on one side judged against the other side's group (prediction-interval t test). */
+  test: SignificanceTest | "noise-band" | "prediction" | null;
   /** For 1 vs 1: the band |Δ%| had to exceed. */
   noiseBandPct: number | null;
   verdict: Verdict;
@@ -95,7 +97,8 @@ export interface Comparison {
   endpoints: EndpointComparison[];
   aggregate: EndpointComparison;
   warnings: string[];
-  kind: "groups" | "pairwise" | "mixed";
+  /** groups: ≥ 2 vs ≥ 2; group-vs-run: ≥ 2 base runs vs 1 head run; pairwise: 1 vs 1. */
+  kind: "groups" | "group-vs-run" | "pairwise" | "mixed";
 }
 
 const VERDICT_RANK: Record<Verdict, number> = { regressed: 3, improved: 2, unchanged: 1, inconclusive: 0 };
@@ -228,7 +231,26 @@ function compareMetric(
       reason: `1 vs 1, judged against the noise band of recent history: ${result.reason}`,
     };
   }
-  return inconclusive(`need 2 or more runs on each side (or exactly 1 vs 1), have ${base.n} vs ${head.n}`);
+  if (base.n >= 2 && head.n === 1) {
+    // A new run against a group of earlier ones: is it within what the group would produce?
+    const value = head.values[0]!;
+    const result = predictionTest(base.values, value);
+    const change = percentChange(base.mean!, value);
+    if (isInsufficient(change)) return inconclusive("relative change undefined: the base mean is 0");
+    if (isInsufficient(result)) return inconclusive(result.reason);
+    const decision = decideVerdict({ better: spec.better, deltaPct: change.deltaPct, pValue: result.pValue }, options);
+    return {
+      ...common,
+      deltaPct: change.deltaPct,
+      deltaPctCi95: null,
+      pValue: result.pValue,
+      test: "prediction",
+      noiseBandPct: null,
+      verdict: decision.verdict,
+      reason: `one head run against ${base.n} base runs (prediction-interval t test): ${decision.reason}`,
+    };
+  }
+  return inconclusive(`need 2 or more runs on each side, a group against one run, or 1 vs 1; have ${base.n} vs ${head.n}`);
 }
 
 function compareEndpoint(
@@ -270,7 +292,14 @@ export function compareRuns(
   const allMetrics = [...endpoints, aggregate].flatMap((endpoint) => endpoint.metrics);
   const counts: Record<Verdict, number> = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 };
   for (const endpoint of endpoints.length > 0 ? endpoints : [aggregate]) counts[endpoint.verdict]++;
-  const kind = baseRuns.length >= 2 && headRuns.length >= 2 ? "groups" : baseRuns.length === 1 && headRuns.length === 1 ? "pairwise" : "mixed";
+  const kind =
+    baseRuns.length >= 2 && headRuns.length >= 2
+      ? "groups"
+      : baseRuns.length >= 2 && headRuns.length === 1
+        ? "group-vs-run"
+        : baseRuns.length === 1 && headRuns.length === 1
+          ? "pairwise"
+          : "mixed";
   return {
     verdict: worstVerdict(allMetrics.map((metric) => metric.verdict)),
     counts,
