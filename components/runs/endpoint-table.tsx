@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { formatMs, formatNumber, formatPct, formatRate } from "@/components/lib/format";
 import { cn } from "@/components/lib/cn";
-import { Table, Td } from "@/components/ui/table";
+import { Table, Td, Th } from "@/components/ui/table";
 import { withoutUnit } from "./display";
 import type { SortKey, SortState } from "./endpoint-sort";
 import { nextSortState, parseSortState, sortEndpointRows, withSortParams } from "./endpoint-sort";
@@ -40,8 +40,21 @@ const COLUMNS: readonly Column[] = [
   { key: "max", label: "Max", unit: "ms", title: "Slowest call", render: (row) => ms(row.maxMs) },
   { key: "errors", label: "Errors", title: "Failed requests", render: (row) => formatNumber(row.failures, 0), isBad: hasErrors },
   { key: "errorRate", label: "Error %", title: "Failed / all requests", render: (row) => formatPct(row.errorRate), isBad: hasErrors },
-  // The SLA ✓/✗ column goes here once runs are graded against the project's SLA policy.
 ];
+
+/** ✓/✗ against the SLA: shown only when the project has a policy. */
+function SlaCell({ row }: { row: EndpointRowData }) {
+  if (row.slaCompliant === null) return <span className="text-text-muted" title="No SLA check had data">—</span>;
+  return row.slaCompliant ? (
+    <span className="text-good" title="Every SLA check passed">
+      ✓
+    </span>
+  ) : (
+    <span className="text-bad" title="At least one SLA check failed">
+      ✗
+    </span>
+  );
+}
 
 function ariaSortOf(sort: SortState | null, key: SortKey): "ascending" | "descending" | "none" {
   if (sort?.key !== key) return "none";
@@ -117,7 +130,7 @@ function EndpointName({ row }: { row: EndpointRowData }) {
   );
 }
 
-function Row({ row }: { row: EndpointRowData }) {
+function Row({ row, showSla }: { row: EndpointRowData; showSla: boolean }) {
   return (
     <tr
       data-testid={row.isAggregate ? "aggregate-row" : "endpoint-row"}
@@ -132,6 +145,11 @@ function Row({ row }: { row: EndpointRowData }) {
           {column.render(row)}
         </Td>
       ))}
+      {showSla && (
+        <Td className="text-center" data-column="sla">
+          <SlaCell row={row} />
+        </Td>
+      )}
     </tr>
   );
 }
@@ -140,7 +158,15 @@ function Row({ row }: { row: EndpointRowData }) {
  * Per-endpoint numbers, sortable by any column (the sort lives in the URL: `?sort=p95&dir=desc`), the
  * aggregate pinned last. Headers are buttons, so sorting works from the keyboard.
  */
-export function EndpointTable({ endpoints, aggregate }: { endpoints: EndpointRowData[]; aggregate: EndpointRowData }) {
+export function EndpointTable({
+  endpoints,
+  aggregate,
+  showSla,
+}: {
+  endpoints: EndpointRowData[];
+  aggregate: EndpointRowData;
+  showSla: boolean;
+}) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const sort = parseSortState(searchParams);
@@ -171,15 +197,16 @@ export function EndpointTable({ endpoints, aggregate }: { endpoints: EndpointRow
               {column.label}
             </SortHeader>
           ))}
+          {showSla && <Th className="text-center">SLA</Th>}
         </tr>
       </thead>
       <tbody>
         {rows.map((row) => (
-          <Row key={row.name} row={row} />
+          <Row key={row.name} row={row} showSla={showSla} />
         ))}
       </tbody>
       <tfoot className="sticky bottom-0 z-20 border-t-2 border-border">
-        <Row row={aggregate} />
+        <Row row={aggregate} showSla={showSla} />
       </tfoot>
     </Table>
   );

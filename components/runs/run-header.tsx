@@ -4,6 +4,8 @@ import { cn } from "@/components/lib/cn";
 import { Badge } from "@/components/ui/badge";
 import { formatUtcTimestamp } from "./display";
 import type { RunReportData } from "./types";
+import { GradeBadge } from "@/components/sla/grade-badge";
+import { CompareWith } from "./compare-with";
 
 const LINK = "text-accent underline-offset-2 hover:underline";
 
@@ -64,11 +66,11 @@ export function RunHeader({ report, now }: { report: RunReportData; now: number 
             </Badge>
             <Badge title="The format the upload was read as">format: {run.format}</Badge>
             {run.protocol && <Badge title="Protocol">{run.protocol}</Badge>}
-            {/* The SLA grade goes here once grading exists; until then say so rather than fake one. */}
-            <Badge title="SLA grading is not available for this run yet">no SLA grade</Badge>
+            <GradeBadge grade={report.grade} />
           </div>
         </div>
         <nav aria-label="Run data" className="flex flex-wrap gap-2 text-sm">
+          <CompareWith compare={report.compare} />
           <a href={links.raw} className="rounded-md border border-border px-2.5 py-1 hover:border-accent" download>
             Download raw
           </a>

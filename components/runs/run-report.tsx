@@ -7,6 +7,7 @@ import { EndpointTable } from "./endpoint-table";
 import { LatencyDistribution } from "./latency-distribution";
 import { ReportSection } from "./report-section";
 import { RunHeader } from "./run-header";
+import { SlaChecks } from "./sla-checks";
 import { StatusAndErrors } from "./status-and-errors";
 import { ToolChecks } from "./tool-checks";
 
@@ -35,8 +36,10 @@ export function RunReport({ project, id }: { project: string; id: string }) {
             : `${endpointCount} ${endpointCount === 1 ? "endpoint" : "endpoints"}; click a column header to sort, an endpoint for its trends. Latency in milliseconds.`
         }
       >
-        <EndpointTable endpoints={report.endpoints} aggregate={report.aggregate} />
+        <EndpointTable endpoints={report.endpoints} aggregate={report.aggregate} showSla={report.grade !== null} />
       </ReportSection>
+
+      <SlaChecks grade={report.grade} settingsHref={`/projects/${encodeURIComponent(report.project.slug)}/settings`} />
 
       <LatencyDistribution histograms={report.histograms} />
 

@@ -1,7 +1,9 @@
 import { AGGREGATE_NAME, errorRateOf } from "../domain/run";
 import type { Better, EndpointResult, HistogramBucket, ParsedRun, ToolThreshold } from "../domain/run";
 import type { PrismaClient } from "../generated/prisma/client";
-import { loadParsedRun } from "./ingest-run";
+import type { SlaGrade } from "../domain/sla/grade";
+import { gradeParsedRun, getSlaPolicy } from "./sla";
+import { loadParsedRun } from "./stored-runs";
 
 /**
  * The run report page's data, shaped for display: one call returns everything the page renders, so
@@ -33,6 +35,8 @@ export interface EndpointRow {
   p95Ms: number | null;
   p99Ms: number | null;
   maxMs: number | null;
+  /** All of this endpoint's SLA checks passed (true), one failed (false), none had data or no policy (null). */
+  slaCompliant: boolean | null;
 }
 
 export interface HistogramBar {
@@ -129,6 +133,17 @@ export interface RunReport {
   errors: ErrorRow[];
   thresholds: ToolThreshold[];
   checks: CheckRow[];
+  /** Against the project's current SLA policy; null when it has none. */
+  grade: SlaGrade | null;
+  /** Ready-made comparison links for the "compare with…" control. */
+  compare: CompareLinks;
+}
+
+export interface CompareLinks {
+  /** The previous run with the same label on the same branch, vs this one. */
+  previous: { href: string; title: string } | null;
+  /** The newest 5 runs of a label vs this run, one per label in the project. */
+  byLabel: { label: string; href: string }[];
 }
 
 export async function getRunReport(db: PrismaClient, projectSlug: string, runId: string): Promise<RunReport | null> {
@@ -137,9 +152,39 @@ export async function getRunReport(db: PrismaClient, projectSlug: string, runId:
     select: { id: true, slug: true, name: true, repoUrl: true },
   });
   if (!project) return null;
-  const loaded = await loadParsedRun(db, project.id, runId);
+  const [loaded, policy] = await Promise.all([loadParsedRun(db, project.id, runId), getSlaPolicy(db, project.id)]);
   if (!loaded) return null;
-  return toRunReport(project, { id: loaded.stored.id, uploadedAt: loaded.stored.uploadedAt }, loaded.run);
+  const [previous, labels] = await Promise.all([
+    db.run.findFirst({
+      where: {
+        projectId: project.id,
+        label: loaded.run.label,
+        gitBranch: loaded.run.environment.git.branch,
+        startedAt: { lt: loaded.stored.startedAt },
+      },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      select: { id: true, label: true, round: true, tool: true },
+    }),
+    db.run.groupBy({ by: ["label"], where: { projectId: project.id, label: { not: null } }, orderBy: { label: "asc" }, take: 12 }),
+  ]);
+  const comparePath = `/projects/${encodeURIComponent(project.slug)}/compare`;
+  const compare: CompareLinks = {
+    previous: previous
+      ? {
+          href: `${comparePath}?${new URLSearchParams({ base: previous.id, head: loaded.stored.id })}`,
+          title: runTitle({ label: previous.label, round: previous.round, tool: previous.tool }),
+        }
+      : null,
+    byLabel: labels.flatMap(({ label }) =>
+      label ? [{ label, href: `${comparePath}?${new URLSearchParams({ base: `label:${label}`, head: loaded.stored.id, last: "5" })}` }] : [],
+    ),
+  };
+  return toRunReport(
+    project,
+    { id: loaded.stored.id, uploadedAt: loaded.stored.uploadedAt },
+    loaded.run,
+    { grade: gradeParsedRun(policy, loaded.run), compare },
+  );
 }
 
 /** Pure: a loaded run → the report. */
@@ -147,14 +192,16 @@ export function toRunReport(
   project: { slug: string; name: string; repoUrl: string | null },
   stored: { id: string; uploadedAt: Date },
   run: ParsedRun,
+  extras: { grade: SlaGrade | null; compare: CompareLinks } = { grade: null, compare: { previous: null, byLabel: [] } },
 ): RunReport {
   const projectPath = `/projects/${encodeURIComponent(project.slug)}`;
   const apiPath = `/api/v1/projects/${encodeURIComponent(project.slug)}/runs/${encodeURIComponent(stored.id)}`;
   const repoUrl = safeHttpUrl(project.repoUrl)?.replace(/\/+$/, "") ?? null;
   const { git, ci, host, appVersion, config, attributes } = run.environment;
   const protocol = run.aggregate.protocol ?? (typeof config.protocol === "string" ? config.protocol : null);
-  const endpoints = run.endpoints.map((endpoint) => toEndpointRow(endpoint, projectPath));
-  const aggregate = toEndpointRow(run.aggregate, projectPath);
+  const compliance = new Map(extras.grade?.byEndpoint.map((entry) => [entry.endpoint, entry.isCompliant]) ?? []);
+  const endpoints = run.endpoints.map((endpoint) => toEndpointRow(endpoint, projectPath, compliance));
+  const aggregate = toEndpointRow(run.aggregate, projectPath, compliance);
 
   return {
     project: { slug: project.slug, name: project.name, repoUrl },
@@ -198,6 +245,8 @@ export function toRunReport(
       const total = check.passes + check.fails;
       return { ...check, passRate: total > 0 ? check.passes / total : null };
     }),
+    grade: extras.grade,
+    compare: extras.compare,
   };
 }
 
@@ -208,7 +257,11 @@ export function runTitle(run: Pick<ParsedRun, "label" | "round" | "tool">): stri
   return run.label ?? `${run.tool} run`;
 }
 
-function toEndpointRow(result: EndpointResult, projectPath: string): EndpointRow {
+function toEndpointRow(
+  result: EndpointResult,
+  projectPath: string,
+  compliance: ReadonlyMap<string, boolean | null>,
+): EndpointRow {
   const isAggregate = result.name === AGGREGATE_NAME;
   const percentile = (key: string) => result.latency.percentiles[key] ?? null;
   return {
@@ -228,6 +281,7 @@ function toEndpointRow(result: EndpointResult, projectPath: string): EndpointRow
     p95Ms: percentile("95"),
     p99Ms: percentile("99"),
     maxMs: result.latency.maxMs,
+    slaCompliant: compliance.get(result.name) ?? null,
   };
 }
 
