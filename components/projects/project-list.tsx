@@ -2,36 +2,78 @@
 
 import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { Sparkline } from "@/components/charts/sparkline";
+import { describeRunTime } from "@/components/history/run-time";
+import { formatMs, formatNumber, formatRelativeTime } from "@/components/lib/format";
+import { Badge } from "@/components/ui/badge";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { FirstUploadHint } from "./first-upload-hint";
 
+/**
+ * The home page's project cards. Ages ("3 h ago") are relative to when the list was read
+ * (`generatedAt`), so the server HTML and the hydrated page say the same.
+ */
 export function ProjectList({ baseUrl }: { baseUrl: string }) {
   const trpc = useTRPC();
-  const { data: projects } = useSuspenseQuery(trpc.project.list.queryOptions());
+  const {
+    data: { projects, generatedAt: now },
+  } = useSuspenseQuery(trpc.project.list.queryOptions());
 
   if (projects.length === 0) return <FirstUploadHint baseUrl={baseUrl} />;
 
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="project-list">
-      {projects.map((project) => (
-        <li key={project.id}>
-          <Link
-            href={`/projects/${encodeURIComponent(project.slug)}`}
-            className="block rounded-lg border border-border bg-surface p-4 hover:border-accent"
-          >
-            <div className="flex items-baseline justify-between gap-2">
-              <h2 className="font-semibold">{project.name}</h2>
-              {project.isDemo && (
-                <span className="rounded bg-surface-muted px-1.5 py-0.5 text-xs text-text-muted">demo data</span>
+      {projects.map((project) => {
+        const latestP95 = project.sparkline.at(-1)?.y ?? null;
+        return (
+          <li key={project.id}>
+            <Link
+              href={`/projects/${encodeURIComponent(project.slug)}`}
+              className="flex h-full flex-col rounded-lg border border-border bg-surface p-4 hover:border-accent"
+              data-testid="project-card"
+            >
+              <div className="flex items-start justify-between gap-2">
+                <h2 className="min-w-0 font-semibold break-words">{project.name}</h2>
+                {project.isDemo && (
+                  <Badge tone="warn" title="Loaded by npm run seed:demo from the bundled fixtures">
+                    demo data
+                  </Badge>
+                )}
+              </div>
+              {project.description && <p className="mt-1 line-clamp-2 text-sm text-text-muted">{project.description}</p>}
+
+              {project.lastRun ? (
+                <p className="mt-3 text-sm" data-testid="last-run" title={describeRunTime(project.lastRun.startedAt, now)}>
+                  <span className="text-text-muted">Last run </span>
+                  {formatRelativeTime(project.lastRun.startedAt, now)}
+                  {project.lastRun.label && <span className="font-medium"> · {project.lastRun.label}</span>}
+                  {project.lastRun.gitBranch && <span className="text-text-muted"> on {project.lastRun.gitBranch}</span>}
+                </p>
+              ) : (
+                <p className="mt-3 text-sm text-text-muted">No runs yet</p>
               )}
-            </div>
-            {project.description && <p className="mt-1 text-sm text-text-muted">{project.description}</p>}
-            <p className="mt-3 text-sm text-text-muted">
-              {project.runCount.toLocaleString("en-US")} {project.runCount === 1 ? "run" : "runs"}
-            </p>
-          </Link>
-        </li>
-      ))}
+
+              <div className="mt-auto flex items-end justify-between gap-3 pt-3">
+                <p className="text-sm text-text-muted" data-testid="run-count">
+                  {formatNumber(project.runCount, 0)} {project.runCount === 1 ? "run" : "runs"}
+                </p>
+                {project.sparkline.length > 0 && (
+                  <div className="flex items-end gap-2 text-right">
+                    <div className="text-xs text-text-muted">
+                      p95
+                      <div className="text-sm font-medium text-text tabular-nums">{formatMs(latestP95)}</div>
+                    </div>
+                    <Sparkline
+                      points={project.sparkline}
+                      label={`p95 of all endpoints over the last ${project.sparkline.length} runs`}
+                    />
+                  </div>
+                )}
+              </div>
+            </Link>
+          </li>
+        );
+      })}
     </ul>
   );
 }

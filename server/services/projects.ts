@@ -1,4 +1,8 @@
+import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
+
+/** The home page's sparkline: p95 of the run aggregate over this many most recent runs. */
+export const CARD_SERIES_LENGTH = 30;
 
 /** Projects for the home page, most recently active first, with their run counts. */
 export async function listProjects(db: PrismaClient) {
@@ -15,6 +19,72 @@ export async function listProjects(db: PrismaClient) {
     orderBy: [{ updatedAt: "desc" }, { slug: "asc" }],
   });
   return projects.map(({ _count, ...project }) => ({ ...project, runCount: _count.runs }));
+}
+
+interface RecentRunRow {
+  projectId: string;
+  runId: string;
+  startedAt: Date;
+  label: string | null;
+  gitBranch: string | null;
+  p95Ms: number | null;
+}
+
+export interface ProjectLastRun {
+  id: string;
+  startedAt: Date;
+  label: string | null;
+  gitBranch: string | null;
+}
+
+/**
+ * Projects as the home page's cards: the list (one query, with run counts) plus, in ONE more query
+ * for all projects, each project's last CARD_SERIES_LENGTH runs with their aggregate p95 — a LATERAL
+ * join bounded by the (project_id, started_at DESC, id) index, so it reads projects × 30 rows, never
+ * the whole history, and no query runs per project.
+ * `sparkline` is oldest → newest (x = start time in epoch ms, y = aggregate p95 in ms or null).
+ */
+export async function listProjectCards(db: PrismaClient) {
+  const projects = await listProjects(db);
+  const rows = projects.length === 0 ? [] : await findRecentRuns(db, projects.map((project) => project.id));
+  const byProject = new Map<string, RecentRunRow[]>();
+  for (const row of rows) {
+    const list = byProject.get(row.projectId) ?? [];
+    list.push(row);
+    byProject.set(row.projectId, list);
+  }
+  const cards = projects.map((project) => {
+    const recent = (byProject.get(project.id) ?? []).sort(
+      (a, b) => b.startedAt.getTime() - a.startedAt.getTime() || (a.runId < b.runId ? 1 : -1),
+    );
+    const last = recent[0];
+    const lastRun: ProjectLastRun | null = last
+      ? { id: last.runId, startedAt: last.startedAt, label: last.label, gitBranch: last.gitBranch }
+      : null;
+    return {
+      ...project,
+      lastRun,
+      sparkline: recent.map((row) => ({ x: row.startedAt.getTime(), y: row.p95Ms })).reverse(),
+    };
+  });
+  // Most recently active first; projects without runs keep the list's order, after them.
+  return cards.sort((a, b) => (b.lastRun?.startedAt.getTime() ?? -Infinity) - (a.lastRun?.startedAt.getTime() ?? -Infinity) || 0);
+}
+
+async function findRecentRuns(db: PrismaClient, projectIds: string[]): Promise<RecentRunRow[]> {
+  const rows = await db.$queryRaw<RecentRunRow[]>`
+    SELECT p.id AS "projectId", x.id AS "runId", x.started_at AS "startedAt", x.label,
+           x.git_branch AS "gitBranch", a.p95_ms AS "p95Ms"
+      FROM projects p
+      CROSS JOIN LATERAL (
+        SELECT id, started_at, label, git_branch FROM runs
+         WHERE project_id = p.id
+         ORDER BY started_at DESC, id DESC
+         LIMIT ${CARD_SERIES_LENGTH}
+      ) x
+      LEFT JOIN results a ON a.run_id = x.id AND a.endpoint_id IS NULL
+     WHERE p.id IN (${Prisma.join(projectIds)})`;
+  return rows.map((row) => ({ ...row, startedAt: new Date(row.startedAt) }));
 }
 
 export async function findProject(db: PrismaClient, slug: string) {
@@ -34,4 +104,36 @@ export async function createProject(
       repoUrl: input.repoUrl,
     },
   });
+}
+
+type ProjectRow = NonNullable<Awaited<ReturnType<typeof findProject>>>;
+
+/** The project as the API shows it: identity and the settings an admin can change. */
+export function projectSettings(project: ProjectRow) {
+  return {
+    slug: project.slug,
+    name: project.name,
+    description: project.description,
+    defaultBranch: project.defaultBranch,
+    repoUrl: project.repoUrl,
+    minEffectPct: project.minEffectPct,
+    alpha: project.alpha,
+    isDemo: project.isDemo,
+    createdAt: project.createdAt.toISOString(),
+  };
+}
+
+export async function updateProject(
+  db: PrismaClient,
+  projectId: string,
+  changes: {
+    name?: string;
+    description?: string | null;
+    defaultBranch?: string;
+    repoUrl?: string | null;
+    minEffectPct?: number;
+    alpha?: number;
+  },
+) {
+  return db.project.update({ where: { id: projectId }, data: changes });
 }

@@ -1,11 +1,10 @@
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { ListRunsQuery } from "../http/schemas";
 
 /**
  * Run listings, newest first, with keyset (cursor) pagination on (startedAt, id): stable while runs
  * are being added, and an index range scan at any depth, unlike OFFSET.
  */
-interface RunCursor {
+export interface RunCursor {
   startedAt: Date;
   id: string;
 }
@@ -46,12 +45,46 @@ export const RUN_SUMMARY_SELECT = {
   },
 } satisfies Prisma.RunSelect;
 
-export async function listRuns(db: PrismaClient, projectId: string, query: Omit<ListRunsQuery, "cursor"> & { cursor?: RunCursor | null }) {
-  const where: Prisma.RunWhereInput = {
+/** Filters beyond the REST API's label/branch/tool: the history page's date range and attributes. */
+export interface RunFilters {
+  label?: string;
+  branch?: string;
+  tool?: string;
+  /** Runs started at or after this instant. */
+  startedFrom?: Date;
+  /** Runs started strictly before this instant. */
+  startedBefore?: Date;
+  /** Every key must have exactly this string value in `runs.attributes`. */
+  attributes?: Record<string, string>;
+}
+
+/** The where clause for a project's runs under `filters`: each filter narrows, none is required. */
+export function runFiltersWhere(projectId: string, filters: RunFilters): Prisma.RunWhereInput {
+  const attributeFilters = Object.entries(filters.attributes ?? {}).map(
+    ([key, value]): Prisma.RunWhereInput => ({ attributes: { path: [key], equals: value } }),
+  );
+  return {
     projectId,
-    ...(query.label !== undefined && { label: query.label }),
-    ...(query.branch !== undefined && { gitBranch: query.branch }),
-    ...(query.tool !== undefined && { tool: query.tool }),
+    ...(filters.label !== undefined && { label: filters.label }),
+    ...(filters.branch !== undefined && { gitBranch: filters.branch }),
+    ...(filters.tool !== undefined && { tool: filters.tool }),
+    ...((filters.startedFrom !== undefined || filters.startedBefore !== undefined) && {
+      startedAt: {
+        ...(filters.startedFrom !== undefined && { gte: filters.startedFrom }),
+        ...(filters.startedBefore !== undefined && { lt: filters.startedBefore }),
+      },
+    }),
+    ...(attributeFilters.length > 0 && { AND: attributeFilters }),
+  };
+}
+
+export async function listRuns(
+  db: PrismaClient,
+  projectId: string,
+  query: RunFilters & { limit: number; cursor?: RunCursor | null },
+) {
+  const where: Prisma.RunWhereInput = {
+    ...runFiltersWhere(projectId, query),
     ...(query.cursor && {
       OR: [
         { startedAt: { lt: query.cursor.startedAt } },

@@ -21,7 +21,7 @@ describe.each(testDatabaseTargets())("project router on $name", ({ target }) => 
       data: { projectId: project.id, tool: "ghz", format: "ghz", startedAt: new Date("2026-11-22T10:00:00Z") },
     });
 
-    const projects = await createCaller({ db: database.prisma }).project.list();
+    const { projects } = await createCaller({ db: database.prisma }).project.list();
 
     expect(projects.find((listed) => listed.slug === slug)).toMatchObject({
       name: "Listings",
@@ -29,5 +29,39 @@ describe.each(testDatabaseTargets())("project router on $name", ({ target }) => 
       runCount: 1,
       isDemo: false,
     });
+  });
+
+  it("gives each project its last run and an aggregate p95 sparkline of its last 30 runs, oldest first", async () => {
+    const slug = uniqueSlug("cards");
+    const idle = uniqueSlug("idle");
+    const project = await database.prisma.project.create({ data: { slug, name: "Cards", isDemo: true } });
+    await database.prisma.project.create({ data: { slug: idle, name: "Idle" } });
+    const start = Date.UTC(2026, 10, 1);
+    for (let index = 0; index < 32; index++) {
+      const startedAt = new Date(start + index * 60_000);
+      const run = await database.prisma.run.create({
+        data: { projectId: project.id, tool: "k6", format: "k6-summary", startedAt, label: `l${index}`, gitBranch: "main" },
+      });
+      // The 31st run has no aggregate: its point is a gap, not a zero.
+      if (index !== 30) {
+        await database.prisma.result.create({ data: { runId: run.id, projectId: project.id, startedAt, p95Ms: index } });
+      }
+    }
+
+    const { projects, generatedAt } = await createCaller({ db: database.prisma }).project.list();
+    expect(generatedAt).toBeInstanceOf(Date);
+    const card = projects.find((listed) => listed.slug === slug);
+    expect(card).toMatchObject({ runCount: 32, isDemo: true, lastRun: { label: "l31", gitBranch: "main" } });
+    expect(card?.lastRun?.startedAt).toEqual(new Date(start + 31 * 60_000));
+    expect(card?.sparkline).toHaveLength(30);
+    expect(card?.sparkline[0]).toEqual({ x: start + 2 * 60_000, y: 2 });
+    expect(card?.sparkline.slice(-2)).toEqual([
+      { x: start + 30 * 60_000, y: null },
+      { x: start + 31 * 60_000, y: 31 },
+    ]);
+    expect(projects.find((listed) => listed.slug === idle)).toMatchObject({ runCount: 0, lastRun: null, sparkline: [] });
+    // Projects with runs come first, the most recently active first.
+    const order = projects.map((listed) => listed.slug);
+    expect(order.indexOf(slug)).toBeLessThan(order.indexOf(idle));
   });
 });

@@ -1,6 +1,21 @@
-import { listProjects } from "../../services/projects";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { projectSlugSchema } from "../../http/schemas";
+import { getProjectOverview } from "../../services/project-overview";
+import { listProjectCards } from "../../services/projects";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
 export const projectRouter = createTRPCRouter({
-  list: publicProcedure.query(({ ctx }) => listProjects(ctx.db)),
+  /**
+   * The home page's cards: every project with its run count, last run and aggregate p95 sparkline.
+   * `generatedAt` is when they were read, the "now" of their "3 h ago" (identical on server and client).
+   */
+  list: publicProcedure.query(async ({ ctx }) => ({ projects: await listProjectCards(ctx.db), generatedAt: new Date() })),
+
+  /** The overview page: per-endpoint latest numbers, sparklines and trends, and the recent runs. */
+  overview: publicProcedure.input(z.object({ project: projectSlugSchema })).query(async ({ ctx, input }) => {
+    const overview = await getProjectOverview(ctx.db, input.project);
+    if (!overview) throw new TRPCError({ code: "NOT_FOUND", message: `Project "${input.project}" not found` });
+    return overview;
+  }),
 });

@@ -1,0 +1,68 @@
+import { TRPCError } from "@trpc/server";
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { RunHistory } from "@/components/history/run-history";
+import type { HistoryHrefs } from "@/components/history/run-history";
+import { getQueryClient, trpc } from "@/server/api/server";
+import { hasActiveFilters, historySearch, parseHistorySearchParams } from "@/server/services/run-history";
+import type { SearchParamsRecord } from "@/server/services/run-history";
+
+// Live data, filtered by the URL: never prerender.
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ project: string }>; searchParams: Promise<SearchParamsRecord> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { project } = await params;
+  return { title: `Runs · ${decodeURIComponent(project)}` };
+}
+
+function notFoundOnMissingProject(error: unknown): never {
+  if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) notFound();
+  throw error;
+}
+
+/**
+ * `/projects/{p}/runs`: every bit of view state is in the URL (`?branch=…&label=…&tool=…&from=…&to=…
+ * &attr.<key>=…&cursor=…`), read here and applied by the history procedures, server-side.
+ */
+export default async function RunHistoryPage({ params, searchParams }: Props) {
+  const { project } = await params;
+  const slug = decodeURIComponent(project);
+  const path = `/projects/${encodeURIComponent(slug)}/runs`;
+  const parsed = parseHistorySearchParams(await searchParams);
+  // A submitted filter form (empty fields, "attr=key=value") lands on its clean, shareable URL.
+  if (parsed.shouldRedirect) redirect(`${path}${parsed.canonical}`);
+
+  const { filters, cursor } = parsed;
+  const queryClient = getQueryClient();
+  const [page, options] = await Promise.all([
+    queryClient.fetchQuery(trpc.history.list.queryOptions({ project: slug, filters, cursor })).catch(notFoundOnMissingProject),
+    queryClient.fetchQuery(trpc.history.filterOptions.queryOptions({ project: slug })).catch(notFoundOnMissingProject),
+  ]);
+
+  const hrefs: HistoryHrefs = {
+    action: path,
+    newest: cursor ? `${path}${historySearch(filters)}` : null,
+    older: page.nextCursor ? `${path}${historySearch(filters, page.nextCursor)}` : null,
+    clear: hasActiveFilters(filters) ? path : null,
+    removeAttribute: Object.fromEntries(
+      Object.keys(filters.attributes).map((key) => {
+        const { [key]: _removed, ...attributes } = filters.attributes;
+        return [key, `${path}${historySearch({ ...filters, attributes })}`];
+      }),
+    ),
+  };
+
+  return (
+    <RunHistory
+      page={page}
+      filters={filters}
+      options={options}
+      notices={parsed.notices}
+      hrefs={hrefs}
+      isFirstPage={cursor === null}
+      now={page.generatedAt.getTime()}
+    />
+  );
+}

@@ -1,0 +1,163 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { cn } from "@/components/lib/cn";
+import { MISSING, formatDuration, formatMs, formatNumber, formatPct } from "@/components/lib/format";
+import { Table, Td, Th } from "@/components/ui/table";
+import type { RouterOutputs } from "@/server/api/root";
+import { compareHref, splitCompareSelection } from "./compare-url";
+import type { SelectedRun } from "./compare-url";
+import { commitLink, describeRunTime, formatRunTime } from "./run-time";
+
+type HistoryRun = RouterOutputs["history"]["list"]["runs"][number];
+
+/**
+ * The history table with its selection: tick two or more runs, and "Compare" opens them as base vs
+ * head (the split rule is in compare-url.ts and in the button's tooltip). The selection survives
+ * paging (it is kept by run id), so runs from different pages can be compared.
+ */
+export function RunHistoryTable({
+  projectSlug,
+  repoUrl,
+  runs,
+  now,
+}: {
+  projectSlug: string;
+  repoUrl: string | null;
+  runs: HistoryRun[];
+  now: number;
+}) {
+  const [selected, setSelected] = useState<ReadonlyMap<string, SelectedRun>>(new Map());
+  const projectPath = `/projects/${encodeURIComponent(projectSlug)}`;
+  const selection = splitCompareSelection([...selected.values()]);
+  const allOnPageSelected = runs.length > 0 && runs.every((run) => selected.has(run.id));
+
+  const toggle = (run: HistoryRun, isChecked: boolean) => {
+    setSelected((previous) => {
+      const next = new Map(previous);
+      if (isChecked) next.set(run.id, { id: run.id, startedAt: run.startedAt, label: run.label });
+      else next.delete(run.id);
+      return next;
+    });
+  };
+  const togglePage = (isChecked: boolean) => {
+    setSelected((previous) => {
+      const next = new Map(previous);
+      for (const run of runs) {
+        if (isChecked) next.set(run.id, { id: run.id, startedAt: run.startedAt, label: run.label });
+        else next.delete(run.id);
+      }
+      return next;
+    });
+  };
+
+  return (
+    <div>
+      <div className="mb-2 flex min-h-9 flex-wrap items-center gap-x-3 gap-y-2 text-sm" aria-live="polite">
+        <span className="text-text-muted" data-testid="selection-count">
+          {selected.size === 0
+            ? "Select two or more runs to compare them."
+            : `${selected.size} selected${selected.size === 1 ? ": select one more to compare" : ""}`}
+        </span>
+        {selection ? (
+          <Link
+            href={compareHref(projectSlug, selection)}
+            title={selection.explanation}
+            className="rounded-md bg-accent px-3 py-1.5 font-medium text-accent-text hover:opacity-90"
+            data-testid="compare-link"
+          >
+            Compare {selection.base.length} vs {selection.head.length} →
+          </Link>
+        ) : (
+          <span
+            aria-disabled="true"
+            title="Select two or more runs. Two: the older is the base. More: the runs with the oldest run's label are the base."
+            className="cursor-not-allowed rounded-md border border-border px-3 py-1.5 text-text-muted"
+          >
+            Compare
+          </span>
+        )}
+        {selected.size > 0 && (
+          <button type="button" onClick={() => setSelected(new Map())} className="text-accent hover:underline">
+            Clear selection
+          </button>
+        )}
+      </div>
+
+      <Table label="Runs">
+        <thead>
+          <tr>
+            <Th className="w-8">
+              <input
+                type="checkbox"
+                aria-label="Select every run on this page"
+                checked={allOnPageSelected}
+                onChange={(event) => togglePage(event.target.checked)}
+                className="h-4 w-4 align-middle accent-[var(--accent)]"
+              />
+            </Th>
+            <Th>Time (UTC)</Th>
+            <Th>Label</Th>
+            <Th numeric>Round</Th>
+            <Th>Branch</Th>
+            <Th>Commit</Th>
+            <Th>Tool</Th>
+            <Th numeric>Requests</Th>
+            <Th numeric>p95</Th>
+            <Th numeric>Error rate</Th>
+            <Th numeric>Duration</Th>
+          </tr>
+        </thead>
+        <tbody data-testid="history-rows">
+          {runs.map((run) => {
+            const isSelected = selected.has(run.id);
+            const commit = run.gitCommit ? commitLink(repoUrl, run.gitCommit) : null;
+            const time = formatRunTime(run.startedAt);
+            return (
+              <tr key={run.id} className={cn(isSelected ? "bg-surface-muted" : "hover:bg-surface-muted")} data-run-id={run.id}>
+                <Td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select run ${run.label ?? "unlabelled"}${run.round !== null ? ` #${run.round}` : ""} of ${time}`}
+                    checked={isSelected}
+                    onChange={(event) => toggle(run, event.target.checked)}
+                    className="h-4 w-4 align-middle accent-[var(--accent)]"
+                  />
+                </Td>
+                <Td title={describeRunTime(run.startedAt, now)}>
+                  <Link href={`${projectPath}/runs/${encodeURIComponent(run.id)}`} className="text-accent hover:underline">
+                    {time}
+                  </Link>
+                </Td>
+                <Td className="max-w-[14rem] truncate" title={run.label ?? undefined}>
+                  {run.label ?? MISSING}
+                </Td>
+                <Td numeric>{run.round ?? MISSING}</Td>
+                <Td className="max-w-[14rem] truncate" title={run.gitBranch ?? undefined}>
+                  {run.gitBranch ?? MISSING}
+                </Td>
+                <Td className="font-mono text-xs">
+                  {commit === null ? (
+                    MISSING
+                  ) : commit.href ? (
+                    <a href={commit.href} title={run.gitCommit ?? undefined} className="text-accent hover:underline" rel="noreferrer">
+                      {commit.text}
+                    </a>
+                  ) : (
+                    <span title={run.gitCommit ?? undefined}>{commit.text}</span>
+                  )}
+                </Td>
+                <Td>{run.tool}</Td>
+                <Td numeric>{formatNumber(run.aggregate?.requests, 0)}</Td>
+                <Td numeric>{formatMs(run.aggregate?.p95Ms)}</Td>
+                <Td numeric>{formatPct(run.aggregate?.errorRate)}</Td>
+                <Td numeric>{formatDuration(run.durationSeconds)}</Td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { Sparkline } from "@/components/charts/sparkline";
+import { describeRunTime, formatRunTime } from "@/components/history/run-time";
+import { cn } from "@/components/lib/cn";
+import { MISSING, formatMs, formatNumber, formatPct, formatRate } from "@/components/lib/format";
+import { Badge } from "@/components/ui/badge";
+import { Table, Td, Th } from "@/components/ui/table";
+import type { RouterOutputs } from "@/server/api/root";
+import { ProjectUploadHint } from "./project-upload-hint";
+import { describeTrend } from "./trend";
+
+type Overview = RouterOutputs["project"]["overview"];
+type EndpointSummary = Overview["endpoints"][number];
+
+const TONE_CLASS = { bad: "text-bad", good: "text-good", neutral: "text-text-muted" } as const;
+
+/** The project overview: endpoints with their latest numbers, sparkline and trend; the recent runs. */
+export function ProjectOverview({ overview, baseUrl, now }: { overview: Overview; baseUrl: string; now: number }) {
+  const slug = overview.project.slug;
+  const projectPath = `/projects/${encodeURIComponent(slug)}`;
+  if (overview.recentRuns.length === 0) return <ProjectUploadHint baseUrl={baseUrl} slug={slug} />;
+  const allRuns = (
+    <Link href={`${projectPath}/runs`} className="text-sm text-accent hover:underline">
+      All runs →
+    </Link>
+  );
+  return (
+    <div className="space-y-6">
+      <Section
+        title="Endpoints"
+        actions={<span className="text-xs text-text-muted">Latest run; p95 sparkline over the last 30 runs</span>}
+      >
+        <EndpointsTable overview={overview} projectPath={projectPath} />
+      </Section>
+      <Section title="Recent runs" actions={allRuns}>
+        <RecentRunsTable overview={overview} projectPath={projectPath} now={now} />
+      </Section>
+    </div>
+  );
+}
+
+function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <section>
+      <div className="mb-2 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <h2 className="text-base font-semibold">{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function EndpointsTable({ overview, projectPath }: { overview: Overview; projectPath: string }) {
+  return (
+    <Table label="Endpoints">
+      <thead>
+        <tr>
+          <Th>Endpoint</Th>
+          <Th className="hidden sm:table-cell">Protocol</Th>
+          <Th numeric>p50</Th>
+          <Th numeric>p95</Th>
+          <Th numeric>p99</Th>
+          <Th numeric>Error rate</Th>
+          <Th numeric>Throughput</Th>
+          <Th>p95, last 30 runs</Th>
+          <Th title="Latest p95 vs the median of the previous up to 10 runs: ↑ worse beyond +5%, ↓ better beyond −5%">
+            Trend
+          </Th>
+        </tr>
+      </thead>
+      <tbody data-testid="endpoints-table">
+        {overview.endpoints.map((endpoint) => (
+          <EndpointRow
+            key={endpoint.id ?? "aggregate"}
+            endpoint={endpoint}
+            href={`${projectPath}/endpoints/${encodeURIComponent(endpoint.name)}`}
+          />
+        ))}
+      </tbody>
+      {overview.aggregate && (
+        <tfoot data-testid="aggregate-row">
+          <EndpointRow endpoint={overview.aggregate} href={null} />
+        </tfoot>
+      )}
+    </Table>
+  );
+}
+
+function EndpointRow({ endpoint, href }: { endpoint: EndpointSummary; href: string | null }) {
+  const trend = describeTrend(endpoint.trend);
+  const isAggregate = href === null;
+  const stale = !isAggregate && !endpoint.isInLatestRun;
+  return (
+    <tr className={cn(isAggregate && "bg-surface-muted font-semibold", stale && "text-text-muted")}>
+      <Td className="max-w-[10rem] truncate sm:max-w-[22rem]">
+        {href ? (
+          <Link href={href} className="font-medium text-accent hover:underline" title={endpoint.name}>
+            {endpoint.name}
+          </Link>
+        ) : (
+          "All endpoints"
+        )}
+        {stale && (
+          <span className="ml-2">
+            <Badge title={`Last measured ${new Date(endpoint.latest.startedAt).toISOString().slice(0, 10)}`}>
+              not in latest run
+            </Badge>
+          </span>
+        )}
+      </Td>
+      <Td className="hidden text-text-muted sm:table-cell">{isAggregate ? "" : (endpoint.protocol ?? MISSING)}</Td>
+      <Td numeric>{formatMs(endpoint.latest.p50Ms)}</Td>
+      <Td numeric className="font-semibold" data-testid="p95">
+        {formatMs(endpoint.latest.p95Ms)}
+      </Td>
+      <Td numeric>{formatMs(endpoint.latest.p99Ms)}</Td>
+      <Td numeric>{formatPct(endpoint.latest.errorRate)}</Td>
+      <Td numeric>{formatRate(endpoint.latest.throughput)}</Td>
+      <Td className="py-1">
+        <Sparkline points={endpoint.series} label={`p95 of ${endpoint.name} over the last ${endpoint.series.length} runs`} />
+      </Td>
+      {/* relative: the sr-only text is absolutely positioned; it must stay inside the scrolling frame. */}
+      <Td title={trend.title} className={cn("relative", TONE_CLASS[trend.tone])} data-testid="trend">
+        <span aria-hidden="true" className="font-semibold">
+          {trend.symbol}
+        </span>{" "}
+        <span className="text-xs tabular-nums">{trend.delta}</span>
+        <span className="sr-only">{trend.word}</span>
+      </Td>
+    </tr>
+  );
+}
+
+function RecentRunsTable({ overview, projectPath, now }: { overview: Overview; projectPath: string; now: number }) {
+  return (
+    <Table label="Recent runs">
+      <thead>
+        <tr>
+          <Th>Time (UTC)</Th>
+          <Th>Label</Th>
+          <Th numeric>Round</Th>
+          <Th>Branch</Th>
+          <Th>Tool</Th>
+          <Th numeric>Requests</Th>
+          <Th numeric>p95</Th>
+          <Th numeric>Error rate</Th>
+        </tr>
+      </thead>
+      <tbody data-testid="recent-runs">
+        {overview.recentRuns.map((run) => (
+          <tr key={run.id} className="hover:bg-surface-muted">
+            <Td title={describeRunTime(run.startedAt, now)}>
+              <Link href={`${projectPath}/runs/${encodeURIComponent(run.id)}`} className="text-accent hover:underline">
+                {formatRunTime(run.startedAt)}
+              </Link>
+            </Td>
+            <Td>{run.label ?? MISSING}</Td>
+            <Td numeric>{run.round ?? MISSING}</Td>
+            <Td className="max-w-[14rem] truncate" title={run.gitBranch ?? undefined}>
+              {run.gitBranch ?? MISSING}
+            </Td>
+            <Td>{run.tool}</Td>
+            <Td numeric>{formatNumber(run.aggregate?.requests, 0)}</Td>
+            <Td numeric>{formatMs(run.aggregate?.p95Ms)}</Td>
+            <Td numeric>{formatPct(run.aggregate?.errorRate)}</Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
