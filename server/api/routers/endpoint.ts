@@ -1,4 +1,39 @@
-import { createTRPCRouter } from "../trpc";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { DEFAULT_MAX_POINTS, TREND_RANGES } from "../../domain/series/trend-series";
+import { getEndpointTrends, TrendNotFoundError } from "../../services/endpoint-trends";
+import { createTRPCRouter, publicProcedure } from "../trpc";
+
+export const endpointTrendsInputSchema = z.object({
+  project: z.string().min(1).max(200),
+  /** The endpoint's name, decoded from the URL; "_all" is the run aggregate. */
+  endpoint: z.string().min(1).max(2048),
+  branch: z.string().min(1).max(1024).nullable().default(null),
+  label: z.string().min(1).max(1024).nullable().default(null),
+  range: z.enum(TREND_RANGES).default("all"),
+  /** The chart's budget of runs; the server never ships more. */
+  maxPoints: z.number().int().min(10).max(2000).default(DEFAULT_MAX_POINTS),
+});
+
+export type EndpointTrendsInput = z.input<typeof endpointTrendsInputSchema>;
 
 // Procedures for the per-endpoint trend page.
-export const endpointRouter = createTRPCRouter({});
+export const endpointRouter = createTRPCRouter({
+  /** An endpoint's (or the aggregate's) trend under the page's filters; NOT_FOUND for an unknown one. */
+  trends: publicProcedure.input(endpointTrendsInputSchema).query(async ({ ctx, input }) => {
+    try {
+      return await getEndpointTrends(ctx.db, {
+        projectSlug: input.project,
+        endpoint: input.endpoint,
+        branch: input.branch,
+        label: input.label,
+        range: input.range,
+        maxPoints: input.maxPoints,
+      });
+    } catch (error) {
+      if (error instanceof TrendNotFoundError)
+        throw new TRPCError({ code: "NOT_FOUND", message: error.message, cause: error });
+      throw error;
+    }
+  }),
+});

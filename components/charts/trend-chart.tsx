@@ -1,0 +1,187 @@
+"use client";
+
+import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { TooltipContentProps } from "recharts";
+import { formatNumber } from "@/components/lib/format";
+import { formatRunTime, timeTickFormatter, timeTicks } from "./time-axis";
+
+/** What every point of a trend chart carries: its x, and the run it stands for (tooltip, click). */
+export interface TrendChartDatum {
+  /** Start time (epoch ms) in time mode, the run number in order mode. */
+  x: number;
+  runId: string;
+  time: number;
+  order: number;
+  label: string | null;
+  round: number | null;
+  branch: string | null;
+  commitShort: string | null;
+}
+
+export interface TrendChartLine {
+  /** The field of the datum the line draws. */
+  dataKey: string;
+  name: string;
+  /** A CSS colour, normally `var(--chart-n)`, so dark mode follows the theme. */
+  color: string;
+  dashed?: boolean;
+  /** The value as the tooltip shows it (formatMs, formatRate, formatPct…). */
+  format: (value: number | null) => string;
+}
+
+/** Dots are drawn while the points are few enough to tell apart. */
+const MAX_POINTS_WITH_DOTS = 60;
+const AXIS_TICK = { fill: "var(--text-muted)", fontSize: 11 };
+
+/**
+ * A line chart of runs over time (or run order). Dumb by design: it receives shaped, typed series
+ * (server/domain/series/trend-series.ts) and only draws them. Charts given the same `syncId` share
+ * their hover. Clicking anywhere selects the run under the tooltip.
+ */
+export function TrendChart<P extends TrendChartDatum>({
+  data,
+  lines,
+  xMode,
+  yLabel,
+  yTickFormat = (value) => formatNumber(value),
+  yDomainMax,
+  syncId,
+  height = 260,
+  title,
+  onSelectRun,
+  testId,
+}: {
+  data: readonly P[];
+  lines: readonly TrendChartLine[];
+  xMode: "time" | "order";
+  /** The y axis's unit, e.g. "ms", "req/s", "%". */
+  yLabel: string;
+  yTickFormat?: (value: number) => string;
+  /** The least upper bound of the y axis, so a flat series of zeros still reads as zero. */
+  yDomainMax?: number;
+  syncId?: string;
+  height?: number;
+  /** A text alternative for screen readers. */
+  title: string;
+  onSelectRun?: (runId: string) => void;
+  testId?: string;
+}) {
+  const first = data[0]?.x ?? 0;
+  const last = data[data.length - 1]?.x ?? 0;
+  const ticks = xMode === "time" ? timeTicks(first, last) : undefined;
+  const formatTime = timeTickFormatter(last - first);
+  const hasDots = data.length <= MAX_POINTS_WITH_DOTS;
+
+  return (
+    <div role="figure" aria-label={title} data-testid={testId} style={{ height }} className="w-full min-w-0">
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart
+          data={data}
+          syncId={syncId}
+          margin={{ top: 8, right: 12, bottom: 4, left: 4 }}
+          cursor={onSelectRun ? "pointer" : undefined}
+          onClick={(state) => {
+            const datum = data[Number(state.activeTooltipIndex)];
+            if (datum && onSelectRun) onSelectRun(datum.runId);
+          }}
+        >
+          <CartesianGrid stroke="var(--chart-grid)" strokeDasharray="3 3" vertical={false} />
+          <XAxis
+            dataKey="x"
+            type="number"
+            domain={["dataMin", "dataMax"]}
+            ticks={ticks}
+            allowDecimals={false}
+            tickFormatter={(value: number) => (xMode === "time" ? formatTime(value) : `#${formatNumber(value, 0)}`)}
+            tick={AXIS_TICK}
+            stroke="var(--border)"
+            padding={{ left: 8, right: 8 }}
+            minTickGap={16}
+          />
+          <YAxis
+            width={62}
+            tick={AXIS_TICK}
+            stroke="var(--border)"
+            tickFormatter={yTickFormat}
+            // "auto" lets Recharts round the top to a nice tick (30 ms, not 27.36 ms).
+            domain={[0, "auto"]}
+            label={{
+              value: yLabel,
+              angle: -90,
+              position: "insideLeft",
+              offset: 6,
+              style: { fill: "var(--text-muted)", fontSize: 11, textAnchor: "middle" },
+            }}
+          />
+          {yDomainMax !== undefined && (
+            // Invisible: only stretches the axis so an all-zero series reads as 0 of something.
+            <ReferenceLine y={yDomainMax} stroke="none" ifOverflow="extendDomain" />
+          )}
+          <Tooltip
+            content={(props) => <TrendTooltip {...props} lines={lines} />}
+            cursor={{ stroke: "var(--text-muted)", strokeDasharray: "3 3" }}
+            isAnimationActive={false}
+          />
+          {lines.map((line) => (
+            <Line
+              key={line.dataKey}
+              className={`trend-line trend-line-${line.dataKey}`}
+              type="linear"
+              dataKey={line.dataKey}
+              name={line.name}
+              stroke={line.color}
+              strokeWidth={1.75}
+              strokeDasharray={line.dashed ? "5 4" : undefined}
+              dot={hasDots ? { r: 2.5, fill: line.color, strokeWidth: 0 } : false}
+              activeDot={{ r: 4.5, stroke: "var(--surface)", strokeWidth: 1.5 }}
+              connectNulls
+              isAnimationActive={false}
+            />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+/** The hovered run: when, which, and the chart's values, each formatted in its unit. */
+function TrendTooltip({
+  active,
+  payload,
+  lines,
+}: Pick<TooltipContentProps, "active" | "payload"> & { lines: readonly TrendChartLine[] }) {
+  const datum = payload[0]?.payload as TrendChartDatum | undefined;
+  if (!active || !datum) return null;
+  const run = [datum.label, datum.round !== null ? `round ${datum.round}` : null].filter(Boolean).join(" · ");
+  const source = [datum.branch, datum.commitShort].filter(Boolean).join(" @ ");
+  return (
+    <div className="border-border bg-surface text-text max-w-64 rounded-md border px-3 py-2 text-xs shadow-lg">
+      <p className="font-semibold">
+        Run #{formatNumber(datum.order, 0)} · {formatRunTime(datum.time)}
+      </p>
+      {run !== "" && <p className="text-text-muted">{run}</p>}
+      {source !== "" && <p className="text-text-muted font-mono">{source}</p>}
+      <table className="mt-1.5 w-full">
+        <tbody>
+          {lines.map((line) => {
+            const value = (datum as unknown as Record<string, unknown>)[line.dataKey];
+            return (
+              <tr key={line.dataKey}>
+                <td className="pr-3">
+                  <span
+                    aria-hidden
+                    className="mr-1.5 inline-block h-2 w-2 rounded-full"
+                    style={{ background: line.color }}
+                  />
+                  {line.name}
+                </td>
+                <td className="text-right tabular-nums">{line.format(typeof value === "number" ? value : null)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p className="text-text-muted mt-1.5">Click to open the run</p>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_TREND_VIEW,
+  endpointTrendsPath,
+  parseTrendView,
+  serializeTrendView,
+  toggleTrendLine,
+} from "./trend-view";
+
+describe("trend view in the URL", () => {
+  it("defaults to the four percentiles, time on x, no filters, the whole history", () => {
+    expect(parseTrendView(new URLSearchParams())).toEqual(DEFAULT_TREND_VIEW);
+    expect(serializeTrendView(DEFAULT_TREND_VIEW)).toBe("");
+  });
+
+  it("reads and writes every field, round-tripping", () => {
+    const query = "lines=p50%2Cp95%2Cp99&x=order&branch=feature%2Fasync&label=baseline&range=90d";
+    const view = parseTrendView(new URLSearchParams(query));
+    expect(view).toEqual({
+      lines: ["p50", "p95", "p99"],
+      x: "order",
+      branch: "feature/async",
+      label: "baseline",
+      range: "90d",
+    });
+    expect(serializeTrendView(view)).toBe(query);
+  });
+
+  it("accepts Next's searchParams object and ignores what it does not know", () => {
+    expect(parseTrendView({ lines: ["mean,p99,bogus"], x: "sideways", range: "5y", branch: "" })).toEqual({
+      ...DEFAULT_TREND_VIEW,
+      lines: ["p99", "mean"],
+    });
+    expect(parseTrendView({ lines: "nothing" }).lines).toEqual(DEFAULT_TREND_VIEW.lines);
+  });
+
+  it("toggles a line keeping legend order", () => {
+    expect(toggleTrendLine(["p50", "p99"], "p95")).toEqual(["p50", "p95", "p99"]);
+    expect(toggleTrendLine(["p50", "p95", "p99"], "p95")).toEqual(["p50", "p99"]);
+  });
+
+  it("encodes endpoint names once", () => {
+    expect(endpointTrendsPath("listings", "GET /api/listings/:id")).toBe(
+      "/projects/listings/endpoints/GET%20%2Fapi%2Flistings%2F%3Aid",
+    );
+    expect(endpointTrendsPath("listings", "_all", "x=order")).toBe("/projects/listings/endpoints/_all?x=order");
+  });
+});

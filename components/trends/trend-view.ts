@@ -1,0 +1,88 @@
+import { DEFAULT_TREND_LINES, TREND_LINES, TREND_RANGES } from "@/server/domain/series/trend-series";
+import type { TrendLine, TrendRange, TrendXMode } from "@/server/domain/series/trend-series";
+
+/**
+ * The trend page's view state, which lives in its URL (shareable, back-button friendly):
+ * `?lines=p50,p95,p99&x=order&branch=main&label=baseline&range=90d`. Defaults are left out of the URL;
+ * unknown or malformed values fall back to the default rather than failing the page.
+ */
+export interface TrendView {
+  lines: TrendLine[];
+  x: TrendXMode;
+  branch: string | null;
+  label: string | null;
+  range: TrendRange;
+}
+
+export const DEFAULT_TREND_VIEW: TrendView = {
+  lines: [...DEFAULT_TREND_LINES],
+  x: "time",
+  branch: null,
+  label: null,
+  range: "all",
+};
+
+type SearchParamsLike = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function firstValue(params: SearchParamsLike, key: string): string | null {
+  if (params instanceof URLSearchParams) return params.get(key);
+  const value = params[key];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+export function parseTrendView(params: SearchParamsLike): TrendView {
+  const linesParam = firstValue(params, "lines");
+  const lines =
+    linesParam === null
+      ? [...DEFAULT_TREND_LINES]
+      : TREND_LINES.filter((line) =>
+          linesParam
+            .split(",")
+            .map((part) => part.trim())
+            .includes(line),
+        );
+  const x = firstValue(params, "x") === "order" ? "order" : "time";
+  const range = TREND_RANGES.find((candidate) => candidate === firstValue(params, "range")) ?? "all";
+  const nonEmpty = (value: string | null) => (value === null || value.trim() === "" ? null : value);
+  return {
+    lines: linesParam !== null && lines.length === 0 ? [...DEFAULT_TREND_LINES] : lines,
+    x,
+    branch: nonEmpty(firstValue(params, "branch")),
+    label: nonEmpty(firstValue(params, "label")),
+    range,
+  };
+}
+
+/** The query string for a view (without "?"), defaults left out, in a stable key order. */
+export function serializeTrendView(view: TrendView): string {
+  const params = new URLSearchParams();
+  const lines = TREND_LINES.filter((line) => view.lines.includes(line));
+  const isDefaultLines = lines.join(",") === DEFAULT_TREND_LINES.join(",");
+  if (!isDefaultLines && lines.length > 0) params.set("lines", lines.join(","));
+  if (view.x !== "time") params.set("x", view.x);
+  if (view.branch !== null) params.set("branch", view.branch);
+  if (view.label !== null) params.set("label", view.label);
+  if (view.range !== "all") params.set("range", view.range);
+  return params.toString();
+}
+
+/** The line set with `line` switched on or off, in legend order. */
+export function toggleTrendLine(lines: readonly TrendLine[], line: TrendLine): TrendLine[] {
+  const next = lines.includes(line) ? lines.filter((candidate) => candidate !== line) : [...lines, line];
+  return TREND_LINES.filter((candidate) => next.includes(candidate));
+}
+
+/** The trend page of an endpoint ("_all" for the aggregate), its name encoded once. */
+export function endpointTrendsPath(projectSlug: string, endpointName: string, query = ""): string {
+  const path = `/projects/${encodeURIComponent(projectSlug)}/endpoints/${encodeURIComponent(endpointName)}`;
+  return query === "" ? path : `${path}?${query}`;
+}
+
+export function runPath(projectSlug: string, runId: string): string {
+  return `/projects/${encodeURIComponent(projectSlug)}/runs/${encodeURIComponent(runId)}`;
+}
+
+/** The query the page prefetches for a URL; the client component asks for exactly the same key. */
+export function trendsQueryInput(projectSlug: string, endpoint: string, view: TrendView) {
+  return { project: projectSlug, endpoint, branch: view.branch, label: view.label, range: view.range };
+}

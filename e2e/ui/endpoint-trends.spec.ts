@@ -1,0 +1,232 @@
+import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { formatMs } from "../../components/lib/format";
+import { fixture, ghzRound, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+
+/**
+ * The per-endpoint trend page on real ghz reports: rounds 1-3 of baseline, then of ManagedAsync, one
+ * day apart, uploaded through the public API as CI would.
+ */
+interface Uploaded {
+  id: string;
+  /** p95 of GetListing as the page must show it: the fixture's 95th percentile (ns) in ms. */
+  p95: string;
+}
+
+const PERCENTILES = ["p50Ms", "p90Ms", "p95Ms", "p99Ms"];
+
+const slug = uniqueSlug("trends");
+const uploaded: Uploaded[] = [];
+
+function p95Of(variant: "baseline" | "managedasync", round: 1 | 2 | 3): string {
+  const report = JSON.parse(fixture(`ghz/${variant}/round${round}/GetListing.json`).toString("utf8")) as {
+    latencyDistribution: { percentage: number; latency: number }[];
+  };
+  const p95 = report.latencyDistribution.find((entry) => entry.percentage === 95);
+  if (!p95) throw new Error("fixture without a p95");
+  return formatMs(p95.latency / 1e6);
+}
+
+async function linePathCount(page: Page, chart: string, dataKey: string): Promise<number> {
+  return page.locator(`[data-testid="${chart}"] .trend-line-${dataKey} path.recharts-line-curve`).count();
+}
+
+test.describe("endpoint trends page", () => {
+  test.beforeAll(async ({ request }) => {
+    let day = 0;
+    for (const variant of ["baseline", "managedasync"] as const) {
+      for (const round of [1, 2, 3] as const) {
+        const answer = await uploadFiles(request, slug, ghzRound(variant, round), {
+          label: variant === "baseline" ? "baseline" : "ManagedAsync",
+          round: String(round),
+          branch: variant === "baseline" ? "main" : "feature/managed-async",
+          commit: `${variant === "baseline" ? "aa" : "bb"}${round}f00dcafe1234`,
+          started_at: new Date(Date.UTC(2026, 10, 1 + day, 9, 0)).toISOString(),
+        });
+        uploaded.push({ id: answer.id, p95: p95Of(variant, round) });
+        day += 1;
+      }
+    }
+  });
+
+  test("draws the percentile lines and lists the latest runs with their p95", async ({ page }) => {
+    await page.goto(`/projects/${slug}/endpoints/GetListing`);
+    await expect(page.getByRole("heading", { level: 1, name: "GetListing" })).toBeVisible();
+    await expect(page.getByTestId("trend-count")).toHaveText("Showing all 6 runs");
+
+    for (const dataKey of PERCENTILES) {
+      await expect.poll(() => linePathCount(page, "latency-chart", dataKey), { message: dataKey }).toBeGreaterThan(0);
+    }
+    await expect.poll(() => linePathCount(page, "throughput-chart", "throughput")).toBeGreaterThan(0);
+    await expect.poll(() => linePathCount(page, "error-rate-chart", "errorRate")).toBeGreaterThan(0);
+    // Y axes say their unit.
+    await expect(page.getByTestId("latency-chart").getByText("Latency (ms)")).toBeVisible();
+    await expect(page.getByTestId("throughput-chart").getByText("req/s")).toBeVisible();
+
+    // Newest first: the table's p95 column is the fixtures' p95, in reverse upload order.
+    const p95Cells = page.getByTestId("latest-run-p95");
+    await expect(p95Cells).toHaveText([...uploaded].reverse().map((run) => run.p95));
+  });
+
+  test("line toggles and the x mode live in the URL", async ({ page }) => {
+    await page.goto(`/projects/${slug}/endpoints/GetListing`);
+    const p90 = page.getByTestId("toggle-p90");
+    await expect(p90).toHaveAttribute("aria-pressed", "true");
+    await p90.click();
+    await expect(page).toHaveURL(/[?&]lines=p50%2Cp95%2Cp99(&|$)/);
+    await expect(p90).toHaveAttribute("aria-pressed", "false");
+    await expect.poll(() => linePathCount(page, "latency-chart", "p90Ms")).toBe(0);
+    await expect.poll(() => linePathCount(page, "latency-chart", "p95Ms")).toBeGreaterThan(0);
+
+    await page.getByRole("group", { name: "X axis" }).getByRole("button", { name: "Run order" }).click();
+    await expect(page).toHaveURL(/[?&]x=order(&|$)/);
+    await expect(page.getByTestId("latency-chart").getByText("#6")).toBeVisible();
+
+    // The state survives a reload (it is the URL's).
+    await page.reload();
+    await expect(page.getByTestId("toggle-p90")).toHaveAttribute("aria-pressed", "false");
+    await expect(page.getByRole("button", { name: "Run order" })).toHaveAttribute("aria-pressed", "true");
+  });
+
+  test("filters by branch and label from the runs' own values", async ({ page }) => {
+    await page.goto(`/projects/${slug}/endpoints/GetListing`);
+    await expect(page.getByLabel("Branch").locator("option")).toHaveText([
+      "All branches",
+      "feature/managed-async",
+      "main",
+    ]);
+    await page.getByLabel("Branch").selectOption("main");
+    await expect(page).toHaveURL(/[?&]branch=main(&|$)/);
+    await expect(page.getByTestId("trend-count")).toHaveText("Showing all 3 runs");
+    await expect(page.getByTestId("latest-run-p95")).toHaveText(
+      uploaded
+        .slice(0, 3)
+        .reverse()
+        .map((run) => run.p95),
+    );
+
+    await page.getByLabel("Label").selectOption("ManagedAsync");
+    await expect(page).toHaveURL(/[?&]label=ManagedAsync(&|$)/);
+    await expect(page.getByText("No runs match these filters")).toBeVisible();
+    await page.getByRole("link", { name: "Clear the filters" }).click();
+    await expect(page.getByTestId("trend-count")).toHaveText("Showing all 6 runs");
+  });
+
+  test("clicking a point or a table row opens that run", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto(`/projects/${slug}/endpoints/GetListing`);
+    const chart = page.getByTestId("latency-chart");
+    await expect.poll(() => linePathCount(page, "latency-chart", "p95Ms")).toBeGreaterThan(0);
+    const surface = chart.locator(".recharts-surface").first();
+    const box = await surface.boundingBox();
+    if (!box) throw new Error("chart not laid out");
+    // The right edge of the plot is the newest run.
+    await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
+    const tooltip = page.locator(".recharts-tooltip-wrapper").first();
+    await expect(tooltip).toContainText("Run #6");
+    await expect(tooltip).toContainText("ManagedAsync · round 3");
+    await expect(tooltip).toContainText("feature/managed-async @ bb3f00d");
+    await expect(tooltip).toContainText(uploaded[5]!.p95);
+    // Hover is synced: the throughput chart shows the same run.
+    await expect(page.getByTestId("throughput-chart").locator(".recharts-tooltip-wrapper")).toContainText("Run #6");
+    await page.screenshot({ path: test.info().outputPath("tooltip-dark.png") });
+    await page.mouse.click(box.x + box.width - 20, box.y + box.height / 2);
+    await expect(page).toHaveURL(new RegExp(`/projects/${slug}/runs/${uploaded[5]!.id}$`));
+
+    await page.goto(`/projects/${slug}/endpoints/GetListing`);
+    await page.getByTestId("latest-run-link").nth(2).click();
+    await expect(page).toHaveURL(new RegExp(`/projects/${slug}/runs/${uploaded[3]!.id}$`));
+  });
+
+  test("the aggregate lives at _all, and unknown endpoints are 404", async ({ page }) => {
+    await page.goto(`/projects/${slug}/endpoints/_all`);
+    await expect(page.getByRole("heading", { level: 1, name: "All endpoints" })).toBeVisible();
+    await expect(page.getByTestId("latest-run-p95")).toHaveCount(6);
+    await page.getByLabel("Endpoint").selectOption("SearchListings");
+    await expect(page).toHaveURL(new RegExp(`/projects/${slug}/endpoints/SearchListings$`));
+    await expect(page.getByRole("heading", { level: 1, name: "SearchListings" })).toBeVisible();
+
+    const response = await page.goto(`/projects/${slug}/endpoints/${encodeURIComponent("NoSuch/Method")}`);
+    expect(response?.status()).toBe(404);
+  });
+
+  test("one run shows its values and says a trend needs two", async ({ page, request }) => {
+    const single = uniqueSlug("trends-one");
+    await uploadFiles(request, single, ghzRound("baseline", 1), { label: "baseline", branch: "main" });
+    await page.goto(`/projects/${single}/endpoints/GetListing`);
+    await expect(page.getByTestId("single-run")).toContainText("A trend needs at least 2 runs");
+    await expect(page.getByTestId("single-run")).toContainText(p95Of("baseline", 1));
+    await expect(page.locator(".recharts-surface")).toHaveCount(0);
+  });
+
+  test("custom metrics trend with their unit and direction", async ({ page, request }) => {
+    const metricsSlug = uniqueSlug("trends-metrics");
+    const samples = [
+      [40, 1200, 101],
+      [46, 1150, 104],
+      [38, 1320, 99],
+    ] as const;
+    for (const [day, [cpu, messages, memory]] of samples.entries()) {
+      const document = {
+        schema: "benchtrack/v1",
+        tool: "custom-loadtester",
+        label: "baseline",
+        round: day + 1,
+        startedAt: new Date(Date.UTC(2026, 10, 1 + day, 9)).toISOString(),
+        environment: { git: { branch: "main", commit: `cafe${day}` } },
+        endpoints: [
+          {
+            name: "Publish",
+            requests: 1000,
+            failures: day,
+            throughput: 33.3,
+            latency: { unit: "ms", p50: 2 + day, p95: 5 + day, p99: 9 + day },
+            metrics: {
+              cpu: { value: cpu, unit: "%", better: "lower" },
+              messages: { value: messages, unit: "msg/s", better: "higher" },
+            },
+          },
+        ],
+        metrics: { memory: { value: memory, unit: "MB", better: "lower" } },
+      };
+      await uploadRun(request, metricsSlug, JSON.stringify(document));
+    }
+
+    await page.goto(`/projects/${metricsSlug}/endpoints/Publish`);
+    await expect(page.getByTestId("metric-cpu")).toContainText("lower is better");
+    await expect(page.getByTestId("metric-messages")).toContainText("higher is better");
+    await expect(page.getByTestId("metric-messages")).toContainText("msg/s");
+    for (const key of ["cpu", "messages"]) {
+      await expect.poll(() => linePathCount(page, `metric-chart-${key}`, "value")).toBeGreaterThan(0);
+    }
+    await page.screenshot({ path: test.info().outputPath("metrics-light.png"), fullPage: true });
+
+    // Run-level metrics belong to the aggregate page.
+    await page.goto(`/projects/${metricsSlug}/endpoints/_all`);
+    await expect(page.getByTestId("metric-memory")).toContainText("MB");
+    await expect(page.getByTestId("metric-cpu")).toHaveCount(0);
+  });
+
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 375, height: 812 },
+    ]) {
+      test(`screenshot ${colorScheme} at ${viewport.width} px`, async ({ page }) => {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme });
+        await page.goto(`/projects/${slug}/endpoints/GetListing`);
+        await expect.poll(() => linePathCount(page, "latency-chart", "p99Ms")).toBeGreaterThan(0);
+        // The page never scrolls sideways; wide tables scroll inside their own box.
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow).toBeLessThanOrEqual(0);
+        await page.screenshot({
+          path: `e2e/screenshots/endpoint-trends-${colorScheme}-${viewport.width}.png`,
+          fullPage: true,
+        });
+      });
+    }
+  }
+});

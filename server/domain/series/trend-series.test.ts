@@ -1,0 +1,222 @@
+import { describe, expect, it } from "vitest";
+import {
+  availableTrendLines,
+  DEFAULT_MAX_POINTS,
+  hasValues,
+  selectTrendRuns,
+  shortCommit,
+  toMetricPoints,
+  toTrendPoints,
+  rangeStart,
+  toTrendSeries,
+} from "./trend-series";
+import type { TrendRow } from "./trend-series";
+
+const DAY = 86_400_000;
+const START = Date.UTC(2025, 0, 1);
+
+/** A deterministic history: p95 wobbles around 10 ms, other lines follow it. */
+function history(length: number, overrides: (index: number) => Partial<TrendRow> = () => ({})): TrendRow[] {
+  return Array.from({ length }, (_, index) => {
+    const p95 = 10 + Math.sin(index / 9) * 2 + ((index * 7919) % 5) / 10;
+    return {
+      runId: `run-${index}`,
+      startedAt: new Date(START + index * DAY),
+      label: index % 2 === 0 ? "baseline" : "ManagedAsync",
+      round: (index % 3) + 1,
+      branch: "main",
+      commit: `abcdef0123456789${index}`,
+      p50Ms: p95 / 2,
+      p90Ms: p95 * 0.9,
+      p95Ms: p95,
+      p99Ms: p95 * 1.3,
+      meanMs: p95 / 1.8,
+      maxMs: p95 * 2,
+      throughput: 100 + (index % 7),
+      errorRate: 0,
+      ...overrides(index),
+    };
+  });
+}
+
+describe("selectTrendRuns", () => {
+  it("keeps every run, numbered 1…M, when the history fits", () => {
+    const rows = history(5);
+    const selection = selectTrendRuns(rows, 600);
+    expect(selection.isDownsampled).toBe(false);
+    expect(selection.total).toBe(5);
+    expect(selection.kept.map((kept) => kept.order)).toEqual([1, 2, 3, 4, 5]);
+    expect(selection.kept.map((kept) => kept.row)).toEqual(rows);
+  });
+
+  it("thins a long history to at most maxPoints whole runs, keeping the first and last", () => {
+    const rows = history(5000);
+    const selection = selectTrendRuns(rows, DEFAULT_MAX_POINTS);
+    expect(selection.isDownsampled).toBe(true);
+    expect(selection.total).toBe(5000);
+    expect(selection.kept.length).toBeLessThanOrEqual(DEFAULT_MAX_POINTS);
+    expect(selection.kept.length).toBeGreaterThan(DEFAULT_MAX_POINTS - 10);
+    expect(selection.kept[0]).toEqual({ row: rows[0], order: 1 });
+    expect(selection.kept.at(-1)).toEqual({ row: rows[4999], order: 5000 });
+    // Whole rows, in history order, with their original run numbers.
+    const orders = selection.kept.map((kept) => kept.order);
+    expect(orders).toEqual([...orders].sort((a, b) => a - b));
+    for (const { row, order } of selection.kept) expect(row).toBe(rows[order - 1]);
+  });
+
+  it("keeps each line's extreme run even when LTTB on p95 would not pick it", () => {
+    // p95 is flat, so LTTB has no reason to keep any particular run; the extremes of other lines
+    // (a p99 spike, an error burst, a throughput collapse, a p95 dip) must survive anyway.
+    const rows = history(3000, (index) => ({
+      p95Ms: index === 1500 ? 5 : 10,
+      p99Ms: index === 777 ? 900 : 13,
+      maxMs: index === 778 ? 5000 : 20,
+      errorRate: index === 2222 ? 0.4 : 0,
+      throughput: index === 1234 ? 3 : index === 2345 ? 400 : 100,
+    }));
+    const kept = new Set(selectTrendRuns(rows, 100).kept.map((entry) => entry.order - 1));
+    for (const index of [0, 1500, 777, 778, 2222, 1234, 2345, 2999]) expect(kept.has(index)).toBe(true);
+    expect(kept.size).toBeLessThanOrEqual(100);
+  });
+
+  it("keeps a lone p95 spike through LTTB", () => {
+    const rows = history(2000, (index) => ({ p95Ms: index === 999 ? 250 : 10 }));
+    expect(selectTrendRuns(rows, 50).kept.some((entry) => entry.row.p95Ms === 250)).toBe(true);
+  });
+
+  it("still thins a history with no p95 at all (a tool that reports only the mean)", () => {
+    const rows = history(1000, () => ({ p95Ms: null, p99Ms: null }));
+    const selection = selectTrendRuns(rows, 50);
+    expect(selection.kept.length).toBeLessThanOrEqual(50);
+    expect(selection.kept[0]?.order).toBe(1);
+  });
+
+  it("refuses a budget too small to hold the pinned extremes", () => {
+    expect(() => selectTrendRuns(history(3), 5)).toThrow(RangeError);
+  });
+});
+
+describe("toTrendPoints", () => {
+  it("carries the run's identity, both x coordinates and the short commit", () => {
+    const [point] = toTrendPoints([{ row: history(1)[0]!, order: 42 }]);
+    expect(point).toMatchObject({
+      runId: "run-0",
+      time: START,
+      order: 42,
+      label: "baseline",
+      round: 1,
+      branch: "main",
+      commitShort: "abcdef0",
+    });
+  });
+
+  it("keeps missing values as null, never 0, and drops non-finite numbers", () => {
+    const row = { ...history(1)[0]!, p90Ms: null, p99Ms: Number.NaN, errorRate: null, throughput: Infinity };
+    const [point] = toTrendPoints([{ row, order: 1 }]);
+    expect(point).toMatchObject({ p90Ms: null, p99Ms: null, errorRate: null, throughput: null });
+    expect(point?.p95Ms).toBeGreaterThan(0);
+  });
+
+  it("shortens commits as git does and keeps a missing one missing", () => {
+    expect(shortCommit("9f1c2e7deadbeef")).toBe("9f1c2e7");
+    expect(shortCommit("9f1c")).toBe("9f1c");
+    expect(shortCommit(null)).toBeNull();
+  });
+});
+
+describe("toTrendSeries", () => {
+  const points = toTrendPoints(selectTrendRuns(history(3), 600).kept);
+
+  it("puts start time on x in time mode and the run number in order mode", () => {
+    expect(toTrendSeries(points, "time").map((point) => point.x)).toEqual([START, START + DAY, START + 2 * DAY]);
+    expect(toTrendSeries(points, "order").map((point) => point.x)).toEqual([1, 2, 3]);
+  });
+
+  it("sorts by x, so equal start times keep the run order", () => {
+    const same = points.map((point) => ({ ...point, time: START }));
+    expect(toTrendSeries([...same].reverse(), "time").map((point) => point.order)).toEqual([1, 2, 3]);
+  });
+
+  it("keeps gaps as null values (the chart skips them)", () => {
+    const gappy = points.map((point, index) => ({ ...point, p99Ms: index === 1 ? null : point.p99Ms }));
+    const series = toTrendSeries(gappy, "order");
+    expect(series[1]?.p99Ms).toBeNull();
+    expect(series[0]?.p99Ms).not.toBeNull();
+  });
+});
+
+describe("availableTrendLines and hasValues", () => {
+  it("offers only lines some run reports", () => {
+    const points = toTrendPoints(
+      selectTrendRuns(
+        history(4, () => ({ p90Ms: null, maxMs: null })),
+        600,
+      ).kept,
+    );
+    expect(availableTrendLines(points)).toEqual(["p50", "p95", "p99", "mean"]);
+    expect(hasValues(points, (point) => point.throughput)).toBe(true);
+    expect(
+      hasValues(
+        points.map((point) => ({ ...point, errorRate: null })),
+        (point) => point.errorRate,
+      ),
+    ).toBe(false);
+  });
+});
+
+describe("toMetricPoints", () => {
+  const rows = Array.from({ length: 2000 }, (_, index) => ({
+    runId: `run-${index}`,
+    startedAt: new Date(START + index * DAY),
+    value: index === 1234 ? 99 : index === 321 ? 1 : 40 + (index % 4),
+  }));
+  const orderOf = new Map(rows.map((row, index) => [row.runId, index + 1]));
+
+  it("keeps every point of a short history, numbered like the endpoint's runs", () => {
+    const result = toMetricPoints(
+      rows.slice(0, 3),
+      new Map([
+        ["run-0", 5],
+        ["run-1", 6],
+        ["run-2", 9],
+      ]),
+    );
+    expect(result).toEqual({
+      points: [
+        { runId: "run-0", time: START, order: 5, value: 40 },
+        { runId: "run-1", time: START + DAY, order: 6, value: 41 },
+        { runId: "run-2", time: START + 2 * DAY, order: 9, value: 42 },
+      ],
+      total: 3,
+      isDownsampled: false,
+    });
+  });
+
+  it("thins a long history keeping first, last, lowest and highest", () => {
+    const result = toMetricPoints(rows, orderOf, 60);
+    expect(result.isDownsampled).toBe(true);
+    expect(result.total).toBe(2000);
+    expect(result.points.length).toBeLessThanOrEqual(60);
+    const values = result.points.map((point) => point.value);
+    expect(values).toContain(99);
+    expect(values).toContain(1);
+    expect(result.points[0]?.order).toBe(1);
+    expect(result.points.at(-1)?.order).toBe(2000);
+  });
+
+  it("leaves out runs the endpoint's history does not have", () => {
+    const result = toMetricPoints(rows.slice(0, 3), new Map([["run-1", 1]]));
+    expect(result.points.map((point) => point.runId)).toEqual(["run-1"]);
+    expect(result.total).toBe(1);
+  });
+});
+
+describe("rangeStart", () => {
+  const now = new Date("2026-06-30T12:00:00Z");
+  it("goes back the range's days, or nowhere for all", () => {
+    expect(rangeStart("30d", now)?.toISOString()).toBe("2026-05-31T12:00:00.000Z");
+    expect(rangeStart("90d", now)?.toISOString()).toBe("2026-04-01T12:00:00.000Z");
+    expect(rangeStart("1y", now)?.toISOString()).toBe("2025-06-30T12:00:00.000Z");
+    expect(rangeStart("all", now)).toBeNull();
+  });
+});

@@ -1,0 +1,270 @@
+/**
+ * Shaping an endpoint's (or the run aggregate's) history into what the trend charts draw. Pure: rows in,
+ * plain data out, so the choice of runs and the chart series are tested without a database or a browser.
+ *
+ * Downsampling choice (documented here because the page's honesty depends on it): a trend chart is
+ * about 600 px wide, so a history longer than `maxPoints` runs is thinned on the server to whole runs,
+ * never averaged. Runs are picked by LTTB (Largest-Triangle-Three-Buckets, see ./downsample) on p95
+ * latency against time: it keeps the first and last runs and the visual shape (steps, peaks, dips) of
+ * the headline percentile. LTTB looks at one series only, so on top of it we PIN the runs that hold the
+ * history's extremes of the other lines people read — the highest and lowest p95, the highest p99 and
+ * max, the highest error rate and the lowest and highest throughput — so the worst spike or error burst
+ * is never thinned away. LTTB's budget is reduced by the pinned runs, so the total stays ≤ maxPoints.
+ * Whole rows of the chosen runs are kept, so every line (p50…max, throughput, error rate) shares the
+ * same points and the same hover. Min/max buckets (downsampleMinMax) would keep every bucket's extreme
+ * of ONE series but up to two runs per bucket, and other lines' extremes would still be lost: LTTB plus
+ * pinned extremes gives the same guarantee for every line at a fixed, predictable count.
+ */
+import { downsampleLttb } from "./downsample";
+
+/** The latency lines a trend chart can draw, in legend order. */
+export const TREND_LINES = ["p50", "p90", "p95", "p99", "mean", "max"] as const;
+export type TrendLine = (typeof TREND_LINES)[number];
+/** Shown unless the URL says otherwise; mean and max are optional extras. */
+export const DEFAULT_TREND_LINES: readonly TrendLine[] = ["p50", "p90", "p95", "p99"];
+
+/** The field of a trend point each latency line reads. */
+export const TREND_LINE_FIELD = {
+  p50: "p50Ms",
+  p90: "p90Ms",
+  p95: "p95Ms",
+  p99: "p99Ms",
+  mean: "meanMs",
+  max: "maxMs",
+} as const satisfies Record<TrendLine, keyof TrendValues>;
+
+export type TrendXMode = "time" | "order";
+
+/** The most runs a trend chart draws; the chart is ~600 px wide. */
+export const DEFAULT_MAX_POINTS = 600;
+/** A trend needs two runs; one run is shown as values, never as a one-point chart. */
+export const MIN_TREND_RUNS = 2;
+
+/** One run's numbers for the endpoint; null where the tool gave none (never 0). */
+export interface TrendValues {
+  p50Ms: number | null;
+  p90Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+  meanMs: number | null;
+  maxMs: number | null;
+  /** Requests per second. */
+  throughput: number | null;
+  /** failures / requests, 0..1. */
+  errorRate: number | null;
+}
+
+/** What a tooltip and a link need to know about a run. */
+export interface TrendRunInfo {
+  runId: string;
+  startedAt: Date;
+  label: string | null;
+  round: number | null;
+  branch: string | null;
+  commit: string | null;
+}
+
+export type TrendRow = TrendRunInfo & TrendValues;
+
+/** The columns run selection looks at (the narrow first read of a long history). */
+export type SelectableTrendRow = Pick<TrendRow, "startedAt" | "p95Ms" | "p99Ms" | "maxMs" | "errorRate" | "throughput">;
+
+export interface Selection<R> {
+  /** The kept rows, oldest first, each with its 1-based position in the whole (filtered) history. */
+  kept: { row: R; order: number }[];
+  /** How many rows the history has (M in "showing N of M"). */
+  total: number;
+  isDownsampled: boolean;
+}
+
+/**
+ * Picks at most `maxPoints` runs of a history sorted oldest first (see the module comment for why
+ * LTTB on p95 plus pinned extremes). Returns the input's own row objects.
+ *
+ * @param maxPoints an integer ≥ 10 (room for LTTB's first and last plus the pinned extremes).
+ */
+export function selectTrendRuns<R extends SelectableTrendRow>(
+  rows: readonly R[],
+  maxPoints = DEFAULT_MAX_POINTS,
+): Selection<R> {
+  assertMaxPoints(maxPoints);
+  const everything = { kept: rows.map((row, index) => ({ row, order: index + 1 })), total: rows.length };
+  if (rows.length <= maxPoints) return { ...everything, isDownsampled: false };
+
+  const pinned = new Set<number>(
+    [
+      indexOfExtreme(rows, (row) => row.p95Ms, "max"),
+      indexOfExtreme(rows, (row) => row.p95Ms, "min"),
+      indexOfExtreme(rows, (row) => row.p99Ms, "max"),
+      indexOfExtreme(rows, (row) => row.maxMs, "max"),
+      indexOfExtreme(rows, (row) => row.errorRate, "max"),
+      indexOfExtreme(rows, (row) => row.throughput, "min"),
+      indexOfExtreme(rows, (row) => row.throughput, "max"),
+    ].filter((index) => index !== -1),
+  );
+
+  const points = rows.map((row, index) => ({ x: row.startedAt.getTime(), y: row.p95Ms, index }));
+  const chosen = new Set(pinned);
+  for (const point of downsampleLttb(points, maxPoints - pinned.size)) chosen.add(point.index);
+
+  const kept = [...chosen].sort((a, b) => a - b).map((index) => ({ row: rows[index] as R, order: index + 1 }));
+  return { kept, total: rows.length, isDownsampled: true };
+}
+
+/** The index of the highest (or lowest) non-null value, first of equals; -1 when all are null. */
+function indexOfExtreme<R>(rows: readonly R[], value: (row: R) => number | null, which: "min" | "max"): number {
+  let best = -1;
+  let bestValue = 0;
+  rows.forEach((row, index) => {
+    const current = value(row);
+    if (current === null || !Number.isFinite(current)) return;
+    if (best === -1 || (which === "max" ? current > bestValue : current < bestValue)) {
+      best = index;
+      bestValue = current;
+    }
+  });
+  return best;
+}
+
+function assertMaxPoints(maxPoints: number): void {
+  if (!Number.isInteger(maxPoints) || maxPoints < 10) {
+    throw new RangeError(`maxPoints must be an integer ≥ 10, got ${maxPoints}`);
+  }
+}
+
+/** One drawn run: its values, both x coordinates (the URL picks one), and what its tooltip says. */
+export interface TrendPoint extends TrendValues {
+  runId: string;
+  /** Start time, epoch milliseconds (x in time mode). */
+  time: number;
+  /** 1-based position in the filtered history (x in run-order mode); gaps show what was thinned. */
+  order: number;
+  label: string | null;
+  round: number | null;
+  branch: string | null;
+  /** The commit's first 7 characters, as git shows it. */
+  commitShort: string | null;
+}
+
+export const COMMIT_SHORT_LENGTH = 7;
+
+export function shortCommit(commit: string | null): string | null {
+  return commit === null ? null : commit.slice(0, COMMIT_SHORT_LENGTH);
+}
+
+/** Kept rows → the points the latency, throughput and error-rate charts share. */
+export function toTrendPoints(kept: readonly { row: TrendRow; order: number }[]): TrendPoint[] {
+  return kept.map(({ row, order }) => ({
+    runId: row.runId,
+    time: row.startedAt.getTime(),
+    order,
+    label: row.label,
+    round: row.round,
+    branch: row.branch,
+    commitShort: shortCommit(row.commit),
+    p50Ms: finiteOrNull(row.p50Ms),
+    p90Ms: finiteOrNull(row.p90Ms),
+    p95Ms: finiteOrNull(row.p95Ms),
+    p99Ms: finiteOrNull(row.p99Ms),
+    meanMs: finiteOrNull(row.meanMs),
+    maxMs: finiteOrNull(row.maxMs),
+    throughput: finiteOrNull(row.throughput),
+    errorRate: finiteOrNull(row.errorRate),
+  }));
+}
+
+function finiteOrNull(value: number | null): number | null {
+  return value !== null && Number.isFinite(value) ? value : null;
+}
+
+/** A point placed on the chart's x axis: `x` is the start time (epoch ms) or the run number. */
+export type TrendSeriesPoint<P extends { time: number; order: number } = TrendPoint> = P & { x: number };
+
+/**
+ * Points → the series a chart draws for the x mode in the URL. Missing values stay null (the chart
+ * skips them; a missing p99 is never drawn as 0). Sorted by x so a line never doubles back.
+ */
+export function toTrendSeries<P extends { time: number; order: number }>(
+  points: readonly P[],
+  mode: TrendXMode,
+): TrendSeriesPoint<P>[] {
+  return points
+    .map((point) => ({ ...point, x: mode === "time" ? point.time : point.order }))
+    .sort((a, b) => a.x - b.x || a.order - b.order);
+}
+
+/** The latency lines with at least one value in `points`: the others get no toggle and no line. */
+export function availableTrendLines(points: readonly TrendValues[]): TrendLine[] {
+  return TREND_LINES.filter((line) => points.some((point) => point[TREND_LINE_FIELD[line]] !== null));
+}
+
+/** Whether any point has a value of `field` (a throughput or error-rate chart of nothing is not drawn). */
+export function hasValues<P>(points: readonly P[], value: (point: P) => number | null): boolean {
+  return points.some((point) => value(point) !== null);
+}
+
+/** A custom metric's stored row (CPU %, memory MB, messages/s) of one run. */
+export interface MetricRow {
+  runId: string;
+  startedAt: Date;
+  value: number;
+}
+
+export interface MetricPoint {
+  runId: string;
+  time: number;
+  order: number;
+  value: number;
+}
+
+/**
+ * A custom metric's history (oldest first) → at most `maxPoints` points by LTTB on its value, keeping
+ * the first, last, lowest and highest. `orderOf` gives each run its number in the endpoint's history
+ * so the metric charts' run-order axis matches the latency chart's; a run missing from it (no result
+ * for this endpoint under the filters) is left out.
+ */
+export function toMetricPoints(
+  rows: readonly MetricRow[],
+  orderOf: ReadonlyMap<string, number>,
+  maxPoints = DEFAULT_MAX_POINTS,
+): { points: MetricPoint[]; total: number; isDownsampled: boolean } {
+  assertMaxPoints(maxPoints);
+  const all: MetricPoint[] = [];
+  for (const row of rows) {
+    const order = orderOf.get(row.runId);
+    if (order === undefined || !Number.isFinite(row.value)) continue;
+    all.push({ runId: row.runId, time: row.startedAt.getTime(), order, value: row.value });
+  }
+  if (all.length <= maxPoints) return { points: all, total: all.length, isDownsampled: false };
+
+  const pinned = new Set<number>([
+    indexOfExtreme(all, (point) => point.value, "min"),
+    indexOfExtreme(all, (point) => point.value, "max"),
+  ]);
+  const chosen = new Set(pinned);
+  const lttb = downsampleLttb(
+    all.map((point, index) => ({ x: point.time, y: point.value, index })),
+    maxPoints - pinned.size,
+  );
+  for (const point of lttb) chosen.add(point.index);
+  const points = [...chosen].sort((a, b) => a - b).map((index) => all[index] as MetricPoint);
+  return { points, total: all.length, isDownsampled: true };
+}
+
+/** The trend page's time ranges (`?range=`); "all" is the default. */
+export const TREND_RANGES = ["30d", "90d", "1y", "all"] as const;
+export type TrendRange = (typeof TREND_RANGES)[number];
+
+const RANGE_DAYS: Record<Exclude<TrendRange, "all">, number> = { "30d": 30, "90d": 90, "1y": 365 };
+
+/** The earliest start time a range includes, or null for the whole history. */
+export function rangeStart(range: TrendRange, now: Date): Date | null {
+  if (range === "all") return null;
+  return new Date(now.getTime() - RANGE_DAYS[range] * 86_400_000);
+}
+
+/**
+ * The URL name of the run aggregate ("All endpoints"): `/projects/{p}/endpoints/_all`. Reserved: the
+ * aggregate wins over an endpoint literally named "_all".
+ */
+export const AGGREGATE_ENDPOINT = "_all";

@@ -1,0 +1,262 @@
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCaller } from "../api/root";
+import type { Database } from "../db";
+import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
+import { getEndpointTrends, TrendNotFoundError } from "./endpoint-trends";
+import { ingestRun } from "./ingest-run";
+
+const ROUTE = "GET /api/listings/:id";
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1, 9);
+
+interface SeedRun {
+  day: number;
+  label: string;
+  branch: string;
+  round?: number;
+  p95: number;
+  cpu?: number;
+  memory?: number;
+  withRoute?: boolean;
+}
+
+/** Uploads one run in the Benchtrack format through the real ingest path. */
+async function seedRun(database: Database, slug: string, run: SeedRun) {
+  const endpoints = [
+    {
+      name: "GetListing",
+      requests: 100,
+      failures: run.p95 > 50 ? 5 : 0,
+      throughput: 200 - run.p95,
+      latency: {
+        unit: "ms",
+        mean: run.p95 / 2,
+        p50: run.p95 / 2,
+        p90: run.p95 * 0.9,
+        p95: run.p95,
+        p99: run.p95 * 1.5,
+        max: run.p95 * 3,
+      },
+      ...(run.cpu !== undefined && { metrics: { cpu: { value: run.cpu, unit: "%", better: "lower" } } }),
+    },
+    ...(run.withRoute ? [{ name: ROUTE, requests: 10, failures: 0, latency: { unit: "ms", p95: 1 } }] : []),
+  ];
+  const document = {
+    schema: "benchtrack/v1",
+    tool: "custom",
+    label: run.label,
+    ...(run.round !== undefined && { round: run.round }),
+    startedAt: new Date(T0 + run.day * DAY).toISOString(),
+    environment: { git: { commit: `c0ffee${run.day}abcdef`, branch: run.branch } },
+    endpoints,
+    summary: { name: "all", requests: 110, failures: 0, throughput: 250, latency: { unit: "ms", p95: run.p95 + 1 } },
+    ...(run.memory !== undefined && { metrics: { memory: { value: run.memory, unit: "MB", better: "lower" } } }),
+  };
+  const text = JSON.stringify(document);
+  return ingestRun(database.prisma, {
+    projectSlug: slug,
+    createProjectIfMissing: true,
+    upload: {
+      kind: "files",
+      files: [
+        { name: "run.json", contentType: "application/json", text, sizeBytes: text.length, gzip: gzipSync(text) },
+      ],
+      sha256: createHash("sha256").update(text).digest("hex"),
+    },
+    format: "benchtrack",
+    metadata: {},
+    idempotencyKey: null,
+  });
+}
+
+const ALL = { branch: null, label: null, range: "all" } as const;
+
+describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) => {
+  let database: Database;
+  const slug = uniqueSlug("trends");
+  const runIds: string[] = [];
+
+  beforeAll(async () => {
+    database = await openMigratedDatabase(target);
+    const runs: SeedRun[] = [
+      { day: 0, label: "baseline", branch: "main", round: 1, p95: 10, cpu: 40, memory: 100, withRoute: true },
+      { day: 1, label: "baseline", branch: "main", round: 2, p95: 12, cpu: 42, memory: 101 },
+      { day: 2, label: "ManagedAsync", branch: "feature/async", round: 1, p95: 60, cpu: 55, memory: 120 },
+      { day: 40, label: "ManagedAsync", branch: "feature/async", round: 2, p95: 8, cpu: 35, memory: 90 },
+    ];
+    for (const run of runs) runIds.push((await seedRun(database, slug, run)).runId);
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it("returns an endpoint's history oldest first, the latest runs newest first, and the filter values", async () => {
+    const trends = await getEndpointTrends(database.prisma, { projectSlug: slug, endpoint: "GetListing", ...ALL });
+
+    expect(trends.endpoint).toMatchObject({ name: "GetListing", isAggregate: false });
+    expect(trends.endpoints).toEqual([ROUTE, "GetListing"].sort());
+    expect(trends.filters).toEqual({ branches: ["feature/async", "main"], labels: ["ManagedAsync", "baseline"] });
+    expect(trends.totalRuns).toBe(4);
+    expect(trends.isDownsampled).toBe(false);
+    expect(trends.points.map((point) => point.runId)).toEqual(runIds);
+    expect(trends.points.map((point) => point.order)).toEqual([1, 2, 3, 4]);
+    expect(trends.points[2]).toMatchObject({
+      time: T0 + 2 * DAY,
+      label: "ManagedAsync",
+      round: 1,
+      branch: "feature/async",
+      commitShort: "c0ffee2",
+      p50Ms: 30,
+      p95Ms: 60,
+      p99Ms: 90,
+      maxMs: 180,
+      throughput: 140,
+      errorRate: 0.05,
+    });
+    expect(trends.latest.map((point) => point.runId)).toEqual([...runIds].reverse());
+    expect(trends.latest[0]?.order).toBe(4);
+  });
+
+  it("trends the endpoint's custom metrics with unit and direction", async () => {
+    const trends = await getEndpointTrends(database.prisma, { projectSlug: slug, endpoint: "GetListing", ...ALL });
+    expect(trends.metrics).toHaveLength(1);
+    expect(trends.metrics[0]).toMatchObject({ key: "cpu", unit: "%", better: "lower", total: 4, isDownsampled: false });
+    expect(trends.metrics[0]?.points.map((point) => [point.order, point.value])).toEqual([
+      [1, 40],
+      [2, 42],
+      [3, 55],
+      [4, 35],
+    ]);
+    expect(trends.metrics[0]?.points[0]).toMatchObject({ label: "baseline", branch: "main", commitShort: "c0ffee0" });
+  });
+
+  it("trends the run aggregate and run-level metrics on _all", async () => {
+    const trends = await getEndpointTrends(database.prisma, { projectSlug: slug, endpoint: "_all", ...ALL });
+    expect(trends.endpoint).toMatchObject({ name: "_all", isAggregate: true });
+    expect(trends.points.map((point) => point.p95Ms)).toEqual([11, 13, 61, 9]);
+    expect(trends.metrics.map((metric) => [metric.key, metric.unit, metric.total])).toEqual([["memory", "MB", 4]]);
+  });
+
+  it("filters by branch, label and range, numbering runs within the filtered history", async () => {
+    const byBranch = await getEndpointTrends(database.prisma, {
+      projectSlug: slug,
+      endpoint: "GetListing",
+      ...ALL,
+      branch: "feature/async",
+    });
+    expect(byBranch.points.map((point) => [point.order, point.p95Ms])).toEqual([
+      [1, 60],
+      [2, 8],
+    ]);
+    // The selects still offer every value, not just the filtered one.
+    expect(byBranch.filters.branches).toEqual(["feature/async", "main"]);
+    expect(byBranch.metrics[0]?.points.map((point) => point.value)).toEqual([55, 35]);
+
+    const byLabel = await getEndpointTrends(database.prisma, {
+      projectSlug: slug,
+      endpoint: "GetListing",
+      ...ALL,
+      label: "baseline",
+    });
+    expect(byLabel.totalRuns).toBe(2);
+    expect(byLabel.latest.map((point) => point.label)).toEqual(["baseline", "baseline"]);
+
+    const recent = await getEndpointTrends(database.prisma, {
+      projectSlug: slug,
+      endpoint: "GetListing",
+      ...ALL,
+      range: "30d",
+      now: new Date(T0 + 45 * DAY),
+    });
+    expect(recent.points.map((point) => point.runId)).toEqual([runIds[3]]);
+    expect(recent.totalRuns).toBe(1);
+  });
+
+  it("finds endpoints by their decoded name, with a single run", async () => {
+    const trends = await getEndpointTrends(database.prisma, { projectSlug: slug, endpoint: ROUTE, ...ALL });
+    expect(trends.totalRuns).toBe(1);
+    expect(trends.points).toHaveLength(1);
+    expect(trends.points[0]).toMatchObject({ p95Ms: 1, p99Ms: null, throughput: null });
+    expect(trends.metrics).toEqual([]);
+  });
+
+  it("says NOT_FOUND for an unknown endpoint or project", async () => {
+    await expect(
+      getEndpointTrends(database.prisma, { projectSlug: slug, endpoint: "Nope", ...ALL }),
+    ).rejects.toBeInstanceOf(TrendNotFoundError);
+    await expect(
+      getEndpointTrends(database.prisma, { projectSlug: uniqueSlug("missing"), endpoint: "_all", ...ALL }),
+    ).rejects.toBeInstanceOf(TrendNotFoundError);
+
+    const caller = createCaller({ db: database.prisma });
+    const error = await caller.endpoint.trends({ project: slug, endpoint: "Nope" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TRPCError);
+    expect((error as TRPCError).code).toBe("NOT_FOUND");
+  });
+
+  it("thins a long history on the server and says how much it kept", async () => {
+    const longSlug = uniqueSlug("trends-long");
+    const project = await database.prisma.project.create({ data: { slug: longSlug, name: longSlug } });
+    const endpoint = await database.prisma.endpoint.create({ data: { projectId: project.id, name: "GetListing" } });
+    const count = 300;
+    const runs = Array.from({ length: count }, (_, index) => ({
+      id: `${longSlug}-run-${String(index).padStart(4, "0")}`,
+      projectId: project.id,
+      tool: "custom",
+      format: "benchtrack",
+      label: "nightly",
+      gitBranch: "main",
+      startedAt: new Date(T0 + index * 3_600_000),
+    }));
+    await database.prisma.run.createMany({ data: runs });
+    await database.prisma.result.createMany({
+      data: runs.map((run, index) => ({
+        runId: run.id,
+        projectId: project.id,
+        endpointId: endpoint.id,
+        startedAt: run.startedAt,
+        p95Ms: index === 123 ? 500 : 10 + (index % 3),
+        p99Ms: 20,
+        errorRate: index === 201 ? 0.3 : 0,
+        throughput: 100,
+      })),
+    });
+    await database.prisma.metric.createMany({
+      data: runs.map((run, index) => ({
+        runId: run.id,
+        projectId: project.id,
+        endpointId: endpoint.id,
+        startedAt: run.startedAt,
+        key: "cpu",
+        value: index === 77 ? 99 : 30,
+        unit: "%",
+        better: "lower" as const,
+      })),
+    });
+
+    const trends = await getEndpointTrends(database.prisma, {
+      projectSlug: longSlug,
+      endpoint: "GetListing",
+      ...ALL,
+      maxPoints: 50,
+    });
+    expect(trends.totalRuns).toBe(count);
+    expect(trends.isDownsampled).toBe(true);
+    expect(trends.points.length).toBeLessThanOrEqual(50);
+    expect(trends.points[0]?.order).toBe(1);
+    expect(trends.points.at(-1)?.order).toBe(count);
+    expect(trends.points.some((point) => point.p95Ms === 500)).toBe(true);
+    expect(trends.points.some((point) => point.errorRate === 0.3)).toBe(true);
+    // Whole rows: every drawn run has its run fields and all its values.
+    for (const point of trends.points) expect(point).toMatchObject({ label: "nightly", branch: "main", p99Ms: 20 });
+    expect(trends.latest).toHaveLength(20);
+    expect(trends.latest[0]?.order).toBe(count);
+    expect(trends.metrics[0]).toMatchObject({ key: "cpu", total: count, isDownsampled: true });
+    expect(trends.metrics[0]?.points.length).toBeLessThanOrEqual(50);
+    expect(trends.metrics[0]?.points.some((point) => point.value === 99)).toBe(true);
+  });
+});
