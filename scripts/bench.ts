@@ -1,7 +1,10 @@
 // npm run bench [-- --ndjson-mb 100 --uploads 400 --concurrency 8 --postgres | --embedded]
+// npm run bench -- --pages [--page-runs 5000 --page-samples 20 --postgres | --embedded]
 //
-// Ingest benchmarks against the production build, with a throw-away database, on 127.0.0.1 only.
-// It measures and prints; it asserts nothing about timings (correctness lines say OK or WRONG).
+// Ingest benchmarks, then page benchmarks (`--pages`: the page benchmarks only), against the production
+// build, with throw-away databases, on 127.0.0.1 only. They measure and print; they assert nothing about
+// timings (correctness lines say OK or WRONG). Pages: see scripts/bench/pages.ts (ports 3480/3481,
+// results in bench-results/pages.json).
 //   1. Builds the app if the sources changed, creates a fresh database per backend (an embedded PGlite
 //      folder in a temp dir; a `benchtrack_bench_<ts>` database on PostgreSQL, dropped afterwards),
 //      migrates it and starts `next start` on port 3460 (embedded) or 3461 (PostgreSQL).
@@ -36,6 +39,7 @@ import {
 } from "./bench/ingest";
 import type { IngestClient } from "./bench/ingest";
 import { synthesizeNdjson } from "./bench/ndjson";
+import { PAGE_BENCH_DEFAULTS, runPageBenchmarks } from "./bench/pages";
 import { startServer } from "./bench/server";
 import type { BenchServer } from "./bench/server";
 import { ROOT, buildApp, isBuildCurrent } from "./lib/build";
@@ -47,8 +51,8 @@ const FIXTURE_NDJSON = path.join(FIXTURES, "short-ndjson", "points.ndjson");
 const FIXTURE_SUMMARY = path.join(FIXTURES, "round1", "summary.json");
 const RESULTS_DIR = path.join(ROOT, "bench-results");
 const FIXTURE_REPEATS = 5;
-/** The whole benchmark is stopped (servers and databases cleaned up) after this long. */
-const DEADLINE_MS = 10 * 60_000;
+/** Each part (ingest, pages) may take this long before the whole benchmark is stopped and cleaned up. */
+const PART_DEADLINE_MS = 10 * 60_000;
 
 const { values: args } = parseArgs({
   options: {
@@ -57,12 +61,20 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "8" },
     postgres: { type: "boolean", default: false },
     embedded: { type: "boolean", default: false },
+    pages: { type: "boolean", default: false },
+    "page-runs": { type: "string", default: String(PAGE_BENCH_DEFAULTS.runs) },
+    "page-samples": { type: "string", default: String(PAGE_BENCH_DEFAULTS.samples) },
   },
 });
 const options = {
   ndjsonMb: positiveNumber("ndjson-mb", args["ndjson-mb"]),
   uploads: positiveNumber("uploads", args.uploads),
   concurrency: positiveNumber("concurrency", args.concurrency),
+};
+const pageOptions = {
+  runs: positiveNumber("page-runs", args["page-runs"]),
+  endpoints: PAGE_BENCH_DEFAULTS.endpoints,
+  samples: positiveNumber("page-samples", args["page-samples"]),
 };
 
 function positiveNumber(name: string, value: string): number {
@@ -80,15 +92,19 @@ interface Row {
   figure: string;
 }
 
-// Servers run in their own process group (so the whole tree can be stopped): stop them on any exit.
+// Servers run in their own process group (so the whole tree can be stopped): stop them on any exit,
+// then drop the throw-away databases the page benchmark has open.
 const running = new Set<BenchServer>();
+const liveBackends = new Set<Backend>();
 async function stopEverything(reason: string): Promise<never> {
   console.error(`\nStopping (${reason})…`);
   await Promise.allSettled([...running].map((server) => server.stop()));
+  await Promise.allSettled([...liveBackends].map((backend) => backend.dispose()));
   process.exit(1);
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stopEverything(signal));
-setTimeout(() => void stopEverything(`time limit of ${DEADLINE_MS / 60_000} minutes`), DEADLINE_MS).unref();
+const deadlineMs = PART_DEADLINE_MS * (args.pages ? 1 : 2);
+setTimeout(() => void stopEverything(`time limit of ${deadlineMs / 60_000} minutes`), deadlineMs).unref();
 
 async function chooseBackends(): Promise<{ kinds: BackendKind[]; postgresUrl: string }> {
   const postgresUrl = process.env.DATABASE_URL?.trim() || DEFAULT_POSTGRES_URL;
@@ -157,57 +173,69 @@ if (!isBuildCurrent()) {
   buildApp();
 }
 
-const workDir = mkdtempSync(path.join(os.tmpdir(), "benchtrack-bench-"));
-const rows: Row[] = [];
-const report: Record<string, unknown>[] = [];
-try {
-  console.log(`Synthesizing a ${options.ndjsonMb} MB k6 NDJSON from ${path.relative(ROOT, FIXTURE_NDJSON)}…`);
-  const synthetic = await synthesizeNdjson(
-    FIXTURE_NDJSON,
-    options.ndjsonMb * 1024 * 1024,
-    path.join(workDir, "points.ndjson"),
-  );
-  for (const kind of kinds) {
-    let backend: Backend | null = null;
-    try {
-      backend = kind === "embedded" ? await prepareEmbedded() : await preparePostgres(postgresUrl);
-      console.log(`\n[${kind}] ${backend.description}`);
-      const result = await benchBackend(backend, synthetic);
-      rows.push(...result.rows);
-      report.push({ backend: kind, description: backend.description, ...result.figures });
-    } catch (error) {
-      // One backend failing (PostgreSQL down, server crash) still leaves the other's figures.
-      console.error(`[${kind}] failed:`, error);
-      rows.push({ backend: kind, test: "(benchmark)", figure: `FAILED: ${String(error).split("\n")[0]}` });
-      report.push({ backend: kind, error: String(error) });
-    } finally {
-      await backend?.dispose();
+async function benchIngest(): Promise<void> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), "benchtrack-bench-"));
+  const rows: Row[] = [];
+  const report: Record<string, unknown>[] = [];
+  try {
+    console.log(`Synthesizing a ${options.ndjsonMb} MB k6 NDJSON from ${path.relative(ROOT, FIXTURE_NDJSON)}…`);
+    const synthetic = await synthesizeNdjson(
+      FIXTURE_NDJSON,
+      options.ndjsonMb * 1024 * 1024,
+      path.join(workDir, "points.ndjson"),
+    );
+    for (const kind of kinds) {
+      let backend: Backend | null = null;
+      try {
+        backend = kind === "embedded" ? await prepareEmbedded() : await preparePostgres(postgresUrl);
+        console.log(`\n[${kind}] ${backend.description}`);
+        const result = await benchBackend(backend, synthetic);
+        rows.push(...result.rows);
+        report.push({ backend: kind, description: backend.description, ...result.figures });
+      } catch (error) {
+        // One backend failing (PostgreSQL down, server crash) still leaves the other's figures.
+        console.error(`[${kind}] failed:`, error);
+        rows.push({ backend: kind, test: "(benchmark)", figure: `FAILED: ${String(error).split("\n")[0]}` });
+        report.push({ backend: kind, error: String(error) });
+      } finally {
+        await backend?.dispose();
+      }
     }
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
   }
-} finally {
-  rmSync(workDir, { recursive: true, force: true });
+
+  printTable(rows);
+  const resultsPath = path.join(RESULTS_DIR, "ingest.json");
+  writeFileSync(
+    resultsPath,
+    JSON.stringify(
+      {
+        generatedAt: new Date().toISOString(),
+        machine: {
+          cpus: os.cpus().length,
+          cpuModel: os.cpus()[0]?.model ?? null,
+          memoryGb: os.totalmem() / 1024 ** 3,
+          node: process.version,
+        },
+        options,
+        backends: report,
+        table: rows,
+      },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nWrote ${path.relative(ROOT, resultsPath)}`);
 }
 
-printTable(rows);
-const resultsPath = path.join(RESULTS_DIR, "ingest.json");
-writeFileSync(
-  resultsPath,
-  JSON.stringify(
-    {
-      generatedAt: new Date().toISOString(),
-      machine: {
-        cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model ?? null,
-        memoryGb: os.totalmem() / 1024 ** 3,
-        node: process.version,
-      },
-      options,
-      backends: report,
-      table: rows,
-    },
-    null,
-    2,
-  ),
-);
-console.log(`\nWrote ${path.relative(ROOT, resultsPath)}`);
+if (!args.pages) await benchIngest();
+await runPageBenchmarks({
+  kinds,
+  postgresUrl,
+  options: pageOptions,
+  resultsDir: RESULTS_DIR,
+  running,
+  backends: liveBackends,
+});
 process.exit(0);

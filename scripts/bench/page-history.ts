@@ -1,0 +1,262 @@
+import { createHash } from "node:crypto";
+import { createSeededRandom } from "../../server/domain/stats/random";
+import type { SeededRandom } from "../../server/domain/stats/random";
+import type { PrismaClient } from "../../server/generated/prisma/client";
+
+/**
+ * A synthetic history for the page benchmark, written straight into a fresh database: one project,
+ * its endpoints, runs spread over two years, and per run one result per endpoint plus the aggregate
+ * (endpoint_id NULL), with lognormal-shaped percentiles. The bundled fixtures are far too few for
+ * 5,000 distinct runs, and a throw-away benchmark database is the one place synthetic numbers belong
+ * (never the demo). Rows go in as multi-row INSERTs: the upload path would take minutes for this.
+ */
+export interface HistorySize {
+  runs: number;
+  endpoints: number;
+}
+
+export const BENCH_PROJECT_SLUG = "bench";
+const HISTORY_DAYS = 730;
+const INSERT_BATCH_ROWS = 5_000;
+const RUN_SECONDS = 60;
+
+const ENDPOINT_NAMES = [
+  "GetListing", "ListListings", "SearchListings", "GetAllCategories", "CheckStockAvailability",
+  "GetSeller", "ListReviews", "CreateListing", "UpdateListing", "DeleteListing",
+  "GetCart", "AddToCart", "RemoveFromCart", "Checkout", "GetOrder",
+  "ListOrders", "GetUserProfile", "UpdateUserProfile", "GetRecommendations", "HealthCheck",
+]; // prettier-ignore
+
+export interface SeededHistory {
+  projectId: string;
+  runs: number;
+  results: number;
+  insertMs: number;
+  analyzeMs: number;
+  /** What the parameterised pages are opened with. */
+  sample: { runId: string; endpoint: string; label: string; branch: string };
+}
+
+/** A stable, cuid-looking id, so pages that validate id shapes accept it. */
+function runIdOf(index: number): string {
+  return `c${createHash("sha1").update(`bench-run-${index}`).digest("hex").slice(0, 24)}`;
+}
+
+function sqlText(value: string | null): string {
+  return value === null ? "NULL" : `'${value.replaceAll("'", "''")}'`;
+}
+
+function sqlNumber(value: number | null, digits = 3): string {
+  return value === null ? "NULL" : Number(value.toFixed(digits)).toString();
+}
+
+interface EndpointProfile {
+  id: number;
+  p50Ms: number;
+  /** Log-scale spread: p95 = p50 × e^(1.645 σ), as for a lognormal latency. */
+  sigma: number;
+  requestShare: number;
+  errorRate: number;
+}
+
+interface RunShape {
+  id: string;
+  startedAt: Date;
+  branch: string;
+  label: string;
+  round: number | null;
+  tool: "k6" | "locust";
+}
+
+/**
+ * A run's shape: mostly main, a release branch, and short-lived feature branches (a new one every
+ * ~250 runs); labels nightly/baseline with some ManagedAsync rounds; k6 mostly, Locust sometimes.
+ */
+function shapeRun(index: number, total: number, start: number, random: SeededRandom): RunShape {
+  const spacingMs = (HISTORY_DAYS * 86_400_000) / total;
+  const startedAt = new Date(start + index * spacingMs + random.uniform() * spacingMs * 0.5);
+  const branchDraw = random.uniform();
+  const branch = branchDraw < 0.75 ? "main" : branchDraw < 0.8 ? "release/2.x" : `feature/f-${Math.floor(index / 250)}`;
+  const labelDraw = random.uniform();
+  const label = labelDraw < 0.45 ? "nightly" : labelDraw < 0.9 ? "baseline" : "ManagedAsync";
+  return {
+    id: runIdOf(index),
+    startedAt,
+    branch,
+    label,
+    round: label === "ManagedAsync" ? (index % 5) + 1 : null,
+    tool: random.uniform() < 0.7 ? "k6" : "locust",
+  };
+}
+
+/** One endpoint's numbers in one run: lognormal-shaped percentiles around the endpoint's median. */
+function endpointNumbers(profile: EndpointProfile, runFactor: number, durationSeconds: number, random: SeededRandom) {
+  const p50 = profile.p50Ms * runFactor * Math.exp(random.gaussian(0, 0.03));
+  const at = (z: number) => p50 * Math.exp(z * profile.sigma + random.gaussian(0, 0.02));
+  const requests = Math.max(1, Math.round(2_000 * profile.requestShare * (1 + random.gaussian(0, 0.02))));
+  const failures = Math.round(requests * profile.errorRate * Math.exp(random.gaussian(0, 0.5)));
+  const p99 = at(2.3263);
+  return {
+    requests,
+    failures,
+    throughput: requests / durationSeconds,
+    min: p50 * Math.exp(-2.5 * profile.sigma),
+    mean: p50 * Math.exp((profile.sigma * profile.sigma) / 2),
+    p50,
+    p90: at(1.2816),
+    p95: at(1.6449),
+    p99,
+    max: p99 * (1.2 + random.uniform()),
+  };
+}
+
+type Numbers = ReturnType<typeof endpointNumbers>;
+
+/** The aggregate row: sums of counts; latency as request-weighted means (an approximation, fine here). */
+function aggregateNumbers(rows: Numbers[]): Numbers {
+  const requests = rows.reduce((sum, row) => sum + row.requests, 0);
+  const weighted = (pick: (row: Numbers) => number) =>
+    rows.reduce((sum, row) => sum + pick(row) * row.requests, 0) / requests;
+  return {
+    requests,
+    failures: rows.reduce((sum, row) => sum + row.failures, 0),
+    throughput: rows.reduce((sum, row) => sum + row.throughput, 0),
+    min: Math.min(...rows.map((row) => row.min)),
+    mean: weighted((row) => row.mean),
+    p50: weighted((row) => row.p50),
+    p90: weighted((row) => row.p90),
+    p95: weighted((row) => row.p95),
+    p99: weighted((row) => row.p99),
+    max: Math.max(...rows.map((row) => row.max)),
+  };
+}
+
+function resultValues(run: RunShape, projectId: string, endpointId: number | null, numbers: Numbers): string {
+  const percentiles = JSON.stringify({
+    "50": Number(numbers.p50.toFixed(3)),
+    "90": Number(numbers.p90.toFixed(3)),
+    "95": Number(numbers.p95.toFixed(3)),
+    "99": Number(numbers.p99.toFixed(3)),
+  });
+  const statusCodes = JSON.stringify({ "200": numbers.requests - numbers.failures, "500": numbers.failures });
+  return `(${[
+    sqlText(run.id),
+    sqlText(projectId),
+    endpointId === null ? "NULL" : String(endpointId),
+    sqlText(run.startedAt.toISOString()),
+    String(numbers.requests),
+    String(numbers.failures),
+    sqlNumber(numbers.failures / numbers.requests, 6),
+    sqlNumber(numbers.throughput),
+    sqlNumber(numbers.min),
+    sqlNumber(numbers.mean),
+    sqlNumber(numbers.p50),
+    sqlNumber(numbers.p90),
+    sqlNumber(numbers.p95),
+    sqlNumber(numbers.p99),
+    sqlNumber(numbers.max),
+    `${sqlText(percentiles)}::jsonb`,
+    `${sqlText(statusCodes)}::jsonb`,
+  ].join(",")})`;
+}
+
+function runValues(run: RunShape, projectId: string, index: number): string {
+  // Three runs per commit, as when a pipeline runs several tests of one build.
+  const commit = createHash("sha1")
+    .update(`bench-commit-${Math.floor(index / 3)}`)
+    .digest("hex");
+  return `(${[
+    sqlText(run.id),
+    sqlText(projectId),
+    sqlText(run.tool),
+    sqlText(run.tool === "k6" ? "k6-summary" : "locust-csv"),
+    "'http'",
+    sqlText(run.label),
+    run.round === null ? "NULL" : String(run.round),
+    sqlText(run.startedAt.toISOString()),
+    String(RUN_SECONDS),
+    sqlText(commit),
+    sqlText(run.branch),
+    sqlText(`https://ci.example.com/bench/builds/${10_000 + index}`),
+  ].join(",")})`;
+}
+
+const RUN_COLUMNS =
+  "id, project_id, tool, format, protocol, label, round, started_at, duration_seconds, git_commit, git_branch, build_url";
+const RESULT_COLUMNS =
+  "run_id, project_id, endpoint_id, started_at, requests, failures, error_rate, throughput, min_ms, mean_ms, " +
+  "p50_ms, p90_ms, p95_ms, p99_ms, max_ms, percentiles, status_codes";
+
+/**
+ * Writes the project, its endpoints, the runs and one result per run per endpoint plus the aggregate
+ * (endpoint_id NULL), as multi-row INSERTs of INSERT_BATCH_ROWS rows, then ANALYZE (a real database
+ * has statistics from autovacuum; a freshly loaded one would be planned blind).
+ */
+export async function seedPageHistory(
+  db: PrismaClient,
+  options: HistorySize,
+  now = new Date(),
+): Promise<SeededHistory> {
+  const random = createSeededRandom(20_261_122);
+  const started = performance.now();
+  const project = await db.project.create({
+    data: { slug: BENCH_PROJECT_SLUG, name: "Bench", repoUrl: "https://github.com/example/bench" },
+    select: { id: true },
+  });
+  const names = ENDPOINT_NAMES.slice(0, options.endpoints);
+  while (names.length < options.endpoints) names.push(`Endpoint${names.length + 1}`);
+  await db.endpoint.createMany({ data: names.map((name) => ({ projectId: project.id, name, protocol: "http" })) });
+  const endpoints = await db.endpoint.findMany({ where: { projectId: project.id }, select: { id: true, name: true } });
+  const profiles: EndpointProfile[] = endpoints.map((endpoint) => ({
+    id: endpoint.id,
+    p50Ms: 2 + random.uniform() * 38,
+    sigma: 0.35 + random.uniform() * 0.25,
+    requestShare: 0.5 + random.uniform(),
+    errorRate: 0.0005 + random.uniform() * 0.003,
+  }));
+
+  const start = now.getTime() - HISTORY_DAYS * 86_400_000;
+  const runRows: string[] = [];
+  const resultRows: string[] = [];
+  const runs: RunShape[] = [];
+  for (let index = 0; index < options.runs; index++) {
+    const run = shapeRun(index, options.runs, start, random);
+    runs.push(run);
+    runRows.push(runValues(run, project.id, index));
+    // A step (+25%) two thirds of the way through, and the ManagedAsync rounds slower: charts have shape.
+    const runFactor =
+      (index > options.runs * 0.66 ? 1.25 : 1) *
+      (run.label === "ManagedAsync" ? 1.5 : 1) *
+      Math.exp(random.gaussian(0, 0.05));
+    const perEndpoint = profiles.map((profile) => ({
+      id: profile.id,
+      numbers: endpointNumbers(profile, runFactor, RUN_SECONDS, random),
+    }));
+    resultRows.push(resultValues(run, project.id, null, aggregateNumbers(perEndpoint.map((row) => row.numbers))));
+    for (const row of perEndpoint) resultRows.push(resultValues(run, project.id, row.id, row.numbers));
+  }
+  // Every value in these statements is generated above (numbers, or text quoted by sqlText): no input.
+  for (let offset = 0; offset < runRows.length; offset += INSERT_BATCH_ROWS) {
+    await db.$executeRawUnsafe(
+      `INSERT INTO runs (${RUN_COLUMNS}) VALUES ${runRows.slice(offset, offset + INSERT_BATCH_ROWS).join(",")}`,
+    );
+  }
+  for (let offset = 0; offset < resultRows.length; offset += INSERT_BATCH_ROWS) {
+    await db.$executeRawUnsafe(
+      `INSERT INTO results (${RESULT_COLUMNS}) VALUES ${resultRows.slice(offset, offset + INSERT_BATCH_ROWS).join(",")}`,
+    );
+  }
+  const inserted = performance.now();
+  await db.$executeRawUnsafe("ANALYZE");
+
+  // The pages opened: the newest main run, the first endpoint, and a label × branch pair that exists.
+  const newestMain = runs.filter((run) => run.branch === "main").at(-1) ?? runs.at(-1);
+  return {
+    projectId: project.id,
+    runs: runs.length,
+    results: resultRows.length,
+    insertMs: inserted - started,
+    analyzeMs: performance.now() - inserted,
+    sample: { runId: newestMain?.id ?? "", endpoint: names[0] ?? "", label: "baseline", branch: "release/2.x" },
+  };
+}

@@ -1,0 +1,271 @@
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase } from "../../server/db";
+import type { DatabaseTarget } from "../../server/db";
+import { prepareEmbedded, preparePostgres } from "./backends";
+import type { Backend, BackendKind } from "./backends";
+import { summarizeLatencies } from "./http";
+import { describeFinding, explainPageQueries } from "./page-explain";
+import type { ExplainReport } from "./page-explain";
+import { BENCH_PROJECT_SLUG, seedPageHistory } from "./page-history";
+import type { HistorySize, SeededHistory } from "./page-history";
+import { startServer } from "./server";
+import type { BenchServer } from "./server";
+
+/**
+ * The page benchmark: "with 5,000 runs × 20 endpoints seeded, each page's server response stays under
+ * 300 ms" — measured, not asserted. Per backend: seed a synthetic history into a fresh database
+ * (page-history.ts), explain the pages' slowest statements on PostgreSQL (page-explain.ts), start the
+ * production server on it, warm each page once, then time sequential GETs of its HTML to the last byte.
+ * A page that answers anything but 200 (not built yet: 404; broken: 500) is reported by its status.
+ */
+export interface PageBenchOptions extends HistorySize {
+  /** Timed GETs per page, after one warm-up GET. */
+  samples: number;
+}
+
+export const PAGE_BENCH_DEFAULTS: PageBenchOptions = { runs: 5_000, endpoints: 20, samples: 20 };
+/** The target the figures are read against (reported, never asserted). */
+export const PAGE_BUDGET_MS = 300;
+
+export interface PageFigure {
+  page: string;
+  path: string;
+  /** Status of the warm-up GET; timings only when every GET answered 200. */
+  status: number;
+  bytes: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  maxMs: number | null;
+  samplesMs: number[];
+}
+
+export function benchedPages(history: SeededHistory): { page: string; path: string }[] {
+  const project = `/projects/${BENCH_PROJECT_SLUG}`;
+  const { runId, endpoint, label, branch } = history.sample;
+  const filters = new URLSearchParams({ label, branch }).toString();
+  return [
+    { page: "home", path: "/" },
+    { page: "project overview", path: project },
+    { page: "run history", path: `${project}/runs` },
+    { page: "run history, filtered", path: `${project}/runs?${filters}` },
+    { page: "run report", path: `${project}/runs/${runId}` },
+    { page: "endpoint trends", path: `${project}/endpoints/${encodeURIComponent(endpoint)}` },
+    { page: "aggregate trends", path: `${project}/endpoints/_all` },
+  ];
+}
+
+/** One GET to the last byte of the body; redirects are not followed (a redirect is reported as such). */
+async function timedGet(url: string): Promise<{ status: number; bytes: number; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(60_000) });
+  const body = await response.arrayBuffer();
+  return { status: response.status, bytes: body.byteLength, ms: performance.now() - started };
+}
+
+export async function measurePages(baseUrl: string, pages: { page: string; path: string }[], samples: number) {
+  const figures: PageFigure[] = [];
+  for (const { page, path: pagePath } of pages) {
+    const url = `${baseUrl}${pagePath}`;
+    // The warm-up loads the route's code and fills connection pools; a page that fails is not timed.
+    const warm = await timedGet(url);
+    const figure: PageFigure = {
+      page,
+      path: pagePath,
+      status: warm.status,
+      bytes: warm.bytes,
+      p50Ms: null,
+      p95Ms: null,
+      maxMs: null,
+      samplesMs: [],
+    };
+    if (warm.status === 200) {
+      for (let sample = 0; sample < samples; sample++) {
+        const answer = await timedGet(url);
+        if (answer.status !== 200) {
+          figure.status = answer.status;
+          break;
+        }
+        figure.samplesMs.push(Math.round(answer.ms * 10) / 10);
+      }
+      const summary = figure.status === 200 ? summarizeLatencies(figure.samplesMs) : null;
+      if (summary) Object.assign(figure, { p50Ms: summary.p50Ms, p95Ms: summary.p95Ms, maxMs: summary.maxMs });
+    }
+    figures.push(figure);
+  }
+  return figures;
+}
+
+function targetOf(backend: Backend): DatabaseTarget {
+  const url = backend.env.DATABASE_URL;
+  const dataDir = backend.env.BENCHTRACK_DATA_DIR;
+  if (url) return { kind: "postgres", url };
+  if (dataDir) return { kind: "embedded", dataDir };
+  throw new Error(`Backend ${backend.kind} names no database`);
+}
+
+export interface PageBenchResult {
+  seeding: Omit<SeededHistory, "projectId">;
+  pages: PageFigure[];
+  explain: ExplainReport | null;
+}
+
+/**
+ * Seeds `backend` (its connection closed before the server opens it: the embedded database allows
+ * one process), explains on PostgreSQL, then serves and times the pages. `running` learns of the
+ * server so an interrupted benchmark still stops it.
+ */
+export async function benchPagesOn(
+  backend: Backend,
+  options: PageBenchOptions,
+  server: { port: number; logPath: string; running: Set<BenchServer> },
+  log: (line: string) => void,
+): Promise<PageBenchResult> {
+  const target = targetOf(backend);
+  const database = await openDatabase(target);
+  let history: SeededHistory;
+  try {
+    log(`seeding ${options.runs} runs × ${options.endpoints} endpoints…`);
+    history = await seedPageHistory(database.prisma, options);
+  } finally {
+    await database.close();
+  }
+  log(
+    `seeded ${history.runs} runs, ${history.results} results in ${(history.insertMs / 1000).toFixed(1)} s (+ ANALYZE ${(history.analyzeMs / 1000).toFixed(1)} s)`,
+  );
+
+  let explain: ExplainReport | null = null;
+  if (target.kind === "postgres") {
+    log("capturing the pages' statements for EXPLAIN (ANALYZE, BUFFERS)…");
+    explain = await explainPageQueries(target.url, history);
+  }
+
+  const serving = await startServer({
+    port: server.port,
+    env: { DATABASE_URL: "", ...backend.env },
+    logPath: server.logPath,
+  });
+  server.running.add(serving);
+  try {
+    log(`server ready at ${serving.baseUrl}; timing ${options.samples} GETs per page…`);
+    const pages = await measurePages(serving.baseUrl, benchedPages(history), options.samples);
+    const { projectId: _projectId, ...seeding } = history;
+    return { seeding, pages, explain };
+  } finally {
+    await serving.stop();
+    server.running.delete(serving);
+  }
+}
+
+const PORTS: Record<BackendKind, number> = { embedded: 3480, postgres: 3481 };
+
+export interface PageBenchRun {
+  kinds: BackendKind[];
+  postgresUrl: string;
+  options: PageBenchOptions;
+  resultsDir: string;
+  /** Live servers and databases, which the caller stops and drops if the benchmark is interrupted. */
+  running: Set<BenchServer>;
+  backends: Set<Backend>;
+}
+
+/** Runs the page benchmark on each backend, prints the table and writes bench-results/pages.json. */
+export async function runPageBenchmarks(run: PageBenchRun): Promise<void> {
+  const report: Record<string, unknown>[] = [];
+  const rows: string[][] = [];
+  for (const kind of run.kinds) {
+    const log = (line: string) => console.log(`[pages/${kind}] ${line}`);
+    let backend: Backend | null = null;
+    try {
+      backend = kind === "embedded" ? await prepareEmbedded() : await preparePostgres(run.postgresUrl);
+      run.backends.add(backend);
+      log(backend.description);
+      const result = await benchPagesOn(
+        backend,
+        run.options,
+        { port: PORTS[kind], logPath: path.join(run.resultsDir, `server-pages-${kind}.log`), running: run.running },
+        log,
+      );
+      report.push({ backend: kind, description: backend.description, ...result });
+      rows.push(...result.pages.map((figure) => tableRow(kind, figure)));
+      if (result.explain) logExplain(result.explain, log);
+    } catch (error) {
+      // One backend failing (PostgreSQL down, server crash) still leaves the other's figures.
+      console.error(`[pages/${kind}] failed:`, error);
+      rows.push([kind, "(benchmark)", `FAILED: ${String(error).split("\n")[0]}`]);
+      report.push({ backend: kind, error: String(error) });
+    } finally {
+      await backend?.dispose();
+      if (backend) run.backends.delete(backend);
+    }
+  }
+  printTable(rows);
+  const resultsPath = path.join(run.resultsDir, "pages.json");
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version };
+  const document = {
+    generatedAt: new Date().toISOString(),
+    machine,
+    options: run.options,
+    budgetMs: PAGE_BUDGET_MS,
+    backends: report,
+  };
+  writeFileSync(resultsPath, JSON.stringify(document, null, 2));
+  console.log(`\nWrote ${path.relative(process.cwd(), resultsPath)}`);
+}
+
+const ms = (value: number | null) => (value === null ? "" : value.toFixed(1));
+
+function tableRow(kind: string, figure: PageFigure): string[] {
+  const verdict = figure.p95Ms === null ? "not timed" : figure.p95Ms < PAGE_BUDGET_MS ? "yes" : "NO";
+  return [
+    kind,
+    figure.page,
+    String(figure.status),
+    (figure.bytes / 1024).toFixed(0),
+    ms(figure.p50Ms),
+    ms(figure.p95Ms),
+    ms(figure.maxMs),
+    verdict,
+    figure.path,
+  ];
+}
+
+function printTable(rows: string[][]): void {
+  const header = [
+    "backend",
+    "page",
+    "status",
+    "KB",
+    "p50 ms",
+    "p95 ms",
+    "max ms",
+    `p95 < ${PAGE_BUDGET_MS} ms`,
+    "path",
+  ];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
+  const format = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join(" | ")
+      .trimEnd();
+  console.log(`\n${format(header)}`);
+  console.log(widths.map((width) => "-".repeat(width)).join("-+-"));
+  for (const row of rows) console.log(format(row));
+}
+
+function logExplain(report: ExplainReport, log: (line: string) => void): void {
+  log("service calls (warm, in process):");
+  for (const timing of report.services) {
+    log(`  ${timing.ms.toFixed(1).padStart(7)} ms  ${timing.service} (${timing.statements} statements)`);
+  }
+  log(`EXPLAIN (ANALYZE, BUFFERS) of ${report.explainedStatements} distinct statements; the slowest:`);
+  for (const finding of report.slowest) log(`  ${describeFinding(finding)}`);
+  log(`statements reading a large table whole: ${report.largeSeqScans.length}`);
+  for (const finding of report.largeSeqScans) {
+    const sql = finding.sql.replace(/\s+/g, " ").trim();
+    log(`  ${describeFinding(finding)}\n    ${sql.length > 400 ? `${sql.slice(0, 400)}…` : sql}`);
+  }
+}

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../server/db";
+import { openMigratedDatabase } from "../../server/testing/databases";
+import { GRPC_PROJECT, HTTP_PROJECT, MANAGED_ASYNC_BRANCH } from "./plan";
+import { NotADemoProjectError, seedDemo } from "./seed-demo";
+import type { SeedSummary } from "./seed-demo";
+
+// Seeds a fresh in-memory database once (≈150 uploads through ingestRun) and checks the story holds.
+const NOW = new Date("2026-11-22T12:00:00Z");
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+describe("seedDemo", () => {
+  let database: Database;
+  let first: SeedSummary;
+
+  beforeAll(async () => {
+    database = await openMigratedDatabase({ kind: "memory" });
+    first = await seedDemo(database.prisma, { now: NOW });
+  }, 300_000);
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("creates both demo projects, marked as demo, with a description and a repository", async () => {
+    const projects = await database.prisma.project.findMany({ orderBy: { slug: "asc" } });
+    expect(projects.map((project) => project.slug)).toEqual([HTTP_PROJECT, GRPC_PROJECT].sort());
+    for (const project of projects) {
+      expect(project.isDemo).toBe(true);
+      expect(project.description).toMatch(/demo data/i);
+      expect(project.repoUrl).toBe("https://github.com/example/listings");
+    }
+    expect(first.created).toBe(first.runs);
+  });
+
+  it("spreads runs over weeks, branches, labels and all three tools, every one marked as demo", async () => {
+    const runs = await database.prisma.run.findMany({
+      select: { startedAt: true, gitBranch: true, label: true, tool: true, isDemo: true, gitCommit: true, round: true },
+    });
+    expect(runs.length).toBe(first.runs);
+    expect(runs.every((run) => run.isDemo)).toBe(true);
+    const days = new Set(runs.map((run) => run.startedAt.toISOString().slice(0, 10)));
+    expect(days.size).toBeGreaterThanOrEqual(35);
+    const branches = new Set(runs.map((run) => run.gitBranch));
+    expect(branches).toContain("main");
+    expect(branches).toContain(MANAGED_ASYNC_BRANCH);
+    expect(branches.size).toBeGreaterThanOrEqual(3);
+    const labels = new Set(runs.map((run) => run.label));
+    expect([...labels].sort()).toEqual(["ManagedAsync", "baseline", "nightly"]);
+    expect(new Set(runs.map((run) => run.tool))).toEqual(new Set(["k6", "locust", "ghz"]));
+    expect(runs.every((run) => /^[0-9a-f]{7,40}$/.test(run.gitCommit ?? ""))).toBe(true);
+    const managedAsyncRounds = runs.filter((run) => run.label === "ManagedAsync").map((run) => run.round);
+    expect(managedAsyncRounds.sort()).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    expect(runs.every((run) => run.startedAt < NOW)).toBe(true);
+  });
+
+  it("names the five baseline and five ManagedAsync rounds of each project for a group comparison", async () => {
+    expect(first.comparisons.map((comparison) => comparison.projectSlug).sort()).toEqual([HTTP_PROJECT, GRPC_PROJECT]);
+    for (const comparison of first.comparisons) {
+      const sides = [
+        [comparison.baseRunIds, "baseline", "main"],
+        [comparison.headRunIds, "ManagedAsync", MANAGED_ASYNC_BRANCH],
+      ] as const;
+      for (const [ids, label, branch] of sides) {
+        const runs = await database.prisma.run.findMany({
+          where: { id: { in: [...ids] } },
+          select: { label: true, gitBranch: true, round: true },
+        });
+        expect(runs.map((run) => run.round).sort()).toEqual([1, 2, 3, 4, 5]);
+        expect(runs.every((run) => run.label === label && run.gitBranch === branch)).toBe(true);
+      }
+    }
+  });
+
+  it.each([HTTP_PROJECT, GRPC_PROJECT])(
+    "shows a step on main in %s: aggregate p95 > 1.3× after the merge",
+    async (slug) => {
+      const aggregates = await database.prisma.result.findMany({
+        where: { endpointId: null, project: { slug }, run: { gitBranch: "main" } },
+        select: { startedAt: true, p95Ms: true },
+      });
+      const slowdownAt = first.plan.slowdownAt;
+      const before = aggregates.filter((row) => row.startedAt < slowdownAt).map((row) => row.p95Ms!);
+      const after = aggregates.filter((row) => row.startedAt >= slowdownAt).map((row) => row.p95Ms!);
+      expect(before.length).toBeGreaterThan(20);
+      expect(after.length).toBeGreaterThan(8);
+      expect(median(after)).toBeGreaterThan(1.3 * median(before));
+    },
+  );
+
+  it("adds nothing when run again: every run is replayed", async () => {
+    const countBefore = await database.prisma.run.count();
+    const again = await seedDemo(database.prisma, { now: new Date(NOW.getTime() + 3 * 86_400_000) });
+    expect(again).toMatchObject({ runs: first.runs, created: 0, replayed: first.runs });
+    expect(await database.prisma.run.count()).toBe(countBefore);
+    expect(await database.prisma.project.count()).toBe(2);
+  }, 120_000);
+
+  it("leaves alone a project of the same slug that is not demo data", async () => {
+    await database.prisma.project.update({ where: { slug: GRPC_PROJECT }, data: { isDemo: false } });
+    await expect(seedDemo(database.prisma, { now: NOW })).rejects.toThrow(NotADemoProjectError);
+    await database.prisma.project.update({ where: { slug: GRPC_PROJECT }, data: { isDemo: true } });
+  });
+});

@@ -1,0 +1,114 @@
+import { runMetadataSchema } from "../../server/domain/parsers";
+import type { PrismaClient } from "../../server/generated/prisma/client";
+import { ingestRun } from "../../server/services/ingest-run";
+import { readFixtureUpload } from "./fixture-uploads";
+import { GRPC_PROJECT, HTTP_PROJECT, planDemoRuns } from "./plan";
+import type { DemoPlan } from "./plan";
+
+/**
+ * Loads the demo history into a migrated database through the same service an upload goes through
+ * (`ingestRun`), then marks what it wrote as demo data. Safe to run again: each planned run has a
+ * fixed idempotency key, so a second seed answers "replayed" for every run and writes nothing new.
+ */
+const IDEMPOTENCY_PREFIX = "seed-demo:v1:";
+const REPO_URL = "https://github.com/example/listings";
+const DESCRIPTION_TAIL =
+  "Demo data loaded by `npm run seed:demo` from the bundled fixtures: real tool outputs recorded against a " +
+  "synthetic listings service. The numbers are the files' own; dates, branches, commits and labels are made up.";
+
+const DEMO_PROJECTS = [
+  {
+    slug: HTTP_PROJECT,
+    name: "Listings API (demo)",
+    description: `HTTP load tests (k6 summaries, Locust CSV sets). ${DESCRIPTION_TAIL}`,
+  },
+  {
+    slug: GRPC_PROJECT,
+    name: "Listings gRPC (demo)",
+    description: `gRPC load tests (ghz, one report per method, five per run). ${DESCRIPTION_TAIL}`,
+  },
+] as const;
+
+/** The COMPARISON_DAY rounds of one project, as a comparison page would take them. */
+export interface DemoComparison {
+  projectSlug: string;
+  baseRunIds: string[];
+  headRunIds: string[];
+}
+
+export interface SeedSummary {
+  projects: string[];
+  comparisons: DemoComparison[];
+  runs: number;
+  created: number;
+  replayed: number;
+  plan: Omit<DemoPlan, "runs">;
+}
+
+export class NotADemoProjectError extends Error {
+  constructor(readonly slug: string) {
+    super(`Project "${slug}" exists and is not a demo project; the demo seed leaves it alone`);
+    this.name = "NotADemoProjectError";
+  }
+}
+
+export async function seedDemo(
+  db: PrismaClient,
+  options: { now?: Date; onProgress?: (done: number, total: number) => void } = {},
+): Promise<SeedSummary> {
+  const { runs, ...plan } = planDemoRuns(options.now ?? new Date());
+  for (const project of DEMO_PROJECTS) await prepareProject(db, project);
+
+  const runIds: string[] = [];
+  const comparisons = new Map<string, DemoComparison>();
+  let created = 0;
+  for (const [index, run] of runs.entries()) {
+    const outcome = await ingestRun(db, {
+      projectSlug: run.projectSlug,
+      createProjectIfMissing: true,
+      upload: readFixtureUpload(run.fixture),
+      format: null,
+      metadata: runMetadataSchema.parse(run.metadata),
+      idempotencyKey: `${IDEMPOTENCY_PREFIX}${run.key}`,
+    });
+    runIds.push(outcome.runId);
+    if (run.comparisonSide) {
+      const comparison = comparisons.get(run.projectSlug) ?? {
+        projectSlug: run.projectSlug,
+        baseRunIds: [],
+        headRunIds: [],
+      };
+      (run.comparisonSide === "base" ? comparison.baseRunIds : comparison.headRunIds).push(outcome.runId);
+      comparisons.set(run.projectSlug, comparison);
+    }
+    if (outcome.status === "created") created++;
+    options.onProgress?.(index + 1, runs.length);
+  }
+  // Only the runs the seed wrote (or found again): an upload someone added by hand stays as it is.
+  await db.run.updateMany({ where: { id: { in: runIds }, isDemo: false }, data: { isDemo: true } });
+
+  return {
+    projects: DEMO_PROJECTS.map((project) => project.slug),
+    comparisons: [...comparisons.values()],
+    runs: runs.length,
+    created,
+    replayed: runs.length - created,
+    plan,
+  };
+}
+
+/**
+ * Creates the project as demo data before any run goes in, so an interrupted seed leaves nothing that
+ * looks real; refuses a project of the same slug that a user made.
+ */
+async function prepareProject(db: PrismaClient, project: (typeof DEMO_PROJECTS)[number]): Promise<void> {
+  const existing = await db.project.findUnique({ where: { slug: project.slug }, select: { isDemo: true } });
+  if (existing && !existing.isDemo) throw new NotADemoProjectError(project.slug);
+  const details = { name: project.name, description: project.description, repoUrl: REPO_URL, isDemo: true };
+  await db.project.upsert({
+    where: { slug: project.slug },
+    create: { slug: project.slug, ...details },
+    update: details,
+    select: { id: true },
+  });
+}
