@@ -47,7 +47,7 @@ async function resolveSelector(db: PrismaClient, projectId: string, selector: Ru
   });
 }
 
-function toComparable(loaded: LoadedRun): ComparableRun {
+export function toComparable(loaded: LoadedRun): ComparableRun {
   const { run, stored } = loaded;
   return {
     id: stored.id,

@@ -1,6 +1,7 @@
-import { formatMs, formatNumber, formatPct, formatRate } from "@/components/lib/format";
+import { formatDeltaPct, formatMetricValue, formatMs, formatNumber, formatPct, formatRate } from "@/components/lib/format";
 import type { RunDocument } from "../domain/parsers";
 import type { SlaGrade } from "../domain/sla/grade";
+import type { RunVerdict } from "./run-verdict";
 
 /**
  * A run as a pull-request comment: what ran, its SLA grade and why, the per-endpoint table, a link.
@@ -21,12 +22,41 @@ function row(name: string, result: ResultRow): string {
   return `| ${name.replace(/\|/g, "\\|")} | ${formatNumber(result.requests, 0)} | ${formatRate(result.throughput)} | ${formatMs(result.latency.p50)} | ${formatMs(result.latency.p95)} | ${formatMs(result.latency.p99)} | ${formatPct(result.errorRate)} |`;
 }
 
-export function renderRunMarkdown(run: RunDocument & { url: string; grade: SlaGrade | null }): string {
+function verdictLines(verdict: RunVerdict, baseUrl: string): string[] {
+  const { comparison } = verdict;
+  const headline =
+    verdict.verdict === "fail"
+      ? `### ❌ Benchtrack: **FAIL**: ${verdict.reasons.join("; ")}`
+      : `### ✅ Benchtrack: **PASS**${verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
+  const lines = [headline, ""];
+  const compareLink = comparison.comparePath ? ` · [compare](${baseUrl}${comparison.comparePath})` : "";
+  lines.push(`Baseline: ${comparison.baseline.how}${compareLink}.`);
+  if (comparison.regressions.length > 0) {
+    lines.push("", "| Endpoint | Metric | Baseline | This run | Δ | p |", "|---|---|--:|--:|--:|--:|");
+    for (const regression of comparison.regressions.slice(0, 15)) {
+      lines.push(
+        `| ${(regression.endpoint ?? "All endpoints").replace(/\|/g, "\\|")} | ${regression.metric} | ${formatMetricValue(regression.metric, regression.unit, regression.base)} | ${formatMetricValue(regression.metric, regression.unit, regression.head)} | ${formatDeltaPct(regression.deltaPct === null ? null : regression.deltaPct / 100)} | ${regression.pValue === null ? "—" : regression.pValue < 0.001 ? "<0.001" : regression.pValue.toFixed(3)} |`,
+      );
+    }
+  } else if (comparison.baseline.runs.length > 0) {
+    lines.push("", `No metric regressed against the baseline${comparison.improvements > 0 ? ` (${comparison.improvements} improved)` : ""}.`);
+  }
+  lines.push("");
+  return lines;
+}
+
+/** The upload's PR comment: the CI verdict first (when given), then the grade, the table, a link. */
+export function renderRunMarkdown(
+  run: RunDocument & { url: string; grade: SlaGrade | null },
+  verdict?: RunVerdict,
+  baseUrl = "",
+): string {
   const title = [run.label ?? "run", run.round !== null ? `round ${run.round}` : null].filter(Boolean).join(" ");
   const git = run.environment.git;
   const context = [run.tool, git.branch, git.commit?.slice(0, 7)].filter(Boolean).join(" · ");
   const lines = [
-    `### Benchtrack: ${title}`,
+    ...(verdict ? verdictLines(verdict, baseUrl) : []),
+    `${verdict ? "####" : "###"} Benchtrack: ${title}`,
     "",
     gradeLine(run.grade),
     "",

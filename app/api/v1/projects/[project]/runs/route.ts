@@ -12,6 +12,9 @@ import { IdempotencyConflictError, ProjectNotFoundError, ingestRun } from "@/ser
 import { findProject } from "@/server/services/projects";
 import { getRunDocument, runPageUrl } from "@/server/services/run-document";
 import { renderRunMarkdown } from "@/server/services/run-markdown";
+import { computeRunVerdict, parseFailOn, verdictComparison } from "@/server/services/run-verdict";
+import { detectRegressionsAfterRun } from "@/server/services/regression-detection";
+import { deliverRegressionWebhooks } from "@/server/services/webhooks";
 import { decodeCursor, listRuns } from "@/server/services/runs";
 
 type Params = { project: string };
@@ -34,6 +37,8 @@ export const POST = apiRoute<Params>(async (request, params) => {
       { path: "header.idempotency-key", message: "bad length" },
     ]);
   }
+  const failOn = parseFailOn(url.searchParams.get("fail_on"), project?.failOn ?? ["regression", "sla"]);
+  if ("error" in failOn) throw new InputError("malformed", failOn.error, [{ path: "query.fail_on", message: failOn.error }]);
   const env = getEnv();
   const upload = await readUpload(
     request,
@@ -65,11 +70,23 @@ export const POST = apiRoute<Params>(async (request, params) => {
 
   const baseUrl = publicBaseUrl(request.headers);
   const stored = await findProject(db, slug);
-  const run = stored && (await getRunDocument(db, stored, outcome.runId, baseUrl));
-  if (!run) throw new ApiError("internal", "The stored run could not be read back");
+  if (!stored) throw new ApiError("internal", "The project could not be read back");
+  if (outcome.status === "created") {
+    const detected = await detectRegressionsAfterRun(db, stored, outcome.runId);
+    // Webhooks never hold up or fail an upload: delivery (with retries) continues after the answer.
+    if (detected.opened.length > 0) void deliverRegressionWebhooks(db, detected.opened, baseUrl);
+  }
+  const [run, verdict] = await Promise.all([
+    getRunDocument(db, stored, outcome.runId, baseUrl),
+    computeRunVerdict(db, stored, outcome.runId, failOn),
+  ]);
+  if (!run || !verdict) throw new ApiError("internal", "The stored run could not be read back");
   const status = outcome.status === "created" ? 201 : 200;
   if (/text\/markdown/i.test(request.headers.get("accept") ?? "")) {
-    return new Response(renderRunMarkdown(run), { status, headers: { "Content-Type": "text/markdown; charset=utf-8" } });
+    return new Response(renderRunMarkdown(run, verdict, baseUrl), {
+      status,
+      headers: { "Content-Type": "text/markdown; charset=utf-8" },
+    });
   }
   return Response.json(
     {
@@ -78,6 +95,10 @@ export const POST = apiRoute<Params>(async (request, params) => {
       project: slug,
       format: outcome.format,
       endpoints: outcome.endpoints,
+      verdict: verdict.verdict,
+      reasons: verdict.reasons,
+      failOn: verdict.failOn,
+      comparison: verdictComparison(verdict, baseUrl, slug),
       grade: run.grade,
       run,
     },

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, targetFromEnv } from "@/server/db";
+import { migrateDatabase } from "@/server/migrate/apply";
+import { uniqueSlug } from "@/server/testing/databases";
+import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { PUT as pinBaseline } from "../../../baseline/route";
+import { PATCH as patchRegression } from "../../../regressions/[id]/route";
+import { GET as listRegressions } from "../../../regressions/route";
+import { POST as uploadRun } from "../../route";
+import { GET as getVerdict } from "./route";
+
+beforeAll(async () => {
+  await configureTestEnvironment();
+  await migrateDatabase(targetFromEnv());
+});
+afterAll(async () => {
+  await closeDb();
+});
+
+const BASE_P95 = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3, 20.1, 19.9, 20.2, 20.0];
+
+function document(p95: number, hour: number) {
+  return JSON.stringify({
+    schema: "benchtrack/v1",
+    label: "nightly",
+    startedAt: new Date(Date.UTC(2026, 10, 1, hour)).toISOString(),
+    endpoints: [{ name: "GetListing", requests: 1000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } }],
+  });
+}
+
+async function upload(slug: string, body: string, query: Record<string, string> = {}, accept?: string) {
+  return call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
+    method: "POST",
+    body,
+    query: { branch: "main", ...query },
+    headers: accept ? { accept } : {},
+  });
+}
+
+describe("the CI verdict", () => {
+  it("an upload that regresses against its baseline fails, lists the regression, and says so first in Markdown", async () => {
+    const slug = uniqueSlug("verdict");
+    for (const [hour, p95] of BASE_P95.slice(0, 5).entries()) {
+      const first = await (await upload(slug, document(p95, hour))).json();
+      expect(first.verdict).toBe("pass");
+    }
+    // A PR run is compared with the recent runs of its label on main.
+    const slow = await upload(slug, document(26.4, 10), { branch: "feature/x" });
+    expect(slow.status).toBe(201);
+    const body = await slow.json();
+    expect(body.verdict).toBe("fail");
+    expect(body.comparison.baseline.runs).toHaveLength(5);
+    expect(body.comparison.baseline.how).toBe("the last 5 runs labelled nightly on main");
+    expect(body.comparison.regressions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ endpoint: "GetListing", metric: "p95" })]),
+    );
+    expect(body.reasons[0]).toMatch(/regressed against the baseline/);
+
+    const relaxed = await (await upload(slug, document(26.5, 11), { branch: "feature/x", fail_on: "none" })).json();
+    expect(relaxed.verdict).toBe("pass");
+    expect(relaxed.comparison.regressions.length).toBeGreaterThan(0);
+
+    const markdown = await (await upload(slug, document(26.6, 12), {}, "text/markdown")).text();
+    expect(markdown.split("\n")[0]).toMatch(/^### ❌ Benchtrack: \*\*FAIL\*\*: \d+ metrics? regressed against the baseline/);
+    expect(markdown).toMatch(/\| GetListing \| p95 \| 20\.1 ms \| 26\.6 ms \| \+32\.\d%/);
+
+    const later = await call(getVerdict, `/api/v1/projects/${slug}/runs/${body.id}/verdict`, { project: slug, id: body.id }, { token: null });
+    expect((await later.json()).verdict).toBe("fail");
+    const bad = await upload(slug, document(20, 13), { fail_on: "sometimes" });
+    expect(bad.status).toBe(400);
+  });
+
+  it("a pinned baseline is used and named", async () => {
+    const slug = uniqueSlug("pinned");
+    const ids: string[] = [];
+    for (const [hour, p95] of BASE_P95.slice(0, 3).entries()) ids.push((await (await upload(slug, document(p95, hour))).json()).id);
+    const pinned = await call(pinBaseline, `/api/v1/projects/${slug}/baseline`, { project: slug }, {
+      method: "PUT",
+      body: JSON.stringify({ forLabel: "nightly", runIds: ids.slice(0, 2) }),
+    });
+    expect(pinned.status).toBe(200);
+    const next = await (await upload(slug, document(20.0, 5))).json();
+    expect(next.comparison.baseline.pinned).toBe(true);
+    expect(next.comparison.baseline.runs.map((run: any) => run.id).sort()).toEqual(ids.slice(0, 2).sort());
+  });
+});
+
+describe("the regressions inbox API", () => {
+  it("a step on main opens a regression that can be acknowledged", async () => {
+    const slug = uniqueSlug("inbox");
+    const series = [...BASE_P95, 26.1, 26.4, 25.9, 26.3, 26.0, 26.2, 26.5];
+    for (const [hour, p95] of series.entries()) await upload(slug, document(p95, hour));
+    const list = async (query: Record<string, string> = {}) =>
+      (await call(listRegressions, `/api/v1/projects/${slug}/regressions`, { project: slug }, { query, token: null })).json();
+    const open = await list({ status: "open", kind: "regression" });
+    const p95 = open.find((regression: any) => regression.metric === "p95");
+    expect(p95).toMatchObject({ endpoint: "GetListing", kind: "regression", status: "open" });
+    expect(p95.before).toBeCloseTo(20.05, 1);
+    expect(p95.after).toBeGreaterThan(26);
+    expect(p95.compareUrl).toMatch(/\/compare\?base=/);
+
+    const unauthorized = await call(patchRegression, `/x`, { project: slug, id: p95.id }, { method: "PATCH", body: '{"status":"acknowledged"}', token: null });
+    expect(unauthorized.status).toBe(401);
+    const acknowledged = await call(patchRegression, `/x`, { project: slug, id: p95.id }, { method: "PATCH", body: '{"status":"acknowledged","by":"sam"}' });
+    expect((await acknowledged.json()).status).toBe("acknowledged");
+    expect((await list({ status: "open", kind: "regression" })).some((regression: any) => regression.id === p95.id)).toBe(false);
+  });
+});

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../db";
+import { createSeededRandom, generateNormalSample } from "../domain/stats/random";
+import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
+import { receivedUpload } from "../testing/uploads";
+import { ingestRun } from "./ingest-run";
+import { detectRegressionsAfterRun } from "./regression-detection";
+
+/** Uploads a p95 series one run at a time, on main, running detection after each upload as the API does. */
+async function replayHistory(database: Database, slug: string, p95s: readonly number[]) {
+  const runIds: string[] = [];
+  for (const [index, p95] of p95s.entries()) {
+    const startedAt = new Date(Date.UTC(2026, 0, 1) + index * 3_600_000).toISOString();
+    const document = { schema: "benchtrack/v1", label: "nightly", startedAt, endpoints: [{ name: "GetListing", latency: { unit: "ms", p95 } }] };
+    const outcome = await ingestRun(database.prisma, {
+      projectSlug: slug,
+      createProjectIfMissing: true,
+      upload: receivedUpload(JSON.stringify(document)),
+      format: null,
+      metadata: { branch: "main" },
+      idempotencyKey: null,
+    });
+    runIds.push(outcome.runId);
+    const project = await database.prisma.project.findUniqueOrThrow({ where: { slug } });
+    await detectRegressionsAfterRun(database.prisma, project, outcome.runId);
+  }
+  return runIds;
+}
+
+describe.each(testDatabaseTargets())("change-point regressions on $name", ({ target }) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openMigratedDatabase(target);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it("a +30% p95 step at run 40 (noise CV 5%) opens exactly one regression, at run 40 ± 1", async () => {
+    const random = createSeededRandom(40);
+    const series = [...generateNormalSample(random, 40, 100, 0.05), ...generateNormalSample(random, 20, 130, 0.05)];
+    const slug = uniqueSlug("step");
+    const runIds = await replayHistory(database, slug, series);
+    const regressions = await database.prisma.regression.findMany({ where: { project: { slug } }, include: { endpoint: true } });
+    const opened = regressions.filter((regression) => regression.kind === "regression");
+    expect(opened).toHaveLength(1);
+    const endpointRegression = opened[0]!;
+    expect(endpointRegression.endpoint?.name).toBe("GetListing");
+    expect(Math.abs(runIds.indexOf(endpointRegression.firstRunId) - 40)).toBeLessThanOrEqual(1);
+    expect(endpointRegression.metric).toBe("p95");
+    expect(endpointRegression.deltaPct).toBeGreaterThan(20);
+    expect(endpointRegression.status).toBe("open");
+  }, 120_000);
+
+  it("a flat history of 500 runs with the same noise opens none", async () => {
+    const series = generateNormalSample(createSeededRandom(500), 500, 100, 0.05);
+    const slug = uniqueSlug("flat");
+    await replayHistory(database, slug, series);
+    expect(await database.prisma.regression.count({ where: { project: { slug } } })).toBe(0);
+  }, 600_000);
+});

@@ -1,0 +1,130 @@
+import { detectChangePoints, DEFAULT_CHANGE_POINT_OPTIONS } from "../domain/stats/change-points";
+import type { Better } from "../domain/run";
+import type { PrismaClient } from "../generated/prisma/client";
+
+/**
+ * Regression tracking over history: after each run on the default branch, the series of each
+ * (label, endpoint, metric) — the last DETECTION_WINDOW_RUNS runs of that label — is searched for
+ * change points (E-divisive means with a t-test, Otava-style; see docs/change-point-detection.md).
+ * A new change point in the bad direction opens a regression; in the good direction it is recorded
+ * as an improvement. A change point needs minSegmentLength runs after it to be confirmed, so this
+ * confirms a step a few runs later; the upload's CI verdict flags the very run against its baseline.
+ *
+ * The aggregate's latency is tracked only when runs report no endpoints (e.g. a k6 summary without
+ * per-name submetrics): otherwise an endpoint's step would open a second, derived regression on the
+ * aggregate. Run-level custom metrics are always tracked.
+ */
+export const DETECTION_WINDOW_RUNS = 100;
+export const DETECTOR_VERSION = 1;
+/** A change point this close (in runs) to a recorded one is the same change, re-estimated. */
+const SAME_CHANGE_DISTANCE = 3;
+
+const LATENCY_COLUMNS = [
+  { metric: "p50", column: "p50Ms" },
+  { metric: "p95", column: "p95Ms" },
+  { metric: "p99", column: "p99Ms" },
+  { metric: "mean", column: "meanMs" },
+] as const;
+
+interface Series {
+  endpointId: number | null;
+  metric: string;
+  better: Better;
+  runIds: string[];
+  values: number[];
+}
+
+export async function detectRegressionsAfterRun(
+  db: PrismaClient,
+  project: { id: string; defaultBranch: string },
+  runId: string,
+): Promise<{ opened: string[]; improvements: string[] }> {
+  const none = { opened: [], improvements: [] };
+  const run = await db.run.findFirst({
+    where: { id: runId, projectId: project.id },
+    select: { id: true, label: true, gitBranch: true, startedAt: true },
+  });
+  if (!run || run.gitBranch !== project.defaultBranch) return none;
+
+  const window = await db.run.findMany({
+    where: { projectId: project.id, label: run.label, gitBranch: project.defaultBranch, startedAt: { lte: run.startedAt } },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: DETECTION_WINDOW_RUNS,
+    select: { id: true },
+  });
+  const runIds = window.map((row) => row.id).reverse();
+  if (runIds.length < 2 * DEFAULT_CHANGE_POINT_OPTIONS.minSegmentLength) return none;
+
+  const series = await loadSeries(db, runIds);
+  const existing = await db.regression.findMany({
+    where: { projectId: project.id, firstRunId: { in: runIds } },
+    select: { endpointId: true, metric: true, firstRunId: true },
+  });
+  const opened: string[] = [];
+  const improvements: string[] = [];
+  for (const line of series) {
+    for (const point of detectChangePoints(line.values)) {
+      const firstRunId = line.runIds[point.index]!;
+      const isKnown = existing.some(
+        (known) =>
+          known.endpointId === line.endpointId &&
+          known.metric === line.metric &&
+          Math.abs(line.runIds.indexOf(known.firstRunId) - point.index) <= SAME_CHANGE_DISTANCE,
+      );
+      if (isKnown || point.deltaPct === null) continue;
+      const isWorse = line.better === "lower" ? point.direction === "increase" : point.direction === "decrease";
+      const created = await db.regression.create({
+        data: {
+          projectId: project.id,
+          endpointId: line.endpointId,
+          metric: line.metric,
+          kind: isWorse ? "regression" : "improvement",
+          firstRunId,
+          beforeValue: point.before.mean,
+          afterValue: point.after.mean,
+          deltaPct: point.deltaPct,
+          pValue: point.pValue,
+          detectorVersion: DETECTOR_VERSION,
+          status: "open",
+        },
+        select: { id: true },
+      });
+      existing.push({ endpointId: line.endpointId, metric: line.metric, firstRunId });
+      (isWorse ? opened : improvements).push(created.id);
+    }
+  }
+  return { opened, improvements };
+}
+
+/** Every (endpoint, metric) series over the window's runs, oldest first; runs without a value are skipped. */
+async function loadSeries(db: PrismaClient, runIds: string[]): Promise<Series[]> {
+  const order = new Map(runIds.map((id, index) => [id, index]));
+  const [results, metrics] = await Promise.all([
+    db.result.findMany({
+      where: { runId: { in: runIds } },
+      select: { runId: true, endpointId: true, p50Ms: true, p95Ms: true, p99Ms: true, meanMs: true },
+    }),
+    db.metric.findMany({ where: { runId: { in: runIds } }, select: { runId: true, endpointId: true, key: true, value: true, better: true } }),
+  ]);
+  const byKey = new Map<string, Series & { points: { index: number; runId: string; value: number }[] }>();
+  const add = (endpointId: number | null, metric: string, better: Better, runId: string, value: number | null) => {
+    if (value === null || !Number.isFinite(value)) return;
+    const key = `${endpointId ?? "all"}|${metric}`;
+    let entry = byKey.get(key);
+    if (!entry) {
+      entry = { endpointId, metric, better, runIds: [], values: [], points: [] };
+      byKey.set(key, entry);
+    }
+    entry.points.push({ index: order.get(runId)!, runId, value });
+  };
+  const hasEndpoints = results.some((result) => result.endpointId !== null);
+  for (const result of results) {
+    if (result.endpointId === null && hasEndpoints) continue;
+    for (const { metric, column } of LATENCY_COLUMNS) add(result.endpointId, metric, "lower", result.runId, result[column]);
+  }
+  for (const metric of metrics) add(metric.endpointId, `metrics.${metric.key}`, metric.better, metric.runId, metric.value);
+  return [...byKey.values()].map(({ points, ...series }) => {
+    points.sort((a, b) => a.index - b.index);
+    return { ...series, runIds: points.map((point) => point.runId), values: points.map((point) => point.value) };
+  });
+}
