@@ -18,6 +18,13 @@ export interface TrendChartDatum {
   commitShort: string | null;
 }
 
+/** A vertical mark at a run: a change point, a pinned baseline, an annotation. */
+export interface TrendChartMarker {
+  x: number;
+  text: string;
+  color: string;
+}
+
 export interface TrendChartLine {
   /** The field of the datum the line draws. */
   dataKey: string;
@@ -50,6 +57,7 @@ export function TrendChart<P extends TrendChartDatum>({
   title,
   onSelectRun,
   testId,
+  markers = [],
 }: {
   data: readonly P[];
   lines: readonly TrendChartLine[];
@@ -65,6 +73,7 @@ export function TrendChart<P extends TrendChartDatum>({
   title: string;
   onSelectRun?: (runId: string) => void;
   testId?: string;
+  markers?: readonly TrendChartMarker[];
 }) {
   const first = data[0]?.x ?? 0;
   const last = data[data.length - 1]?.x ?? 0;
@@ -117,6 +126,17 @@ export function TrendChart<P extends TrendChartDatum>({
             // Invisible: only stretches the axis so an all-zero series reads as 0 of something.
             <ReferenceLine y={yDomainMax} stroke="none" ifOverflow="extendDomain" />
           )}
+          {markers.map((marker, index) => (
+            <ReferenceLine
+              key={`${marker.x}-${index}`}
+              x={marker.x}
+              stroke={marker.color}
+              strokeDasharray="4 3"
+              ifOverflow="extendDomain"
+              label={{ value: marker.text, position: "insideTopLeft", fill: marker.color, fontSize: 10 }}
+              className="trend-marker"
+            />
+          ))}
           <Tooltip
             content={(props) => <TrendTooltip {...props} lines={lines} />}
             cursor={{ stroke: "var(--text-muted)", strokeDasharray: "3 3" }}

@@ -11,6 +11,7 @@ export function ProjectTabs({ slug }: { slug: string }) {
   const tabs = [
     { href: base, label: "Overview", active: pathname === base },
     { href: `${base}/runs`, label: "Runs", active: pathname.startsWith(`${base}/runs`) },
+    { href: `${base}/regressions`, label: "Regressions", active: pathname.startsWith(`${base}/regressions`) },
     { href: `${base}/compare`, label: "Compare", active: pathname.startsWith(`${base}/compare`) },
     { href: `${base}/settings`, label: "Settings", active: pathname.startsWith(`${base}/settings`) },
   ];

@@ -230,6 +230,7 @@ function TrendCharts({
             title={`Latency ${enabled.join(", ")} in milliseconds, ${series.length} runs`}
             onSelectRun={onSelectRun}
             testId="latency-chart"
+            markers={toChartMarkers(data.markers, view.x)}
           />
         </Card>
       ) : (
@@ -248,6 +249,7 @@ function TrendCharts({
               title={`Throughput in requests per second, ${series.length} runs`}
               onSelectRun={onSelectRun}
               testId="throughput-chart"
+              markers={toChartMarkers(data.markers.filter((marker) => marker.kind === "annotation"), view.x)}
             />
           </Card>
         )}
@@ -406,4 +408,20 @@ function SingleRun({ projectSlug, data, hasFilters }: { projectSlug: string; dat
       />
     </div>
   );
+}
+
+const MARKER_COLOURS = {
+  regression: "var(--bad)",
+  improvement: "var(--good)",
+  pinned: "var(--accent)",
+  annotation: "var(--text-muted)",
+} as const;
+
+/** Server markers at the chart's x (time or run order), coloured by kind. */
+function toChartMarkers(markers: RouterOutputs["endpoint"]["trends"]["markers"], xMode: "time" | "order") {
+  return markers.map((marker) => ({
+    x: xMode === "time" ? marker.time : marker.order,
+    text: marker.kind === "pinned" ? `📌 ${marker.text}` : marker.kind === "annotation" ? `✎ ${marker.text}` : `◆ ${marker.text}`,
+    color: MARKER_COLOURS[marker.kind],
+  }));
 }

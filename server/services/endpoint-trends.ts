@@ -136,7 +136,10 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const points = withFullRows(selection.kept);
   const latest = withFullRows(latestKept);
 
-  const metrics = await findMetricTrends(db, scope, orderOf, maxPoints);
+  const [metrics, markers] = await Promise.all([
+    findMetricTrends(db, scope, orderOf, maxPoints),
+    findMarkers(db, project.id, endpointId, history, orderOf),
+  ]);
 
   return {
     project: { slug: project.slug, name: project.name },
@@ -159,7 +162,58 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     /** The latest runs, newest first (≤ 20), for the table. */
     latest,
     metrics,
+    /** Change points, pinned baseline runs and annotations of runs in the history, oldest first. */
+    markers,
   };
+}
+
+export interface TrendMarker {
+  runId: string;
+  time: number;
+  order: number;
+  kind: "regression" | "improvement" | "pinned" | "annotation";
+  text: string;
+}
+
+/**
+ * What the charts mark: detected change points of this endpoint (the aggregate's for "_all"), runs
+ * pinned as a baseline, and annotations ("deployed v2.3"). Only runs inside the drawn history count.
+ */
+async function findMarkers(
+  db: PrismaClient,
+  projectId: string,
+  endpointId: number | null,
+  history: readonly SelectionRow[],
+  orderOf: ReadonlyMap<string, number>,
+): Promise<TrendMarker[]> {
+  const timeOf = new Map(history.map((row) => [row.runId, row.startedAt.getTime()]));
+  const [changes, pins, annotations] = await Promise.all([
+    db.regression.findMany({
+      where: { projectId, endpointId, status: { not: "dismissed" } },
+      select: { firstRunId: true, metric: true, kind: true, deltaPct: true },
+    }),
+    db.baselinePin.findMany({ where: { projectId }, select: { runIds: true, forLabel: true } }),
+    db.annotation.findMany({ where: { projectId }, select: { runId: true, text: true } }),
+  ]);
+  const sign = (value: number) => (value > 0 ? "+" : "");
+  const candidates: Omit<TrendMarker, "time" | "order">[] = [
+    ...changes.map((change) => ({
+      runId: change.firstRunId,
+      kind: change.kind,
+      text: `${change.metric} ${sign(change.deltaPct)}${change.deltaPct.toFixed(1)}%`,
+    })),
+    ...pins.flatMap((pin) =>
+      pin.runIds.map((runId) => ({ runId, kind: "pinned" as const, text: `baseline${pin.forLabel ? ` (${pin.forLabel})` : ""}` })),
+    ),
+    ...annotations.map((annotation) => ({ runId: annotation.runId, kind: "annotation" as const, text: annotation.text })),
+  ];
+  return candidates
+    .flatMap((marker) => {
+      const time = timeOf.get(marker.runId);
+      const order = orderOf.get(marker.runId);
+      return time === undefined || order === undefined ? [] : [{ ...marker, time, order }];
+    })
+    .sort((a, b) => a.order - b.order);
 }
 
 export type EndpointTrends = Awaited<ReturnType<typeof getEndpointTrends>>;
