@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { cn } from "@/components/lib/cn";
 import { MISSING, formatDuration, formatMs, formatNumber, formatPct } from "@/components/lib/format";
+import { GradeChip } from "@/components/sla/grade-badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { compareHref, splitCompareSelection } from "./compare-url";
@@ -22,11 +23,13 @@ export function RunHistoryTable({
   repoUrl,
   runs,
   now,
+  hasSla,
 }: {
   projectSlug: string;
   repoUrl: string | null;
   runs: HistoryRun[];
   now: number;
+  hasSla: boolean;
 }) {
   const [selected, setSelected] = useState<ReadonlyMap<string, SelectedRun>>(new Map());
   const projectPath = `/projects/${encodeURIComponent(projectSlug)}`;
@@ -107,6 +110,7 @@ export function RunHistoryTable({
             <Th numeric>p95</Th>
             <Th numeric>Error rate</Th>
             <Th numeric>Duration</Th>
+            {hasSla && <Th>SLA</Th>}
           </tr>
         </thead>
         <tbody data-testid="history-rows">
@@ -132,6 +136,11 @@ export function RunHistoryTable({
                 </Td>
                 <Td className="max-w-[14rem] truncate" title={run.label ?? undefined}>
                   {run.label ?? MISSING}
+                  {run.isPinnedBaseline && (
+                    <span className="ml-1.5 rounded border border-accent px-1 text-[10px] text-accent" title="Pinned as a baseline">
+                      baseline
+                    </span>
+                  )}
                 </Td>
                 <Td numeric>{run.round ?? MISSING}</Td>
                 <Td className="max-w-[14rem] truncate" title={run.gitBranch ?? undefined}>
@@ -153,6 +162,11 @@ export function RunHistoryTable({
                 <Td numeric>{formatMs(run.aggregate?.p95Ms)}</Td>
                 <Td numeric>{formatPct(run.aggregate?.errorRate)}</Td>
                 <Td numeric>{formatDuration(run.durationSeconds)}</Td>
+                {hasSla && (
+                  <Td>
+                    <GradeChip summary={run.grade} />
+                  </Td>
+                )}
               </tr>
             );
           })}

@@ -61,7 +61,7 @@ export function RunHistory({
       {page.runs.length === 0 ? (
         <HistoryEmptyState hrefs={hrefs} isFirstPage={isFirstPage} />
       ) : (
-        <RunHistoryTable projectSlug={page.project.slug} repoUrl={page.project.repoUrl} runs={page.runs} now={now} />
+        <RunHistoryTable projectSlug={page.project.slug} repoUrl={page.project.repoUrl} runs={page.runs} now={now} hasSla={page.hasSla} />
       )}
       {(hrefs.newest || hrefs.older) && (
         <nav aria-label="Pages" className="mt-3 flex items-center justify-between gap-3 text-sm">

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { Sparkline } from "@/components/charts/sparkline";
 import { describeRunTime } from "@/components/history/run-time";
 import { formatMs, formatNumber, formatRelativeTime } from "@/components/lib/format";
+import { GradeChip } from "@/components/sla/grade-badge";
 import { Badge } from "@/components/ui/badge";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { FirstUploadHint } from "./first-upload-hint";
@@ -34,12 +35,20 @@ export function ProjectList({ baseUrl }: { baseUrl: string }) {
             >
               <div className="flex items-start justify-between gap-2">
                 <h2 className="min-w-0 font-semibold break-words">{project.name}</h2>
-                {project.isDemo && (
-                  <Badge tone="warn" title="Loaded by npm run seed:demo from the bundled fixtures">
-                    demo data
-                  </Badge>
-                )}
+                <span className="flex shrink-0 items-center gap-1.5">
+                  {project.grade && <GradeChip summary={project.grade} />}
+                  {project.isDemo && (
+                    <Badge tone="warn" title="Loaded by npm run seed:demo from the bundled fixtures">
+                      demo data
+                    </Badge>
+                  )}
+                </span>
               </div>
+              {project.openRegressions > 0 && (
+                <p className="mt-1 text-xs font-medium text-bad" data-testid="open-regressions">
+                  {project.openRegressions} open regression{project.openRegressions === 1 ? "" : "s"}
+                </p>
+              )}
               {project.description && <p className="mt-1 line-clamp-2 text-sm text-text-muted">{project.description}</p>}
 
               {project.lastRun ? (

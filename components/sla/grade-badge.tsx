@@ -36,3 +36,22 @@ export function GradeBadge({ grade, className }: { grade: SlaGrade | null; class
     </span>
   );
 }
+
+/** The grade in a list cell: letter and score from a compact summary (see gradeSummary). */
+export function GradeChip({
+  summary,
+}: {
+  summary: { letter: string | null; score: number | null; passed: number; evaluated: number } | null;
+}) {
+  if (!summary) return <span className="text-xs text-text-muted">—</span>;
+  if (summary.letter === null) return <span className="text-xs text-text-muted" title="No SLA check had data">no data</span>;
+  return (
+    <span
+      className={cn("rounded border px-1 text-xs font-semibold", LETTER_STYLE[summary.letter])}
+      title={`SLA ${summary.letter}: ${summary.passed}/${summary.evaluated} checks passed (${summary.score}%)`}
+      data-testid="grade-chip"
+    >
+      {summary.letter}
+    </span>
+  );
+}

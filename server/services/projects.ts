@@ -1,4 +1,5 @@
 import { Prisma } from "../generated/prisma/client";
+import { gradeRuns, gradeSummary } from "./sla";
 import type { PrismaClient } from "../generated/prisma/client";
 
 /** The home page's sparkline: p95 of the run aggregate over this many most recent runs. */
@@ -67,8 +68,21 @@ export async function listProjectCards(db: PrismaClient) {
       sparkline: recent.map((row) => ({ x: row.startedAt.getTime(), y: row.p95Ms })).reverse(),
     };
   });
+  const [grades, openRegressions] = await Promise.all([
+    Promise.all(
+      cards.map(async (card) => (card.lastRun ? (await gradeRuns(db, card.id, [card.lastRun.id])).get(card.lastRun.id) : undefined)),
+    ),
+    db.regression.groupBy({ by: ["projectId"], where: { status: "open", kind: "regression" }, _count: true }),
+  ]);
+  const openCount = new Map(openRegressions.map((row) => [row.projectId, row._count]));
+  const withGrades = cards.map((card, index) => ({
+    ...card,
+    /** The last run's SLA grade; null when the project has no SLA policy or no runs. */
+    grade: gradeSummary(grades[index]),
+    openRegressions: openCount.get(card.id) ?? 0,
+  }));
   // Most recently active first; projects without runs keep the list's order, after them.
-  return cards.sort((a, b) => (b.lastRun?.startedAt.getTime() ?? -Infinity) - (a.lastRun?.startedAt.getTime() ?? -Infinity) || 0);
+  return withGrades.sort((a, b) => (b.lastRun?.startedAt.getTime() ?? -Infinity) - (a.lastRun?.startedAt.getTime() ?? -Infinity) || 0);
 }
 
 async function findRecentRuns(db: PrismaClient, projectIds: string[]): Promise<RecentRunRow[]> {

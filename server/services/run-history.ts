@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { Prisma } from "../generated/prisma/client";
+import { pinnedRunIds } from "./baselines";
+import { gradeRuns, gradeSummary } from "./sla";
 import type { PrismaClient } from "../generated/prisma/client";
 import { decodeCursor, listRuns } from "./runs";
 import type { RunFilters } from "./runs";
@@ -184,9 +186,14 @@ export async function listRunHistory(
     cursor,
     limit: input.limit ?? HISTORY_PAGE_SIZE,
   });
+  const runIds = page.runs.map((run) => run.id);
+  const [grades, pinned] = await Promise.all([gradeRuns(db, project.id, runIds), pinnedRunIds(db, project.id)]);
   return {
     project: { slug: project.slug, name: project.name, repoUrl: project.repoUrl },
     ...page,
+    runs: page.runs.map((run) => ({ ...run, grade: gradeSummary(grades.get(run.id)), isPinnedBaseline: pinned.has(run.id) })),
+    /** Whether the project has an SLA policy (grades shown) at all. */
+    hasSla: grades.size > 0,
     /** When this was read: the "now" of the table's "3 h ago". */
     generatedAt: new Date(),
   };

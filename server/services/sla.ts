@@ -4,6 +4,7 @@ import { gradeRunIfPolicy } from "../domain/sla/grade";
 import type { SlaPolicy } from "../domain/sla/policy";
 import { slaPolicySchema } from "../domain/sla/policy";
 import type { PrismaClient } from "../generated/prisma/client";
+import { loadParsedRuns } from "./stored-runs";
 
 /**
  * SLA policies and grades. A policy is stored as one validated document per project; grades are
@@ -32,4 +33,18 @@ export async function putSlaPolicy(db: PrismaClient, projectId: string, input: u
 
 export function gradeParsedRun(policy: SlaPolicy | null, run: ParsedRun): SlaGrade | null {
   return gradeRunIfPolicy(policy, { aggregate: run.aggregate, endpoints: run.endpoints, metrics: run.metrics });
+}
+
+/** Grades of several runs (one query for the runs); an empty map when the project has no SLA. */
+export async function gradeRuns(db: PrismaClient, projectId: string, runIds: readonly string[]): Promise<Map<string, SlaGrade | null>> {
+  const policy = await getSlaPolicy(db, projectId);
+  if (!policy || runIds.length === 0) return new Map();
+  const loaded = await loadParsedRuns(db, projectId, runIds);
+  return new Map([...loaded].map(([id, { run }]) => [id, gradeParsedRun(policy, run)]));
+}
+
+/** The compact form lists show: letter and score, or why there is none. */
+export function gradeSummary(grade: SlaGrade | null | undefined) {
+  if (!grade) return null;
+  return { letter: grade.letter, score: grade.score, passed: grade.passed, evaluated: grade.evaluated };
 }

@@ -54,7 +54,7 @@ async function RegressionTable({
         {rows.map((row, index) => {
           const unit = unitOf(row.metric);
           return (
-            <tr key={row.id} data-testid="regression-row">
+            <tr key={row.id} id={`regression-${row.id}`} data-testid="regression-row">
               <Td className="text-text-muted">{row.createdAt.toISOString().slice(0, 16).replace("T", " ")}</Td>
               <Td className="font-medium">{row.endpoint?.name ?? "All endpoints"}</Td>
               <Td>{row.metric}</Td>
