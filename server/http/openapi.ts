@@ -14,6 +14,8 @@ import { runMetadataSchema } from "../domain/parsers/metadata";
 import { API_ERROR_STATUS } from "./errors";
 import type { ApiErrorCode } from "./errors";
 import { compareQuerySchema, updateProjectSchema, createProjectSchema, createTokenSchema, listRunsQuerySchema, projectSlugSchema } from "./schemas";
+import { annotationListSchema, annotationSchema, createAnnotationSchema } from "./annotation-schema";
+import { putWebhookSchema, regressionWebhookPayloadSchema, webhookSettingsSchema } from "./webhook-schema";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -627,6 +629,74 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
           },
         },
       },
+      "/api/v1/projects/{project}/webhook": {
+        parameters: [projectParameter],
+        get: {
+          operationId: "getWebhook",
+          tags: ["projects"],
+          summary: "The webhook URL and the last 50 deliveries, newest first (admin)",
+          description:
+            "For each regression an upload opens, Benchtrack POSTs a RegressionWebhookPayload to the project's webhook URL " +
+            "(5 s timeout; network errors, timeouts and 5xx answers are retried twice, after 0.5 s and 2 s; 3xx and 4xx are final). " +
+            "Every delivery is logged here with its attempts.",
+          security: SECURITY_BEARER,
+          responses: {
+            "200": { description: "The webhook settings.", content: jsonContent(ref("schemas", "WebhookSettings")) },
+            ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
+          },
+        },
+        put: {
+          operationId: "putWebhook",
+          tags: ["projects"],
+          summary: "Set the webhook URL (http or https), or turn webhooks off with null (admin)",
+          security: SECURITY_BEARER,
+          requestBody: { required: true, content: jsonContent(ref("schemas", "PutWebhook")) },
+          responses: {
+            "200": { description: "The webhook settings.", content: jsonContent(ref("schemas", "WebhookSettings")) },
+            ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
+          },
+        },
+      },
+      "/api/v1/projects/{project}/runs/{id}/annotations": {
+        parameters: [projectParameter, runIdParameter],
+        get: {
+          operationId: "listRunAnnotations",
+          tags: ["runs"],
+          summary: "The run's annotations, oldest first",
+          security: SECURITY_READ,
+          responses: {
+            "200": { description: "The annotations.", content: jsonContent(ref("schemas", "AnnotationList")) },
+            ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
+          },
+        },
+        post: {
+          operationId: "createRunAnnotation",
+          tags: ["runs"],
+          summary: 'Annotate a run ("deployed v2.3"), shown on every chart that includes it (admin)',
+          security: SECURITY_BEARER,
+          requestBody: { required: true, content: jsonContent(ref("schemas", "CreateAnnotation")) },
+          responses: {
+            "201": { description: "Created.", content: jsonContent(ref("schemas", "Annotation")) },
+            ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
+          },
+        },
+      },
+      "/api/v1/projects/{project}/annotations/{annotationId}": {
+        parameters: [
+          projectParameter,
+          { name: "annotationId", in: "path", required: true, description: "The annotation's id.", schema: { type: "string" } },
+        ],
+        delete: {
+          operationId: "deleteAnnotation",
+          tags: ["runs"],
+          summary: "Delete an annotation (admin)",
+          security: SECURITY_BEARER,
+          responses: {
+            "204": { description: "Deleted." },
+            ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
+          },
+        },
+      },
       "/api/v1/openapi.json": {
         get: {
           operationId: "getOpenApiDocument",
@@ -669,6 +739,12 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
         SlaPolicy: toJsonSchema(slaPolicySchema, "input"),
         UpdateProject: toJsonSchema(updateProjectSchema, "input"),
         ProjectSettings: toJsonSchema(projectSettingsSchema, "output"),
+        PutWebhook: toJsonSchema(putWebhookSchema, "input"),
+        WebhookSettings: toJsonSchema(webhookSettingsSchema, "output"),
+        RegressionWebhookPayload: toJsonSchema(regressionWebhookPayloadSchema, "output"),
+        CreateAnnotation: toJsonSchema(createAnnotationSchema, "input"),
+        Annotation: toJsonSchema(annotationSchema, "output"),
+        AnnotationList: toJsonSchema(annotationListSchema, "output"),
       },
       parameters: {
         format: {

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, getDb, targetFromEnv } from "@/server/db";
+import { migrateDatabase } from "@/server/migrate/apply";
+import { uniqueSlug } from "@/server/testing/databases";
+import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { POST as createProject } from "../../route";
+import { POST as createToken } from "../tokens/route";
+import { GET as getWebhook, PUT as putWebhook } from "./route";
+
+beforeAll(async () => {
+  await configureTestEnvironment();
+  await migrateDatabase(targetFromEnv());
+});
+
+afterAll(async () => {
+  await closeDb();
+});
+
+describe("project webhook settings and delivery log", () => {
+  const slug = uniqueSlug("webhook");
+  const path = `/api/v1/projects/${slug}/webhook`;
+  let projectToken: string;
+
+  beforeAll(async () => {
+    const created = await call(
+      createProject,
+      "/api/v1/projects",
+      {},
+      { method: "POST", body: JSON.stringify({ slug }) },
+    );
+    expect(created.status).toBe(201);
+    const token = await call(
+      createToken,
+      `/api/v1/projects/${slug}/tokens`,
+      { project: slug },
+      { method: "POST", body: "{}" },
+    );
+    projectToken = (await token.json()).token;
+  });
+
+  const get = (token?: string | null) => call(getWebhook, path, { project: slug }, { token });
+  const put = (body: unknown, token?: string | null) =>
+    call(
+      putWebhook,
+      path,
+      { project: slug },
+      { method: "PUT", body: typeof body === "string" ? body : JSON.stringify(body), token },
+    );
+
+  it("starts with no URL and an empty log", async () => {
+    const response = await get();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ url: null, deliveries: [] });
+  });
+
+  it("is admin only, both ways: the URL may carry a secret", async () => {
+    expect((await get(null)).status).toBe(401);
+    expect((await get(projectToken)).status).toBe(403);
+    expect((await put({ url: "https://hooks.example.com/x" }, null)).status).toBe(401);
+    expect((await put({ url: "https://hooks.example.com/x" }, projectToken)).status).toBe(403);
+  });
+
+  it("sets the URL, then turns webhooks off with null", async () => {
+    const url = "https://hooks.slack.com/services/T000/B000/XXXX";
+    const set = await put({ url });
+    expect(set.status).toBe(200);
+    expect(await set.json()).toEqual({ url, deliveries: [] });
+    expect((await (await get()).json()).url).toBe(url);
+    const db = await getDb();
+    expect((await db.project.findUnique({ where: { slug }, select: { webhookUrl: true } }))?.webhookUrl).toBe(url);
+
+    const off = await put({ url: null });
+    expect(off.status).toBe(200);
+    expect((await off.json()).url).toBeNull();
+  });
+
+  it("accepts only http(s) URLs up to 1024 characters, and says which field is wrong", async () => {
+    for (const url of [
+      "ftp://example.com/hook",
+      "javascript:alert(1)",
+      "not a url",
+      `https://example.com/${"a".repeat(1024)}`,
+      42,
+    ]) {
+      const response = await put({ url });
+      expect(response.status, String(url)).toBe(400);
+      const body = await response.json();
+      expect(body.error.code).toBe("bad_request");
+      expect(body.error.details[0].path).toBe("url");
+    }
+    expect((await put({})).status).toBe(400); // url is required (null to turn off)
+    expect((await put({ url: null, extra: 1 })).status).toBe(400);
+    const notJson = await put("{url:");
+    expect(notJson.status).toBe(400);
+    expect((await notJson.json()).error.details[0].path).toBe("body");
+    expect((await put({ url: "http://10.0.0.5:8080/hook" })).status).toBe(200);
+  });
+
+  it("lists the last 50 deliveries, newest first", async () => {
+    const db = await getDb();
+    const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+    const start = Date.parse("2025-11-01T00:00:00Z");
+    await db.webhookDelivery.createMany({
+      data: Array.from({ length: 55 }, (_, index) => ({
+        projectId: project.id,
+        url: "https://hooks.example.com/x",
+        payload: { index },
+        attempts: index % 3 === 0 ? 3 : 1,
+        lastStatus: index % 3 === 0 ? 503 : 200,
+        lastError: index % 3 === 0 ? "HTTP 503: upstream trouble" : null,
+        deliveredAt: index % 3 === 0 ? null : new Date(start + index * 60_000 + 500),
+        createdAt: new Date(start + index * 60_000),
+      })),
+    });
+    const body = await (await get()).json();
+    expect(body.deliveries).toHaveLength(50);
+    expect(body.deliveries[0]).toEqual({
+      id: expect.any(String),
+      regressionId: null,
+      url: "https://hooks.example.com/x",
+      attempts: 3,
+      lastStatus: 503,
+      lastError: "HTTP 503: upstream trouble",
+      deliveredAt: null,
+      createdAt: new Date(start + 54 * 60_000).toISOString(),
+    });
+    expect(body.deliveries[1]).toMatchObject({
+      attempts: 1,
+      lastStatus: 200,
+      lastError: null,
+      deliveredAt: new Date(start + 53 * 60_000 + 500).toISOString(),
+    });
+    expect(body.deliveries[49].createdAt).toBe(new Date(start + 5 * 60_000).toISOString());
+    expect(body.deliveries[0]).not.toHaveProperty("payload");
+  });
+
+  it("answers 404 for an unknown project", async () => {
+    const other = uniqueSlug("nope");
+    expect((await call(getWebhook, `/api/v1/projects/${other}/webhook`, { project: other })).status).toBe(404);
+  });
+});
