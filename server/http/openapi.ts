@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import { comparisonResponseSchema } from "./compare-schema";
+import { baselinePinSchema } from "../services/baselines";
+import { regressionsQuerySchema, updateRegressionSchema } from "../services/regressions";
 import { slaPolicySchema } from "../domain/sla/policy";
 import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
 import { BENCHTRACK_SCHEMA_ID, runInputSchema } from "../domain/parsers/benchtrack";
@@ -589,6 +591,88 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
           },
         },
       },
+      "/api/v1/projects/{project}/runs/{id}/verdict": {
+        parameters: [projectParameter, runIdParameter],
+        get: {
+          operationId: "getRunVerdict",
+          tags: ["runs"],
+          summary: "The CI verdict of a stored run: pass/fail against its baseline and the SLA (Markdown with Accept: text/markdown)",
+          security: SECURITY_READ,
+          parameters: [
+            {
+              name: "fail_on",
+              in: "query",
+              required: false,
+              description: "What fails: regression, sla (comma-separated) or none. Default: the project's setting.",
+              schema: { type: "string" },
+            },
+          ],
+          responses: {
+            "200": {
+              description: "The verdict.",
+              content: { ...jsonContent({ type: "object" }), "text/markdown": { schema: { type: "string" } } },
+            },
+            ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
+          },
+        },
+      },
+      "/api/v1/projects/{project}/baseline": {
+        parameters: [projectParameter],
+        get: {
+          operationId: "listBaselinePins",
+          tags: ["projects"],
+          summary: "Pinned baselines (without one, a run is compared with its label's recent runs on the default branch)",
+          security: SECURITY_READ,
+          responses: { "200": { description: "The pins.", content: jsonContent({ type: "object" }) }, ...errorResponses("Unauthorized", "NotFound") },
+        },
+        put: {
+          operationId: "pinBaseline",
+          tags: ["projects"],
+          summary: "Pin runs or a label as the baseline of a label (admin)",
+          security: SECURITY_BEARER,
+          requestBody: { required: true, content: jsonContent(ref("schemas", "BaselinePin")) },
+          responses: {
+            "200": { description: "The pin.", content: jsonContent({ type: "object" }) },
+            ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
+          },
+        },
+        delete: {
+          operationId: "unpinBaseline",
+          tags: ["projects"],
+          summary: "Remove the pin of a label (?for_label=), or the pin for every label (admin)",
+          security: SECURITY_BEARER,
+          parameters: [{ name: "for_label", in: "query", required: false, schema: { type: "string" } }],
+          responses: { "204": { description: "Removed." }, ...errorResponses("Unauthorized", "Forbidden", "NotFound") },
+        },
+      },
+      "/api/v1/projects/{project}/regressions": {
+        parameters: [projectParameter],
+        get: {
+          operationId: "listRegressions",
+          tags: ["projects"],
+          summary: "Detected regressions and improvements, newest first",
+          security: SECURITY_READ,
+          parameters: queryParameters(regressionsQuerySchema),
+          responses: {
+            "200": { description: "The regressions.", content: jsonContent({ type: "array", items: { type: "object" } }) },
+            ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
+          },
+        },
+      },
+      "/api/v1/projects/{project}/regressions/{id}": {
+        parameters: [projectParameter, { name: "id", in: "path", required: true, schema: { type: "string" } }],
+        patch: {
+          operationId: "updateRegression",
+          tags: ["projects"],
+          summary: "Acknowledge, dismiss or reopen a regression (admin)",
+          security: SECURITY_BEARER,
+          requestBody: { required: true, content: jsonContent(ref("schemas", "UpdateRegression")) },
+          responses: {
+            "200": { description: "The regression.", content: jsonContent({ type: "object" }) },
+            ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
+          },
+        },
+      },
       "/api/v1/projects/{project}/tokens": {
         parameters: [projectParameter],
         post: {
@@ -737,6 +821,8 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
         ErrorEnvelope: toJsonSchema(errorEnvelopeSchema, "output"),
         Comparison: toJsonSchema(comparisonResponseSchema, "output"),
         SlaPolicy: toJsonSchema(slaPolicySchema, "input"),
+        BaselinePin: toJsonSchema(baselinePinSchema, "input"),
+        UpdateRegression: toJsonSchema(updateRegressionSchema, "input"),
         UpdateProject: toJsonSchema(updateProjectSchema, "input"),
         ProjectSettings: toJsonSchema(projectSettingsSchema, "output"),
         PutWebhook: toJsonSchema(putWebhookSchema, "input"),
