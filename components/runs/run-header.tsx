@@ -6,6 +6,7 @@ import { formatUtcTimestamp } from "./display";
 import type { RunReportData } from "./types";
 import { GradeBadge } from "@/components/sla/grade-badge";
 import { CompareWith } from "./compare-with";
+import { RunAdminActions } from "./run-admin-actions";
 
 const LINK = "text-accent underline-offset-2 hover:underline";
 
@@ -139,6 +140,17 @@ export function RunHeader({ report, now }: { report: RunReportData; now: number 
           </ul>
         </div>
       )}
+      {(report.annotations.length > 0 || report.isPinnedBaseline) && (
+        <ul className="mt-3 flex flex-wrap gap-2 text-xs" data-testid="run-annotations">
+          {report.isPinnedBaseline && <li className="rounded border border-accent px-1.5 py-0.5 text-accent">📌 pinned baseline</li>}
+          {report.annotations.map((annotation) => (
+            <li key={annotation.id} className="rounded border border-border px-1.5 py-0.5" title={annotation.createdAt}>
+              ✎ {annotation.text}
+            </li>
+          ))}
+        </ul>
+      )}
+      <RunAdminActions project={report.project.slug} runId={run.id} label={run.label} />
     </header>
   );
 }

@@ -2,6 +2,7 @@ import { AGGREGATE_NAME, errorRateOf } from "../domain/run";
 import type { Better, EndpointResult, HistogramBucket, ParsedRun, ToolThreshold } from "../domain/run";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SlaGrade } from "../domain/sla/grade";
+import { pinnedRunIds } from "./baselines";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
 import { loadParsedRun } from "./stored-runs";
 
@@ -137,6 +138,10 @@ export interface RunReport {
   grade: SlaGrade | null;
   /** Ready-made comparison links for the "compare with…" control. */
   compare: CompareLinks;
+  /** Notes on this run ("deployed v2.3"), oldest first. */
+  annotations: { id: string; text: string; createdAt: string }[];
+  /** This run is (part of) a pinned baseline. */
+  isPinnedBaseline: boolean;
 }
 
 export interface CompareLinks {
@@ -154,7 +159,7 @@ export async function getRunReport(db: PrismaClient, projectSlug: string, runId:
   if (!project) return null;
   const [loaded, policy] = await Promise.all([loadParsedRun(db, project.id, runId), getSlaPolicy(db, project.id)]);
   if (!loaded) return null;
-  const [previous, labels] = await Promise.all([
+  const [previous, labels, annotations, pinned] = await Promise.all([
     db.run.findFirst({
       where: {
         projectId: project.id,
@@ -166,6 +171,8 @@ export async function getRunReport(db: PrismaClient, projectSlug: string, runId:
       select: { id: true, label: true, round: true, tool: true },
     }),
     db.run.groupBy({ by: ["label"], where: { projectId: project.id, label: { not: null } }, orderBy: { label: "asc" }, take: 12 }),
+    db.annotation.findMany({ where: { projectId: project.id, runId: loaded.stored.id }, orderBy: { createdAt: "asc" }, select: { id: true, text: true, createdAt: true } }),
+    pinnedRunIds(db, project.id),
   ]);
   const comparePath = `/projects/${encodeURIComponent(project.slug)}/compare`;
   const compare: CompareLinks = {
@@ -183,7 +190,12 @@ export async function getRunReport(db: PrismaClient, projectSlug: string, runId:
     project,
     { id: loaded.stored.id, uploadedAt: loaded.stored.uploadedAt },
     loaded.run,
-    { grade: gradeParsedRun(policy, loaded.run), compare },
+    {
+      grade: gradeParsedRun(policy, loaded.run),
+      compare,
+      annotations: annotations.map((annotation) => ({ ...annotation, createdAt: annotation.createdAt.toISOString() })),
+      isPinnedBaseline: pinned.has(loaded.stored.id),
+    },
   );
 }
 
@@ -192,7 +204,12 @@ export function toRunReport(
   project: { slug: string; name: string; repoUrl: string | null },
   stored: { id: string; uploadedAt: Date },
   run: ParsedRun,
-  extras: { grade: SlaGrade | null; compare: CompareLinks } = { grade: null, compare: { previous: null, byLabel: [] } },
+  extras: Pick<RunReport, "grade" | "compare" | "annotations" | "isPinnedBaseline"> = {
+    grade: null,
+    compare: { previous: null, byLabel: [] },
+    annotations: [],
+    isPinnedBaseline: false,
+  },
 ): RunReport {
   const projectPath = `/projects/${encodeURIComponent(project.slug)}`;
   const apiPath = `/api/v1/projects/${encodeURIComponent(project.slug)}/runs/${encodeURIComponent(stored.id)}`;
@@ -245,8 +262,7 @@ export function toRunReport(
       const total = check.passes + check.fails;
       return { ...check, passRate: total > 0 ? check.passes / total : null };
     }),
-    grade: extras.grade,
-    compare: extras.compare,
+    ...extras,
   };
 }
 

@@ -4,7 +4,10 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { ProjectOverview } from "@/components/projects/project-overview";
 import { getQueryClient, trpc } from "@/server/api/server";
+import { getDb } from "@/server/db";
 import { publicBaseUrl } from "@/server/public-url";
+import { checkProjectFreshness } from "@/server/services/freshness";
+import { findProject } from "@/server/services/projects";
 
 // Live data: never prerender at build time.
 export const dynamic = "force-dynamic";
@@ -30,5 +33,35 @@ export default async function ProjectOverviewPage({ params }: Props) {
       throw error;
     });
   const baseUrl = publicBaseUrl(await headers());
-  return <ProjectOverview overview={overview} baseUrl={baseUrl} now={overview.generatedAt.getTime()} />;
+  const db = await getDb();
+  const stored = await findProject(db, slug);
+  const [freshness, openRegressions] = stored
+    ? await Promise.all([
+        checkProjectFreshness(db, stored.id, overview.generatedAt),
+        db.regression.count({ where: { projectId: stored.id, status: "open", kind: "regression" } }),
+      ])
+    : [null, 0];
+  return (
+    <>
+      {freshness?.status === "missing" && (
+        <div role="alert" className="mb-4 rounded-md border border-warn p-3 text-sm" data-testid="missing-data">
+          <span className="font-medium text-warn">Missing data: </span>
+          {freshness.message}
+        </div>
+      )}
+      {openRegressions > 0 && (
+        <a
+          href={`/projects/${encodeURIComponent(slug)}/regressions`}
+          className="mb-4 block rounded-md border border-bad p-3 text-sm hover:bg-surface-muted"
+          data-testid="open-regressions-banner"
+        >
+          <span className="font-medium text-bad">
+            {openRegressions} open regression{openRegressions === 1 ? "" : "s"}
+          </span>{" "}
+          on {stored?.defaultBranch}: review them in the inbox →
+        </a>
+      )}
+      <ProjectOverview overview={overview} baseUrl={baseUrl} now={overview.generatedAt.getTime()} />
+    </>
+  );
 }
