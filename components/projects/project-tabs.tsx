@@ -16,14 +16,14 @@ export function ProjectTabs({ slug }: { slug: string }) {
     { href: `${base}/settings`, label: "Settings", active: pathname.startsWith(`${base}/settings`) },
   ];
   return (
-    <nav aria-label="Project" className="mb-5 flex gap-1 border-b border-border text-sm">
+    <nav aria-label="Project" className="mb-5 flex gap-1 overflow-x-auto border-b border-border text-sm whitespace-nowrap">
       {tabs.map((tab) => (
         <Link
           key={tab.href}
           href={tab.href}
           aria-current={tab.active ? "page" : undefined}
           className={cn(
-            "-mb-px border-b-2 px-3 py-2",
+            "-mb-px border-b-2 px-2.5 py-2 sm:px-3",
             tab.active ? "border-accent font-medium text-text" : "border-transparent text-text-muted hover:text-text",
           )}
         >
