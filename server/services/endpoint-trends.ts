@@ -33,7 +33,7 @@ export interface EndpointTrendsQuery {
   branch: string | null;
   label: string | null;
   range: TrendRange;
-  /** The most runs a chart draws (default 600). */
+  /** The most runs a chart draws (default DEFAULT_MAX_POINTS, 300). */
   maxPoints?: number;
   /** The clock the range counts back from; tests pin it. */
   now?: Date;

@@ -35,8 +35,8 @@ export const TREND_LINE_FIELD = {
 
 export type TrendXMode = "time" | "order";
 
-/** The most runs a trend chart draws; the chart is ~600 px wide. */
-export const DEFAULT_MAX_POINTS = 600;
+/** The most runs a trend chart draws: about one per 3 px of the widest chart; LTTB keeps the shape, and fewer points keep the page light (measured by npm run bench -- --pages). */
+export const DEFAULT_MAX_POINTS = 300;
 /** A trend needs two runs; one run is shown as values, never as a one-point chart. */
 export const MIN_TREND_RUNS = 2;
 
