@@ -1,0 +1,51 @@
+import { expect, test } from "@playwright/test";
+import { E2E_ADMIN_TOKEN } from "../../playwright.config";
+import { uniqueSlug, uploadRun } from "../helpers";
+
+function nightly(p95: number, hour: number) {
+  return JSON.stringify({
+    schema: "benchtrack/v1",
+    label: "nightly",
+    startedAt: new Date(Date.UTC(2026, 10, 1, hour)).toISOString(),
+    endpoints: [{ name: "GetListing", requests: 1000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } }],
+  });
+}
+
+test("a step on main shows up in the inbox, on the trend, and can be acknowledged with the admin token", async ({ page, request }) => {
+  const slug = uniqueSlug("inbox");
+  const series = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3, 20.1, 19.9, 20.2, 20.0, 26.1, 26.4, 25.9, 26.3, 26.0, 26.2, 26.5];
+  let last: Awaited<ReturnType<typeof uploadRun>> | undefined;
+  for (const [hour, p95] of series.entries()) last = await uploadRun(request, slug, nightly(p95, hour), { branch: "main" });
+  expect(last).toBeDefined();
+
+  await page.goto(`/projects/${slug}/regressions`);
+  const row = page.getByTestId("regressions").getByTestId("regression-row").filter({ hasText: "p95" });
+  await expect(row).toContainText("GetListing");
+  await expect(row).toContainText("open");
+  await expect(row).toContainText("20.1 ms → 26.2 ms");
+  await expect(row).toContainText(/\+30\.\d%/);
+  await page.screenshot({ path: "e2e/screenshots/regressions-light.png", fullPage: true });
+
+  await row.getByRole("link", { name: "trend" }).click();
+  await expect(page.getByTestId("latency-chart").locator(".trend-marker").first()).toBeAttached();
+
+  await page.goto(`/projects/${slug}/settings`);
+  await page.getByTestId("admin-token-input").fill(E2E_ADMIN_TOKEN);
+  await page.getByRole("button", { name: "Unlock settings" }).click();
+  await expect(page.getByTestId("sla-editor")).toBeVisible();
+  await page.getByRole("button", { name: "Add target" }).click();
+  await page.getByRole("button", { name: "Save policy" }).click();
+  await expect(page.getByText("Saved. Every run is now graded against this policy.")).toBeVisible();
+  await page.screenshot({ path: "e2e/screenshots/settings-light.png", fullPage: true });
+
+  await page.goto(`/projects/${slug}/regressions`);
+  await page.getByTestId("regressions").getByTestId("regression-row").filter({ hasText: "p95" }).getByRole("button", { name: "Acknowledge" }).click();
+  await expect(page.getByTestId("regression-row").filter({ hasText: "p95" })).toHaveCount(0);
+  await page.goto(`/projects/${slug}/regressions?status=acknowledged`);
+  await expect(page.getByTestId("regressions").getByTestId("regression-row").filter({ hasText: "p95" })).toContainText("acknowledged");
+
+  // The SLA policy saved above (p95 <= 50 ms) grades the runs: the run page says why.
+  await page.goto(last!.url);
+  await expect(page.getByTestId("grade-badge")).toContainText("SLA A");
+  await expect(page.getByTestId("sla-check").first()).toContainText("pass");
+});
