@@ -99,7 +99,7 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
 
     expect(trends.endpoint).toMatchObject({ name: "GetListing", isAggregate: false });
     expect(trends.endpoints).toEqual([ROUTE, "GetListing"].sort());
-    expect(trends.filters).toEqual({ branches: ["feature/async", "main"], labels: ["ManagedAsync", "baseline"] });
+    expect(trends.filters).toEqual({ branches: ["feature/async", "main"], labels: ["baseline", "ManagedAsync"] });
     expect(trends.totalRuns).toBe(4);
     expect(trends.isDownsampled).toBe(false);
     expect(trends.points.map((point) => point.runId)).toEqual(runIds);

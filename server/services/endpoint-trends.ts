@@ -10,6 +10,7 @@ import {
 import type { MetricPoint, TrendRange, TrendRow } from "../domain/series/trend-series";
 import type { Better } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
+import { listRunFilterOptions } from "./run-history";
 import type { PrismaClient } from "../generated/prisma/client";
 
 /**
@@ -108,7 +109,10 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const [history, filters, endpoints] = await Promise.all([
     // 1st read: every run of the history, only the columns run selection looks at.
     readSelectionColumns(db, scope),
-    findFilterValues(db, project.id, endpointId),
+    // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
+    // the endpoint's own (a join over its whole history): a value without this endpoint simply
+    // shows "no runs match".
+    listRunFilterOptions(db, project.id).then(({ branches, labels }) => ({ branches, labels })),
     db.endpoint.findMany({ where: { projectId: project.id }, select: { name: true }, orderBy: { name: "asc" } }),
   ]);
 
@@ -308,19 +312,6 @@ async function readSelectionColumns(db: PrismaClient, scope: HistoryScope): Prom
 }
 
 /** The branches and labels of runs that measured this endpoint (all of them, not just the filtered). */
-async function findFilterValues(db: PrismaClient, projectId: string, endpointId: number | null) {
-  const pairs = await db.$queryRaw<{ branch: string | null; label: string | null }[]>`
-    SELECT ru.git_branch AS branch, ru.label
-    FROM results r JOIN runs ru ON ru.id = r.run_id
-    WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
-    GROUP BY ru.git_branch, ru.label`;
-  const distinct = (values: (string | null)[]) =>
-    [...new Set(values.filter((value): value is string => value !== null))].sort((a, b) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-  return { branches: distinct(pairs.map((pair) => pair.branch)), labels: distinct(pairs.map((pair) => pair.label)) };
-}
-
 /**
  * One series per custom metric key of the endpoint (or, on the aggregate page, of the run), each read
  * on the (project_id, key, endpoint_id, started_at) index, thinned like the latency history.
