@@ -1,3 +1,5 @@
+import type { PrismaClient } from "../generated/prisma/client";
+import { findProject } from "../services/projects";
 import { ApiError, errorResponse, toApiError } from "./errors";
 
 type RouteContext<Params> = { params: Promise<Params> };
@@ -24,4 +26,25 @@ export function apiRoute<Params = Record<string, never>>(
 
 export function notFound(what: string): ApiError {
   return new ApiError("not_found", `${what} not found`);
+}
+
+/**
+ * The request body as JSON, or a 400 naming the body. `emptyAs` is what an empty body means (e.g. {}
+ * for "all defaults"); without it an empty body is malformed.
+ */
+export async function readJsonBody(request: Request, emptyAs?: unknown): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === "" && emptyAs !== undefined) return emptyAs;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
+  }
+}
+
+/** The project a REST route is about, or the 404 every route answers for an unknown one. */
+export async function requireProject(db: PrismaClient, slug: string) {
+  const project = await findProject(db, slug);
+  if (!project) throw notFound(`Project "${slug}"`);
+  return project;
 }

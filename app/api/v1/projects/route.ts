@@ -1,7 +1,7 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireAdmin, requireRead } from "@/server/http/auth";
 import { ApiError } from "@/server/http/errors";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, readJsonBody } from "@/server/http/route";
 import { createProjectSchema } from "@/server/http/schemas";
 import { createProject, findProject, listProjects } from "@/server/services/projects";
 
@@ -25,7 +25,7 @@ export const GET = apiRoute(async (request) => {
 export const POST = apiRoute(async (request) => {
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const input = createProjectSchema.parse(await readJson(request));
+  const input = createProjectSchema.parse(await readJsonBody(request));
   if (await findProject(db, input.slug)) {
     throw new ApiError("conflict", `Project "${input.slug}" already exists`, [{ path: "slug", message: "taken" }]);
   }
@@ -35,11 +35,3 @@ export const POST = apiRoute(async (request) => {
     { status: 201 },
   );
 });
-
-async function readJson(request: Request): Promise<unknown> {
-  try {
-    return await request.json();
-  } catch {
-    throw new ApiError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
-  }
-}

@@ -1,9 +1,8 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireAdmin, requireRead } from "@/server/http/auth";
-import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, readJsonBody, requireProject } from "@/server/http/route";
 import { parseProjectSlug, updateProjectSchema } from "@/server/http/schemas";
-import { findProject, projectSettings, updateProject } from "@/server/services/projects";
+import { projectSettings, updateProject } from "@/server/services/projects";
 
 type Params = { project: string };
 
@@ -12,8 +11,7 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   return Response.json(projectSettings(project));
 });
 
@@ -22,14 +20,8 @@ export const PATCH = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ApiError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
-  }
+  const project = await requireProject(db, slug);
+  const body = await readJsonBody(request);
   const updated = await updateProject(db, project.id, updateProjectSchema.parse(body));
   return Response.json(projectSettings(updated));
 });

@@ -1,9 +1,8 @@
 import { getDb } from "@/server/db";
 import { renderGradeBadge } from "@/server/domain/sla/badge";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
-import { findProject } from "@/server/services/projects";
 import { gradeParsedRun, getSlaPolicy } from "@/server/services/sla";
 import { loadParsedRun } from "@/server/services/stored-runs";
 
@@ -12,8 +11,7 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   const label = new URL(request.url).searchParams.get("label") ?? undefined;
   const latest =
     (await db.run.findFirst({

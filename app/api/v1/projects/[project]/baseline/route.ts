@@ -1,10 +1,9 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireAdmin, requireRead } from "@/server/http/auth";
 import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, notFound, readJsonBody, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
 import { baselinePinSchema, listBaselinePins, pinBaseline, unpinBaseline } from "@/server/services/baselines";
-import { findProject } from "@/server/services/projects";
 
 type Params = { project: string };
 
@@ -13,8 +12,7 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   return Response.json({ defaultBranch: project.defaultBranch, pins: await listBaselinePins(db, project.id) });
 });
 
@@ -23,14 +21,8 @@ export const PUT = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ApiError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
-  }
+  const project = await requireProject(db, slug);
+  const body = await readJsonBody(request);
   const input = baselinePinSchema.parse(body);
   if (input.runIds) {
     const found = await db.run.count({ where: { projectId: project.id, id: { in: input.runIds } } });
@@ -46,8 +38,7 @@ export const DELETE = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   const removed = await unpinBaseline(db, project.id, new URL(request.url).searchParams.get("for_label"));
   if (removed === 0) throw notFound("Pinned baseline");
   return new Response(null, { status: 204 });

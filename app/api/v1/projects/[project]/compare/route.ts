@@ -2,12 +2,11 @@ import { parseRunSelector } from "@/server/domain/compare/selector";
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
 import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, requireProject } from "@/server/http/route";
 import { compareQuerySchema, parseProjectSlug } from "@/server/http/schemas";
 import { publicBaseUrl } from "@/server/public-url";
 import { compareSelections } from "@/server/services/compare-runs";
 import { renderComparisonMarkdown } from "@/server/services/compare-markdown";
-import { findProject } from "@/server/services/projects";
 import { runPageUrl } from "@/server/services/run-document";
 
 // GET /api/v1/projects/:project/compare?base=<selector>&head=<selector> — before/after comparison (JSON or Markdown)
@@ -15,8 +14,7 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   const url = new URL(request.url);
   const query = compareQuerySchema.parse(Object.fromEntries(url.searchParams));
   const result = await compareSelections(db, project, {

@@ -1,9 +1,8 @@
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
 import { publicBaseUrl } from "@/server/public-url";
-import { findProject } from "@/server/services/projects";
 import { listRegressions, regressionLinks, regressionsQuerySchema, toRegressionJson } from "@/server/services/regressions";
 
 // GET /api/v1/projects/:project/regressions — detected regressions and improvements, newest first (?status=open&kind=regression)
@@ -11,8 +10,7 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   const query = regressionsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const rows = await listRegressions(db, project.id, query);
   const baseUrl = publicBaseUrl(request.headers);

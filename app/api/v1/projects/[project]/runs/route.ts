@@ -4,7 +4,7 @@ import { getDb } from "@/server/db";
 import { getEnv } from "@/server/env";
 import { authenticate, requireRead, requireUploadTo } from "@/server/http/auth";
 import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, notFound, requireProject } from "@/server/http/route";
 import { listRunsQuerySchema, parseProjectSlug } from "@/server/http/schemas";
 import { readUpload } from "@/server/http/upload-body";
 import { publicBaseUrl } from "@/server/public-url";
@@ -111,8 +111,7 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   const query = listRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   if (query.cursor && !cursor) throw new ApiError("bad_request", "The cursor is not valid", [{ path: "query.cursor", message: "use nextCursor as given" }]);

@@ -1,9 +1,7 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireAdmin } from "@/server/http/auth";
-import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, readJsonBody, requireProject } from "@/server/http/route";
 import { createTokenSchema, parseProjectSlug } from "@/server/http/schemas";
-import { findProject } from "@/server/services/projects";
 import { createProjectToken, listProjectTokens } from "@/server/services/tokens";
 
 type Params = { project: string };
@@ -13,17 +11,8 @@ export const POST = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
-  const text = await request.text();
-  let body: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new ApiError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
-    }
-  }
+  const project = await requireProject(db, slug);
+  const body = await readJsonBody(request, {});
   const input = createTokenSchema.parse(body);
   const token = await createProjectToken(db, project.id, input.name);
   return Response.json(
@@ -37,7 +26,6 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   return Response.json({ tokens: await listProjectTokens(db, project.id) });
 });

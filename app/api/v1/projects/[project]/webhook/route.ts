@@ -1,10 +1,8 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireAdmin } from "@/server/http/auth";
-import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, readJsonBody, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
 import { putWebhookSchema } from "@/server/http/webhook-schema";
-import { findProject } from "@/server/services/projects";
 import { getWebhookSettings, setWebhookUrl } from "@/server/services/webhooks";
 
 type Params = { project: string };
@@ -14,8 +12,7 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   return Response.json(await getWebhookSettings(db, project));
 });
 
@@ -24,14 +21,8 @@ export const PUT = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ApiError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
-  }
+  const project = await requireProject(db, slug);
+  const body = await readJsonBody(request);
   const input = putWebhookSchema.parse(body);
   const updated = await setWebhookUrl(db, project.id, input.url);
   return Response.json(await getWebhookSettings(db, updated));

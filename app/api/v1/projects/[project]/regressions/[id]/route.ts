@@ -1,10 +1,8 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireAdmin } from "@/server/http/auth";
-import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, notFound, readJsonBody, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
 import { publicBaseUrl } from "@/server/public-url";
-import { findProject } from "@/server/services/projects";
 import { regressionLinks, toRegressionJson, updateRegressionSchema, updateRegressionStatus } from "@/server/services/regressions";
 
 // PATCH /api/v1/projects/:project/regressions/:id — acknowledge, dismiss or reopen (admin)
@@ -12,14 +10,8 @@ export const PATCH = apiRoute<{ project: string; id: string }>(async (request, p
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ApiError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
-  }
+  const project = await requireProject(db, slug);
+  const body = await readJsonBody(request);
   const row = await updateRegressionStatus(db, project.id, params.id, updateRegressionSchema.parse(body));
   if (!row) throw notFound(`Regression "${params.id}"`);
   return Response.json(toRegressionJson(row, await regressionLinks(db, project, row), publicBaseUrl(request.headers)));

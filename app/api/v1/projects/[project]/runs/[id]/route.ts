@@ -1,9 +1,8 @@
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, notFound, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
 import { publicBaseUrl } from "@/server/public-url";
-import { findProject } from "@/server/services/projects";
 import { getRunDocument } from "@/server/services/run-document";
 
 // GET /api/v1/projects/:project/runs/:id — one stored run in the Benchtrack format, normalized
@@ -11,8 +10,7 @@ export const GET = apiRoute<{ project: string; id: string }>(async (request, par
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   const run = await getRunDocument(db, project, params.id, publicBaseUrl(request.headers));
   if (!run) throw notFound(`Run "${params.id}"`);
   return Response.json(run);

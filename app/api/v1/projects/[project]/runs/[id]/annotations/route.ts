@@ -1,11 +1,9 @@
 import { getDb } from "@/server/db";
 import { createAnnotationSchema, toAnnotationJson } from "@/server/http/annotation-schema";
 import { authenticate, requireAdmin, requireRead } from "@/server/http/auth";
-import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, notFound, readJsonBody, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
 import { createAnnotation, listRunAnnotations } from "@/server/services/annotations";
-import { findProject } from "@/server/services/projects";
 
 type Params = { project: string; id: string };
 
@@ -14,8 +12,7 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   const annotations = await listRunAnnotations(db, project.id, params.id);
   if (!annotations) throw notFound(`Run "${params.id}"`);
   return Response.json({ annotations: annotations.map(toAnnotationJson) });
@@ -26,14 +23,8 @@ export const POST = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ApiError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
-  }
+  const project = await requireProject(db, slug);
+  const body = await readJsonBody(request);
   const input = createAnnotationSchema.parse(body);
   const annotation = await createAnnotation(db, project.id, params.id, input.text);
   if (!annotation) throw notFound(`Run "${params.id}"`);

@@ -2,9 +2,8 @@ import { gunzipSync } from "node:zlib";
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
 import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, notFound, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
-import { findProject } from "@/server/services/projects";
 import { findRawUploads } from "@/server/services/runs";
 
 // GET /api/v1/projects/:project/runs/:id/raw — the original upload (?file=N for one file of a multi-file upload)
@@ -12,8 +11,7 @@ export const GET = apiRoute<{ project: string; id: string }>(async (request, par
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   const run = await findRawUploads(db, project.id, params.id);
   if (!run) throw notFound(`Run "${params.id}"`);
 

@@ -1,10 +1,9 @@
 import { InputError } from "@/server/domain/input-error";
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute, notFound } from "@/server/http/route";
+import { apiRoute, notFound, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
 import { publicBaseUrl } from "@/server/public-url";
-import { findProject } from "@/server/services/projects";
 import { getRunDocument } from "@/server/services/run-document";
 import { renderRunMarkdown } from "@/server/services/run-markdown";
 import { computeRunVerdict, parseFailOn, verdictComparison } from "@/server/services/run-verdict";
@@ -14,8 +13,7 @@ export const GET = apiRoute<{ project: string; id: string }>(async (request, par
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
+  const project = await requireProject(db, slug);
   const failOn = parseFailOn(new URL(request.url).searchParams.get("fail_on"), project.failOn);
   if ("error" in failOn) throw new InputError("malformed", failOn.error, [{ path: "query.fail_on", message: failOn.error }]);
   const baseUrl = publicBaseUrl(request.headers);
