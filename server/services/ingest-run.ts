@@ -251,6 +251,3 @@ function toResultRow(result: EndpointResult, endpointId: number | null) {
     errors: result.errors ?? Prisma.DbNull,
   };
 }
-
-// Moved to stored-runs.ts; re-exported until every caller imports it from there.
-export { loadParsedRun } from "./stored-runs";
