@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
-import type { ReceivedFile, ReceivedUpload } from "../../server/http/upload-body";
+import type { ReceivedUpload } from "../../server/http/upload-body";
+import { uploadOfFiles } from "../../server/http/upload-body";
 
 /**
  * The real tool outputs kept beside the parser tests, turned into the `ReceivedUpload` the REST API
@@ -58,20 +57,13 @@ export function readFixtureUpload(ref: FixtureRef): ReceivedUpload {
   if (cached) return cached;
 
   const { folder, files: names, contentType } = FIXTURE_FILES[ref.kind];
-  const hash = createHash("sha256");
-  const files: ReceivedFile[] = names.map((name) => {
-    const bytes = readFileSync(path.join(FIXTURES_DIR, folder, ref.variant, `round${ref.round}`, name));
-    // Names are hashed with the bytes so the idempotency check sees the file set, not just its content.
-    hash.update(`${name}\0${bytes.length}\0`).update(bytes);
-    return {
+  const upload = uploadOfFiles(
+    names.map((name) => ({
       name,
       contentType,
-      text: bytes.toString("utf8"),
-      sizeBytes: bytes.length,
-      gzip: gzipSync(bytes, { level: 4 }),
-    };
-  });
-  const upload: ReceivedUpload = { kind: "files", files, sha256: hash.digest("hex") };
+      bytes: readFileSync(path.join(FIXTURES_DIR, folder, ref.variant, `round${ref.round}`, name)),
+    })),
+  );
   cache.set(key, upload);
   return upload;
 }

@@ -245,3 +245,16 @@ async function readMultipart(stream: Readable, contentType: string, limits: Uplo
   }
   return { kind: "files", files, sha256: createHash("sha256").update(body).digest("hex") };
 }
+
+/**
+ * A ReceivedUpload built from files already in memory (the demo seed, tests): each file gzipped for
+ * storage, the hash over names and bytes so idempotency sees the file set, not just its content.
+ */
+export function uploadOfFiles(files: readonly { name: string | null; contentType: string | null; bytes: Buffer }[]): ReceivedUpload {
+  const hash = createHash("sha256");
+  const received = files.map(({ name, contentType, bytes }) => {
+    hash.update(`${name ?? ""}\0${bytes.length}\0`).update(bytes);
+    return { name, contentType, text: bytes.toString("utf8"), sizeBytes: bytes.length, gzip: gzipSync(bytes, { level: 4 }) };
+  });
+  return { kind: "files", files: received, sha256: hash.digest("hex") };
+}

@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
+import { receivedUpload } from "../testing/uploads";
 import { getEndpointTrends, TrendNotFoundError } from "./endpoint-trends";
 import { ingestRun } from "./ingest-run";
 
@@ -59,13 +58,7 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
   return ingestRun(database.prisma, {
     projectSlug: slug,
     createProjectIfMissing: true,
-    upload: {
-      kind: "files",
-      files: [
-        { name: "run.json", contentType: "application/json", text, sizeBytes: text.length, gzip: gzipSync(text) },
-      ],
-      sha256: createHash("sha256").update(text).digest("hex"),
-    },
+    upload: receivedUpload(text),
     format: "benchtrack",
     metadata: {},
     idempotencyKey: null,

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
+import { receivedUpload } from "../testing/uploads";
 import { ingestRun } from "./ingest-run";
 import { SERIES_LENGTH, getProjectOverview, medianOf, p95TrendOf, toP95Series } from "./project-overview";
 
@@ -91,11 +90,7 @@ async function seedRun(database: Database, slug: string, startedAt: string, endp
   const outcome = await ingestRun(database.prisma, {
     projectSlug: slug,
     createProjectIfMissing: true,
-    upload: {
-      kind: "files",
-      files: [{ name: "run.json", contentType: "application/json", text, sizeBytes: text.length, gzip: gzipSync(text) }],
-      sha256: createHash("sha256").update(text).digest("hex"),
-    },
+    upload: receivedUpload(text),
     format: null,
     metadata: {},
     idempotencyKey: null,

@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { parseUpload } from "../domain/parsers";
 import { readFixture } from "../domain/parsers/fixtures/read-fixture";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
+import { uploadOfFiles } from "../http/upload-body";
 import { ingestRun } from "./ingest-run";
 import { niceStep, runTitle, safeHttpUrl, statusToneOf, toHistogramBars, toRunReport } from "./run-report";
 
@@ -166,17 +165,13 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
 
   it("returns the stored run's report, and null for an unknown run or project", async () => {
     const slug = uniqueSlug("report");
-    const files = ghzFiles().map(({ name, text }) => ({
-      name,
-      contentType: "application/json",
-      text,
-      sizeBytes: Buffer.byteLength(text),
-      gzip: gzipSync(text),
-    }));
+    const upload = uploadOfFiles(
+      ghzFiles().map(({ name, text }) => ({ name, contentType: "application/json", bytes: Buffer.from(text) })),
+    );
     const outcome = await ingestRun(database.prisma, {
       projectSlug: slug,
       createProjectIfMissing: true,
-      upload: { kind: "files", files, sha256: createHash("sha256").update(files.map((f) => f.text).join("")).digest("hex") },
+      upload,
       format: null,
       metadata: { label: "baseline", round: 1 },
       idempotencyKey: null,

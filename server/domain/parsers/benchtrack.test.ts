@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InputError } from "../input-error";
 import type { ParsedRun } from "../run";
 import { parseBenchtrack, runInputSchema } from "./benchtrack";
 import { runDocumentSchema, toBenchtrackDocument } from "./benchtrack-document";
@@ -9,6 +8,7 @@ import { parseGhz } from "./ghz";
 import { parseK6HandleSummary, parseK6SummaryExport } from "./k6-summary";
 import { parseLocustCsv } from "./locust-csv";
 import { parseLocustJson } from "./locust-json";
+import { errorOf } from "./fixtures/input-error-of";
 
 /** The example of DESIGN.md, verbatim. */
 const DESIGN_EXAMPLE = {
@@ -38,16 +38,6 @@ const DESIGN_EXAMPLE = {
   ],
   metrics: { memory: { value: 101, unit: "MB", better: "lower" } },
 };
-
-function errorOf(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
-}
 
 describe("parseBenchtrack", () => {
   it("reads the DESIGN.md example", () => {

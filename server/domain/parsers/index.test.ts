@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../input-error";
 import { detectFormat, isNdjsonStart, parseUpload, type UploadedFile } from "./index";
 import { filesIn, readFixture, roundsOf } from "./fixtures/read-fixture";
+import { errorOf } from "./fixtures/input-error-of";
 
 const file = (path: string, name: string | null = path.split("/").at(-1) ?? null): UploadedFile => ({ name, text: readFixture(path) });
-
-function errorOf(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
-}
 
 describe("detectFormat and parseUpload on every fixture", () => {
   const cases: [string, UploadedFile[], string][] = [];

@@ -1,25 +1,15 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../input-error";
 import { AGGREGATE_NAME } from "../run";
 import { readFixture, roundsOf } from "./fixtures/read-fixture";
 import { parseLocustCsv } from "./locust-csv";
+import { errorOf } from "./fixtures/input-error-of";
 
 function filesOf(round: string, names: string[]) {
   return names.map((name) => ({ name, text: readFixture(`locust/${round}/${name}`) }));
 }
 const ALL_FILES = ["locust_stats.csv", "locust_stats_history.csv", "locust_failures.csv", "locust_exceptions.csv"];
 const cell = (value: string | undefined): number | null => (value === undefined || value === "N/A" ? null : Number(value));
-
-function errorOf(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
-}
 
 describe.each(roundsOf("locust"))("Locust CSV of %s", (round) => {
   const run = parseLocustCsv(filesOf(round, ALL_FILES));

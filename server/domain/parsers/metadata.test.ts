@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../input-error";
 import { applyRunMetadata, parseMetadataQuery } from "./metadata";
 import { readFixtureJson } from "./fixtures/read-fixture";
 import { parseGhz } from "./ghz";
-
-function errorOf(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
-}
+import { errorOf } from "./fixtures/input-error-of";
 
 describe("parseMetadataQuery", () => {
   it("reads every metadata parameter and attr.<key>, ignoring the others", () => {

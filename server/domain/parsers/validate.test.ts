@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../input-error";
 import { emptyEndpoint, type ParsedRun } from "../run";
 import { parseBenchtrack } from "./benchtrack";
 import { validateParsedRun } from "./validate";
-
-function errorOf(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
-}
+import { errorOf } from "./fixtures/input-error-of";
 
 const base = (): ParsedRun => parseBenchtrack({ schema: "benchtrack/v1", endpoints: [{ name: "a", requests: 1 }] });
 
