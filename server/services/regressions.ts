@@ -59,32 +59,51 @@ export async function updateRegressionStatus(
 }
 
 /**
- * Links of a regression: the comparison of the runs before the change with the runs after it, and
- * the trend with the change point marked.
+ * Links of regressions: the comparison of the (up to 10) runs before each change with the runs after
+ * it, and the trend with the change point marked. The runs of every label involved are read in one
+ * query (ids and times only) and sliced in memory, so a list of regressions costs one query, not two
+ * per row.
  */
-export async function regressionLinks(db: PrismaClient, project: { id: string; slug: string; defaultBranch: string }, row: RegressionRow) {
-  const runsAround = async (direction: "before" | "after") =>
-    db.run.findMany({
-      where: {
-        projectId: project.id,
-        label: row.firstRun.label,
-        gitBranch: project.defaultBranch,
-        startedAt: direction === "before" ? { lt: row.firstRun.startedAt } : { gte: row.firstRun.startedAt },
-      },
-      orderBy: [{ startedAt: direction === "before" ? "desc" : "asc" }, { id: direction === "before" ? "desc" : "asc" }],
-      take: 10,
-      select: { id: true },
-    });
-  const [before, after] = await Promise.all([runsAround("before"), runsAround("after")]);
+const RUNS_AROUND_CHANGE = 10;
+
+export async function regressionLinksForRows(
+  db: PrismaClient,
+  project: { id: string; slug: string; defaultBranch: string },
+  rows: readonly RegressionRow[],
+): Promise<{ comparePath: string | null; trendPath: string }[]> {
+  if (rows.length === 0) return [];
+  const labels = [...new Set(rows.map((row) => row.firstRun.label))];
+  const nonNullLabels = labels.filter((label): label is string => label !== null);
+  const runs = await db.run.findMany({
+    where: {
+      projectId: project.id,
+      gitBranch: project.defaultBranch,
+      OR: [...(nonNullLabels.length > 0 ? [{ label: { in: nonNullLabels } }] : []), ...(labels.includes(null) ? [{ label: null }] : [])],
+    },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+    select: { id: true, label: true, startedAt: true },
+  });
   const path = `/projects/${encodeURIComponent(project.slug)}`;
-  const endpoint = row.endpoint?.name ?? "_all";
-  return {
-    comparePath:
-      before.length > 0 && after.length > 0
-        ? `${path}/compare?${new URLSearchParams({ base: before.map((run) => run.id).join(","), head: after.map((run) => run.id).join(",") })}`
-        : null,
-    trendPath: `${path}/endpoints/${encodeURIComponent(endpoint)}?${new URLSearchParams({ cp: row.firstRunId, lines: row.metric.startsWith("p") ? row.metric : "p95" })}`,
-  };
+  return rows.map((row) => {
+    const sameLabel = runs.filter((run) => run.label === row.firstRun.label);
+    const firstAfter = sameLabel.findIndex((run) => run.startedAt.getTime() >= row.firstRun.startedAt.getTime());
+    const split = firstAfter === -1 ? sameLabel.length : firstAfter;
+    const before = sameLabel.slice(Math.max(0, split - RUNS_AROUND_CHANGE), split).reverse();
+    const after = sameLabel.slice(split, split + RUNS_AROUND_CHANGE);
+    const endpoint = row.endpoint?.name ?? "_all";
+    return {
+      comparePath:
+        before.length > 0 && after.length > 0
+          ? `${path}/compare?${new URLSearchParams({ base: before.map((run) => run.id).join(","), head: after.map((run) => run.id).join(",") })}`
+          : null,
+      trendPath: `${path}/endpoints/${encodeURIComponent(endpoint)}?${new URLSearchParams({ cp: row.firstRunId, lines: row.metric.startsWith("p") ? row.metric : "p95" })}`,
+    };
+  });
+}
+
+export async function regressionLinks(db: PrismaClient, project: { id: string; slug: string; defaultBranch: string }, row: RegressionRow) {
+  const [links] = await regressionLinksForRows(db, project, [row]);
+  return links!;
 }
 
 export function toRegressionJson(row: RegressionRow, links: { comparePath: string | null; trendPath: string }, baseUrl: string) {

@@ -9,7 +9,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { getDb } from "@/server/db";
 import { findProject } from "@/server/services/projects";
 import type { RegressionRow } from "@/server/services/regressions";
-import { listRegressions, regressionLinks } from "@/server/services/regressions";
+import { listRegressions, regressionLinksForRows } from "@/server/services/regressions";
 
 export const dynamic = "force-dynamic";
 
@@ -34,7 +34,7 @@ async function RegressionTable({
   testId: string;
 }) {
   const db = await getDb();
-  const links = await Promise.all(rows.map((row) => regressionLinks(db, project, row)));
+  const links = await regressionLinksForRows(db, project, rows);
   return (
     <Table label="Detected changes, newest first">
       <thead>
