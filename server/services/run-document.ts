@@ -1,6 +1,8 @@
 import { toBenchtrackDocument } from "../domain/parsers";
 import type { PrismaClient } from "../generated/prisma/client";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
+import type { SlaGrade } from "../domain/sla/grade";
+import type { LoadedRun } from "./stored-runs";
 import { loadParsedRun } from "./stored-runs";
 
 export function runPageUrl(baseUrl: string, projectSlug: string, runId: string): string {
@@ -19,12 +21,17 @@ export async function getRunDocument(
 ) {
   const [loaded, policy] = await Promise.all([loadParsedRun(db, project.id, runId), getSlaPolicy(db, project.id)]);
   if (!loaded) return null;
+  return toRunDocument(project, loaded, gradeParsedRun(policy, loaded.run), baseUrl);
+}
+
+/** The same answer from a run and grade already at hand (the upload's verdict loaded both). */
+export function toRunDocument(project: { slug: string }, loaded: LoadedRun, grade: SlaGrade | null, baseUrl: string) {
   return {
     id: loaded.stored.id,
     url: runPageUrl(baseUrl, project.slug, loaded.stored.id),
     project: project.slug,
     uploadedAt: loaded.stored.uploadedAt.toISOString(),
     ...toBenchtrackDocument(loaded.run),
-    grade: gradeParsedRun(policy, loaded.run),
+    grade,
   };
 }

@@ -7,6 +7,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { chooseBaseline } from "./baselines";
 import { toComparable } from "./compare-runs";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
+import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
 
 /**
@@ -55,6 +56,8 @@ export interface RunVerdict {
     comparePath: string | null;
   };
   grade: SlaGrade | null;
+  /** The judged run as loaded, so callers can render it without reading it again. */
+  run: LoadedRun;
 }
 
 function toVerdictRegression(endpoint: string, metric: MetricComparison): VerdictRegression {
@@ -127,6 +130,7 @@ export async function computeRunVerdict(
       comparePath,
     },
     grade,
+    run: headRun,
   };
 }
 

@@ -10,7 +10,7 @@ import { readUpload } from "@/server/http/upload-body";
 import { publicBaseUrl } from "@/server/public-url";
 import { IdempotencyConflictError, ProjectNotFoundError, ingestRun } from "@/server/services/ingest-run";
 import { findProject } from "@/server/services/projects";
-import { getRunDocument, runPageUrl } from "@/server/services/run-document";
+import { runPageUrl, toRunDocument } from "@/server/services/run-document";
 import { renderRunMarkdown } from "@/server/services/run-markdown";
 import { computeRunVerdict, parseFailOn, verdictComparison } from "@/server/services/run-verdict";
 import { detectRegressionsAfterRun } from "@/server/services/regression-detection";
@@ -69,18 +69,17 @@ export const POST = apiRoute<Params>(async (request, params) => {
   }
 
   const baseUrl = publicBaseUrl(request.headers);
-  const stored = await findProject(db, slug);
+  // Read again only when this upload created the project.
+  const stored = project ?? (await findProject(db, slug));
   if (!stored) throw new ApiError("internal", "The project could not be read back");
   if (outcome.status === "created") {
     const detected = await detectRegressionsAfterRun(db, stored, outcome.runId);
     // Webhooks never hold up or fail an upload: delivery (with retries) continues after the answer.
     if (detected.opened.length > 0) void deliverRegressionWebhooks(db, detected.opened, baseUrl);
   }
-  const [run, verdict] = await Promise.all([
-    getRunDocument(db, stored, outcome.runId, baseUrl),
-    computeRunVerdict(db, stored, outcome.runId, failOn),
-  ]);
-  if (!run || !verdict) throw new ApiError("internal", "The stored run could not be read back");
+  const verdict = await computeRunVerdict(db, stored, outcome.runId, failOn);
+  if (!verdict) throw new ApiError("internal", "The stored run could not be read back");
+  const run = toRunDocument(stored, verdict.run, verdict.grade, baseUrl);
   const status = outcome.status === "created" ? 201 : 200;
   if (/text\/markdown/i.test(request.headers.get("accept") ?? "")) {
     return new Response(renderRunMarkdown(run, verdict, baseUrl), {

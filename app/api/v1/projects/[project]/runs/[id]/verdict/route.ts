@@ -4,7 +4,7 @@ import { requireRead } from "@/server/http/auth";
 import { apiRoute, notFound, requireProject } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/http/schemas";
 import { publicBaseUrl } from "@/server/public-url";
-import { getRunDocument } from "@/server/services/run-document";
+import { toRunDocument } from "@/server/services/run-document";
 import { renderRunMarkdown } from "@/server/services/run-markdown";
 import { computeRunVerdict, parseFailOn, verdictComparison } from "@/server/services/run-verdict";
 
@@ -20,8 +20,8 @@ export const GET = apiRoute<{ project: string; id: string }>(async (request, par
   const verdict = await computeRunVerdict(db, project, params.id, failOn);
   if (!verdict) throw notFound(`Run "${params.id}"`);
   if (/text\/markdown/i.test(request.headers.get("accept") ?? "")) {
-    const run = await getRunDocument(db, project, params.id, baseUrl);
-    return new Response(renderRunMarkdown(run!, verdict, baseUrl), { headers: { "Content-Type": "text/markdown; charset=utf-8" } });
+    const run = toRunDocument(project, verdict.run, verdict.grade, baseUrl);
+    return new Response(renderRunMarkdown(run, verdict, baseUrl), { headers: { "Content-Type": "text/markdown; charset=utf-8" } });
   }
   return Response.json({
     id: params.id,
