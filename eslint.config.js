@@ -45,6 +45,8 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
     },
   },
+  // Layer boundaries (docs/architecture.md): dependencies point one way,
+  // app → components → server/api | server/http → server/services → server/domain.
   {
     // Pure domain code must not reach up into frameworks, the database or I/O.
     files: ["server/domain/**/*.ts"],
@@ -55,8 +57,96 @@ export default tseslint.config(
         {
           patterns: [
             { group: ["next", "next/*", "react", "react-dom"], message: "server/domain is pure: no framework imports." },
-            { group: ["**/generated/**", "@prisma/*", "**/db", "**/services/**", "**/api/**"], message: "server/domain is pure: no database or upward imports." },
+            {
+              group: ["**/generated/**", "@prisma/*", "**/db", "**/env", "**/services/**", "**/api/**", "**/http/**", "**/components/**", "@/app/**"],
+              message: "server/domain is pure: no database, configuration or upward imports.",
+            },
             { group: ["node:fs", "node:fs/*", "fs", "node:http", "node:net"], message: "server/domain is pure: no I/O." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Wire schemas are shared by REST, tRPC and the OpenAPI document: Zod and the domain only.
+    files: ["server/schemas/**/*.ts"],
+    ignores: ["server/schemas/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/services/**", "**/api/**", "**/http/**", "**/components/**", "@/app/**", "**/generated/**", "@prisma/*", "**/db", "next", "next/*", "react"],
+              message: "server/schemas holds wire schemas only: it imports zod and server/domain, nothing else.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Use cases know nothing of the transports above them or of the UI.
+    files: ["server/services/**/*.ts"],
+    ignores: ["server/services/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/http/**", "**/http", "**/api/**", "@/app/**", "**/components/**"], message: "server/services is below the transports and the UI: no imports from server/http, server/api, app or components." },
+            { group: ["next", "next/*", "react", "react-dom"], message: "server/services is framework-free." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // REST is a transport over services: no UI, and it never calls tRPC.
+    files: ["server/http/**/*.ts", "app/api/v1/**/*.ts", "app/**/route.tsx"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/components/**", "react", "react-dom"], message: "The REST API is a transport over services: no UI imports." },
+            { group: ["**/server/api/**", "../api/**"], message: "REST and tRPC are both transports over services; neither calls the other." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // tRPC is the dashboard's transport over services: no UI, and it never calls REST plumbing.
+    files: ["server/api/**/*.ts", "server/api/**/*.tsx"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/components/**", "@/app/**"], message: "server/api is a transport over services: no UI imports." },
+            { group: ["**/http/**", "**/http"], message: "REST and tRPC are both transports over services; neither calls the other." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The UI reads and writes through tRPC (types from RouterOutputs), never the database or services.
+    files: ["components/**/*.ts", "components/**/*.tsx", "app/**/page.tsx", "app/**/layout.tsx", "app/**/not-found.tsx"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              // The API docs page may render the REST API's own OpenAPI document.
+              group: ["**/server/services/**", "**/server/db", "**/server/http/**", "!**/server/http/openapi", "!**/server/http/openapi/**", "**/generated/**", "@prisma/*"],
+              message: "The UI goes through tRPC (server/api) and pure modules (server/domain); never services, REST plumbing or the database.",
+            },
           ],
         },
       ],

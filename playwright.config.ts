@@ -39,7 +39,8 @@ export default defineConfig({
     { name: "ui", testDir: "e2e/ui", use: { ...devices["Desktop Chrome"], channel: undefined } },
   ],
   webServer: {
-    command: "rm -rf .data/e2e && npm start",
+    // The demo history is loaded first (through the upload use case), as a newcomer would.
+    command: "rm -rf .data/e2e && npm run seed:demo && npm start",
     url: BASE_URL,
     timeout: 240_000,
     reuseExistingServer: false,

@@ -14,9 +14,11 @@ import { seedDemo } from "./seed/seed-demo";
 const target = targetFromEnv();
 await migrateDatabase(target);
 const database = await openDatabase(target);
+const baseUrl = (getEnv().BENCHTRACK_PUBLIC_URL ?? `http://localhost:${getEnv().PORT}`).replace(/\/$/, "");
 try {
   console.log(`Seeding demo data into ${describeTarget(target)}…`);
   const summary = await seedDemo(database.prisma, {
+    baseUrl,
     onProgress: (done, total) => {
       if (done % 25 === 0 || done === total) console.log(`  ${done}/${total} runs`);
     },
@@ -28,7 +30,6 @@ try {
       `(${summary.created} new, ${summary.replayed} already there) from ${day(plan.firstDay)} to ${day(plan.lastDay)}; ` +
       `main slows down from ${plan.slowdownAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
   );
-  const baseUrl = (getEnv().BENCHTRACK_PUBLIC_URL ?? `http://localhost:${getEnv().PORT}`).replace(/\/$/, "");
   console.log(`Open ${baseUrl}/projects/${HTTP_PROJECT}`);
   for (const { projectSlug, baseRunIds, headRunIds } of summary.comparisons) {
     const query = `base=${baseRunIds.join(",")}&head=${headRunIds.join(",")}`;

@@ -4,20 +4,27 @@
 import { parseArgs } from "node:util";
 import { openDatabase, targetFromEnv } from "../server/db";
 import { migrateDatabase } from "../server/migrate/apply";
-import { createProject, findProject } from "../server/services/projects";
-import { createProjectToken, listProjectTokens, revokeProjectToken } from "../server/services/tokens";
+import type { Principal } from "../server/services/auth";
+import { toServiceError } from "../server/services/errors";
+import { createProject } from "../server/services/project-settings";
+import { createProjectToken, listProjectTokens, revokeProjectToken } from "../server/services/project-tokens";
+import { findProject } from "../server/services/projects";
 
 const USAGE = `Usage:
   npm run token -- create --project <slug> [--name <name>]   (creates the project if needed)
   npm run token -- list --project <slug>
   npm run token -- revoke --project <slug> <token-id>`;
 
+/** Whoever runs this command holds the database itself: they act as the admin. */
+const OPERATOR: Principal = { kind: "admin" };
+
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { project: { type: "string" }, name: { type: "string", default: "ci" } },
 });
 const [command, tokenId] = positionals;
-if (!command || !values.project || !["create", "list", "revoke"].includes(command)) {
+const slug = values.project;
+if (!command || !slug || !["create", "list", "revoke"].includes(command) || (command === "revoke" && !tokenId)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -27,31 +34,28 @@ await migrateDatabase(target);
 const database = await openDatabase(target);
 try {
   const db = database.prisma;
-  const existing = await findProject(db, values.project);
   if (command === "create") {
-    const project = existing ?? (await createProject(db, { slug: values.project }));
-    const token = await createProjectToken(db, project.id, values.name);
-    console.log(`Created token ${token.id} (${token.name}) for project "${project.slug}". It is shown only now:\n`);
+    if (!(await findProject(db, slug))) await createProject(db, OPERATOR, { slug });
+    const token = await createProjectToken(db, OPERATOR, slug, { name: values.name });
+    console.log(`Created token ${token.id} (${token.name}) for project "${slug}". It is shown only now:\n`);
     console.log(token.token);
-  } else if (!existing) {
-    console.error(`Project "${values.project}" not found.`);
-    process.exitCode = 1;
   } else if (command === "list") {
-    const tokens = await listProjectTokens(db, existing.id);
+    const tokens = await listProjectTokens(db, OPERATOR, slug);
     if (tokens.length === 0) console.log("No tokens.");
     for (const token of tokens) {
       const state = token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : "active";
       console.log(`${token.id}  ${token.prefix}…  ${token.name}  created ${token.createdAt.toISOString()}  ${state}`);
     }
-  } else if (!tokenId) {
-    console.error(USAGE);
-    process.exitCode = 2;
-  } else if (await revokeProjectToken(db, existing.id, tokenId)) {
-    console.log(`Revoked token ${tokenId}.`);
   } else {
-    console.error(`Token ${tokenId} not found in project "${values.project}".`);
-    process.exitCode = 1;
+    await revokeProjectToken(db, OPERATOR, slug, tokenId!);
+    console.log(`Revoked token ${tokenId}.`);
   }
+} catch (error) {
+  // A missing project or token, a bad slug or name: say so, as the REST API would.
+  const problem = toServiceError(error);
+  if (problem.code === "internal" || problem.code === "unavailable") throw error;
+  console.error(`${problem.message}.${problem.details.map((detail) => ` ${detail.path}: ${detail.message}.`).join("")}`);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }

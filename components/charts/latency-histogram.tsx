@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMs, formatNumber, formatPct } from "@/components/lib/format";
+import { formatMs, formatNumber, formatPct } from "@/server/domain/format";
 
 /** One bar: the calls whose latency fell in (lowerMs, upperMs]; `lowerMs` null for the first bucket. */
 export interface LatencyHistogramBar {

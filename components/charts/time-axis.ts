@@ -2,7 +2,7 @@
  * Time on a chart's x axis: tick positions on round UTC boundaries and their labels. Pure and pinned to
  * UTC + en-US, like components/lib/format.ts, so server and browser renders read the same.
  */
-import { MISSING } from "@/components/lib/format";
+import { MISSING } from "@/server/domain/format";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

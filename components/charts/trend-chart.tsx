@@ -2,21 +2,15 @@
 
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TooltipContentProps } from "recharts";
-import { formatNumber } from "@/components/lib/format";
+import { formatNumber } from "@/server/domain/format";
+import type { TrendPoint } from "@/server/domain/series/trend-series";
 import { formatRunTime, timeTickFormatter, timeTicks } from "./time-axis";
 
 /** What every point of a trend chart carries: its x, and the run it stands for (tooltip, click). */
-export interface TrendChartDatum {
+export type TrendChartDatum = Pick<TrendPoint, "runId" | "time" | "order" | "label" | "round" | "branch" | "commitShort"> & {
   /** Start time (epoch ms) in time mode, the run number in order mode. */
   x: number;
-  runId: string;
-  time: number;
-  order: number;
-  label: string | null;
-  round: number | null;
-  branch: string | null;
-  commitShort: string | null;
-}
+};
 
 /** A vertical mark at a run: a change point, a pinned baseline, an annotation. */
 export interface TrendChartMarker {

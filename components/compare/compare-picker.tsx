@@ -1,4 +1,5 @@
 import { EmptyState } from "@/components/ui/empty-state";
+import { pagePaths } from "@/server/domain/urls";
 
 /** Choose what to compare when the URL names nothing yet: a plain GET form, so the result is a link. */
 export function ComparePicker({
@@ -34,7 +35,7 @@ export function ComparePicker({
     </label>
   );
   return (
-    <form method="get" action={`/projects/${encodeURIComponent(project)}/compare`} className="flex flex-wrap items-end gap-4 rounded-lg border border-border bg-surface p-4">
+    <form method="get" action={pagePaths.compare(project)} className="flex flex-wrap items-end gap-4 rounded-lg border border-border bg-surface p-4">
       {select("base", options[0]?.value)}
       {select("head", options[1]?.value ?? options[0]?.value)}
       <label className="flex flex-col gap-1 text-sm">

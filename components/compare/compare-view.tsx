@@ -2,22 +2,22 @@
 
 import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { formatDeltaPct, formatMetricValue, MISSING } from "@/components/lib/format";
+import { formatDeltaPct, formatMetricValue, formatPct, formatPValue, MISSING } from "@/server/domain/format";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { EmptyState } from "@/components/ui/empty-state";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { MetricComparison } from "@/server/domain/compare/compare-runs";
+import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
+import { pagePaths } from "@/server/domain/urls";
 import { ComparisonChart } from "./comparison-chart";
-import { AGGREGATE_KEY, chartData, endpointLabel, roundsTable, tableGroups } from "./shape";
+import { chartData, roundsTable, tableGroups } from "./shape";
+import type { CompareInput } from "./types";
 import { VerdictBadge } from "./verdict-badge";
 
 export interface CompareViewProps {
-  project: string;
-  input: { base: string; head: string; last: number | null; test: "welch" | "mann-whitney" };
-  pageUrl: string;
-  apiUrl: string;
+  /** compare.get's input, as the page prefetched it. */
+  input: CompareInput;
   /** View state from the URL. */
   view: { show: "changed" | "all"; metric: string; endpoint: string };
 }
@@ -29,15 +29,11 @@ const VERDICT_SENTENCE = {
   inconclusive: "Not enough data to decide.",
 } as const;
 
-function formatP(pValue: number | null): string {
-  if (pValue === null) return MISSING;
-  return pValue < 0.001 ? "< 0.001" : pValue.toFixed(3);
-}
-
 function formatCi(metric: MetricComparison): string {
-  if (!metric.deltaPctCi95) return metric.noiseBandPct !== null ? `band ±${metric.noiseBandPct.toFixed(1)}%` : MISSING;
+  // noiseBandPct is in percent; formatPct takes a fraction.
+  if (!metric.deltaPctCi95) return metric.noiseBandPct !== null ? `band ±${formatPct(metric.noiseBandPct / 100, 1)}` : MISSING;
   const [low, high] = metric.deltaPctCi95;
-  return `${formatDeltaPct(low / 100)} … ${formatDeltaPct(high / 100)}`;
+  return `${formatDeltaPct(low)} … ${formatDeltaPct(high)}`;
 }
 
 function sideValue(metric: MetricComparison, side: "base" | "head"): string {
@@ -46,32 +42,27 @@ function sideValue(metric: MetricComparison, side: "base" | "head"): string {
   return summary.n > 1 ? `${value} (n=${summary.n})` : value;
 }
 
-export function CompareView({ project, input, pageUrl, apiUrl, view }: CompareViewProps) {
+export function CompareView({ input, view }: CompareViewProps) {
   const trpc = useTRPC();
-  const { data } = useSuspenseQuery(trpc.compare.get.queryOptions({ project, ...input, pageUrl }));
-  if (data.status === "invalid") return <EmptyState title="This comparison link is not valid">{data.message}</EmptyState>;
-  if (data.status === "empty") {
-    return (
-      <EmptyState title="Nothing to compare">
-        {data.message} Check the selectors (run ids, <code>label:…</code>, <code>branch:…</code>, <code>commit:…</code>).
-      </EmptyState>
-    );
-  }
-  const { result, markdown } = data;
-  const { comparison } = result;
+  const { data: result } = useSuspenseQuery(trpc.compare.get.queryOptions(input));
+  const { comparison, links, markdown } = result;
+  const project = result.project.slug;
   const groups = tableGroups(comparison, view.show === "changed");
   const chartMetricSpec = comparison.aggregate.metrics.find((metric) => metric.metric === view.metric);
   const bars = chartData(comparison, view.metric);
   const rounds = roundsTable(result, view.endpoint);
+  /** This comparison with another view; the defaults (welch, changed only, p95, the aggregate) stay out of the URL. */
   const viewHref = (changes: Partial<CompareViewProps["view"]>) => {
-    const params = new URLSearchParams({ base: input.base, head: input.head });
-    if (input.last !== null) params.set("last", String(input.last));
-    if (input.test !== "welch") params.set("test", input.test);
     const next = { ...view, ...changes };
-    if (next.show !== "changed") params.set("show", next.show);
-    if (next.metric !== "p95") params.set("metric", next.metric);
-    if (next.endpoint !== AGGREGATE_KEY) params.set("endpoint", next.endpoint);
-    return `/projects/${encodeURIComponent(project)}/compare?${params}`;
+    return pagePaths.compare(project, {
+      base: input.base,
+      head: input.head,
+      last: input.last,
+      test: input.test === "welch" ? null : input.test,
+      show: next.show === "changed" ? null : next.show,
+      metric: next.metric === "p95" ? null : next.metric,
+      endpoint: next.endpoint === AGGREGATE_NAME ? null : next.endpoint,
+    });
   };
   const endpointCount = comparison.endpoints.length || 1;
   const method =
@@ -105,9 +96,9 @@ export function CompareView({ project, input, pageUrl, apiUrl, view }: CompareVi
             <p className="max-w-3xl text-xs text-text-muted">{method}</p>
           </div>
           <div className="flex flex-wrap gap-2">
-            <CopyButton text={pageUrl} label="link to this comparison" idleText="Copy link" className={BUTTON} testId="copy-link" />
+            <CopyButton text={links.page} label="link to this comparison" idleText="Copy link" className={BUTTON} testId="copy-link" />
             <CopyButton text={markdown} label="Markdown for a pull request" idleText="Copy Markdown" className={BUTTON} testId="copy-markdown" />
-            <a href={apiUrl} className={BUTTON}>
+            <a href={links.api} className={BUTTON}>
               JSON
             </a>
           </div>
@@ -158,16 +149,16 @@ export function CompareView({ project, input, pageUrl, apiUrl, view }: CompareVi
             <tbody>
               {groups.flatMap((group) =>
                 group.metrics.map((metric, index) => (
-                  <tr key={`${group.endpoint}-${metric.metric}`} data-testid="compare-row" className={group.endpoint === AGGREGATE_KEY ? "bg-surface-muted" : undefined}>
-                    <Td className="font-medium">{index === 0 ? endpointLabel(group.endpoint) : ""}</Td>
+                  <tr key={`${group.endpoint}-${metric.metric}`} data-testid="compare-row" className={group.endpoint === AGGREGATE_NAME ? "bg-surface-muted" : undefined}>
+                    <Td className="font-medium">{index === 0 ? endpointDisplayName(group.endpoint) : ""}</Td>
                     <Td title={metric.aggregation}>{metric.metric}</Td>
                     <Td numeric>{sideValue(metric, "base")}</Td>
                     <Td numeric>{sideValue(metric, "head")}</Td>
                     <Td numeric className={metric.verdict === "regressed" ? "text-bad" : metric.verdict === "improved" ? "text-good" : undefined}>
-                      {formatDeltaPct(metric.deltaPct === null ? null : metric.deltaPct / 100)}
+                      {formatDeltaPct(metric.deltaPct)}
                     </Td>
                     <Td numeric>{formatCi(metric)}</Td>
-                    <Td numeric>{formatP(metric.pValue)}</Td>
+                    <Td numeric>{formatPValue(metric.pValue)}</Td>
                     <Td>
                       <VerdictBadge verdict={metric.verdict} title={metric.reason} />
                     </Td>
@@ -197,13 +188,13 @@ export function CompareView({ project, input, pageUrl, apiUrl, view }: CompareVi
       )}
 
       <Card
-        title={`Per round: ${endpointLabel(view.endpoint)}`}
+        title={`Per round: ${endpointDisplayName(view.endpoint)}`}
         actions={
           comparison.endpoints.length > 0 && (
             <div className="flex flex-wrap gap-2 text-xs">
-              {[AGGREGATE_KEY, ...comparison.endpoints.map((endpoint) => endpoint.name)].map((name) => (
+              {[AGGREGATE_NAME, ...comparison.endpoints.map((endpoint) => endpoint.name)].map((name) => (
                 <Link key={name} href={viewHref({ endpoint: name })} aria-current={view.endpoint === name ? "true" : undefined} className={TOGGLE}>
-                  {endpointLabel(name)}
+                  {endpointDisplayName(name)}
                 </Link>
               ))}
             </div>
@@ -228,7 +219,7 @@ export function CompareView({ project, input, pageUrl, apiUrl, view }: CompareVi
                 <tr key={`${side}-${row.runId}`}>
                   <Td className="text-text-muted">{side}</Td>
                   <Td>
-                    <Link href={`/projects/${encodeURIComponent(project)}/runs/${row.runId}`} className="text-accent hover:underline">
+                    <Link href={pagePaths.run(project, row.runId)} className="text-accent hover:underline">
                       {[row.label, row.round !== null ? `#${row.round}` : null].filter(Boolean).join(" ") || row.runId.slice(0, 8)}
                     </Link>
                   </Td>

@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMetricValue } from "@/components/lib/format";
+import { formatMetricValue } from "@/server/domain/format";
 import type { ChartDatum } from "./shape";
 
 /** Base vs head per endpoint for one metric: bars are group means, whiskers their 95% CIs. */

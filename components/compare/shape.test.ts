@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { compareRuns } from "@/server/domain/compare/compare-runs";
 import type { ComparableRun } from "@/server/domain/compare/compare-runs";
 import { parseBenchtrack } from "@/server/domain/parsers/benchtrack";
-import type { ComparisonResult } from "@/server/services/compare-runs";
-import { AGGREGATE_KEY, chartData, roundsTable, tableGroups } from "./shape";
+import type { ComparisonData } from "./types";
+import { AGGREGATE_NAME } from "@/server/domain/run";
+import { chartData, roundsTable, tableGroups } from "./shape";
 
 function run(id: string, endpoints: Record<string, number>, completion: number): ComparableRun {
   const parsed = parseBenchtrack({
@@ -22,16 +23,16 @@ const head = [run("h1", { Fast: 10.1, Slow: 150 }, 9.1), run("h2", { Fast: 10, S
 const comparison = compareRuns(base, head);
 const side = (runs: ComparableRun[]) => ({
   selector: "x",
-  runs: [...runs].reverse().map((r) => ({ id: r.id, label: r.label, round: r.round, startedAt: new Date(r.startedAt), branch: null, commit: null })),
+  runs: [...runs].reverse().map((r) => ({ id: r.id, label: r.label, round: r.round, startedAt: new Date(r.startedAt), branch: null, commit: null, url: `http://bench.test/projects/p/runs/${r.id}` })),
 });
-const result: ComparisonResult = { base: side(base), head: side(head), comparison, options: { minEffectPct: 5, alpha: 0.05, test: "welch" } };
+const result: Pick<ComparisonData, "base" | "head" | "comparison"> = { base: side(base), head: side(head), comparison };
 
 describe("compare page shaping", () => {
   it("changed-only keeps regressions and improvements, worst endpoints first, aggregate last", () => {
     const groups = tableGroups(comparison, true);
-    expect(groups.map((group) => group.endpoint)).toEqual(["Slow", AGGREGATE_KEY]);
+    expect(groups.map((group) => group.endpoint)).toEqual(["Slow", AGGREGATE_NAME]);
     expect(groups[0]!.metrics.every((metric) => metric.verdict === "regressed")).toBe(true);
-    expect(tableGroups(comparison, false).map((group) => group.endpoint)).toEqual(["Slow", "Fast", AGGREGATE_KEY]);
+    expect(tableGroups(comparison, false).map((group) => group.endpoint)).toEqual(["Slow", "Fast", AGGREGATE_NAME]);
   });
 
   it("chart data has one datum per endpoint with CI whiskers around the mean", () => {
@@ -45,7 +46,7 @@ describe("compare page shaping", () => {
   });
 
   it("rounds table lists runs oldest first with the mean row, leaving out unreported metrics", () => {
-    const table = roundsTable(result, AGGREGATE_KEY);
+    const table = roundsTable(result, AGGREGATE_NAME);
     expect(table.columns.map((column) => column.metric)).toEqual(["errorRate", "metrics.completion"]);
     expect(table.base.rows.map((row) => row.runId)).toEqual(["b1", "b2", "b3"]);
     expect(table.base.rows[0]!.values["metrics.completion"]).toBe(6.5);

@@ -1,12 +1,8 @@
 import type { Comparison, EndpointComparison, MetricComparison } from "@/server/domain/compare/compare-runs";
-import type { ComparisonResult } from "@/server/services/compare-runs";
+import type { ComparisonData } from "./types";
+import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
 
 /** Pure shaping of a comparison for the compare page's table, chart and per-round table. */
-export const AGGREGATE_KEY = "(all)";
-
-export function endpointLabel(name: string): string {
-  return name === AGGREGATE_KEY ? "All endpoints" : name;
-}
 
 export interface TableGroup {
   endpoint: string;
@@ -30,8 +26,8 @@ export function tableGroups(comparison: Comparison, changedOnly: boolean): Table
     }))
     .filter((group) => group.metrics.length > 0)
     .sort((a, b) => {
-      if (a.endpoint === AGGREGATE_KEY) return 1;
-      if (b.endpoint === AGGREGATE_KEY) return -1;
+      if (a.endpoint === AGGREGATE_NAME) return 1;
+      if (b.endpoint === AGGREGATE_NAME) return -1;
       return rank[a.verdict] - rank[b.verdict] || a.endpoint.localeCompare(b.endpoint);
     });
 }
@@ -56,7 +52,7 @@ export function chartData(comparison: Comparison, metric: string): ChartDatum[] 
       side.ci95 && side.mean !== null ? [side.mean - side.ci95[0], side.ci95[1] - side.mean] : null;
     return [
       {
-        name: endpointLabel(endpoint.name),
+        name: endpointDisplayName(endpoint.name),
         base: found.base.mean,
         head: found.head.mean,
         baseError: whisker(found.base),
@@ -91,9 +87,9 @@ export interface RoundsTable {
  * Each run of a side (oldest first) with its values for one endpoint, and the mean row ("Avg"), the
  * way teams tabulate rounds by hand. Metrics nobody reported are left out.
  */
-export function roundsTable(result: ComparisonResult, endpoint: string): RoundsTable {
+export function roundsTable(result: Pick<ComparisonData, "base" | "head" | "comparison">, endpoint: string): RoundsTable {
   const comparison =
-    endpoint === AGGREGATE_KEY
+    endpoint === AGGREGATE_NAME
       ? result.comparison.aggregate
       : (result.comparison.endpoints.find((candidate) => candidate.name === endpoint) ?? result.comparison.aggregate);
   const metrics = comparison.metrics.filter((metric) => metric.base.n + metric.head.n > 0);

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { HistoryFilters } from "@/server/services/run-history";
+import type { HistoryFilters } from "@/server/schemas/history";
 
 export interface FilterOptions {
   branches: string[];

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { cn } from "@/components/lib/cn";
-import { MISSING, formatDuration, formatMs, formatNumber, formatPct } from "@/components/lib/format";
+import { MISSING, formatDuration, formatMs, formatNumber, formatPct } from "@/server/domain/format";
 import { GradeChip } from "@/components/sla/grade-badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";

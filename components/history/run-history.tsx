@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
 import type { RouterOutputs } from "@/server/api/root";
-import type { HistoryFilters } from "@/server/services/run-history";
+import type { HistoryFilters } from "@/server/schemas/history";
 import { HistoryFilterForm } from "./history-filters";
 import type { FilterOptions } from "./history-filters";
 import { RunHistoryTable } from "./run-history-table";

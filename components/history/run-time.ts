@@ -1,4 +1,4 @@
-import { formatRelativeTime } from "@/components/lib/format";
+import { formatRelativeTime } from "@/server/domain/format";
 
 /**
  * Run start times in tables: short and absolute in UTC ("2026-11-22 10:00"), so the server's and the

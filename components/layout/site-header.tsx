@@ -1,16 +1,17 @@
 import Link from "next/link";
+import { pagePaths } from "@/server/domain/urls";
 import { ThemeToggle } from "./theme-toggle";
 
 const NAVIGATION = [
-  { href: "/", label: "Projects" },
-  { href: "/docs/api", label: "API" },
+  { href: pagePaths.home(), label: "Projects" },
+  { href: pagePaths.apiDocs(), label: "API" },
 ];
 
 export function SiteHeader() {
   return (
     <header className="border-b border-border bg-surface">
       <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
-        <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+        <Link href={pagePaths.home()} className="flex items-center gap-2 font-semibold tracking-tight">
           <span aria-hidden="true" className="inline-block h-5 w-5 rounded bg-accent" />
           Benchtrack
         </Link>

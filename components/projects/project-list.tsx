@@ -4,7 +4,7 @@ import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Sparkline } from "@/components/charts/sparkline";
 import { describeRunTime } from "@/components/history/run-time";
-import { formatMs, formatNumber, formatRelativeTime } from "@/components/lib/format";
+import { formatMs, formatNumber, formatRelativeTime } from "@/server/domain/format";
 import { GradeChip } from "@/components/sla/grade-badge";
 import { Badge } from "@/components/ui/badge";
 import { useTRPC } from "@/components/providers/trpc-provider";

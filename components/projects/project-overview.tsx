@@ -3,12 +3,14 @@ import type { ReactNode } from "react";
 import { Sparkline } from "@/components/charts/sparkline";
 import { describeRunTime, formatRunTime } from "@/components/history/run-time";
 import { cn } from "@/components/lib/cn";
-import { MISSING, formatMs, formatNumber, formatPct, formatRate } from "@/components/lib/format";
+import { MISSING, formatMs, formatNumber, formatPct, formatRate } from "@/server/domain/format";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { ProjectUploadHint } from "./project-upload-hint";
 import { describeTrend } from "./trend";
+import { AGGREGATE_DISPLAY_NAME } from "@/server/domain/run";
+import { pagePaths } from "@/server/domain/urls";
 
 type Overview = RouterOutputs["project"]["overview"];
 type EndpointSummary = Overview["endpoints"][number];
@@ -18,23 +20,23 @@ const TONE_CLASS = { bad: "text-bad", good: "text-good", neutral: "text-text-mut
 /** The project overview: endpoints with their latest numbers, sparkline and trend; the recent runs. */
 export function ProjectOverview({ overview, baseUrl, now }: { overview: Overview; baseUrl: string; now: number }) {
   const slug = overview.project.slug;
-  const projectPath = `/projects/${encodeURIComponent(slug)}`;
   if (overview.recentRuns.length === 0) return <ProjectUploadHint baseUrl={baseUrl} slug={slug} />;
   const allRuns = (
-    <Link href={`${projectPath}/runs`} className="text-sm text-accent hover:underline">
+    <Link href={pagePaths.runs(slug)} className="text-sm text-accent hover:underline">
       All runs →
     </Link>
   );
   return (
     <div className="space-y-6">
+      <OverviewBanners overview={overview} />
       <Section
         title="Endpoints"
         actions={<span className="text-xs text-text-muted">Latest run; p95 sparkline over the last 30 runs</span>}
       >
-        <EndpointsTable overview={overview} projectPath={projectPath} />
+        <EndpointsTable overview={overview} />
       </Section>
       <Section title="Recent runs" actions={allRuns}>
-        <RecentRunsTable overview={overview} projectPath={projectPath} now={now} />
+        <RecentRunsTable overview={overview} now={now} />
       </Section>
     </div>
   );
@@ -52,7 +54,34 @@ function Section({ title, actions, children }: { title: string; actions?: ReactN
   );
 }
 
-function EndpointsTable({ overview, projectPath }: { overview: Overview; projectPath: string }) {
+/** What needs attention first: an upload schedule that stopped, and open regressions. */
+function OverviewBanners({ overview }: { overview: Overview }) {
+  const { freshness, openRegressions, project } = overview;
+  return (
+    <>
+      {freshness.status === "missing" && (
+        <div role="alert" className="rounded-md border border-warn p-3 text-sm" data-testid="missing-data">
+          <span className="font-medium text-warn">Missing data: </span>
+          {freshness.message}
+        </div>
+      )}
+      {openRegressions > 0 && (
+        <a
+          href={pagePaths.regressions(project.slug)}
+          className="block rounded-md border border-bad p-3 text-sm hover:bg-surface-muted"
+          data-testid="open-regressions-banner"
+        >
+          <span className="font-medium text-bad">
+            {openRegressions} open regression{openRegressions === 1 ? "" : "s"}
+          </span>{" "}
+          on {project.defaultBranch}: review them in the inbox →
+        </a>
+      )}
+    </>
+  );
+}
+
+function EndpointsTable({ overview }: { overview: Overview }) {
   return (
     <Table label="Endpoints">
       <thead>
@@ -75,7 +104,7 @@ function EndpointsTable({ overview, projectPath }: { overview: Overview; project
           <EndpointRow
             key={endpoint.id ?? "aggregate"}
             endpoint={endpoint}
-            href={`${projectPath}/endpoints/${encodeURIComponent(endpoint.name)}`}
+            href={pagePaths.endpoint(overview.project.slug, endpoint.name)}
           />
         ))}
       </tbody>
@@ -100,7 +129,7 @@ function EndpointRow({ endpoint, href }: { endpoint: EndpointSummary; href: stri
             {endpoint.name}
           </Link>
         ) : (
-          "All endpoints"
+          AGGREGATE_DISPLAY_NAME
         )}
         {stale && (
           <span className="ml-2">
@@ -133,7 +162,7 @@ function EndpointRow({ endpoint, href }: { endpoint: EndpointSummary; href: stri
   );
 }
 
-function RecentRunsTable({ overview, projectPath, now }: { overview: Overview; projectPath: string; now: number }) {
+function RecentRunsTable({ overview, now }: { overview: Overview; now: number }) {
   return (
     <Table label="Recent runs">
       <thead>
@@ -152,7 +181,7 @@ function RecentRunsTable({ overview, projectPath, now }: { overview: Overview; p
         {overview.recentRuns.map((run) => (
           <tr key={run.id} className="hover:bg-surface-muted">
             <Td title={describeRunTime(run.startedAt, now)}>
-              <Link href={`${projectPath}/runs/${encodeURIComponent(run.id)}`} className="text-accent hover:underline">
+              <Link href={pagePaths.run(overview.project.slug, run.id)} className="text-accent hover:underline">
                 {formatRunTime(run.startedAt)}
               </Link>
             </Td>

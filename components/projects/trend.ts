@@ -1,11 +1,11 @@
-import { formatDeltaPct, formatMs } from "@/components/lib/format";
-import type { Trend } from "@/server/services/project-overview";
+import { formatDeltaPct, formatMs } from "@/server/domain/format";
+import type { Trend } from "@/server/domain/series/overview";
 
 /**
  * How a p95 trend reads in the overview: an arrow, a tone, and a sentence for its tooltip. Latency is
  * lower-is-better, so "up" is bad (red) and "down" good (green); "flat" and "not enough data" are muted.
  */
-export interface TrendView {
+export interface TrendBadge {
   symbol: "↑" | "↓" | "→" | "·";
   tone: "bad" | "good" | "neutral";
   /** Short words for screen readers ("worse", "better", "steady", "no trend"). */
@@ -15,12 +15,12 @@ export interface TrendView {
   title: string;
 }
 
-export function describeTrend(trend: Trend): TrendView {
+export function describeTrend(trend: Trend): TrendBadge {
   if (trend.kind === "insufficient") {
     return { symbol: "·", tone: "neutral", word: "no trend", delta: "", title: `No trend: ${trend.reason}.` };
   }
   const runs = trend.previousRuns === 1 ? "the previous run" : `the previous ${trend.previousRuns} runs`;
-  const delta = formatDeltaPct(trend.relativeDelta);
+  const delta = formatDeltaPct(100 * trend.relativeDelta);
   const comparison = `Latest p95 ${formatMs(trend.latestMs)} vs median ${formatMs(trend.medianMs)} of ${runs}: ${delta}.`;
   switch (trend.direction) {
     case "up":

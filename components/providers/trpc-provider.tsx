@@ -7,8 +7,9 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState } from "react";
 import type { ReactNode } from "react";
 import superjson from "superjson";
+import { readAdminToken } from "@/components/settings/admin-token";
 import type { AppRouter } from "@/server/api/root";
-import { makeQueryClient } from "./query-client";
+import { makeQueryClient } from "@/server/api/query-client";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
@@ -25,7 +26,18 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: "/api/trpc", transformer: superjson })],
+      links: [
+        httpBatchLink({
+          url: "/api/trpc",
+          transformer: superjson,
+          // Read at each request: the admin token entered on the Settings page (this tab only), if any.
+          // Admin procedures check it as the REST API does; reads ignore it.
+          headers() {
+            const token = readAdminToken();
+            return token ? { Authorization: `Bearer ${token}` } : {};
+          },
+        }),
+      ],
     }),
   );
   return (

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import type { CompareLinks } from "@/server/services/run-report";
+import type { CompareLinksData } from "./types";
 
 /** "Compare with…": the previous run of the same label, or the newest runs of any label. */
-export function CompareWith({ compare }: { compare: CompareLinks }) {
+export function CompareWith({ compare }: { compare: CompareLinksData }) {
   if (!compare.previous && compare.byLabel.length === 0) return null;
   return (
     <details className="relative" data-testid="compare-with">

@@ -1,4 +1,4 @@
-import { formatNumber } from "@/components/lib/format";
+import { formatNumber } from "@/server/domain/format";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";

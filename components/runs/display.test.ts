@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMs, formatRate, MISSING } from "@/components/lib/format";
+import { formatMs, formatRate, MISSING } from "@/server/domain/format";
 import { formatUtcTimestamp, withoutUnit } from "./display";
 
 describe("withoutUnit", () => {

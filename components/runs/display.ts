@@ -1,5 +1,5 @@
 /**
- * Small display helpers of the run report, on top of components/lib/format.ts (which stays the one
+ * Small display helpers of the run report, on top of server/domain/format.ts (which stays the one
  * place numbers are formatted).
  */
 

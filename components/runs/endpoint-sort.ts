@@ -2,6 +2,7 @@
  * Sorting of the run report's endpoint table, with its state in the URL (`?sort=p95&dir=desc`) so a
  * sorted table can be shared. Pure and isomorphic: the server render and the browser sort alike.
  */
+import type { EndpointRow } from "@/server/domain/report/report-sections";
 
 export const SORT_KEYS = ["name", "count", "rps", "avg", "p50", "p90", "p95", "p99", "max", "errors", "errorRate"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -12,19 +13,10 @@ export interface SortState {
 }
 
 /** The fields of a row the table sorts on (a subset of the report's EndpointRow). */
-export interface SortableRow {
-  name: string;
-  requests: number | null;
-  requestsPerSecond: number | null;
-  meanMs: number | null;
-  p50Ms: number | null;
-  p90Ms: number | null;
-  p95Ms: number | null;
-  p99Ms: number | null;
-  maxMs: number | null;
-  failures: number | null;
-  errorRate: number | null;
-}
+export type SortableRow = Pick<
+  EndpointRow,
+  "name" | "requests" | "requestsPerSecond" | "meanMs" | "p50Ms" | "p90Ms" | "p95Ms" | "p99Ms" | "maxMs" | "failures" | "errorRate"
+>;
 
 const NUMERIC_FIELD = {
   count: "requests",

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { formatMs, formatNumber, formatPct, formatRate } from "@/components/lib/format";
+import { formatMs, formatNumber, formatPct, formatRate } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
 import { Table, Td, Th } from "@/components/ui/table";
 import { withoutUnit } from "./display";

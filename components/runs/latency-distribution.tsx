@@ -3,7 +3,7 @@
 import { usePathname, useSearchParams } from "next/navigation";
 import { useId } from "react";
 import { LatencyHistogram } from "@/components/charts/latency-histogram";
-import { formatMs, formatNumber } from "@/components/lib/format";
+import { formatMs, formatNumber } from "@/server/domain/format";
 import { Card } from "@/components/ui/card";
 import type { RunReportData } from "./types";
 

@@ -1,45 +1,60 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, isProblem, useAdminToken } from "@/components/settings/admin-token";
+import { useTRPC } from "@/components/providers/trpc-provider";
+import { useAdminToken } from "@/components/settings/admin-token";
+import { describeProblem } from "@/components/settings/problem";
+import type { AdminCallError } from "@/components/settings/problem";
 
 /**
  * Admin actions on a run: pin it as the baseline of its label, and annotate it ("deployed v2.3").
- * Hidden until the admin token is entered (Settings); the API checks the token either way.
+ * Hidden until the admin token is entered (Settings); the server checks the token either way.
  */
 export function RunAdminActions({ project, runId, label }: { project: string; runId: string; label: string | null }) {
   const [token] = useAdminToken();
-  const router = useRouter();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const [note, setNote] = useState("");
   const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
+  // The run's report shows its notes and its pin: read it again after either.
+  const refreshRun = () => queryClient.invalidateQueries(trpc.run.get.queryFilter({ project, id: runId }));
+  const failed = (error: AdminCallError) => setMessage({ tone: "bad", text: describeProblem(error) });
+  const pin = useMutation(
+    trpc.baseline.pin.mutationOptions({
+      onSuccess: async () => {
+        setMessage({ tone: "good", text: `Pinned as the baseline of ${label ?? "unlabelled runs"}.` });
+        await refreshRun();
+      },
+      onError: failed,
+    }),
+  );
+  const annotate = useMutation(
+    trpc.annotation.create.mutationOptions({
+      onSuccess: async () => {
+        setNote("");
+        setMessage({ tone: "good", text: "Annotation added: it shows on every chart with this run." });
+        await refreshRun();
+      },
+      onError: failed,
+    }),
+  );
   if (!token) return null;
-  const base = `/api/v1/projects/${encodeURIComponent(project)}`;
-
-  async function pin() {
-    const result = await adminFetch(token!, `${base}/baseline`, { method: "PUT", body: JSON.stringify({ forLabel: label, runIds: [runId] }) });
-    setMessage(isProblem(result) ? { tone: "bad", text: result.message } : { tone: "good", text: `Pinned as the baseline of ${label ?? "unlabelled runs"}.` });
-    router.refresh();
-  }
-
-  async function annotate() {
-    const result = await adminFetch(token!, `${base}/runs/${runId}/annotations`, { method: "POST", body: JSON.stringify({ text: note }) });
-    if (isProblem(result)) return setMessage({ tone: "bad", text: result.message });
-    setNote("");
-    setMessage({ tone: "good", text: "Annotation added: it shows on every chart with this run." });
-    router.refresh();
-  }
 
   return (
     <div className="mt-3 flex flex-wrap items-center gap-2 border-t border-border pt-3 text-sm" data-testid="run-admin-actions">
-      <button type="button" onClick={() => void pin()} className="rounded-md border border-border px-2.5 py-1 hover:border-accent">
+      <button
+        type="button"
+        onClick={() => pin.mutate({ project, forLabel: label, runIds: [runId] })}
+        className="rounded-md border border-border px-2.5 py-1 hover:border-accent"
+      >
         Pin as baseline{label ? ` of ${label}` : ""}
       </button>
       <form
         className="flex flex-wrap items-center gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          if (note.trim()) void annotate();
+          if (note.trim()) annotate.mutate({ project, runId, text: note });
         }}
       >
         <label className="sr-only" htmlFor="annotation-text">

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatDuration, formatNumber, formatRelativeTime } from "@/components/lib/format";
+import { formatDuration, formatNumber, formatRelativeTime } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
 import { Badge } from "@/components/ui/badge";
 import { formatUtcTimestamp } from "./display";

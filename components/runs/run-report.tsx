@@ -2,6 +2,7 @@
 
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc-provider";
+import { pagePaths } from "@/server/domain/urls";
 import { CustomMetricsTable } from "./custom-metrics-table";
 import { EndpointTable } from "./endpoint-table";
 import { LatencyDistribution } from "./latency-distribution";
@@ -20,7 +21,6 @@ import { ToolChecks } from "./tool-checks";
 export function RunReport({ project, id }: { project: string; id: string }) {
   const trpc = useTRPC();
   const { data: report, dataUpdatedAt } = useSuspenseQuery(trpc.run.get.queryOptions({ project, id }));
-  if (!report) return null; // the page answers 404 before rendering this
 
   const endpointCount = report.endpoints.length;
   return (
@@ -39,7 +39,7 @@ export function RunReport({ project, id }: { project: string; id: string }) {
         <EndpointTable endpoints={report.endpoints} aggregate={report.aggregate} showSla={report.grade !== null} />
       </ReportSection>
 
-      <SlaChecks grade={report.grade} settingsHref={`/projects/${encodeURIComponent(report.project.slug)}/settings`} />
+      <SlaChecks grade={report.grade} settingsHref={pagePaths.settings(report.project.slug)} />
 
       <LatencyDistribution histograms={report.histograms} />
 

@@ -1,7 +1,8 @@
-import { formatMetricValue } from "@/components/lib/format";
+import { formatMetricValue } from "@/server/domain/format";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { SlaGrade } from "@/server/domain/sla/grade";
 import { ReportSection } from "./report-section";
+import { endpointDisplayName } from "@/server/domain/run";
 
 function describeScope(scope: SlaGrade["checks"][number]["target"]["scope"]): string {
   return typeof scope === "string" ? scope : `endpoints matching ${scope.match}`;
@@ -41,7 +42,7 @@ export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; set
         <tbody>
           {grade.checks.map((check, index) => (
             <tr key={`${check.targetIndex}-${check.endpoint}`} data-testid="sla-check" className={index === 0 && check.passed === false ? "bg-surface-muted" : undefined}>
-              <Td className="font-medium">{check.endpoint === "(all)" ? "All endpoints" : check.endpoint}</Td>
+              <Td className="font-medium">{endpointDisplayName(check.endpoint)}</Td>
               <Td>
                 {check.target.metric} {check.target.op}{" "}
                 <span className="text-text-muted">({describeScope(check.target.scope)}{check.target.weight !== 1 ? `, weight ${check.target.weight}` : ""})</span>

@@ -1,4 +1,4 @@
-import { formatNumber } from "@/components/lib/format";
+import { formatNumber } from "@/server/domain/format";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ReportSection } from "./report-section";

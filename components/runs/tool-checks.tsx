@@ -1,4 +1,4 @@
-import { formatNumber, formatPct } from "@/components/lib/format";
+import { formatNumber, formatPct } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ReportSection } from "./report-section";

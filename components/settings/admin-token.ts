@@ -3,8 +3,9 @@
 import { useCallback, useSyncExternalStore } from "react";
 
 /**
- * The admin token, entered once per browser session: kept in sessionStorage (gone when the tab
- * closes), never in a cookie or localStorage, and sent only as a Bearer header to the REST API.
+ * The admin token, entered once per browser session on the Settings page: kept in sessionStorage
+ * (gone when the tab closes), never in a cookie or localStorage, and sent only to this server, as the
+ * `Authorization: Bearer …` header of the dashboard's tRPC calls (components/providers/trpc-provider.tsx).
  */
 const KEY = "benchtrack-admin-token";
 const EVENT = "benchtrack-admin-token-change";
@@ -14,42 +15,17 @@ function subscribe(onChange: () => void) {
   return () => window.removeEventListener(EVENT, onChange);
 }
 
+/** The token entered in this tab, or null (and always null on the server). */
+export function readAdminToken(): string | null {
+  return typeof window === "undefined" ? null : window.sessionStorage.getItem(KEY);
+}
+
 export function useAdminToken(): [string | null, (token: string | null) => void] {
-  const token = useSyncExternalStore(
-    subscribe,
-    () => window.sessionStorage.getItem(KEY),
-    () => null,
-  );
+  const token = useSyncExternalStore(subscribe, readAdminToken, () => null);
   const setToken = useCallback((next: string | null) => {
     if (next) window.sessionStorage.setItem(KEY, next);
     else window.sessionStorage.removeItem(KEY);
     window.dispatchEvent(new Event(EVENT));
   }, []);
   return [token, setToken];
-}
-
-export interface ApiProblem {
-  status: number;
-  message: string;
-  details: { path: string; message: string }[];
-}
-
-/** Calls the REST API with the admin token; resolves to the JSON body or an ApiProblem. */
-export async function adminFetch<T>(token: string, url: string, init: RequestInit = {}): Promise<T | ApiProblem> {
-  const response = await fetch(url, {
-    ...init,
-    headers: { ...init.headers, Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-  });
-  if (response.status === 204) return undefined as T;
-  const body = (await response.json().catch(() => null)) as
-    | { error?: { message: string; details: { path: string; message: string }[] } }
-    | null;
-  if (!response.ok) {
-    return { status: response.status, message: body?.error?.message ?? response.statusText, details: body?.error?.details ?? [] };
-  }
-  return body as T;
-}
-
-export function isProblem(value: unknown): value is ApiProblem {
-  return typeof value === "object" && value !== null && "status" in value && "message" in value && "details" in value;
 }

@@ -1,44 +1,51 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, isProblem } from "./admin-token";
-import type { ApiProblem } from "./admin-token";
+import { useTRPC } from "@/components/providers/trpc-provider";
+import type { RouterOutputs } from "@/server/api/root";
 import { Problem } from "./problem";
 
-export interface ProjectSettingsValues {
-  name: string;
-  description: string | null;
-  defaultBranch: string;
-  repoUrl: string | null;
-  minEffectPct: number;
-  alpha: number;
-}
+export type ProjectSettingsValues = RouterOutputs["settings"]["get"]["settings"];
+
+const FIELDS = ["name", "defaultBranch", "description", "repoUrl", "minEffectPct", "alpha"] as const;
+type Field = (typeof FIELDS)[number];
+/** The form as typed: every field a string until it is saved. */
+type Draft = Record<Field, string>;
 
 const INPUT = "rounded border border-border bg-surface px-2 py-1 text-sm";
 
+function toDraft(settings: ProjectSettingsValues): Draft {
+  return Object.fromEntries(FIELDS.map((field) => [field, String(settings[field] ?? "")])) as Draft;
+}
+
 /** Name, default branch, repository link and the regression settings used by every verdict. */
-export function ProjectForm({ project, token, initial }: { project: string; token: string; initial: ProjectSettingsValues }) {
-  const [values, setValues] = useState(initial);
-  const [result, setResult] = useState<{ problem: ApiProblem | null; saved: boolean }>({ problem: null, saved: false });
+export function ProjectForm({ project, initial }: { project: string; initial: ProjectSettingsValues }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState(() => toDraft(initial));
+  const save = useMutation(
+    trpc.settings.update.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries(trpc.settings.get.queryFilter({ project })),
+    }),
+  );
 
-  async function save() {
-    const response = await adminFetch(token, `/api/v1/projects/${encodeURIComponent(project)}`, {
-      method: "PATCH",
-      body: JSON.stringify({
-        ...values,
-        description: values.description || null,
-        repoUrl: values.repoUrl || null,
-        minEffectPct: Number(values.minEffectPct),
-        alpha: Number(values.alpha),
-      }),
+  const submit = () =>
+    save.mutate({
+      project,
+      name: draft.name,
+      defaultBranch: draft.defaultBranch,
+      // An emptied optional field clears it; the server checks the numbers and names the field at fault.
+      description: draft.description || null,
+      repoUrl: draft.repoUrl || null,
+      minEffectPct: Number(draft.minEffectPct),
+      alpha: Number(draft.alpha),
     });
-    setResult({ problem: isProblem(response) ? response : null, saved: !isProblem(response) });
-  }
 
-  const field = (key: keyof ProjectSettingsValues, label: string, hint?: string) => (
+  const field = (key: Field, label: string, hint?: string) => (
     <label className="flex flex-col gap-1 text-xs">
       {label}
-      <input value={values[key] ?? ""} onChange={(event) => setValues({ ...values, [key]: event.target.value })} className={INPUT} />
+      <input value={draft[key]} onChange={(event) => setDraft({ ...draft, [key]: event.target.value })} className={INPUT} />
       {hint && <span className="text-text-muted">{hint}</span>}
     </label>
   );
@@ -54,16 +61,16 @@ export function ProjectForm({ project, token, initial }: { project: string; toke
         {field("alpha", "significance level α", "p must be below it (default 0.05).")}
       </div>
       <div className="flex items-center gap-2">
-        <button type="button" onClick={() => void save()} className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-text">
+        <button type="button" onClick={submit} disabled={save.isPending} className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-text disabled:opacity-60">
           Save settings
         </button>
-        {result.saved && (
+        {save.isSuccess && (
           <span role="status" className="text-sm text-good">
             Saved.
           </span>
         )}
       </div>
-      {result.problem && <Problem problem={result.problem} />}
+      {save.error && <Problem error={save.error} />}
     </div>
   );
 }

@@ -1,24 +1,23 @@
 "use client";
 
+import { useSuspenseQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
-import type { SlaTargetInput } from "@/server/domain/sla/policy";
 import { useAdminToken } from "./admin-token";
 import { ProjectForm } from "./project-form";
-import type { ProjectSettingsValues } from "./project-form";
 import { SlaEditor } from "./sla-editor";
 import { TokensPanel } from "./tokens-panel";
 
-/** Settings need the admin token, asked for once per browser session. */
-export function SettingsView({
-  project,
-  settings,
-  targets,
-}: {
-  project: string;
-  settings: ProjectSettingsValues;
-  targets: SlaTargetInput[];
-}) {
+/**
+ * Settings need the admin token, asked for once per browser session; until it is entered the page
+ * shows the current SLA targets. The settings come from settings.get (prefetched by the page).
+ */
+export function SettingsView({ project }: { project: string }) {
+  const trpc = useTRPC();
+  const {
+    data: { settings, slaTargets: targets },
+  } = useSuspenseQuery(trpc.settings.get.queryOptions({ project }));
   const [token, setToken] = useAdminToken();
   const [draft, setDraft] = useState("");
 
@@ -63,13 +62,13 @@ export function SettingsView({
         </button>
       </div>
       <Card title="SLA policy">
-        <SlaEditor project={project} token={token} initial={targets} />
+        <SlaEditor project={project} initial={targets} />
       </Card>
       <Card title="Project and regression settings">
-        <ProjectForm project={project} token={token} initial={settings} />
+        <ProjectForm project={project} initial={settings} />
       </Card>
       <Card title="Upload tokens">
-        <TokensPanel project={project} token={token} />
+        <TokensPanel project={project} />
       </Card>
     </div>
   );

@@ -1,9 +1,9 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { useTRPC } from "@/components/providers/trpc-provider";
 import type { SlaTargetInput } from "@/server/domain/sla/policy";
-import { adminFetch, isProblem } from "./admin-token";
-import type { ApiProblem } from "./admin-token";
 import { Problem } from "./problem";
 
 type ScopeKind = "endpoints" | "aggregate" | "match";
@@ -33,9 +33,10 @@ function toRow(target: SlaTargetInput): Row {
   };
 }
 
-function toTarget(row: Row) {
+/** A row as the server reads it; the metric is as typed: the server checks it and names the path at fault. */
+function toTarget(row: Row): SlaTargetInput {
   return {
-    metric: row.metric.trim(),
+    metric: row.metric.trim() as SlaTargetInput["metric"],
     op: row.op,
     threshold: Number(row.threshold),
     ...(row.unit.trim() && { unit: row.unit.trim() }),
@@ -47,24 +48,18 @@ function toTarget(row: Row) {
 const INPUT = "rounded border border-border bg-surface px-2 py-1 text-sm";
 
 /** Edits the project's SLA targets; the server validates and answers with the path at fault. */
-export function SlaEditor({ project, token, initial }: { project: string; token: string; initial: SlaTargetInput[] }) {
+export function SlaEditor({ project, initial }: { project: string; initial: SlaTargetInput[] }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const [rows, setRows] = useState<Row[]>(initial.map(toRow));
-  const [state, setState] = useState<{ saving: boolean; problem: ApiProblem | null; saved: boolean }>({
-    saving: false,
-    problem: null,
-    saved: false,
-  });
+  const save = useMutation(
+    trpc.settings.setSlaPolicy.mutationOptions({
+      // The page's "current SLA targets" come from settings.get.
+      onSuccess: () => queryClient.invalidateQueries(trpc.settings.get.queryFilter({ project })),
+    }),
+  );
   const update = (index: number, changes: Partial<Row>) =>
     setRows((current) => current.map((row, at) => (at === index ? { ...row, ...changes } : row)));
-
-  async function save() {
-    setState({ saving: true, problem: null, saved: false });
-    const result = await adminFetch(token, `/api/v1/projects/${encodeURIComponent(project)}/sla`, {
-      method: "PUT",
-      body: JSON.stringify({ targets: rows.map(toTarget) }),
-    });
-    setState({ saving: false, problem: isProblem(result) ? result : null, saved: !isProblem(result) });
-  }
 
   return (
     <div className="space-y-3" data-testid="sla-editor">
@@ -127,16 +122,21 @@ export function SlaEditor({ project, token, initial }: { project: string; token:
         >
           Add target
         </button>
-        <button type="button" onClick={() => void save()} disabled={state.saving} className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-text disabled:opacity-60">
-          {state.saving ? "Saving…" : "Save policy"}
+        <button
+          type="button"
+          onClick={() => save.mutate({ project, targets: rows.map(toTarget) })}
+          disabled={save.isPending}
+          className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-text disabled:opacity-60"
+        >
+          {save.isPending ? "Saving…" : "Save policy"}
         </button>
-        {state.saved && (
+        {save.isSuccess && (
           <span role="status" className="text-sm text-good">
             Saved. Every run is now graded against this policy.
           </span>
         )}
       </div>
-      {state.problem && <Problem problem={state.problem} />}
+      {save.error && <Problem error={save.error} />}
       <p className="text-xs text-text-muted">
         Latency thresholds in s, ms or us; error rate as a fraction (0.01 = 1%); throughput in req/s; custom metrics as
         <code> metrics.&lt;key&gt;</code>. Grade: A = 100% of weighted checks pass, B ≥ 90%, C ≥ 75%, D ≥ 50%, F below.

@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { formatMs, formatPct, formatRate, MISSING } from "@/components/lib/format";
+import { formatMs, formatPct, formatRate, MISSING } from "@/server/domain/format";
 import { formatRunTime } from "@/components/charts/time-axis";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
-import { runPath } from "./trend-view";
+import { pagePaths } from "@/server/domain/urls";
 
 type LatestRun = RouterOutputs["endpoint"]["trends"]["latest"][number];
 
@@ -28,7 +28,7 @@ export function LatestRunsTable({ projectSlug, runs }: { projectSlug: string; ru
           <tr key={run.runId} className="hover:bg-surface-muted" data-run-id={run.runId}>
             <Td>
               <Link
-                href={runPath(projectSlug, run.runId)}
+                href={pagePaths.run(projectSlug, run.runId)}
                 className="text-accent hover:underline"
                 data-testid="latest-run-link"
               >

@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import { cn } from "@/components/lib/cn";
+import { METRICS } from "@/server/domain/metrics";
 import { TREND_RANGES } from "@/server/domain/series/trend-series";
 import type { TrendLine, TrendRange, TrendXMode } from "@/server/domain/series/trend-series";
 import { TREND_LINE_STYLE } from "./trend-lines";
@@ -171,6 +172,7 @@ export function LineToggles({
     <div role="group" aria-label="Latency lines" className="flex flex-wrap gap-1.5" data-testid="trend-line-toggles">
       {available.map((line) => {
         const style = TREND_LINE_STYLE[line];
+        const { name } = METRICS[line];
         const isOn = enabled.includes(line);
         const isLast = isOn && enabled.length === 1;
         return (
@@ -179,7 +181,7 @@ export function LineToggles({
             type="button"
             aria-pressed={isOn}
             disabled={isLast}
-            title={isLast ? "At least one line stays on" : `${isOn ? "Hide" : "Show"} ${style.name}`}
+            title={isLast ? "At least one line stays on" : `${isOn ? "Hide" : "Show"} ${name}`}
             onClick={() => onToggle(line)}
             data-testid={`toggle-${line}`}
             className={cn(
@@ -193,7 +195,7 @@ export function LineToggles({
               className="inline-block h-0.5 w-3.5"
               style={{ background: isOn ? style.color : "var(--border)", height: 3, borderRadius: 2 }}
             />
-            {style.name}
+            {name}
           </button>
         );
       })}

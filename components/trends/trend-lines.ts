@@ -1,20 +1,30 @@
-import { formatMs, formatNumber } from "@/components/lib/format";
+import type { RouterOutputs } from "@/server/api/root";
 import type { TrendLine } from "@/server/domain/series/trend-series";
 
-/** How each latency line looks; colours are CSS variables, so the dark theme restyles them. */
-export const TREND_LINE_STYLE: Record<TrendLine, { name: string; color: string; dashed?: boolean }> = {
-  p50: { name: "p50", color: "var(--chart-1)" },
-  p90: { name: "p90", color: "var(--chart-2)" },
-  p95: { name: "p95", color: "var(--chart-3)" },
-  p99: { name: "p99", color: "var(--chart-4)" },
-  mean: { name: "mean", color: "var(--text-muted)", dashed: true },
-  max: { name: "max", color: "var(--bad)", dashed: true },
+type TrendMarkerKind = RouterOutputs["endpoint"]["trends"]["markers"][number]["kind"];
+
+/**
+ * How each latency line looks; colours are CSS variables, so the dark theme restyles them. A line's
+ * name is its metric's (server/domain/metrics.ts), its field its metric's results column (TREND_LINE_FIELD).
+ */
+export const TREND_LINE_STYLE: Record<TrendLine, { color: string; dashed?: boolean }> = {
+  p50: { color: "var(--chart-1)" },
+  p90: { color: "var(--chart-2)" },
+  p95: { color: "var(--chart-3)" },
+  p99: { color: "var(--chart-4)" },
+  mean: { color: "var(--text-muted)", dashed: true },
+  max: { color: "var(--bad)", dashed: true },
 };
 
-/** A custom metric's value in its unit: latency units through formatMs, "%" glued, others spaced. */
-export function formatMetricValue(value: number | null, unit: string | null): string {
-  if (unit === "ms") return formatMs(value);
-  const text = formatNumber(value);
-  if (value === null || unit === null || unit === "") return text;
-  return unit === "%" ? `${text}%` : `${text} ${unit}`;
-}
+/** The throughput and error-rate lines, and a custom metric's line. */
+export const THROUGHPUT_COLOR = "var(--chart-2)";
+export const ERROR_RATE_COLOR = "var(--bad)";
+export const CUSTOM_METRIC_COLOR = "var(--chart-1)";
+
+/** How a chart marks a run: a colour and a glyph before its text, by kind. */
+export const TREND_MARKER_STYLE: Record<TrendMarkerKind, { color: string; glyph: string }> = {
+  regression: { color: "var(--bad)", glyph: "◆" },
+  improvement: { color: "var(--good)", glyph: "◆" },
+  pinned: { color: "var(--accent)", glyph: "📌" },
+  annotation: { color: "var(--text-muted)", glyph: "✎" },
+};

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_TREND_VIEW,
-  endpointTrendsPath,
-  parseTrendView,
-  serializeTrendView,
-  toggleTrendLine,
-} from "./trend-view";
+import { pagePaths } from "@/server/domain/urls";
+import { DEFAULT_TREND_VIEW, parseTrendView, serializeTrendView, toggleTrendLine } from "./trend-view";
 
 describe("trend view in the URL", () => {
   it("defaults to the four percentiles, time on x, no filters, the whole history", () => {
@@ -39,10 +34,10 @@ describe("trend view in the URL", () => {
     expect(toggleTrendLine(["p50", "p95", "p99"], "p95")).toEqual(["p50", "p99"]);
   });
 
-  it("encodes endpoint names once", () => {
-    expect(endpointTrendsPath("listings", "GET /api/listings/:id")).toBe(
+  it("encodes endpoint names once in the trend page's path", () => {
+    expect(pagePaths.endpoint("listings", "GET /api/listings/:id")).toBe(
       "/projects/listings/endpoints/GET%20%2Fapi%2Flistings%2F%3Aid",
     );
-    expect(endpointTrendsPath("listings", "_all", "x=order")).toBe("/projects/listings/endpoints/_all?x=order");
+    expect(pagePaths.endpoint("listings", "_all", "x=order")).toBe("/projects/listings/endpoints/_all?x=order");
   });
 });

@@ -4,7 +4,8 @@ import type { TrendLine, TrendRange, TrendXMode } from "@/server/domain/series/t
 /**
  * The trend page's view state, which lives in its URL (shareable, back-button friendly):
  * `?lines=p50,p95,p99&x=order&branch=main&label=baseline&range=90d`. Defaults are left out of the URL;
- * unknown or malformed values fall back to the default rather than failing the page.
+ * unknown or malformed values fall back to the default rather than failing the page. The page's path
+ * is `pagePaths.endpoint(slug, name, serializeTrendView(view))` (server/domain/urls.ts).
  */
 export interface TrendView {
   lines: TrendLine[];
@@ -70,16 +71,6 @@ export function serializeTrendView(view: TrendView): string {
 export function toggleTrendLine(lines: readonly TrendLine[], line: TrendLine): TrendLine[] {
   const next = lines.includes(line) ? lines.filter((candidate) => candidate !== line) : [...lines, line];
   return TREND_LINES.filter((candidate) => next.includes(candidate));
-}
-
-/** The trend page of an endpoint ("_all" for the aggregate), its name encoded once. */
-export function endpointTrendsPath(projectSlug: string, endpointName: string, query = ""): string {
-  const path = `/projects/${encodeURIComponent(projectSlug)}/endpoints/${encodeURIComponent(endpointName)}`;
-  return query === "" ? path : `${path}?${query}`;
-}
-
-export function runPath(projectSlug: string, runId: string): string {
-  return `/projects/${encodeURIComponent(projectSlug)}/runs/${encodeURIComponent(runId)}`;
 }
 
 /** The query the page prefetches for a URL; the client component asks for exactly the same key. */

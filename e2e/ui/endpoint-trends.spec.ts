@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { formatMs } from "../../components/lib/format";
+import { formatMs } from "../../server/domain/format";
 import { fixture, ghzRound, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
 /**

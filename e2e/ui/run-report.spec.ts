@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { formatMs, formatNumber, formatRate } from "../../components/lib/format";
+import { formatMs, formatNumber, formatRate } from "../../server/domain/format";
 import { withoutUnit } from "../../components/runs/display";
 import { GHZ_METHODS, fixture, ghzRound, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 

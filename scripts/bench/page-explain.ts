@@ -1,11 +1,12 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { AGGREGATE_ENDPOINT } from "../../server/domain/series/trend-series";
+import { AGGREGATE_URL_NAME } from "../../server/domain/run";
 import { PrismaClient } from "../../server/generated/prisma/client";
 import { getEndpointTrends } from "../../server/services/endpoint-trends";
 import { getProjectOverview } from "../../server/services/project-overview";
 import { listProjectCards } from "../../server/services/projects";
-import { EMPTY_HISTORY_FILTERS, listRunFilterOptions, listRunHistory } from "../../server/services/run-history";
+import { EMPTY_HISTORY_FILTERS } from "../../server/schemas/history";
+import { listRunFilterOptions, listRunHistory } from "../../server/services/run-history";
 import { getRunReport } from "../../server/services/run-report";
 import { BENCH_PROJECT_SLUG } from "./page-history";
 import type { SeededHistory } from "./page-history";
@@ -80,7 +81,7 @@ function serviceCalls(history: SeededHistory): ServiceCall[] {
     ["listRunFilterOptions", (prisma) => listRunFilterOptions(prisma, history.projectId)],
     ["getRunReport", (prisma) => getRunReport(prisma, BENCH_PROJECT_SLUG, runId)],
     [`getEndpointTrends (${endpoint})`, trends(endpoint)],
-    ["getEndpointTrends (_all)", trends(AGGREGATE_ENDPOINT)],
+    ["getEndpointTrends (_all)", trends(AGGREGATE_URL_NAME)],
   ];
 }
 

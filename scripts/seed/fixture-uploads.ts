@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { ReceivedUpload } from "../../server/http/upload-body";
-import { uploadOfFiles } from "../../server/http/upload-body";
+import type { ReceivedUpload } from "../../server/services/received-upload";
+import { uploadOfFiles } from "../../server/services/received-upload";
 
 /**
  * The real tool outputs kept beside the parser tests, turned into the `ReceivedUpload` the REST API

@@ -5,7 +5,7 @@ import { GRPC_PROJECT, HTTP_PROJECT, MANAGED_ASYNC_BRANCH } from "./plan";
 import { NotADemoProjectError, seedDemo } from "./seed-demo";
 import type { SeedSummary } from "./seed-demo";
 
-// Seeds a fresh in-memory database once (≈150 uploads through ingestRun) and checks the story holds.
+// Seeds a fresh in-memory database once (≈150 uploads through uploadRun) and checks the story holds.
 const NOW = new Date("2026-11-22T12:00:00Z");
 
 function median(values: number[]): number {
@@ -93,12 +93,33 @@ describe("seedDemo", () => {
     },
   );
 
+  it.each([HTTP_PROJECT, GRPC_PROJECT])(
+    "opens regressions in %s's inbox at main's slowdown, as real uploads would",
+    async (slug) => {
+      const regressions = await database.prisma.regression.findMany({
+        where: { project: { slug }, kind: "regression", status: "open" },
+        select: { metric: true, deltaPct: true, firstRun: { select: { startedAt: true, gitBranch: true } } },
+      });
+      const latency = regressions.filter((regression) => ["p50", "p95", "p99", "mean"].includes(regression.metric));
+      expect(latency.length).toBeGreaterThan(0);
+      const slowdownAt = first.plan.slowdownAt.getTime();
+      for (const regression of latency) {
+        expect(regression.firstRun.gitBranch).toBe("main");
+        expect(regression.deltaPct).toBeGreaterThan(0);
+        // Confirmed at the step, within a few runs of it (the detector re-estimates its position).
+        expect(Math.abs(regression.firstRun.startedAt.getTime() - slowdownAt)).toBeLessThan(4 * 86_400_000);
+      }
+    },
+  );
+
   it("adds nothing when run again: every run is replayed", async () => {
+    const regressionsBefore = await database.prisma.regression.count();
     const countBefore = await database.prisma.run.count();
     const again = await seedDemo(database.prisma, { now: new Date(NOW.getTime() + 3 * 86_400_000) });
     expect(again).toMatchObject({ runs: first.runs, created: 0, replayed: first.runs });
     expect(await database.prisma.run.count()).toBe(countBefore);
     expect(await database.prisma.project.count()).toBe(2);
+    expect(await database.prisma.regression.count()).toBe(regressionsBefore);
   }, 120_000);
 
   it("leaves alone a project of the same slug that is not demo data", async () => {

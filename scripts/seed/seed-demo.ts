@@ -1,13 +1,15 @@
 import { runMetadataSchema } from "../../server/domain/parsers";
 import type { PrismaClient } from "../../server/generated/prisma/client";
-import { ingestRun } from "../../server/services/ingest-run";
+import { findProject } from "../../server/services/projects";
+import { uploadRun } from "../../server/services/upload-run";
 import { readFixtureUpload } from "./fixture-uploads";
 import { GRPC_PROJECT, HTTP_PROJECT, planDemoRuns } from "./plan";
 import type { DemoPlan } from "./plan";
 
 /**
- * Loads the demo history into a migrated database through the same service an upload goes through
- * (`ingestRun`), then marks what it wrote as demo data. Safe to run again: each planned run has a
+ * Loads the demo history into a migrated database through the upload use case (`uploadRun`, as
+ * `POST …/runs` does: stored, then change-point detection, so main's slowdown opens regressions in
+ * the inbox and marks the trend charts), then marks what it wrote as demo data. Safe to run again: each planned run has a
  * fixed idempotency key, so a second seed answers "replayed" for every run and writes nothing new.
  */
 const IDEMPOTENCY_PREFIX = "seed-demo:v1:";
@@ -54,8 +56,9 @@ export class NotADemoProjectError extends Error {
 
 export async function seedDemo(
   db: PrismaClient,
-  options: { now?: Date; onProgress?: (done: number, total: number) => void } = {},
+  options: { now?: Date; baseUrl?: string; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<SeedSummary> {
+  const baseUrl = options.baseUrl ?? "http://localhost:3000";
   const { runs, ...plan } = planDemoRuns(options.now ?? new Date());
   for (const project of DEMO_PROJECTS) await prepareProject(db, project);
 
@@ -63,13 +66,16 @@ export async function seedDemo(
   const comparisons = new Map<string, DemoComparison>();
   let created = 0;
   for (const [index, run] of runs.entries()) {
-    const outcome = await ingestRun(db, {
-      projectSlug: run.projectSlug,
-      createProjectIfMissing: true,
+    const outcome = await uploadRun(db, {
+      target: { projectSlug: run.projectSlug, project: await findProject(db, run.projectSlug), mayCreateProject: true },
       upload: readFixtureUpload(run.fixture),
-      format: null,
-      metadata: runMetadataSchema.parse(run.metadata),
-      idempotencyKey: `${IDEMPOTENCY_PREFIX}${run.key}`,
+      query: {
+        format: null,
+        metadata: runMetadataSchema.parse(run.metadata),
+        idempotencyKey: `${IDEMPOTENCY_PREFIX}${run.key}`,
+        failOn: null,
+      },
+      baseUrl,
     });
     runIds.push(outcome.runId);
     if (run.comparisonSide) {
@@ -81,7 +87,7 @@ export async function seedDemo(
       (run.comparisonSide === "base" ? comparison.baseRunIds : comparison.headRunIds).push(outcome.runId);
       comparisons.set(run.projectSlug, comparison);
     }
-    if (outcome.status === "created") created++;
+    if (outcome.created) created++;
     options.onProgress?.(index + 1, runs.length);
   }
   // Only the runs the seed wrote (or found again): an upload someone added by hand stays as it is.

@@ -1,9 +1,14 @@
 import type { inferRouterOutputs } from "@trpc/server";
+import { annotationRouter } from "./routers/annotation";
+import { baselineRouter } from "./routers/baseline";
 import { compareRouter } from "./routers/compare";
 import { endpointRouter } from "./routers/endpoint";
 import { historyRouter } from "./routers/history";
 import { projectRouter } from "./routers/project";
+import { regressionRouter } from "./routers/regression";
 import { runRouter } from "./routers/run";
+import { settingsRouter } from "./routers/settings";
+import { tokenRouter } from "./routers/token";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
@@ -12,6 +17,11 @@ export const appRouter = createTRPCRouter({
   history: historyRouter,
   endpoint: endpointRouter,
   compare: compareRouter,
+  settings: settingsRouter,
+  token: tokenRouter,
+  baseline: baselineRouter,
+  annotation: annotationRouter,
+  regression: regressionRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -114,7 +114,25 @@ export interface ParsedRun {
   notes: string[];
 }
 
+/**
+ * The run aggregate ("all endpoints"), one concept with three spellings, all defined here: its name in a
+ * ParsedRun, comparisons and SLA grades; how it is shown; and its name in page URLs. It is stored as
+ * `endpoint_id NULL` and sent as `endpoint: null` by the API.
+ */
 export const AGGREGATE_NAME = "(all)";
+export const AGGREGATE_DISPLAY_NAME = "All endpoints";
+/** `/projects/{p}/endpoints/_all`; reserved: the aggregate wins over an endpoint literally named "_all". */
+export const AGGREGATE_URL_NAME = "_all";
+
+/** True for the aggregate, however it is spelled here: AGGREGATE_NAME, or null (the database and the API). */
+export function isAggregate(name: string | null): boolean {
+  return name === null || name === AGGREGATE_NAME;
+}
+
+/** An endpoint's name as pages, Markdown and webhooks show it ("All endpoints" for the aggregate). */
+export function endpointDisplayName(name: string | null): string {
+  return isAggregate(name) ? AGGREGATE_DISPLAY_NAME : (name as string);
+}
 
 export function emptyLatency(): LatencySummary {
   return { minMs: null, meanMs: null, maxMs: null, stdDevMs: null, percentiles: {} };

@@ -1,6 +1,5 @@
-import type { PrismaClient } from "../generated/prisma/client";
-import { findProject } from "../services/projects";
-import { ApiError, errorResponse, toApiError } from "./errors";
+import { ServiceError, toServiceError } from "../services/errors";
+import { errorResponse } from "./errors";
 
 type RouteContext<Params> = { params: Promise<Params> };
 
@@ -15,17 +14,13 @@ export function apiRoute<Params = Record<string, never>>(
     try {
       return await handler(request, await context.params);
     } catch (error) {
-      const apiError = toApiError(error);
-      if (apiError.code === "internal" || apiError.code === "unavailable") {
+      const serviceError = toServiceError(error);
+      if (serviceError.code === "internal" || serviceError.code === "unavailable") {
         console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
       }
-      return errorResponse(apiError);
+      return errorResponse(serviceError);
     }
   };
-}
-
-export function notFound(what: string): ApiError {
-  return new ApiError("not_found", `${what} not found`);
 }
 
 /**
@@ -38,13 +33,18 @@ export async function readJsonBody(request: Request, emptyAs?: unknown): Promise
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ApiError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
+    throw new ServiceError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
   }
 }
 
-/** The project a REST route is about, or the 404 every route answers for an unknown one. */
-export async function requireProject(db: PrismaClient, slug: string) {
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
-  return project;
+
+/**
+ * An answer that is JSON by default and Markdown (for a PR comment) when the client asks for
+ * `Accept: text/markdown`, as the upload and verdict endpoints give it.
+ */
+export function jsonOrMarkdown(request: Request, answer: { json: unknown; markdown: () => string }, status = 200): Response {
+  if (/text\/markdown/i.test(request.headers.get("accept") ?? "")) {
+    return new Response(answer.markdown(), { status, headers: { "Content-Type": "text/markdown; charset=utf-8" } });
+  }
+  return Response.json(answer.json, { status });
 }

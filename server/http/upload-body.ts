@@ -6,15 +6,15 @@ import { StringDecoder } from "node:string_decoder";
 import { createGunzip, createGzip, gzipSync } from "node:zlib";
 import type { Gzip } from "node:zlib";
 import { InputError } from "../domain/input-error";
-import { K6NdjsonAccumulator } from "../domain/parsers/k6-ndjson";
 import { isNdjsonStart, resolveFormatName } from "../domain/parsers/detect";
-import type { ParsedRun } from "../domain/run";
+import type { ReceivedFile, ReceivedUpload, StoredRaw } from "../services/received-upload";
 
 /**
  * Reads an upload body in one streaming pass: enforces the size limits as bytes arrive (so an
  * oversized body or a gzip bomb is refused without being held), undoes `Content-Encoding: gzip`,
- * hashes the content (for idempotency), gzips it for storage, and either hands k6 NDJSON lines to the
- * parser as they come (hundreds of MB never sit in memory) or collects a small document's text.
+ * hashes the content (for idempotency), gzips it for storage, and either hands k6 NDJSON lines on as
+ * they come (the upload use case parses them: hundreds of MB never sit in memory) or collects a small
+ * document's text. It parses nothing.
  */
 export interface UploadLimits {
   /** Largest body as received (compressed). */
@@ -24,25 +24,6 @@ export interface UploadLimits {
   /** Largest buffered (non-streamed) document after decompression: it is parsed in memory. */
   maxDocumentBytes: number;
 }
-
-export interface ReceivedFile {
-  name: string | null;
-  contentType: string | null;
-  text: string;
-  sizeBytes: number;
-  gzip: Buffer;
-}
-
-export interface StoredRaw {
-  name: string | null;
-  contentType: string | null;
-  sizeBytes: number;
-  gzip: Buffer;
-}
-
-export type ReceivedUpload =
-  | { kind: "files"; files: ReceivedFile[]; sha256: string }
-  | { kind: "ndjson"; run: ParsedRun; raw: StoredRaw; sha256: string };
 
 const NDJSON_DECISION_BYTES = 64 * 1024;
 
@@ -146,71 +127,114 @@ function acceptsNdjson(format: string | null): boolean {
   }
 }
 
+/** Hashes, gzips (for storage) and decodes the body's bytes as they pass. */
+class BodyCopy {
+  private readonly hash = createHash("sha256");
+  private readonly gzip = new GzipCollector();
+  private readonly decoder = new StringDecoder("utf8");
+  sizeBytes = 0;
+
+  constructor(private readonly contentType: string | null) {}
+
+  async add(chunk: Buffer): Promise<string> {
+    this.sizeBytes += chunk.length;
+    this.hash.update(chunk);
+    await this.gzip.write(chunk);
+    return this.decoder.write(chunk);
+  }
+
+  /** The last characters held by the decoder, then the stored copy and the hash. */
+  async finish(): Promise<{ rest: string; raw: StoredRaw; sha256: string }> {
+    const rest = this.decoder.end();
+    const raw = { name: null, contentType: this.contentType, sizeBytes: this.sizeBytes, gzip: await this.gzip.finish() };
+    return { rest, raw, sha256: this.hash.digest("hex") };
+  }
+}
+
+/**
+ * Splits text arriving in pieces into lines (without "\n" or "\r\n") in linear time: only the
+ * unfinished tail is kept, as pieces, and each piece is searched for line breaks once.
+ */
+export class LineSplitter {
+  private tail: string[] = [];
+
+  *push(text: string): Generator<string> {
+    let start = 0;
+    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+      this.tail.push(text.slice(start, newline));
+      start = newline + 1;
+      yield this.takeLine();
+    }
+    if (start < text.length) this.tail.push(text.slice(start));
+  }
+
+  *end(): Generator<string> {
+    if (this.tail.length > 0) yield this.takeLine();
+  }
+
+  private takeLine(): string {
+    const line = this.tail.length === 1 ? this.tail[0]! : this.tail.join("");
+    this.tail = [];
+    return line.endsWith("\r") ? line.slice(0, -1) : line;
+  }
+}
+
+/**
+ * A single body: its first line decides (within NDJSON_DECISION_BYTES) whether it is k6 NDJSON, whose
+ * lines are handed on as the body streams in (the upload use case parses them), or a document, whose
+ * text is collected up to the document limit.
+ */
 async function readSingleBody(
   stream: Readable,
   contentType: string | null,
   limits: UploadLimits,
   format: string | null,
 ): Promise<ReceivedUpload> {
-  const hash = createHash("sha256");
-  const gzip = new GzipCollector();
-  const decoder = new StringDecoder("utf8");
-  let sizeBytes = 0;
-  let pending = "";
-  let mode: "undecided" | "ndjson" | "document" = "undecided";
-  const accumulator = new K6NdjsonAccumulator();
-  const documentParts: string[] = [];
+  const chunks = chunksOf(stream)[Symbol.asyncIterator]();
+  const copy = new BodyCopy(contentType);
+  let head = "";
+  let ended = false;
+  while (!head.includes("\n") && head.length < NDJSON_DECISION_BYTES) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head += await copy.add(next.value);
+  }
+  const firstLine = (head.split("\n", 1)[0] ?? "").replace(/^\uFEFF/, "");
 
-  const feedNdjson = (text: string, isEnd: boolean) => {
-    pending += text;
-    const lines = pending.split("\n");
-    pending = isEnd ? "" : (lines.pop() ?? "");
-    for (const line of lines) accumulator.addLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+  if (!(isNdjsonStart(firstLine) && acceptsNdjson(format))) {
+    const parts = [head];
+    for (let next = ended ? null : await chunks.next(); next && !next.done; next = await chunks.next()) {
+      if (copy.sizeBytes + next.value.length > limits.maxDocumentBytes) throw tooLarge("document", limits.maxDocumentBytes);
+      parts.push(await copy.add(next.value));
+    }
+    const { rest, raw, sha256 } = await copy.finish();
+    parts.push(rest);
+    return { kind: "files", files: [{ ...raw, text: parts.join("") }], sha256 };
+  }
+
+  let stored: { raw: StoredRaw; sha256: string } | null = null;
+  async function* lines(): AsyncGenerator<string> {
+    const splitter = new LineSplitter();
+    yield* splitter.push(head);
+    for (let next = ended ? null : await chunks.next(); next && !next.done; next = await chunks.next()) {
+      yield* splitter.push(await copy.add(next.value));
+    }
+    const { rest, ...finished } = await copy.finish();
+    yield* splitter.push(rest);
+    yield* splitter.end();
+    stored = finished;
+  }
+  return {
+    kind: "ndjson",
+    lines: lines(),
+    stored: () => {
+      if (!stored) throw new Error("The NDJSON body was not read to its end");
+      return stored;
+    },
   };
-
-  for await (const chunk of chunksOf(stream)) {
-    sizeBytes += chunk.length;
-    hash.update(chunk);
-    await gzip.write(chunk);
-    const text = decoder.write(chunk);
-    if (mode === "undecided") {
-      pending += text;
-      const newline = pending.indexOf("\n");
-      if (newline === -1 && pending.length < NDJSON_DECISION_BYTES) continue;
-      const firstLine = (newline === -1 ? pending : pending.slice(0, newline)).replace(/^\uFEFF/, "");
-      mode = isNdjsonStart(firstLine) && acceptsNdjson(format) ? "ndjson" : "document";
-      const buffered = pending;
-      pending = "";
-      if (mode === "ndjson") feedNdjson(buffered, false);
-      else documentParts.push(buffered);
-    } else if (mode === "ndjson") {
-      feedNdjson(text, false);
-    } else {
-      if (sizeBytes > limits.maxDocumentBytes) throw tooLarge("document", limits.maxDocumentBytes);
-      documentParts.push(text);
-    }
-  }
-  const rest = decoder.end();
-  const sha256 = hash.digest("hex");
-  const raw = { name: null, contentType, sizeBytes, gzip: await gzip.finish() };
-
-  if (mode === "undecided") {
-    // The whole body was shorter than the first line's decision window.
-    const all = pending + rest;
-    pending = "";
-    const firstLine = all.split("\n", 1)[0]?.replace(/^\uFEFF/, "") ?? "";
-    if (!(isNdjsonStart(firstLine) && acceptsNdjson(format))) {
-      return { kind: "files", files: [{ ...raw, text: all }], sha256 };
-    }
-    feedNdjson(all, true);
-    return { kind: "ndjson", run: accumulator.finish(), raw, sha256 };
-  }
-  if (mode === "ndjson") {
-    feedNdjson(rest, true);
-    return { kind: "ndjson", run: accumulator.finish(), raw, sha256 };
-  }
-  documentParts.push(rest);
-  return { kind: "files", files: [{ ...raw, text: documentParts.join("") }], sha256 };
 }
 
 async function readMultipart(stream: Readable, contentType: string, limits: UploadLimits): Promise<ReceivedUpload> {
@@ -244,17 +268,4 @@ async function readMultipart(stream: Readable, contentType: string, limits: Uplo
     ]);
   }
   return { kind: "files", files, sha256: createHash("sha256").update(body).digest("hex") };
-}
-
-/**
- * A ReceivedUpload built from files already in memory (the demo seed, tests): each file gzipped for
- * storage, the hash over names and bytes so idempotency sees the file set, not just its content.
- */
-export function uploadOfFiles(files: readonly { name: string | null; contentType: string | null; bytes: Buffer }[]): ReceivedUpload {
-  const hash = createHash("sha256");
-  const received = files.map(({ name, contentType, bytes }) => {
-    hash.update(`${name ?? ""}\0${bytes.length}\0`).update(bytes);
-    return { name, contentType, text: bytes.toString("utf8"), sizeBytes: bytes.length, gzip: gzipSync(bytes, { level: 4 }) };
-  });
-  return { kind: "files", files: received, sha256: hash.digest("hex") };
 }

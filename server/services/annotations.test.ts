@@ -3,9 +3,12 @@ import type { Database } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { createAnnotation, deleteAnnotation, listAnnotationsForRuns, listRunAnnotations } from "./annotations";
+import type { Principal } from "./auth";
+
+const ADMIN: Principal = { kind: "admin" };
 
 async function seedRuns(db: PrismaClient, count: number) {
-  const project = await db.project.create({ data: { slug: uniqueSlug("notes"), name: "Notes" }, select: { id: true } });
+  const project = await db.project.create({ data: { slug: uniqueSlug("notes"), name: "Notes" }, select: { id: true, slug: true } });
   const runIds: string[] = [];
   for (let day = 0; day < count; day++) {
     const run = await db.run.create({
@@ -19,7 +22,7 @@ async function seedRuns(db: PrismaClient, count: number) {
     });
     runIds.push(run.id);
   }
-  return { projectId: project.id, runIds };
+  return { projectId: project.id, slug: project.slug, runIds };
 }
 
 describe.each(testDatabaseTargets())("annotations on $name", ({ target }) => {
@@ -36,13 +39,13 @@ describe.each(testDatabaseTargets())("annotations on $name", ({ target }) => {
   });
 
   it("listAnnotationsForRuns groups the annotations of many runs by run, oldest first", async () => {
-    const { projectId, runIds } = await seedRuns(db, 3);
+    const { projectId, slug, runIds } = await seedRuns(db, 3);
     const [a, b, c] = runIds as [string, string, string];
-    await createAnnotation(db, projectId, a, "deployed v2.3");
-    await createAnnotation(db, projectId, b, "GC tuned");
-    await createAnnotation(db, projectId, a, "rolled back");
+    await createAnnotation(db, ADMIN, slug, a, { text: "deployed v2.3" });
+    await createAnnotation(db, ADMIN, slug, b, { text: "GC tuned" });
+    await createAnnotation(db, ADMIN, slug, a, { text: "rolled back" });
     const other = await seedRuns(db, 1);
-    await createAnnotation(db, other.projectId, other.runIds[0]!, "another project");
+    await createAnnotation(db, ADMIN, other.slug, other.runIds[0]!, { text: "another project" });
 
     const byRun = await listAnnotationsForRuns(db, projectId, [a, b, c, a, other.runIds[0]!]);
     expect([...byRun.keys()].sort()).toEqual([a, b].sort());
@@ -53,16 +56,21 @@ describe.each(testDatabaseTargets())("annotations on $name", ({ target }) => {
   });
 
   it("creates, lists and deletes within one project only", async () => {
-    const { projectId, runIds } = await seedRuns(db, 1);
+    const { slug, runIds } = await seedRuns(db, 1);
     const other = await seedRuns(db, 1);
     const runId = runIds[0]!;
-    expect(await createAnnotation(db, other.projectId, runId, "wrong project")).toBeNull();
-    expect(await listRunAnnotations(db, other.projectId, runId)).toBeNull();
-    const created = await createAnnotation(db, projectId, runId, "note");
+    const notFound = { code: "not_found" };
+    await expect(createAnnotation(db, ADMIN, other.slug, runId, { text: "wrong project" })).rejects.toMatchObject(notFound);
+    await expect(listRunAnnotations(db, other.slug, runId)).rejects.toMatchObject(notFound);
+    const created = await createAnnotation(db, ADMIN, slug, runId, { text: "note" });
     expect(created).toMatchObject({ runId, text: "note" });
-    expect(await listRunAnnotations(db, projectId, runId)).toEqual([created]);
-    expect(await deleteAnnotation(db, other.projectId, created!.id)).toBe(false);
-    expect(await deleteAnnotation(db, projectId, created!.id)).toBe(true);
-    expect(await listRunAnnotations(db, projectId, runId)).toEqual([]);
+    expect(await listRunAnnotations(db, slug, runId)).toEqual([created]);
+    await expect(deleteAnnotation(db, ADMIN, other.slug, created.id)).rejects.toMatchObject(notFound);
+    await expect(deleteAnnotation(db, ADMIN, slug, created.id)).resolves.toBeUndefined();
+    expect(await listRunAnnotations(db, slug, runId)).toEqual([]);
+    // Only the admin annotates; a project token may only upload.
+    const uploader: Principal = { kind: "project-token", tokenId: "t", projectId: "p" };
+    await expect(createAnnotation(db, uploader, slug, runId, { text: "x" })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(deleteAnnotation(db, { kind: "anonymous" }, slug, created.id)).rejects.toMatchObject({ code: "unauthorized" });
   });
 });

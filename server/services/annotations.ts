@@ -1,4 +1,9 @@
 import type { PrismaClient } from "../generated/prisma/client";
+import { createAnnotationSchema } from "../schemas/annotations";
+import type { Principal } from "./auth";
+import { requireAdmin } from "./auth";
+import { notFound } from "./errors";
+import { requireProject } from "./projects";
 
 /** Notes on runs ("deployed v2.3"), shown on every chart that includes the run. */
 
@@ -10,26 +15,33 @@ export interface RunAnnotation {
 
 const ANNOTATION_SELECT = { id: true, runId: true, text: true, createdAt: true } as const;
 
-/** A run's annotations, oldest first; null when the project has no such run. */
-export async function listRunAnnotations(db: PrismaClient, projectId: string, runId: string) {
+/** A run's annotations, oldest first; a run of another project is not found. */
+export async function listRunAnnotations(db: PrismaClient, slug: string, runId: string) {
+  const project = await requireProject(db, slug);
   const run = await db.run.findFirst({
-    where: { id: runId, projectId },
+    where: { id: runId, projectId: project.id },
     select: { annotations: { select: ANNOTATION_SELECT, orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
   });
-  return run?.annotations ?? null;
+  if (!run) throw notFound(`Run "${runId}"`);
+  return run.annotations;
 }
 
-/** Adds an annotation to a run of the project; null when the project has no such run. */
-export async function createAnnotation(db: PrismaClient, projectId: string, runId: string, text: string) {
-  const run = await db.run.findFirst({ where: { id: runId, projectId }, select: { id: true } });
-  if (!run) return null;
-  return db.annotation.create({ data: { projectId, runId: run.id, text }, select: ANNOTATION_SELECT });
+/** Annotates a run of the project (admin); `input` is checked against createAnnotationSchema. */
+export async function createAnnotation(db: PrismaClient, principal: Principal, slug: string, runId: string, input: unknown) {
+  requireAdmin(principal);
+  const project = await requireProject(db, slug);
+  const { text } = createAnnotationSchema.parse(input);
+  const run = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true } });
+  if (!run) throw notFound(`Run "${runId}"`);
+  return db.annotation.create({ data: { projectId: project.id, runId: run.id, text }, select: ANNOTATION_SELECT });
 }
 
-/** Deletes an annotation of the project; false when there was none with that id. */
-export async function deleteAnnotation(db: PrismaClient, projectId: string, annotationId: string): Promise<boolean> {
-  const { count } = await db.annotation.deleteMany({ where: { id: annotationId, projectId } });
-  return count > 0;
+/** Deletes an annotation of the project (admin); another project's annotation is not found. */
+export async function deleteAnnotation(db: PrismaClient, principal: Principal, slug: string, annotationId: string): Promise<void> {
+  requireAdmin(principal);
+  const project = await requireProject(db, slug);
+  const { count } = await db.annotation.deleteMany({ where: { id: annotationId, projectId: project.id } });
+  if (count === 0) throw notFound(`Annotation "${annotationId}"`);
 }
 
 /**

@@ -1,5 +1,9 @@
-import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
+import { baselinePinSchema } from "../schemas/baselines";
+import type { Principal } from "./auth";
+import { requireAdmin } from "./auth";
+import { notFound, ServiceError } from "./errors";
+import { requireProject } from "./projects";
 
 /**
  * What a new run is compared with. By default: the most recent runs with the same label on the
@@ -8,18 +12,6 @@ import type { PrismaClient } from "../generated/prisma/client";
  * every label).
  */
 export const DEFAULT_BASELINE_RUNS = 5;
-
-export const baselinePinSchema = z
-  .object({
-    forLabel: z.string().min(1).max(1024).nullable().default(null).describe("The runs this baseline is for (their label); null: every label."),
-    runIds: z.array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)).min(1).max(50).optional().describe("Pin these runs."),
-    label: z.string().min(1).max(1024).optional().describe("Pin the newest runs of this label on the default branch."),
-  })
-  .refine((pin) => (pin.runIds === undefined) !== (pin.label === undefined), {
-    message: 'give either "runIds" or "label"',
-    path: ["runIds"],
-  })
-  .describe("A pinned baseline.");
 
 export interface ChosenBaseline {
   runIds: string[];
@@ -70,27 +62,44 @@ export async function chooseBaseline(
   return { runIds: recent.map((row) => row.id), how, pinned: pin !== undefined };
 }
 
-export async function listBaselinePins(db: PrismaClient, projectId: string) {
-  return db.baselinePin.findMany({
-    where: { projectId },
-    select: { id: true, forLabel: true, runIds: true, baselineLabel: true, createdAt: true },
-    orderBy: { createdAt: "desc" },
-  });
+const PIN_SELECT = { id: true, forLabel: true, runIds: true, baselineLabel: true, createdAt: true } as const;
+
+/** The project's pinned baselines, newest first, and the branch its unpinned labels are compared on. */
+export async function listBaselinePins(db: PrismaClient, slug: string) {
+  const project = await requireProject(db, slug);
+  const pins = await db.baselinePin.findMany({ where: { projectId: project.id }, select: PIN_SELECT, orderBy: { createdAt: "desc" } });
+  return { defaultBranch: project.defaultBranch, pins };
 }
 
-/** Replaces the pin for `forLabel` (one pin per label). */
-export async function pinBaseline(db: PrismaClient, projectId: string, input: z.infer<typeof baselinePinSchema>) {
+/**
+ * Pins runs, or a label, as the baseline of `forLabel` (admin), replacing that label's pin (one pin
+ * per label). `input` is checked against baselinePinSchema; every pinned run must be of this project.
+ */
+export async function pinBaseline(db: PrismaClient, principal: Principal, slug: string, input: unknown) {
+  requireAdmin(principal);
+  const project = await requireProject(db, slug);
+  const pin = baselinePinSchema.parse(input);
+  if (pin.runIds) {
+    const found = await db.run.count({ where: { projectId: project.id, id: { in: pin.runIds } } });
+    if (found !== new Set(pin.runIds).size) {
+      throw new ServiceError("bad_request", "Some runs are not in this project", [{ path: "runIds", message: "unknown run id" }]);
+    }
+  }
   return db.$transaction(async (tx) => {
-    await tx.baselinePin.deleteMany({ where: { projectId, forLabel: input.forLabel } });
+    await tx.baselinePin.deleteMany({ where: { projectId: project.id, forLabel: pin.forLabel } });
     return tx.baselinePin.create({
-      data: { projectId, forLabel: input.forLabel, runIds: input.runIds ?? [], baselineLabel: input.label ?? null },
-      select: { id: true, forLabel: true, runIds: true, baselineLabel: true, createdAt: true },
+      data: { projectId: project.id, forLabel: pin.forLabel, runIds: pin.runIds ?? [], baselineLabel: pin.label ?? null },
+      select: PIN_SELECT,
     });
   });
 }
 
-export async function unpinBaseline(db: PrismaClient, projectId: string, forLabel: string | null): Promise<number> {
-  return (await db.baselinePin.deleteMany({ where: { projectId, forLabel } })).count;
+/** Removes the pin of `forLabel` (null: the pin for every label) (admin); no such pin is not found. */
+export async function unpinBaseline(db: PrismaClient, principal: Principal, slug: string, forLabel: string | null): Promise<void> {
+  requireAdmin(principal);
+  const project = await requireProject(db, slug);
+  const { count } = await db.baselinePin.deleteMany({ where: { projectId: project.id, forLabel } });
+  if (count === 0) throw notFound("Pinned baseline");
 }
 
 /** Ids of runs pinned in any baseline of the project, to mark them everywhere. */

@@ -1,6 +1,6 @@
-import { formatDeltaPct, formatMetricValue } from "@/components/lib/format";
+import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
-import { AGGREGATE_NAME } from "../domain/run";
+import { endpointDisplayName } from "../domain/run";
 import type { Verdict } from "../domain/stats/verdict";
 import type { ComparisonResult } from "./compare-runs";
 
@@ -22,24 +22,15 @@ const VERDICT_WORD: Record<Verdict, string> = {
 };
 const MAX_ROWS = 20;
 
-function endpointLabel(name: string): string {
-  return name === AGGREGATE_NAME ? "All endpoints" : name;
-}
-
 function escapeCell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ");
 }
 
-function formatP(pValue: number | null): string {
-  if (pValue === null) return "—";
-  return pValue < 0.001 ? "<0.001" : pValue.toFixed(3);
-}
-
 function formatDelta(metric: MetricComparison): string {
-  const delta = formatDeltaPct(metric.deltaPct === null ? null : metric.deltaPct / 100);
+  const delta = formatDeltaPct(metric.deltaPct);
   if (!metric.deltaPctCi95) return delta;
   const [low, high] = metric.deltaPctCi95;
-  return `${delta} (${formatDeltaPct(low / 100)} … ${formatDeltaPct(high / 100)})`;
+  return `${delta} (${formatDeltaPct(low)} … ${formatDeltaPct(high)})`;
 }
 
 function sideLabel(side: ComparisonResult["base"]): string {
@@ -69,7 +60,7 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
     lines.push("| Endpoint | Metric | Base | Head | Δ (95% CI) | p | Verdict |", "|---|---|--:|--:|--:|--:|---|");
     for (const { endpoint, metric } of changed.slice(0, MAX_ROWS)) {
       lines.push(
-        `| ${escapeCell(endpointLabel(endpoint.name))} | ${metric.metric} | ${formatMetricValue(metric.metric, metric.unit, metric.base.mean)} | ${formatMetricValue(metric.metric, metric.unit, metric.head.mean)} | ${formatDelta(metric)} | ${formatP(metric.pValue)} | ${VERDICT_WORD[metric.verdict]} |`,
+        `| ${escapeCell(endpointDisplayName(endpoint.name))} | ${metric.metric} | ${formatMetricValue(metric.metric, metric.unit, metric.base.mean)} | ${formatMetricValue(metric.metric, metric.unit, metric.head.mean)} | ${formatDelta(metric)} | ${formatPValue(metric.pValue)} | ${VERDICT_WORD[metric.verdict]} |`,
       );
     }
     if (changed.length > MAX_ROWS) lines.push("", `…and ${changed.length - MAX_ROWS} more changes on the page.`);

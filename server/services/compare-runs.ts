@@ -1,23 +1,39 @@
 import type { ComparableRun, Comparison, CompareOptions } from "../domain/compare/compare-runs";
 import { compareRuns, historyKey } from "../domain/compare/compare-runs";
-import { customMetricSpecs, STANDARD_METRICS } from "../domain/compare/metrics";
+import { COMPARED_METRICS, customMetricsOf } from "../domain/metrics";
 import type { RunSelector } from "../domain/compare/selector";
-import { describeSelector, MAX_RUNS_PER_SIDE } from "../domain/compare/selector";
+import { describeSelector, MAX_RUNS_PER_SIDE, parseRunSelector } from "../domain/compare/selector";
 import { AGGREGATE_NAME } from "../domain/run";
 import type { SignificanceTest } from "../domain/stats/verdict";
+import { absoluteUrl, apiPaths, pagePaths } from "../domain/urls";
+import type { CompareQuery } from "../domain/urls";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import { renderComparisonMarkdown } from "./compare-markdown";
+import { ServiceError, toServiceError } from "./errors";
+import { requireProject } from "./projects";
 import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
 
 /**
- * A comparison of two run selections, as the API and the compare page show it. Comparisons are URLs,
- * not stored objects: everything here is recomputed from stored runs on each request.
+ * A comparison of two run selections, as the API, the compare page and its preview image show it.
+ * Comparisons are URLs, not stored objects: everything here is recomputed from stored runs on each
+ * request. `compareProjectRuns` is the one use case every transport calls.
  */
 const NOISE_HISTORY_RUNS = 20;
 
+export interface ResolvedRun {
+  id: string;
+  label: string | null;
+  round: number | null;
+  startedAt: Date;
+  branch: string | null;
+  commit: string | null;
+}
+
 export interface ResolvedSide {
+  /** The selector, normalized ("label:baseline", "a,b"). */
   selector: string;
-  runs: { id: string; label: string | null; round: number | null; startedAt: Date; branch: string | null; commit: string | null }[];
+  runs: ResolvedRun[];
 }
 
 export interface ComparisonResult {
@@ -85,18 +101,19 @@ async function noiseHistory(db: PrismaClient, projectId: string, base: Comparabl
   };
   for (const run of runs) {
     const aggregate = { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
-    for (const spec of [...STANDARD_METRICS, ...customMetricSpecs([aggregate.metrics])]) {
-      add(AGGREGATE_NAME, spec.metric, spec.read(aggregate));
+    for (const spec of [...COMPARED_METRICS, ...customMetricsOf([aggregate.metrics])]) {
+      add(AGGREGATE_NAME, spec.name, spec.read(aggregate));
     }
     for (const endpoint of run.endpoints) {
-      for (const spec of [...STANDARD_METRICS, ...customMetricSpecs([endpoint.metrics])]) {
-        add(endpoint.name, spec.metric, spec.read(endpoint));
+      for (const spec of [...COMPARED_METRICS, ...customMetricsOf([endpoint.metrics])]) {
+        add(endpoint.name, spec.name, spec.read(endpoint));
       }
     }
   }
   return history;
 }
 
+/** Two selections of a project's runs, compared (no side may be empty: see compareProjectRuns). */
 export async function compareSelections(
   db: PrismaClient,
   project: { id: string; minEffectPct: number; alpha: number },
@@ -131,5 +148,96 @@ export async function compareSelections(
     head: side(request.head, headRows),
     comparison: compareRuns(baseRuns, headRuns, options),
     options: { minEffectPct: options.minEffectPct, alpha: options.alpha, test: options.test },
+  };
+}
+
+/** What a comparison is asked for, as typed in a URL or a form: the selectors are not parsed yet. */
+export interface CompareRequest {
+  /** Run ids (a,b,c) or label:<label>, branch:<branch>, commit:<sha>. */
+  base: string;
+  head: string;
+  /** Newest n runs of each selector (capped at MAX_RUNS_PER_SIDE); null: all. */
+  last: number | null;
+  test: SignificanceTest;
+}
+
+/** A comparison as every transport answers it: the result, its links and its Markdown. */
+export interface ProjectComparison extends ComparisonResult {
+  project: { slug: string; name: string };
+  base: ResolvedSide & { runs: (ResolvedRun & { url: string })[] };
+  head: ResolvedSide & { runs: (ResolvedRun & { url: string })[] };
+  links: {
+    /** The comparison page (absolute): what a pull-request comment links to. */
+    page: string;
+    /** The same comparison from the REST API, relative to the server. */
+    api: string;
+    /** The comparison's Open Graph preview image (absolute). */
+    image: string;
+  };
+  /** The comparison as a pull-request comment. */
+  markdown: string;
+}
+
+/**
+ * The compare use case: parses both selectors, resolves them in the project, compares, and links the
+ * result (run pages, the comparison page, its API and preview image) under `baseUrl`.
+ * Throws: not_found for an unknown project or a selector that matches no run; bad_request (or
+ * payload_too_large beyond MAX_RUNS_PER_SIDE ids) for a selector that does not parse.
+ */
+export async function compareProjectRuns(
+  db: PrismaClient,
+  projectSlug: string,
+  request: CompareRequest,
+  baseUrl: string,
+): Promise<ProjectComparison> {
+  const project = await requireProject(db, projectSlug);
+  const selectors = parseSelectors(request);
+  const result = await compareSelections(db, project, { ...selectors, last: request.last, test: request.test });
+  const missing = (["base", "head"] as const).filter((side) => result[side].runs.length === 0);
+  if (missing.length > 0) {
+    throw new ServiceError(
+      "not_found",
+      `No runs match the ${missing.join(" and ")} selector.`,
+      missing.map((side) => ({ path: side, message: `"${result[side].selector}" matches no run of this project` })),
+    );
+  }
+  const query: CompareQuery = { base: result.base.selector, head: result.head.selector, last: request.last, test: request.test };
+  const withUrls = (side: ResolvedSide) => ({
+    ...side,
+    runs: side.runs.map((run) => ({ ...run, url: absoluteUrl(baseUrl, pagePaths.run(project.slug, run.id)) })),
+  });
+  const page = absoluteUrl(baseUrl, pagePaths.compare(project.slug, query));
+  return {
+    ...result,
+    project: { slug: project.slug, name: project.name },
+    base: withUrls(result.base),
+    head: withUrls(result.head),
+    links: {
+      page,
+      api: apiPaths.compare(project.slug, query),
+      image: absoluteUrl(baseUrl, pagePaths.compareImage(project.slug, query)),
+    },
+    markdown: renderComparisonMarkdown(result, page),
+  };
+}
+
+function parseSelectors(request: CompareRequest): { base: RunSelector; head: RunSelector } {
+  try {
+    return { base: parseRunSelector(request.base, "base"), head: parseRunSelector(request.head, "head") };
+  } catch (error) {
+    throw toServiceError(error);
+  }
+}
+
+/** Labels and branches to pick from when no comparison is chosen yet, with their run counts. */
+export async function getCompareChoices(db: PrismaClient, projectSlug: string) {
+  const project = await requireProject(db, projectSlug);
+  const [labels, branches] = await Promise.all([
+    db.run.groupBy({ by: ["label"], where: { projectId: project.id, label: { not: null } }, _count: true, orderBy: { label: "asc" } }),
+    db.run.groupBy({ by: ["gitBranch"], where: { projectId: project.id, gitBranch: { not: null } }, _count: true, orderBy: { gitBranch: "asc" } }),
+  ]);
+  return {
+    labels: labels.map((row) => ({ value: row.label!, runs: row._count })),
+    branches: branches.map((row) => ({ value: row.gitBranch!, runs: row._count })),
   };
 }

@@ -4,7 +4,8 @@ import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { receivedUpload } from "../testing/uploads";
-import { getEndpointTrends, TrendNotFoundError } from "./endpoint-trends";
+import { getEndpointTrends } from "./endpoint-trends";
+import { ServiceError } from "./errors";
 import { ingestRun } from "./ingest-run";
 
 const ROUTE = "GET /api/listings/:id";
@@ -80,7 +81,7 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
       { day: 2, label: "ManagedAsync", branch: "feature/async", round: 1, p95: 60, cpu: 55, memory: 120 },
       { day: 40, label: "ManagedAsync", branch: "feature/async", round: 2, p95: 8, cpu: 35, memory: 90 },
     ];
-    for (const run of runs) runIds.push((await seedRun(database, slug, run)).runId);
+    for (const run of runs) runIds.push((await seedRun(database, slug, run)).run.id);
   });
 
   afterAll(async () => {
@@ -178,17 +179,56 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
   });
 
   it("says NOT_FOUND for an unknown endpoint or project", async () => {
-    await expect(
-      getEndpointTrends(database.prisma, { projectSlug: slug, endpoint: "Nope", ...ALL }),
-    ).rejects.toBeInstanceOf(TrendNotFoundError);
-    await expect(
-      getEndpointTrends(database.prisma, { projectSlug: uniqueSlug("missing"), endpoint: "_all", ...ALL }),
-    ).rejects.toBeInstanceOf(TrendNotFoundError);
+    const unknownEndpoint = await getEndpointTrends(database.prisma, { projectSlug: slug, endpoint: "Nope", ...ALL }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(unknownEndpoint).toBeInstanceOf(ServiceError);
+    expect(unknownEndpoint).toMatchObject({ code: "not_found", message: 'Endpoint "Nope" not found' });
+    const missing = uniqueSlug("missing");
+    const unknownProject = await getEndpointTrends(database.prisma, { projectSlug: missing, endpoint: "_all", ...ALL }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(unknownProject).toBeInstanceOf(ServiceError);
+    expect(unknownProject).toMatchObject({ code: "not_found", message: `Project "${missing}" not found` });
 
     const caller = createCaller({ db: database.prisma });
     const error = await caller.endpoint.trends({ project: slug, endpoint: "Nope" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TRPCError);
     expect((error as TRPCError).code).toBe("NOT_FOUND");
+  });
+
+  it("marks change points, pinned baselines and annotations at their runs", async () => {
+    const markedSlug = uniqueSlug("trends-marked");
+    const marked: string[] = [];
+    for (const run of [
+      { day: 0, label: "baseline", branch: "main", p95: 10 },
+      { day: 1, label: "baseline", branch: "main", p95: 40 },
+      { day: 2, label: "baseline", branch: "main", p95: 5 },
+    ]) {
+      marked.push((await seedRun(database, markedSlug, run)).run.id);
+    }
+    const project = await database.prisma.project.findUniqueOrThrow({ where: { slug: markedSlug } });
+    const endpoint = await database.prisma.endpoint.findFirstOrThrow({ where: { projectId: project.id, name: "GetListing" } });
+    const change = { projectId: project.id, endpointId: endpoint.id, metric: "p95", beforeValue: 1, afterValue: 1 };
+    await database.prisma.regression.createMany({
+      data: [
+        { ...change, kind: "regression", firstRunId: marked[1]!, deltaPct: 300 },
+        { ...change, kind: "improvement", firstRunId: marked[2]!, deltaPct: -87.54 },
+      ],
+    });
+    await database.prisma.baselinePin.create({ data: { projectId: project.id, forLabel: "nightly", runIds: [marked[0]!] } });
+    await database.prisma.annotation.create({ data: { projectId: project.id, runId: marked[2]!, text: "deployed v2.3" } });
+
+    const trends = await getEndpointTrends(database.prisma, { projectSlug: markedSlug, endpoint: "GetListing", ...ALL });
+    expect(trends.markers.map((marker) => [marker.order, marker.kind, marker.text])).toEqual([
+      [1, "pinned", "baseline (nightly)"],
+      [2, "regression", "p95 +300.0%"],
+      [3, "improvement", "p95 −87.5%"],
+      [3, "annotation", "deployed v2.3"],
+    ]);
+    // The aggregate has no change point of its own here.
+    const aggregate = await getEndpointTrends(database.prisma, { projectSlug: markedSlug, endpoint: "_all", ...ALL });
+    expect(aggregate.markers.map((marker) => marker.kind)).toEqual(["pinned", "annotation"]);
   });
 
   it("thins a long history on the server and says how much it kept", async () => {

@@ -1,5 +1,6 @@
+import { formatDeltaPct } from "../domain/format";
+import { AGGREGATE_URL_NAME } from "../domain/run";
 import {
-  AGGREGATE_ENDPOINT,
   DEFAULT_MAX_POINTS,
   rangeStart,
   selectTrendRuns,
@@ -10,6 +11,7 @@ import {
 import type { MetricPoint, TrendRange, TrendRow } from "../domain/series/trend-series";
 import type { Better } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
+import { notFound } from "./errors";
 import { listRunFilterOptions } from "./run-history";
 import type { PrismaClient } from "../generated/prisma/client";
 
@@ -29,7 +31,7 @@ export const LATEST_RUNS = 20;
 
 export interface EndpointTrendsQuery {
   projectSlug: string;
-  /** The endpoint's name (decoded), or AGGREGATE_ENDPOINT for the run aggregate. */
+  /** The endpoint's name (decoded), or AGGREGATE_URL_NAME for the run aggregate. */
   endpoint: string;
   branch: string | null;
   label: string | null;
@@ -38,16 +40,6 @@ export interface EndpointTrendsQuery {
   maxPoints?: number;
   /** The clock the range counts back from; tests pin it. */
   now?: Date;
-}
-
-export class TrendNotFoundError extends Error {
-  constructor(
-    readonly subject: "project" | "endpoint",
-    name: string,
-  ) {
-    super(subject === "project" ? `Project "${name}" not found` : `Endpoint "${name}" not found`);
-    this.name = "TrendNotFoundError";
-  }
 }
 
 export interface MetricTrendPoint extends MetricPoint {
@@ -91,16 +83,16 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     where: { slug: query.projectSlug },
     select: { id: true, slug: true, name: true },
   });
-  if (!project) throw new TrendNotFoundError("project", query.projectSlug);
+  if (!project) throw notFound(`Project "${query.projectSlug}"`);
 
-  const isAggregate = query.endpoint === AGGREGATE_ENDPOINT;
+  const isAggregate = query.endpoint === AGGREGATE_URL_NAME;
   const endpoint = isAggregate
     ? null
     : await db.endpoint.findUnique({
         where: { projectId_name: { projectId: project.id, name: query.endpoint } },
         select: { id: true, name: true, fullName: true, protocol: true },
       });
-  if (!isAggregate && !endpoint) throw new TrendNotFoundError("endpoint", query.endpoint);
+  if (!isAggregate && !endpoint) throw notFound(`Endpoint "${query.endpoint}"`);
   const endpointId = endpoint?.id ?? null;
 
   const since = rangeStart(query.range, query.now ?? new Date());
@@ -149,7 +141,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     project: { slug: project.slug, name: project.name },
     endpoint: {
       /** The URL name: the endpoint's name, or "_all". */
-      name: endpoint?.name ?? AGGREGATE_ENDPOINT,
+      name: endpoint?.name ?? AGGREGATE_URL_NAME,
       isAggregate,
       fullName: endpoint?.fullName ?? null,
       protocol: endpoint?.protocol ?? null,
@@ -199,12 +191,11 @@ async function findMarkers(
     db.baselinePin.findMany({ where: { projectId }, select: { runIds: true, forLabel: true } }),
     db.annotation.findMany({ where: { projectId }, select: { runId: true, text: true } }),
   ]);
-  const sign = (value: number) => (value > 0 ? "+" : "");
   const candidates: Omit<TrendMarker, "time" | "order">[] = [
     ...changes.map((change) => ({
       runId: change.firstRunId,
       kind: change.kind,
-      text: `${change.metric} ${sign(change.deltaPct)}${change.deltaPct.toFixed(1)}%`,
+      text: `${change.metric} ${formatDeltaPct(change.deltaPct)}`,
     })),
     ...pins.flatMap((pin) =>
       pin.runIds.map((runId) => ({ runId, kind: "pinned" as const, text: `baseline${pin.forLabel ? ` (${pin.forLabel})` : ""}` })),
@@ -311,7 +302,6 @@ async function readSelectionColumns(db: PrismaClient, scope: HistoryScope): Prom
     ORDER BY r.started_at ASC, r.run_id ASC`;
 }
 
-/** The branches and labels of runs that measured this endpoint (all of them, not just the filtered). */
 /**
  * One series per custom metric key of the endpoint (or, on the aggregate page, of the run), each read
  * on the (project_id, key, endpoint_id, started_at) index, thinned like the latency history.

@@ -1,10 +1,11 @@
-import { applyRunMetadata, parseUpload, validateParsedRun } from "../domain/parsers";
+import { applyRunMetadata, parseK6Ndjson, parseUpload, validateParsedRun } from "../domain/parsers";
 import type { RunMetadata } from "../domain/parsers";
 import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
 import { errorRateOf } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { ReceivedUpload } from "../http/upload-body";
+import { notFound, ServiceError } from "./errors";
+import type { ReceivedUpload, StoredRaw } from "./received-upload";
 
 /**
  * Stores an upload as a run: parse (pure), apply the query metadata, validate, then write the run,
@@ -24,30 +25,43 @@ export interface IngestRequest {
   idempotencyKey: string | null;
 }
 
-export type IngestOutcome =
-  | { status: "created"; runId: string; format: FormatId; endpoints: string[] }
-  | { status: "replayed"; runId: string; format: FormatId; endpoints: string[] };
-
-export class IdempotencyConflictError extends Error {
-  constructor(readonly runId: string) {
-    super("This Idempotency-Key was used for an upload with a different body");
-    this.name = "IdempotencyConflictError";
-  }
+/** The stored run as what follows the upload (detection, the verdict) needs it, without reading it again. */
+export interface IngestedRun {
+  id: string;
+  label: string | null;
+  gitBranch: string | null;
+  startedAt: Date;
 }
 
-export class ProjectNotFoundError extends Error {
-  constructor(readonly slug: string) {
-    super(`Project "${slug}" not found`);
-    this.name = "ProjectNotFoundError";
-  }
+export interface IngestOutcome {
+  /** "replayed": an Idempotency-Key seen before with the same body; nothing was written. */
+  status: "created" | "replayed";
+  run: IngestedRun;
+  format: FormatId;
+  endpoints: string[];
 }
 
-export function parseReceivedUpload(upload: ReceivedUpload, format: string | null, metadata: RunMetadata) {
-  const parsed: { run: ParsedRun; format: FormatId } =
-    upload.kind === "ndjson"
-      ? { run: upload.run, format: "k6-ndjson" }
-      : parseUpload({ files: upload.files.map(({ name, text }) => ({ name, text })), format });
-  return { run: validateParsedRun(normalizeRunMetrics(applyRunMetadata(parsed.run, metadata))), format: parsed.format };
+/** An upload read and parsed: the run (metadata applied, validated), and what is stored of the body. */
+interface ReadUpload {
+  run: ParsedRun;
+  format: FormatId;
+  sha256: string;
+  rawFiles: StoredRaw[];
+}
+
+async function readReceivedUpload(upload: ReceivedUpload, format: string | null, metadata: RunMetadata): Promise<ReadUpload> {
+  let parsed: { run: ParsedRun; format: FormatId };
+  let body: { sha256: string; rawFiles: StoredRaw[] };
+  if (upload.kind === "ndjson") {
+    parsed = { run: await parseK6Ndjson(upload.lines), format: "k6-ndjson" };
+    const { raw, sha256 } = upload.stored();
+    body = { sha256, rawFiles: [raw] };
+  } else {
+    parsed = parseUpload({ files: upload.files.map(({ name, text }) => ({ name, text })), format });
+    body = { sha256: upload.sha256, rawFiles: upload.files };
+  }
+  const run = validateParsedRun(normalizeRunMetrics(applyRunMetadata(parsed.run, metadata)));
+  return { run, format: parsed.format, ...body };
 }
 
 /** Custom metrics of the aggregate are the run's: one place for them, as stored (endpoint_id NULL). */
@@ -59,29 +73,31 @@ function normalizeRunMetrics(run: ParsedRun): ParsedRun {
 export async function ingestRun(db: PrismaClient, request: IngestRequest): Promise<IngestOutcome> {
   const { projectSlug, upload, idempotencyKey } = request;
   const existingProject = await db.project.findUnique({ where: { slug: projectSlug }, select: { id: true } });
-  if (!existingProject && !request.createProjectIfMissing) throw new ProjectNotFoundError(projectSlug);
+  if (!existingProject && !request.createProjectIfMissing) throw notFound(`Project "${projectSlug}"`);
+  const replayOf = async (sha256: string) =>
+    existingProject && idempotencyKey ? findReplay(db, existingProject.id, idempotencyKey, sha256) : null;
 
-  if (existingProject && idempotencyKey) {
-    const replay = await findReplay(db, existingProject.id, idempotencyKey, upload.sha256);
-    if (replay) return replay;
-  }
-
-  const { run, format } = parseReceivedUpload(upload, request.format, request.metadata);
+  // A document's hash is known before parsing, so a retry skips the parse; NDJSON's once it is read.
+  const early = upload.kind === "files" ? await replayOf(upload.sha256) : null;
+  if (early) return early;
+  const read = await readReceivedUpload(upload, request.format, request.metadata);
+  const late = upload.kind === "ndjson" ? await replayOf(read.sha256) : null;
+  if (late) return late;
 
   try {
-    const runId = await db.$transaction(
+    const stored = await db.$transaction(
       async (tx) => {
         const project = existingProject ?? (await createProjectOnce(tx, projectSlug));
-        return storeRun(tx, project.id, run, format, upload, idempotencyKey);
+        return storeRun(tx, project.id, read, idempotencyKey);
       },
       { timeout: 60_000, maxWait: 30_000 },
     );
-    return { status: "created", runId, format, endpoints: run.endpoints.map((endpoint) => endpoint.name) };
+    return { status: "created", run: stored, format: read.format, endpoints: read.run.endpoints.map((endpoint) => endpoint.name) };
   } catch (error) {
     // A concurrent retry with the same key won the race: answer as that retry would.
     if (idempotencyKey && isUniqueViolation(error)) {
       const project = await db.project.findUniqueOrThrow({ where: { slug: projectSlug }, select: { id: true } });
-      const replay = await findReplay(db, project.id, idempotencyKey, upload.sha256);
+      const replay = await findReplay(db, project.id, idempotencyKey, read.sha256);
       if (replay) return replay;
     }
     throw error;
@@ -97,6 +113,8 @@ async function createProjectOnce(tx: Prisma.TransactionClient, slug: string) {
   return tx.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
 }
 
+const INGESTED_RUN_SELECT = { id: true, label: true, gitBranch: true, startedAt: true } as const;
+
 async function findReplay(
   db: PrismaClient,
   projectId: string,
@@ -105,15 +123,20 @@ async function findReplay(
 ): Promise<IngestOutcome | null> {
   const previous = await db.run.findUnique({
     where: { projectId_idempotencyKey: { projectId, idempotencyKey } },
-    select: { id: true, bodySha256: true, format: true, results: { select: { endpoint: { select: { name: true } } } } },
+    select: { ...INGESTED_RUN_SELECT, bodySha256: true, format: true, results: { select: { endpoint: { select: { name: true } } } } },
   });
   if (!previous) return null;
-  if (previous.bodySha256 !== bodySha256) throw new IdempotencyConflictError(previous.id);
+  if (previous.bodySha256 !== bodySha256) {
+    throw new ServiceError("conflict", "This Idempotency-Key was used for an upload with a different body", [
+      { path: "header.idempotency-key", message: `first used by run ${previous.id}` },
+    ]);
+  }
+  const { bodySha256: _sha256, format, results, ...run } = previous;
   return {
     status: "replayed",
-    runId: previous.id,
-    format: previous.format as FormatId,
-    endpoints: previous.results.flatMap((result) => (result.endpoint ? [result.endpoint.name] : [])),
+    run,
+    format: format as FormatId,
+    endpoints: results.flatMap((result) => (result.endpoint ? [result.endpoint.name] : [])),
   };
 }
 
@@ -124,11 +147,9 @@ function isUniqueViolation(error: unknown): boolean {
 async function storeRun(
   tx: Prisma.TransactionClient,
   projectId: string,
-  run: ParsedRun,
-  format: FormatId,
-  upload: ReceivedUpload,
+  { run, format, sha256, rawFiles }: ReadUpload,
   idempotencyKey: string | null,
-): Promise<string> {
+): Promise<IngestedRun> {
   const startedAt = run.startedAt ? new Date(run.startedAt) : new Date();
   const { git, ci, host } = run.environment;
   const created = await tx.run.create({
@@ -157,9 +178,9 @@ async function storeRun(
       checks: run.checks as unknown as Prisma.InputJsonValue,
       notes: run.notes,
       idempotencyKey,
-      bodySha256: upload.sha256,
+      bodySha256: sha256,
     },
-    select: { id: true },
+    select: INGESTED_RUN_SELECT,
   });
 
   const names = run.endpoints.map((endpoint) => endpoint.name);
@@ -213,7 +234,6 @@ async function storeRun(
     });
   }
 
-  const rawFiles = upload.kind === "ndjson" ? [upload.raw] : upload.files;
   await tx.rawUpload.createMany({
     data: rawFiles.map((file, position) => ({
       runId: created.id,
@@ -225,7 +245,7 @@ async function storeRun(
     })),
   });
   await tx.project.update({ where: { id: projectId }, data: { updatedAt: new Date() } });
-  return created.id;
+  return created;
 }
 
 function toResultRow(result: EndpointResult, endpointId: number | null) {

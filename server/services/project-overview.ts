@@ -1,5 +1,9 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { listRuns } from "./runs";
+import { AGGREGATE_DISPLAY_NAME, endpointDisplayName } from "../domain/run";
+import { RECENT_RUNS, SERIES_LENGTH, summarizeSeries } from "../domain/series/overview";
+import type { SeriesResult } from "../domain/series/overview";
+import { checkProjectFreshness } from "./freshness";
 
 /**
  * The project overview (`/projects/{p}`): per endpoint (and for the run aggregate) the latest
@@ -14,112 +18,6 @@ import { listRuns } from "./runs";
  * ~180 ms. The aggregate's series walks the runs index instead (last 30 runs, then their aggregate
  * row by run_id): PostgreSQL does not use the results index's order under `endpoint_id IS NULL`.
  */
-
-export const SERIES_LENGTH = 30;
-/** The trend compares the latest p95 with the median of up to this many previous runs… */
-export const TREND_WINDOW = 10;
-/** …and calls it a change beyond ±5%. */
-export const TREND_THRESHOLD = 0.05;
-export const RECENT_RUNS = 10;
-
-export interface SeriesResult {
-  runId: string;
-  startedAt: Date;
-  requests: number | null;
-  errorRate: number | null;
-  throughput: number | null;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  p99Ms: number | null;
-}
-
-/** A sparkline point: x is the run's start time (epoch ms), y the value or null when missing. */
-export interface SeriesPoint {
-  x: number;
-  y: number | null;
-}
-
-export type Trend =
-  | { kind: "insufficient"; reason: string }
-  | {
-      kind: "change";
-      /** up: the latest p95 is > 5% above the median (worse for latency); down: > 5% below; flat: within. */
-      direction: "up" | "down" | "flat";
-      latestMs: number;
-      medianMs: number;
-      /** (latest − median) / median. */
-      relativeDelta: number;
-      /** How many previous runs the median is of (1..TREND_WINDOW). */
-      previousRuns: number;
-    };
-
-/** The median of a non-empty list (mean of the middle two for an even count). */
-export function medianOf(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const upper = sorted[middle] ?? 0;
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
-}
-
-/**
- * The trend arrow's rule: the latest p95 against the median of the previous up-to-TREND_WINDOW runs
- * (runs without a p95 are skipped). The median, not the mean, so one noisy run does not flip it.
- * `newestFirst` are the p95 values of the runs that include the endpoint, newest first.
- */
-export function p95TrendOf(newestFirst: readonly (number | null)[]): Trend {
-  const [latest, ...rest] = newestFirst;
-  if (latest === undefined) return { kind: "insufficient", reason: "no runs yet" };
-  if (latest === null) return { kind: "insufficient", reason: "the latest run has no p95" };
-  const previous = rest.slice(0, TREND_WINDOW).filter((value): value is number => value !== null);
-  const median = medianOf(previous);
-  if (median === null) return { kind: "insufficient", reason: "need 2 runs with a p95, have 1" };
-  if (median === 0) {
-    return latest === 0
-      ? { kind: "change", direction: "flat", latestMs: latest, medianMs: 0, relativeDelta: 0, previousRuns: previous.length }
-      : { kind: "insufficient", reason: "the previous median is 0 ms, so no relative change" };
-  }
-  const relativeDelta = (latest - median) / median;
-  const direction = relativeDelta > TREND_THRESHOLD ? "up" : relativeDelta < -TREND_THRESHOLD ? "down" : "flat";
-  return { kind: "change", direction, latestMs: latest, medianMs: median, relativeDelta, previousRuns: previous.length };
-}
-
-/** Sparkline points, oldest → newest, from results given newest first (as the query returns them). */
-export function toP95Series(newestFirst: readonly Pick<SeriesResult, "startedAt" | "p95Ms">[]): SeriesPoint[] {
-  return newestFirst
-    .slice(0, SERIES_LENGTH)
-    .map((result) => ({ x: result.startedAt.getTime(), y: result.p95Ms }))
-    .reverse();
-}
-
-export interface EndpointSummary {
-  /** Null for the aggregate ("all endpoints"). */
-  id: number | null;
-  name: string;
-  protocol: string | null;
-  latest: SeriesResult;
-  /** Whether the project's latest run measured this endpoint (older endpoints are kept, marked). */
-  isInLatestRun: boolean;
-  series: SeriesPoint[];
-  trend: Trend;
-}
-
-/** Builds an endpoint's summary from its results, newest first; null when it has none. */
-export function summarizeSeries(
-  endpoint: { id: number | null; name: string; protocol: string | null },
-  newestFirst: readonly SeriesResult[],
-  latestRunId: string | null,
-): EndpointSummary | null {
-  const latest = newestFirst[0];
-  if (!latest) return null;
-  return {
-    ...endpoint,
-    latest,
-    isInLatestRun: latest.runId === latestRunId,
-    series: toP95Series(newestFirst),
-    trend: p95TrendOf(newestFirst.map((result) => result.p95Ms)),
-  };
-}
 
 interface SeriesRow extends SeriesResult {
   endpointId: number | null;
@@ -155,7 +53,8 @@ async function findRecentSeries(db: PrismaClient, projectId: string): Promise<Se
 }
 
 /**
- * Everything the overview page shows, in three queries (project, series, recent runs). Null when
+ * Everything the overview page shows, in five queries (project, series, recent runs, the freshness
+ * check's run times, open regressions). Null when
  * the project does not exist.
  */
 export async function getProjectOverview(db: PrismaClient, projectSlug: string) {
@@ -165,16 +64,19 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   });
   if (!project) return null;
 
-  const [rows, recent] = await Promise.all([
+  const generatedAt = new Date();
+  const [rows, recent, freshness, openRegressions] = await Promise.all([
     findRecentSeries(db, project.id),
     listRuns(db, project.id, { limit: RECENT_RUNS }),
+    checkProjectFreshness(db, project.id, generatedAt),
+    db.regression.count({ where: { projectId: project.id, status: "open", kind: "regression" } }),
   ]);
 
   // Rows arrive grouped by endpoint, newest first within each (the ORDER BY of each LATERAL scan);
   // sort again anyway, since UNION ALL promises no order.
   const byEndpoint = new Map<number | null, { name: string; protocol: string | null; results: SeriesResult[] }>();
   for (const { endpointId, name, protocol, ...result } of rows) {
-    const entry = byEndpoint.get(endpointId) ?? { name: name ?? "All endpoints", protocol, results: [] };
+    const entry = byEndpoint.get(endpointId) ?? { name: endpointDisplayName(name), protocol, results: [] };
     entry.results.push({ ...result, startedAt: new Date(result.startedAt) });
     byEndpoint.set(endpointId, entry);
   }
@@ -183,7 +85,7 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   const latestRunId = recent.runs[0]?.id ?? null;
   const aggregateEntry = byEndpoint.get(null);
   const aggregate = aggregateEntry
-    ? summarizeSeries({ id: null, name: "All endpoints", protocol: null }, aggregateEntry.results, latestRunId)
+    ? summarizeSeries({ id: null, name: AGGREGATE_DISPLAY_NAME, protocol: null }, aggregateEntry.results, latestRunId)
     : null;
   const endpoints = [...byEndpoint.entries()]
     .flatMap(([id, entry]) => {
@@ -196,11 +98,15 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
 
   return {
     /** When this was read: the "now" of the page's "3 h ago". */
-    generatedAt: new Date(),
+    generatedAt,
     project: { slug: project.slug, name: project.name, repoUrl: project.repoUrl, defaultBranch: project.defaultBranch },
     endpoints,
     aggregate,
     recentRuns: recent.runs,
     hasMoreRuns: recent.nextCursor !== null,
+    /** Whether the project's upload schedule has stopped (the "missing data" banner). */
+    freshness,
+    /** Open regressions on the default branch (the inbox banner). */
+    openRegressions,
   };
 }

@@ -1,6 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { gradeRuns, gradeSummary } from "./sla";
 import type { PrismaClient } from "../generated/prisma/client";
+import { notFound } from "./errors";
 
 /** The home page's sparkline: p95 of the run aggregate over this many most recent runs. */
 export const CARD_SERIES_LENGTH = 30;
@@ -105,49 +106,9 @@ export async function findProject(db: PrismaClient, slug: string) {
   return db.project.findUnique({ where: { slug } });
 }
 
-export async function createProject(
-  db: PrismaClient,
-  input: { slug: string; name?: string; description?: string; defaultBranch?: string; repoUrl?: string },
-) {
-  return db.project.create({
-    data: {
-      slug: input.slug,
-      name: input.name ?? input.slug,
-      description: input.description,
-      defaultBranch: input.defaultBranch,
-      repoUrl: input.repoUrl,
-    },
-  });
-}
-
-type ProjectRow = NonNullable<Awaited<ReturnType<typeof findProject>>>;
-
-/** The project as the API shows it: identity and the settings an admin can change. */
-export function projectSettings(project: ProjectRow) {
-  return {
-    slug: project.slug,
-    name: project.name,
-    description: project.description,
-    defaultBranch: project.defaultBranch,
-    repoUrl: project.repoUrl,
-    minEffectPct: project.minEffectPct,
-    alpha: project.alpha,
-    isDemo: project.isDemo,
-    createdAt: project.createdAt.toISOString(),
-  };
-}
-
-export async function updateProject(
-  db: PrismaClient,
-  projectId: string,
-  changes: {
-    name?: string;
-    description?: string | null;
-    defaultBranch?: string;
-    repoUrl?: string | null;
-    minEffectPct?: number;
-    alpha?: number;
-  },
-) {
-  return db.project.update({ where: { id: projectId }, data: changes });
+/** The project a use case is about, or the not-found every caller answers for an unknown slug. */
+export async function requireProject(db: PrismaClient, slug: string) {
+  const project = await findProject(db, slug);
+  if (!project) throw notFound(`Project "${slug}"`);
+  return project;
 }

@@ -20,9 +20,9 @@ async function replayHistory(database: Database, slug: string, p95s: readonly nu
       metadata: { branch: "main" },
       idempotencyKey: null,
     });
-    runIds.push(outcome.runId);
+    runIds.push(outcome.run.id);
     const project = await database.prisma.project.findUniqueOrThrow({ where: { slug } });
-    await detectRegressionsAfterRun(database.prisma, project, outcome.runId);
+    await detectRegressionsAfterRun(database.prisma, project, outcome.run);
   }
   return runIds;
 }

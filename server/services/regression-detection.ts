@@ -37,14 +37,10 @@ interface Series {
 export async function detectRegressionsAfterRun(
   db: PrismaClient,
   project: { id: string; defaultBranch: string },
-  runId: string,
+  run: { id: string; label: string | null; gitBranch: string | null; startedAt: Date },
 ): Promise<{ opened: string[]; improvements: string[] }> {
   const none = { opened: [], improvements: [] };
-  const run = await db.run.findFirst({
-    where: { id: runId, projectId: project.id },
-    select: { id: true, label: true, gitBranch: true, startedAt: true },
-  });
-  if (!run || run.gitBranch !== project.defaultBranch) return none;
+  if (run.gitBranch !== project.defaultBranch) return none;
 
   const window = await db.run.findMany({
     where: { projectId: project.id, label: run.label, gitBranch: project.defaultBranch, startedAt: { lte: run.startedAt } },

@@ -1,17 +1,13 @@
-import { z } from "zod";
+import type { z } from "zod";
+import type { regressionStatusSchema, updateRegressionSchema } from "../schemas/regressions";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import { absoluteUrl, pagePaths } from "../domain/urls";
+import { notFound } from "./errors";
+import { requireProject } from "./projects";
 
-/** The regressions inbox: detected changes, newest first, with their status. */
-export const regressionStatusSchema = z.enum(["open", "acknowledged", "dismissed"]);
-export const regressionsQuerySchema = z.object({
-  status: regressionStatusSchema.optional().describe("Only regressions with this status."),
-  kind: z.enum(["regression", "improvement"]).optional().describe("Only regressions, or only improvements."),
-});
-export const updateRegressionSchema = z
-  .object({ status: regressionStatusSchema, by: z.string().min(1).max(200).optional().describe("Who changed it (free text).") })
-  .describe("A regression's new status.");
+/** The regressions inbox: detected changes, newest first, with their status and links. */
 
-const REGRESSION_SELECT = {
+export const REGRESSION_SELECT = {
   id: true,
   metric: true,
   kind: true,
@@ -29,6 +25,14 @@ const REGRESSION_SELECT = {
 } satisfies Prisma.RegressionSelect;
 
 export type RegressionRow = Prisma.RegressionGetPayload<{ select: typeof REGRESSION_SELECT }>;
+export interface RegressionLinks {
+  /** The runs before the change vs the runs from it on; null without both. */
+  comparePath: string | null;
+  /** The endpoint's trend page, the change point marked. */
+  trendPath: string;
+}
+export type RegressionWithLinks = RegressionRow & { links: RegressionLinks };
+type InboxProject = { id: string; slug: string; defaultBranch: string };
 
 export async function listRegressions(
   db: PrismaClient,
@@ -44,18 +48,60 @@ export async function listRegressions(
   });
 }
 
-export async function updateRegressionStatus(
+/** Rows with their links (one more query for all of them). */
+export async function withRegressionLinks(db: PrismaClient, project: InboxProject, rows: RegressionRow[]): Promise<RegressionWithLinks[]> {
+  const links = await regressionLinksForRows(db, project, rows);
+  return rows.map((row, index) => ({ ...row, links: links[index]! }));
+}
+
+/** A project's regressions with their links (the REST listing and the inbox's tables). */
+export async function listProjectRegressions(
   db: PrismaClient,
-  projectId: string,
+  projectSlug: string,
+  filter: { status?: z.infer<typeof regressionStatusSchema>; kind?: "regression" | "improvement" } = {},
+  take = 200,
+) {
+  const project = await requireProject(db, projectSlug);
+  return { project, regressions: await withRegressionLinks(db, project, await listRegressions(db, project.id, filter, take)) };
+}
+
+/** The inbox page: regressions and (at most 50) improvements under a status filter ("all": any). */
+export async function getRegressionInbox(
+  db: PrismaClient,
+  projectSlug: string,
+  status: z.infer<typeof regressionStatusSchema> | "all",
+) {
+  const project = await requireProject(db, projectSlug);
+  const filter = status === "all" ? {} : { status };
+  const [regressions, improvements] = await Promise.all([
+    listRegressions(db, project.id, { ...filter, kind: "regression" }),
+    listRegressions(db, project.id, { ...filter, kind: "improvement" }, 50),
+  ]);
+  const withLinks = await withRegressionLinks(db, project, [...regressions, ...improvements]);
+  return {
+    project: { slug: project.slug, defaultBranch: project.defaultBranch },
+    status,
+    regressions: withLinks.slice(0, regressions.length),
+    improvements: withLinks.slice(regressions.length),
+  };
+}
+
+/** Acknowledge, dismiss or reopen (admin); not found unless the regression is the project's. */
+export async function setRegressionStatus(
+  db: PrismaClient,
+  projectSlug: string,
   regressionId: string,
   change: z.infer<typeof updateRegressionSchema>,
-): Promise<RegressionRow | null> {
+): Promise<RegressionWithLinks> {
+  const project = await requireProject(db, projectSlug);
   const updated = await db.regression.updateMany({
-    where: { id: regressionId, projectId },
+    where: { id: regressionId, projectId: project.id },
     data: { status: change.status, statusChangedAt: new Date(), statusChangedBy: change.by ?? "admin" },
   });
-  if (updated.count === 0) return null;
-  return db.regression.findUnique({ where: { id: regressionId }, select: REGRESSION_SELECT });
+  const row = updated.count === 0 ? null : await db.regression.findUnique({ where: { id: regressionId }, select: REGRESSION_SELECT });
+  if (!row) throw notFound(`Regression "${regressionId}"`);
+  const [withLinks] = await withRegressionLinks(db, project, [row]);
+  return withLinks!;
 }
 
 /**
@@ -68,9 +114,9 @@ const RUNS_AROUND_CHANGE = 10;
 
 export async function regressionLinksForRows(
   db: PrismaClient,
-  project: { id: string; slug: string; defaultBranch: string },
+  project: InboxProject,
   rows: readonly RegressionRow[],
-): Promise<{ comparePath: string | null; trendPath: string }[]> {
+): Promise<RegressionLinks[]> {
   if (rows.length === 0) return [];
   const labels = [...new Set(rows.map((row) => row.firstRun.label))];
   const nonNullLabels = labels.filter((label): label is string => label !== null);
@@ -83,30 +129,33 @@ export async function regressionLinksForRows(
     orderBy: [{ startedAt: "asc" }, { id: "asc" }],
     select: { id: true, label: true, startedAt: true },
   });
-  const path = `/projects/${encodeURIComponent(project.slug)}`;
   return rows.map((row) => {
     const sameLabel = runs.filter((run) => run.label === row.firstRun.label);
     const firstAfter = sameLabel.findIndex((run) => run.startedAt.getTime() >= row.firstRun.startedAt.getTime());
     const split = firstAfter === -1 ? sameLabel.length : firstAfter;
     const before = sameLabel.slice(Math.max(0, split - RUNS_AROUND_CHANGE), split).reverse();
     const after = sameLabel.slice(split, split + RUNS_AROUND_CHANGE);
-    const endpoint = row.endpoint?.name ?? "_all";
     return {
       comparePath:
         before.length > 0 && after.length > 0
-          ? `${path}/compare?${new URLSearchParams({ base: before.map((run) => run.id).join(","), head: after.map((run) => run.id).join(",") })}`
+          ? pagePaths.compare(project.slug, { base: before.map((run) => run.id), head: after.map((run) => run.id) })
           : null,
-      trendPath: `${path}/endpoints/${encodeURIComponent(endpoint)}?${new URLSearchParams({ cp: row.firstRunId, lines: row.metric.startsWith("p") ? row.metric : "p95" })}`,
+      trendPath: pagePaths.endpoint(
+        project.slug,
+        row.endpoint?.name ?? null,
+        new URLSearchParams({ cp: row.firstRunId, lines: row.metric.startsWith("p") ? row.metric : "p95" }),
+      ),
     };
   });
 }
 
-export async function regressionLinks(db: PrismaClient, project: { id: string; slug: string; defaultBranch: string }, row: RegressionRow) {
+export async function regressionLinks(db: PrismaClient, project: InboxProject, row: RegressionRow) {
   const [links] = await regressionLinksForRows(db, project, [row]);
   return links!;
 }
 
-export function toRegressionJson(row: RegressionRow, links: { comparePath: string | null; trendPath: string }, baseUrl: string) {
+/** The REST (and webhook) shape of a regression: ISO times and absolute links. */
+export function toRegressionJson({ links, ...row }: RegressionWithLinks, baseUrl: string) {
   return {
     id: row.id,
     kind: row.kind,
@@ -122,7 +171,7 @@ export function toRegressionJson(row: RegressionRow, links: { comparePath: strin
     statusChangedBy: row.statusChangedBy,
     createdAt: row.createdAt.toISOString(),
     firstRun: { ...row.firstRun, startedAt: row.firstRun.startedAt.toISOString() },
-    compareUrl: links.comparePath ? `${baseUrl}${links.comparePath}` : null,
-    trendUrl: `${baseUrl}${links.trendPath}`,
+    compareUrl: links.comparePath ? absoluteUrl(baseUrl, links.comparePath) : null,
+    trendUrl: absoluteUrl(baseUrl, links.trendPath),
   };
 }

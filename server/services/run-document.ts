@@ -1,4 +1,5 @@
 import { toBenchtrackDocument } from "../domain/parsers";
+import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { PrismaClient } from "../generated/prisma/client";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
 import type { SlaGrade } from "../domain/sla/grade";
@@ -6,7 +7,7 @@ import type { LoadedRun } from "./stored-runs";
 import { loadParsedRun } from "./stored-runs";
 
 export function runPageUrl(baseUrl: string, projectSlug: string, runId: string): string {
-  return `${baseUrl}/projects/${encodeURIComponent(projectSlug)}/runs/${encodeURIComponent(runId)}`;
+  return absoluteUrl(baseUrl, pagePaths.run(projectSlug, runId));
 }
 
 /**

@@ -4,15 +4,9 @@ import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { receivedUpload } from "../testing/uploads";
 import { ingestRun } from "./ingest-run";
-import {
-  hasActiveFilters,
-  historySearch,
-  listRunFilterOptions,
-  listRunHistory,
-  parseHistorySearchParams,
-  toRunFilters,
-} from "./run-history";
-import { encodeCursor } from "./runs";
+import { encodeCursor } from "../domain/run-cursor";
+import { hasActiveFilters, historySearch, parseHistorySearchParams } from "../schemas/history";
+import { listRunFilterOptions, listRunHistory, toRunFilters } from "./run-history";
 
 describe("parseHistorySearchParams", () => {
   it("reads every filter and the cursor from the URL", () => {
@@ -110,7 +104,7 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
     metadata: {},
     idempotencyKey: null,
   });
-  return outcome.runId;
+  return outcome.run.id;
 }
 
 describe.each(testDatabaseTargets())("run history on $name", ({ target }) => {

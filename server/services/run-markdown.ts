@@ -1,7 +1,8 @@
-import { formatDeltaPct, formatMetricValue, formatMs, formatNumber, formatPct, formatRate } from "@/components/lib/format";
+import { formatDeltaPct, formatMetricValue, formatMs, formatNumber, formatPct, formatPValue, formatRate } from "@/server/domain/format";
 import type { RunDocument } from "../domain/parsers";
 import type { SlaGrade } from "../domain/sla/grade";
 import type { RunVerdict } from "./run-verdict";
+import { AGGREGATE_DISPLAY_NAME, endpointDisplayName, isAggregate } from "../domain/run";
 
 /**
  * A run as a pull-request comment: what ran, its SLA grade and why, the per-endpoint table, a link.
@@ -13,7 +14,7 @@ function gradeLine(grade: SlaGrade | null): string {
   if (grade.letter === null) return `SLA: no data (${grade.reason}).`;
   const limiting = grade.checks.find((check) => check.passed === false);
   const why = limiting
-    ? `; limiting: ${limiting.endpoint === "(all)" ? "all endpoints" : limiting.endpoint} ${limiting.target.metric} ${limiting.headroom?.label ?? ""}`
+    ? `; limiting: ${isAggregate(limiting.endpoint) ? AGGREGATE_DISPLAY_NAME.toLowerCase() : limiting.endpoint} ${limiting.target.metric} ${limiting.headroom?.label ?? ""}`
     : "";
   return `SLA grade **${grade.letter}** (${grade.score}%, ${grade.passed}/${grade.evaluated} checks, ${grade.endpointsCompliant}/${grade.endpointsEvaluated} endpoints compliant${why}).`;
 }
@@ -35,7 +36,7 @@ function verdictLines(verdict: RunVerdict, baseUrl: string): string[] {
     lines.push("", "| Endpoint | Metric | Baseline | This run | Δ | p |", "|---|---|--:|--:|--:|--:|");
     for (const regression of comparison.regressions.slice(0, 15)) {
       lines.push(
-        `| ${(regression.endpoint ?? "All endpoints").replace(/\|/g, "\\|")} | ${regression.metric} | ${formatMetricValue(regression.metric, regression.unit, regression.base)} | ${formatMetricValue(regression.metric, regression.unit, regression.head)} | ${formatDeltaPct(regression.deltaPct === null ? null : regression.deltaPct / 100)} | ${regression.pValue === null ? "—" : regression.pValue < 0.001 ? "<0.001" : regression.pValue.toFixed(3)} |`,
+        `| ${endpointDisplayName(regression.endpoint).replace(/\|/g, "\\|")} | ${regression.metric} | ${formatMetricValue(regression.metric, regression.unit, regression.base)} | ${formatMetricValue(regression.metric, regression.unit, regression.head)} | ${formatDeltaPct(regression.deltaPct)} | ${formatPValue(regression.pValue)} |`,
       );
     }
   } else if (comparison.baseline.runs.length > 0) {
@@ -65,7 +66,7 @@ export function renderRunMarkdown(
     "| Endpoint | Count | RPS | P50 | P95 | P99 | Error % |",
     "|---|--:|--:|--:|--:|--:|--:|",
     ...run.endpoints.map((endpoint) => row(endpoint.name, endpoint)),
-    row("**All endpoints**", run.aggregate),
+    row(`**${AGGREGATE_DISPLAY_NAME}**`, run.aggregate),
   ];
   return `${lines.join("\n")}\n`;
 }

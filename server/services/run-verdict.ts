@@ -3,31 +3,25 @@ import { compareRuns } from "../domain/compare/compare-runs";
 import { AGGREGATE_NAME } from "../domain/run";
 import type { SlaGrade } from "../domain/sla/grade";
 import type { Verdict } from "../domain/stats/verdict";
+import type { FailOnValue } from "../domain/fail-on";
+import { effectiveFailOn } from "../domain/fail-on";
+import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { PrismaClient } from "../generated/prisma/client";
 import { chooseBaseline } from "./baselines";
 import { toComparable } from "./compare-runs";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
 import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
+import { notFound } from "./errors";
+import { requireProject } from "./projects";
+import { toRunDocument } from "./run-document";
+import { renderRunMarkdown } from "./run-markdown";
 
 /**
  * The CI verdict of a run: compare it with its baseline (a group of recent runs, or a pinned one) and
  * grade it against the SLA; it fails on what the project (or the upload's `fail_on`) says fails:
  * "regression" (any metric regressed against the baseline) and/or "sla" (any SLA check failed).
  */
-export const FAIL_ON_VALUES = ["regression", "sla"] as const;
-export type FailOnValue = (typeof FAIL_ON_VALUES)[number];
-
-/** `fail_on=regression,sla` | `fail_on=none` | absent (the project's setting). */
-export function parseFailOn(text: string | null, projectDefault: readonly string[]): FailOnValue[] | { error: string } {
-  const source = text === null ? projectDefault.join(",") : text;
-  const values = source.split(",").map((value) => value.trim()).filter(Boolean);
-  if (values.length === 1 && values[0] === "none") return [];
-  const unknown = values.filter((value) => !(FAIL_ON_VALUES as readonly string[]).includes(value));
-  if (unknown.length > 0) return { error: `fail_on takes regression, sla or none; not ${unknown.join(", ")}` };
-  return [...new Set(values)] as FailOnValue[];
-}
-
 export interface VerdictRegression {
   /** null: the run's aggregate ("all endpoints"). */
   endpoint: string | null;
@@ -74,20 +68,24 @@ function toVerdictRegression(endpoint: string, metric: MetricComparison): Verdic
   };
 }
 
-export async function computeRunVerdict(
-  db: PrismaClient,
-  project: { id: string; slug: string; defaultBranch: string; minEffectPct: number; alpha: number },
-  runId: string,
-  failOn: FailOnValue[],
-): Promise<RunVerdict | null> {
-  const head = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, label: true, startedAt: true } });
-  if (!head) return null;
+/** The run a verdict judges: its id, and what picks its baseline. */
+export interface VerdictHead {
+  id: string;
+  label: string | null;
+  startedAt: Date;
+}
+
+type VerdictProject = { id: string; slug: string; defaultBranch: string; minEffectPct: number; alpha: number };
+
+/** Judges a run: one read of the run with its baseline runs, one of the SLA policy. */
+export async function judgeRun(db: PrismaClient, project: VerdictProject, head: VerdictHead, failOn: FailOnValue[]): Promise<RunVerdict> {
   const baseline = await chooseBaseline(db, project, head);
   const [loaded, policy] = await Promise.all([
     loadParsedRuns(db, project.id, [...baseline.runIds, head.id]),
     getSlaPolicy(db, project.id),
   ]);
-  const headRun = loaded.get(head.id)!;
+  const headRun = loaded.get(head.id);
+  if (!headRun) throw notFound(`Run "${head.id}"`);
   const baseRuns = baseline.runIds.flatMap((id) => (loaded.has(id) ? [loaded.get(id)!] : []));
   const comparison = compareRuns(baseRuns.map(toComparable), [toComparable(headRun)], {
     minEffectPct: project.minEffectPct,
@@ -109,10 +107,7 @@ export async function computeRunVerdict(
   if (failOn.includes("sla") && grade?.letter && grade.passed < grade.evaluated) {
     reasons.push(`SLA grade ${grade.letter}: ${grade.evaluated - grade.passed} of ${grade.evaluated} checks failed`);
   }
-  const comparePath =
-    baseline.runIds.length > 0
-      ? `/projects/${encodeURIComponent(project.slug)}/compare?${new URLSearchParams({ base: baseline.runIds.join(","), head: head.id })}`
-      : null;
+  const comparePath = baseline.runIds.length > 0 ? pagePaths.compare(project.slug, { base: baseline.runIds, head: [head.id] }) : null;
   return {
     verdict: reasons.length > 0 ? "fail" : "pass",
     failOn,
@@ -143,13 +138,39 @@ export function verdictComparison(verdict: RunVerdict, baseUrl: string, projectS
       pinned: comparison.baseline.pinned,
       runs: comparison.baseline.runs.map((run) => ({
         ...run,
-        url: `${baseUrl}/projects/${encodeURIComponent(projectSlug)}/runs/${encodeURIComponent(run.id)}`,
+        url: absoluteUrl(baseUrl, pagePaths.run(projectSlug, run.id)),
       })),
     },
     verdict: comparison.verdict,
     kind: comparison.kind,
     regressions: comparison.regressions,
     improvements: comparison.improvements,
-    url: comparison.comparePath ? `${baseUrl}${comparison.comparePath}` : null,
+    url: comparison.comparePath ? absoluteUrl(baseUrl, comparison.comparePath) : null,
   };
+}
+
+/** A verdict as both answers give it: the JSON fields, and the Markdown a PR comment shows. */
+export function verdictAnswer(project: { slug: string }, verdict: RunVerdict, baseUrl: string) {
+  const run = toRunDocument(project, verdict.run, verdict.grade, baseUrl);
+  return {
+    run,
+    fields: {
+      verdict: verdict.verdict,
+      reasons: verdict.reasons,
+      failOn: verdict.failOn,
+      comparison: verdictComparison(verdict, baseUrl, project.slug),
+      grade: verdict.grade,
+    },
+    markdown: () => renderRunMarkdown(run, verdict, baseUrl),
+  };
+}
+
+/** GET …/runs/{id}/verdict: the verdict of a stored run, `failOn` as given or the project's. */
+export async function getRunVerdict(db: PrismaClient, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
+  const project = await requireProject(db, projectSlug);
+  const head = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, label: true, startedAt: true } });
+  if (!head) throw notFound(`Run "${runId}"`);
+  const verdict = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));
+  const answer = verdictAnswer(project, verdict, baseUrl);
+  return { json: { id: head.id, ...answer.fields }, markdown: answer.markdown };
 }

@@ -1,24 +1,11 @@
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import { encodeCursor } from "../domain/run-cursor";
+import type { RunCursor } from "../domain/run-cursor";
 
 /**
- * Run listings, newest first, with keyset (cursor) pagination on (startedAt, id): stable while runs
- * are being added, and an index range scan at any depth, unlike OFFSET.
+ * Run listings, newest first, with keyset (cursor) pagination on (startedAt, id): see
+ * domain/run-cursor.ts.
  */
-export interface RunCursor {
-  startedAt: Date;
-  id: string;
-}
-
-export function encodeCursor(cursor: RunCursor): string {
-  return Buffer.from(`${cursor.startedAt.toISOString()}|${cursor.id}`).toString("base64url");
-}
-
-export function decodeCursor(cursor: string): RunCursor | null {
-  const [time, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const startedAt = new Date(time ?? "");
-  return id && !Number.isNaN(startedAt.getTime()) ? { startedAt, id } : null;
-}
-
 export const RUN_SUMMARY_SELECT = {
   id: true,
   label: true,

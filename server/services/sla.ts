@@ -19,18 +19,6 @@ export async function getSlaPolicy(db: PrismaClient, projectId: string): Promise
   return parsed.success ? parsed.data : null;
 }
 
-/** Replaces the policy; an empty target list removes it (the project has no SLA). */
-export async function putSlaPolicy(db: PrismaClient, projectId: string, input: unknown): Promise<SlaPolicy | null> {
-  const policy = slaPolicySchema.parse(input);
-  if (policy.targets.length === 0) {
-    await db.slaPolicy.deleteMany({ where: { projectId } });
-    return null;
-  }
-  const targets = policy.targets as unknown as object[];
-  await db.slaPolicy.upsert({ where: { projectId }, create: { projectId, targets }, update: { targets } });
-  return policy;
-}
-
 export function gradeParsedRun(policy: SlaPolicy | null, run: ParsedRun): SlaGrade | null {
   return gradeRunIfPolicy(policy, { aggregate: run.aggregate, endpoints: run.endpoints, metrics: run.metrics });
 }

@@ -2,9 +2,10 @@ import { createHash, randomBytes } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client";
 
 /**
- * Project upload tokens. The secret is shown once, at creation; only its SHA-256 is stored, so a
- * leaked database leaks no usable token. Looking a token up by its hash also keeps the comparison
- * independent of how much of the secret an attacker guessed right.
+ * Token secrets: how an upload token is made and recognised. The secret is shown once, at creation;
+ * only its SHA-256 is stored, so a leaked database leaks no usable token. Looking a token up by its
+ * hash also keeps the comparison independent of how much of the secret an attacker guessed right.
+ * The admin's use cases over a project's tokens (create, list, revoke) are in ./project-tokens.ts.
  */
 const TOKEN_PREFIX = "bt_";
 
@@ -12,31 +13,10 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-export async function createProjectToken(db: PrismaClient, projectId: string, name: string) {
+/** A new secret, the prefix shown in lists to tell tokens apart, and the hash that is stored. */
+export function newTokenSecret(): { token: string; prefix: string; tokenHash: string } {
   const token = `${TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
-  const created = await db.apiToken.create({
-    data: { projectId, name, prefix: token.slice(0, TOKEN_PREFIX.length + 6), tokenHash: hashToken(token) },
-    select: { id: true, name: true, prefix: true, createdAt: true },
-  });
-  return { ...created, token };
-}
-
-export async function listProjectTokens(db: PrismaClient, projectId: string) {
-  return db.apiToken.findMany({
-    where: { projectId },
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
-    orderBy: { createdAt: "desc" },
-  });
-}
-
-/** Revokes a token of the project; returns false when there is no such token. */
-export async function revokeProjectToken(db: PrismaClient, projectId: string, tokenId: string): Promise<boolean> {
-  const result = await db.apiToken.updateMany({
-    where: { id: tokenId, projectId, revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
-  if (result.count > 0) return true;
-  return (await db.apiToken.count({ where: { id: tokenId, projectId } })) > 0;
+  return { token, prefix: token.slice(0, TOKEN_PREFIX.length + 6), tokenHash: hashToken(token) };
 }
 
 /** The live token with this secret, or null. */

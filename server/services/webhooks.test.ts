@@ -5,8 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { Database } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { buildRegressionWebhookPayload, deliverRegressionWebhooks, getWebhookSettings } from "./webhooks";
-import type { RegressionWebhookPayload } from "./webhooks";
+import { getWebhookSettings } from "./webhook-settings";
+import { deliverRegressionWebhooks } from "./webhooks";
+import type { RegressionWebhookPayload } from "../schemas/webhooks";
 
 const BASE_URL = "http://bench.test";
 const FAST = { retryDelaysMs: [10, 10] };
@@ -115,87 +116,6 @@ async function seedRegression(db: PrismaClient, webhookUrl: string | null, name 
 const deliveriesOf = (db: PrismaClient, projectId: string) =>
   db.webhookDelivery.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
 
-describe("buildRegressionWebhookPayload", () => {
-  const regression = {
-    id: "reg1",
-    kind: "regression" as const,
-    metric: "p95",
-    unit: "ms",
-    beforeValue: 12.3,
-    afterValue: 15.2,
-    deltaPct: 23.58,
-    pValue: 0.0004,
-    endpoint: "GET /api/listings/:id",
-    firstRun: { id: "run6", label: "nightly", branch: "main", commit: "9f1c2e7abcdef" },
-    links: {
-      comparePath: "/projects/listings/compare?base=run5%2Crun4&head=run6",
-      trendPath: "/projects/listings/endpoints/GET%20%2Fapi%2Flistings%2F%3Aid?cp=run6&lines=p95",
-    },
-  };
-
-  it("gives a Slack-ready one-line text and absolute links", () => {
-    const payload = buildRegressionWebhookPayload(
-      { slug: "listings", name: "Listings" },
-      regression,
-      "https://bench.example.com/",
-    );
-    expect(payload.text).toBe(
-      'Regression in Listings: p95 of GET /api/listings/:id +23.6% (12.3 ms → 15.2 ms, p < 0.001) since run "nightly" on main @ 9f1c2e7. ' +
-        "<https://bench.example.com/projects/listings/regressions#regression-reg1|Open in Benchtrack>",
-    );
-    expect(payload.text).not.toContain("\n");
-    expect(payload.regression).toEqual({
-      id: "reg1",
-      kind: "regression",
-      endpoint: "GET /api/listings/:id",
-      metric: "p95",
-      before: 12.3,
-      after: 15.2,
-      deltaPct: 23.58,
-      pValue: 0.0004,
-      firstRunId: "run6",
-      firstRun: {
-        label: "nightly",
-        branch: "main",
-        commit: "9f1c2e7abcdef",
-        url: "https://bench.example.com/projects/listings/runs/run6",
-      },
-      url: "https://bench.example.com/projects/listings/regressions#regression-reg1",
-      compareUrl: "https://bench.example.com/projects/listings/compare?base=run5%2Crun4&head=run6",
-      trendUrl:
-        "https://bench.example.com/projects/listings/endpoints/GET%20%2Fapi%2Flistings%2F%3Aid?cp=run6&lines=p95",
-    });
-  });
-
-  it("names the aggregate 'all endpoints', escapes Slack's <, > and &, and formats each metric in its unit", () => {
-    const payload = buildRegressionWebhookPayload(
-      { slug: "gw", name: "Gateway <prod> & co" },
-      {
-        ...regression,
-        kind: "improvement",
-        metric: "errorRate",
-        unit: null,
-        beforeValue: 0.02,
-        afterValue: 0.005,
-        deltaPct: -75,
-        pValue: null,
-        endpoint: null,
-        firstRun: { id: "r9", label: null, branch: null, commit: null },
-        links: { comparePath: null, trendPath: "/projects/gw/endpoints/_all?cp=r9&lines=p95" },
-      },
-      "http://localhost:3000",
-    );
-    expect(payload.text).toBe(
-      "Improvement in Gateway &lt;prod&gt; &amp; co: errorRate of all endpoints −75.0% (2.00% → 0.50%) since run r9. " +
-        "<http://localhost:3000/projects/gw/regressions#regression-reg1|Open in Benchtrack>",
-    );
-    expect(payload.project).toEqual({ slug: "gw", name: "Gateway <prod> & co" }); // JSON fields stay raw
-    expect(payload.regression.endpoint).toBeNull();
-    expect(payload.regression.compareUrl).toBeNull();
-    expect(payload.regression.trendUrl).toBe("http://localhost:3000/projects/gw/endpoints/_all?cp=r9&lines=p95");
-  });
-});
-
 describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ target }) => {
   let database: Database;
   let db: PrismaClient;
@@ -246,10 +166,8 @@ describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ ta
         firstRunId: seeded.firstRunId,
         firstRun: { label: "nightly", branch: "main", commit: "9f1c2e7a5b3c4d5e6" },
         url: `${BASE_URL}/projects/${seeded.slug}/regressions#regression-${seeded.regressionId}`,
-        compareUrl: `${BASE_URL}/projects/${seeded.slug}/compare?${new URLSearchParams({
-          base: seeded.earlierRunIds.join(","),
-          head: seeded.firstRunId,
-        })}`,
+        // One URL builder (server/domain/urls.ts): run-id lists keep their commas literal.
+        compareUrl: `${BASE_URL}/projects/${seeded.slug}/compare?base=${seeded.earlierRunIds.join(",")}&head=${seeded.firstRunId}`,
       },
     });
     // The links are the regression inbox's own (regressionLinks): the trend opens on the endpoint.

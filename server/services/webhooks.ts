@@ -1,13 +1,15 @@
-import { formatMetricValue } from "@/components/lib/format";
-import { STANDARD_METRICS } from "../domain/compare/metrics";
-import { formatPValue, formatSignedPct } from "../domain/stats/format";
+import { customMetricKey, metricDefinition } from "../domain/metrics";
+import { safeHttpUrl } from "../domain/urls";
+import { buildRegressionWebhookPayload } from "../domain/webhooks/regression-payload";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import { regressionLinks } from "./regressions";
+import type { RegressionWebhookPayload } from "../schemas/webhooks";
+import { REGRESSION_SELECT, regressionLinks } from "./regressions";
 
 /**
  * Regression webhooks: when an upload opens regressions, each one is POSTed as JSON to the project's
  * webhook URL (Slack-compatible: the `text` field is what a Slack or Mattermost incoming webhook shows).
- * Every delivery is recorded in WebhookDelivery with its attempts, for the settings page's delivery log.
+ * Every delivery is recorded in WebhookDelivery with its attempts, for the settings page's delivery log
+ * (./webhook-settings.ts). The body itself is pure: server/domain/webhooks/regression-payload.ts.
  *
  * Delivery never throws: a receiver that is down must not fail an upload. Network errors, timeouts and
  * 5xx answers are retried (WEBHOOK_RETRY_DELAYS_MS between attempts); 4xx and 3xx are final (redirects
@@ -30,45 +32,6 @@ export interface WebhookDeliveryOptions {
   timeoutMs?: number;
 }
 
-/** The JSON body of a webhook call (documented as RegressionWebhookPayload in the OpenAPI document). */
-export interface RegressionWebhookPayload {
-  event: "regression.opened";
-  text: string;
-  project: { slug: string; name: string };
-  regression: {
-    id: string;
-    kind: "regression" | "improvement";
-    /** Null: the run aggregate (all endpoints). */
-    endpoint: string | null;
-    metric: string;
-    before: number;
-    after: number;
-    deltaPct: number;
-    pValue: number | null;
-    firstRunId: string;
-    firstRun: { label: string | null; branch: string | null; commit: string | null; url: string };
-    url: string;
-    compareUrl: string | null;
-    trendUrl: string;
-  };
-}
-
-export interface RegressionForWebhook {
-  id: string;
-  kind: "regression" | "improvement";
-  metric: string;
-  /** The metric's unit when known ("ms", "req/s", "MB"); null for error rate and unknown custom metrics. */
-  unit: string | null;
-  beforeValue: number;
-  afterValue: number;
-  deltaPct: number;
-  pValue: number | null;
-  endpoint: string | null;
-  firstRun: { id: string; label: string | null; branch: string | null; commit: string | null };
-  /** The regression's links as the inbox gives them (regressionLinks), relative to the base URL. */
-  links: { comparePath: string | null; trendPath: string };
-}
-
 export async function deliverRegressionWebhooks(
   db: PrismaClient,
   regressionIds: readonly string[],
@@ -80,7 +43,7 @@ export async function deliverRegressionWebhooks(
   try {
     regressions = await db.regression.findMany({
       where: { id: { in: [...regressionIds] }, project: { webhookUrl: { not: null } } },
-      select: REGRESSION_SELECT,
+      select: DELIVERY_SELECT,
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
   } catch (error) {
@@ -96,70 +59,20 @@ export async function deliverRegressionWebhooks(
   }
 }
 
-/** How many deliveries the delivery log shows. */
-export const DELIVERY_LOG_LENGTH = 50;
-
-/** The project's webhook URL and its last deliveries, newest first (the delivery log). */
-export async function getWebhookSettings(db: PrismaClient, project: { id: string; webhookUrl: string | null }) {
-  const deliveries = await db.webhookDelivery.findMany({
-    where: { projectId: project.id },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: DELIVERY_LOG_LENGTH,
-    select: {
-      id: true,
-      regressionId: true,
-      url: true,
-      attempts: true,
-      lastStatus: true,
-      lastError: true,
-      deliveredAt: true,
-      createdAt: true,
-    },
-  });
-  return {
-    url: project.webhookUrl,
-    deliveries: deliveries.map((delivery) => ({
-      ...delivery,
-      deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
-      createdAt: delivery.createdAt.toISOString(),
-    })),
-  };
-}
-
-/** Sets (or, with null, clears) the project's webhook URL. The caller validates it (http/https only). */
-export async function setWebhookUrl(db: PrismaClient, projectId: string, url: string | null) {
-  return db.project.update({
-    where: { id: projectId },
-    data: { webhookUrl: url },
-    select: { id: true, webhookUrl: true },
-  });
-}
-
-const REGRESSION_SELECT = {
-  id: true,
+/** What a delivery needs: the inbox's row (REGRESSION_SELECT), with its project and endpoint id. */
+const DELIVERY_SELECT = {
+  ...REGRESSION_SELECT,
   projectId: true,
-  metric: true,
-  kind: true,
-  beforeValue: true,
-  afterValue: true,
-  deltaPct: true,
-  pValue: true,
   endpointId: true,
-  status: true,
-  statusChangedAt: true,
-  statusChangedBy: true,
-  createdAt: true,
-  firstRunId: true,
   project: { select: { slug: true, name: true, webhookUrl: true, defaultBranch: true } },
-  endpoint: { select: { name: true } },
-  firstRun: { select: { id: true, label: true, round: true, gitBranch: true, gitCommit: true, startedAt: true } },
+  firstRun: { select: { ...REGRESSION_SELECT.firstRun.select, id: true } },
 } satisfies Prisma.RegressionSelect;
 
-type RegressionRow = Prisma.RegressionGetPayload<{ select: typeof REGRESSION_SELECT }>;
+type DeliveryRow = Prisma.RegressionGetPayload<{ select: typeof DELIVERY_SELECT }>;
 
 async function deliverOne(
   db: PrismaClient,
-  row: RegressionRow,
+  row: DeliveryRow,
   baseUrl: string,
   options: WebhookDeliveryOptions,
 ): Promise<void> {
@@ -196,7 +109,7 @@ async function deliverOne(
       projectId: row.projectId,
       regressionId: row.id,
       url,
-      payload: payload as unknown as Prisma.InputJsonValue,
+      payload,
     },
     select: { id: true },
   });
@@ -219,14 +132,12 @@ async function deliverOne(
   }
 }
 
-/** The unit of a regression's metric: standard metrics by name, custom ones from the first run's value. */
-async function metricUnit(db: PrismaClient, row: RegressionRow): Promise<string | null> {
-  const standard = STANDARD_METRICS.find((spec) => spec.metric === row.metric);
-  if (standard) return standard.unit;
-  if (/^p\d+(\.\d+)?$/.test(row.metric) || ["min", "max"].includes(row.metric)) return "ms";
-  if (!row.metric.startsWith("metrics.")) return null;
+/** The unit of a regression's metric: built-in metrics from the registry, custom ones as the first run reported them. */
+async function metricUnit(db: PrismaClient, row: DeliveryRow): Promise<string | null> {
+  const key = customMetricKey(row.metric);
+  if (key === null) return metricDefinition(row.metric)?.unit ?? null;
   const metric = await db.metric.findFirst({
-    where: { runId: row.firstRun.id, endpointId: row.endpointId, key: row.metric.slice("metrics.".length) },
+    where: { runId: row.firstRun.id, endpointId: row.endpointId, key },
     select: { unit: true },
   });
   return metric?.unit ?? null;
@@ -250,7 +161,7 @@ async function postWithRetries(
   record: (state: AttemptState) => Promise<unknown>,
 ): Promise<AttemptState> {
   const state: AttemptState = { attempts: 0, status: null, error: null, delivered: false };
-  if (!isHttpUrl(url)) {
+  if (safeHttpUrl(url) === null) {
     state.error = "The webhook URL is not an http(s) URL; nothing was sent";
     await record(state);
     return state;
@@ -312,15 +223,6 @@ function errorText(error: unknown): string {
   return `${error.message}${cause}`.slice(0, 500);
 }
 
-function isHttpUrl(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === "http:" || protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
 function safeOrigin(url: string): string {
   try {
     return new URL(url).origin;
@@ -331,61 +233,4 @@ function safeOrigin(url: string): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-// ---- The payload (pure) ----
-
-/** Slack's mrkdwn needs &, < and > escaped in text; everything else is taken literally. */
-function escapeSlack(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/** The webhook body for one regression; links are absolute under `baseUrl`. */
-export function buildRegressionWebhookPayload(
-  project: { slug: string; name: string },
-  regression: RegressionForWebhook,
-  baseUrl: string,
-): RegressionWebhookPayload {
-  const origin = baseUrl.replace(/\/+$/, "");
-  const projectUrl = `${origin}/projects/${encodeURIComponent(project.slug)}`;
-  const { firstRun } = regression;
-  const firstRunUrl = `${projectUrl}/runs/${encodeURIComponent(firstRun.id)}`;
-  const url = `${projectUrl}/regressions#regression-${encodeURIComponent(regression.id)}`;
-  const compareUrl = regression.links.comparePath === null ? null : `${origin}${regression.links.comparePath}`;
-  const trendUrl = `${origin}${regression.links.trendPath}`;
-
-  const value = (number: number) => formatMetricValue(regression.metric, regression.unit, number);
-  const where = regression.endpoint === null ? "all endpoints" : regression.endpoint;
-  const runParts = [
-    firstRun.label === null ? `run ${firstRun.id}` : `run "${firstRun.label}"`,
-    firstRun.branch === null ? null : `on ${firstRun.branch}`,
-    firstRun.commit === null ? null : `@ ${firstRun.commit.slice(0, 7)}`,
-  ].filter((part) => part !== null);
-  const stats = [`${value(regression.beforeValue)} → ${value(regression.afterValue)}`];
-  if (regression.pValue !== null) stats.push(formatPValue(regression.pValue));
-  const text =
-    `${regression.kind === "regression" ? "Regression" : "Improvement"} in ${escapeSlack(project.name)}: ` +
-    `${escapeSlack(regression.metric)} of ${escapeSlack(where)} ${formatSignedPct(regression.deltaPct)} ` +
-    `(${stats.join(", ")}) since ${escapeSlack(runParts.join(" "))}. <${url}|Open in Benchtrack>`;
-
-  return {
-    event: "regression.opened",
-    text,
-    project: { slug: project.slug, name: project.name },
-    regression: {
-      id: regression.id,
-      kind: regression.kind,
-      endpoint: regression.endpoint,
-      metric: regression.metric,
-      before: regression.beforeValue,
-      after: regression.afterValue,
-      deltaPct: regression.deltaPct,
-      pValue: regression.pValue,
-      firstRunId: firstRun.id,
-      firstRun: { label: firstRun.label, branch: firstRun.branch, commit: firstRun.commit, url: firstRunUrl },
-      url,
-      compareUrl,
-      trendUrl,
-    },
-  };
 }

@@ -1,6 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { checkAgainstOpenApi } from "./openapi-responses";
 
 /**
  * Calls the REST route handlers in-process, as Next.js would, against the database the environment
@@ -39,6 +40,11 @@ export async function call<Params>(
   const headers = new Headers(options.headers);
   const token = options.token === undefined ? TEST_ADMIN_TOKEN : options.token;
   if (token !== null) headers.set("authorization", `Bearer ${token}`);
-  const request = new Request(url, { method: options.method ?? "GET", headers, body: options.body ?? null });
-  return handler(request, { params: Promise.resolve(params) });
+  const method = options.method ?? "GET";
+  const request = new Request(url, { method, headers, body: options.body ?? null });
+  const response = await handler(request, { params: Promise.resolve(params) });
+  // Every answer a test sees is also checked against the published OpenAPI document.
+  const mismatch = await checkAgainstOpenApi(method, url.pathname, response);
+  if (mismatch) throw new Error(`The answer does not match the OpenAPI document: ${mismatch}`);
+  return response;
 }

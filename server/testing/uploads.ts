@@ -1,5 +1,5 @@
-import type { ReceivedUpload } from "../http/upload-body";
-import { uploadOfFiles } from "../http/upload-body";
+import type { ReceivedUpload } from "../services/received-upload";
+import { uploadOfFiles } from "../services/received-upload";
 
 /** A JSON document as the upload body ingestRun receives, for service-level tests. */
 export function receivedUpload(text: string, name: string | null = "run.json"): ReceivedUpload {

@@ -1,10 +1,9 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { ProjectTabs } from "@/components/projects/project-tabs";
 import { Badge } from "@/components/ui/badge";
-import { getDb } from "@/server/db";
-import { findProject } from "@/server/services/projects";
+import { fetchPageQuery, trpc } from "@/server/api/server";
+import { pagePaths } from "@/server/domain/urls";
 
 export default async function ProjectLayout({
   children,
@@ -14,8 +13,7 @@ export default async function ProjectLayout({
   params: Promise<{ project: string }>;
 }) {
   const { project: slug } = await params;
-  const project = await findProject(await getDb(), decodeURIComponent(slug));
-  if (!project) notFound();
+  const project = await fetchPageQuery(trpc.project.get.queryOptions({ project: decodeURIComponent(slug) }));
   return (
     <div>
       <div className="mb-1 text-sm text-text-muted">
@@ -25,7 +23,7 @@ export default async function ProjectLayout({
         /
       </div>
       <div className="mb-3 flex flex-wrap items-center gap-2">
-        <Link href={`/projects/${encodeURIComponent(project.slug)}`} className="text-2xl font-semibold tracking-tight">
+        <Link href={pagePaths.project(project.slug)} className="text-2xl font-semibold tracking-tight">
           {project.name}
         </Link>
         {project.isDemo && (

@@ -1,7 +1,6 @@
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { DEFAULT_MAX_POINTS, TREND_RANGES } from "../../domain/series/trend-series";
-import { getEndpointTrends, TrendNotFoundError } from "../../services/endpoint-trends";
+import { getEndpointTrends } from "../../services/endpoint-trends";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
 export const endpointTrendsInputSchema = z.object({
@@ -19,21 +18,15 @@ export type EndpointTrendsInput = z.input<typeof endpointTrendsInputSchema>;
 
 // Procedures for the per-endpoint trend page.
 export const endpointRouter = createTRPCRouter({
-  /** An endpoint's (or the aggregate's) trend under the page's filters; NOT_FOUND for an unknown one. */
-  trends: publicProcedure.input(endpointTrendsInputSchema).query(async ({ ctx, input }) => {
-    try {
-      return await getEndpointTrends(ctx.db, {
-        projectSlug: input.project,
-        endpoint: input.endpoint,
-        branch: input.branch,
-        label: input.label,
-        range: input.range,
-        maxPoints: input.maxPoints,
-      });
-    } catch (error) {
-      if (error instanceof TrendNotFoundError)
-        throw new TRPCError({ code: "NOT_FOUND", message: error.message, cause: error });
-      throw error;
-    }
-  }),
+  /** An endpoint's (or the aggregate's) trend under the page's filters; NOT_FOUND (mapped once, ../errors) for an unknown one. */
+  trends: publicProcedure.input(endpointTrendsInputSchema).query(({ ctx, input }) =>
+    getEndpointTrends(ctx.db, {
+      projectSlug: input.project,
+      endpoint: input.endpoint,
+      branch: input.branch,
+      label: input.label,
+      range: input.range,
+      maxPoints: input.maxPoints,
+    }),
+  ),
 });

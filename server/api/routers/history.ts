@@ -1,14 +1,8 @@
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { projectSlugSchema } from "../../http/schemas";
-import { findProject } from "../../services/projects";
-import {
-  HISTORY_PAGE_SIZE,
-  InvalidCursorError,
-  historyFiltersSchema,
-  listRunFilterOptions,
-  listRunHistory,
-} from "../../services/run-history";
+import { HISTORY_PAGE_SIZE, historyFiltersSchema } from "../../schemas/history";
+import { projectSlugSchema } from "../../schemas/projects";
+import { requireProject } from "../../services/projects";
+import { listRunFilterOptions, listRunHistory } from "../../services/run-history";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
 const projectInput = z.object({ project: projectSlugSchema });
@@ -24,21 +18,10 @@ export const historyRouter = createTRPCRouter({
         limit: z.number().int().min(1).max(200).default(HISTORY_PAGE_SIZE),
       }),
     )
-    .query(async ({ ctx, input }) => {
-      try {
-        const page = await listRunHistory(ctx.db, input.project, input);
-        if (!page) throw new TRPCError({ code: "NOT_FOUND", message: `Project "${input.project}" not found` });
-        return page;
-      } catch (error) {
-        if (error instanceof InvalidCursorError) throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
-        throw error;
-      }
-    }),
+    .query(({ ctx, input }) => listRunHistory(ctx.db, input.project, input)),
 
   /** The distinct branches, labels and tools of the project, for the filter selects. */
-  filterOptions: publicProcedure.input(projectInput).query(async ({ ctx, input }) => {
-    const project = await findProject(ctx.db, input.project);
-    if (!project) throw new TRPCError({ code: "NOT_FOUND", message: `Project "${input.project}" not found` });
-    return listRunFilterOptions(ctx.db, project.id);
-  }),
+  filterOptions: publicProcedure
+    .input(projectInput)
+    .query(async ({ ctx, input }) => listRunFilterOptions(ctx.db, (await requireProject(ctx.db, input.project)).id)),
 });

@@ -1,8 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { projectSlugSchema } from "../../http/schemas";
+import { projectSlugSchema } from "../../schemas/projects";
 import { getProjectOverview } from "../../services/project-overview";
-import { listProjectCards } from "../../services/projects";
+import { listProjectCards, requireProject } from "../../services/projects";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
 export const projectRouter = createTRPCRouter({
@@ -11,6 +11,12 @@ export const projectRouter = createTRPCRouter({
    * `generatedAt` is when they were read, the "now" of their "3 h ago" (identical on server and client).
    */
   list: publicProcedure.query(async ({ ctx }) => ({ projects: await listProjectCards(ctx.db), generatedAt: new Date() })),
+
+  /** The project's heading (every project page's layout): name, description, demo flag, default branch. */
+  get: publicProcedure.input(z.object({ project: projectSlugSchema })).query(async ({ ctx, input }) => {
+    const { slug, name, description, isDemo, defaultBranch } = await requireProject(ctx.db, input.project);
+    return { slug, name, description, isDemo, defaultBranch };
+  }),
 
   /** The overview page: per-endpoint latest numbers, sparklines and trends, and the recent runs. */
   overview: publicProcedure.input(z.object({ project: projectSlugSchema })).query(async ({ ctx, input }) => {

@@ -10,6 +10,6 @@ export type RunGetInput = z.infer<typeof runGetInputSchema>;
 
 // Procedures for the run history and the run report pages.
 export const runRouter = createTRPCRouter({
-  /** The run report page's data (server/services/run-report.ts); null for an unknown project or run. */
+  /** The run report page's data (server/services/run-report.ts); NOT_FOUND for an unknown project or run. */
   get: publicProcedure.input(runGetInputSchema).query(({ ctx, input }) => getRunReport(ctx.db, input.project, input.id)),
 });

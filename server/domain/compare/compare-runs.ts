@@ -1,6 +1,6 @@
 /**
  * Before/after comparison of two sets of runs (base and head), per endpoint and metric, with the
- * statistics of DESIGN.md: groups of ≥ 2 runs per side get mean, sd, 95% CI, Δ% with a Fieller CI,
+ * statistics of docs/statistics.md: groups of ≥ 2 runs per side get mean, sd, 95% CI, Δ% with a Fieller CI,
  * Welch's t-test (or Mann–Whitney) and the verdict rule; 1 vs 1 is judged against a noise band learnt
  * from the endpoint's recent history on the base branch.
  *
@@ -19,8 +19,8 @@ import type { SignificanceTest, Verdict } from "../stats/verdict";
 import { compareSamples, decideVerdict, DEFAULT_VERDICT_OPTIONS } from "../stats/verdict";
 import type { Better, CustomMetric, EndpointResult } from "../run";
 import { AGGREGATE_NAME } from "../run";
-import type { MetricSpec } from "./metrics";
-import { customMetricSpecs, STANDARD_METRICS } from "./metrics";
+import type { MetricDefinition } from "../metrics";
+import { COMPARED_METRICS, customMetricKey, customMetricsOf } from "../metrics";
 
 export interface ComparableRun {
   id: string;
@@ -116,7 +116,7 @@ function summarizeSide(values: number[], runIds: string[]): SideSummary {
   return { n: ok.n, mean: ok.mean, sd: ok.sd, ci95: ok.ci95, values, runIds };
 }
 
-function collect(runs: readonly ComparableRun[], pick: (run: ComparableRun) => EndpointResult | undefined, spec: MetricSpec) {
+function collect(runs: readonly ComparableRun[], pick: (run: ComparableRun) => EndpointResult | undefined, spec: MetricDefinition) {
   const values: number[] = [];
   const runIds: string[] = [];
   for (const run of runs) {
@@ -130,14 +130,14 @@ function collect(runs: readonly ComparableRun[], pick: (run: ComparableRun) => E
   return { values, runIds };
 }
 
-function aggregationLabel(spec: MetricSpec, n: number): string {
+function aggregationLabel(spec: MetricDefinition, n: number): string {
   const runs = `${n} run${n === 1 ? "" : "s"}`;
-  if (n === 1) return `${spec.metric} of the run`;
-  return `mean of per-run ${spec.metric} (${runs})`;
+  if (n === 1) return `${spec.name} of the run`;
+  return `mean of per-run ${spec.name} (${runs})`;
 }
 
 function pooledPercentile(
-  spec: MetricSpec,
+  spec: MetricDefinition,
   base: readonly (EndpointResult | undefined)[],
   head: readonly (EndpointResult | undefined)[],
 ): MetricComparison["pooled"] {
@@ -160,7 +160,7 @@ function pooledPercentile(
 
 function compareMetric(
   endpointName: string,
-  spec: MetricSpec,
+  spec: MetricDefinition,
   baseRuns: readonly ComparableRun[],
   headRuns: readonly ComparableRun[],
   pick: (run: ComparableRun) => EndpointResult | undefined,
@@ -171,7 +171,7 @@ function compareMetric(
   const base = summarizeSide(baseData.values, baseData.runIds);
   const head = summarizeSide(headData.values, headData.runIds);
   const common = {
-    metric: spec.metric,
+    metric: spec.name,
     unit: spec.unit,
     better: spec.better,
     aggregation: aggregationLabel(spec, Math.max(base.n, head.n)),
@@ -191,7 +191,7 @@ function compareMetric(
   });
 
   if (base.n === 0 || head.n === 0) {
-    return inconclusive(`no ${spec.metric} on the ${base.n === 0 ? "base" : "head"} side`);
+    return inconclusive(`no ${spec.name} on the ${base.n === 0 ? "base" : "head"} side`);
   }
   if (base.mean === 0 && head.mean === 0) {
     return { ...inconclusive("0 on both sides"), deltaPct: 0, verdict: "unchanged" };
@@ -215,7 +215,7 @@ function compareMetric(
     };
   }
   if (base.n === 1 && head.n === 1) {
-    const history = options.history?.get(historyKey(endpointName, spec.metric)) ?? [];
+    const history = options.history?.get(historyKey(endpointName, spec.name)) ?? [];
     const result = compareWithNoiseBand(base.values[0]!, head.values[0]!, history, {
       better: spec.better,
       minEffectPct: options.minEffectPct,
@@ -258,14 +258,14 @@ function compareEndpoint(
   baseRuns: readonly ComparableRun[],
   headRuns: readonly ComparableRun[],
   pick: (run: ComparableRun) => EndpointResult | undefined,
-  extraSpecs: readonly MetricSpec[],
+  extraSpecs: readonly MetricDefinition[],
   options: CompareOptions,
 ): EndpointComparison {
-  const metrics = [...STANDARD_METRICS, ...extraSpecs].map((spec) =>
+  const metrics = [...COMPARED_METRICS, ...extraSpecs].map((spec) =>
     compareMetric(name, spec, baseRuns, headRuns, pick, options),
   );
   // A custom metric absent on both sides is noise in the table: drop it.
-  const present = metrics.filter((metric) => metric.base.n > 0 || metric.head.n > 0 || !metric.metric.startsWith("metrics."));
+  const present = metrics.filter((metric) => metric.base.n > 0 || metric.head.n > 0 || customMetricKey(metric.metric) === null);
   return { name, metrics: present, verdict: worstVerdict(present.map((metric) => metric.verdict)) };
 }
 
@@ -283,10 +283,10 @@ export function compareRuns(
   const endpointNames = [...new Set(allRuns.flatMap((run) => run.endpoints.map((endpoint) => endpoint.name)))];
   const endpoints = endpointNames.map((name) => {
     const pick = (run: ComparableRun) => run.endpoints.find((endpoint) => endpoint.name === name);
-    const specs = customMetricSpecs(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
+    const specs = customMetricsOf(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
     return compareEndpoint(name, baseRuns, headRuns, pick, specs, options);
   });
-  const aggregateSpecs = customMetricSpecs(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
+  const aggregateSpecs = customMetricsOf(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
   const aggregate = compareEndpoint(AGGREGATE_NAME, baseRuns, headRuns, aggregateWithRunMetrics, aggregateSpecs, options);
 
   const allMetrics = [...endpoints, aggregate].flatMap((endpoint) => endpoint.metrics);

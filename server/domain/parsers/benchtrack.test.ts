@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ParsedRun } from "../run";
@@ -10,8 +11,8 @@ import { parseLocustCsv } from "./locust-csv";
 import { parseLocustJson } from "./locust-json";
 import { errorOf } from "./fixtures/input-error-of";
 
-/** The example of DESIGN.md, verbatim. */
-const DESIGN_EXAMPLE = {
+/** The example in docs/architecture.md ("The Benchtrack JSON format"), verbatim. */
+const DOCUMENTED_EXAMPLE = {
   schema: "benchtrack/v1",
   tool: "custom-go-loadtester",
   label: "baseline",
@@ -40,8 +41,8 @@ const DESIGN_EXAMPLE = {
 };
 
 describe("parseBenchtrack", () => {
-  it("reads the DESIGN.md example", () => {
-    const run = parseBenchtrack(DESIGN_EXAMPLE);
+  it("reads the documented example", () => {
+    const run = parseBenchtrack(DOCUMENTED_EXAMPLE);
     expect(run).toMatchObject({ format: "benchtrack", tool: "custom-go-loadtester", label: "baseline", round: 1, durationSeconds: 30 });
     expect(run.environment.git).toEqual({ commit: "9f1c2e7", branch: "main", pullRequest: 42, repoUrl: null });
     expect(run.environment.attributes).toEqual({ db: "postgres15" });
@@ -51,6 +52,12 @@ describe("parseBenchtrack", () => {
     // One endpoint: the aggregate is that endpoint.
     expect(run.aggregate.latency.percentiles["95"]).toBe(0.87);
     expect(run.aggregate.requests).toBe(89);
+  });
+
+  it("reads the same example the docs show", () => {
+    const doc = readFileSync(new URL("../../../docs/architecture.md", import.meta.url), "utf8");
+    const block = /The example the parser's test reads verbatim:\s*```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(JSON.parse(block ?? "null")).toEqual(DOCUMENTED_EXAMPLE);
   });
 
   it.each([

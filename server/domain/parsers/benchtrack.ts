@@ -1,6 +1,6 @@
 /**
- * The Benchtrack JSON format v1 (DESIGN.md): what any custom tool can send, and how a stored run is
- * rendered back. It is a public contract: `runInputSchema` is published as JSON Schema at
+ * The Benchtrack JSON format v1 (docs/architecture.md, "The Benchtrack JSON format"): what any custom
+ * tool can send, and how a stored run is rendered back. It is a public contract: `runInputSchema` is published as JSON Schema at
  * /api/v1/schema/run.json, so every public field carries `.describe()`, and changes must only add.
  * Only `endpoints[].name` is required per endpoint; every number is optional (null or absent = unknown).
  */

@@ -87,8 +87,10 @@ export class K6NdjsonAccumulator {
   private readonly constantTags = new Map<string, string | null>();
   private sawRequestTags = false;
 
-  addLine(line: string): void {
+  addLine(text: string): void {
     this.lineNumber++;
+    // A byte-order mark (Windows editors, PowerShell's Out-File) is not part of the first line's JSON.
+    const line = this.lineNumber === 1 ? text.replace(/^\uFEFF/, "") : text;
     if (line.trim() === "") return;
     const where = `line ${this.lineNumber}`;
     let decoded: unknown;

@@ -9,6 +9,7 @@ import {
   toTrendPoints,
   rangeStart,
   toTrendSeries,
+  TREND_LINE_FIELD,
 } from "./trend-series";
 import type { TrendRow } from "./trend-series";
 
@@ -142,6 +143,19 @@ describe("toTrendSeries", () => {
     const series = toTrendSeries(gappy, "order");
     expect(series[1]?.p99Ms).toBeNull();
     expect(series[0]?.p99Ms).not.toBeNull();
+  });
+});
+
+describe("TREND_LINE_FIELD", () => {
+  it("reads each latency line from its metric's results column in the registry", () => {
+    expect(TREND_LINE_FIELD).toEqual({
+      p50: "p50Ms",
+      p90: "p90Ms",
+      p95: "p95Ms",
+      p99: "p99Ms",
+      mean: "meanMs",
+      max: "maxMs",
+    });
   });
 });
 

@@ -15,23 +15,31 @@
  * of ONE series but up to two runs per bucket, and other lines' extremes would still be lost: LTTB plus
  * pinned extremes gives the same guarantee for every line at a fixed, predictable count.
  */
+import { METRICS } from "../metrics";
+import type { BuiltInMetricName, ResultColumn } from "../metrics";
 import { downsampleLttb } from "./downsample";
 
 /** The latency lines a trend chart can draw, in legend order. */
-export const TREND_LINES = ["p50", "p90", "p95", "p99", "mean", "max"] as const;
+export const TREND_LINES = ["p50", "p90", "p95", "p99", "mean", "max"] as const satisfies readonly BuiltInMetricName[];
 export type TrendLine = (typeof TREND_LINES)[number];
 /** Shown unless the URL says otherwise; mean and max are optional extras. */
 export const DEFAULT_TREND_LINES: readonly TrendLine[] = ["p50", "p90", "p95", "p99"];
 
-/** The field of a trend point each latency line reads. */
-export const TREND_LINE_FIELD = {
-  p50: "p50Ms",
-  p90: "p90Ms",
-  p95: "p95Ms",
-  p99: "p99Ms",
-  mean: "meanMs",
-  max: "maxMs",
-} as const satisfies Record<TrendLine, keyof TrendValues>;
+/** A trend point's field that a latency line can draw: a stored results column the point carries. */
+export type TrendLineField = Extract<ResultColumn, keyof TrendValues>;
+
+/** The field of a trend point a latency line reads: its metric's results column in the registry. */
+function trendLineField(line: TrendLine): TrendLineField {
+  const { column } = METRICS[line];
+  // Every trend line is a latency metric with its own column; "minMs" is stored but not charted.
+  if (column === null || column === "minMs") throw new Error(`trend line "${line}" has no charted results column`);
+  return column;
+}
+
+/** The field of a trend point each latency line reads ("p95" → "p95Ms"), from the metric registry. */
+export const TREND_LINE_FIELD: Readonly<Record<TrendLine, TrendLineField>> = Object.fromEntries(
+  TREND_LINES.map((line) => [line, trendLineField(line)]),
+) as Record<TrendLine, TrendLineField>;
 
 export type TrendXMode = "time" | "order";
 
@@ -263,8 +271,3 @@ export function rangeStart(range: TrendRange, now: Date): Date | null {
   return new Date(now.getTime() - RANGE_DAYS[range] * 86_400_000);
 }
 
-/**
- * The URL name of the run aggregate ("All endpoints"): `/projects/{p}/endpoints/_all`. Reserved: the
- * aggregate wins over an endpoint literally named "_all".
- */
-export const AGGREGATE_ENDPOINT = "_all";

@@ -1,5 +1,5 @@
 /**
- * The SLA grade of a run (DESIGN.md "Statistics: SLA grade"). Each (target × result in the target's
+ * The SLA grade of a run (docs/statistics.md, "SLA grade"). Each (target × result in the target's
  * scope) is one check that passes, fails, or has no data. No-data checks are shown but excluded:
  * compliance = Σ weight(passed) / Σ weight(evaluated). Letter: A = 100%, B ≥ 90%, C ≥ 75%, D ≥ 50%,
  * F < 50%; score = compliance × 100. A run with no policy gets no grade (`gradeRunIfPolicy` → null),

@@ -1,9 +1,11 @@
 /**
  * Reads the value a target measures from one endpoint result, in the normalized run's units. A missing
  * value is a typed "no data" with the reason, never 0: the grade excludes it and the report shows why.
+ * Built-in metrics are read as the metric registry reads them (`../metrics`); custom metrics are read
+ * here, because only the target knows which unit it expects and the run may fall back to run-level ones.
  */
-import { errorRateOf, type CustomMetric, type EndpointResult } from "../run";
-import { parseMetric, type SlaTarget } from "./policy";
+import type { CustomMetric, EndpointResult } from "../run";
+import { builtInMetricOf, parseMetric, type MetricRef, type SlaTarget } from "./policy";
 
 export type Measurement = { value: number; noDataReason: null } | { value: null; noDataReason: string };
 
@@ -27,38 +29,40 @@ export function measureTarget(
   fallbackMetrics: Record<string, CustomMetric> = {},
 ): Measurement {
   const ref = parseMetric(target.metric);
+  if (ref.kind === "custom") return measureCustomMetric(ref.key, target.unit, result, fallbackMetrics);
+  if (ref.kind === "errorRate" && result.requests === 0) return noData("no requests");
+  return measured(builtInMetricOf(ref).read(result), missingReason(ref, target.metric));
+}
+
+/** Why a built-in metric has no value in a result. */
+function missingReason(ref: Exclude<MetricRef, { kind: "custom" }>, metric: string): string {
   switch (ref.kind) {
     case "percentile":
-      return measured(findPercentile(result.latency.percentiles, ref.percentile), `${target.metric} not reported`);
-    case "latency": {
-      const byStat = { mean: result.latency.meanMs, min: result.latency.minMs, max: result.latency.maxMs };
-      return measured(byStat[ref.stat], `${ref.stat} latency not reported`);
-    }
+      return `${metric} not reported`;
+    case "latency":
+      return `${ref.stat} latency not reported`;
     case "errorRate":
-      if (result.requests === 0) return noData("no requests");
-      return measured(errorRateOf(result), "requests or failures not reported");
+      return "requests or failures not reported";
     case "throughput":
-      return measured(result.throughput, "throughput not reported");
-    case "custom": {
-      const metric = Object.hasOwn(result.metrics, ref.key)
-        ? result.metrics[ref.key]
-        : Object.hasOwn(fallbackMetrics, ref.key)
-          ? fallbackMetrics[ref.key]
-          : undefined;
-      if (metric === undefined) return noData(`metric "${ref.key}" not reported`);
-      // Units of custom metrics are free text, so they cannot be converted; a mismatch is not comparable.
-      if (target.unit !== undefined && metric.unit !== null && metric.unit !== target.unit) {
-        return noData(`metric "${ref.key}" reported in ${metric.unit}, target is in ${target.unit}`);
-      }
-      return measured(metric.value, `metric "${ref.key}" has no value`);
-    }
+      return "throughput not reported";
   }
 }
 
-/** Tools spell percentiles differently ("99.9", "99.90"); compare them as numbers. */
-function findPercentile(percentiles: Record<string, number>, percentile: number): number | undefined {
-  for (const [key, value] of Object.entries(percentiles)) {
-    if (Number(key) === percentile) return value;
+function measureCustomMetric(
+  key: string,
+  targetUnit: string | undefined,
+  result: EndpointResult,
+  fallbackMetrics: Record<string, CustomMetric>,
+): Measurement {
+  const metric = Object.hasOwn(result.metrics, key)
+    ? result.metrics[key]
+    : Object.hasOwn(fallbackMetrics, key)
+      ? fallbackMetrics[key]
+      : undefined;
+  if (metric === undefined) return noData(`metric "${key}" not reported`);
+  // Units of custom metrics are free text, so they cannot be converted; a mismatch is not comparable.
+  if (targetUnit !== undefined && metric.unit !== null && metric.unit !== targetUnit) {
+    return noData(`metric "${key}" reported in ${metric.unit}, target is in ${targetUnit}`);
   }
-  return undefined;
+  return measured(metric.value, `metric "${key}" has no value`);
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { canonicalThreshold, describeTarget, parseMetric, slaPolicySchema, slaTargetSchema } from "./policy";
+import { METRICS } from "../metrics";
+import {
+  builtInMetricOf,
+  canonicalThreshold,
+  describeTarget,
+  parseMetric,
+  slaPolicySchema,
+  slaTargetSchema,
+} from "./policy";
 
 describe("slaTargetSchema", () => {
   it("applies defaults: scope endpoints, weight 1", () => {
@@ -88,6 +96,13 @@ describe("parseMetric and describeTarget", () => {
     expect(parseMetric("p99.9")).toEqual({ kind: "percentile", percentile: 99.9 });
     expect(parseMetric("mean")).toEqual({ kind: "latency", stat: "mean" });
     expect(parseMetric("metrics.queue.depth")).toEqual({ kind: "custom", key: "queue.depth" });
+  });
+
+  it("finds built-in metrics in the registry", () => {
+    expect(builtInMetricOf({ kind: "latency", stat: "max" })).toBe(METRICS.max);
+    expect(builtInMetricOf({ kind: "errorRate" })).toBe(METRICS.errorRate);
+    expect(builtInMetricOf({ kind: "throughput" })).toBe(METRICS.throughput);
+    expect(builtInMetricOf({ kind: "percentile", percentile: 99.9 })).toMatchObject({ name: "p99.9", unit: "ms", better: "lower" });
   });
 
   it("labels a target", () => {

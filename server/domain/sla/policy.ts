@@ -1,20 +1,22 @@
 /**
- * A project's SLA policy: the targets a run is graded against (see DESIGN.md "SLA grade" and
+ * A project's SLA policy: the targets a run is graded against (see docs/statistics.md "SLA grade" and
  * `grade.ts`). The schema is the stored and public shape, so every field carries `.describe()` for the
  * OpenAPI document. Thresholds are stored as the user wrote them; `canonicalThreshold` converts them to
  * the units of the normalized run (`run.ts`: latency in ms, throughput in req/s, error rate 0..1).
+ * What a metric name means (its unit, how it is read) is the metric registry's (`../metrics`).
  */
 import { z } from "zod";
+import { CUSTOM_METRIC_PREFIX, METRICS, customMetricKey, percentileMetric } from "../metrics";
+import type { BuiltInMetricName, MetricDefinition } from "../metrics";
 
-const LATENCY_STATS = ["mean", "min", "max"] as const;
-const NAMED_METRICS = [...LATENCY_STATS, "errorRate", "throughput"] as const;
+const LATENCY_STATS = ["mean", "min", "max"] as const satisfies readonly BuiltInMetricName[];
+const NAMED_METRICS = [...LATENCY_STATS, "errorRate", "throughput"] as const satisfies readonly BuiltInMetricName[];
 
 /** Latency threshold units and their factor to milliseconds. */
 export const LATENCY_UNIT_TO_MS = { s: 1000, ms: 1, us: 0.001, ns: 0.000_001 } as const;
 export type LatencyUnit = keyof typeof LATENCY_UNIT_TO_MS;
 
-export const THROUGHPUT_UNIT = "req/s";
-const CUSTOM_METRIC_PREFIX = "metrics.";
+export const THROUGHPUT_UNIT = METRICS.throughput.unit;
 
 export const slaMetricSchema = z
   .union([
@@ -113,10 +115,23 @@ export function parseMetric(metric: SlaMetric): MetricRef {
   if (metric === "errorRate") return { kind: "errorRate" };
   if (metric === "throughput") return { kind: "throughput" };
   if (metric === "mean" || metric === "min" || metric === "max") return { kind: "latency", stat: metric };
-  if (metric.startsWith(CUSTOM_METRIC_PREFIX)) {
-    return { kind: "custom", key: metric.slice(CUSTOM_METRIC_PREFIX.length) };
-  }
+  const key = customMetricKey(metric);
+  if (key !== null) return { kind: "custom", key };
   return { kind: "percentile", percentile: Number(metric.slice(1)) };
+}
+
+/** The registry's definition of a built-in metric a target names (custom metrics are the run's: see measure.ts). */
+export function builtInMetricOf(ref: Exclude<MetricRef, { kind: "custom" }>): MetricDefinition {
+  switch (ref.kind) {
+    case "percentile":
+      return percentileMetric(ref.percentile);
+    case "latency":
+      return METRICS[ref.stat];
+    case "errorRate":
+      return METRICS.errorRate;
+    case "throughput":
+      return METRICS.throughput;
+  }
 }
 
 /** True when the measured value must stay under the threshold (latency, error rate, CPU…). */
@@ -154,12 +169,11 @@ export function canonicalThreshold(target: Pick<SlaTarget, "metric" | "threshold
       if (!isLatencyUnit(unit)) throw new Error(`unvalidated SLA target: latency unit "${unit}"`);
       const factor = LATENCY_UNIT_TO_MS[unit];
       // Round away binary noise (0.05 s × 1000 = 50.00000000000001) so "≤ 50 ms" compares as written.
-      return { threshold: Number((target.threshold * factor).toPrecision(12)), unit: "ms" };
+      return { threshold: Number((target.threshold * factor).toPrecision(12)), unit: builtInMetricOf(ref).unit };
     }
     case "errorRate":
-      return { threshold: target.threshold, unit: null };
     case "throughput":
-      return { threshold: target.threshold, unit: THROUGHPUT_UNIT };
+      return { threshold: target.threshold, unit: builtInMetricOf(ref).unit };
     case "custom":
       return { threshold: target.threshold, unit: target.unit ?? null };
   }

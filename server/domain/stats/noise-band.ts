@@ -18,7 +18,7 @@
  * band), else unchanged; inconclusive with fewer than 5 history points, or a zero base/median.
  */
 import type { Better } from "../run";
-import { formatSignedPct } from "./format";
+import { formatDeltaPct } from "../format";
 import { assertFiniteValues, isInsufficient } from "./insufficient";
 import { percentChange } from "./relative-change";
 import { DEFAULT_VERDICT_OPTIONS, isWorse, type Verdict } from "./verdict";
@@ -98,7 +98,7 @@ export function compareWithNoiseBand(
   }
   const noiseBandPct = bandMultiplier * noisePct;
   const thresholdPct = Math.max(minEffectPct, noiseBandPct);
-  const changeText = formatSignedPct(deltaPct);
+  const changeText = formatDeltaPct(deltaPct);
   const limits = `noise band ±${noiseBandPct.toFixed(1)}% from ${history.length} runs, minimum effect ${minEffectPct}%`;
   if (Math.abs(deltaPct) <= thresholdPct) {
     return {

@@ -1,5 +1,5 @@
 /**
- * The comparison verdict of DESIGN.md ("Statistics › Group comparison"):
+ * The comparison verdict (docs/statistics.md, "Verdict"):
  *   regressed  when the change is in the bad direction, |Δ%| ≥ minEffectPct and p < alpha;
  *   improved   the same in the good direction;
  *   unchanged  otherwise;
@@ -11,7 +11,7 @@
  */
 import type { Better } from "../run";
 import { summarizeSample, type Interval, type SampleSummaryResult } from "./descriptive";
-import { formatPValue, formatSignedPct } from "./format";
+import { formatDeltaPct, formatPValue } from "../format";
 import { isInsufficient } from "./insufficient";
 import { exactTwoSidedPValue, MANN_WHITNEY_EXACT_MAX_SIZE, mannWhitneyUTest } from "./mann-whitney";
 import { percentChange, relativeChangeOfMeans } from "./relative-change";
@@ -45,7 +45,7 @@ export function decideVerdict(
   options: VerdictOptions = DEFAULT_VERDICT_OPTIONS,
 ): VerdictDecision {
   const { better, deltaPct, pValue } = input;
-  const change = formatSignedPct(deltaPct);
+  const change = formatDeltaPct(deltaPct);
   const isLargeEnough = Math.abs(deltaPct) >= options.minEffectPct;
   const isSignificant = pValue < options.alpha;
   if (deltaPct !== 0 && isLargeEnough && isSignificant) {

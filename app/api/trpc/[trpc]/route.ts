@@ -8,7 +8,7 @@ function handler(request: Request) {
     endpoint: "/api/trpc",
     req: request,
     router: appRouter,
-    createContext: createTRPCContext,
+    createContext: () => createTRPCContext({ headers: request.headers }),
   });
 }
 

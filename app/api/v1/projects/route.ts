@@ -1,9 +1,8 @@
 import { getDb } from "@/server/db";
-import { authenticate, requireAdmin, requireRead } from "@/server/http/auth";
-import { ApiError } from "@/server/http/errors";
+import { authenticate, requireRead } from "@/server/http/auth";
 import { apiRoute, readJsonBody } from "@/server/http/route";
-import { createProjectSchema } from "@/server/http/schemas";
-import { createProject, findProject, listProjects } from "@/server/services/projects";
+import { createProject } from "@/server/services/project-settings";
+import { listProjects } from "@/server/services/projects";
 
 // GET /api/v1/projects — list projects
 export const GET = apiRoute(async (request) => {
@@ -24,12 +23,9 @@ export const GET = apiRoute(async (request) => {
 // POST /api/v1/projects — create a project (admin)
 export const POST = apiRoute(async (request) => {
   const db = await getDb();
-  requireAdmin(await authenticate(request, db));
-  const input = createProjectSchema.parse(await readJsonBody(request));
-  if (await findProject(db, input.slug)) {
-    throw new ApiError("conflict", `Project "${input.slug}" already exists`, [{ path: "slug", message: "taken" }]);
-  }
-  const project = await createProject(db, input);
+  const principal = await authenticate(request, db);
+  const body = await readJsonBody(request);
+  const project = await createProject(db, principal, body);
   return Response.json(
     { slug: project.slug, name: project.name, description: project.description, defaultBranch: project.defaultBranch },
     { status: 201 },

@@ -1,50 +1,69 @@
+import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { ComparePicker } from "@/components/compare/compare-picker";
+import { CompareUnavailable } from "@/components/compare/compare-unavailable";
 import { CompareView } from "@/components/compare/compare-view";
-import { AGGREGATE_KEY } from "@/components/compare/shape";
+import type { CompareInput } from "@/components/compare/types";
+import { MAX_RUNS_PER_SIDE } from "@/server/domain/compare/selector";
+import { AGGREGATE_NAME } from "@/server/domain/run";
 import { HydrateClient, getQueryClient, trpc } from "@/server/api/server";
 import { publicBaseUrl } from "@/server/public-url";
 
 export const dynamic = "force-dynamic";
 
+type Params = Promise<{ project: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function readQuery(search: Record<string, string | string[] | undefined>) {
+/** The comparison the URL asks for (the selectors as typed: compare.get parses them); null when it names none yet. */
+async function readInput(params: Params, searchParams: SearchParams): Promise<CompareInput | null> {
+  const { project } = await params;
+  const search = await searchParams;
+  const base = first(search.base)?.trim() ?? "";
+  const head = first(search.head)?.trim() ?? "";
+  if (!base || !head) return null;
   const lastText = first(search.last);
-  const last = lastText && /^\d+$/.test(lastText) ? Math.min(Math.max(Number(lastText), 1), 50) : null;
   return {
-    base: first(search.base)?.trim() ?? "",
-    head: first(search.head)?.trim() ?? "",
-    last,
-    test: first(search.test) === "mann-whitney" ? ("mann-whitney" as const) : ("welch" as const),
+    project: decodeURIComponent(project),
+    base,
+    head,
+    last: lastText && /^\d+$/.test(lastText) ? Math.min(Math.max(Number(lastText), 1), MAX_RUNS_PER_SIDE) : null,
+    test: first(search.test) === "mann-whitney" ? "mann-whitney" : "welch",
+    baseUrl: publicBaseUrl(await headers()),
   };
 }
 
-function canonicalSearch(query: ReturnType<typeof readQuery>): URLSearchParams {
-  const params = new URLSearchParams({ base: query.base, head: query.head });
-  if (query.last !== null) params.set("last", String(query.last));
-  if (query.test !== "welch") params.set("test", query.test);
-  return params;
+/**
+ * The comparison, or why there is none: a selector that does not parse, or one that matches no run.
+ * The request's QueryClient is shared with generateMetadata, so the comparison is computed once.
+ */
+async function loadComparison(input: CompareInput) {
+  try {
+    return { ok: true as const, result: await getQueryClient().fetchQuery(trpc.compare.get.queryOptions(input)) };
+  } catch (error) {
+    if (error instanceof TRPCError && (error.code === "BAD_REQUEST" || error.code === "PAYLOAD_TOO_LARGE")) {
+      return { ok: false as const, reason: "invalid" as const, message: error.message };
+    }
+    // The project exists (the layout answers 404 otherwise): a selector matched no run.
+    if (error instanceof TRPCError && error.code === "NOT_FOUND") {
+      return { ok: false as const, reason: "empty" as const, message: error.message };
+    }
+    throw error;
+  }
 }
 
-export async function generateMetadata({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ project: string }>;
-  searchParams: SearchParams;
-}): Promise<Metadata> {
+export async function generateMetadata({ params, searchParams }: { params: Params; searchParams: SearchParams }): Promise<Metadata> {
   const { project } = await params;
-  const query = readQuery(await searchParams);
-  if (!query.base || !query.head) return { title: `Compare · ${decodeURIComponent(project)}` };
-  const baseUrl = publicBaseUrl(await headers());
-  const image = `${baseUrl}/projects/${project}/compare/og?${canonicalSearch(query)}`;
-  const title = `${query.base} vs ${query.head} · ${decodeURIComponent(project)}`;
+  const input = await readInput(params, searchParams);
+  if (!input) return { title: `Compare · ${decodeURIComponent(project)}` };
+  const title = `${input.base} vs ${input.head} · ${input.project}`;
+  const outcome = await loadComparison(input);
+  if (!outcome.ok) return { title };
+  const image = outcome.result.links.image;
   return {
     title,
     openGraph: { title, description: "Benchtrack before/after comparison", images: [{ url: image, width: 1200, height: 630 }] },
@@ -52,21 +71,11 @@ export async function generateMetadata({
   };
 }
 
-export default async function ComparePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ project: string }>;
-  searchParams: SearchParams;
-}) {
-  const { project: encoded } = await params;
-  const project = decodeURIComponent(encoded);
-  const search = await searchParams;
-  const query = readQuery(search);
-  const queryClient = getQueryClient();
-
-  if (!query.base || !query.head) {
-    const choices = await queryClient.fetchQuery(trpc.compare.choices.queryOptions({ project }));
+export default async function ComparePage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+  const input = await readInput(params, searchParams);
+  if (!input) {
+    const project = decodeURIComponent((await params).project);
+    const choices = await getQueryClient().fetchQuery(trpc.compare.choices.queryOptions({ project }));
     return (
       <div className="space-y-4">
         <h1 className="text-xl font-semibold">Compare</h1>
@@ -75,18 +84,14 @@ export default async function ComparePage({
     );
   }
 
-  const baseUrl = publicBaseUrl(await headers());
-  const search_ = canonicalSearch(query);
-  const pageUrl = `${baseUrl}/projects/${encodeURIComponent(project)}/compare?${search_}`;
-  const apiUrl = `/api/v1/projects/${encodeURIComponent(project)}/compare?${search_}`;
-  await queryClient.prefetchQuery(trpc.compare.get.queryOptions({ project, ...query, pageUrl }));
+  const outcome = await loadComparison(input);
+  const search = await searchParams;
   const show = first(search.show) === "all" ? "all" : "changed";
-  const view = { show, metric: first(search.metric) ?? "p95", endpoint: first(search.endpoint) ?? AGGREGATE_KEY } as const;
-
+  const view = { show, metric: first(search.metric) ?? "p95", endpoint: first(search.endpoint) ?? AGGREGATE_NAME } as const;
   return (
     <HydrateClient>
       <h1 className="mb-4 text-xl font-semibold">Compare</h1>
-      <CompareView project={project} input={query} pageUrl={pageUrl} apiUrl={apiUrl} view={view} />
+      {outcome.ok ? <CompareView input={input} view={view} /> : <CompareUnavailable reason={outcome.reason} message={outcome.message} />}
     </HydrateClient>
   );
 }

@@ -1,11 +1,11 @@
-import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
-import { notFound, redirect } from "next/navigation";
+import { redirect } from "next/navigation";
 import { RunHistory } from "@/components/history/run-history";
 import type { HistoryHrefs } from "@/components/history/run-history";
-import { getQueryClient, trpc } from "@/server/api/server";
-import { hasActiveFilters, historySearch, parseHistorySearchParams } from "@/server/services/run-history";
-import type { SearchParamsRecord } from "@/server/services/run-history";
+import { fetchPageQuery, trpc } from "@/server/api/server";
+import { pagePaths } from "@/server/domain/urls";
+import { hasActiveFilters, historySearch, parseHistorySearchParams } from "@/server/schemas/history";
+import type { SearchParamsRecord } from "@/server/schemas/history";
 
 // Live data, filtered by the URL: never prerender.
 export const dynamic = "force-dynamic";
@@ -17,11 +17,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Runs · ${decodeURIComponent(project)}` };
 }
 
-function notFoundOnMissingProject(error: unknown): never {
-  if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) notFound();
-  throw error;
-}
-
 /**
  * `/projects/{p}/runs`: every bit of view state is in the URL (`?branch=…&label=…&tool=…&from=…&to=…
  * &attr.<key>=…&cursor=…`), read here and applied by the history procedures, server-side.
@@ -29,16 +24,15 @@ function notFoundOnMissingProject(error: unknown): never {
 export default async function RunHistoryPage({ params, searchParams }: Props) {
   const { project } = await params;
   const slug = decodeURIComponent(project);
-  const path = `/projects/${encodeURIComponent(slug)}/runs`;
+  const path = pagePaths.runs(slug);
   const parsed = parseHistorySearchParams(await searchParams);
   // A submitted filter form (empty fields, "attr=key=value") lands on its clean, shareable URL.
   if (parsed.shouldRedirect) redirect(`${path}${parsed.canonical}`);
 
   const { filters, cursor } = parsed;
-  const queryClient = getQueryClient();
   const [page, options] = await Promise.all([
-    queryClient.fetchQuery(trpc.history.list.queryOptions({ project: slug, filters, cursor })).catch(notFoundOnMissingProject),
-    queryClient.fetchQuery(trpc.history.filterOptions.queryOptions({ project: slug })).catch(notFoundOnMissingProject),
+    fetchPageQuery(trpc.history.list.queryOptions({ project: slug, filters, cursor })),
+    fetchPageQuery(trpc.history.filterOptions.queryOptions({ project: slug })),
   ]);
 
   const hrefs: HistoryHrefs = {

@@ -1,37 +1,25 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { SettingsView } from "@/components/settings/settings-view";
-import { getDb } from "@/server/db";
-import { findProject } from "@/server/services/projects";
-import { getSlaPolicy } from "@/server/services/sla";
+import { HydrateClient, fetchPageQuery, trpc } from "@/server/api/server";
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata({ params }: { params: Promise<{ project: string }> }): Promise<Metadata> {
+type Params = Promise<{ project: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   return { title: `Settings · ${decodeURIComponent((await params).project)}` };
 }
 
-export default async function SettingsPage({ params }: { params: Promise<{ project: string }> }) {
-  const slug = decodeURIComponent((await params).project);
-  const db = await getDb();
-  const project = await findProject(db, slug);
-  if (!project) notFound();
-  const policy = await getSlaPolicy(db, project.id);
+export default async function SettingsPage({ params }: { params: Params }) {
+  const project = decodeURIComponent((await params).project);
+  // Prefetched for SettingsView (settings.get is open to readers: the page shows the SLA before unlocking).
+  await fetchPageQuery(trpc.settings.get.queryOptions({ project }));
   return (
     <div>
       <h1 className="mb-4 text-xl font-semibold">Settings</h1>
-      <SettingsView
-        project={project.slug}
-        settings={{
-          name: project.name,
-          description: project.description,
-          defaultBranch: project.defaultBranch,
-          repoUrl: project.repoUrl,
-          minEffectPct: project.minEffectPct,
-          alpha: project.alpha,
-        }}
-        targets={policy?.targets ?? []}
-      />
+      <HydrateClient>
+        <SettingsView project={project} />
+      </HydrateClient>
     </div>
   );
 }

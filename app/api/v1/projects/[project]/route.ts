@@ -1,8 +1,8 @@
 import { getDb } from "@/server/db";
-import { authenticate, requireAdmin, requireRead } from "@/server/http/auth";
-import { apiRoute, readJsonBody, requireProject } from "@/server/http/route";
-import { parseProjectSlug, updateProjectSchema } from "@/server/http/schemas";
-import { projectSettings, updateProject } from "@/server/services/projects";
+import { authenticate, requireRead } from "@/server/http/auth";
+import { apiRoute, readJsonBody } from "@/server/http/route";
+import { parseProjectSlug } from "@/server/schemas/projects";
+import { getProjectSettings, updateProjectSettings } from "@/server/services/project-settings";
 
 type Params = { project: string };
 
@@ -11,17 +11,14 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await requireProject(db, slug);
-  return Response.json(projectSettings(project));
+  return Response.json(await getProjectSettings(db, slug));
 });
 
 // PATCH /api/v1/projects/:project — change settings (admin)
 export const PATCH = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
-  requireAdmin(await authenticate(request, db));
-  const project = await requireProject(db, slug);
+  const principal = await authenticate(request, db);
   const body = await readJsonBody(request);
-  const updated = await updateProject(db, project.id, updateProjectSchema.parse(body));
-  return Response.json(projectSettings(updated));
+  return Response.json(await updateProjectSettings(db, principal, slug, body));
 });

@@ -1,33 +1,31 @@
 import { ImageResponse } from "next/og";
-import { formatDeltaPct } from "@/components/lib/format";
-import { parseRunSelector } from "@/server/domain/compare/selector";
+import { formatDeltaPct } from "@/server/domain/format";
+import { endpointDisplayName } from "@/server/domain/run";
 import { getDb } from "@/server/db";
-import { apiRoute, notFound } from "@/server/http/route";
-import { compareQuerySchema, parseProjectSlug } from "@/server/http/schemas";
-import { compareSelections } from "@/server/services/compare-runs";
-import { findProject } from "@/server/services/projects";
+import { apiRoute } from "@/server/http/route";
+import { publicBaseUrl } from "@/server/public-url";
+import { compareQuerySchema } from "@/server/schemas/compare";
+import { parseProjectSlug } from "@/server/schemas/projects";
+import { compareProjectRuns } from "@/server/services/compare-runs";
 
 const VERDICT_COLOUR = { regressed: "#dc2626", improved: "#16a34a", unchanged: "#64748b", inconclusive: "#d97706" } as const;
 
 // GET /projects/:project/compare/og?base=&head= — the Open Graph preview of a comparison link
 export const GET = apiRoute<{ project: string }>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
-  const db = await getDb();
-  const project = await findProject(db, slug);
-  if (!project) throw notFound(`Project "${slug}"`);
   const query = compareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const result = await compareSelections(db, project, {
-    base: parseRunSelector(query.base, "query.base"),
-    head: parseRunSelector(query.head, "query.head"),
-    last: query.last ?? null,
-    test: query.test,
-  });
-  const { comparison } = result;
+  const result = await compareProjectRuns(
+    await getDb(),
+    slug,
+    { base: query.base, head: query.head, last: query.last ?? null, test: query.test },
+    publicBaseUrl(request.headers),
+  );
+  const { comparison, project } = result;
   const changes = [...comparison.endpoints, comparison.aggregate]
     .flatMap((endpoint) =>
       endpoint.metrics
         .filter((metric) => metric.verdict === "regressed" || metric.verdict === "improved")
-        .map((metric) => ({ endpoint: endpoint.name === "(all)" ? "All endpoints" : endpoint.name, metric })),
+        .map((metric) => ({ endpoint: endpointDisplayName(endpoint.name), metric })),
     )
     .sort((a, b) => Math.abs(b.metric.deltaPct ?? 0) - Math.abs(a.metric.deltaPct ?? 0))
     .slice(0, 4);
@@ -53,7 +51,7 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
             changes.map(({ endpoint, metric }) => (
               <div key={`${endpoint}-${metric.metric}`} style={{ display: "flex", gap: 20 }}>
                 <span style={{ color: metric.verdict === "regressed" ? "#f87171" : "#4ade80" }}>
-                  {formatDeltaPct((metric.deltaPct ?? 0) / 100)}
+                  {formatDeltaPct(metric.deltaPct)}
                 </span>
                 <span>{`${endpoint} ${metric.metric}`}</span>
               </div>

@@ -5,7 +5,7 @@ import { Suspense } from "react";
 import { EndpointTrends } from "@/components/trends/endpoint-trends";
 import { parseTrendView, trendsQueryInput } from "@/components/trends/trend-view";
 import { HydrateClient, getQueryClient, trpc } from "@/server/api/server";
-import { AGGREGATE_ENDPOINT } from "@/server/domain/series/trend-series";
+import { AGGREGATE_URL_NAME, endpointDisplayName } from "@/server/domain/run";
 
 // Live data: never prerender at build time.
 export const dynamic = "force-dynamic";
@@ -25,7 +25,7 @@ function decodeSegment(segment: string): string {
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { name } = await params;
   const endpoint = decodeSegment(name);
-  return { title: `${endpoint === AGGREGATE_ENDPOINT ? "All endpoints" : endpoint} · trends` };
+  return { title: `${endpoint === AGGREGATE_URL_NAME ? endpointDisplayName(null) : endpoint} · trends` };
 }
 
 // /projects/{p}/endpoints/{name} — an endpoint's trends ("_all": the run aggregate).

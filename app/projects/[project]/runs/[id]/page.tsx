@@ -1,3 +1,4 @@
+import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunReport } from "@/components/runs/run-report";
@@ -8,11 +9,21 @@ export const dynamic = "force-dynamic";
 
 type Params = Promise<{ project: string; id: string }>;
 
+/** An unknown project or run (or an id no run can have) is a 404 page. */
+function isMissing(error: unknown): boolean {
+  return error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST");
+}
+
 async function loadReport(params: Params) {
   const { project, id } = await params;
   const input = { project: decodeURIComponent(project), id: decodeURIComponent(id) };
   // fetchQuery fills the request's QueryClient (shared with generateMetadata), which HydrateClient hands over.
-  const report = await getQueryClient().fetchQuery(trpc.run.get.queryOptions(input));
+  const report = await getQueryClient()
+    .fetchQuery(trpc.run.get.queryOptions(input))
+    .catch((error: unknown) => {
+      if (isMissing(error)) return null;
+      throw error;
+    });
   return { input, report };
 }
 

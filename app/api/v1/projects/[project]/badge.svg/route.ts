@@ -1,8 +1,9 @@
 import { getDb } from "@/server/db";
 import { renderGradeBadge } from "@/server/domain/sla/badge";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute, requireProject } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/http/schemas";
+import { apiRoute } from "@/server/http/route";
+import { requireProject } from "@/server/services/projects";
+import { parseProjectSlug } from "@/server/schemas/projects";
 import { gradeParsedRun, getSlaPolicy } from "@/server/services/sla";
 import { loadParsedRun } from "@/server/services/stored-runs";
 

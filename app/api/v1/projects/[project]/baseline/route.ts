@@ -1,9 +1,8 @@
 import { getDb } from "@/server/db";
-import { authenticate, requireAdmin, requireRead } from "@/server/http/auth";
-import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound, readJsonBody, requireProject } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/http/schemas";
-import { baselinePinSchema, listBaselinePins, pinBaseline, unpinBaseline } from "@/server/services/baselines";
+import { authenticate, requireRead } from "@/server/http/auth";
+import { apiRoute, readJsonBody } from "@/server/http/route";
+import { parseProjectSlug } from "@/server/schemas/projects";
+import { listBaselinePins, pinBaseline, unpinBaseline } from "@/server/services/baselines";
 
 type Params = { project: string };
 
@@ -12,34 +11,23 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await requireProject(db, slug);
-  return Response.json({ defaultBranch: project.defaultBranch, pins: await listBaselinePins(db, project.id) });
+  return Response.json(await listBaselinePins(db, slug));
 });
 
 // PUT /api/v1/projects/:project/baseline — pin runs or a label as the baseline of a label (admin)
 export const PUT = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
-  requireAdmin(await authenticate(request, db));
-  const project = await requireProject(db, slug);
+  const principal = await authenticate(request, db);
   const body = await readJsonBody(request);
-  const input = baselinePinSchema.parse(body);
-  if (input.runIds) {
-    const found = await db.run.count({ where: { projectId: project.id, id: { in: input.runIds } } });
-    if (found !== new Set(input.runIds).size) {
-      throw new ApiError("bad_request", "Some runs are not in this project", [{ path: "runIds", message: "unknown run id" }]);
-    }
-  }
-  return Response.json(await pinBaseline(db, project.id, input));
+  return Response.json(await pinBaseline(db, principal, slug, body));
 });
 
 // DELETE /api/v1/projects/:project/baseline?for_label=<label> — unpin (admin); without for_label, the pin for every label
 export const DELETE = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
-  requireAdmin(await authenticate(request, db));
-  const project = await requireProject(db, slug);
-  const removed = await unpinBaseline(db, project.id, new URL(request.url).searchParams.get("for_label"));
-  if (removed === 0) throw notFound("Pinned baseline");
+  const principal = await authenticate(request, db);
+  await unpinBaseline(db, principal, slug, new URL(request.url).searchParams.get("for_label"));
   return new Response(null, { status: 204 });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, targetFromEnv } from "@/server/db";
+import { createCaller } from "@/server/api/root";
+import { closeDb, getDb, targetFromEnv } from "@/server/db";
 import { ISSUE_BASE_P95_MS, ISSUE_HEAD_P95_MS } from "@/server/domain/stats/issue-example.fixture";
 import { migrateDatabase } from "@/server/migrate/apply";
 import { uniqueSlug } from "@/server/testing/databases";
@@ -89,5 +90,57 @@ describe("GET /api/v1/projects/:project/compare", () => {
     const bad = await get({ base: "", head: "label:ManagedAsync" });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.details[0].path).toBe("base");
+  });
+
+  it("names the side that matches no run, and says why a selector does not parse", async () => {
+    const empty = await get({ base: "label:nope", head: "label:ManagedAsync" });
+    expect(empty.status).toBe(404);
+    expect((await empty.json()).error).toMatchObject({
+      code: "not_found",
+      message: "No runs match the base selector.",
+      details: [{ path: "base", message: '"label:nope" matches no run of this project' }],
+    });
+    const malformed = await get({ base: "label:baseline", head: "not a run id" });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error).toMatchObject({ code: "bad_request", message: "The head selector is not a list of run ids" });
+    const tooMany = await get({ base: Array.from({ length: 51 }, (_, i) => `r${i}`).join(","), head: "label:ManagedAsync" });
+    expect(tooMany.status).toBe(413);
+  });
+
+  it("links run ids with literal commas, and each run to its page", async () => {
+    const baseline = await (await get({ base: "label:baseline", head: "label:ManagedAsync", last: "2" })).json();
+    const ids = baseline.base.runs.map((run: any) => run.id);
+    const body = await (await get({ base: ids.join(","), head: baseline.head.runs[0].id })).json();
+    expect(body.url).toBe(`http://bench.test/projects/${slug}/compare?base=${ids.join(",")}&head=${baseline.head.runs[0].id}&test=welch`);
+    expect(body.base.runs.map((run: any) => run.url)).toEqual(ids.map((id: string) => `http://bench.test/projects/${slug}/runs/${id}`));
+    expect(body.base.runs[0].startedAt).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
+  });
+
+  it("gives the compare page the same use case through tRPC: the result, its links and Markdown, or the same errors", async () => {
+    const caller = createCaller({ db: await getDb() });
+    const input = { project: slug, base: "label:baseline", head: "label:ManagedAsync", last: null, test: "welch" as const, baseUrl: "http://bench.test" };
+    const result = await caller.compare.get(input);
+    expect(result.comparison.verdict).toBe("regressed");
+    expect(result.links).toEqual({
+      page: `http://bench.test/projects/${slug}/compare?base=label%3Abaseline&head=label%3AManagedAsync&test=welch`,
+      api: `/api/v1/projects/${slug}/compare?base=label%3Abaseline&head=label%3AManagedAsync&test=welch`,
+      image: `http://bench.test/projects/${slug}/compare/og?base=label%3Abaseline&head=label%3AManagedAsync&test=welch`,
+    });
+    expect(result.markdown.split("\n")[0]).toBe("### 🔴 **Regressed**: head is worse than base");
+    expect(result.markdown).toContain(`[open the comparison](${result.links.page})`);
+    await expect(caller.compare.get({ ...input, head: "label:nope" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "No runs match the head selector.",
+    });
+    await expect(caller.compare.get({ ...input, base: "label:nope", head: "branch:nope" })).rejects.toMatchObject({
+      message: "No runs match the base and head selector.",
+    });
+    await expect(caller.compare.get({ ...input, base: "" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.compare.get({ ...input, project: uniqueSlug("missing") })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    // In the database's collation order, which differs between PGlite and PostgreSQL for mixed case.
+    const choices = await caller.compare.choices({ project: slug });
+    expect(choices.labels).toHaveLength(2);
+    expect(choices.labels).toEqual(expect.arrayContaining([{ value: "ManagedAsync", runs: 5 }, { value: "baseline", runs: 5 }]));
+    expect(choices.branches).toEqual([]);
   });
 });

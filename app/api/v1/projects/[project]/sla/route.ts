@@ -1,8 +1,8 @@
 import { getDb } from "@/server/db";
-import { authenticate, requireAdmin, requireRead } from "@/server/http/auth";
-import { apiRoute, readJsonBody, requireProject } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/http/schemas";
-import { getSlaPolicy, putSlaPolicy } from "@/server/services/sla";
+import { authenticate, requireRead } from "@/server/http/auth";
+import { apiRoute, readJsonBody } from "@/server/http/route";
+import { parseProjectSlug } from "@/server/schemas/projects";
+import { getProjectSlaPolicy, putSlaPolicy } from "@/server/services/sla-policy";
 
 type Params = { project: string };
 
@@ -11,17 +11,14 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await requireProject(db, slug);
-  return Response.json((await getSlaPolicy(db, project.id)) ?? { targets: [] });
+  return Response.json(await getProjectSlaPolicy(db, slug));
 });
 
 // PUT /api/v1/projects/:project/sla — replace the SLA policy (admin); an empty target list removes it
 export const PUT = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
-  requireAdmin(await authenticate(request, db));
-  const project = await requireProject(db, slug);
+  const principal = await authenticate(request, db);
   const body = await readJsonBody(request);
-  const policy = await putSlaPolicy(db, project.id, body);
-  return Response.json(policy ?? { targets: [] });
+  return Response.json(await putSlaPolicy(db, principal, slug, body));
 });

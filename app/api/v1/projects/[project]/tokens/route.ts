@@ -1,8 +1,8 @@
 import { getDb } from "@/server/db";
-import { authenticate, requireAdmin } from "@/server/http/auth";
-import { apiRoute, readJsonBody, requireProject } from "@/server/http/route";
-import { createTokenSchema, parseProjectSlug } from "@/server/http/schemas";
-import { createProjectToken, listProjectTokens } from "@/server/services/tokens";
+import { authenticate } from "@/server/http/auth";
+import { apiRoute, readJsonBody } from "@/server/http/route";
+import { parseProjectSlug } from "@/server/schemas/projects";
+import { createProjectToken, listProjectTokens } from "@/server/services/project-tokens";
 
 type Params = { project: string };
 
@@ -10,22 +10,15 @@ type Params = { project: string };
 export const POST = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
-  requireAdmin(await authenticate(request, db));
-  const project = await requireProject(db, slug);
+  const principal = await authenticate(request, db);
   const body = await readJsonBody(request, {});
-  const input = createTokenSchema.parse(body);
-  const token = await createProjectToken(db, project.id, input.name);
-  return Response.json(
-    { id: token.id, name: token.name, prefix: token.prefix, token: token.token, createdAt: token.createdAt.toISOString() },
-    { status: 201 },
-  );
+  return Response.json(await createProjectToken(db, principal, slug, body), { status: 201 });
 });
 
 // GET /api/v1/projects/:project/tokens — list tokens, never their secrets (admin)
 export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
-  requireAdmin(await authenticate(request, db));
-  const project = await requireProject(db, slug);
-  return Response.json({ tokens: await listProjectTokens(db, project.id) });
+  const principal = await authenticate(request, db);
+  return Response.json({ tokens: await listProjectTokens(db, principal, slug) });
 });

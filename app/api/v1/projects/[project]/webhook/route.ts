@@ -1,9 +1,11 @@
 import { getDb } from "@/server/db";
-import { authenticate, requireAdmin } from "@/server/http/auth";
-import { apiRoute, readJsonBody, requireProject } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/http/schemas";
-import { putWebhookSchema } from "@/server/http/webhook-schema";
-import { getWebhookSettings, setWebhookUrl } from "@/server/services/webhooks";
+import { authenticate } from "@/server/http/auth";
+import { requireAdmin } from "@/server/services/auth";
+import { apiRoute, readJsonBody } from "@/server/http/route";
+import { requireProject } from "@/server/services/projects";
+import { parseProjectSlug } from "@/server/schemas/projects";
+import { putWebhookSchema } from "@/server/schemas/webhooks";
+import { getWebhookSettings, setWebhookUrl } from "@/server/services/webhook-settings";
 
 type Params = { project: string };
 

@@ -1,18 +1,18 @@
 import { getDb } from "@/server/db";
-import { authenticate, requireAdmin } from "@/server/http/auth";
-import { apiRoute, notFound, readJsonBody, requireProject } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/http/schemas";
+import { authenticate } from "@/server/http/auth";
+import { apiRoute, readJsonBody } from "@/server/http/route";
+import { parseProjectSlug } from "@/server/schemas/projects";
 import { publicBaseUrl } from "@/server/public-url";
-import { regressionLinks, toRegressionJson, updateRegressionSchema, updateRegressionStatus } from "@/server/services/regressions";
+import { updateRegressionSchema } from "@/server/schemas/regressions";
+import { requireAdmin } from "@/server/services/auth";
+import { setRegressionStatus, toRegressionJson } from "@/server/services/regressions";
 
 // PATCH /api/v1/projects/:project/regressions/:id — acknowledge, dismiss or reopen (admin)
 export const PATCH = apiRoute<{ project: string; id: string }>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   requireAdmin(await authenticate(request, db));
-  const project = await requireProject(db, slug);
-  const body = await readJsonBody(request);
-  const row = await updateRegressionStatus(db, project.id, params.id, updateRegressionSchema.parse(body));
-  if (!row) throw notFound(`Regression "${params.id}"`);
-  return Response.json(toRegressionJson(row, await regressionLinks(db, project, row), publicBaseUrl(request.headers)));
+  const change = updateRegressionSchema.parse(await readJsonBody(request));
+  const regression = await setRegressionStatus(db, slug, params.id, change);
+  return Response.json(toRegressionJson(regression, publicBaseUrl(request.headers)));
 });

@@ -1,9 +1,11 @@
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute, notFound, requireProject } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/http/schemas";
+import { apiRoute } from "@/server/http/route";
+import { requireProject } from "@/server/services/projects";
+import { parseProjectSlug } from "@/server/schemas/projects";
 import { publicBaseUrl } from "@/server/public-url";
 import { getRunDocument } from "@/server/services/run-document";
+import { notFound } from "@/server/services/errors";
 
 // GET /api/v1/projects/:project/runs/:id — one stored run in the Benchtrack format, normalized
 export const GET = apiRoute<{ project: string; id: string }>(async (request, params) => {

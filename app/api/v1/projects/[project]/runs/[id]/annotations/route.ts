@@ -1,8 +1,8 @@
 import { getDb } from "@/server/db";
-import { createAnnotationSchema, toAnnotationJson } from "@/server/http/annotation-schema";
-import { authenticate, requireAdmin, requireRead } from "@/server/http/auth";
-import { apiRoute, notFound, readJsonBody, requireProject } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/http/schemas";
+import { authenticate, requireRead } from "@/server/http/auth";
+import { apiRoute, readJsonBody } from "@/server/http/route";
+import { toAnnotationJson } from "@/server/schemas/annotations";
+import { parseProjectSlug } from "@/server/schemas/projects";
 import { createAnnotation, listRunAnnotations } from "@/server/services/annotations";
 
 type Params = { project: string; id: string };
@@ -12,9 +12,7 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   await requireRead(request, db);
-  const project = await requireProject(db, slug);
-  const annotations = await listRunAnnotations(db, project.id, params.id);
-  if (!annotations) throw notFound(`Run "${params.id}"`);
+  const annotations = await listRunAnnotations(db, slug, params.id);
   return Response.json({ annotations: annotations.map(toAnnotationJson) });
 });
 
@@ -22,11 +20,8 @@ export const GET = apiRoute<Params>(async (request, params) => {
 export const POST = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
-  requireAdmin(await authenticate(request, db));
-  const project = await requireProject(db, slug);
+  const principal = await authenticate(request, db);
   const body = await readJsonBody(request);
-  const input = createAnnotationSchema.parse(body);
-  const annotation = await createAnnotation(db, project.id, params.id, input.text);
-  if (!annotation) throw notFound(`Run "${params.id}"`);
+  const annotation = await createAnnotation(db, principal, slug, params.id, body);
   return Response.json(toAnnotationJson(annotation), { status: 201 });
 });

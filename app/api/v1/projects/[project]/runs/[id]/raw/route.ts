@@ -1,10 +1,11 @@
 import { gunzipSync } from "node:zlib";
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { ApiError } from "@/server/http/errors";
-import { apiRoute, notFound, requireProject } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/http/schemas";
+import { apiRoute } from "@/server/http/route";
+import { requireProject } from "@/server/services/projects";
+import { parseProjectSlug } from "@/server/schemas/projects";
 import { findRawUploads } from "@/server/services/runs";
+import { notFound, ServiceError } from "@/server/services/errors";
 
 // GET /api/v1/projects/:project/runs/:id/raw — the original upload (?file=N for one file of a multi-file upload)
 export const GET = apiRoute<{ project: string; id: string }>(async (request, params) => {
@@ -31,7 +32,7 @@ export const GET = apiRoute<{ project: string; id: string }>(async (request, par
   const position = fileParam === null ? 0 : Number(fileParam);
   const upload = run.uploads.find((candidate) => candidate.position === position);
   if (!upload) throw notFound(`File ${fileParam ?? 0} of run "${params.id}"`);
-  if (!upload.gzipData) throw new ApiError("not_found", "This raw upload was dropped by the retention setting");
+  if (!upload.gzipData) throw new ServiceError("not_found", "This raw upload was dropped by the retention setting");
 
   const name = upload.fileName ?? `${run.id}-${run.format}${guessExtension(upload.contentType)}`;
   const headers = {

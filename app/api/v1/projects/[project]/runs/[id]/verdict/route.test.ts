@@ -99,9 +99,9 @@ describe("the regressions inbox API", () => {
     expect(p95.after).toBeGreaterThan(26);
     expect(p95.compareUrl).toMatch(/\/compare\?base=/);
 
-    const unauthorized = await call(patchRegression, `/x`, { project: slug, id: p95.id }, { method: "PATCH", body: '{"status":"acknowledged"}', token: null });
+    const unauthorized = await call(patchRegression, `/api/v1/projects/${slug}/regressions/${p95.id}`, { project: slug, id: p95.id }, { method: "PATCH", body: '{"status":"acknowledged"}', token: null });
     expect(unauthorized.status).toBe(401);
-    const acknowledged = await call(patchRegression, `/x`, { project: slug, id: p95.id }, { method: "PATCH", body: '{"status":"acknowledged","by":"sam"}' });
+    const acknowledged = await call(patchRegression, `/api/v1/projects/${slug}/regressions/${p95.id}`, { project: slug, id: p95.id }, { method: "PATCH", body: '{"status":"acknowledged","by":"sam"}' });
     expect((await acknowledged.json()).status).toBe("acknowledged");
     expect((await list({ status: "open", kind: "regression" })).some((regression: any) => regression.id === p95.id)).toBe(false);
   });

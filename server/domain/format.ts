@@ -1,6 +1,7 @@
 /**
- * The one set of number and time formatters for the UI, Markdown summaries and badges. Isomorphic (no
- * React, no DOM), and pinned to en-US so server-rendered and client-rendered text are identical (a
+ * The one set of number and time formatters for pages, Markdown comments, webhooks, badges and the
+ * `reason` sentences statistics return: one formatter per kind of number, one signature each. Pure and
+ * isomorphic (no React, no DOM, no I/O), so server and browser import the same module, and pinned to en-US so server-rendered and client-rendered text are identical (a
  * visitor's locale would otherwise cause hydration mismatches). Every formatter returns MISSING for
  * null, undefined, NaN or ±Infinity: a missing number is shown as missing, never as 0.
  *
@@ -8,8 +9,10 @@
  * - latency (`formatMs`): 3 significant digits, trailing zeros dropped ("0.74 ms", "12.3 ms", "123 ms");
  *   from 1000 ms in seconds by the same rule ("1.23 s"); from 1000 s whole seconds ("1,235 s").
  * - rates (`formatRate`): 2 fixed decimals under 100 req/s ("2.87 req/s"), whole numbers above ("1,235 req/s").
- * - fractions (`formatPct`): 2 fixed decimals ("0.00%", "1.23%"); deltas (`formatDeltaPct`): 1 decimal with
- *   a sign ("+76.1%", "-4.2%", "0.0%").
+ * - fractions (`formatPct`): 2 fixed decimals ("0.00%", "1.23%").
+ * - relative changes (`formatDeltaPct`), given in percent as every `deltaPct` field is: 1 decimal with a
+ *   sign and a true minus ("+76.1%", "−4.2%", "0.0%").
+ * - p-values (`formatPValue`): "p < 0.001", else two significant digits ("p = 0.021", "p = 0.3").
  */
 
 export const MISSING = "—";
@@ -20,7 +23,6 @@ const SIGNIFICANT_3 = new Intl.NumberFormat(LOCALE, { maximumSignificantDigits: 
 const WHOLE = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
 const TWO_DECIMALS = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const DELTA_PERCENT = new Intl.NumberFormat(LOCALE, {
-  style: "percent",
   minimumFractionDigits: 1,
   maximumFractionDigits: 1,
   signDisplay: "exceptZero",
@@ -87,10 +89,20 @@ export function formatPct(fraction: MaybeNumber, fractionDigits = 2): string {
   return format.format(fraction);
 }
 
-/** A relative change (head − base) / base with its sign: 0.761 → "+76.1%", −0.042 → "-4.2%", 0 → "0.0%". */
-export function formatDeltaPct(relativeDelta: MaybeNumber): string {
-  if (!isPresent(relativeDelta)) return MISSING;
-  return DELTA_PERCENT.format(relativeDelta);
+/**
+ * A relative change in percent, 100 · (head − base) / base, with its sign and a true minus:
+ * 76.1 → "+76.1%", −4.2 → "−4.2%", 0 → "0.0%" (a change that rounds to zero gets no sign).
+ */
+export function formatDeltaPct(deltaPct: MaybeNumber): string {
+  if (!isPresent(deltaPct)) return MISSING;
+  return `${DELTA_PERCENT.format(deltaPct).replace("-", "−")}%`;
+}
+
+/** A p-value as evidence is read: "p < 0.001", else two significant digits ("p = 0.021", "p = 0.3"). */
+export function formatPValue(pValue: MaybeNumber): string {
+  if (!isPresent(pValue)) return MISSING;
+  if (pValue < 0.001) return "p < 0.001";
+  return `p = ${Number(pValue.toPrecision(2))}`;
 }
 
 const MINUTE = 60;
@@ -162,13 +174,14 @@ function relativeAmount(seconds: number): string {
 }
 
 /**
- * A value of a named metric in its own unit: latency metrics in ms, throughput in req/s, error rate
- * as %, custom metrics with their unit ("101 MB", "12.7 %").
+ * A value of a named metric in its own unit (see ./metrics): latency in ms, throughput in req/s, error
+ * rate (a fraction) as %, custom metrics with their unit ("101 MB", "12.7%": a percent sign is glued).
  */
 export function formatMetricValue(metric: string, unit: string | null, value: MaybeNumber): string {
   if (metric === "errorRate") return formatPct(value);
   if (unit === "ms") return formatMs(value);
   if (unit === "req/s") return formatRate(value);
   if (!isPresent(value)) return MISSING;
-  return unit ? `${formatNumber(value, 3)} ${unit}` : formatNumber(value, 3);
+  if (!unit) return formatNumber(value, 3);
+  return unit === "%" ? `${formatNumber(value, 3)}%` : `${formatNumber(value, 3)} ${unit}`;
 }

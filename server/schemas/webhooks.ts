@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { RegressionWebhookPayload } from "../services/webhooks";
 
 /** Wire schemas of a project's webhook settings, its delivery log, and the webhook call's body. */
 
@@ -66,7 +65,5 @@ export const regressionWebhookPayloadSchema = z
     "The JSON body Benchtrack POSTs to a project's webhook URL (Content-Type: application/json) for each regression an upload opens.",
   );
 
-type Assert<T extends true> = T;
-export type WebhookPayloadShapeMatches = Assert<
-  RegressionWebhookPayload extends z.infer<typeof regressionWebhookPayloadSchema> ? true : false
->;
+/** The JSON body of a webhook call. */
+export type RegressionWebhookPayload = z.infer<typeof regressionWebhookPayloadSchema>;

@@ -1,7 +1,15 @@
 import { z } from "zod";
 import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
 
-/** The compare answer's wire shape, for the OpenAPI document; tied to the domain types below. */
+/** Wire schemas of comparisons: the query (base and head selectors) and the answer, tied to the domain types below. */
+export const compareQuerySchema = z.object({
+  base: z.string().min(1).max(4000).describe("Run ids (a,b,c) or label:<label>, branch:<branch>, commit:<sha>."),
+  head: z.string().min(1).max(4000).describe("Same syntax as base."),
+  last: z.coerce.number().int().min(1).max(50).optional().describe("Newest n runs of each selector (default: all, capped at 50)."),
+  test: z.enum(["welch", "mann-whitney"]).default("welch").describe("Significance test for groups."),
+  format: z.enum(["json", "markdown"]).optional().describe("markdown: the same as Accept: text/markdown."),
+});
+
 const verdictSchema = z.enum(["regressed", "improved", "unchanged", "inconclusive"]);
 const intervalSchema = z.tuple([z.number(), z.number()]).readonly().nullable();
 

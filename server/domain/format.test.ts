@@ -8,11 +8,12 @@ import {
   formatMs,
   formatNumber,
   formatPct,
+  formatPValue,
   formatRate,
   formatRelativeTime,
 } from "./format";
 
-const numberFormatters = [formatMs, formatNumber, formatRate, formatPct, formatDeltaPct, formatDuration, formatBytes];
+const numberFormatters = [formatMs, formatNumber, formatRate, formatPct, formatDeltaPct, formatPValue, formatDuration, formatBytes];
 
 describe("missing values", () => {
   it.each([null, undefined, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
@@ -95,13 +96,25 @@ describe("formatPct and formatDeltaPct", () => {
   });
 
   it.each([
-    [0.761, "+76.1%"],
-    [-0.042, "-4.2%"],
+    [76.1, "+76.1%"],
+    [-4.2, "−4.2%"],
     [0, "0.0%"],
-    [-0.0001, "0.0%"], // rounds to zero: no misleading sign
-    [12.5, "+1,250.0%"],
-  ])("formatDeltaPct(%s) → %s", (delta, expected) => {
-    expect(formatDeltaPct(delta)).toBe(expected);
+    [-0.01, "0.0%"], // rounds to zero: no misleading sign
+    [1250, "+1,250.0%"],
+  ])("formatDeltaPct(%s) → %s", (deltaPct, expected) => {
+    expect(formatDeltaPct(deltaPct)).toBe(expected);
+  });
+});
+
+describe("formatPValue", () => {
+  it.each([
+    [0.0004, "p < 0.001"],
+    [0.001, "p = 0.001"],
+    [0.0213, "p = 0.021"],
+    [0.3, "p = 0.3"],
+    [1, "p = 1"],
+  ])("formatPValue(%s) → %s", (pValue, expected) => {
+    expect(formatPValue(pValue)).toBe(expected);
   });
 });
 
@@ -172,6 +185,7 @@ describe("formatMetricValue", () => {
     expect(formatMetricValue("metrics.memory", "MB", 101)).toBe("101 MB");
     expect(formatMetricValue("metrics.completion", "s", 6.6)).toBe("6.6 s");
     expect(formatMetricValue("metrics.count", null, 1234.5678)).toBe("1,234.568");
+    expect(formatMetricValue("metrics.cpu", "%", 12.7)).toBe("12.7%");
     expect(formatMetricValue("p95", "ms", null)).toBe(MISSING);
   });
 });

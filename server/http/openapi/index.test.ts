@@ -3,13 +3,14 @@ import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
-import { runInputSchema } from "../domain/parsers/benchtrack";
-import { runMetadataSchema } from "../domain/parsers/metadata";
-import { buildOpenApiDocument, buildRunInputJsonSchema } from "./openapi";
-import { createProjectSchema, createTokenSchema } from "./schemas";
+import { runDocumentSchema } from "../../domain/parsers/benchtrack-document";
+import { runInputSchema } from "../../domain/parsers/benchtrack";
+import { runMetadataSchema } from "../../domain/parsers/metadata";
+import { buildOpenApiDocument, buildRunInputJsonSchema } from ".";
+import { createProjectSchema } from "../../schemas/projects";
+import { createTokenSchema } from "../../schemas/tokens";
 
-const API_DIR = fileURLToPath(new URL("../../app/api/v1", import.meta.url));
+const API_DIR = fileURLToPath(new URL("../../../app/api/v1", import.meta.url));
 
 /** Every REST route file under app/api/v1 as "METHOD /api/v1/…" with Next's [param] written {param}. */
 function routeOperations(): string[] {

@@ -1,0 +1,127 @@
+import { Table, Td, Th } from "@/components/ui/table";
+import { CodeBlock } from "./code-block";
+import { Code, DocSection } from "./doc-section";
+
+/** "Run metadata", "Retries", "The answer" and "Reading back": what goes with an upload and what comes back. */
+export function RunReference({
+  runsUrl,
+  runPageUrl,
+  auth,
+  metadataParameters,
+}: {
+  runsUrl: string;
+  /** An example run page, as the answer's `url` shows it. */
+  runPageUrl: string;
+  auth: string;
+  metadataParameters: { name: string; description: string }[];
+}) {
+  return (
+    <>
+      <DocSection id="metadata" title="Run metadata">
+        <p>
+          Query parameters describe the run better than the tool can (a k6 summary knows nothing of git), so they
+          override both the file and the wrapper&apos;s <Code>metadata</Code>.
+        </p>
+        <Table label="Metadata query parameters">
+          <thead>
+            <tr>
+              <Th>parameter</Th>
+              <Th>meaning</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {metadataParameters.map((parameter) => (
+              <tr key={parameter.name} className="align-top">
+                <Td>
+                  <Code>{parameter.name}</Code>
+                </Td>
+                <Td className="whitespace-normal wrap-anywhere">{parameter.description}</Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+        <CodeBlock
+          title="Metadata from a CI job"
+          language="sh"
+          code={`curl --data-binary @summary.json ${auth} \\
+  "${runsUrl}?format=k6&label=ManagedAsync&round=3&branch=feature-x&commit=9f1c2e7&pr=42&build_url=https%3A%2F%2Fci.example%2Fbuild%2F1&attr.db=postgres15"`}
+        />
+      </DocSection>
+
+      <DocSection id="idempotency" title="Retries: Idempotency-Key">
+        <p>
+          Send an <Code>Idempotency-Key</Code> header (or <Code>?idempotency_key=</Code>), 1–255 characters, to make
+          retries safe: the first upload answers <strong>201</strong>; the same key with the same body answers{" "}
+          <strong>200</strong> with the first run, never a duplicate; the same key with a different body is a{" "}
+          <strong>409</strong>.
+        </p>
+        <CodeBlock
+          title="Safe retries"
+          language="sh"
+          code={`curl --retry 5 --retry-all-errors --data-binary @summary.json ${auth} \\
+  -H "Idempotency-Key: ci-$GITHUB_RUN_ID-k6" \\
+  "${runsUrl}?format=k6&label=baseline"`}
+        />
+      </DocSection>
+
+      <DocSection id="answer" title="The answer">
+        <p>
+          <strong>201</strong> (or <strong>200</strong> for a replayed key) with the run&apos;s id, its page, the format
+          read, the endpoints found, the CI verdict against the run&apos;s baseline (<Code>?fail_on=</Code> says what
+          fails: <Code>regression</Code>, <Code>sla</Code> or <Code>none</Code>), its SLA grade and the stored run in the
+          Benchtrack format. With <Code>Accept: text/markdown</Code> the answer is a pull-request comment, the verdict on
+          its first line.
+        </p>
+        <CodeBlock
+          title="Upload answer"
+          language="json"
+          code={`{
+  "id": "cmabc123…",
+  "url": "${runPageUrl}",
+  "project": "listings",
+  "format": "k6-summary",
+  "endpoints": ["GET /api/listings/:id", "GET /api/listings"],
+  "verdict": "pass",
+  "reasons": [],
+  "failOn": ["regression", "sla"],
+  "comparison": { "baseline": { "how": "the last 5 runs labelled baseline on main", "pinned": false, "runs": […] },
+                  "verdict": "unchanged", "regressions": [], "improvements": 0, "url": "…", … },
+  "grade": null,
+  "run": {
+    "id": "cmabc123…", "schema": "benchtrack/v1", "format": "k6-summary", "tool": "k6", "label": "baseline",
+    "environment": {…}, "endpoints": […], "aggregate": {…}, …
+  }
+}`}
+        />
+        <CodeBlock
+          title="Print the run's page in CI"
+          language="sh"
+          code={`curl -sS --data-binary @summary.json ${auth} \\
+  "${runsUrl}?format=k6&label=baseline" | jq -r .url`}
+        />
+      </DocSection>
+
+      <DocSection id="read" title="Reading back">
+        <p>
+          Add <Code>-H &quot;Authorization: Bearer $BENCHTRACK_READ_TOKEN&quot;</Code> when the server sets a read token.
+        </p>
+        <CodeBlock title="One run (normalized: ms, errorRate, aggregate)" language="sh" code={`curl "${runsUrl}/<run-id>"`} />
+        <CodeBlock
+          title="List runs, newest first"
+          language="sh"
+          code={`curl "${runsUrl}?branch=main&label=baseline&limit=20"
+# → {"runs": [...], "nextCursor": "…"} (null on the last page); the next page:
+curl "${runsUrl}?branch=main&label=baseline&limit=20&cursor=<nextCursor>"
+# filters: label, branch, tool; limit 1–200 (default 50)`}
+        />
+        <CodeBlock
+          title="The original upload"
+          language="sh"
+          code={`curl -OJ "${runsUrl}/<run-id>/raw"
+# a multi-file upload (Locust CSVs, several ghz reports) lists its files; fetch one with ?file=N
+curl -OJ "${runsUrl}/<run-id>/raw?file=1"`}
+        />
+      </DocSection>
+    </>
+  );
+}

@@ -1,0 +1,134 @@
+import Link from "next/link";
+import { StatusActions } from "@/components/regressions/status-actions";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Table, Td, Th } from "@/components/ui/table";
+import type { RouterOutputs } from "@/server/api/root";
+import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
+import { metricDefinition } from "@/server/domain/metrics";
+import { endpointDisplayName } from "@/server/domain/run";
+import { pagePaths } from "@/server/domain/urls";
+
+type Inbox = RouterOutputs["regression"]["inbox"];
+type Regression = Inbox["regressions"][number];
+
+export const INBOX_STATUSES = ["open", "acknowledged", "dismissed", "all"] as const;
+export type InboxStatus = (typeof INBOX_STATUSES)[number];
+
+/** The regressions inbox: steps detected on the default branch, regressions then improvements. */
+export function RegressionInbox({ inbox }: { inbox: Inbox }) {
+  const { project, status, regressions, improvements } = inbox;
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-xl font-semibold">Regressions</h1>
+          <p className="text-sm text-text-muted">
+            Steps detected in each endpoint&apos;s history on <code>{project.defaultBranch}</code> (change points, per label), newest first.
+          </p>
+        </div>
+        <nav aria-label="Status" className="flex gap-1 text-sm">
+          {INBOX_STATUSES.map((value) => (
+            <Link
+              key={value}
+              href={pagePaths.regressions(project.slug, value === "open" ? undefined : `status=${value}`)}
+              aria-current={value === status ? "page" : undefined}
+              className="rounded border border-border px-2 py-0.5 text-text-muted aria-[current=page]:border-accent aria-[current=page]:text-text"
+            >
+              {value}
+            </Link>
+          ))}
+        </nav>
+      </div>
+      <Card title={`Regressions (${regressions.length})`}>
+        {regressions.length === 0 ? (
+          <EmptyState title={status === "open" ? "No open regressions" : `No ${status === "all" ? "" : `${status} `}regressions`}>
+            Each upload on {project.defaultBranch} is checked: a lasting step up in latency (at least 6 runs on each side) opens one here.
+          </EmptyState>
+        ) : (
+          <RegressionTable slug={project.slug} rows={regressions} testId="regressions" />
+        )}
+      </Card>
+      <Card title={`Improvements (${improvements.length})`}>
+        {improvements.length === 0 ? (
+          <p className="text-sm text-text-muted">No lasting improvements detected{status === "all" ? "" : ` (${status})`}.</p>
+        ) : (
+          <RegressionTable slug={project.slug} rows={improvements} testId="improvements" />
+        )}
+      </Card>
+    </div>
+  );
+}
+
+/** A custom metric's unit is not known here ("metrics.<key>"): its value is shown as a number. */
+function unitOf(metric: string): string | null {
+  return metricDefinition(metric)?.unit ?? null;
+}
+
+function RegressionTable({ slug, rows, testId }: { slug: string; rows: Regression[]; testId: string }) {
+  return (
+    <Table label="Detected changes, newest first">
+      <thead>
+        <tr>
+          <Th>Detected</Th>
+          <Th>Endpoint</Th>
+          <Th>Metric</Th>
+          <Th numeric>Before → after</Th>
+          <Th numeric>Δ</Th>
+          <Th numeric>p</Th>
+          <Th>First run</Th>
+          <Th>Status</Th>
+          <Th>Links</Th>
+        </tr>
+      </thead>
+      <tbody data-testid={testId}>
+        {rows.map((row) => {
+          const unit = unitOf(row.metric);
+          const endpoint = endpointDisplayName(row.endpoint?.name ?? null);
+          return (
+            <tr key={row.id} id={`regression-${row.id}`} data-testid="regression-row">
+              <Td className="text-text-muted">{row.createdAt.toISOString().slice(0, 16).replace("T", " ")}</Td>
+              <Td className="font-medium">{endpoint}</Td>
+              <Td>{row.metric}</Td>
+              <Td numeric>
+                {formatMetricValue(row.metric, unit, row.beforeValue)} → {formatMetricValue(row.metric, unit, row.afterValue)}
+              </Td>
+              <Td numeric className={row.kind === "regression" ? "text-bad" : "text-good"}>
+                {formatDeltaPct(row.deltaPct)}
+              </Td>
+              <Td numeric>{formatPValue(row.pValue)}</Td>
+              <Td>
+                <Link href={pagePaths.run(slug, row.firstRunId)} className="text-accent hover:underline">
+                  {[row.firstRun.label, row.firstRun.round !== null ? `#${row.firstRun.round}` : null].filter(Boolean).join(" ") || "run"}
+                </Link>{" "}
+                <span className="text-xs text-text-muted">
+                  {row.firstRun.startedAt.toISOString().slice(0, 10)}
+                  {row.firstRun.gitCommit ? ` @ ${row.firstRun.gitCommit.slice(0, 7)}` : ""}
+                </span>
+              </Td>
+              <Td>
+                <span className={row.status === "open" ? "font-medium text-bad" : "text-text-muted"}>{row.status}</span>
+                {row.statusChangedBy && <span className="block text-xs text-text-muted">by {row.statusChangedBy}</span>}
+              </Td>
+              <Td>
+                <span className="flex flex-col gap-1">
+                  <span className="flex gap-2 text-xs">
+                    {row.links.comparePath && (
+                      <Link href={row.links.comparePath} className="text-accent hover:underline" aria-label={`Before vs after: ${endpoint} ${row.metric}`}>
+                        before vs after
+                      </Link>
+                    )}
+                    <Link href={row.links.trendPath} className="text-accent hover:underline" aria-label={`Trend: ${endpoint} ${row.metric}`}>
+                      trend
+                    </Link>
+                  </span>
+                  <StatusActions project={slug} id={row.id} status={row.status} />
+                </span>
+              </Td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * What the trend page's charts and cards draw, shaped from the `endpoint.trends` answer by pure
+ * functions (tested in trend-chart-data.test.ts): the charts only draw what they are given. Names,
+ * fields and formats come from the metric registry (server/domain/metrics.ts); colours from ./trend-lines.
+ */
+import type { TrendChartLine, TrendChartMarker } from "@/components/charts/trend-chart";
+import type { RouterOutputs } from "@/server/api/root";
+import { formatMetricValue, formatNumber } from "@/server/domain/format";
+import { METRICS, customMetric } from "@/server/domain/metrics";
+import type { MetricDefinition } from "@/server/domain/metrics";
+import { DEFAULT_TREND_LINES, TREND_LINE_FIELD, TREND_LINES } from "@/server/domain/series/trend-series";
+import type { TrendLine, TrendValues, TrendXMode } from "@/server/domain/series/trend-series";
+import {
+  CUSTOM_METRIC_COLOR,
+  ERROR_RATE_COLOR,
+  THROUGHPUT_COLOR,
+  TREND_LINE_STYLE,
+  TREND_MARKER_STYLE,
+} from "./trend-lines";
+
+export type EndpointTrendsData = RouterOutputs["endpoint"]["trends"];
+export type MetricTrend = EndpointTrendsData["metrics"][number];
+type TrendMarker = EndpointTrendsData["markers"][number];
+
+/** The error rate as the page writes it in a legend or a value list (the registry's name is "errorRate"). */
+const ERROR_RATE_NAME = "error rate";
+/** The error-rate axis reaches at least 1%, so a flat series of zeros still reads as "0% of something". */
+export const ERROR_RATE_FLOOR = 0.01;
+
+/** A metric's values as its tooltips and value lists show them: the one formatter, by the metric's unit. */
+function formatterOf(metric: MetricDefinition): (value: number | null) => string {
+  return (value) => formatMetricValue(metric.name, metric.unit, value);
+}
+
+/** The lines to draw: those asked for that have data; else the default ones that do; else any. */
+export function linesToDraw(requested: readonly TrendLine[], available: readonly TrendLine[]): TrendLine[] {
+  const wanted = requested.filter((line) => available.includes(line));
+  if (wanted.length > 0) return wanted;
+  const defaults = DEFAULT_TREND_LINES.filter((line) => available.includes(line));
+  return defaults.length > 0 ? defaults : available.slice(0, 1);
+}
+
+/** The latency chart's lines: each one's field, name, colour and format, in the given order. */
+export function latencyChartLines(lines: readonly TrendLine[]): TrendChartLine[] {
+  return lines.map((line) => ({
+    dataKey: TREND_LINE_FIELD[line],
+    name: METRICS[line].name,
+    ...TREND_LINE_STYLE[line],
+    format: formatterOf(METRICS[line]),
+  }));
+}
+
+export const THROUGHPUT_CHART_LINE: TrendChartLine = {
+  dataKey: METRICS.throughput.column,
+  name: METRICS.throughput.name,
+  color: THROUGHPUT_COLOR,
+  format: formatterOf(METRICS.throughput),
+};
+
+export const ERROR_RATE_CHART_LINE: TrendChartLine = {
+  dataKey: METRICS.errorRate.column,
+  name: ERROR_RATE_NAME,
+  color: ERROR_RATE_COLOR,
+  format: formatterOf(METRICS.errorRate),
+};
+
+/** A custom metric's one line, formatted in the unit its runs report. */
+export function metricChartLine(metric: Pick<MetricTrend, "key" | "unit" | "better">): TrendChartLine {
+  const definition = customMetric(metric.key, metric);
+  return { dataKey: "value", name: definition.label, color: CUSTOM_METRIC_COLOR, format: formatterOf(definition) };
+}
+
+/** A custom metric's latest value, as its card shows it when there is no trend yet. */
+export function formatCustomMetricValue(metric: Pick<MetricTrend, "key" | "unit" | "better">, value: number | null) {
+  return formatterOf(customMetric(metric.key, metric))(value);
+}
+
+/**
+ * Decimals of the error-rate axis ticks, one precision per axis from its top (at least the floor):
+ * 2 under 5% ("0.30%, 0.60%…"), 1 under 50%, 0 from 50% ("10%, 20%…").
+ */
+export function errorRateTickDigits(errorRates: readonly (number | null)[]): number {
+  const top = Math.max(ERROR_RATE_FLOOR, ...errorRates.map((errorRate) => errorRate ?? 0));
+  return top < 0.05 ? 2 : top < 0.5 ? 1 : 0;
+}
+
+/** Server markers at the chart's x (time or run order), coloured by kind; `kinds` keeps only those. */
+export function toChartMarkers(
+  markers: readonly TrendMarker[],
+  xMode: TrendXMode,
+  kinds?: readonly TrendMarker["kind"][],
+): TrendChartMarker[] {
+  return markers
+    .filter((marker) => kinds === undefined || kinds.includes(marker.kind))
+    .map((marker) => ({
+      x: xMode === "time" ? marker.time : marker.order,
+      text: `${TREND_MARKER_STYLE[marker.kind].glyph} ${marker.text}`,
+      color: TREND_MARKER_STYLE[marker.kind].color,
+    }));
+}
+
+/** "Showing all 6 runs", or how many of how many were drawn when the history was thinned. */
+export function describeShownRuns(shown: number, total: number, isDownsampled: boolean): string {
+  return isDownsampled
+    ? `Showing ${formatNumber(shown, 0)} of ${formatNumber(total, 0)} runs (downsampled to fit the chart; the extremes of every line are kept)`
+    : `Showing all ${formatNumber(total, 0)} runs`;
+}
+
+/** A single run's values, as name → formatted value: every latency line, then throughput and error rate. */
+export function singleRunValues(run: TrendValues): { name: string; value: string }[] {
+  return [
+    ...TREND_LINES.map((line) => ({
+      name: METRICS[line].name,
+      value: formatterOf(METRICS[line])(run[TREND_LINE_FIELD[line]]),
+    })),
+    { name: METRICS.throughput.name, value: formatterOf(METRICS.throughput)(run.throughput) },
+    { name: ERROR_RATE_NAME, value: formatterOf(METRICS.errorRate)(run.errorRate) },
+  ];
+}

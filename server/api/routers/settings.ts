@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { slaPolicySchema } from "../../domain/sla/policy";
+import { projectSlugSchema, updateProjectSchema } from "../../schemas/projects";
+import { getSettingsPage, updateProjectSettings } from "../../services/project-settings";
+import { putSlaPolicy } from "../../services/sla-policy";
+import { adminProcedure, createTRPCRouter, publicProcedure } from "../trpc";
+
+/** The settings page: what it shows (open to readers), and the admin's changes to settings and SLA policy. */
+export const settingsRouter = createTRPCRouter({
+  /** Name, branch, repository, regression settings and the current SLA targets. */
+  get: publicProcedure
+    .input(z.object({ project: projectSlugSchema }))
+    .query(({ ctx, input }) => getSettingsPage(ctx.db, input.project)),
+
+  /** Changes the project's settings (admin), as PATCH /api/v1/projects/:project. */
+  update: adminProcedure
+    .input(updateProjectSchema.extend({ project: projectSlugSchema }))
+    .mutation(({ ctx, input: { project, ...changes } }) => updateProjectSettings(ctx.db, ctx.principal, project, changes)),
+
+  /** Replaces the SLA policy (admin), as PUT /api/v1/projects/:project/sla; no targets: no SLA. */
+  setSlaPolicy: adminProcedure
+    .input(slaPolicySchema.extend({ project: projectSlugSchema }))
+    .mutation(({ ctx, input: { project, ...policy } }) => putSlaPolicy(ctx.db, ctx.principal, project, policy)),
+});

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { parseUpload } from "../parsers";
+import { readFixture } from "../parsers/fixtures/read-fixture";
+import { gradeRun } from "../sla/grade";
+import { slaPolicySchema } from "../sla/policy";
+import { safeHttpUrl } from "../urls";
+import { statusToneOf } from "./report-sections";
+import { runTitle, toCompareLinks, toRunReport } from "./run-report";
+
+const GHZ_METHODS = ["GetListing", "ListListings", "SearchListings", "CheckStockAvailability", "GetAllCategories"];
+const ghzFiles = () =>
+  GHZ_METHODS.map((method) => ({ name: `${method}.json`, text: readFixture(`ghz/baseline/round1/${method}.json`) }));
+
+describe("small helpers", () => {
+  it("statusToneOf reads HTTP and gRPC codes", () => {
+    expect(statusToneOf("OK")).toBe("good");
+    expect(statusToneOf("200")).toBe("good");
+    expect(statusToneOf("503")).toBe("bad");
+    expect(statusToneOf("Unavailable")).toBe("bad");
+    expect(statusToneOf("0")).toBe("neutral");
+  });
+
+  it("safeHttpUrl links only http(s)", () => {
+    expect(safeHttpUrl("https://ci.example/build/1")).toBe("https://ci.example/build/1");
+    expect(safeHttpUrl("javascript:alert(1)")).toBeNull();
+    expect(safeHttpUrl("not a url")).toBeNull();
+    expect(safeHttpUrl(null)).toBeNull();
+  });
+
+  it("runTitle", () => {
+    expect(runTitle({ label: "baseline", round: 1, tool: "ghz" })).toBe("baseline #1");
+    expect(runTitle({ label: "baseline", round: null, tool: "ghz" })).toBe("baseline");
+    expect(runTitle({ label: null, round: null, tool: "k6" })).toBe("k6 run");
+  });
+});
+
+describe("toRunReport on the ghz baseline round 1", () => {
+  const { run } = parseUpload({ files: ghzFiles() });
+  run.label = "baseline";
+  run.round = 1;
+  run.environment.git = { commit: "9f1c2e7abcdef", branch: "main", pullRequest: 42, repoUrl: null };
+  run.environment.ci.buildUrl = "javascript:alert(1)";
+  const report = toRunReport(
+    { slug: "list ings", name: "Listings", repoUrl: "https://github.com/acme/listings/" },
+    { id: "run1", uploadedAt: new Date("2026-11-22T10:00:00Z") },
+    run,
+  );
+
+  it("has one row per method with the report's own numbers, and the aggregate apart", () => {
+    expect(report.endpoints.map((row) => row.name)).toEqual(GHZ_METHODS);
+    const getListing = JSON.parse(readFixture("ghz/baseline/round1/GetListing.json")) as {
+      count: number;
+      rps: number;
+      latencyDistribution: { percentage: number; latency: number }[];
+    };
+    const row = report.endpoints[0]!;
+    expect(row).toMatchObject({
+      displayName: "GetListing",
+      fullName: "listings.v1.ListingService.GetListing",
+      href: "/projects/list%20ings/endpoints/GetListing",
+      requests: getListing.count,
+      requestsPerSecond: getListing.rps,
+      isAggregate: false,
+    });
+    expect(row.p95Ms).toBe(getListing.latencyDistribution.find((d) => d.percentage === 95)!.latency / 1e6);
+    expect(row.p90Ms).not.toBeNull();
+    expect(report.aggregate).toMatchObject({ isAggregate: true, displayName: "All endpoints", href: null });
+    expect(report.aggregate.requests).toBe(report.endpoints.reduce((sum, r) => sum + (r.requests ?? 0), 0));
+  });
+
+  it("builds links, and only from http(s) URLs", () => {
+    expect(report.run.title).toBe("baseline #1");
+    expect(report.run.git).toMatchObject({
+      commitShort: "9f1c2e7",
+      commitUrl: "https://github.com/acme/listings/commit/9f1c2e7abcdef",
+      pullRequestUrl: "https://github.com/acme/listings/pull/42",
+    });
+    expect(report.run.buildUrl).toBeNull();
+    expect(report.links).toEqual({
+      raw: "/api/v1/projects/list%20ings/runs/run1/raw",
+      json: "/api/v1/projects/list%20ings/runs/run1",
+    });
+    expect(report.run.protocol).toBe("grpc");
+    expect(report.run.config.find((entry) => entry.key === "protocol")).toBeUndefined();
+  });
+
+  it("has a histogram per method, status codes, errors and the shutdown notes", () => {
+    expect(report.histograms.map((h) => h.endpoint)).toEqual(GHZ_METHODS);
+    for (const histogram of report.histograms) {
+      expect(histogram.total).toBe(histogram.bars.reduce((sum, bar) => sum + bar.count, 0));
+    }
+    expect(report.statusCodes.find((s) => s.endpoint === "GetListing")?.codes[0]).toMatchObject({ code: "OK", tone: "good" });
+    expect(report.errors.every((error) => error.count > 0)).toBe(true);
+    expect(report.run.notes.length).toBeGreaterThan(0);
+    expect(report.thresholds).toEqual([]);
+  });
+});
+
+describe("toRunReport on a k6 summary", () => {
+  it("carries thresholds and checks with pass rates", () => {
+    const { run } = parseUpload({ files: [{ name: "summary.json", text: readFixture("k6/baseline/round1/summary.json") }] });
+    const report = toRunReport({ slug: "p", name: "p", repoUrl: null }, { id: "r", uploadedAt: new Date() }, run);
+    expect(report.thresholds.length).toBeGreaterThan(0);
+    for (const check of report.checks) {
+      const total = check.passes + check.fails;
+      expect(check.passRate).toBe(total > 0 ? check.passes / total : null);
+    }
+    expect(report.run.git.commitUrl).toBeNull();
+  });
+});
+
+
+describe("toCompareLinks", () => {
+  it("links the previous run and each label's newest runs to this run, through the compare page's builder", () => {
+    const links = toCompareLinks("list ings", "run9", { id: "run8", label: "baseline", round: 2, tool: "ghz" }, ["baseline", "load test"]);
+    expect(links).toEqual({
+      previous: { href: "/projects/list%20ings/compare?base=run8&head=run9", title: "baseline #2" },
+      byLabel: [
+        { label: "baseline", href: "/projects/list%20ings/compare?base=label%3Abaseline&head=run9&last=5" },
+        { label: "load test", href: "/projects/list%20ings/compare?base=label%3Aload%20test&head=run9&last=5" },
+      ],
+    });
+  });
+
+  it("has no previous link for a first run", () => {
+    expect(toCompareLinks("p", "r1", null, [])).toEqual({ previous: null, byLabel: [] });
+  });
+});
+
+describe("toRunReport extras", () => {
+  it("marks each endpoint row with its SLA compliance, and the report with the extras given", () => {
+    const { run } = parseUpload({ files: ghzFiles() });
+    // GetListing is held to a target it meets, ListListings to one no run meets; the others to none.
+    const grade = gradeRun(
+      slaPolicySchema.parse({
+        targets: [
+          { metric: "p95", op: "<=", threshold: 1e9, scope: { match: "GetListing" } },
+          { metric: "p95", op: "<=", threshold: 0, scope: { match: "ListListings" } },
+        ],
+      }),
+      run,
+    );
+    const compare = toCompareLinks("p", "r", null, ["baseline"]);
+    const annotations = [{ id: "a1", text: "deployed v2.3", createdAt: "2026-11-22T10:00:00.000Z" }];
+    const report = toRunReport({ slug: "p", name: "p", repoUrl: "javascript:alert(1)" }, { id: "r", uploadedAt: new Date() }, run, {
+      grade,
+      compare,
+      annotations,
+      isPinnedBaseline: true,
+    });
+    expect(report.endpoints.map((row) => row.slaCompliant)).toEqual([true, false, null, null, null]);
+    expect(report.aggregate.slaCompliant).toBeNull();
+    expect(report).toMatchObject({ grade, compare, annotations, isPinnedBaseline: true });
+    expect(report.project.repoUrl).toBeNull();
+  });
+});

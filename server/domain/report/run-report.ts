@@ -1,0 +1,179 @@
+import { apiPaths, commitUrl, pagePaths, pullRequestUrl, safeHttpUrl } from "../urls";
+import type { ParsedRun, ToolThreshold } from "../run";
+import type { SlaGrade } from "../sla/grade";
+import type {
+  CheckRow,
+  EndpointHistogram,
+  EndpointRow,
+  EndpointStatusCodes,
+  ErrorRow,
+  MetricRow,
+} from "./report-sections";
+import {
+  toCheckRows,
+  toEndpointRow,
+  toErrorRows,
+  toHistograms,
+  toMetricRows,
+  toStatusCodes,
+} from "./report-sections";
+
+/**
+ * The run report page's data, shaped for display from a parsed run: one value holds everything the
+ * page renders, so components only format numbers (server/domain/format.ts) and never reshape. Links
+ * come from server/domain/urls.ts, and outside links only from http(s) URLs.
+ */
+
+export interface KeyValue {
+  key: string;
+  value: string | number | boolean;
+}
+
+export interface CompareLinks {
+  /** The previous run with the same label on the same branch, vs this one. */
+  previous: { href: string; title: string } | null;
+  /** The newest 5 runs of a label vs this run, one per label in the project. */
+  byLabel: { label: string; href: string }[];
+}
+
+export interface RunReport {
+  project: { slug: string; name: string; repoUrl: string | null };
+  run: {
+    id: string;
+    /** "baseline #1", or the tool's name when the run has no label. */
+    title: string;
+    label: string | null;
+    round: number | null;
+    tool: string;
+    toolVersion: string | null;
+    format: string;
+    protocol: string | null;
+    /** ISO 8601 (UTC). */
+    startedAt: string | null;
+    uploadedAt: string;
+    durationSeconds: number | null;
+    git: {
+      commit: string | null;
+      commitShort: string | null;
+      commitUrl: string | null;
+      branch: string | null;
+      pullRequest: number | null;
+      pullRequestUrl: string | null;
+    };
+    buildUrl: string | null;
+    host: { name: string | null; cpus: number | null; memoryGb: number | null };
+    appVersion: string | null;
+    config: KeyValue[];
+    attributes: KeyValue[];
+    notes: string[];
+  };
+  links: { raw: string; json: string };
+  endpoints: EndpointRow[];
+  aggregate: EndpointRow;
+  metrics: MetricRow[];
+  histograms: EndpointHistogram[];
+  statusCodes: EndpointStatusCodes[];
+  errors: ErrorRow[];
+  thresholds: ToolThreshold[];
+  checks: CheckRow[];
+  /** Against the project's current SLA policy; null when it has none. */
+  grade: SlaGrade | null;
+  /** Ready-made comparison links for the "compare with…" control. */
+  compare: CompareLinks;
+  /** Notes on this run ("deployed v2.3"), oldest first. */
+  annotations: { id: string; text: string; createdAt: string }[];
+  /** This run is (part of) a pinned baseline. */
+  isPinnedBaseline: boolean;
+}
+
+/** How many runs of a label the "compare with the last runs labelled …" links take. */
+export const COMPARE_WITH_LAST_RUNS = 5;
+
+/** The "compare with…" links of a run: its predecessor (same label and branch), and each label's newest runs. */
+export function toCompareLinks(
+  projectSlug: string,
+  runId: string,
+  previous: { id: string; label: string | null; round: number | null; tool: string } | null,
+  labels: readonly string[],
+): CompareLinks {
+  return {
+    previous: previous ? { href: pagePaths.compare(projectSlug, { base: previous.id, head: runId }), title: runTitle(previous) } : null,
+    byLabel: labels.map((label) => ({
+      label,
+      href: pagePaths.compare(projectSlug, { base: `label:${label}`, head: runId, last: COMPARE_WITH_LAST_RUNS }),
+    })),
+  };
+}
+
+/** A loaded run → the report; `extras` are what the database adds beside the run itself. */
+export function toRunReport(
+  project: { slug: string; name: string; repoUrl: string | null },
+  stored: { id: string; uploadedAt: Date },
+  run: ParsedRun,
+  extras: Pick<RunReport, "grade" | "compare" | "annotations" | "isPinnedBaseline"> = {
+    grade: null,
+    compare: { previous: null, byLabel: [] },
+    annotations: [],
+    isPinnedBaseline: false,
+  },
+): RunReport {
+  const repoUrl = safeHttpUrl(project.repoUrl)?.replace(/\/+$/, "") ?? null;
+  const { git, ci, host, appVersion, config, attributes } = run.environment;
+  const protocol = run.aggregate.protocol ?? (typeof config.protocol === "string" ? config.protocol : null);
+  const compliance = new Map(extras.grade?.byEndpoint.map((entry) => [entry.endpoint, entry.isCompliant]) ?? []);
+
+  return {
+    project: { slug: project.slug, name: project.name, repoUrl },
+    run: {
+      id: stored.id,
+      title: runTitle(run),
+      label: run.label,
+      round: run.round,
+      tool: run.tool,
+      toolVersion: run.toolVersion,
+      format: run.format,
+      protocol,
+      startedAt: run.startedAt,
+      uploadedAt: stored.uploadedAt.toISOString(),
+      durationSeconds: run.durationSeconds,
+      git: {
+        commit: git.commit,
+        commitShort: git.commit ? git.commit.slice(0, 7) : null,
+        commitUrl: git.commit && repoUrl ? commitUrl(repoUrl, git.commit) : null,
+        branch: git.branch,
+        pullRequest: git.pullRequest,
+        pullRequestUrl: git.pullRequest !== null && repoUrl ? pullRequestUrl(repoUrl, git.pullRequest) : null,
+      },
+      buildUrl: safeHttpUrl(ci.buildUrl),
+      host: { ...host },
+      appVersion,
+      // The protocol has its own place in the header; repeating it among the config adds nothing.
+      config: toKeyValues(config).filter((entry) => !(entry.key === "protocol" && entry.value === protocol)),
+      attributes: toKeyValues(attributes),
+      notes: run.notes,
+    },
+    links: { raw: apiPaths.runRaw(project.slug, stored.id), json: apiPaths.run(project.slug, stored.id) },
+    endpoints: run.endpoints.map((endpoint) => toEndpointRow(endpoint, project.slug, compliance)),
+    aggregate: toEndpointRow(run.aggregate, project.slug, compliance),
+    metrics: toMetricRows(run),
+    histograms: toHistograms(run),
+    statusCodes: toStatusCodes(run),
+    errors: toErrorRows(run),
+    thresholds: run.thresholds,
+    checks: toCheckRows(run.checks),
+    ...extras,
+  };
+}
+
+/** "baseline #1", "baseline", "ghz #2" (no label), or "ghz run". */
+export function runTitle(run: Pick<ParsedRun, "label" | "round" | "tool">): string {
+  const name = run.label ?? run.tool;
+  if (run.round !== null) return `${name} #${run.round}`;
+  return run.label ?? `${run.tool} run`;
+}
+
+function toKeyValues(record: Record<string, string | number | boolean>): KeyValue[] {
+  return Object.entries(record)
+    .map(([key, value]) => ({ key, value }))
+    .sort((a, b) => a.key.localeCompare(b.key, "en"));
+}

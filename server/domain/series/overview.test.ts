@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { SERIES_LENGTH, medianOf, p95TrendOf, toP95Series } from "./overview";
+
+describe("medianOf", () => {
+  it("takes the middle value, or the mean of the middle two", () => {
+    expect(medianOf([])).toBeNull();
+    expect(medianOf([3])).toBe(3);
+    expect(medianOf([5, 1, 3])).toBe(3);
+    expect(medianOf([4, 1, 3, 2])).toBe(2.5);
+  });
+});
+
+describe("p95TrendOf", () => {
+  it("says up (worse) above +5% of the previous median, down below −5%, flat within", () => {
+    // Previous median of [9, 11, 10] is 10.
+    expect(p95TrendOf([10.51, 9, 11, 10])).toMatchObject({ kind: "change", direction: "up", medianMs: 10, previousRuns: 3 });
+    expect(p95TrendOf([10.5, 9, 11, 10])).toMatchObject({ direction: "flat" }); // +5% exactly is not > 5%
+    expect(p95TrendOf([9.49, 9, 11, 10])).toMatchObject({ direction: "down" });
+    expect(p95TrendOf([9.5, 9, 11, 10])).toMatchObject({ direction: "flat" }); // −5% exactly
+    const trend = p95TrendOf([13.2, 12, 12]);
+    expect(trend.kind === "change" && trend.relativeDelta).toBeCloseTo(0.1, 10);
+  });
+
+  it("uses at most the 10 previous runs, skipping runs without a p95", () => {
+    // The 11th previous value (1000) is outside the window; nulls are skipped.
+    const values = [10, null, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1000];
+    expect(p95TrendOf(values)).toMatchObject({ direction: "flat", medianMs: 10, previousRuns: 9 });
+  });
+
+  it("is a typed 'not enough data' when there is nothing to compare", () => {
+    expect(p95TrendOf([])).toEqual({ kind: "insufficient", reason: "no runs yet" });
+    expect(p95TrendOf([5])).toEqual({ kind: "insufficient", reason: "need 2 runs with a p95, have 1" });
+    expect(p95TrendOf([null, 5, 5])).toEqual({ kind: "insufficient", reason: "the latest run has no p95" });
+    expect(p95TrendOf([5, null])).toMatchObject({ kind: "insufficient" });
+    expect(p95TrendOf([5, 0])).toMatchObject({ kind: "insufficient" });
+    expect(p95TrendOf([0, 0])).toMatchObject({ kind: "change", direction: "flat" });
+  });
+});
+
+describe("toP95Series", () => {
+  it("turns newest-first results into oldest → newest points, keeping gaps as null", () => {
+    const at = (day: number) => new Date(`2026-11-${String(day).padStart(2, "0")}T00:00:00Z`);
+    expect(toP95Series([
+      { startedAt: at(3), p95Ms: 3 },
+      { startedAt: at(2), p95Ms: null },
+      { startedAt: at(1), p95Ms: 1 },
+    ])).toEqual([
+      { x: at(1).getTime(), y: 1 },
+      { x: at(2).getTime(), y: null },
+      { x: at(3).getTime(), y: 3 },
+    ]);
+  });
+
+  it("keeps the newest SERIES_LENGTH points", () => {
+    const results = Array.from({ length: 40 }, (_, index) => ({ startedAt: new Date(40_000 - index * 1000), p95Ms: 40 - index }));
+    const series = toP95Series(results);
+    expect(series).toHaveLength(SERIES_LENGTH);
+    expect(series.at(-1)).toEqual({ x: 40_000, y: 40 });
+    expect(series[0]).toEqual({ x: 40_000 - 29_000, y: 11 });
+  });
+});

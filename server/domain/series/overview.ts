@@ -1,0 +1,111 @@
+/**
+ * The overview's pure rules: a p95 sparkline of an endpoint's last SERIES_LENGTH results and its
+ * trend arrow (the latest p95 against the median of the previous runs). The service
+ * (server/services/project-overview.ts) reads the rows; everything here is computed from them.
+ */
+
+export const SERIES_LENGTH = 30;
+/** The trend compares the latest p95 with the median of up to this many previous runs… */
+export const TREND_WINDOW = 10;
+/** …and calls it a change beyond ±5%. */
+export const TREND_THRESHOLD = 0.05;
+export const RECENT_RUNS = 10;
+
+export interface SeriesResult {
+  runId: string;
+  startedAt: Date;
+  requests: number | null;
+  errorRate: number | null;
+  throughput: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+}
+
+/** A sparkline point: x is the run's start time (epoch ms), y the value or null when missing. */
+export interface SeriesPoint {
+  x: number;
+  y: number | null;
+}
+
+export type Trend =
+  | { kind: "insufficient"; reason: string }
+  | {
+      kind: "change";
+      /** up: the latest p95 is > 5% above the median (worse for latency); down: > 5% below; flat: within. */
+      direction: "up" | "down" | "flat";
+      latestMs: number;
+      medianMs: number;
+      /** (latest − median) / median. */
+      relativeDelta: number;
+      /** How many previous runs the median is of (1..TREND_WINDOW). */
+      previousRuns: number;
+    };
+
+/** The median of a non-empty list (mean of the middle two for an even count). */
+export function medianOf(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? 0;
+  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
+}
+
+/**
+ * The trend arrow's rule: the latest p95 against the median of the previous up-to-TREND_WINDOW runs
+ * (runs without a p95 are skipped). The median, not the mean, so one noisy run does not flip it.
+ * `newestFirst` are the p95 values of the runs that include the endpoint, newest first.
+ */
+export function p95TrendOf(newestFirst: readonly (number | null)[]): Trend {
+  const [latest, ...rest] = newestFirst;
+  if (latest === undefined) return { kind: "insufficient", reason: "no runs yet" };
+  if (latest === null) return { kind: "insufficient", reason: "the latest run has no p95" };
+  const previous = rest.slice(0, TREND_WINDOW).filter((value): value is number => value !== null);
+  const median = medianOf(previous);
+  if (median === null) return { kind: "insufficient", reason: "need 2 runs with a p95, have 1" };
+  if (median === 0) {
+    return latest === 0
+      ? { kind: "change", direction: "flat", latestMs: latest, medianMs: 0, relativeDelta: 0, previousRuns: previous.length }
+      : { kind: "insufficient", reason: "the previous median is 0 ms, so no relative change" };
+  }
+  const relativeDelta = (latest - median) / median;
+  const direction = relativeDelta > TREND_THRESHOLD ? "up" : relativeDelta < -TREND_THRESHOLD ? "down" : "flat";
+  return { kind: "change", direction, latestMs: latest, medianMs: median, relativeDelta, previousRuns: previous.length };
+}
+
+/** Sparkline points, oldest → newest, from results given newest first (as the query returns them). */
+export function toP95Series(newestFirst: readonly Pick<SeriesResult, "startedAt" | "p95Ms">[]): SeriesPoint[] {
+  return newestFirst
+    .slice(0, SERIES_LENGTH)
+    .map((result) => ({ x: result.startedAt.getTime(), y: result.p95Ms }))
+    .reverse();
+}
+
+export interface EndpointSummary {
+  /** Null for the aggregate ("all endpoints"). */
+  id: number | null;
+  name: string;
+  protocol: string | null;
+  latest: SeriesResult;
+  /** Whether the project's latest run measured this endpoint (older endpoints are kept, marked). */
+  isInLatestRun: boolean;
+  series: SeriesPoint[];
+  trend: Trend;
+}
+
+/** Builds an endpoint's summary from its results, newest first; null when it has none. */
+export function summarizeSeries(
+  endpoint: { id: number | null; name: string; protocol: string | null },
+  newestFirst: readonly SeriesResult[],
+  latestRunId: string | null,
+): EndpointSummary | null {
+  const latest = newestFirst[0];
+  if (!latest) return null;
+  return {
+    ...endpoint,
+    latest,
+    isInLatestRun: latest.runId === latestRunId,
+    series: toP95Series(newestFirst),
+    trend: p95TrendOf(newestFirst.map((result) => result.p95Ms)),
+  };
+}

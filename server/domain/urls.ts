@@ -1,0 +1,115 @@
+import { AGGREGATE_URL_NAME, isAggregate } from "./run";
+
+/**
+ * Every link Benchtrack builds, in one module: page and API paths relative to the server's root, and
+ * `absoluteUrl` to put the public base URL in front (upload answers, Markdown comments, webhooks, the
+ * API's `url` fields). Each path segment is encoded here, once; run-id lists in comparison links keep
+ * their commas literal (`?base=a,b&head=c`), so a link in a PR comment stays readable.
+ * Query strings are passed without their "?" (`"x=order"`), as `URLSearchParams#toString()` gives them.
+ */
+
+const segment = encodeURIComponent;
+
+function withQuery(path: string, query: string | URLSearchParams | undefined): string {
+  const text = query === undefined ? "" : query.toString();
+  return text === "" ? path : `${path}?${text}`;
+}
+
+/** A comparison side: a selector as typed (`label:baseline`, `a,b`) or a list of run ids. */
+export type CompareSide = string | readonly string[];
+
+export interface CompareQuery {
+  base: CompareSide;
+  head: CompareSide;
+  /** Newest n runs of each selector. */
+  last?: number | null;
+  test?: "welch" | "mann-whitney" | null;
+  /** The compare page's view state (its table filter, chart metric and per-round endpoint). */
+  show?: string | null;
+  metric?: string | null;
+  endpoint?: string | null;
+}
+
+/** `a,b` stays `a,b`; anything else in a part is percent-encoded (`label:x` → `label%3Ax`). */
+function sideParam(side: CompareSide): string {
+  const parts = typeof side === "string" ? side.split(",") : side;
+  return parts.map(segment).join(",");
+}
+
+/** The query of a comparison, in a fixed order: base, head, then what is given of last, test and the view. */
+export function compareSearch(query: CompareQuery): string {
+  const params = [`base=${sideParam(query.base)}`, `head=${sideParam(query.head)}`];
+  for (const key of ["last", "test", "show", "metric", "endpoint"] as const) {
+    const value = query[key];
+    if (value !== undefined && value !== null) params.push(`${key}=${segment(String(value))}`);
+  }
+  return params.join("&");
+}
+
+/** Page paths: what a browser opens. */
+export const pagePaths = {
+  home: () => "/",
+  apiDocs: () => "/docs/api",
+  project: (slug: string) => `/projects/${segment(slug)}`,
+  /** The run history; `query` carries its filters and cursor. */
+  runs: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/runs`, query),
+  run: (slug: string, runId: string) => `${pagePaths.project(slug)}/runs/${segment(runId)}`,
+  /** The comparison page; without a query, its picker. */
+  compare: (slug: string, query?: CompareQuery) =>
+    withQuery(`${pagePaths.project(slug)}/compare`, query === undefined ? undefined : compareSearch(query)),
+  /** The comparison's preview image (Open Graph). */
+  compareImage: (slug: string, query: CompareQuery) => `${pagePaths.project(slug)}/compare/og?${compareSearch(query)}`,
+  /** An endpoint's trends; `endpoint` null or the aggregate's name is the aggregate ("_all"). */
+  endpoint: (slug: string, endpoint: string | null, query?: string | URLSearchParams) =>
+    withQuery(`${pagePaths.project(slug)}/endpoints/${segment(isAggregate(endpoint) ? AGGREGATE_URL_NAME : endpoint!)}`, query),
+  regressions: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/regressions`, query),
+  /** One regression, as an anchor of its row in the inbox. */
+  regression: (slug: string, regressionId: string) => `${pagePaths.project(slug)}/regressions#regression-${segment(regressionId)}`,
+  settings: (slug: string) => `${pagePaths.project(slug)}/settings`,
+};
+
+/** REST API paths: what curl and CI call. */
+export const apiPaths = {
+  openApi: () => "/api/v1/openapi.json",
+  runSchema: () => "/api/v1/schema/run.json",
+  projects: () => "/api/v1/projects",
+  project: (slug: string) => `/api/v1/projects/${segment(slug)}`,
+  runs: (slug: string, query?: string | URLSearchParams) => withQuery(`${apiPaths.project(slug)}/runs`, query),
+  run: (slug: string, runId: string) => `${apiPaths.project(slug)}/runs/${segment(runId)}`,
+  /** The original upload; `file` picks one file of a multi-file upload. */
+  runRaw: (slug: string, runId: string, file?: number) =>
+    withQuery(`${apiPaths.run(slug, runId)}/raw`, file === undefined ? undefined : `file=${file}`),
+  runVerdict: (slug: string, runId: string) => `${apiPaths.run(slug, runId)}/verdict`,
+  compare: (slug: string, query: CompareQuery) => `${apiPaths.project(slug)}/compare?${compareSearch(query)}`,
+  badge: (slug: string) => `${apiPaths.project(slug)}/badge.svg`,
+};
+
+/** `path` under the public base URL ("https://bench.example.com" + "/projects/x"); a trailing slash is dropped once. */
+export function absoluteUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}${path}`;
+}
+
+/** The URL when it is http(s); anything else (javascript:, data:, junk) is never linked. */
+export function safeHttpUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A commit on the repository's host: `<repo>/commit/<sha>` (GitHub, GitLab and Gitea all serve it). */
+export function commitUrl(repoUrl: string, commit: string): string {
+  return `${repoUrl.replace(/\/+$/, "")}/commit/${segment(commit)}`;
+}
+
+/** GitHub's and Gitea's /pull/N; GitLab's /-/merge_requests/N; unknown hosts are not guessed at. */
+export function pullRequestUrl(repoUrl: string, pullRequest: number): string | null {
+  const base = repoUrl.replace(/\/+$/, "");
+  const host = new URL(base).hostname;
+  if (host.includes("gitlab")) return `${base}/-/merge_requests/${pullRequest}`;
+  if (host === "github.com" || host.includes("gitea") || host.includes("github")) return `${base}/pull/${pullRequest}`;
+  return null;
+}

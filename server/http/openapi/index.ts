@@ -1,0 +1,101 @@
+/**
+ * The REST API's OpenAPI 3.1 document, assembled from one module per resource, each generated from
+ * the same Zod schemas (server/schemas, and the domain's wire formats) that the routes validate their
+ * requests with and type their answers by. `z.toJSONSchema` gives JSON Schema draft 2020-12, which
+ * OpenAPI 3.1 uses as is; requests are rendered as the input they accept (defaults make fields
+ * optional), answers as the output. A test checks real answers of the routes against this document.
+ * Served at GET /api/v1/openapi.json; the Benchtrack v1 input format alone at /api/v1/schema/run.json.
+ */
+import { annotationsResource } from "./annotations";
+import { baselinesResource } from "./baselines";
+import type { ApiResource } from "./building-blocks";
+import { ERROR_RESPONSES, jsonContent, ref } from "./building-blocks";
+import { compareResource } from "./compare";
+import type { JsonSchema } from "./json-schema";
+import { toJsonSchema } from "./json-schema";
+import { metaResource } from "./meta";
+import { projectsResource } from "./projects";
+import { regressionsResource } from "./regressions";
+import { runsResource } from "./runs";
+import { slaResource } from "./sla";
+import { tokensResource } from "./tokens";
+import { webhooksResource } from "./webhooks";
+
+export { errorAnswerRows } from "./building-blocks";
+export type { JsonSchema } from "./json-schema";
+export { buildRunInputJsonSchema, toJsonSchema } from "./json-schema";
+
+export interface OpenApiDocument {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string };
+  servers?: { url: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    parameters: Record<string, JsonSchema>;
+    responses: Record<string, JsonSchema>;
+    securitySchemes: Record<string, JsonSchema>;
+  };
+}
+
+const RESOURCES: readonly ApiResource[] = [
+  projectsResource,
+  runsResource,
+  compareResource,
+  slaResource,
+  baselinesResource,
+  regressionsResource,
+  tokensResource,
+  webhooksResource,
+  annotationsResource,
+  metaResource,
+];
+
+export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
+  const paths: OpenApiDocument["paths"] = {};
+  const schemas: OpenApiDocument["components"]["schemas"] = {};
+  const parameters: OpenApiDocument["components"]["parameters"] = {};
+  for (const resource of RESOURCES) {
+    Object.assign(paths, resource.paths);
+    Object.assign(parameters, resource.parameters ?? {});
+    for (const [name, { schema, io }] of Object.entries(resource.schemas)) schemas[name] = toJsonSchema(schema, io);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Benchtrack REST API",
+      version: "1",
+      description:
+        "Upload load-test results from CI and read them back. Authentication: `Authorization: Bearer <token>` " +
+        "with a project token (upload), the admin token (BENCHTRACK_ADMIN_TOKEN: everything) or, when " +
+        "BENCHTRACK_READ_TOKEN is set, the read token for GET calls. Errors are always the ErrorEnvelope.",
+    },
+    ...(baseUrl !== undefined && { servers: [{ url: baseUrl }] }),
+    tags: [
+      { name: "projects", description: "Services under test." },
+      { name: "runs", description: "One upload = one run; immutable." },
+      { name: "tokens", description: "Project upload tokens (admin)." },
+      { name: "meta", description: "Machine-readable descriptions of the API." },
+    ],
+    paths,
+    components: {
+      schemas,
+      parameters,
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([name, { description }]) => [
+          name,
+          { description, content: jsonContent(ref("schemas", "ErrorEnvelope")) },
+        ]),
+      ),
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A project token (upload to that project), the admin token (BENCHTRACK_ADMIN_TOKEN) or the read token (BENCHTRACK_READ_TOKEN, GET only).",
+        },
+      },
+    },
+  };
+}

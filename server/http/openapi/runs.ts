@@ -1,0 +1,245 @@
+import { runDocumentSchema } from "../../domain/parsers/benchtrack-document";
+import { runInputSchema } from "../../domain/parsers/benchtrack";
+import { FORMAT_NAMES } from "../../domain/parsers/detect";
+import { runMetadataSchema } from "../../domain/parsers/metadata";
+import {
+  listRunsQuerySchema,
+  rawFileListSchema,
+  runListSchema,
+  runVerdictSchema,
+  storedRunSchema,
+  uploadResponseSchema,
+  uploadWrapperSchema,
+} from "../../schemas/runs";
+import type { ApiResource } from "./building-blocks";
+import {
+  answer,
+  errorResponses,
+  jsonContent,
+  markdownContent,
+  projectParameter,
+  queryParameters,
+  ref,
+  request,
+  runIdParameter,
+  SECURITY_BEARER,
+  SECURITY_READ,
+} from "./building-blocks";
+import type { JsonSchema } from "./json-schema";
+
+/** The metadata query parameters of an upload, from runMetadataSchema; `attributes` becomes `attr.<key>`. */
+function metadataParameters(): Record<string, JsonSchema> {
+  const parameters: Record<string, JsonSchema> = {};
+  for (const parameter of queryParameters(runMetadataSchema)) {
+    const name = String(parameter.name);
+    if (name === "attributes") {
+      const attributes = parameter.schema as JsonSchema;
+      parameters.attr = {
+        name: "attr.<key>",
+        in: "query",
+        required: false,
+        description:
+          "One parameter per attribute, named attr. followed by the key, e.g. attr.db=postgres15&attr.region=eu. " +
+          "The name is a pattern, not a literal.",
+        schema: attributes.additionalProperties ?? { type: "string" },
+        "x-name-pattern": "^attr\\..+$",
+      };
+    } else {
+      parameters[name] = parameter;
+    }
+  }
+  return parameters;
+}
+
+const metadata = metadataParameters();
+
+const failOnParameter = {
+  name: "fail_on",
+  in: "query",
+  required: false,
+  description: "What fails the verdict: regression, sla (comma-separated) or none. Default: the project's setting.",
+  schema: { type: "string" },
+};
+
+const uploadOperation = {
+  operationId: "uploadRun",
+  tags: ["runs"],
+  summary: "Upload a run",
+  description:
+    "The body is a tool's raw output (k6 --summary-export or handleSummary JSON, k6 --out json NDJSON, Locust --json, " +
+    "Locust --csv files as multipart, one or several ghz -O json reports), the Benchtrack JSON format, or the wrapper " +
+    "`{format, metadata, result}`. The format is detected from the content unless ?format= is given; the answer names it. " +
+    "The Content-Type curl --data-binary sends by default (application/x-www-form-urlencoded) is ignored. " +
+    "Metadata query parameters override the body. With the admin token, a missing project is created. " +
+    "The answer carries the CI verdict against the run's baseline; with Accept: text/markdown it is a PR comment.",
+  security: SECURITY_BEARER,
+  parameters: [
+    ref("parameters", "format"),
+    ...Object.keys(metadata).map((name) => ref("parameters", `metadata.${name}`)),
+    ref("parameters", "idempotencyKeyQuery"),
+    ref("parameters", "idempotencyKey"),
+    ref("parameters", "contentEncoding"),
+    ref("parameters", "failOn"),
+  ],
+  requestBody: {
+    required: true,
+    content: {
+      "application/json": {
+        schema: {
+          anyOf: [
+            ref("schemas", "RunInput"),
+            ref("schemas", "UploadWrapper"),
+            { description: "A tool's JSON output: k6 summary, Locust --json, ghz report (or an array of them)." },
+          ],
+        },
+      },
+      "application/x-ndjson": {
+        schema: { type: "string", description: "k6 --out json points, one JSON object per line. Streamed." },
+      },
+      "text/csv": { schema: { type: "string", description: "A Locust --csv file (*_stats.csv)." } },
+      "multipart/form-data": {
+        schema: {
+          type: "object",
+          description:
+            "Several files, one part each (field names are free): Locust CSVs (*_stats.csv, optionally " +
+            "*_stats_history.csv and *_failures.csv) or several ghz reports.",
+          additionalProperties: { type: "string", contentMediaType: "application/octet-stream" },
+        },
+      },
+    },
+  },
+  responses: {
+    "200": {
+      description: "Replayed: this Idempotency-Key already stored this run.",
+      content: { ...jsonContent(ref("schemas", "UploadResponse")), ...markdownContent },
+    },
+    "201": { description: "Created.", content: { ...jsonContent(ref("schemas", "UploadResponse")), ...markdownContent } },
+    ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PayloadTooLarge", "UnsupportedMediaType", "Unprocessable"),
+  },
+};
+
+/** Runs: one upload = one run, immutable; read back, listed, judged. */
+export const runsResource: ApiResource = {
+  schemas: {
+    RunInput: request(runInputSchema),
+    RunDocument: answer(runDocumentSchema),
+    StoredRun: answer(storedRunSchema),
+    RunMetadata: request(runMetadataSchema),
+    UploadWrapper: request(uploadWrapperSchema),
+    UploadResponse: answer(uploadResponseSchema),
+    RunList: answer(runListSchema),
+    RawFileList: answer(rawFileListSchema),
+    RunVerdict: answer(runVerdictSchema),
+  },
+  parameters: {
+    failOn: failOnParameter,
+    format: {
+      name: "format",
+      in: "query",
+      required: false,
+      description:
+        "The upload's format; detected from the content when absent. Aliases: k6 covers the three k6 formats, locust both Locust formats.",
+      schema: { type: "string", enum: FORMAT_NAMES },
+    },
+    ...Object.fromEntries(Object.entries(metadata).map(([name, parameter]) => [`metadata.${name}`, parameter])),
+    idempotencyKey: {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "A retried upload with the same key returns the first run (200); the same key with another body is a 409.",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    },
+    idempotencyKeyQuery: {
+      name: "idempotency_key",
+      in: "query",
+      required: false,
+      description: "The Idempotency-Key, as a query parameter.",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    },
+    contentEncoding: {
+      name: "Content-Encoding",
+      in: "header",
+      required: false,
+      description:
+        "gzip to send the body compressed (limits: BENCHTRACK_MAX_BODY_BYTES compressed, BENCHTRACK_MAX_DECOMPRESSED_BYTES after).",
+      schema: { type: "string", enum: ["gzip", "x-gzip", "identity"] },
+    },
+  },
+  paths: {
+    "/api/v1/projects/{project}/runs": {
+      parameters: [projectParameter],
+      post: uploadOperation,
+      get: {
+        operationId: "listRuns",
+        tags: ["runs"],
+        summary: "List runs, newest first",
+        security: SECURITY_READ,
+        parameters: queryParameters(listRunsQuerySchema),
+        responses: {
+          "200": { description: "A page of runs.", content: jsonContent(ref("schemas", "RunList")) },
+          ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
+        },
+      },
+    },
+    "/api/v1/projects/{project}/runs/{id}": {
+      parameters: [projectParameter, runIdParameter],
+      get: {
+        operationId: "getRun",
+        tags: ["runs"],
+        summary: "One run in the Benchtrack format, normalized (ms, errorRate, aggregate)",
+        security: SECURITY_READ,
+        responses: {
+          "200": { description: "The run.", content: jsonContent(ref("schemas", "StoredRun")) },
+          ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
+        },
+      },
+    },
+    "/api/v1/projects/{project}/runs/{id}/raw": {
+      parameters: [projectParameter, runIdParameter],
+      get: {
+        operationId: "getRunRaw",
+        tags: ["runs"],
+        summary: "The original upload",
+        description:
+          "A single-file upload is returned as sent (gzip Content-Encoding when the client accepts it), with the " +
+          "Content-Type it was sent with. A multi-file upload without ?file= lists its files as JSON.",
+        security: SECURITY_READ,
+        parameters: [
+          {
+            name: "file",
+            in: "query",
+            required: false,
+            description: "Which file of a multi-file upload (0-based).",
+            schema: { type: "integer", minimum: 0 },
+          },
+        ],
+        responses: {
+          "200": {
+            description: "The file as sent, or the list of files.",
+            content: {
+              "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } },
+              "application/json": {
+                schema: { anyOf: [ref("schemas", "RawFileList"), { description: "An uploaded JSON file, as sent." }] },
+              },
+            },
+          },
+          ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
+        },
+      },
+    },
+    "/api/v1/projects/{project}/runs/{id}/verdict": {
+      parameters: [projectParameter, runIdParameter],
+      get: {
+        operationId: "getRunVerdict",
+        tags: ["runs"],
+        summary: "The CI verdict of a stored run: pass/fail against its baseline and the SLA (Markdown with Accept: text/markdown)",
+        security: SECURITY_READ,
+        parameters: [ref("parameters", "failOn")],
+        responses: {
+          "200": { description: "The verdict.", content: { ...jsonContent(ref("schemas", "RunVerdict")), ...markdownContent } },
+          ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,186 @@
+import { z } from "zod";
+import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
+import { FORMAT_NAMES } from "../domain/parsers/detect";
+import { FAIL_ON_VALUES, parseFailOn } from "../domain/fail-on";
+import type { FailOnValue } from "../domain/fail-on";
+import { InputError } from "../domain/input-error";
+import { parseMetadataQuery, runMetadataSchema } from "../domain/parsers/metadata";
+import type { RunMetadata } from "../domain/parsers/metadata";
+import { gradeSchema } from "./sla";
+
+/** Wire schemas of runs: listing, reading, uploading and judging them. */
+export const listRunsQuerySchema = z.object({
+  label: z.string().max(1024).optional(),
+  branch: z.string().max(1024).optional(),
+  tool: z.string().max(200).optional(),
+  cursor: z.string().max(200).optional().describe("The nextCursor of the previous page."),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export type ListRunsQuery = z.infer<typeof listRunsQuerySchema>;
+
+// ---- Answers ----
+
+const aggregateSummarySchema = z
+  .object({
+    requests: z.number().nullable(),
+    failures: z.number().nullable(),
+    errorRate: z.number().nullable().describe("0..1"),
+    throughput: z.number().nullable().describe("Requests per second."),
+    p50Ms: z.number().nullable(),
+    p95Ms: z.number().nullable(),
+    p99Ms: z.number().nullable(),
+  })
+  .nullable()
+  .describe("The run's aggregate (all endpoints), or null.");
+
+export const runSummarySchema = z.object({
+  id: z.string(),
+  url: z.url().describe("The run's page in the dashboard."),
+  label: z.string().nullable(),
+  round: z.number().int().nullable(),
+  tool: z.string(),
+  format: z.string(),
+  startedAt: z.iso.datetime(),
+  durationSeconds: z.number().nullable(),
+  git: z.object({
+    branch: z.string().nullable(),
+    commit: z.string().nullable(),
+    pullRequest: z.number().int().nullable(),
+  }),
+  aggregate: aggregateSummarySchema,
+});
+
+export const runListSchema = z
+  .object({
+    runs: z.array(runSummarySchema).describe("Newest first."),
+    nextCursor: z.string().nullable().describe("Pass as ?cursor= for the next page; null on the last page."),
+  })
+  .describe("A page of runs.");
+
+export const storedRunSchema = runDocumentSchema
+  .extend({
+    id: z.string().describe("The run's id."),
+    url: z.url().describe("The run's page in the dashboard."),
+    project: z.string().describe("The project's slug."),
+    uploadedAt: z.iso.datetime(),
+    grade: gradeSchema,
+  })
+  .describe("A stored run: its id and page, then the run in the Benchtrack JSON format v1 (RunDocument).");
+
+const verdictRegressionSchema = z.object({
+  endpoint: z.string().nullable().describe("The endpoint; null for the run's aggregate (all endpoints)."),
+  metric: z.string().describe('"p95", "mean", "throughput", "errorRate", "metrics.<key>"…'),
+  unit: z.string().nullable(),
+  base: z.number().nullable().describe("The baseline's value (mean of its runs)."),
+  head: z.number().nullable().describe("This run's value."),
+  deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
+  pValue: z.number().nullable(),
+  test: z.enum(["welch", "mann-whitney", "noise-band", "prediction"]).nullable(),
+  reason: z.string(),
+});
+
+export const verdictComparisonSchema = z
+  .object({
+    baseline: z.object({
+      how: z.string().describe('How the baseline was chosen, in words ("the last 5 runs labelled nightly on main").'),
+      pinned: z.boolean(),
+      runs: z.array(
+        z.object({
+          id: z.string(),
+          label: z.string().nullable(),
+          round: z.number().int().nullable(),
+          startedAt: z.iso.datetime(),
+          url: z.url().describe("The run's page."),
+        }),
+      ),
+    }),
+    verdict: z.enum(["regressed", "improved", "unchanged", "inconclusive"]),
+    kind: z.string().describe('How the runs were compared: "group-vs-run", "pairwise", …'),
+    regressions: z.array(verdictRegressionSchema),
+    improvements: z.number().int().describe("Metrics that improved."),
+    url: z.url().nullable().describe("The comparison page; null without a baseline."),
+  })
+  .describe("The run against its baseline.");
+
+const failOnSchema = z.array(z.enum(FAIL_ON_VALUES)).describe("What fails the verdict (from ?fail_on= or the project).");
+
+export const runVerdictSchema = z
+  .object({
+    id: z.string().describe("The run's id."),
+    verdict: z.enum(["pass", "fail"]),
+    reasons: z.array(z.string()).describe("Why it fails; empty when it passes."),
+    failOn: failOnSchema,
+    comparison: verdictComparisonSchema,
+    grade: gradeSchema,
+  })
+  .describe("The CI verdict of a run.");
+
+export const uploadResponseSchema = z
+  .object({
+    id: z.string().describe("The run's id."),
+    url: z.url().describe("The run's page in the dashboard."),
+    project: z.string().describe("The project's slug."),
+    format: z.string().describe("The format the upload was read as (detected or given)."),
+    endpoints: z.array(z.string()).describe("Names of the endpoints found."),
+    verdict: z.enum(["pass", "fail"]).describe("The CI verdict: fail when something in failOn failed."),
+    reasons: z.array(z.string()).describe("Why it fails; empty when it passes."),
+    failOn: failOnSchema,
+    comparison: verdictComparisonSchema,
+    grade: gradeSchema,
+    run: storedRunSchema,
+  })
+  .describe("A stored run with its CI verdict. 201 when created; 200 when an Idempotency-Key replays an earlier upload.");
+
+export const uploadWrapperSchema = z
+  .object({
+    format: z
+      .enum(FORMAT_NAMES as [string, ...string[]])
+      .optional()
+      .describe("Format of `result`; detected when absent."),
+    metadata: runMetadataSchema.optional(),
+    result: z.unknown().describe("The tool's output: a JSON value as is, or text (NDJSON, CSV) as a JSON string."),
+  })
+  .describe("A tool's output with the run's metadata beside it.");
+
+export const rawFileListSchema = z
+  .object({
+    files: z.array(
+      z.object({
+        file: z.number().int().describe("Pass as ?file= to download it."),
+        name: z.string().nullable(),
+        contentType: z.string().nullable(),
+        sizeBytes: z.number().int(),
+        available: z.boolean().describe("False when the retention setting dropped it."),
+        url: z.string(),
+      }),
+    ),
+  })
+  .describe("The files of a multi-file upload (Locust CSVs, several ghz reports).");
+
+// ---- Upload query ----
+
+/** What an upload says beside its body: the query string and the Idempotency-Key header. */
+export interface UploadQuery {
+  /** `?format=` as given (null: detect). */
+  format: string | null;
+  metadata: RunMetadata;
+  idempotencyKey: string | null;
+  /** `?fail_on=` parsed (null: the project's setting). */
+  failOn: FailOnValue[] | null;
+}
+
+export function parseUploadQuery(searchParams: URLSearchParams, headers: Headers): UploadQuery {
+  const idempotencyKey = headers.get("idempotency-key") ?? searchParams.get("idempotency_key");
+  if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 255)) {
+    throw new InputError("malformed", "The idempotency key must be 1 to 255 characters", [
+      { path: "header.idempotency-key", message: "bad length" },
+    ]);
+  }
+  return {
+    format: searchParams.get("format"),
+    metadata: parseMetadataQuery(searchParams),
+    idempotencyKey,
+    failOn: parseFailOn(searchParams.get("fail_on")),
+  };
+}

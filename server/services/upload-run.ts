@@ -1,0 +1,77 @@
+import { effectiveFailOn } from "../domain/fail-on";
+import { absoluteUrl, pagePaths } from "../domain/urls";
+import type { PrismaClient } from "../generated/prisma/client";
+import type { UploadQuery } from "../schemas/runs";
+import type { Principal } from "./auth";
+import { requireUploadTo } from "./auth";
+import { ServiceError } from "./errors";
+import { ingestRun } from "./ingest-run";
+import { findProject } from "./projects";
+import type { ReceivedUpload } from "./received-upload";
+import { detectRegressionsAfterRun } from "./regression-detection";
+import { judgeRun, verdictAnswer } from "./run-verdict";
+import { deliverRegressionWebhooks } from "./webhooks";
+
+/**
+ * The upload use case, the one path every run takes in (the REST upload, the demo seed): store the
+ * run whole, look for regressions in its series' history, notify the project's webhook of any it
+ * opened, and judge the run against its baseline and SLA for CI. See docs/architecture.md.
+ */
+
+/** Who may upload where, decided before the body is read: the project (null: an admin creates it). */
+export interface UploadTarget {
+  projectSlug: string;
+  project: Awaited<ReturnType<typeof findProject>>;
+  /** Only the admin token creates a project by uploading to it. */
+  mayCreateProject: boolean;
+}
+
+export async function authorizeUpload(db: PrismaClient, principal: Principal, projectSlug: string): Promise<UploadTarget> {
+  const project = await findProject(db, projectSlug);
+  requireUploadTo(principal, project?.id ?? null);
+  return { projectSlug, project, mayCreateProject: principal.kind === "admin" };
+}
+
+export interface UploadRunRequest {
+  target: UploadTarget;
+  upload: ReceivedUpload;
+  query: UploadQuery;
+  /** The public base URL the answer's links start with. */
+  baseUrl: string;
+}
+
+export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl }: UploadRunRequest) {
+  const outcome = await ingestRun(db, {
+    projectSlug: target.projectSlug,
+    createProjectIfMissing: target.mayCreateProject,
+    upload,
+    format: query.format,
+    metadata: query.metadata,
+    idempotencyKey: query.idempotencyKey,
+  });
+  // Read again only when this upload created the project.
+  const project = target.project ?? (await findProject(db, target.projectSlug));
+  if (!project) throw new ServiceError("internal", "The project could not be read back");
+
+  if (outcome.status === "created") {
+    const detected = await detectRegressionsAfterRun(db, project, outcome.run);
+    // Webhooks never hold up or fail an upload: delivery (with retries) continues after the answer.
+    if (detected.opened.length > 0) void deliverRegressionWebhooks(db, detected.opened, baseUrl);
+  }
+  const verdict = await judgeRun(db, project, outcome.run, effectiveFailOn(query.failOn, project.failOn));
+  const answer = verdictAnswer(project, verdict, baseUrl);
+  return {
+    created: outcome.status === "created",
+    runId: outcome.run.id,
+    json: {
+      id: outcome.run.id,
+      url: absoluteUrl(baseUrl, pagePaths.run(project.slug, outcome.run.id)),
+      project: project.slug,
+      format: outcome.format,
+      endpoints: outcome.endpoints,
+      ...answer.fields,
+      run: answer.run,
+    },
+    markdown: answer.markdown,
+  };
+}

@@ -1,0 +1,42 @@
+import type { PrismaClient } from "../generated/prisma/client";
+
+/** A project's webhook settings: its URL, and the delivery log of what server/services/webhooks.ts sent. */
+
+/** How many deliveries the delivery log shows. */
+export const DELIVERY_LOG_LENGTH = 50;
+
+/** The project's webhook URL and its last deliveries, newest first (the delivery log). */
+export async function getWebhookSettings(db: PrismaClient, project: { id: string; webhookUrl: string | null }) {
+  const deliveries = await db.webhookDelivery.findMany({
+    where: { projectId: project.id },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: DELIVERY_LOG_LENGTH,
+    select: {
+      id: true,
+      regressionId: true,
+      url: true,
+      attempts: true,
+      lastStatus: true,
+      lastError: true,
+      deliveredAt: true,
+      createdAt: true,
+    },
+  });
+  return {
+    url: project.webhookUrl,
+    deliveries: deliveries.map((delivery) => ({
+      ...delivery,
+      deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+      createdAt: delivery.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** Sets (or, with null, clears) the project's webhook URL. The caller validates it (http/https only). */
+export async function setWebhookUrl(db: PrismaClient, projectId: string, url: string | null) {
+  return db.project.update({
+    where: { id: projectId },
+    data: { webhookUrl: url },
+    select: { id: true, webhookUrl: true },
+  });
+}

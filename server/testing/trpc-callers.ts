@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect } from "vitest";
+import { createCaller } from "../api/root";
+import type { PrismaClient } from "../generated/prisma/client";
+import { newTokenSecret } from "../services/tokens";
+import type { Database, DatabaseTarget } from "../db";
+import { openMigratedDatabase, uniqueSlug } from "./databases";
+import { TEST_ADMIN_TOKEN } from "./rest-client";
+
+/**
+ * tRPC procedures called in-process the way the dashboard calls them over HTTP: the context carries
+ * the Authorization header, and adminProcedure turns it into a principal by the REST API's rules.
+ * Call `configureAdminToken()` before the first call (the environment is read once per test file).
+ */
+export type Caller = ReturnType<typeof createCaller>;
+
+export function configureAdminToken(): void {
+  process.env.BENCHTRACK_ADMIN_TOKEN = TEST_ADMIN_TOKEN;
+}
+
+export function callerWith(db: PrismaClient, token: string | null): Caller {
+  return createCaller({ db, authorization: token === null ? null : `Bearer ${token}` });
+}
+
+export function adminCaller(db: PrismaClient): Caller {
+  return callerWith(db, TEST_ADMIN_TOKEN);
+}
+
+/** A new project (unique slug) with one live upload token of its own. */
+export async function seedProjectWithToken(db: PrismaClient, prefix: string) {
+  const slug = uniqueSlug(prefix);
+  const project = await db.project.create({ data: { slug, name: slug }, select: { id: true } });
+  const { token, prefix: tokenPrefix, tokenHash } = newTokenSecret();
+  await db.apiToken.create({ data: { projectId: project.id, name: "ci", prefix: tokenPrefix, tokenHash } });
+  return { slug, projectId: project.id, uploadToken: token };
+}
+
+/**
+ * The admin-only rule, as every admin procedure must apply it: refused without a token
+ * (UNAUTHORIZED) and with the project's own upload token (FORBIDDEN).
+ */
+export async function expectAdminOnly(db: PrismaClient, uploadToken: string, call: (caller: Caller) => Promise<unknown>) {
+  await expect(call(callerWith(db, null))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  await expect(call(callerWith(db, "not-a-token"))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  await expect(call(callerWith(db, uploadToken))).rejects.toMatchObject({ code: "FORBIDDEN" });
+}
+
+/**
+ * A router test's database: opened (migrated) before the file's tests on `target`, with the admin
+ * token configured, and closed after them. Call inside `describe.each(testDatabaseTargets())`.
+ */
+export function useRouterDatabase(target: DatabaseTarget): () => Database {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    configureAdminToken();
+    database = await openMigratedDatabase(target);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return () => {
+    if (!database) throw new Error("The database opens in beforeAll: use it inside a test");
+    return database;
+  };
+}
