@@ -41,7 +41,7 @@ describe("splitCompareSelection", () => {
 });
 
 describe("compareHref", () => {
-  it("builds the DESIGN.md URL with comma-separated ids", () => {
+  it("builds the compare page URL with comma-separated ids", () => {
     expect(compareHref("listings", { base: ["b1", "b2"], head: ["h1"] })).toBe("/projects/listings/compare?base=b1,b2&head=h1");
     expect(compareHref("a b", { base: ["x/y"], head: ["z"] })).toBe("/projects/a%20b/compare?base=x%2Fy&head=z");
   });

@@ -1,7 +1,9 @@
+import { pagePaths } from "@/server/domain/urls";
+
 /**
  * The comparison a history selection opens: which selected runs are the base (before) and which the
- * head (after), and the URL of `/projects/{p}/compare?base=<ids>&head=<ids>` (DESIGN.md: run ids,
- * comma-separated). Pure and isomorphic: the history table calls it on every selection change.
+ * head (after), and the URL of `/projects/{p}/compare?base=<ids>&head=<ids>` (run ids,
+ * comma-separated, as /docs/api documents). Pure and isomorphic: the history table calls it on every selection change.
  *
  * The rule, kept simple and shown to the user as a tooltip:
  * - 2 runs: the older is the base, the newer the head.
@@ -60,8 +62,7 @@ export function splitCompareSelection(selected: readonly SelectedRun[]): Compare
   };
 }
 
-/** `/projects/{p}/compare?base=a,b&head=c,d` — commas kept literal, ids encoded. */
+/** `/projects/{p}/compare?base=a,b&head=c,d` — commas kept literal, ids encoded (server/domain/urls.ts). */
 export function compareHref(projectSlug: string, selection: Pick<CompareSelection, "base" | "head">): string {
-  const ids = (list: string[]) => list.map(encodeURIComponent).join(",");
-  return `/projects/${encodeURIComponent(projectSlug)}/compare?base=${ids(selection.base)}&head=${ids(selection.head)}`;
+  return pagePaths.compare(projectSlug, { base: selection.base, head: selection.head });
 }

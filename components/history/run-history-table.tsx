@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { pagePaths } from "@/server/domain/urls";
 import { useState } from "react";
 import { cn } from "@/components/lib/cn";
 import { MISSING, formatDuration, formatMs, formatNumber, formatPct } from "@/server/domain/format";
@@ -32,7 +33,6 @@ export function RunHistoryTable({
   hasSla: boolean;
 }) {
   const [selected, setSelected] = useState<ReadonlyMap<string, SelectedRun>>(new Map());
-  const projectPath = `/projects/${encodeURIComponent(projectSlug)}`;
   const selection = splitCompareSelection([...selected.values()]);
   const allOnPageSelected = runs.length > 0 && runs.every((run) => selected.has(run.id));
 
@@ -130,7 +130,7 @@ export function RunHistoryTable({
                   />
                 </Td>
                 <Td title={describeRunTime(run.startedAt, now)}>
-                  <Link href={`${projectPath}/runs/${encodeURIComponent(run.id)}`} className="text-accent hover:underline">
+                  <Link href={pagePaths.run(projectSlug, run.id)} className="text-accent hover:underline">
                     {time}
                   </Link>
                 </Td>

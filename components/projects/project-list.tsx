@@ -2,6 +2,7 @@
 
 import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { pagePaths } from "@/server/domain/urls";
 import { Sparkline } from "@/components/charts/sparkline";
 import { describeRunTime } from "@/components/history/run-time";
 import { formatMs, formatNumber, formatRelativeTime } from "@/server/domain/format";
@@ -29,7 +30,7 @@ export function ProjectList({ baseUrl }: { baseUrl: string }) {
         return (
           <li key={project.id}>
             <Link
-              href={`/projects/${encodeURIComponent(project.slug)}`}
+              href={pagePaths.project(project.slug)}
               className="flex h-full flex-col rounded-lg border border-border bg-surface p-4 hover:border-accent"
               data-testid="project-card"
             >

@@ -3,18 +3,18 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/lib/cn";
+import { pagePaths } from "@/server/domain/urls";
 
 /** The project's sections; the active one follows the URL. */
 export function ProjectTabs({ slug }: { slug: string }) {
   const pathname = usePathname();
-  const base = `/projects/${encodeURIComponent(slug)}`;
   const tabs = [
-    { href: base, label: "Overview", active: pathname === base },
-    { href: `${base}/runs`, label: "Runs", active: pathname.startsWith(`${base}/runs`) },
-    { href: `${base}/regressions`, label: "Regressions", active: pathname.startsWith(`${base}/regressions`) },
-    { href: `${base}/compare`, label: "Compare", active: pathname.startsWith(`${base}/compare`) },
-    { href: `${base}/settings`, label: "Settings", active: pathname.startsWith(`${base}/settings`) },
-  ];
+    { href: pagePaths.project(slug), label: "Overview", exact: true },
+    { href: pagePaths.runs(slug), label: "Runs" },
+    { href: pagePaths.regressions(slug), label: "Regressions" },
+    { href: pagePaths.compare(slug), label: "Compare" },
+    { href: pagePaths.settings(slug), label: "Settings" },
+  ].map((tab) => ({ ...tab, active: tab.exact ? pathname === tab.href : pathname.startsWith(tab.href) }));
   return (
     <nav aria-label="Project" className="mb-5 flex gap-1 overflow-x-auto border-b border-border text-sm whitespace-nowrap">
       {tabs.map((tab) => (
