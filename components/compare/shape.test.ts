@@ -9,7 +9,7 @@ import { chartData, roundsTable, tableGroups } from "./shape";
 function run(id: string, endpoints: Record<string, number>, completion: number): ComparableRun {
   const parsed = parseBenchtrack({
     schema: "benchtrack/v1",
-    endpoints: Object.entries(endpoints).map(([name, p95]) => ({ name, requests: 100, failures: 0, latency: { unit: "ms", p95 } })),
+    endpoints: Object.entries(endpoints).map(([name, p95]) => ({ name, requests: 1000, failures: 0, latency: { unit: "ms", p95 } })),
     metrics: { completion: { value: completion, unit: "s", better: "lower" } },
   });
   return {

@@ -84,7 +84,7 @@ export function RunReference({
   "verdict": "pass",
   "reasons": [],
   "failOn": ["regression", "sla"],
-  "comparison": { "baseline": { "how": "the last 5 runs labelled baseline on main", "pinned": false, "runs": […] },
+  "comparison": { "baseline": { "how": "the last 5 k6 runs labelled baseline on main", "pinned": false, "runs": […] },
                   "verdict": "unchanged", "regressions": [], "improvements": 0, "url": "…", … },
   "grade": null,
   "run": {

@@ -32,6 +32,7 @@ const metricComparisonSchema = z.object({
   deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
   deltaPctCi95: intervalSchema.describe("Fieller 95% CI of deltaPct."),
   pValue: z.number().nullable(),
+  adjustedPValue: z.number().nullable().describe("pValue corrected for every test of the comparison (Holm); a change counts only when this is below alpha."),
   test: z.enum(["welch", "mann-whitney", "noise-band", "prediction"]).nullable(),
   noiseBandPct: z.number().nullable().describe("1 vs 1: the band |Δ%| had to exceed."),
   verdict: verdictSchema,

@@ -83,7 +83,7 @@ const verdictRegressionSchema = z.object({
 export const verdictComparisonSchema = z
   .object({
     baseline: z.object({
-      how: z.string().describe('How the baseline was chosen, in words ("the last 5 runs labelled nightly on main").'),
+      how: z.string().describe('How the baseline was chosen, in words ("the last 5 k6 runs labelled nightly on main").'),
       pinned: z.boolean(),
       runs: z.array(
         z.object({

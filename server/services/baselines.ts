@@ -6,10 +6,11 @@ import { notFound, ServiceError } from "./errors";
 import { requireProject } from "./projects";
 
 /**
- * What a new run is compared with. By default: the most recent runs with the same label on the
- * project's default branch, before this run (a PR run is compared with main, a main run with its own
- * recent past). A user can pin a run, a set of runs, or a label as the baseline for a label (or for
- * every label).
+ * What a new run is compared with. By default: the most recent runs of its series on the project's
+ * default branch, before this run — same tool, same label (see docs/statistics.md, "Series"): a PR
+ * run is compared with main, a main run with its own recent past, and a Locust run is never judged
+ * against k6 numbers. A user can pin a run, a set of runs, or a label as the baseline for a label (or
+ * for every label); a pinned label still takes runs of the same tool.
  */
 export const DEFAULT_BASELINE_RUNS = 5;
 
@@ -23,6 +24,7 @@ export interface ChosenBaseline {
 interface RunForBaseline {
   id: string;
   label: string | null;
+  tool: string;
   startedAt: Date;
 }
 
@@ -45,6 +47,7 @@ export async function chooseBaseline(
     where: {
       projectId: project.id,
       label,
+      tool: run.tool,
       gitBranch: project.defaultBranch,
       id: { not: run.id },
       ...(pin ? {} : { startedAt: { lt: run.startedAt } }),
@@ -54,11 +57,12 @@ export async function chooseBaseline(
     select: { id: true },
   });
   const labelText = label === null ? "without a label" : `labelled ${label}`;
+  const runs = (count: number) => `${run.tool} run${count === 1 ? "" : "s"}`;
   const how = pin
-    ? `pinned baseline: the last ${recent.length} runs ${labelText} on ${project.defaultBranch}`
+    ? `pinned baseline: the last ${recent.length} ${runs(recent.length)} ${labelText} on ${project.defaultBranch}`
     : recent.length === 0
-      ? `no earlier runs ${labelText} on ${project.defaultBranch}`
-      : `the last ${recent.length} run${recent.length === 1 ? "" : "s"} ${labelText} on ${project.defaultBranch}`;
+      ? `no earlier ${runs(2)} ${labelText} on ${project.defaultBranch}`
+      : `the last ${recent.length} ${runs(recent.length)} ${labelText} on ${project.defaultBranch}`;
   return { runIds: recent.map((row) => row.id), how, pinned: pin !== undefined };
 }
 

@@ -29,6 +29,7 @@ export interface IngestRequest {
 export interface IngestedRun {
   id: string;
   label: string | null;
+  tool: string;
   gitBranch: string | null;
   startedAt: Date;
 }
@@ -113,7 +114,7 @@ async function createProjectOnce(tx: Prisma.TransactionClient, slug: string) {
   return tx.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
 }
 
-const INGESTED_RUN_SELECT = { id: true, label: true, gitBranch: true, startedAt: true } as const;
+const INGESTED_RUN_SELECT = { id: true, label: true, tool: true, gitBranch: true, startedAt: true } as const;
 
 async function findReplay(
   db: PrismaClient,

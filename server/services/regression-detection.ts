@@ -4,7 +4,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 
 /**
  * Regression tracking over history: after each run on the default branch, the series of each
- * (label, endpoint, metric) — the last DETECTION_WINDOW_RUNS runs of that label — is searched for
+ * (tool, label, endpoint, metric) — the last DETECTION_WINDOW_RUNS runs of that tool and label — is searched for
  * change points (E-divisive means with a t-test, Otava-style; see docs/change-point-detection.md).
  * A new change point in the bad direction opens a regression; in the good direction it is recorded
  * as an improvement. A change point needs minSegmentLength runs after it to be confirmed, so this
@@ -37,13 +37,13 @@ interface Series {
 export async function detectRegressionsAfterRun(
   db: PrismaClient,
   project: { id: string; defaultBranch: string },
-  run: { id: string; label: string | null; gitBranch: string | null; startedAt: Date },
+  run: { id: string; label: string | null; tool: string; gitBranch: string | null; startedAt: Date },
 ): Promise<{ opened: string[]; improvements: string[] }> {
   const none = { opened: [], improvements: [] };
   if (run.gitBranch !== project.defaultBranch) return none;
 
   const window = await db.run.findMany({
-    where: { projectId: project.id, label: run.label, gitBranch: project.defaultBranch, startedAt: { lte: run.startedAt } },
+    where: { projectId: project.id, label: run.label, tool: run.tool, gitBranch: project.defaultBranch, startedAt: { lte: run.startedAt } },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: DETECTION_WINDOW_RUNS,
     select: { id: true },

@@ -72,6 +72,7 @@ function toVerdictRegression(endpoint: string, metric: MetricComparison): Verdic
 export interface VerdictHead {
   id: string;
   label: string | null;
+  tool: string;
   startedAt: Date;
 }
 
@@ -168,7 +169,7 @@ export function verdictAnswer(project: { slug: string }, verdict: RunVerdict, ba
 /** GET …/runs/{id}/verdict: the verdict of a stored run, `failOn` as given or the project's. */
 export async function getRunVerdict(db: PrismaClient, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
   const project = await requireProject(db, projectSlug);
-  const head = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, label: true, startedAt: true } });
+  const head = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, label: true, tool: true, startedAt: true } });
   if (!head) throw notFound(`Run "${runId}"`);
   const verdict = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));
   const answer = verdictAnswer(project, verdict, baseUrl);

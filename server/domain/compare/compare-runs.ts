@@ -11,6 +11,9 @@
 import type { Interval, SampleSummary } from "../stats/descriptive";
 import { summarizeSample } from "../stats/descriptive";
 import { isInsufficient } from "../stats/insufficient";
+import { percentileUnsupportedReason } from "../stats/percentile-support";
+import { holmAdjusted } from "../stats/multiple-testing";
+import { formatDeltaPct, formatPValue } from "../format";
 import { compareWithNoiseBand } from "../stats/noise-band";
 import { predictionTest } from "../stats/prediction-test";
 import { readPooledPercentile } from "../stats/pooled-percentile";
@@ -74,6 +77,8 @@ export interface MetricComparison {
   deltaPct: number | null;
   deltaPctCi95: Interval | null;
   pValue: number | null;
+  /** pValue corrected for all the tests of the comparison (Holm); null when no test was run. */
+  adjustedPValue: number | null;
   /** "prediction": one run on one side judged against the other side's group (prediction-interval t test). */
   test: SignificanceTest | "noise-band" | "prediction" | null;
   /** For 1 vs 1: the band |Δ%| had to exceed. */
@@ -178,6 +183,7 @@ function compareMetric(
     base,
     head,
     pooled: pooledPercentile(spec, baseRuns.map(pick), headRuns.map(pick)),
+    adjustedPValue: null,
   };
   const inconclusive = (reason: string): MetricComparison => ({
     ...common,
@@ -192,6 +198,12 @@ function compareMetric(
 
   if (base.n === 0 || head.n === 0) {
     return inconclusive(`no ${spec.name} on the ${base.n === 0 ? "base" : "head"} side`);
+  }
+  if (spec.percentile !== null) {
+    const judged = new Set([...baseData.runIds, ...headData.runIds]);
+    const counts = [...baseRuns, ...headRuns].filter((run) => judged.has(run.id)).map((run) => pick(run)?.requests ?? null);
+    const unsupported = percentileUnsupportedReason(spec.percentile, counts);
+    if (unsupported) return inconclusive(unsupported);
   }
   if (base.mean === 0 && head.mean === 0) {
     return { ...inconclusive("0 on both sides"), deltaPct: 0, verdict: "unchanged" };
@@ -289,9 +301,12 @@ export function compareRuns(
   const aggregateSpecs = customMetricsOf(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
   const aggregate = compareEndpoint(AGGREGATE_NAME, baseRuns, headRuns, aggregateWithRunMetrics, aggregateSpecs, options);
 
-  const allMetrics = [...endpoints, aggregate].flatMap((endpoint) => endpoint.metrics);
+  const corrected = correctForMultipleTests([...endpoints, aggregate], options.alpha);
+  const endpointsJudged = corrected.slice(0, -1);
+  const aggregateJudged = corrected.at(-1)!;
+  const allMetrics = corrected.flatMap((endpoint) => endpoint.metrics);
   const counts: Record<Verdict, number> = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 };
-  for (const endpoint of endpoints.length > 0 ? endpoints : [aggregate]) counts[endpoint.verdict]++;
+  for (const endpoint of endpointsJudged.length > 0 ? endpointsJudged : [aggregateJudged]) counts[endpoint.verdict]++;
   const kind =
     baseRuns.length >= 2 && headRuns.length >= 2
       ? "groups"
@@ -303,11 +318,37 @@ export function compareRuns(
   return {
     verdict: worstVerdict(allMetrics.map((metric) => metric.verdict)),
     counts,
-    endpoints,
-    aggregate,
+    endpoints: endpointsJudged,
+    aggregate: aggregateJudged,
     warnings: comparabilityWarnings(baseRuns, headRuns),
     kind,
   };
+}
+
+/**
+ * One comparison runs a test per endpoint × metric; a change counts only when it stays significant
+ * once corrected for all of them (Holm, see ../stats/multiple-testing.ts), so an unchanged head is
+ * called "regressed" anywhere with probability at most α. Each tested metric gets its adjusted p.
+ */
+function correctForMultipleTests(endpoints: readonly EndpointComparison[], alpha: number): EndpointComparison[] {
+  const tested = endpoints.flatMap((endpoint) => endpoint.metrics.filter((metric) => metric.pValue !== null));
+  const adjustedValues = holmAdjusted(tested.map((metric) => metric.pValue!));
+  const adjusted = new Map(tested.map((metric, index) => [metric, adjustedValues[index]!]));
+  const tests = tested.length;
+  return endpoints.map((endpoint) => {
+    const metrics = endpoint.metrics.map((metric): MetricComparison => {
+      const adjustedPValue = adjusted.get(metric) ?? null;
+      const changed = metric.verdict === "regressed" || metric.verdict === "improved";
+      if (!changed || adjustedPValue === null || adjustedPValue < alpha) return { ...metric, adjustedPValue };
+      return {
+        ...metric,
+        adjustedPValue,
+        verdict: "unchanged",
+        reason: `${formatDeltaPct(metric.deltaPct)} is not significant once corrected for the ${tests} tests of this comparison (Holm-adjusted ${formatPValue(adjustedPValue)} ≥ ${alpha})`,
+      };
+    });
+    return { ...endpoint, metrics, verdict: worstVerdict(metrics.map((metric) => metric.verdict)) };
+  });
 }
 
 const LOAD_CONFIG_KEYS = ["vus", "vus_max", "concurrency", "connections", "rate", "rps", "duration", "users", "spawn_rate"];

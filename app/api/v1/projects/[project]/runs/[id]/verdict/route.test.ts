@@ -50,7 +50,7 @@ describe("the CI verdict", () => {
     const body = await slow.json();
     expect(body.verdict).toBe("fail");
     expect(body.comparison.baseline.runs).toHaveLength(5);
-    expect(body.comparison.baseline.how).toBe("the last 5 runs labelled nightly on main");
+    expect(body.comparison.baseline.how).toBe("the last 5 custom runs labelled nightly on main");
     expect(body.comparison.regressions).toEqual(
       expect.arrayContaining([expect.objectContaining({ endpoint: "GetListing", metric: "p95" })]),
     );
