@@ -68,7 +68,7 @@ export function RunReference({
         <p>
           <strong>201</strong> (or <strong>200</strong> for a replayed key) with the run&apos;s id, its page, the format
           read, the endpoints found, the CI verdict against the run&apos;s baseline (<Code>?fail_on=</Code> says what
-          fails: <Code>regression</Code>, <Code>sla</Code> or <Code>none</Code>), its SLA grade and the stored run in the
+          fails: <Code>regression</Code>, <Code>sla</Code>, <Code>thresholds</Code> or <Code>none</Code>; by default all three), its SLA grade and the stored run in the
           Benchtrack format. With <Code>Accept: text/markdown</Code> the answer is a pull-request comment, the verdict on
           its first line.
         </p>
@@ -83,7 +83,8 @@ export function RunReference({
   "endpoints": ["GET /api/listings/:id", "GET /api/listings"],
   "verdict": "pass",
   "reasons": [],
-  "failOn": ["regression", "sla"],
+  "failOn": ["regression", "sla", "thresholds"],
+  "thresholds": { "evaluated": 4, "failed": [] },
   "comparison": { "baseline": { "how": "the last 5 k6 runs labelled baseline on main", "pinned": false, "runs": […] },
                   "verdict": "unchanged", "regressions": [], "improvements": 0, "url": "…", … },
   "grade": null,

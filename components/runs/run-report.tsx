@@ -7,6 +7,7 @@ import { CustomMetricsTable } from "./custom-metrics-table";
 import { EndpointTable } from "./endpoint-table";
 import { LatencyDistribution } from "./latency-distribution";
 import { ReportSection } from "./report-section";
+import { RunVerdict } from "./run-verdict";
 import { RunHeader } from "./run-header";
 import { SlaChecks } from "./sla-checks";
 import { StatusAndErrors } from "./status-and-errors";
@@ -26,6 +27,8 @@ export function RunReport({ project, id }: { project: string; id: string }) {
   return (
     <div className="flex flex-col gap-6" data-testid="run-report">
       <RunHeader report={report} now={dataUpdatedAt} />
+
+      <RunVerdict verdict={report.verdict} />
 
       <ReportSection
         id="endpoints"

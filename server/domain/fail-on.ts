@@ -1,11 +1,13 @@
 import { InputError } from "./input-error";
 
 /**
- * What fails a run's CI verdict: "regression" (a metric regressed against the baseline) and/or "sla"
- * (an SLA check failed). Given per upload as `fail_on=regression,sla` or `fail_on=none`; absent, the
- * project's setting applies.
+ * What fails a run's CI verdict: "regression" (a metric regressed against the baseline), "sla" (an SLA
+ * check failed) and "thresholds" (a pass/fail criterion the tool itself evaluated failed, e.g. a k6
+ * threshold). Given per upload as `fail_on=regression,sla,thresholds` or `fail_on=none`; absent, the
+ * project's setting applies, with "thresholds" added: a tool's own failed threshold always counts
+ * unless the upload says otherwise (a run without thresholds never fails on them).
  */
-export const FAIL_ON_VALUES = ["regression", "sla"] as const;
+export const FAIL_ON_VALUES = ["regression", "sla", "thresholds"] as const;
 export type FailOnValue = (typeof FAIL_ON_VALUES)[number];
 
 function isFailOnValue(value: string): value is FailOnValue {
@@ -19,13 +21,13 @@ export function parseFailOn(text: string | null): FailOnValue[] | null {
   if (values.length === 1 && values[0] === "none") return [];
   const unknown = values.filter((value) => !isFailOnValue(value));
   if (unknown.length > 0) {
-    const message = `fail_on takes regression, sla or none; not ${unknown.join(", ")}`;
+    const message = `fail_on takes regression, sla, thresholds or none; not ${unknown.join(", ")}`;
     throw new InputError("malformed", message, [{ path: "query.fail_on", message }]);
   }
   return [...new Set(values as FailOnValue[])];
 }
 
-/** The upload's `fail_on` when given, else the project's setting. */
+/** The upload's `fail_on` when given, else the project's setting and the tool's thresholds. */
 export function effectiveFailOn(given: FailOnValue[] | null, projectDefault: readonly string[]): FailOnValue[] {
-  return given ?? [...new Set(projectDefault.filter(isFailOnValue))];
+  return given ?? [...new Set([...projectDefault.filter(isFailOnValue), "thresholds" as const])];
 }

@@ -103,7 +103,14 @@ export const verdictComparisonSchema = z
   })
   .describe("The run against its baseline.");
 
-const failOnSchema = z.array(z.enum(FAIL_ON_VALUES)).describe("What fails the verdict (from ?fail_on= or the project).");
+const failOnSchema = z.array(z.enum(FAIL_ON_VALUES)).describe("What fails the verdict (from ?fail_on=, else the project's setting and thresholds).");
+
+const toolThresholdsSchema = z
+  .object({
+    evaluated: z.number().int().describe("How many pass/fail criteria the tool evaluated (k6 thresholds)."),
+    failed: z.array(z.object({ metric: z.string(), expression: z.string() })).describe("Those that failed."),
+  })
+  .describe("The tool's own verdict; a failed threshold fails the run when failOn has thresholds.");
 
 export const runVerdictSchema = z
   .object({
@@ -111,6 +118,7 @@ export const runVerdictSchema = z
     verdict: z.enum(["pass", "fail"]),
     reasons: z.array(z.string()).describe("Why it fails; empty when it passes."),
     failOn: failOnSchema,
+    thresholds: toolThresholdsSchema,
     comparison: verdictComparisonSchema,
     grade: gradeSchema,
   })
@@ -126,6 +134,7 @@ export const uploadResponseSchema = z
     verdict: z.enum(["pass", "fail"]).describe("The CI verdict: fail when something in failOn failed."),
     reasons: z.array(z.string()).describe("Why it fails; empty when it passes."),
     failOn: failOnSchema,
+    thresholds: toolThresholdsSchema,
     comparison: verdictComparisonSchema,
     grade: gradeSchema,
     run: storedRunSchema,

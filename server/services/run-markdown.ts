@@ -30,6 +30,10 @@ function verdictLines(verdict: RunVerdict, baseUrl: string): string[] {
       ? `### ❌ Benchtrack: **FAIL**: ${verdict.reasons.join("; ")}`
       : `### ✅ Benchtrack: **PASS**${verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
   const lines = [headline, ""];
+  if (verdict.thresholds.failed.length > 0) {
+    const failed = verdict.thresholds.failed.map(({ metric, expression }) => `\`${expression.replace(/`/g, "'")}\` on ${metric}`);
+    lines.push(`**Tool thresholds failed** (${verdict.thresholds.failed.length} of ${verdict.thresholds.evaluated}): ${failed.join(", ")}.`, "");
+  }
   const compareLink = comparison.comparePath ? ` · [compare](${baseUrl}${comparison.comparePath})` : "";
   lines.push(`Baseline: ${comparison.baseline.how}${compareLink}.`);
   if (comparison.regressions.length > 0) {

@@ -4,11 +4,13 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { pinnedRunIds } from "./baselines";
 import { notFound } from "./errors";
 import { requireProject } from "./projects";
-import { gradeParsedRun, getSlaPolicy } from "./sla";
-import { loadParsedRun } from "./stored-runs";
+import { effectiveFailOn } from "../domain/fail-on";
+import { judgeRun } from "./run-verdict";
+import type { RunVerdict } from "./run-verdict";
 
 /**
- * The run report page's data: the stored run, graded against the project's SLA policy, with its
+ * The run report page's data: the stored run with its CI verdict against its baseline (exactly what
+ * the upload answered, with the project's fail_on), graded against the project's SLA policy, its
  * annotations, whether it is a pinned baseline, and what to compare it with. The shaping itself is
  * pure (server/domain/report/run-report.ts).
  */
@@ -17,10 +19,12 @@ import { loadParsedRun } from "./stored-runs";
 const COMPARE_LABELS = 12;
 
 /** The report of one run; not_found for an unknown project, or a run that is not the project's. */
-export async function getRunReport(db: PrismaClient, projectSlug: string, runId: string): Promise<RunReport> {
+export async function getRunReport(db: PrismaClient, projectSlug: string, runId: string): Promise<RunReport & { verdict: Omit<RunVerdict, "run"> }> {
   const project = await requireProject(db, projectSlug);
-  const [loaded, policy] = await Promise.all([loadParsedRun(db, project.id, runId), getSlaPolicy(db, project.id)]);
-  if (!loaded) throw notFound(`Run "${runId}"`);
+  const head = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, label: true, tool: true, startedAt: true } });
+  if (!head) throw notFound(`Run "${runId}"`);
+  // The run is read once, with its baseline, by the verdict it opens with (the same as CI's).
+  const { run: loaded, ...verdict } = await judgeRun(db, project, head, effectiveFailOn(null, project.failOn));
   const [previous, labels, annotations, pinned] = await Promise.all([
     db.run.findFirst({
       where: {
@@ -45,8 +49,8 @@ export async function getRunReport(db: PrismaClient, projectSlug: string, runId:
     }),
     pinnedRunIds(db, project.id),
   ]);
-  return toRunReport(project, loaded.stored, loaded.run, {
-    grade: gradeParsedRun(policy, loaded.run),
+  const report = toRunReport(project, loaded.stored, loaded.run, {
+    grade: verdict.grade,
     compare: toCompareLinks(
       project.slug,
       loaded.stored.id,
@@ -56,4 +60,5 @@ export async function getRunReport(db: PrismaClient, projectSlug: string, runId:
     annotations: annotations.map((annotation) => ({ ...annotation, createdAt: annotation.createdAt.toISOString() })),
     isPinnedBaseline: pinned.has(loaded.stored.id),
   });
+  return { ...report, verdict };
 }

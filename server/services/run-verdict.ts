@@ -50,6 +50,8 @@ export interface RunVerdict {
     comparePath: string | null;
   };
   grade: SlaGrade | null;
+  /** The tool's own pass/fail criteria (k6 thresholds): how many it evaluated, which failed. */
+  thresholds: { evaluated: number; failed: { metric: string; expression: string }[] };
   /** The judged run as loaded, so callers can render it without reading it again. */
   run: LoadedRun;
 }
@@ -101,7 +103,16 @@ export async function judgeRun(db: PrismaClient, project: VerdictProject, head: 
     .map(({ endpoint, metric }) => toVerdictRegression(endpoint.name, metric));
   const grade = gradeParsedRun(policy, headRun.run);
 
+  const thresholds = {
+    evaluated: headRun.run.thresholds.length,
+    failed: headRun.run.thresholds.filter((threshold) => !threshold.passed).map(({ metric, expression }) => ({ metric, expression })),
+  };
   const reasons: string[] = [];
+  if (failOn.includes("thresholds") && thresholds.failed.length > 0) {
+    const listed = thresholds.failed.slice(0, 5).map(({ metric, expression }) => `${metric} ${expression}`);
+    const more = thresholds.failed.length > listed.length ? ` and ${thresholds.failed.length - listed.length} more` : "";
+    reasons.push(`${thresholds.failed.length} of ${thresholds.evaluated} ${headRun.run.tool} thresholds failed: ${listed.join(", ")}${more}`);
+  }
   if (failOn.includes("regression") && regressions.length > 0) {
     reasons.push(`${regressions.length} metric${regressions.length === 1 ? "" : "s"} regressed against the baseline (${baseline.how})`);
   }
@@ -113,6 +124,7 @@ export async function judgeRun(db: PrismaClient, project: VerdictProject, head: 
     verdict: reasons.length > 0 ? "fail" : "pass",
     failOn,
     reasons,
+    thresholds,
     comparison: {
       baseline: {
         runs: baseRuns.map(({ run, stored }) => ({ id: stored.id, label: run.label, round: run.round, startedAt: stored.startedAt.toISOString() })),
@@ -159,6 +171,7 @@ export function verdictAnswer(project: { slug: string }, verdict: RunVerdict, ba
       verdict: verdict.verdict,
       reasons: verdict.reasons,
       failOn: verdict.failOn,
+      thresholds: verdict.thresholds,
       comparison: verdictComparison(verdict, baseUrl, project.slug),
       grade: verdict.grade,
     },

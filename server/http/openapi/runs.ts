@@ -57,7 +57,9 @@ const failOnParameter = {
   name: "fail_on",
   in: "query",
   required: false,
-  description: "What fails the verdict: regression, sla (comma-separated) or none. Default: the project's setting.",
+  description:
+    "What fails the verdict: regression, sla, thresholds (comma-separated) or none. Default: the project's setting " +
+    "(regression,sla) plus thresholds: a threshold the tool evaluated and failed (k6) fails the run.",
   schema: { type: "string" },
 };
 

@@ -66,7 +66,45 @@ describe("the CI verdict on the bundled real rounds", () => {
       const answer = await upload(tool, "managedasync", 1, `feature/${tool}`);
       expect({ tool, verdict: answer.verdict }).toEqual({ tool, verdict: "fail" });
       expect(answer.comparison.baseline.runs).toHaveLength(3);
-      expect(answer.reasons[0]).toMatch(/regressed against the baseline \(the last 3 \w+ runs labelled nightly on main\)/);
+      // Against its own tool's baseline (k6 also fails on its own thresholds, listed first).
+      expect(answer.reasons).toContainEqual(expect.stringMatching(new RegExp(`regressed against the baseline \\(the last 3 ${tool} runs labelled nightly on main\\)`)));
     }
   }, 120_000);
+});
+
+describe("the tool's own verdict", () => {
+  const post = (slug: string, query: Record<string, string>, accept?: string) =>
+    call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
+      method: "POST",
+      body: body("k6", "managedasync", 1),
+      query,
+      headers: accept ? { accept } : {},
+    });
+
+  it("fails a k6 run whose thresholds failed, says which first, and leads the Markdown with them", async () => {
+    const slug = uniqueSlug("thresholds");
+    const response = await post(slug, {});
+    const answer = await response.json();
+    expect(answer.verdict).toBe("fail");
+    expect(answer.failOn).toContain("thresholds");
+    expect(answer.thresholds.evaluated).toBe(4);
+    expect(answer.thresholds.failed).toEqual([
+      { metric: "http_req_duration", expression: "p(95)<35" },
+      { metric: "http_req_duration", expression: "p(99)<60" },
+    ]);
+    expect(answer.reasons[0]).toBe("2 of 4 k6 thresholds failed: http_req_duration p(95)<35, http_req_duration p(99)<60");
+
+    const markdown = await (await post(slug, {}, "text/markdown")).text();
+    const lines = markdown.split("\n");
+    expect(lines[0]).toMatch(/FAIL\*\*: 2 of 4 k6 thresholds failed/);
+    expect(lines[2]).toBe("**Tool thresholds failed** (2 of 4): `p(95)<35` on http_req_duration, `p(99)<60` on http_req_duration.");
+  });
+
+  it("passes the same run when fail_on leaves thresholds out, and a run whose thresholds all passed", async () => {
+    const slug = uniqueSlug("thresholds");
+    const relaxed = await (await post(slug, { fail_on: "regression,sla" })).json();
+    expect(relaxed).toMatchObject({ verdict: "pass", failOn: ["regression", "sla"], reasons: [] });
+    const passing = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, { method: "POST", body: body("k6", "baseline", 1) });
+    expect(await passing.json()).toMatchObject({ verdict: "pass", thresholds: { evaluated: 4, failed: [] } });
+  });
 });

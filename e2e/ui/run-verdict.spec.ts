@@ -1,0 +1,53 @@
+import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { fixture, ghzRound, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+
+async function screenshots(page: Page, name: string) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.reload();
+    await page.screenshot({ path: `e2e/screenshots/${name}-${colorScheme}.png`, fullPage: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.screenshot({ path: `e2e/screenshots/${name}-375-${colorScheme}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test("a run page opens with its CI verdict: the baseline, what regressed, and a link to the comparison", async ({ page, request }) => {
+  const slug = uniqueSlug("verdict");
+  const hour = (index: number) => new Date(Date.UTC(2026, 0, 1, index)).toISOString();
+  for (const round of [1, 2, 3] as const) {
+    await uploadFiles(request, slug, ghzRound("baseline", round), { label: "nightly", branch: "main", round: String(round), started_at: hour(round) });
+  }
+  const slow = await uploadFiles(request, slug, ghzRound("managedasync", 1), { label: "nightly", branch: "feature/async", started_at: hour(4) });
+
+  await page.goto(slow.url);
+  const verdict = page.getByTestId("run-verdict");
+  await expect(verdict.getByTestId("verdict-badge")).toHaveText("✗ FAIL");
+  await expect(verdict).toContainText("Against the last 3 ghz runs labelled nightly on main");
+  await expect(verdict.getByTestId("verdict-reasons")).toContainText("regressed against the baseline");
+  await expect(verdict.getByTestId("verdict-regression").filter({ hasText: "SearchListings" }).first()).toContainText(/\+\d+(\.\d)?%/);
+  await screenshots(page, "run-verdict-fail");
+
+  await verdict.getByTestId("verdict-compare-link").click();
+  await expect(page).toHaveURL(/\/compare\?base=[^&]+,[^&]+,[^&]+&head=/);
+
+  // A baseline round: nothing to fail on.
+  const first = await uploadFiles(request, uniqueSlug("verdict"), ghzRound("baseline", 1), { label: "nightly", branch: "main" });
+  await page.goto(first.url);
+  await expect(page.getByTestId("verdict-badge")).toHaveText("✓ PASS");
+  await expect(page.getByTestId("run-verdict")).toContainText("Nothing to compare with yet: no earlier ghz runs labelled nightly on main");
+});
+
+test("a k6 run whose own thresholds failed says so first", async ({ page, request }) => {
+  const run = await uploadRun(request, uniqueSlug("thresholds"), fixture("k6/managedasync/round1/summary.json"));
+  await page.goto(run.url);
+  const verdict = page.getByTestId("run-verdict");
+  await expect(verdict.getByTestId("verdict-badge")).toHaveText("✗ FAIL");
+  await expect(verdict.getByTestId("verdict-reasons").locator("li").first()).toHaveText(
+    "2 of 4 k6 thresholds failed: http_req_duration p(95)<35, http_req_duration p(99)<60",
+  );
+  await expect(verdict.getByTestId("verdict-thresholds")).toContainText("p(95)<35 on http_req_duration");
+  await screenshots(page, "run-verdict-thresholds");
+});
