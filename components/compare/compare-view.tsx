@@ -59,6 +59,7 @@ export function CompareView({ input, view }: CompareViewProps) {
       head: input.head,
       last: input.last,
       test: input.test === "welch" ? null : input.test,
+      tool: input.tool,
       show: next.show === "changed" ? null : next.show,
       metric: next.metric === "p95" ? null : next.metric,
       endpoint: next.endpoint === AGGREGATE_NAME ? null : next.endpoint,
@@ -81,12 +82,18 @@ export function CompareView({ input, view }: CompareViewProps) {
           <div className="space-y-2">
             <div className="flex flex-wrap items-center gap-3" data-testid="compare-verdict">
               <VerdictBadge verdict={comparison.verdict} large />
-              <span className="text-sm">{VERDICT_SENTENCE[comparison.verdict]}</span>
+              <span className="text-sm">{comparison.notComparable ? "Not comparable: these runs are several series." : VERDICT_SENTENCE[comparison.verdict]}</span>
             </div>
             <p className="text-sm text-text-muted">
               <span className="font-medium text-text">base</span> <code>{result.base.selector}</code> ({result.base.runs.length}{" "}
               run{result.base.runs.length === 1 ? "" : "s"}) → <span className="font-medium text-text">head</span>{" "}
               <code>{result.head.selector}</code> ({result.head.runs.length} run{result.head.runs.length === 1 ? "" : "s"})
+              {input.tool && (
+                <>
+                  {" "}
+                  · tool <code>{input.tool}</code>
+                </>
+              )}
             </p>
             <p className="text-sm" data-testid="compare-counts">
               <span className="text-bad">{comparison.counts.regressed} regressed</span> ·{" "}
@@ -103,6 +110,28 @@ export function CompareView({ input, view }: CompareViewProps) {
             </a>
           </div>
         </div>
+        {comparison.notComparable && (
+          <div role="alert" className="mt-4 rounded-md border border-warn p-3 text-sm" data-testid="compare-not-comparable">
+            <p className="font-medium text-warn">No verdict: runs of different tools are different series.</p>
+            <p className="mt-1">
+              {comparison.tools.map((entry) => entry.tool).join(" and ")} measure the same endpoint with different clients, so pooling their
+              runs would make up a verdict.{" "}
+              {links.perTool.length > 0 ? "Compare one tool at a time:" : "No tool has runs on both sides."}
+            </p>
+            <ul className="mt-1 list-disc pl-5">
+              {links.perTool.map((entry) => (
+                <li key={entry.tool}>
+                  <Link href={entry.url} className="text-accent underline" data-testid="compare-per-tool">
+                    {entry.tool}
+                  </Link>{" "}
+                  <span className="text-text-muted">
+                    ({entry.base} base run{entry.base === 1 ? "" : "s"} vs {entry.head} head run{entry.head === 1 ? "" : "s"})
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {comparison.warnings.length > 0 && (
           <div role="alert" className="mt-4 rounded-md border border-warn p-3 text-sm" data-testid="compare-warnings">
             <p className="font-medium text-warn">Base and head may not be like for like:</p>
@@ -130,7 +159,7 @@ export function CompareView({ input, view }: CompareViewProps) {
       >
         {groups.length === 0 ? (
           <p className="text-sm text-text-muted">
-            No metric regressed or improved. <Link href={viewHref({ show: "all" })} className="text-accent underline">Show all metrics</Link>.
+            {comparison.notComparable ? "No verdicts: these runs are several series (see above)." : "No metric regressed or improved."} <Link href={viewHref({ show: "all" })} className="text-accent underline">Show all metrics</Link>.
           </p>
         ) : (
           <Table label="Comparison per endpoint and metric">

@@ -15,3 +15,17 @@ for (const slug of ["listings-demo", "listings-grpc-demo"]) {
     await page.screenshot({ path: `e2e/screenshots/demo-${slug}-trend.png`, fullPage: true });
   });
 }
+
+test("the README's compare example on the demo gives no pooled verdict over two tools, and one per tool", async ({ page }) => {
+  await page.goto("/projects/listings-demo/compare?base=label:baseline&head=label:ManagedAsync");
+  const banner = page.getByTestId("compare-not-comparable");
+  await expect(banner).toContainText("No verdict: runs of different tools are different series.");
+  await expect(page.getByTestId("compare-verdict")).toContainText("Not comparable");
+  await page.screenshot({ path: "e2e/screenshots/demo-compare-not-comparable.png", fullPage: true });
+
+  await banner.getByTestId("compare-per-tool").filter({ hasText: "k6" }).click();
+  await expect(page).toHaveURL(/[?&]tool=k6(&|$)/);
+  await expect(page.getByTestId("compare-verdict")).toContainText("Head is worse than base.");
+  await expect(page.getByTestId("compare-not-comparable")).toHaveCount(0);
+  await page.screenshot({ path: "e2e/screenshots/demo-compare-k6.png", fullPage: true });
+});

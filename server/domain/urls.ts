@@ -24,6 +24,8 @@ export interface CompareQuery {
   /** Newest n runs of each selector. */
   last?: number | null;
   test?: "welch" | "mann-whitney" | null;
+  /** Only runs of this tool on both sides. */
+  tool?: string | null;
   /** The compare page's view state (its table filter, chart metric and per-round endpoint). */
   show?: string | null;
   metric?: string | null;
@@ -36,10 +38,10 @@ function sideParam(side: CompareSide): string {
   return parts.map(segment).join(",");
 }
 
-/** The query of a comparison, in a fixed order: base, head, then what is given of last, test and the view. */
+/** The query of a comparison, in a fixed order: base, head, then what is given of last, test, tool and the view. */
 export function compareSearch(query: CompareQuery): string {
   const params = [`base=${sideParam(query.base)}`, `head=${sideParam(query.head)}`];
-  for (const key of ["last", "test", "show", "metric", "endpoint"] as const) {
+  for (const key of ["last", "test", "tool", "show", "metric", "endpoint"] as const) {
     const value = query[key];
     if (value !== undefined && value !== null) params.push(`${key}=${segment(String(value))}`);
   }

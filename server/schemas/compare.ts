@@ -7,6 +7,7 @@ export const compareQuerySchema = z.object({
   head: z.string().min(1).max(4000).describe("Same syntax as base."),
   last: z.coerce.number().int().min(1).max(50).optional().describe("Newest n runs of each selector (default: all, capped at 50)."),
   test: z.enum(["welch", "mann-whitney"]).default("welch").describe("Significance test for groups."),
+  tool: z.string().min(1).max(200).optional().describe("Only runs of this tool on both sides (one series: see notComparable)."),
   format: z.enum(["json", "markdown"]).optional().describe("markdown: the same as Accept: text/markdown."),
 });
 
@@ -73,6 +74,13 @@ export const comparisonResponseSchema = z
     endpoints: z.array(endpointComparisonSchema),
     aggregate: endpointComparisonSchema,
     warnings: z.array(z.string()).describe("Differences that make base and head not like for like."),
+    notComparable: z
+      .string()
+      .nullable()
+      .describe("Why the sides cannot be compared at all (runs of several tools); every verdict is then inconclusive."),
+    tools: z
+      .array(z.object({ tool: z.string(), base: z.number().int(), head: z.number().int(), url: z.string().describe("This comparison for this tool only.") }))
+      .describe("Tools with runs on both sides: runs per side, and the comparison of that tool alone."),
   })
   .describe("A before/after comparison of two run selections.");
 

@@ -38,8 +38,19 @@ function sideLabel(side: ComparisonResult["base"]): string {
   return `\`${escapeCell(side.selector.length > 60 ? `${side.selector.slice(0, 57)}…` : side.selector)}\` (${count} run${count === 1 ? "" : "s"})`;
 }
 
-export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: string): string {
+export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: string, perTool: { tool: string; url: string }[] = []): string {
   const { comparison } = result;
+  if (comparison.notComparable) {
+    return [
+      "### ⚪ **Not comparable**: the runs come from several tools",
+      "",
+      `**base** ${sideLabel(result.base)} → **head** ${sideLabel(result.head)} · [open the comparison](${pageUrl})`,
+      "",
+      `No verdict: ${escapeCell(comparison.notComparable)}.`,
+      ...(perTool.length > 0 ? ["", `Compare one tool at a time: ${perTool.map((entry) => `[${escapeCell(entry.tool)}](${entry.url})`).join(" · ")}`] : []),
+      "",
+    ].join("\n");
+  }
   const lines = [
     `### ${VERDICT_LINE[comparison.verdict]}`,
     "",

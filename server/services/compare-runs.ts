@@ -45,9 +45,9 @@ export interface ComparisonResult {
 }
 
 /** Run ids a selector names, newest first, at most `last` (and never more than MAX_RUNS_PER_SIDE). */
-async function resolveSelector(db: PrismaClient, projectId: string, selector: RunSelector, last: number | null) {
+async function resolveSelector(db: PrismaClient, projectId: string, selector: RunSelector, last: number | null, tool: string | null) {
   const take = Math.min(last ?? MAX_RUNS_PER_SIDE, MAX_RUNS_PER_SIDE);
-  const where: Prisma.RunWhereInput =
+  const bySelector: Prisma.RunWhereInput =
     selector.kind === "ids"
       ? { projectId, id: { in: selector.ids } }
       : selector.kind === "label"
@@ -55,6 +55,7 @@ async function resolveSelector(db: PrismaClient, projectId: string, selector: Ru
         : selector.kind === "branch"
           ? { projectId, gitBranch: selector.value }
           : { projectId, gitCommit: { startsWith: selector.value } };
+  const where: Prisma.RunWhereInput = tool === null ? bySelector : { ...bySelector, tool };
   return db.run.findMany({
     where,
     select: { id: true, label: true, round: true, startedAt: true, gitBranch: true, gitCommit: true },
@@ -71,6 +72,7 @@ export function toComparable(loaded: LoadedRun): ComparableRun {
     round: run.round,
     startedAt: stored.startedAt.toISOString(),
     tool: run.tool,
+    branch: run.environment.git.branch,
     durationSeconds: run.durationSeconds,
     hostName: run.environment.host.name,
     config: run.environment.config,
@@ -117,11 +119,11 @@ async function noiseHistory(db: PrismaClient, projectId: string, base: Comparabl
 export async function compareSelections(
   db: PrismaClient,
   project: { id: string; minEffectPct: number; alpha: number },
-  request: { base: RunSelector; head: RunSelector; last: number | null; test: SignificanceTest },
+  request: { base: RunSelector; head: RunSelector; last: number | null; test: SignificanceTest; tool: string | null },
 ): Promise<ComparisonResult> {
   const [baseRows, headRows] = await Promise.all([
-    resolveSelector(db, project.id, request.base, request.last),
-    resolveSelector(db, project.id, request.head, request.last),
+    resolveSelector(db, project.id, request.base, request.last, request.tool),
+    resolveSelector(db, project.id, request.head, request.last, request.tool),
   ]);
   const loaded = await loadParsedRuns(db, project.id, [...baseRows, ...headRows].map((run) => run.id));
   const comparableOf = (rows: typeof baseRows) => rows.flatMap((row) => (loaded.has(row.id) ? [toComparable(loaded.get(row.id)!)] : []));
@@ -159,6 +161,8 @@ export interface CompareRequest {
   /** Newest n runs of each selector (capped at MAX_RUNS_PER_SIDE); null: all. */
   last: number | null;
   test: SignificanceTest;
+  /** Only runs of this tool on both sides (one series); null: any. */
+  tool: string | null;
 }
 
 /** A comparison as every transport answers it: the result, its links and its Markdown. */
@@ -173,6 +177,7 @@ export interface ProjectComparison extends ComparisonResult {
     api: string;
     /** The comparison's Open Graph preview image (absolute). */
     image: string;
+    perTool: { tool: string; base: number; head: number; url: string }[];
   };
   /** The comparison as a pull-request comment. */
   markdown: string;
@@ -192,7 +197,7 @@ export async function compareProjectRuns(
 ): Promise<ProjectComparison> {
   const project = await requireProject(db, projectSlug);
   const selectors = parseSelectors(request);
-  const result = await compareSelections(db, project, { ...selectors, last: request.last, test: request.test });
+  const result = await compareSelections(db, project, { ...selectors, last: request.last, test: request.test, tool: request.tool });
   const missing = (["base", "head"] as const).filter((side) => result[side].runs.length === 0);
   if (missing.length > 0) {
     throw new ServiceError(
@@ -201,12 +206,17 @@ export async function compareProjectRuns(
       missing.map((side) => ({ path: side, message: `"${result[side].selector}" matches no run of this project` })),
     );
   }
-  const query: CompareQuery = { base: result.base.selector, head: result.head.selector, last: request.last, test: request.test };
+  const query: CompareQuery = { base: result.base.selector, head: result.head.selector, last: request.last, test: request.test, tool: request.tool };
   const withUrls = (side: ResolvedSide) => ({
     ...side,
     runs: side.runs.map((run) => ({ ...run, url: absoluteUrl(baseUrl, pagePaths.run(project.slug, run.id)) })),
   });
   const page = absoluteUrl(baseUrl, pagePaths.compare(project.slug, query));
+  // Only tools with runs on both sides can be compared alone.
+  const perTool = result.comparison.tools.filter((entry) => entry.base > 0 && entry.head > 0).map((entry) => ({
+    ...entry,
+    url: absoluteUrl(baseUrl, pagePaths.compare(project.slug, { ...query, tool: entry.tool })),
+  }));
   return {
     ...result,
     project: { slug: project.slug, name: project.name },
@@ -216,8 +226,10 @@ export async function compareProjectRuns(
       page,
       api: apiPaths.compare(project.slug, query),
       image: absoluteUrl(baseUrl, pagePaths.compareImage(project.slug, query)),
+      /** The same comparison for each tool alone: what to open when the runs mix tools. */
+      perTool,
     },
-    markdown: renderComparisonMarkdown(result, page),
+    markdown: renderComparisonMarkdown(result, page, perTool),
   };
 }
 

@@ -10,6 +10,8 @@ export const compareGetInputSchema = z.object({
   head: z.string(),
   last: z.number().int().min(1).max(MAX_RUNS_PER_SIDE).nullable(),
   test: z.enum(["welch", "mann-whitney"]),
+  /** Only runs of this tool on both sides; null: any. */
+  tool: z.string().min(1).max(200).nullable().default(null),
   /** The public base URL the page was served under, for the absolute links (copy link, Markdown). */
   baseUrl: z.string(),
 });

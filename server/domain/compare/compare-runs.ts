@@ -31,6 +31,8 @@ export interface ComparableRun {
   round: number | null;
   startedAt: string;
   tool: string;
+  /** The run's git branch, when known: a side spanning several is warned about. */
+  branch?: string | null;
   durationSeconds: number | null;
   hostName: string | null;
   config: Record<string, string | number | boolean>;
@@ -102,6 +104,14 @@ export interface Comparison {
   endpoints: EndpointComparison[];
   aggregate: EndpointComparison;
   warnings: string[];
+  /**
+   * Why the two sides cannot be compared at all (runs of several tools: different series, see
+   * docs/statistics.md); then every metric is inconclusive and `tools` lists what to compare instead.
+   * null when they can.
+   */
+  notComparable: string | null;
+  /** The tools of the runs, with how many runs of each on each side. */
+  tools: { tool: string; base: number; head: number }[];
   /** groups: ≥ 2 vs ≥ 2; group-vs-run: ≥ 2 base runs vs 1 head run; pairwise: 1 vs 1. */
   kind: "groups" | "group-vs-run" | "pairwise" | "mixed";
 }
@@ -315,13 +325,57 @@ export function compareRuns(
         : baseRuns.length === 1 && headRuns.length === 1
           ? "pairwise"
           : "mixed";
-  return {
+  const tools = toolsOf(baseRuns, headRuns);
+  const judged: Comparison = {
     verdict: worstVerdict(allMetrics.map((metric) => metric.verdict)),
     counts,
     endpoints: endpointsJudged,
     aggregate: aggregateJudged,
     warnings: comparabilityWarnings(baseRuns, headRuns),
+    notComparable: null,
+    tools,
     kind,
+  };
+  return tools.length > 1 ? notComparable(judged, tools) : judged;
+}
+
+function toolsOf(baseRuns: readonly ComparableRun[], headRuns: readonly ComparableRun[]): Comparison["tools"] {
+  const names = [...new Set([...baseRuns, ...headRuns].map((run) => run.tool))].sort();
+  const count = (runs: readonly ComparableRun[], tool: string) => runs.filter((run) => run.tool === tool).length;
+  return names.map((tool) => ({ tool, base: count(baseRuns, tool), head: count(headRuns, tool) }));
+}
+
+/**
+ * Runs of several tools are several series: a Locust p95 and a k6 p95 of "the same" endpoint measure
+ * different clients, so one pooled verdict over them would be made up. The numbers stay (they are
+ * the runs'), every verdict becomes inconclusive, and the reason says what to compare instead.
+ */
+function notComparable(comparison: Comparison, tools: Comparison["tools"]): Comparison {
+  const sides = (side: "base" | "head") =>
+    tools.filter((entry) => entry[side] > 0).map((entry) => `${entry[side]} ${entry.tool}`).join(" + ") || "none";
+  const reason = `not comparable: the runs come from ${tools.length} tools (base: ${sides("base")}; head: ${sides("head")}); compare one tool at a time`;
+  const inconclusive = (endpoint: EndpointComparison): EndpointComparison => ({
+    ...endpoint,
+    verdict: "inconclusive",
+    metrics: endpoint.metrics.map((metric) => ({
+      ...metric,
+      verdict: "inconclusive",
+      reason,
+      pValue: null,
+      adjustedPValue: null,
+      deltaPctCi95: null,
+      test: null,
+      noiseBandPct: null,
+    })),
+  });
+  const endpoints = comparison.endpoints.map(inconclusive);
+  return {
+    ...comparison,
+    verdict: "inconclusive",
+    counts: { regressed: 0, improved: 0, unchanged: 0, inconclusive: Math.max(endpoints.length, 1) },
+    endpoints,
+    aggregate: inconclusive(comparison.aggregate),
+    notComparable: reason,
   };
 }
 
@@ -393,6 +447,14 @@ export function comparabilityWarnings(baseRuns: readonly ComparableRun[], headRu
   const onlyHead = [...headNames].filter((name) => !baseNames.has(name));
   if (onlyBase.length) warnings.push(`Endpoints only in base: ${onlyBase.join(", ")}.`);
   if (onlyHead.length) warnings.push(`Endpoints only in head: ${onlyHead.join(", ")}.`);
+  for (const [side, runs] of [["base", baseRuns], ["head", headRuns]] as const) {
+    const counts = new Map<string, number>();
+    for (const run of runs) if (run.branch) counts.set(run.branch, (counts.get(run.branch) ?? 0) + 1);
+    if (counts.size > 1) {
+      const listed = [...counts].map(([branch, count]) => `${branch} ×${count}`).join(", ");
+      warnings.push(`The ${side} spans ${counts.size} branches (${listed}): its runs may differ by more than the change.`);
+    }
+  }
   const shared = baseRuns.filter((run) => headRuns.some((other) => other.id === run.id));
   if (shared.length) warnings.push(`The same run is on both sides: ${shared.map((run) => run.id).join(", ")}.`);
   return warnings;

@@ -33,6 +33,7 @@ async function readInput(params: Params, searchParams: SearchParams): Promise<Co
     head,
     last: lastText && /^\d+$/.test(lastText) ? Math.min(Math.max(Number(lastText), 1), MAX_RUNS_PER_SIDE) : null,
     test: first(search.test) === "mann-whitney" ? "mann-whitney" : "welch",
+    tool: first(search.tool)?.trim().slice(0, 200) || null,
     baseUrl: publicBaseUrl(await headers()),
   };
 }

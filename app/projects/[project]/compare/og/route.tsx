@@ -17,7 +17,7 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
   const result = await compareProjectRuns(
     await getDb(),
     slug,
-    { base: query.base, head: query.head, last: query.last ?? null, test: query.test },
+    { base: query.base, head: query.head, last: query.last ?? null, test: query.test, tool: query.tool ?? null },
     publicBaseUrl(request.headers),
   );
   const { comparison, project } = result;

@@ -92,6 +92,45 @@ describe("GET /api/v1/projects/:project/compare", () => {
     expect((await bad.json()).error.details[0].path).toBe("base");
   });
 
+  it("gives no pooled verdict over runs of several tools, and links each tool's comparison", async () => {
+    const mixed = uniqueSlug("series");
+    const post = async (tool: string, label: string, hour: number, p95: number) => {
+      const document = {
+        schema: "benchtrack/v1",
+        tool,
+        label,
+        startedAt: `2026-11-12T${String(hour).padStart(2, "0")}:00:00Z`,
+        endpoints: [{ name: "GetListing", requests: 5000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } }],
+      };
+      const response = await call(uploadRun, `/api/v1/projects/${mixed}/runs`, { project: mixed }, { method: "POST", body: JSON.stringify(document) });
+      expect(response.status).toBe(201);
+    };
+    // k6 and Locust measure the same endpoint at very different levels; neither changes.
+    for (const [hour, value] of [10, 10.2, 9.9].entries()) await post("k6", "before", hour, value);
+    for (const [hour, value] of [30, 30.5, 29.8].entries()) await post("locust", "before", hour + 3, value);
+    for (const [hour, value] of [10.1, 9.95].entries()) await post("k6", "after", hour + 6, value);
+    for (const [hour, value] of [30.2, 29.9, 30.1, 30.3].entries()) await post("locust", "after", hour + 8, value);
+
+    const query = { base: "label:before", head: "label:after" };
+    const pooled = await (await call(compare, `/api/v1/projects/${mixed}/compare`, { project: mixed }, { query, token: null })).json();
+    expect(pooled.verdict).toBe("inconclusive");
+    expect(pooled.notComparable).toBe("not comparable: the runs come from 2 tools (base: 3 k6 + 3 locust; head: 2 k6 + 4 locust); compare one tool at a time");
+    expect(pooled.endpoints[0].metrics.every((metric: any) => metric.verdict === "inconclusive" && metric.pValue === null)).toBe(true);
+    expect(pooled.tools.map((entry: any) => [entry.tool, entry.base, entry.head])).toEqual([["k6", 3, 2], ["locust", 3, 4]]);
+    expect(pooled.tools[0].url).toBe(`http://bench.test/projects/${mixed}/compare?base=label%3Abefore&head=label%3Aafter&test=welch&tool=k6`);
+
+    const markdown = await (await call(compare, `/api/v1/projects/${mixed}/compare`, { project: mixed }, { query: { ...query, format: "markdown" }, token: null })).text();
+    expect(markdown.split("\n")[0]).toBe("### ⚪ **Not comparable**: the runs come from several tools");
+    expect(markdown).toContain(`[k6](${pooled.tools[0].url})`);
+
+    for (const tool of ["k6", "locust"]) {
+      const one = await (await call(compare, `/api/v1/projects/${mixed}/compare`, { project: mixed }, { query: { ...query, tool }, token: null })).json();
+      expect(one.notComparable).toBeNull();
+      expect(one.verdict).not.toBe("regressed");
+      expect(one.endpoints[0].metrics.find((metric: any) => metric.metric === "p95").verdict).toBe("unchanged");
+    }
+  });
+
   it("names the side that matches no run, and says why a selector does not parse", async () => {
     const empty = await get({ base: "label:nope", head: "label:ManagedAsync" });
     expect(empty.status).toBe(404);
@@ -125,6 +164,14 @@ describe("GET /api/v1/projects/:project/compare", () => {
       page: `http://bench.test/projects/${slug}/compare?base=label%3Abaseline&head=label%3AManagedAsync&test=welch`,
       api: `/api/v1/projects/${slug}/compare?base=label%3Abaseline&head=label%3AManagedAsync&test=welch`,
       image: `http://bench.test/projects/${slug}/compare/og?base=label%3Abaseline&head=label%3AManagedAsync&test=welch`,
+      perTool: [
+        {
+          tool: "custom-go-loadtester",
+          base: 5,
+          head: 5,
+          url: `http://bench.test/projects/${slug}/compare?base=label%3Abaseline&head=label%3AManagedAsync&test=welch&tool=custom-go-loadtester`,
+        },
+      ],
     });
     expect(result.markdown.split("\n")[0]).toBe("### 🔴 **Regressed**: head is worse than base");
     expect(result.markdown).toContain(`[open the comparison](${result.links.page})`);

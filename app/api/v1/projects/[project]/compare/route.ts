@@ -15,7 +15,7 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
   const result = await compareProjectRuns(
     db,
     slug,
-    { base: query.base, head: query.head, last: query.last ?? null, test: query.test },
+    { base: query.base, head: query.head, last: query.last ?? null, test: query.test, tool: query.tool ?? null },
     publicBaseUrl(request.headers),
   );
   if (query.format === "markdown" || /text\/markdown/i.test(request.headers.get("accept") ?? "")) {
@@ -32,5 +32,7 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
     endpoints: result.comparison.endpoints,
     aggregate: result.comparison.aggregate,
     warnings: result.comparison.warnings,
+    notComparable: result.comparison.notComparable,
+    tools: result.links.perTool,
   });
 });
