@@ -1,5 +1,7 @@
 "use client";
 
+import { numberMarkers } from "./markers";
+import type { ChartMarker } from "./markers";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TooltipContentProps } from "recharts";
 import { formatNumber } from "@/server/domain/format";
@@ -7,17 +9,16 @@ import type { TrendPoint } from "@/server/domain/series/trend-series";
 import { formatRunTime, timeTickFormatter, timeTicks } from "./time-axis";
 
 /** What every point of a trend chart carries: its x, and the run it stands for (tooltip, click). */
-export type TrendChartDatum = Pick<TrendPoint, "runId" | "time" | "order" | "label" | "round" | "branch" | "commitShort"> & {
+export type TrendChartDatum = Pick<
+  TrendPoint,
+  "runId" | "time" | "order" | "label" | "round" | "branch" | "commitShort"
+> & {
   /** Start time (epoch ms) in time mode, the run number in order mode. */
   x: number;
 };
 
 /** A vertical mark at a run: a change point, a pinned baseline, an annotation. */
-export interface TrendChartMarker {
-  x: number;
-  text: string;
-  color: string;
-}
+export type TrendChartMarker = ChartMarker;
 
 export interface TrendChartLine {
   /** The field of the datum the line draws. */
@@ -74,86 +75,111 @@ export function TrendChart<P extends TrendChartDatum>({
   const ticks = xMode === "time" ? timeTicks(first, last) : undefined;
   const formatTime = timeTickFormatter(last - first);
   const hasDots = data.length <= MAX_POINTS_WITH_DOTS;
+  const numbered = numberMarkers(markers);
 
   return (
-    <div role="figure" aria-label={title} data-testid={testId} style={{ height }} className="w-full min-w-0">
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart
-          data={data}
-          syncId={syncId}
-          margin={{ top: 8, right: 12, bottom: 4, left: 4 }}
-          cursor={onSelectRun ? "pointer" : undefined}
-          onClick={(state) => {
-            const datum = data[Number(state.activeTooltipIndex)];
-            if (datum && onSelectRun) onSelectRun(datum.runId);
-          }}
-        >
-          <CartesianGrid stroke="var(--chart-grid)" strokeDasharray="3 3" vertical={false} />
-          <XAxis
-            dataKey="x"
-            type="number"
-            domain={["dataMin", "dataMax"]}
-            ticks={ticks}
-            allowDecimals={false}
-            tickFormatter={(value: number) => (xMode === "time" ? formatTime(value) : `#${formatNumber(value, 0)}`)}
-            tick={AXIS_TICK}
-            stroke="var(--border)"
-            padding={{ left: 8, right: 8 }}
-            minTickGap={16}
-          />
-          <YAxis
-            width={62}
-            tick={AXIS_TICK}
-            stroke="var(--border)"
-            tickFormatter={yTickFormat}
-            // "auto" lets Recharts round the top to a nice tick (30 ms, not 27.36 ms).
-            domain={[0, "auto"]}
-            label={{
-              value: yLabel,
-              angle: -90,
-              position: "insideLeft",
-              offset: 6,
-              style: { fill: "var(--text-muted)", fontSize: 11, textAnchor: "middle" },
+    <div className="w-full min-w-0">
+      <div role="figure" aria-label={title} data-testid={testId} style={{ height }} className="w-full min-w-0">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart
+            data={data}
+            syncId={syncId}
+            margin={{ top: 8, right: 12, bottom: 4, left: 4 }}
+            cursor={onSelectRun ? "pointer" : undefined}
+            onClick={(state) => {
+              const datum = data[Number(state.activeTooltipIndex)];
+              if (datum && onSelectRun) onSelectRun(datum.runId);
             }}
-          />
-          {yDomainMax !== undefined && (
-            // Invisible: only stretches the axis so an all-zero series reads as 0 of something.
-            <ReferenceLine y={yDomainMax} stroke="none" ifOverflow="extendDomain" />
-          )}
-          {markers.map((marker, index) => (
-            <ReferenceLine
-              key={`${marker.x}-${index}`}
-              x={marker.x}
-              stroke={marker.color}
-              strokeDasharray="4 3"
-              ifOverflow="extendDomain"
-              label={{ value: marker.text, position: "insideTopLeft", fill: marker.color, fontSize: 10 }}
-              className="trend-marker"
+          >
+            <CartesianGrid stroke="var(--chart-grid)" strokeDasharray="3 3" vertical={false} />
+            <XAxis
+              dataKey="x"
+              type="number"
+              domain={["dataMin", "dataMax"]}
+              ticks={ticks}
+              allowDecimals={false}
+              tickFormatter={(value: number) => (xMode === "time" ? formatTime(value) : `#${formatNumber(value, 0)}`)}
+              tick={AXIS_TICK}
+              stroke="var(--border)"
+              padding={{ left: 8, right: 8 }}
+              minTickGap={16}
             />
-          ))}
-          <Tooltip
-            content={(props) => <TrendTooltip {...props} lines={lines} />}
-            cursor={{ stroke: "var(--text-muted)", strokeDasharray: "3 3" }}
-            isAnimationActive={false}
-          />
-          {lines.map((line) => (
-            <Line
-              key={line.dataKey}
-              className={`trend-line trend-line-${line.dataKey}`}
-              type="linear"
-              dataKey={line.dataKey}
-              name={line.name}
-              stroke={line.color}
-              strokeWidth={1.75}
-              strokeDasharray={line.dashed ? "5 4" : undefined}
-              dot={hasDots ? { r: 2.5, fill: line.color, strokeWidth: 0 } : false}
-              activeDot={{ r: 4.5, stroke: "var(--surface)", strokeWidth: 1.5 }}
-              connectNulls
+            <YAxis
+              width={62}
+              tick={AXIS_TICK}
+              stroke="var(--border)"
+              tickFormatter={yTickFormat}
+              // "auto" lets Recharts round the top to a nice tick (30 ms, not 27.36 ms).
+              domain={[0, "auto"]}
+              label={{
+                value: yLabel,
+                angle: -90,
+                position: "insideLeft",
+                offset: 6,
+                style: { fill: "var(--text-muted)", fontSize: 11, textAnchor: "middle" },
+              }}
+            />
+            {yDomainMax !== undefined && (
+              // Invisible: only stretches the axis so an all-zero series reads as 0 of something.
+              <ReferenceLine y={yDomainMax} stroke="none" ifOverflow="extendDomain" />
+            )}
+            {numbered.map((marker) => (
+              <ReferenceLine
+                key={marker.x}
+                x={marker.x}
+                stroke={marker.color}
+                strokeDasharray="4 3"
+                ifOverflow="extendDomain"
+                label={{
+                  value: String(marker.number),
+                  position: "insideTopLeft",
+                  fill: marker.color,
+                  fontSize: 11,
+                  fontWeight: 600,
+                }}
+                className="trend-marker"
+              />
+            ))}
+            <Tooltip
+              content={(props) => <TrendTooltip {...props} lines={lines} />}
+              cursor={{ stroke: "var(--text-muted)", strokeDasharray: "3 3" }}
               isAnimationActive={false}
             />
+            {lines.map((line) => (
+              <Line
+                key={line.dataKey}
+                className={`trend-line trend-line-${line.dataKey}`}
+                type="linear"
+                dataKey={line.dataKey}
+                name={line.name}
+                stroke={line.color}
+                strokeWidth={1.75}
+                strokeDasharray={line.dashed ? "5 4" : undefined}
+                dot={hasDots ? { r: 2.5, fill: line.color, strokeWidth: 0 } : false}
+                activeDot={{ r: 4.5, stroke: "var(--surface)", strokeWidth: 1.5 }}
+                connectNulls
+                isAnimationActive={false}
+              />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+      {numbered.length > 0 && (
+        <ol
+          aria-label="Markers on the chart"
+          className="text-text-muted mt-1 flex flex-wrap gap-x-4 gap-y-0.5 text-xs"
+          data-testid="trend-marker-legend"
+        >
+          {numbered.map((marker) => (
+            <li key={marker.x}>
+              <span className="font-semibold" style={{ color: marker.color }}>
+                {marker.number}
+              </span>{" "}
+              {marker.texts.join(" · ")}
+            </li>
           ))}
-        </LineChart>
-      </ResponsiveContainer>
+        </ol>
+      )}
     </div>
   );
 }

@@ -170,7 +170,7 @@ export function CompareView({ input, view }: CompareViewProps) {
                 <Th numeric>Base</Th>
                 <Th numeric>Head</Th>
                 <Th numeric>Δ</Th>
-                <Th numeric>95% CI of Δ</Th>
+                <Th numeric>{comparison.kind === "pairwise" ? "Noise band (1 vs 1)" : comparison.kind === "groups" ? "95% CI of Δ" : "95% CI of Δ / band"}</Th>
                 <Th numeric>p</Th>
                 <Th>Verdict</Th>
               </tr>

@@ -8,6 +8,7 @@ import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain
 import { metricDefinition } from "@/server/domain/metrics";
 import { endpointDisplayName } from "@/server/domain/run";
 import { pagePaths } from "@/server/domain/urls";
+import { groupIntoIncidents } from "./incidents";
 
 type Inbox = RouterOutputs["regression"]["inbox"];
 type Regression = Inbox["regressions"][number];
@@ -18,6 +19,7 @@ export type InboxStatus = (typeof INBOX_STATUSES)[number];
 /** The regressions inbox: steps detected on the default branch, regressions then improvements. */
 export function RegressionInbox({ inbox }: { inbox: Inbox }) {
   const { project, status, regressions, improvements } = inbox;
+  const incidentCount = groupIntoIncidents(regressions).length;
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -40,7 +42,7 @@ export function RegressionInbox({ inbox }: { inbox: Inbox }) {
           ))}
         </nav>
       </div>
-      <Card title={`Regressions (${regressions.length})`}>
+      <Card title={`Regressions (${regressions.length}${incidentCount > 0 ? ` in ${incidentCount} ${incidentCount === 1 ? "incident" : "incidents"}` : ""})`}>
         {regressions.length === 0 ? (
           <EmptyState title={status === "open" ? "No open regressions" : `No ${status === "all" ? "" : `${status} `}regressions`}>
             Each upload on {project.defaultBranch} is checked: a lasting step up in latency (at least 6 runs on each side) opens one here.
@@ -65,9 +67,21 @@ function unitOf(metric: string): string | null {
   return metricDefinition(metric)?.unit ?? null;
 }
 
+function runName(row: Regression): string {
+  return [row.firstRun.label, row.firstRun.round !== null ? `#${row.firstRun.round}` : null].filter(Boolean).join(" ") || "run";
+}
+
+function runContext(row: Regression): string {
+  return `${row.firstRun.startedAt.toISOString().slice(0, 10)}${row.firstRun.gitCommit ? ` @ ${row.firstRun.gitCommit.slice(0, 7)}` : ""}`;
+}
+
+const COLUMNS = 8;
+
+/** One table, one body per incident: a heading row (the run where it began, how wide) and its changes. */
 function RegressionTable({ slug, rows, testId }: { slug: string; rows: Regression[]; testId: string }) {
+  const incidents = groupIntoIncidents(rows);
   return (
-    <Table label="Detected changes, newest first">
+    <Table label="Detected changes by incident, newest first">
       <thead>
         <tr>
           <Th>Detected</Th>
@@ -76,59 +90,76 @@ function RegressionTable({ slug, rows, testId }: { slug: string; rows: Regressio
           <Th numeric>Before → after</Th>
           <Th numeric>Δ</Th>
           <Th numeric>p</Th>
-          <Th>First run</Th>
           <Th>Status</Th>
           <Th>Links</Th>
         </tr>
       </thead>
-      <tbody data-testid={testId}>
-        {rows.map((row) => {
-          const unit = unitOf(row.metric);
-          const endpoint = endpointDisplayName(row.endpoint?.name ?? null);
-          return (
-            <tr key={row.id} id={`regression-${row.id}`} data-testid="regression-row">
-              <Td className="text-text-muted">{row.createdAt.toISOString().slice(0, 16).replace("T", " ")}</Td>
-              <Td className="font-medium">{endpoint}</Td>
-              <Td>{row.metric}</Td>
-              <Td numeric>
-                {formatMetricValue(row.metric, unit, row.beforeValue)} → {formatMetricValue(row.metric, unit, row.afterValue)}
-              </Td>
-              <Td numeric className={row.kind === "regression" ? "text-bad" : "text-good"}>
-                {formatDeltaPct(row.deltaPct)}
-              </Td>
-              <Td numeric>{formatPValue(row.pValue)}</Td>
-              <Td>
-                <Link href={pagePaths.run(slug, row.firstRunId)} className="text-accent hover:underline">
-                  {[row.firstRun.label, row.firstRun.round !== null ? `#${row.firstRun.round}` : null].filter(Boolean).join(" ") || "run"}
+      {incidents.map((incident) => {
+        const first = incident.rows[0]!;
+        const endpoints = incident.endpoints.length;
+        return (
+          <tbody key={incident.firstRunId} data-testid={testId}>
+            <tr data-testid="incident" className="bg-surface-muted">
+              <th scope="rowgroup" colSpan={COLUMNS} className="px-3 py-2 text-left text-sm font-normal">
+                <span className="font-medium">
+                  {incident.rows.length} {incident.rows.length === 1 ? "change" : "changes"} on {endpoints}{" "}
+                  {endpoints === 1 ? "endpoint" : "endpoints"}
+                </span>{" "}
+                starting at{" "}
+                <Link href={pagePaths.run(slug, first.firstRunId)} className="text-accent hover:underline">
+                  {runName(first)}
                 </Link>{" "}
-                <span className="text-xs text-text-muted">
-                  {row.firstRun.startedAt.toISOString().slice(0, 10)}
-                  {row.firstRun.gitCommit ? ` @ ${row.firstRun.gitCommit.slice(0, 7)}` : ""}
+                <span className="text-xs text-text-muted">{runContext(first)}</span>
+                <span className="text-text-muted">
+                  {" "}
+                  · largest: {endpointDisplayName(first.endpoint?.name ?? null)} {first.metric} {formatDeltaPct(first.deltaPct)}
                 </span>
-              </Td>
-              <Td>
-                <span className={row.status === "open" ? "font-medium text-bad" : "text-text-muted"}>{row.status}</span>
-                {row.statusChangedBy && <span className="block text-xs text-text-muted">by {row.statusChangedBy}</span>}
-              </Td>
-              <Td>
-                <span className="flex flex-col gap-1">
-                  <span className="flex gap-2 text-xs">
-                    {row.links.comparePath && (
-                      <Link href={row.links.comparePath} className="text-accent hover:underline" aria-label={`Before vs after: ${endpoint} ${row.metric}`}>
-                        before vs after
-                      </Link>
-                    )}
-                    <Link href={row.links.trendPath} className="text-accent hover:underline" aria-label={`Trend: ${endpoint} ${row.metric}`}>
-                      trend
-                    </Link>
-                  </span>
-                  <StatusActions project={slug} id={row.id} status={row.status} />
-                </span>
-              </Td>
+              </th>
             </tr>
-          );
-        })}
-      </tbody>
+            {incident.rows.map((row) => (
+              <RegressionRow key={row.id} slug={slug} row={row} />
+            ))}
+          </tbody>
+        );
+      })}
     </Table>
+  );
+}
+
+function RegressionRow({ slug, row }: { slug: string; row: Regression }) {
+  const unit = unitOf(row.metric);
+  const endpoint = endpointDisplayName(row.endpoint?.name ?? null);
+  return (
+    <tr id={`regression-${row.id}`} data-testid="regression-row">
+      <Td className="text-text-muted">{row.createdAt.toISOString().slice(0, 16).replace("T", " ")}</Td>
+      <Td className="font-medium">{endpoint}</Td>
+      <Td>{row.metric}</Td>
+      <Td numeric>
+        {formatMetricValue(row.metric, unit, row.beforeValue)} → {formatMetricValue(row.metric, unit, row.afterValue)}
+      </Td>
+      <Td numeric className={row.kind === "regression" ? "text-bad" : "text-good"}>
+        {formatDeltaPct(row.deltaPct)}
+      </Td>
+      <Td numeric>{formatPValue(row.pValue)}</Td>
+      <Td>
+        <span className={row.status === "open" ? "font-medium text-bad" : "text-text-muted"}>{row.status}</span>
+        {row.statusChangedBy && <span className="block text-xs text-text-muted">by {row.statusChangedBy}</span>}
+      </Td>
+      <Td>
+        <span className="flex flex-col gap-1">
+          <span className="flex gap-2 text-xs">
+            {row.links.comparePath && (
+              <Link href={row.links.comparePath} className="text-accent hover:underline" aria-label={`Before vs after: ${endpoint} ${row.metric}`}>
+                before vs after
+              </Link>
+            )}
+            <Link href={row.links.trendPath} className="text-accent hover:underline" aria-label={`Trend: ${endpoint} ${row.metric}`}>
+              trend
+            </Link>
+          </span>
+          <StatusActions project={slug} id={row.id} status={row.status} />
+        </span>
+      </Td>
+    </tr>
   );
 }

@@ -8,6 +8,11 @@ for (const slug of ["listings-demo", "listings-grpc-demo"]) {
     const rows = page.getByTestId("regressions").getByTestId("regression-row");
     await expect(rows.first()).toBeVisible();
     await expect(rows.filter({ hasText: /p9[59]/ }).first()).toContainText(/\+\d+(\.\d)?%/);
+    // One step, one incident: the step's regressions are grouped under the run where it began.
+    const incidents = page.getByTestId("incident");
+    await expect(incidents.first()).toContainText(/\d+ changes on \d+ endpoints? starting at/);
+    expect(await incidents.count()).toBeLessThan(await rows.count());
+    await expect(rows.filter({ hasText: "metrics.iterations" })).toHaveCount(0);
     await page.screenshot({ path: `e2e/screenshots/demo-${slug}-regressions.png`, fullPage: true });
 
     await rows.filter({ hasText: /p9[59]/ }).first().getByRole("link", { name: "trend" }).click();

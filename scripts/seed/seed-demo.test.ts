@@ -102,6 +102,8 @@ describe("seedDemo", () => {
       });
       const latency = regressions.filter((regression) => ["p50", "p95", "p99", "mean"].includes(regression.metric));
       expect(latency.length).toBeGreaterThan(0);
+      // k6's iteration count and rate follow from latency: not a second, derived regression.
+      expect(regressions.filter((regression) => regression.metric.startsWith("metrics.iterations"))).toEqual([]);
       const slowdownAt = first.plan.slowdownAt.getTime();
       for (const regression of latency) {
         expect(regression.firstRun.gitBranch).toBe("main");

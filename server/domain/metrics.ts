@@ -109,6 +109,19 @@ export const DETECTED_METRICS: readonly MetricDefinition[] = [METRICS.p50, METRI
 /** Metrics an SLA target is usually written on, for the editor's suggestions (any "p<number>" works too). */
 export const SLA_SUGGESTED_METRICS: readonly string[] = ["p50", "p90", "p95", "p99", "p99.9", "mean", "max", "errorRate", "throughput"];
 
+/**
+ * Custom metrics that describe the load generator rather than the service: k6's iteration count and
+ * rate follow from latency under a closed model (slower answers, fewer iterations), so a latency step
+ * would open a second, derived regression on them. They are shown and compared, but change-point
+ * detection does not track them.
+ */
+export const LOAD_GENERATOR_METRIC_KEYS: ReadonlySet<string> = new Set(["iterations", "iterations_per_second"]);
+
+/** Whether change-point detection tracks this custom metric (by its key, without "metrics."). */
+export function isTrackedCustomMetric(key: string): boolean {
+  return !LOAD_GENERATOR_METRIC_KEYS.has(key);
+}
+
 export function isBuiltInMetric(name: string): name is BuiltInMetricName {
   return Object.hasOwn(METRICS, name);
 }

@@ -83,12 +83,12 @@ export function toComparable(loaded: LoadedRun): ComparableRun {
 }
 
 /**
- * For 1 vs 1: the same label's recent runs on the base run's branch before it, as the noise history
- * of each (endpoint, metric), oldest first.
+ * For 1 vs 1: the recent runs of the base run's series (same tool and label, on its branch) before
+ * it, as the noise history of each (endpoint, metric), oldest first.
  */
 async function noiseHistory(db: PrismaClient, projectId: string, base: ComparableRun, branch: string | null) {
   const previous = await db.run.findMany({
-    where: { projectId, gitBranch: branch, label: base.label, startedAt: { lt: new Date(base.startedAt) } },
+    where: { projectId, gitBranch: branch, label: base.label, tool: base.tool, startedAt: { lt: new Date(base.startedAt) } },
     select: { id: true },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: NOISE_HISTORY_RUNS,

@@ -1,4 +1,5 @@
 import { detectChangePoints, DEFAULT_CHANGE_POINT_OPTIONS } from "../domain/stats/change-points";
+import { isTrackedCustomMetric } from "../domain/metrics";
 import type { Better } from "../domain/run";
 import type { PrismaClient } from "../generated/prisma/client";
 
@@ -12,7 +13,8 @@ import type { PrismaClient } from "../generated/prisma/client";
  *
  * The aggregate's latency is tracked only when runs report no endpoints (e.g. a k6 summary without
  * per-name submetrics): otherwise an endpoint's step would open a second, derived regression on the
- * aggregate. Run-level custom metrics are always tracked.
+ * aggregate. Custom metrics are tracked, except those that describe the load generator (k6's
+ * iterations: see LOAD_GENERATOR_METRIC_KEYS in ../domain/metrics.ts).
  */
 export const DETECTION_WINDOW_RUNS = 100;
 export const DETECTOR_VERSION = 1;
@@ -118,7 +120,9 @@ async function loadSeries(db: PrismaClient, runIds: string[]): Promise<Series[]>
     if (result.endpointId === null && hasEndpoints) continue;
     for (const { metric, column } of LATENCY_COLUMNS) add(result.endpointId, metric, "lower", result.runId, result[column]);
   }
-  for (const metric of metrics) add(metric.endpointId, `metrics.${metric.key}`, metric.better, metric.runId, metric.value);
+  for (const metric of metrics) {
+    if (isTrackedCustomMetric(metric.key)) add(metric.endpointId, `metrics.${metric.key}`, metric.better, metric.runId, metric.value);
+  }
   return [...byKey.values()].map(({ points, ...series }) => {
     points.sort((a, b) => a.index - b.index);
     return { ...series, runIds: points.map((point) => point.runId), values: points.map((point) => point.value) };

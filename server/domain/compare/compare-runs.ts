@@ -2,7 +2,7 @@
  * Before/after comparison of two sets of runs (base and head), per endpoint and metric, with the
  * statistics of docs/statistics.md: groups of ≥ 2 runs per side get mean, sd, 95% CI, Δ% with a Fieller CI,
  * Welch's t-test (or Mann–Whitney) and the verdict rule; 1 vs 1 is judged against a noise band learnt
- * from the endpoint's recent history on the base branch.
+ * from the same series' recent history on the base branch, after its last change point.
  *
  * What a group value is, said plainly: a group's p95 is the MEAN OF PER-RUN p95s (n runs), not the p95
  * of all requests pooled. Where every run has a latency histogram, the pooled percentile is given
@@ -14,7 +14,7 @@ import { isInsufficient } from "../stats/insufficient";
 import { percentileUnsupportedReason } from "../stats/percentile-support";
 import { holmAdjusted } from "../stats/multiple-testing";
 import { formatDeltaPct, formatPValue } from "../format";
-import { compareWithNoiseBand } from "../stats/noise-band";
+import { compareWithNoiseBand, historySinceLastChange } from "../stats/noise-band";
 import { predictionTest } from "../stats/prediction-test";
 import { readPooledPercentile } from "../stats/pooled-percentile";
 import { percentChange } from "../stats/relative-change";
@@ -237,7 +237,7 @@ function compareMetric(
     };
   }
   if (base.n === 1 && head.n === 1) {
-    const history = options.history?.get(historyKey(endpointName, spec.name)) ?? [];
+    const history = historySinceLastChange(options.history?.get(historyKey(endpointName, spec.name)) ?? []);
     const result = compareWithNoiseBand(base.values[0]!, head.values[0]!, history, {
       better: spec.better,
       minEffectPct: options.minEffectPct,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareWithNoiseBand, learnRunToRunNoisePct } from "./noise-band";
+import { compareWithNoiseBand, historySinceLastChange, learnRunToRunNoisePct } from "./noise-band";
 
 // Hand computation: median of history = (100 + 101)/2 = 100.5; successive differences 2, −3, 2, −1, 3;
 // median |d| = 2; run-to-run noise = 1.4826 · 2 / 100.5 = 2.95045%; band (×3) = 8.85134%.
@@ -57,5 +57,14 @@ describe("compareWithNoiseBand", () => {
     const result = compareWithNoiseBand(100, 107, HISTORY, { better: "lower", bandMultiplier: 2, minEffectPct: 3 });
     // band = 2 · 2.95045 = 5.9009% < 7%
     expect(result.verdict).toBe("regressed");
+  });
+});
+
+describe("historySinceLastChange", () => {
+  it("keeps the history after its last step, so a past regression is not taken for noise", () => {
+    const before = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3, 20.1, 19.9];
+    const after = [30.2, 29.8, 30.4, 30.1, 29.9, 30.3, 30.0, 29.7];
+    expect(historySinceLastChange([...before, ...after])).toEqual(after);
+    expect(historySinceLastChange(before)).toEqual(before);
   });
 });

@@ -18,12 +18,23 @@
  * band), else unchanged; inconclusive with fewer than 5 history points, or a zero base/median.
  */
 import type { Better } from "../run";
+import { detectChangePoints } from "./change-points";
 import { formatDeltaPct } from "../format";
 import { assertFiniteValues, isInsufficient } from "./insufficient";
 import { percentChange } from "./relative-change";
 import { DEFAULT_VERDICT_OPTIONS, isWorse, type Verdict } from "./verdict";
 
 export const MIN_NOISE_HISTORY = 5;
+
+/**
+ * The part of a history the noise band is learnt from: after its last change point, so a past step
+ * (a regression, a hardware change) is not taken for noise. The whole history when it has none.
+ */
+export function historySinceLastChange(history: readonly number[]): readonly number[] {
+  const changes = detectChangePoints(history);
+  const last = changes.at(-1);
+  return last ? history.slice(last.index) : history;
+}
 export const DEFAULT_NOISE_BAND_MULTIPLIER = 3;
 /** 1 / Φ⁻¹(0.75): turns a median absolute value into a normal-consistent standard deviation. */
 const MAD_TO_SD = 1.4826;
