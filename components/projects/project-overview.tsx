@@ -31,7 +31,7 @@ export function ProjectOverview({ overview, baseUrl, now }: { overview: Overview
       <OverviewBanners overview={overview} />
       <Section
         title="Endpoints"
-        actions={<span className="text-xs text-text-muted">Latest run; p95 sparkline over the last 30 runs</span>}
+        actions={<span className="text-xs text-text-muted">Latest run; p95 sparkline and trend over its series (same tool, label and branch)</span>}
       >
         <EndpointsTable overview={overview} />
       </Section>
@@ -93,7 +93,7 @@ function EndpointsTable({ overview }: { overview: Overview }) {
           <Th numeric>p99</Th>
           <Th numeric>Error rate</Th>
           <Th numeric>Throughput</Th>
-          <Th>p95, last 30 runs</Th>
+          <Th>p95 of its series</Th>
           <Th title="Latest p95 vs the median of the previous up to 10 runs: ↑ worse beyond +5%, ↓ better beyond −5%">
             Trend
           </Th>
@@ -148,14 +148,21 @@ function EndpointRow({ endpoint, href }: { endpoint: EndpointSummary; href: stri
       <Td numeric>{formatPct(endpoint.latest.errorRate)}</Td>
       <Td numeric>{formatRate(endpoint.latest.throughput)}</Td>
       <Td className="py-1">
-        <Sparkline points={endpoint.series} label={`p95 of ${endpoint.name} over the last ${endpoint.series.length} runs`} />
+        <Sparkline
+          points={endpoint.series}
+          label={`p95 of ${endpoint.name} over the last ${endpoint.series.length} runs of its latest series (${endpoint.latest.series ?? "any"})`}
+        />
       </Td>
       {/* relative: the sr-only text is absolutely positioned; it must stay inside the scrolling frame. */}
-      <Td title={trend.title} className={cn("relative", TONE_CLASS[trend.tone])} data-testid="trend">
+      <Td
+        title={`${trend.title}${endpoint.latest.series ? ` Series: ${endpoint.latest.series}.` : ""}`}
+        className={cn("relative", TONE_CLASS[trend.tone])}
+        data-testid="trend"
+      >
         <span aria-hidden="true" className="font-semibold">
           {trend.symbol}
         </span>{" "}
-        <span className="text-xs tabular-nums">{trend.delta}</span>
+        <span className="text-xs tabular-nums">{trend.symbol === "→" ? "no sig. change" : trend.delta}</span>
         <span className="sr-only">{trend.word}</span>
       </Td>
     </tr>

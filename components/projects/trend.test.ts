@@ -2,20 +2,26 @@ import { describe, expect, it } from "vitest";
 import { describeTrend } from "./trend";
 
 describe("describeTrend", () => {
-  it("reads up as worse (red) and down as better (green) for latency", () => {
-    const base = { kind: "change", latestMs: 12, medianMs: 10, relativeDelta: 0.2, previousRuns: 10 } as const;
+  it("reads a significant rise as worse (red), a significant fall as better (green), anything else as no significant change", () => {
+    const base = { kind: "change", latestMs: 12, medianMs: 10, relativeDelta: 0.2, previousRuns: 10, pValue: 0.0004 } as const;
     expect(describeTrend({ ...base, direction: "up" })).toEqual({
       symbol: "↑",
       tone: "bad",
       word: "worse",
       delta: "+20.0%",
-      title: "Latest p95 12 ms vs median 10 ms of the previous 10 runs: +20.0%. Worse: more than 5% slower.",
+      title: "Latest p95 12 ms vs median 10 ms of the previous 10 runs of this series: +20.0% (p < 0.001). Worse: more than 5% slower, and significant.",
     });
     expect(describeTrend({ ...base, latestMs: 8, relativeDelta: -0.2, direction: "down" })).toMatchObject({ symbol: "↓", tone: "good" });
-    expect(describeTrend({ ...base, latestMs: 10.2, relativeDelta: 0.02, previousRuns: 1, direction: "flat" })).toMatchObject({
+    expect(describeTrend({ ...base, latestMs: 10.2, relativeDelta: 0.02, previousRuns: 1, pValue: null, direction: "flat" })).toMatchObject({
       symbol: "→",
       tone: "neutral",
-      title: "Latest p95 10.2 ms vs median 10 ms of the previous run: +2.0%. Within ±5%: steady.",
+      word: "no significant change",
+      title: "Latest p95 10.2 ms vs median 10 ms of the previous run of this series: +2.0%. Within ±5%: no significant change.",
+    });
+    expect(describeTrend({ ...base, pValue: 0.31, direction: "flat" })).toMatchObject({
+      symbol: "→",
+      tone: "neutral",
+      title: "Latest p95 12 ms vs median 10 ms of the previous 10 runs of this series: +20.0% (p = 0.31). No significant change: within what the previous runs produce.",
     });
   });
 

@@ -7,7 +7,8 @@ import { checkProjectFreshness } from "./freshness";
 
 /**
  * The project overview (`/projects/{p}`): per endpoint (and for the run aggregate) the latest
- * numbers, a p95 sparkline of the last SERIES_LENGTH runs that include it, and a trend arrow; plus
+ * numbers, a p95 sparkline of the latest run's series (same tool, label and branch) among the last
+ * SERIES_LENGTH runs that include it, and a trend arrow that only a significant change earns; plus
  * the most recent runs.
  *
  * Query strategy: the last SERIES_LENGTH results of EVERY endpoint come from one statement, a
@@ -19,10 +20,18 @@ import { checkProjectFreshness } from "./freshness";
  * row by run_id): PostgreSQL does not use the results index's order under `endpoint_id IS NULL`.
  */
 
-interface SeriesRow extends SeriesResult {
+interface SeriesRow extends Omit<SeriesResult, "series"> {
   endpointId: number | null;
   name: string | null;
   protocol: string | null;
+  tool: string;
+  label: string | null;
+  gitBranch: string | null;
+}
+
+/** The series a result belongs to, as the overview's tooltips name it: "k6 · nightly · main". */
+function seriesName(row: Pick<SeriesRow, "tool" | "label" | "gitBranch">): string {
+  return `${row.tool} · ${row.label ?? "no label"} · ${row.gitBranch ?? "no branch"}`;
 }
 
 /** The last SERIES_LENGTH results of every endpoint of the project and of its aggregate, newest first per endpoint. */
@@ -30,21 +39,25 @@ async function findRecentSeries(db: PrismaClient, projectId: string): Promise<Se
   return db.$queryRaw<SeriesRow[]>`
     SELECT e.id AS "endpointId", e.name, e.protocol,
            r.run_id AS "runId", r.started_at AS "startedAt", r.requests, r.error_rate AS "errorRate",
-           r.throughput, r.p50_ms AS "p50Ms", r.p95_ms AS "p95Ms", r.p99_ms AS "p99Ms"
+           r.throughput, r.p50_ms AS "p50Ms", r.p95_ms AS "p95Ms", r.p99_ms AS "p99Ms",
+           r.tool, r.label, r.git_branch AS "gitBranch"
       FROM endpoints e
       CROSS JOIN LATERAL (
-        SELECT run_id, started_at, requests, error_rate, throughput, p50_ms, p95_ms, p99_ms
-          FROM results
-         WHERE project_id = e.project_id AND endpoint_id = e.id
-         ORDER BY started_at DESC, id DESC
+        SELECT res.run_id, res.started_at, res.requests, res.error_rate, res.throughput, res.p50_ms, res.p95_ms, res.p99_ms,
+               ru.tool, ru.label, ru.git_branch
+          FROM results res
+          JOIN runs ru ON ru.id = res.run_id
+         WHERE res.project_id = e.project_id AND res.endpoint_id = e.id
+         ORDER BY res.started_at DESC, res.id DESC
          LIMIT ${SERIES_LENGTH}
       ) r
      WHERE e.project_id = ${projectId}
     UNION ALL
     SELECT NULL, NULL, NULL,
-           a.run_id, a.started_at, a.requests, a.error_rate, a.throughput, a.p50_ms, a.p95_ms, a.p99_ms
+           a.run_id, a.started_at, a.requests, a.error_rate, a.throughput, a.p50_ms, a.p95_ms, a.p99_ms,
+           latest.tool, latest.label, latest.git_branch
       FROM (
-        SELECT id FROM runs
+        SELECT id, tool, label, git_branch FROM runs
          WHERE project_id = ${projectId}
          ORDER BY started_at DESC, id DESC
          LIMIT ${SERIES_LENGTH}
@@ -75,9 +88,9 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   // Rows arrive grouped by endpoint, newest first within each (the ORDER BY of each LATERAL scan);
   // sort again anyway, since UNION ALL promises no order.
   const byEndpoint = new Map<number | null, { name: string; protocol: string | null; results: SeriesResult[] }>();
-  for (const { endpointId, name, protocol, ...result } of rows) {
+  for (const { endpointId, name, protocol, tool, label, gitBranch, ...result } of rows) {
     const entry = byEndpoint.get(endpointId) ?? { name: endpointDisplayName(name), protocol, results: [] };
-    entry.results.push({ ...result, startedAt: new Date(result.startedAt) });
+    entry.results.push({ ...result, series: seriesName({ tool, label, gitBranch }), startedAt: new Date(result.startedAt) });
     byEndpoint.set(endpointId, entry);
   }
   for (const entry of byEndpoint.values()) entry.results.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime());

@@ -11,12 +11,18 @@ describe("medianOf", () => {
 });
 
 describe("p95TrendOf", () => {
-  it("says up (worse) above +5% of the previous median, down below −5%, flat within", () => {
-    // Previous median of [9, 11, 10] is 10.
-    expect(p95TrendOf([10.51, 9, 11, 10])).toMatchObject({ kind: "change", direction: "up", medianMs: 10, previousRuns: 3 });
-    expect(p95TrendOf([10.5, 9, 11, 10])).toMatchObject({ direction: "flat" }); // +5% exactly is not > 5%
-    expect(p95TrendOf([9.49, 9, 11, 10])).toMatchObject({ direction: "down" });
-    expect(p95TrendOf([9.5, 9, 11, 10])).toMatchObject({ direction: "flat" }); // −5% exactly
+  it("gives an arrow only to a change beyond ±5% that the prediction test finds significant", () => {
+    const steady = [10, 10.2, 9.9, 10.1, 10, 9.8, 10.2];
+    expect(p95TrendOf([13, ...steady])).toMatchObject({ kind: "change", direction: "up", medianMs: 10, previousRuns: 7 });
+    expect(p95TrendOf([8, ...steady])).toMatchObject({ direction: "down" });
+    const up = p95TrendOf([13, ...steady]);
+    expect(up.kind === "change" && up.pValue).toBeLessThan(0.001);
+    // +5.1% over a noisy history (9, 11, 10): within what those runs produce, no arrow.
+    const noisy = p95TrendOf([10.51, 9, 11, 10]);
+    expect(noisy).toMatchObject({ direction: "flat", medianMs: 10, previousRuns: 3 });
+    expect(noisy.kind === "change" && noisy.pValue).toBeGreaterThan(0.05);
+    // Significant but within ±5%: not an arrow either.
+    expect(p95TrendOf([10.4, 10, 10, 10.01, 9.99])).toMatchObject({ direction: "flat" });
     const trend = p95TrendOf([13.2, 12, 12]);
     expect(trend.kind === "change" && trend.relativeDelta).toBeCloseTo(0.1, 10);
   });

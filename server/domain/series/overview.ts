@@ -1,3 +1,5 @@
+import { isInsufficient } from "../stats/insufficient";
+import { predictionTest } from "../stats/prediction-test";
 /**
  * The overview's pure rules: a p95 sparkline of an endpoint's last SERIES_LENGTH results and its
  * trend arrow (the latest p95 against the median of the previous runs). The service
@@ -13,6 +15,8 @@ export const RECENT_RUNS = 10;
 
 export interface SeriesResult {
   runId: string;
+  /** The run's series (tool, label, branch): sparklines and arrows follow the latest run's. */
+  series?: string;
   startedAt: Date;
   requests: number | null;
   errorRate: number | null;
@@ -32,7 +36,11 @@ export type Trend =
   | { kind: "insufficient"; reason: string }
   | {
       kind: "change";
-      /** up: the latest p95 is > 5% above the median (worse for latency); down: > 5% below; flat: within. */
+      /**
+       * up: the latest p95 is > 5% above the previous median AND the prediction-interval t test says it
+       * is outside what the previous runs produce (p < TREND_ALPHA): worse for latency; down: the same
+       * below; flat: anything else ("no significant change").
+       */
       direction: "up" | "down" | "flat";
       latestMs: number;
       medianMs: number;
@@ -40,7 +48,12 @@ export type Trend =
       relativeDelta: number;
       /** How many previous runs the median is of (1..TREND_WINDOW). */
       previousRuns: number;
+      /** The test's two-sided p-value (latest against the previous runs); null with one previous run. */
+      pValue: number | null;
     };
+
+/** The significance level of the overview's arrows. */
+export const TREND_ALPHA = 0.05;
 
 /** The median of a non-empty list (mean of the middle two for an even count). */
 export function medianOf(values: readonly number[]): number | null {
@@ -52,9 +65,11 @@ export function medianOf(values: readonly number[]): number | null {
 }
 
 /**
- * The trend arrow's rule: the latest p95 against the median of the previous up-to-TREND_WINDOW runs
- * (runs without a p95 are skipped). The median, not the mean, so one noisy run does not flip it.
- * `newestFirst` are the p95 values of the runs that include the endpoint, newest first.
+ * The trend arrow's rule: the latest p95 against the previous up-to-TREND_WINDOW runs of the same
+ * series (runs without a p95 are skipped). An arrow needs both a change beyond ±5% of their median
+ * (the median, so one noisy run does not make it) and a test: the prediction-interval t test of the
+ * latest value against the previous ones (../stats/prediction-test.ts) at p < TREND_ALPHA. Otherwise
+ * the trend is flat: "no significant change". `newestFirst` are the p95 values, newest first.
  */
 export function p95TrendOf(newestFirst: readonly (number | null)[]): Trend {
   const [latest, ...rest] = newestFirst;
@@ -63,14 +78,18 @@ export function p95TrendOf(newestFirst: readonly (number | null)[]): Trend {
   const previous = rest.slice(0, TREND_WINDOW).filter((value): value is number => value !== null);
   const median = medianOf(previous);
   if (median === null) return { kind: "insufficient", reason: "need 2 runs with a p95, have 1" };
+  const test = predictionTest(previous, latest);
+  const pValue = isInsufficient(test) ? null : test.pValue;
+  const base = { latestMs: latest, medianMs: median, previousRuns: previous.length, pValue };
   if (median === 0) {
     return latest === 0
-      ? { kind: "change", direction: "flat", latestMs: latest, medianMs: 0, relativeDelta: 0, previousRuns: previous.length }
+      ? { kind: "change", direction: "flat", relativeDelta: 0, ...base }
       : { kind: "insufficient", reason: "the previous median is 0 ms, so no relative change" };
   }
   const relativeDelta = (latest - median) / median;
-  const direction = relativeDelta > TREND_THRESHOLD ? "up" : relativeDelta < -TREND_THRESHOLD ? "down" : "flat";
-  return { kind: "change", direction, latestMs: latest, medianMs: median, relativeDelta, previousRuns: previous.length };
+  const significant = pValue !== null && pValue < TREND_ALPHA;
+  const direction = !significant ? "flat" : relativeDelta > TREND_THRESHOLD ? "up" : relativeDelta < -TREND_THRESHOLD ? "down" : "flat";
+  return { kind: "change", direction, relativeDelta, ...base };
 }
 
 /** Sparkline points, oldest → newest, from results given newest first (as the query returns them). */
@@ -101,11 +120,13 @@ export function summarizeSeries(
 ): EndpointSummary | null {
   const latest = newestFirst[0];
   if (!latest) return null;
+  // One series: runs of another tool, label or branch are other measurements, not this one's history.
+  const sameSeries = newestFirst.filter((result) => result.series === latest.series);
   return {
     ...endpoint,
     latest,
     isInLatestRun: latest.runId === latestRunId,
-    series: toP95Series(newestFirst),
-    trend: p95TrendOf(newestFirst.map((result) => result.p95Ms)),
+    series: toP95Series(sameSeries),
+    trend: p95TrendOf(sameSeries.map((result) => result.p95Ms)),
   };
 }
