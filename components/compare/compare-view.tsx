@@ -10,6 +10,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import type { MetricComparison } from "@/server/domain/compare/compare-runs";
 import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
 import { pagePaths } from "@/server/domain/urls";
+import { describeRunSet } from "@/server/domain/compare/run-names";
 import { ComparisonChart } from "./comparison-chart";
 import { chartData, roundsTable, tableGroups } from "./shape";
 import type { CompareInput } from "./types";
@@ -84,10 +85,13 @@ export function CompareView({ input, view }: CompareViewProps) {
               <VerdictBadge verdict={comparison.verdict} large />
               <span className="text-sm">{comparison.notComparable ? "Not comparable: these runs are several series." : VERDICT_SENTENCE[comparison.verdict]}</span>
             </div>
-            <p className="text-sm text-text-muted">
-              <span className="font-medium text-text">base</span> <code>{result.base.selector}</code> ({result.base.runs.length}{" "}
-              run{result.base.runs.length === 1 ? "" : "s"}) → <span className="font-medium text-text">head</span>{" "}
-              <code>{result.head.selector}</code> ({result.head.runs.length} run{result.head.runs.length === 1 ? "" : "s"})
+            <p className="text-sm" data-testid="compare-sides">
+              <span className="font-medium">base</span> {describeRunSet(result.base.runs)} →{" "}
+              <span className="font-medium">head</span> {describeRunSet(result.head.runs)}
+            </p>
+            <p className="text-xs text-text-muted">
+              selected by <code className="break-all">{result.base.selector}</code> ({result.base.runs.length}) and{" "}
+              <code className="break-all">{result.head.selector}</code> ({result.head.runs.length})
               {input.tool && (
                 <>
                   {" "}

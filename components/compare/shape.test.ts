@@ -4,7 +4,7 @@ import type { ComparableRun } from "@/server/domain/compare/compare-runs";
 import { parseBenchtrack } from "@/server/domain/parsers/benchtrack";
 import type { ComparisonData } from "./types";
 import { AGGREGATE_NAME } from "@/server/domain/run";
-import { chartData, roundsTable, tableGroups } from "./shape";
+import { chartData, defaultSides, roundsTable, tableGroups } from "./shape";
 
 function run(id: string, endpoints: Record<string, number>, completion: number): ComparableRun {
   const parsed = parseBenchtrack({
@@ -54,5 +54,25 @@ describe("compare page shaping", () => {
     const slow = roundsTable(result, "Slow");
     expect(slow.columns.map((column) => column.metric)).toEqual(["p95", "errorRate"]);
     expect(slow.head.rows.map((row) => row.values.p95)).toEqual([150, 152, 149]);
+  });
+});
+
+describe("defaultSides", () => {
+  it("offers the two most recently active labels, the older one as base", () => {
+    const labels = [
+      { value: "ManagedAsync", runs: 5, latestAt: "2026-11-11T04:00:00.000Z" },
+      { value: "baseline", runs: 5, latestAt: "2026-11-10T04:00:00.000Z" },
+      { value: "smoke", runs: 2, latestAt: "2026-10-01T00:00:00.000Z" },
+    ];
+    expect(defaultSides(labels, [{ value: "main", runs: 12, latestAt: "2026-11-12T00:00:00.000Z" }])).toEqual({
+      base: "label:baseline",
+      head: "label:ManagedAsync",
+    });
+    // One label: it and the most recent branch.
+    expect(defaultSides([labels[1]!], [{ value: "feature/x", runs: 1, latestAt: "2026-11-12T00:00:00.000Z" }])).toEqual({
+      base: "label:baseline",
+      head: "branch:feature/x",
+    });
+    expect(defaultSides([], [])).toBeNull();
   });
 });

@@ -107,3 +107,25 @@ export function roundsTable(result: Pick<ComparisonData, "base" | "head" | "comp
   };
   return { columns: metrics.map(({ metric, unit }) => ({ metric, unit })), base: side("base"), head: side("head") };
 }
+
+export interface Choice {
+  value: string;
+  runs: number;
+  latestAt: string | null;
+}
+
+/**
+ * The two selections offered first: the two most recently active labels (a label and a branch when
+ * there is one label), the one whose newest run is older on the base side.
+ */
+export function defaultSides(labels: readonly Choice[], branches: readonly Choice[]): { base: string; head: string } | null {
+  const options = [
+    ...labels.map((label) => ({ value: `label:${label.value}`, latestAt: label.latestAt ?? "" })),
+    ...branches.map((branch) => ({ value: `branch:${branch.value}`, latestAt: branch.latestAt ?? "" })),
+  ];
+  const pool = labels.length >= 2 ? options.slice(0, labels.length) : options;
+  const [newest, next] = [...pool].sort((a, b) => b.latestAt.localeCompare(a.latestAt));
+  if (!newest) return null;
+  return { base: (next ?? newest).value, head: newest.value };
+}
+

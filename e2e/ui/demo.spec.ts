@@ -32,5 +32,20 @@ test("the README's compare example on the demo gives no pooled verdict over two 
   await expect(page).toHaveURL(/[?&]tool=k6(&|$)/);
   await expect(page.getByTestId("compare-verdict")).toContainText("Head is worse than base.");
   await expect(page.getByTestId("compare-not-comparable")).toHaveCount(0);
+  // Sides named as people name runs, not as selectors or ids.
+  await expect(page.getByTestId("compare-sides")).toContainText("head ManagedAsync #1–5 on feature/managed-async");
   await page.screenshot({ path: "e2e/screenshots/demo-compare-k6.png", fullPage: true });
+});
+
+test("the compare picker offers one tool and puts the older selection on the base side", async ({ page }) => {
+  await page.goto("/projects/listings-demo/compare");
+  const base = await page.locator("select[name=base]").inputValue();
+  const head = await page.locator("select[name=head]").inputValue();
+  expect(base).not.toBe(head);
+  await expect(page.locator("select[name=tool] option")).toHaveText([/^k6 \(\d+ runs\)$/, /^locust \(\d+ runs\)$/]);
+  await page.getByRole("button", { name: "Compare" }).click();
+  await expect(page).toHaveURL(/[?&]tool=k6(&|$)/);
+  await expect(page.getByTestId("compare-verdict")).toBeVisible();
+  await expect(page.getByTestId("compare-not-comparable")).toHaveCount(0);
+  await page.screenshot({ path: "e2e/screenshots/demo-compare-picker-default.png", fullPage: true });
 });

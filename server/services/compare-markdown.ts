@@ -1,5 +1,6 @@
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
+import { describeRunSet } from "../domain/compare/run-names";
 import { endpointDisplayName } from "../domain/run";
 import type { Verdict } from "../domain/stats/verdict";
 import type { ComparisonResult } from "./compare-runs";
@@ -33,9 +34,9 @@ function formatDelta(metric: MetricComparison): string {
   return `${delta} (${formatDeltaPct(low)} … ${formatDeltaPct(high)})`;
 }
 
+/** A side as people name its runs ("baseline #1–5 on main@6bb136f"), not as its selector's ids. */
 function sideLabel(side: ComparisonResult["base"]): string {
-  const count = side.runs.length;
-  return `\`${escapeCell(side.selector.length > 60 ? `${side.selector.slice(0, 57)}…` : side.selector)}\` (${count} run${count === 1 ? "" : "s"})`;
+  return escapeCell(describeRunSet(side.runs));
 }
 
 export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: string, perTool: { tool: string; url: string }[] = []): string {

@@ -241,15 +241,32 @@ function parseSelectors(request: CompareRequest): { base: RunSelector; head: Run
   }
 }
 
-/** Labels and branches to pick from when no comparison is chosen yet, with their run counts. */
+/**
+ * Labels, branches and tools to pick from when no comparison is chosen yet, with their run counts and
+ * newest run (the picker puts the older selection on the base side).
+ */
 export async function getCompareChoices(db: PrismaClient, projectSlug: string) {
   const project = await requireProject(db, projectSlug);
-  const [labels, branches] = await Promise.all([
-    db.run.groupBy({ by: ["label"], where: { projectId: project.id, label: { not: null } }, _count: true, orderBy: { label: "asc" } }),
-    db.run.groupBy({ by: ["gitBranch"], where: { projectId: project.id, gitBranch: { not: null } }, _count: true, orderBy: { gitBranch: "asc" } }),
+  const [labels, branches, tools] = await Promise.all([
+    db.run.groupBy({
+      by: ["label"],
+      where: { projectId: project.id, label: { not: null } },
+      _count: true,
+      _max: { startedAt: true },
+      orderBy: { label: "asc" },
+    }),
+    db.run.groupBy({
+      by: ["gitBranch"],
+      where: { projectId: project.id, gitBranch: { not: null } },
+      _count: true,
+      _max: { startedAt: true },
+      orderBy: { gitBranch: "asc" },
+    }),
+    db.run.groupBy({ by: ["tool"], where: { projectId: project.id }, _count: true, orderBy: { tool: "asc" } }),
   ]);
   return {
-    labels: labels.map((row) => ({ value: row.label!, runs: row._count })),
-    branches: branches.map((row) => ({ value: row.gitBranch!, runs: row._count })),
+    labels: labels.map((row) => ({ value: row.label!, runs: row._count, latestAt: row._max.startedAt?.toISOString() ?? null })),
+    branches: branches.map((row) => ({ value: row.gitBranch!, runs: row._count, latestAt: row._max.startedAt?.toISOString() ?? null })),
+    tools: tools.map((row) => ({ value: row.tool, runs: row._count })),
   };
 }

@@ -80,7 +80,7 @@ export default async function ComparePage({ params, searchParams }: { params: Pa
     return (
       <div className="space-y-4">
         <h1 className="text-xl font-semibold">Compare</h1>
-        <ComparePicker project={project} labels={choices.labels} branches={choices.branches} />
+        <ComparePicker project={project} labels={choices.labels} branches={choices.branches} tools={choices.tools} />
       </div>
     );
   }

@@ -1,5 +1,6 @@
 import { ImageResponse } from "next/og";
 import { formatDeltaPct } from "@/server/domain/format";
+import { describeRunSet } from "@/server/domain/compare/run-names";
 import { endpointDisplayName } from "@/server/domain/run";
 import { getDb } from "@/server/db";
 import { apiRoute } from "@/server/http/route";
@@ -42,7 +43,7 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
           {comparison.verdict}
         </div>
         <div style={{ display: "flex", marginTop: 12, fontSize: 34 }}>
-          {`${result.base.selector} (${result.base.runs.length}) → ${result.head.selector} (${result.head.runs.length})`}
+          {`${describeRunSet(result.base.runs)} → ${describeRunSet(result.head.runs)}`}
         </div>
         <div style={{ display: "flex", flexDirection: "column", marginTop: 36, gap: 10 }}>
           {changes.length === 0 ? (

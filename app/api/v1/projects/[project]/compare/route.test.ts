@@ -187,7 +187,13 @@ describe("GET /api/v1/projects/:project/compare", () => {
     // In the database's collation order, which differs between PGlite and PostgreSQL for mixed case.
     const choices = await caller.compare.choices({ project: slug });
     expect(choices.labels).toHaveLength(2);
-    expect(choices.labels).toEqual(expect.arrayContaining([{ value: "ManagedAsync", runs: 5 }, { value: "baseline", runs: 5 }]));
+    expect(choices.labels).toEqual(
+      expect.arrayContaining([
+        { value: "ManagedAsync", runs: 5, latestAt: "2026-11-11T04:00:00.000Z" },
+        { value: "baseline", runs: 5, latestAt: "2026-11-10T04:00:00.000Z" },
+      ]),
+    );
+    expect(choices.tools).toEqual([{ value: "custom-go-loadtester", runs: 10 }]);
     expect(choices.branches).toEqual([]);
   });
 });
