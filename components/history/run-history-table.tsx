@@ -110,6 +110,7 @@ export function RunHistoryTable({
             <Th numeric>p95</Th>
             <Th numeric>Error rate</Th>
             <Th numeric>Duration</Th>
+            <Th>CI verdict</Th>
             {hasSla && <Th>SLA</Th>}
           </tr>
         </thead>
@@ -162,6 +163,20 @@ export function RunHistoryTable({
                 <Td numeric>{formatMs(run.aggregate?.p95Ms)}</Td>
                 <Td numeric>{formatPct(run.aggregate?.errorRate)}</Td>
                 <Td numeric>{formatDuration(run.durationSeconds)}</Td>
+                <Td data-testid="history-verdict">
+                  {run.verdict === null ? (
+                    <span className="text-text-muted" title="Not recorded: uploaded before verdicts were kept">
+                      {MISSING}
+                    </span>
+                  ) : (
+                    <span
+                      className={cn("text-xs font-semibold", run.verdict === "fail" ? "text-bad" : "text-good")}
+                      title={run.verdictReasons.length > 0 ? run.verdictReasons.join("; ") : "Nothing failed at upload"}
+                    >
+                      {run.verdict === "fail" ? "✗ fail" : "✓ pass"}
+                    </span>
+                  )}
+                </Td>
                 {hasSla && (
                   <Td>
                     <GradeChip summary={run.grade} />

@@ -18,6 +18,8 @@ export const RUN_SUMMARY_SELECT = {
   gitCommit: true,
   pullRequest: true,
   isDemo: true,
+  verdict: true,
+  verdictReasons: true,
   results: {
     where: { endpointId: null },
     select: {

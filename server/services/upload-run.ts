@@ -59,6 +59,10 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
     if (detected.opened.length > 0) void deliverRegressionWebhooks(db, detected.opened, baseUrl);
   }
   const verdict = await judgeRun(db, project, outcome.run, effectiveFailOn(query.failOn, project.failOn));
+  if (outcome.status === "created") {
+    // What CI was told, kept with the run: the history's verdict column.
+    await db.run.update({ where: { id: outcome.run.id }, data: { verdict: verdict.verdict, verdictReasons: verdict.reasons } });
+  }
   const answer = verdictAnswer(project, verdict, baseUrl);
   return {
     created: outcome.status === "created",

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, targetFromEnv } from "@/server/db";
+import { createCaller } from "@/server/api/root";
+import { closeDb, getDb, targetFromEnv } from "@/server/db";
 import { migrateDatabase } from "@/server/migrate/apply";
 import { uniqueSlug } from "@/server/testing/databases";
 import { call, configureTestEnvironment } from "@/server/testing/rest-client";
@@ -106,5 +107,21 @@ describe("the tool's own verdict", () => {
     expect(relaxed).toMatchObject({ verdict: "pass", failOn: ["regression", "sla"], reasons: [] });
     const passing = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, { method: "POST", body: body("k6", "baseline", 1) });
     expect(await passing.json()).toMatchObject({ verdict: "pass", thresholds: { evaluated: 4, failed: [] } });
+  });
+});
+
+describe("the verdict kept with the run", () => {
+  it("is what the upload answered, for the history's verdict column; a replay does not change it", async () => {
+    const slug = uniqueSlug("kept");
+    const post = (query: Record<string, string> = {}) =>
+      call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, { method: "POST", body: body("k6", "managedasync", 1), query, headers: { "idempotency-key": "k1" } });
+    const answer = await (await post()).json();
+    const caller = createCaller({ db: await getDb() });
+    const history = await caller.history.list({ project: slug, filters: { attributes: {} } });
+    expect(history.runs[0]).toMatchObject({ id: answer.id, verdict: "fail", verdictReasons: answer.reasons });
+    const replay = await post({ fail_on: "none" });
+    expect(replay.status).toBe(200);
+    const again = await caller.history.list({ project: slug, filters: { attributes: {} } });
+    expect(again.runs[0]).toMatchObject({ verdict: "fail" });
   });
 });
