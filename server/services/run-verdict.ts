@@ -1,5 +1,6 @@
 import type { MetricComparison } from "../domain/compare/compare-runs";
 import { compareRuns } from "../domain/compare/compare-runs";
+import { loadProfileDifference } from "../domain/compare/load-profile";
 import { AGGREGATE_NAME } from "../domain/run";
 import type { SlaGrade } from "../domain/sla/grade";
 import type { Verdict } from "../domain/stats/verdict";
@@ -89,7 +90,19 @@ export async function judgeRun(db: PrismaClient, project: VerdictProject, head: 
   ]);
   const headRun = loaded.get(head.id);
   if (!headRun) throw notFound(`Run "${head.id}"`);
-  const baseRuns = baseline.runIds.flatMap((id) => (loaded.has(id) ? [loaded.get(id)!] : []));
+  // A baseline run driven with another load profile (VUs, rate, concurrency…) measures something else:
+  // it is left out, and the baseline's description says so.
+  const candidates = baseline.runIds.flatMap((id) => (loaded.has(id) ? [loaded.get(id)!] : []));
+  const headConfig = headRun.run.environment.config;
+  const differing = candidates.flatMap((run) => {
+    const difference = loadProfileDifference(headConfig, run.run.environment.config);
+    return difference === null ? [] : [{ id: run.stored.id, difference }];
+  });
+  const baseRuns = candidates.filter((run) => !differing.some((entry) => entry.id === run.stored.id));
+  const how =
+    differing.length === 0
+      ? baseline.how
+      : `${baseline.how}; ${differing.length} of them left out for another load profile (${differing[0]!.difference}${differing.length > 1 ? ", …" : ""})`;
   const comparison = compareRuns(baseRuns.map(toComparable), [toComparable(headRun)], {
     minEffectPct: project.minEffectPct,
     alpha: project.alpha,
@@ -114,12 +127,12 @@ export async function judgeRun(db: PrismaClient, project: VerdictProject, head: 
     reasons.push(`${thresholds.failed.length} of ${thresholds.evaluated} ${headRun.run.tool} thresholds failed: ${listed.join(", ")}${more}`);
   }
   if (failOn.includes("regression") && regressions.length > 0) {
-    reasons.push(`${regressions.length} metric${regressions.length === 1 ? "" : "s"} regressed against the baseline (${baseline.how})`);
+    reasons.push(`${regressions.length} metric${regressions.length === 1 ? "" : "s"} regressed against the baseline (${how})`);
   }
   if (failOn.includes("sla") && grade?.letter && grade.passed < grade.evaluated) {
     reasons.push(`SLA grade ${grade.letter}: ${grade.evaluated - grade.passed} of ${grade.evaluated} checks failed`);
   }
-  const comparePath = baseline.runIds.length > 0 ? pagePaths.compare(project.slug, { base: baseline.runIds, head: [head.id] }) : null;
+  const comparePath = baseRuns.length > 0 ? pagePaths.compare(project.slug, { base: baseRuns.map((run) => run.stored.id), head: [head.id] }) : null;
   return {
     verdict: reasons.length > 0 ? "fail" : "pass",
     failOn,
@@ -128,7 +141,7 @@ export async function judgeRun(db: PrismaClient, project: VerdictProject, head: 
     comparison: {
       baseline: {
         runs: baseRuns.map(({ run, stored }) => ({ id: stored.id, label: run.label, round: run.round, startedAt: stored.startedAt.toISOString() })),
-        how: baseline.how,
+        how,
         pinned: baseline.pinned,
       },
       verdict: comparison.verdict,

@@ -24,6 +24,7 @@ import type { Better, CustomMetric, EndpointResult } from "../run";
 import { AGGREGATE_NAME } from "../run";
 import type { MetricDefinition } from "../metrics";
 import { COMPARED_METRICS, customMetricKey, customMetricsOf } from "../metrics";
+import { LOAD_CONFIG_KEYS } from "./load-profile";
 
 export interface ComparableRun {
   id: string;
@@ -405,7 +406,6 @@ function correctForMultipleTests(endpoints: readonly EndpointComparison[], alpha
   });
 }
 
-const LOAD_CONFIG_KEYS = ["vus", "vus_max", "concurrency", "connections", "rate", "rps", "duration", "users", "spawn_rate"];
 
 function distinct(values: readonly (string | number | boolean | null | undefined)[]): string[] {
   return [...new Set(values.filter((value) => value !== null && value !== undefined).map(String))];

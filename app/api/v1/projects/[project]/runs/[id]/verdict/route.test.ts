@@ -85,6 +85,32 @@ describe("the CI verdict", () => {
   });
 });
 
+describe("the baseline's load profile", () => {
+  it("leaves out baseline runs driven with another load profile, and says so", async () => {
+    const slug = uniqueSlug("profile");
+    const driven = (vus: number, p95: number, hour: number) =>
+      JSON.stringify({
+        schema: "benchtrack/v1",
+        label: "nightly",
+        startedAt: new Date(Date.UTC(2026, 10, 1, hour)).toISOString(),
+        environment: { config: { vus } },
+        endpoints: [{ name: "GetListing", requests: 1000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } }],
+      });
+    for (const [hour, p95] of [20.1, 19.8, 20.4].entries()) await upload(slug, driven(10, p95, hour));
+    // Two runs at five times the load: much slower, and no evidence about a 10-VU run.
+    await upload(slug, driven(50, 61.2, 3));
+    await upload(slug, driven(50, 60.7, 4));
+    const head = await (await upload(slug, driven(10, 20.2, 5), { branch: "feature/x" })).json();
+    expect(head.comparison.baseline.runs).toHaveLength(3);
+    expect(head.comparison.baseline.how).toBe(
+      "the last 5 custom runs labelled nightly on main; 2 of them left out for another load profile (vus 50 vs 10, …)",
+    );
+    expect(head.verdict).toBe("pass");
+    const baseIds = head.comparison.baseline.runs.map((run: any) => run.id);
+    expect(head.comparison.url).toContain(`?base=${baseIds.join(",")}&head=${head.id}`);
+  });
+});
+
 describe("the regressions inbox API", () => {
   it("a step on main opens a regression that can be acknowledged", async () => {
     const slug = uniqueSlug("inbox");
