@@ -48,7 +48,7 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
   const openRun = (runId: string) => router.push(pagePaths.run(projectSlug, runId));
 
   const title = data.endpoint.isAggregate ? AGGREGATE_DISPLAY_NAME : data.endpoint.name;
-  const hasFilters = view.branch !== null || view.label !== null || view.range !== "all";
+  const hasFilters = view.branch !== null || view.label !== null || view.tool !== null || view.range !== "all";
 
   return (
     <div className={cn("space-y-4", isPending && "opacity-70 transition-opacity")} aria-busy={isPending}>
@@ -78,10 +78,18 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
         label={view.label}
         branches={data.filters.branches}
         labels={data.filters.labels}
+        tool={data.tool}
+        tools={data.filters.tools}
         onRange={(range) => navigateView({ ...view, range })}
         onBranch={(branch) => navigateView({ ...view, branch })}
         onLabel={(label) => navigateView({ ...view, label })}
+        onTool={(tool) => navigateView({ ...view, tool })}
       />
+      {view.tool === null && data.tool !== null && data.filters.tools.length > 1 && (
+        <p className="text-xs text-text-muted" data-testid="trend-tool-note">
+          Showing {data.tool} runs only, the tool of the latest run: runs of different tools are different series.
+        </p>
+      )}
 
       {data.totalRuns === 0 ? (
         <EmptyState title={hasFilters ? "No runs match these filters" : "No runs measured this endpoint yet"}>

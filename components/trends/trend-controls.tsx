@@ -85,22 +85,31 @@ export function TrendFilters({
   label,
   branches,
   labels,
+  tool,
+  tools,
   onRange,
   onBranch,
   onLabel,
+  onTool,
 }: {
   range: TrendRange;
   branch: string | null;
   label: string | null;
   branches: readonly string[];
   labels: readonly string[];
+  /** The tool drawn; null: every tool. */
+  tool: string | null;
+  tools: readonly string[];
   onRange: (range: TrendRange) => void;
   onBranch: (branch: string | null) => void;
   onLabel: (label: string | null) => void;
+  /** A tool, or "all". */
+  onTool: (tool: string) => void;
 }) {
   // A value from the URL that no run has any more stays selectable, so the select never lies.
   const branchOptions = branch !== null && !branches.includes(branch) ? [branch, ...branches] : branches;
   const labelOptions = label !== null && !labels.includes(label) ? [label, ...labels] : labels;
+  const toolOptions = tool !== null && !tools.includes(tool) ? [tool, ...tools] : tools;
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2" data-testid="trend-filters">
       <Segmented
@@ -131,6 +140,14 @@ export function TrendFilters({
       >
         <option value="">All labels</option>
         {labelOptions.map((value) => (
+          <option key={value} value={value}>
+            {value}
+          </option>
+        ))}
+      </LabeledSelect>
+      <LabeledSelect id="trend-tool" label="Tool" value={tool ?? "all"} onChange={onTool}>
+        <option value="all">All tools (mixed series)</option>
+        {toolOptions.map((value) => (
           <option key={value} value={value}>
             {value}
           </option>

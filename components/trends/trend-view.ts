@@ -3,7 +3,7 @@ import type { TrendLine, TrendRange, TrendXMode } from "@/server/domain/series/t
 
 /**
  * The trend page's view state, which lives in its URL (shareable, back-button friendly):
- * `?lines=p50,p95,p99&x=order&branch=main&label=baseline&range=90d`. Defaults are left out of the URL;
+ * `?lines=p50,p95,p99&x=order&branch=main&label=baseline&tool=k6&range=90d`. Defaults are left out of the URL;
  * unknown or malformed values fall back to the default rather than failing the page. The page's path
  * is `pagePaths.endpoint(slug, name, serializeTrendView(view))` (server/domain/urls.ts).
  */
@@ -12,6 +12,8 @@ export interface TrendView {
   x: TrendXMode;
   branch: string | null;
   label: string | null;
+  /** One tool, "all", or null: the tool of the endpoint's latest run (one series by default). */
+  tool: string | null;
   range: TrendRange;
 }
 
@@ -20,6 +22,7 @@ export const DEFAULT_TREND_VIEW: TrendView = {
   x: "time",
   branch: null,
   label: null,
+  tool: null,
   range: "all",
 };
 
@@ -50,6 +53,7 @@ export function parseTrendView(params: SearchParamsLike): TrendView {
     x,
     branch: nonEmpty(firstValue(params, "branch")),
     label: nonEmpty(firstValue(params, "label")),
+    tool: nonEmpty(firstValue(params, "tool")),
     range,
   };
 }
@@ -63,6 +67,7 @@ export function serializeTrendView(view: TrendView): string {
   if (view.x !== "time") params.set("x", view.x);
   if (view.branch !== null) params.set("branch", view.branch);
   if (view.label !== null) params.set("label", view.label);
+  if (view.tool !== null) params.set("tool", view.tool);
   if (view.range !== "all") params.set("range", view.range);
   return params.toString();
 }
@@ -75,5 +80,5 @@ export function toggleTrendLine(lines: readonly TrendLine[], line: TrendLine): T
 
 /** The query the page prefetches for a URL; the client component asks for exactly the same key. */
 export function trendsQueryInput(projectSlug: string, endpoint: string, view: TrendView) {
-  return { project: projectSlug, endpoint, branch: view.branch, label: view.label, range: view.range };
+  return { project: projectSlug, endpoint, branch: view.branch, label: view.label, tool: view.tool, range: view.range };
 }

@@ -49,3 +49,15 @@ test("the compare picker offers one tool and puts the older selection on the bas
   await expect(page.getByTestId("compare-not-comparable")).toHaveCount(0);
   await page.screenshot({ path: "e2e/screenshots/demo-compare-picker-default.png", fullPage: true });
 });
+
+test("the demo's aggregate trend draws one tool's series by default, and mixes them only when asked", async ({ page }) => {
+  await page.goto("/projects/listings-demo/endpoints/_all");
+  const note = page.getByTestId("trend-tool-note");
+  await expect(note).toContainText(/Showing (k6|locust) runs only, the tool of the latest run/);
+  const tool = (await note.textContent())!.includes("k6") ? "k6" : "locust";
+  await expect(page.locator("#trend-tool")).toHaveValue(tool);
+  await page.screenshot({ path: "e2e/screenshots/demo-aggregate-trend-one-tool.png", fullPage: true });
+  await page.locator("#trend-tool").selectOption("all");
+  await expect(page).toHaveURL(/[?&]tool=all(&|$)/);
+  await expect(page.getByTestId("trend-tool-note")).toHaveCount(0);
+});

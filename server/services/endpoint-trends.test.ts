@@ -21,6 +21,7 @@ interface SeedRun {
   cpu?: number;
   memory?: number;
   withRoute?: boolean;
+  tool?: string;
 }
 
 /** Uploads one run in the Benchtrack format through the real ingest path. */
@@ -46,7 +47,7 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
   ];
   const document = {
     schema: "benchtrack/v1",
-    tool: "custom",
+    tool: run.tool ?? "custom",
     label: run.label,
     ...(run.round !== undefined && { round: run.round }),
     startedAt: new Date(T0 + run.day * DAY).toISOString(),
@@ -93,7 +94,8 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
 
     expect(trends.endpoint).toMatchObject({ name: "GetListing", isAggregate: false });
     expect(trends.endpoints).toEqual([ROUTE, "GetListing"].sort());
-    expect(trends.filters).toEqual({ branches: ["feature/async", "main"], labels: ["baseline", "ManagedAsync"] });
+    expect(trends.filters).toEqual({ branches: ["feature/async", "main"], labels: ["baseline", "ManagedAsync"], tools: ["custom"] });
+    expect(trends.tool).toBe("custom");
     expect(trends.totalRuns).toBe(4);
     expect(trends.isDownsampled).toBe(false);
     expect(trends.points.map((point) => point.runId)).toEqual(runIds);
@@ -168,6 +170,28 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
     });
     expect(recent.points.map((point) => point.runId)).toEqual([runIds[3]]);
     expect(recent.totalRuns).toBe(1);
+  });
+
+  it("draws one tool's series by default, the latest run's; tool=all mixes them on request", async () => {
+    const mixed = uniqueSlug("tools");
+    const seeds: SeedRun[] = [
+      { day: 0, label: "nightly", branch: "main", p95: 30, tool: "locust" },
+      { day: 1, label: "nightly", branch: "main", p95: 31, tool: "locust" },
+      { day: 2, label: "nightly", branch: "main", p95: 10, tool: "k6" },
+      { day: 3, label: "nightly", branch: "main", p95: 11, tool: "k6" },
+    ];
+    for (const run of seeds) await seedRun(database, mixed, run);
+    const trends = (tool: string | null) => getEndpointTrends(database.prisma, { projectSlug: mixed, endpoint: "GetListing", ...ALL, tool });
+    const byDefault = await trends(null);
+    expect(byDefault.tool).toBe("k6");
+    expect(byDefault.points.map((point) => point.p95Ms)).toEqual([10, 11]);
+    expect(byDefault.filters.tools).toEqual(["k6", "locust"]);
+    expect((await trends("locust")).points.map((point) => point.p95Ms)).toEqual([30, 31]);
+    const all = await trends("all");
+    expect(all.tool).toBeNull();
+    expect(all.totalRuns).toBe(4);
+    // The aggregate and the custom metrics follow the same series.
+    expect((await getEndpointTrends(database.prisma, { projectSlug: mixed, endpoint: "_all", ...ALL })).totalRuns).toBe(2);
   });
 
   it("finds endpoints by their decoded name, with a single run", async () => {

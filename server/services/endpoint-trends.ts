@@ -35,6 +35,11 @@ export interface EndpointTrendsQuery {
   endpoint: string;
   branch: string | null;
   label: string | null;
+  /**
+   * One tool's runs (runs of different tools are different series); "all" for every tool; null for
+   * the default, the tool of the endpoint's latest run.
+   */
+  tool?: string | null;
   range: TrendRange;
   /** The most runs a chart draws (default DEFAULT_MAX_POINTS, 300). */
   maxPoints?: number;
@@ -96,7 +101,9 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const endpointId = endpoint?.id ?? null;
 
   const since = rangeStart(query.range, query.now ?? new Date());
-  const scope: HistoryScope = { projectId: project.id, endpointId, since, branch: query.branch, label: query.label };
+  const requestedTool = query.tool ?? null;
+  const tool = requestedTool === ALL_TOOLS ? null : (requestedTool ?? (await latestTool(db, project.id, endpointId)));
+  const scope: HistoryScope = { projectId: project.id, endpointId, since, branch: query.branch, label: query.label, tool };
 
   const [history, filters, endpoints] = await Promise.all([
     // 1st read: every run of the history, only the columns run selection looks at.
@@ -104,7 +111,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
     // shows "no runs match".
-    listRunFilterOptions(db, project.id).then(({ branches, labels }) => ({ branches, labels })),
+    listRunFilterOptions(db, project.id),
     db.endpoint.findMany({ where: { projectId: project.id }, select: { name: true }, orderBy: { name: "asc" } }),
   ]);
 
@@ -148,7 +155,9 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     },
     endpoints: endpoints.map((row) => row.name),
     filters,
-    query: { branch: query.branch, label: query.label, range: query.range },
+    query: { branch: query.branch, label: query.label, range: query.range, tool: requestedTool },
+    /** The tool whose runs are drawn (null: every tool, as asked with tool=all). */
+    tool,
     /** M: runs under the filters; N = points.length of them are drawn. */
     totalRuns: selection.total,
     isDownsampled: selection.isDownsampled,
@@ -251,6 +260,19 @@ interface HistoryScope {
   since: Date | null;
   branch: string | null;
   label: string | null;
+  tool: string | null;
+}
+
+/** `tool=all`: every tool's runs on one chart, as asked. */
+export const ALL_TOOLS = "all";
+
+/** The tool of the endpoint's (or the aggregate's) latest run: the default series of its trend page. */
+async function latestTool(db: PrismaClient, projectId: string, endpointId: number | null): Promise<string | null> {
+  const rows = await db.$queryRaw<{ tool: string }[]>`
+    SELECT ru.tool FROM results r JOIN runs ru ON ru.id = r.run_id
+     WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
+     ORDER BY r.started_at DESC, r.id DESC LIMIT 1`;
+  return rows[0]?.tool ?? null;
 }
 
 /** The same scope for the query builder, on metrics. */
@@ -258,6 +280,7 @@ function historyWhere(scope: HistoryScope): Prisma.MetricWhereInput {
   const run = {
     ...(scope.branch !== null && { gitBranch: scope.branch }),
     ...(scope.label !== null && { label: scope.label }),
+    ...(scope.tool !== null && { tool: scope.tool }),
   } satisfies Prisma.RunWhereInput;
   return {
     projectId: scope.projectId,
@@ -272,13 +295,13 @@ function endpointCondition(endpointId: number | null): Prisma.Sql {
   return endpointId === null ? Prisma.sql`r.endpoint_id IS NULL` : Prisma.sql`r.endpoint_id = ${endpointId}`;
 }
 
-/** FROM … WHERE of a history on table `r`, joined to runs (`ru`) only when a branch or label is asked. */
+/** FROM … WHERE of a history on table `r`, joined to runs (`ru`) only when a branch, label or tool is asked. */
 function historySource(
   table: "results" | "metrics",
   scope: HistoryScope,
   extra: Prisma.Sql = Prisma.empty,
 ): Prisma.Sql {
-  const hasRunFilter = scope.branch !== null || scope.label !== null;
+  const hasRunFilter = scope.branch !== null || scope.label !== null || scope.tool !== null;
   return Prisma.sql`
     FROM ${Prisma.raw(table)} r
     ${hasRunFilter ? Prisma.sql`JOIN runs ru ON ru.id = r.run_id` : Prisma.empty}
@@ -287,7 +310,8 @@ function historySource(
       AND ${endpointCondition(scope.endpointId)}
       ${scope.since ? Prisma.sql`AND r.started_at >= ${scope.since}` : Prisma.empty}
       ${scope.branch !== null ? Prisma.sql`AND ru.git_branch = ${scope.branch}` : Prisma.empty}
-      ${scope.label !== null ? Prisma.sql`AND ru.label = ${scope.label}` : Prisma.empty}`;
+      ${scope.label !== null ? Prisma.sql`AND ru.label = ${scope.label}` : Prisma.empty}
+      ${scope.tool !== null ? Prisma.sql`AND ru.tool = ${scope.tool}` : Prisma.empty}`;
 }
 
 /**

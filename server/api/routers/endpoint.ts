@@ -9,6 +9,8 @@ export const endpointTrendsInputSchema = z.object({
   endpoint: z.string().min(1).max(2048),
   branch: z.string().min(1).max(1024).nullable().default(null),
   label: z.string().min(1).max(1024).nullable().default(null),
+  /** One tool's runs; "all" for every tool; null: the tool of the endpoint's latest run. */
+  tool: z.string().min(1).max(200).nullable().default(null),
   range: z.enum(TREND_RANGES).default("all"),
   /** The chart's budget of runs; the server never ships more. */
   maxPoints: z.number().int().min(10).max(2000).default(DEFAULT_MAX_POINTS),
@@ -25,6 +27,7 @@ export const endpointRouter = createTRPCRouter({
       endpoint: input.endpoint,
       branch: input.branch,
       label: input.label,
+      tool: input.tool,
       range: input.range,
       maxPoints: input.maxPoints,
     }),
