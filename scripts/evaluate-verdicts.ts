@@ -58,35 +58,30 @@ const pct = (count: number, total: number) => `${count}/${total} (${total === 0 
 
 async function realRounds(db: PrismaClient): Promise<void> {
   const kinds: FixtureKind[] = ["k6-summary", "locust-csv", "ghz"];
-  const slug = "evaluate-real";
   let index = 0;
-  let falseAlarms = 0;
-  let judged = 0;
+  /** Every round of a variant, tools interleaved; how many answered `fail`, of how many. */
+  const uploadRounds = async (variant: "baseline" | "managedasync", branchOf: (kind: FixtureKind, round: number) => string) => {
+    let failed = 0;
+    let total = 0;
+    for (let round = 1; round <= FIXTURE_ROUNDS; round++) {
+      for (const kind of kinds) {
+        const answer = await upload(db, "evaluate-real", readFixtureUpload({ kind, variant, round }), {
+          label: "nightly", branch: branchOf(kind, round), round, started_at: hour(index++),
+        });
+        total++;
+        if (answer.verdict === "fail") failed++;
+        console.log(`  ${kind.padEnd(11)} round ${round}: ${answer.verdict.padEnd(4)} ${why(answer)}`);
+      }
+    }
+    return { failed, total };
+  };
   console.log("Real rounds, baseline, in order under label nightly on main (a fail is a false alarm):");
-  for (let round = 1; round <= FIXTURE_ROUNDS; round++) {
-    for (const kind of kinds) {
-      const answer = await upload(db, slug, readFixtureUpload({ kind, variant: "baseline", round }), {
-        label: "nightly", branch: "main", round, started_at: hour(index++),
-      });
-      judged++;
-      if (answer.verdict === "fail") falseAlarms++;
-      console.log(`  ${kind.padEnd(11)} round ${round}: ${answer.verdict.padEnd(4)} ${why(answer)}`);
-    }
-  }
-  let caught = 0;
-  let slowed = 0;
+  const unchanged = await uploadRounds("baseline", () => "main");
   console.log("Real rounds, ManagedAsync, each on a PR branch after them (a pass is a miss):");
-  for (let round = 1; round <= FIXTURE_ROUNDS; round++) {
-    for (const kind of kinds) {
-      const answer = await upload(db, slug, readFixtureUpload({ kind, variant: "managedasync", round }), {
-        label: "nightly", branch: `pr-${kind}-${round}`, round, started_at: hour(index++),
-      });
-      slowed++;
-      if (answer.verdict === "fail") caught++;
-      console.log(`  ${kind.padEnd(11)} round ${round}: ${answer.verdict.padEnd(4)} ${why(answer)}`);
-    }
-  }
-  console.log(`  false alarms: ${pct(falseAlarms, judged)} of unchanged uploads; caught: ${pct(caught, slowed)} of slowed uploads\n`);
+  const slowed = await uploadRounds("managedasync", (kind, round) => `pr-${kind}-${round}`);
+  console.log(
+    `  false alarms: ${pct(unchanged.failed, unchanged.total)} of unchanged uploads; caught: ${pct(slowed.failed, slowed.total)} of slowed uploads\n`,
+  );
 }
 
 const LEVELS_MS = [5, 10, 20, 40, 80];

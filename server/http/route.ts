@@ -40,10 +40,16 @@ export async function readJsonBody(request: Request, emptyAs?: unknown): Promise
 
 /**
  * An answer that is JSON by default and Markdown (for a PR comment) when the client asks for
- * `Accept: text/markdown`, as the upload and verdict endpoints give it.
+ * `Accept: text/markdown` (or, where a link must say it, `?format=markdown`: `wantsMarkdown`), as the
+ * upload, verdict and compare endpoints give it.
  */
-export function jsonOrMarkdown(request: Request, answer: { json: unknown; markdown: () => string }, status = 200): Response {
-  if (/text\/markdown/i.test(request.headers.get("accept") ?? "")) {
+export function jsonOrMarkdown(
+  request: Request,
+  answer: { json: unknown; markdown: () => string },
+  status = 200,
+  wantsMarkdown = false,
+): Response {
+  if (wantsMarkdown || /text\/markdown/i.test(request.headers.get("accept") ?? "")) {
     return new Response(answer.markdown(), { status, headers: { "Content-Type": "text/markdown; charset=utf-8" } });
   }
   return Response.json(answer.json, { status });

@@ -11,6 +11,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { renderComparisonMarkdown } from "./compare-markdown";
 import { ServiceError, toServiceError } from "./errors";
 import { requireProject } from "./projects";
+import { runPageUrl } from "./run-document";
 import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
 
@@ -209,7 +210,7 @@ export async function compareProjectRuns(
   const query: CompareQuery = { base: result.base.selector, head: result.head.selector, last: request.last, test: request.test, tool: request.tool };
   const withUrls = (side: ResolvedSide) => ({
     ...side,
-    runs: side.runs.map((run) => ({ ...run, url: absoluteUrl(baseUrl, pagePaths.run(project.slug, run.id)) })),
+    runs: side.runs.map((run) => ({ ...run, url: runPageUrl(baseUrl, project.slug, run.id) })),
   });
   const page = absoluteUrl(baseUrl, pagePaths.compare(project.slug, query));
   // Only tools with runs on both sides can be compared alone.

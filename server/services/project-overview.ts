@@ -3,6 +3,7 @@ import { listRuns } from "./runs";
 import { AGGREGATE_DISPLAY_NAME, endpointDisplayName } from "../domain/run";
 import { RECENT_RUNS, SERIES_LENGTH, summarizeSeries } from "../domain/series/overview";
 import type { SeriesResult } from "../domain/series/overview";
+import { seriesName } from "../domain/series/series";
 import { checkProjectFreshness } from "./freshness";
 
 /**
@@ -29,10 +30,6 @@ interface SeriesRow extends Omit<SeriesResult, "series"> {
   gitBranch: string | null;
 }
 
-/** The series a result belongs to, as the overview's tooltips name it: "k6 · nightly · main". */
-function seriesName(row: Pick<SeriesRow, "tool" | "label" | "gitBranch">): string {
-  return `${row.tool} · ${row.label ?? "no label"} · ${row.gitBranch ?? "no branch"}`;
-}
 
 /** The last SERIES_LENGTH results of every endpoint of the project and of its aggregate, newest first per endpoint. */
 async function findRecentSeries(db: PrismaClient, projectId: string): Promise<SeriesRow[]> {
@@ -90,7 +87,7 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   const byEndpoint = new Map<number | null, { name: string; protocol: string | null; results: SeriesResult[] }>();
   for (const { endpointId, name, protocol, tool, label, gitBranch, ...result } of rows) {
     const entry = byEndpoint.get(endpointId) ?? { name: endpointDisplayName(name), protocol, results: [] };
-    entry.results.push({ ...result, series: seriesName({ tool, label, gitBranch }), startedAt: new Date(result.startedAt) });
+    entry.results.push({ ...result, series: seriesName({ tool, label, branch: gitBranch }), startedAt: new Date(result.startedAt) });
     byEndpoint.set(endpointId, entry);
   }
   for (const entry of byEndpoint.values()) entry.results.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime());

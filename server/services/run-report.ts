@@ -2,10 +2,9 @@ import { toCompareLinks, toRunReport } from "../domain/report/run-report";
 import type { RunReport } from "../domain/report/run-report";
 import type { PrismaClient } from "../generated/prisma/client";
 import { pinnedRunIds } from "./baselines";
-import { notFound } from "./errors";
 import { requireProject } from "./projects";
 import { effectiveFailOn } from "../domain/fail-on";
-import { judgeRun } from "./run-verdict";
+import { findVerdictHead, judgeRun } from "./run-verdict";
 import type { RunVerdict } from "./run-verdict";
 
 /**
@@ -21,8 +20,7 @@ const COMPARE_LABELS = 12;
 /** The report of one run; not_found for an unknown project, or a run that is not the project's. */
 export async function getRunReport(db: PrismaClient, projectSlug: string, runId: string): Promise<RunReport & { verdict: Omit<RunVerdict, "run"> }> {
   const project = await requireProject(db, projectSlug);
-  const head = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, label: true, tool: true, startedAt: true } });
-  if (!head) throw notFound(`Run "${runId}"`);
+  const head = await findVerdictHead(db, project.id, runId);
   // The run is read once, with its baseline, by the verdict it opens with (the same as CI's).
   const { run: loaded, ...verdict } = await judgeRun(db, project, head, effectiveFailOn(null, project.failOn));
   const [previous, labels, annotations, pinned] = await Promise.all([

@@ -15,7 +15,7 @@ import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
 import { notFound } from "./errors";
 import { requireProject } from "./projects";
-import { toRunDocument } from "./run-document";
+import { runPageUrl, toRunDocument } from "./run-document";
 import { renderRunMarkdown } from "./run-markdown";
 
 /**
@@ -81,6 +81,13 @@ export interface VerdictHead {
 
 type VerdictProject = { id: string; slug: string; defaultBranch: string; minEffectPct: number; alpha: number };
 
+/** The stored run a verdict judges, or the not-found of a run that is not the project's. */
+export async function findVerdictHead(db: PrismaClient, projectId: string, runId: string): Promise<VerdictHead> {
+  const head = await db.run.findFirst({ where: { id: runId, projectId }, select: { id: true, label: true, tool: true, startedAt: true } });
+  if (!head) throw notFound(`Run "${runId}"`);
+  return head;
+}
+
 /** Judges a run: one read of the run with its baseline runs, one of the SLA policy. */
 export async function judgeRun(db: PrismaClient, project: VerdictProject, head: VerdictHead, failOn: FailOnValue[]): Promise<RunVerdict> {
   const baseline = await chooseBaseline(db, project, head);
@@ -98,7 +105,8 @@ export async function judgeRun(db: PrismaClient, project: VerdictProject, head: 
     const difference = loadProfileDifference(headConfig, run.run.environment.config);
     return difference === null ? [] : [{ id: run.stored.id, difference }];
   });
-  const baseRuns = candidates.filter((run) => !differing.some((entry) => entry.id === run.stored.id));
+  const leftOut = new Set(differing.map((entry) => entry.id));
+  const baseRuns = candidates.filter((run) => !leftOut.has(run.stored.id));
   const how =
     differing.length === 0
       ? baseline.how
@@ -164,7 +172,7 @@ export function verdictComparison(verdict: RunVerdict, baseUrl: string, projectS
       pinned: comparison.baseline.pinned,
       runs: comparison.baseline.runs.map((run) => ({
         ...run,
-        url: absoluteUrl(baseUrl, pagePaths.run(projectSlug, run.id)),
+        url: runPageUrl(baseUrl, projectSlug, run.id),
       })),
     },
     verdict: comparison.verdict,
@@ -195,8 +203,7 @@ export function verdictAnswer(project: { slug: string }, verdict: RunVerdict, ba
 /** GET …/runs/{id}/verdict: the verdict of a stored run, `failOn` as given or the project's. */
 export async function getRunVerdict(db: PrismaClient, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
   const project = await requireProject(db, projectSlug);
-  const head = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, label: true, tool: true, startedAt: true } });
-  if (!head) throw notFound(`Run "${runId}"`);
+  const head = await findVerdictHead(db, project.id, runId);
   const verdict = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));
   const answer = verdictAnswer(project, verdict, baseUrl);
   return { json: { id: head.id, ...answer.fields }, markdown: answer.markdown };

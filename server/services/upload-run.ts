@@ -1,5 +1,4 @@
 import { effectiveFailOn } from "../domain/fail-on";
-import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { UploadQuery } from "../schemas/runs";
 import type { Principal } from "./auth";
@@ -9,6 +8,7 @@ import { ingestRun } from "./ingest-run";
 import { findProject } from "./projects";
 import type { ReceivedUpload } from "./received-upload";
 import { detectRegressionsAfterRun } from "./regression-detection";
+import { runPageUrl } from "./run-document";
 import { judgeRun, verdictAnswer } from "./run-verdict";
 import { deliverRegressionWebhooks } from "./webhooks";
 
@@ -69,7 +69,7 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
     runId: outcome.run.id,
     json: {
       id: outcome.run.id,
-      url: absoluteUrl(baseUrl, pagePaths.run(project.slug, outcome.run.id)),
+      url: runPageUrl(baseUrl, project.slug, outcome.run.id),
       project: project.slug,
       format: outcome.format,
       endpoints: outcome.endpoints,

@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, jsonOrMarkdown } from "@/server/http/route";
 import { publicBaseUrl } from "@/server/public-url";
 import { compareQuerySchema } from "@/server/schemas/compare";
 import { parseProjectSlug } from "@/server/schemas/projects";
@@ -18,21 +18,26 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
     { base: query.base, head: query.head, last: query.last ?? null, test: query.test, tool: query.tool ?? null },
     publicBaseUrl(request.headers),
   );
-  if (query.format === "markdown" || /text\/markdown/i.test(request.headers.get("accept") ?? "")) {
-    return new Response(result.markdown, { headers: { "Content-Type": "text/markdown; charset=utf-8" } });
-  }
-  return Response.json({
-    url: result.links.page,
-    base: result.base,
-    head: result.head,
-    verdict: result.comparison.verdict,
-    counts: result.comparison.counts,
-    kind: result.comparison.kind,
-    options: result.options,
-    endpoints: result.comparison.endpoints,
-    aggregate: result.comparison.aggregate,
-    warnings: result.comparison.warnings,
-    notComparable: result.comparison.notComparable,
-    tools: result.links.perTool,
-  });
+  return jsonOrMarkdown(
+    request,
+    {
+      json: {
+        url: result.links.page,
+        base: result.base,
+        head: result.head,
+        verdict: result.comparison.verdict,
+        counts: result.comparison.counts,
+        kind: result.comparison.kind,
+        options: result.options,
+        endpoints: result.comparison.endpoints,
+        aggregate: result.comparison.aggregate,
+        warnings: result.comparison.warnings,
+        notComparable: result.comparison.notComparable,
+        tools: result.links.perTool,
+      },
+      markdown: () => result.markdown,
+    },
+    200,
+    query.format === "markdown",
+  );
 });
