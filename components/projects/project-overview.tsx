@@ -104,7 +104,7 @@ function EndpointsTable({ overview }: { overview: Overview }) {
           <EndpointRow
             key={endpoint.id ?? "aggregate"}
             endpoint={endpoint}
-            href={pagePaths.endpoint(overview.project.slug, endpoint.name)}
+            href={pagePaths.endpoint(overview.project.slug, endpoint)}
           />
         ))}
       </tbody>

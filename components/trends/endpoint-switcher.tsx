@@ -1,15 +1,22 @@
-import { AGGREGATE_DISPLAY_NAME, AGGREGATE_URL_NAME } from "@/server/domain/run";
+import { AGGREGATE_DISPLAY_NAME, AGGREGATE_URL_NAME, endpointKey } from "@/server/domain/run";
+import type { EndpointIdentity } from "@/server/domain/run";
 
-/** Jumps to another endpoint's trends (or the aggregate's), keeping the view. */
+/**
+ * Jumps to another endpoint's trends (or the aggregate's), keeping the view. The project's endpoints as a select. An endpoint is its name and protocol: a name measured over several
+ * protocols (gRPC and HTTP `GetListing`) is listed once per protocol, with the protocol beside it.
+ */
 export function EndpointSwitcher({
   current,
   endpoints,
   onChange,
 }: {
-  current: string;
-  endpoints: readonly string[];
-  onChange: (name: string) => void;
+  current: EndpointIdentity | null;
+  endpoints: readonly EndpointIdentity[];
+  onChange: (endpoint: EndpointIdentity | null) => void;
 }) {
+  const sharedNames = new Set(endpoints.filter((e, i) => endpoints.findIndex((other) => other.name === e.name) !== i).map((e) => e.name));
+  // Option values are list positions: a name may hold any character, a protocol too.
+  const currentIndex = current === null ? -1 : endpoints.findIndex((endpoint) => endpointKey(endpoint) === endpointKey(current));
   return (
     <div className="flex min-w-0 items-center gap-1.5 text-xs">
       <label htmlFor="trend-endpoint" className="text-text-muted">
@@ -17,14 +24,14 @@ export function EndpointSwitcher({
       </label>
       <select
         id="trend-endpoint"
-        value={current}
-        onChange={(event) => onChange(event.target.value)}
+        value={currentIndex === -1 ? AGGREGATE_URL_NAME : String(currentIndex)}
+        onChange={(event) => onChange(endpoints[Number(event.target.value)] ?? null)}
         className="border-border bg-surface text-text max-w-56 min-w-0 truncate rounded-md border px-2 py-1 text-xs"
       >
         <option value={AGGREGATE_URL_NAME}>{AGGREGATE_DISPLAY_NAME}</option>
-        {endpoints.map((name) => (
-          <option key={name} value={name}>
-            {name}
+        {endpoints.map((endpoint, index) => (
+          <option key={endpointKey(endpoint)} value={String(index)}>
+            {sharedNames.has(endpoint.name) ? `${endpoint.name} (${endpoint.protocol ?? "no protocol"})` : endpoint.name}
           </option>
         ))}
       </select>

@@ -43,8 +43,10 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
     window.history.replaceState(null, "", query === "" ? pathname : `${pathname}?${query}`);
   };
   const navigateTo = (href: string) => startTransition(() => router.push(href, { scroll: false }));
+  // The endpoint's protocol stays in the URL once known, so the view keeps naming one endpoint.
+  const identity = data.endpoint.isAggregate ? null : { name: data.endpoint.name, protocol: data.endpoint.protocol };
   const navigateView = (next: TrendView) =>
-    navigateTo(pagePaths.endpoint(projectSlug, data.endpoint.name, serializeTrendView(next)));
+    navigateTo(pagePaths.endpoint(projectSlug, identity, serializeTrendView({ ...next, protocol: null })));
   const openRun = (runId: string) => router.push(pagePaths.run(projectSlug, runId));
 
   const title = data.endpoint.isAggregate ? AGGREGATE_DISPLAY_NAME : data.endpoint.name;
@@ -65,9 +67,11 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
         }
         actions={
           <EndpointSwitcher
-            current={data.endpoint.name}
+            current={identity}
             endpoints={data.endpoints}
-            onChange={(name) => navigateTo(pagePaths.endpoint(projectSlug, name, serializeTrendView(view)))}
+            onChange={(endpoint) =>
+              navigateTo(pagePaths.endpoint(projectSlug, endpoint, serializeTrendView({ ...view, protocol: null })))
+            }
           />
         }
       />
@@ -94,7 +98,7 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
       {data.totalRuns === 0 ? (
         <EmptyState title={hasFilters ? "No runs match these filters" : "No runs measured this endpoint yet"}>
           {hasFilters ? (
-            <Link href={pagePaths.endpoint(projectSlug, data.endpoint.name)} className="text-accent hover:underline">
+            <Link href={pagePaths.endpoint(projectSlug, identity)} className="text-accent hover:underline">
               Clear the filters
             </Link>
           ) : (

@@ -9,7 +9,7 @@ describe("trend view in the URL", () => {
   });
 
   it("reads and writes every field, round-tripping", () => {
-    const query = "lines=p50%2Cp95%2Cp99&x=order&branch=feature%2Fasync&label=baseline&tool=k6&range=90d";
+    const query = "protocol=grpc&lines=p50%2Cp95%2Cp99&x=order&branch=feature%2Fasync&label=baseline&tool=k6&range=90d";
     const view = parseTrendView(new URLSearchParams(query));
     expect(view).toEqual({
       lines: ["p50", "p95", "p99"],
@@ -17,6 +17,7 @@ describe("trend view in the URL", () => {
       branch: "feature/async",
       label: "baseline",
       tool: "k6",
+      protocol: "grpc",
       range: "90d",
     });
     expect(serializeTrendView(view)).toBe(query);

@@ -14,6 +14,11 @@ export interface TrendView {
   label: string | null;
   /** One tool, "all", or null: the tool of the endpoint's latest run (one series by default). */
   tool: string | null;
+  /**
+   * The endpoint's protocol, part of its identity (gRPC and HTTP `GetListing` are two endpoints); null: the
+   * one endpoint of that name, or the most recently measured of several.
+   */
+  protocol: string | null;
   range: TrendRange;
 }
 
@@ -23,6 +28,7 @@ export const DEFAULT_TREND_VIEW: TrendView = {
   branch: null,
   label: null,
   tool: null,
+  protocol: null,
   range: "all",
 };
 
@@ -54,6 +60,7 @@ export function parseTrendView(params: SearchParamsLike): TrendView {
     branch: nonEmpty(firstValue(params, "branch")),
     label: nonEmpty(firstValue(params, "label")),
     tool: nonEmpty(firstValue(params, "tool")),
+    protocol: nonEmpty(firstValue(params, "protocol")),
     range,
   };
 }
@@ -61,6 +68,7 @@ export function parseTrendView(params: SearchParamsLike): TrendView {
 /** The query string for a view (without "?"), defaults left out, in a stable key order. */
 export function serializeTrendView(view: TrendView): string {
   const params = new URLSearchParams();
+  if (view.protocol !== null) params.set("protocol", view.protocol);
   const lines = TREND_LINES.filter((line) => view.lines.includes(line));
   const isDefaultLines = lines.join(",") === DEFAULT_TREND_LINES.join(",");
   if (!isDefaultLines && lines.length > 0) params.set("lines", lines.join(","));
@@ -80,5 +88,13 @@ export function toggleTrendLine(lines: readonly TrendLine[], line: TrendLine): T
 
 /** The query the page prefetches for a URL; the client component asks for exactly the same key. */
 export function trendsQueryInput(projectSlug: string, endpoint: string, view: TrendView) {
-  return { project: projectSlug, endpoint, branch: view.branch, label: view.label, tool: view.tool, range: view.range };
+  return {
+    project: projectSlug,
+    endpoint,
+    protocol: view.protocol,
+    branch: view.branch,
+    label: view.label,
+    tool: view.tool,
+    range: view.range,
+  };
 }

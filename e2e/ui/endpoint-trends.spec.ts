@@ -143,7 +143,7 @@ test.describe("endpoint trends page", () => {
     await expect(page.getByRole("heading", { level: 1, name: "All endpoints" })).toBeVisible();
     await expect(page.getByTestId("latest-run-p95")).toHaveCount(6);
     await page.getByLabel("Endpoint").selectOption("SearchListings");
-    await expect(page).toHaveURL(new RegExp(`/projects/${slug}/endpoints/SearchListings$`));
+    await expect(page).toHaveURL(new RegExp(`/projects/${slug}/endpoints/SearchListings\\?protocol=grpc$`));
     await expect(page.getByRole("heading", { level: 1, name: "SearchListings" })).toBeVisible();
 
     const response = await page.goto(`/projects/${slug}/endpoints/${encodeURIComponent("NoSuch/Method")}`);
@@ -229,4 +229,35 @@ test.describe("endpoint trends page", () => {
       });
     }
   }
+});
+
+test("gRPC and HTTP endpoints of one name are two endpoints, each with its own page", async ({ page, request }) => {
+  const shared = uniqueSlug("protocols");
+  await uploadFiles(request, shared, ghzRound("baseline", 1), { label: "nightly", branch: "main", started_at: "2026-11-01T09:00:00Z" });
+  const locust = ["locust_stats.csv", "locust_stats_history.csv", "locust_failures.csv", "locust_exceptions.csv"];
+  await uploadFiles(
+    request,
+    shared,
+    Object.fromEntries(locust.map((name) => [name, fixture(`locust/baseline/round1/${name}`)])),
+    { label: "nightly", branch: "main", started_at: "2026-11-02T09:00:00Z" },
+  );
+
+  // Without a protocol: the GetListing measured last (Locust, HTTP); the select offers both.
+  await page.goto(`/projects/${shared}/endpoints/GetListing`);
+  await expect(page.getByRole("heading", { level: 1, name: "GetListing" })).toBeVisible();
+  await expect(page.getByTestId("trend-count")).toHaveCount(0);
+  const select = page.getByLabel("Endpoint");
+  await expect(select.locator("option", { hasText: "GetListing (grpc)" })).toHaveCount(1);
+  await expect(select.locator("option", { hasText: "GetListing (http)" })).toHaveCount(1);
+  await expect(select.locator("option:checked")).toHaveText("GetListing (http)");
+
+  await select.selectOption({ label: "GetListing (grpc)" });
+  await expect(page).toHaveURL(new RegExp(`/projects/${shared}/endpoints/GetListing\\?protocol=grpc$`));
+  await expect(page.locator("main").getByText("grpc", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("listings.v1.ListingService.GetListing")).toBeVisible();
+
+  // The overview lists two rows, each linking to its own page.
+  await page.goto(`/projects/${shared}`);
+  await expect(page.locator(`a[href="/projects/${shared}/endpoints/GetListing?protocol=grpc"]`)).toHaveCount(1);
+  await expect(page.locator(`a[href="/projects/${shared}/endpoints/GetListing?protocol=http"]`)).toHaveCount(1);
 });

@@ -98,7 +98,7 @@ test("the overview lists the ghz endpoints with their latest p95 and the recent 
     await expect(row.getByTestId("p95")).toHaveText(ghzP95("managedasync", 3, method));
     await expect(row.getByRole("link", { name: method, exact: true })).toHaveAttribute(
       "href",
-      `/projects/${slug}/endpoints/${encodeURIComponent(method)}`,
+      `/projects/${slug}/endpoints/${encodeURIComponent(method)}?protocol=grpc`,
     );
     // The trend arrow explains itself, on the latest run's series only (not the baseline ghz rounds on main, nor k6).
     await expect(row.getByTestId("trend")).toHaveAttribute(

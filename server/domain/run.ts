@@ -134,6 +134,21 @@ export function endpointDisplayName(name: string | null): string {
   return isAggregate(name) ? AGGREGATE_DISPLAY_NAME : (name as string);
 }
 
+/**
+ * What makes two results the same endpoint within a project: its name and its protocol (docs/statistics.md,
+ * "Series"). gRPC `GetListing` and HTTP `GetListing` are two endpoints; a null protocol (a custom upload that
+ * does not say) is a value of its own.
+ */
+export interface EndpointIdentity {
+  name: string;
+  protocol: string | null;
+}
+
+/** One string per endpoint identity, for maps and sets. */
+export function endpointKey(endpoint: EndpointIdentity): string {
+  return `${endpoint.protocol ?? ""}\u0000${endpoint.name}`;
+}
+
 export function emptyLatency(): LatencySummary {
   return { minMs: null, meanMs: null, maxMs: null, stdDevMs: null, percentiles: {} };
 }

@@ -13,6 +13,12 @@ describe("pagePaths", () => {
     expect(pagePaths.endpoint("listings", null)).toBe("/projects/listings/endpoints/_all");
     expect(pagePaths.endpoint("listings", AGGREGATE_NAME, "x=order")).toBe("/projects/listings/endpoints/_all?x=order");
     expect(pagePaths.endpoint("listings", "_all")).toBe("/projects/listings/endpoints/_all");
+    // An endpoint is its name and protocol: a known protocol rides in the query, first.
+    expect(pagePaths.endpoint("listings", { name: "GetListing", protocol: "grpc" }, "x=order")).toBe(
+      "/projects/listings/endpoints/GetListing?protocol=grpc&x=order",
+    );
+    expect(pagePaths.endpoint("listings", { name: "GetListing", protocol: null })).toBe("/projects/listings/endpoints/GetListing");
+    expect(pagePaths.endpoint("listings", { name: "(all)", protocol: "http" })).toBe("/projects/listings/endpoints/_all");
   });
 
   it("keeps run-id lists readable in comparison links and encodes selectors", () => {

@@ -1,4 +1,5 @@
 import { AGGREGATE_URL_NAME, isAggregate } from "./run";
+import type { EndpointIdentity } from "./run";
 
 /**
  * Every link Benchtrack builds, in one module: page and API paths relative to the server's root, and
@@ -61,9 +62,18 @@ export const pagePaths = {
     withQuery(`${pagePaths.project(slug)}/compare`, query === undefined ? undefined : compareSearch(query)),
   /** The comparison's preview image (Open Graph). */
   compareImage: (slug: string, query: CompareQuery) => `${pagePaths.project(slug)}/compare/og?${compareSearch(query)}`,
-  /** An endpoint's trends; `endpoint` null or the aggregate's name is the aggregate ("_all"). */
-  endpoint: (slug: string, endpoint: string | null, query?: string | URLSearchParams) =>
-    withQuery(`${pagePaths.project(slug)}/endpoints/${segment(isAggregate(endpoint) ? AGGREGATE_URL_NAME : endpoint!)}`, query),
+  /**
+   * An endpoint's trends; `endpoint` null or the aggregate's name is the aggregate ("_all"). An endpoint is
+   * its name and protocol (domain/run.ts:EndpointIdentity): a known protocol goes in `?protocol=`, so gRPC
+   * and HTTP endpoints of one name have a page each.
+   */
+  endpoint: (slug: string, endpoint: string | EndpointIdentity | null, query?: string | URLSearchParams) => {
+    const name = typeof endpoint === "object" && endpoint !== null ? endpoint.name : endpoint;
+    const protocol = typeof endpoint === "object" && endpoint !== null && !isAggregate(name) ? endpoint.protocol : null;
+    const params = new URLSearchParams(query);
+    const withProtocol = protocol === null || params.has("protocol") ? params : new URLSearchParams([["protocol", protocol], ...params]);
+    return withQuery(`${pagePaths.project(slug)}/endpoints/${segment(isAggregate(name) ? AGGREGATE_URL_NAME : name!)}`, withProtocol);
+  },
   regressions: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/regressions`, query),
   /** One regression, as an anchor of its row in the inbox. */
   regression: (slug: string, regressionId: string) => `${pagePaths.project(slug)}/regressions#regression-${segment(regressionId)}`,

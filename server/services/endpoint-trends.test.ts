@@ -93,7 +93,7 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
     const trends = await getEndpointTrends(database.prisma, { projectSlug: slug, endpoint: "GetListing", ...ALL });
 
     expect(trends.endpoint).toMatchObject({ name: "GetListing", isAggregate: false });
-    expect(trends.endpoints).toEqual([ROUTE, "GetListing"].sort());
+    expect(trends.endpoints).toEqual([ROUTE, "GetListing"].sort().map((name) => ({ name, protocol: null })));
     expect(trends.filters).toEqual({ branches: ["feature/async", "main"], labels: ["baseline", "ManagedAsync"], tools: ["custom"] });
     expect(trends.tool).toBe("custom");
     expect(trends.totalRuns).toBe(4);

@@ -33,6 +33,11 @@ export interface EndpointTrendsQuery {
   projectSlug: string;
   /** The endpoint's name (decoded), or AGGREGATE_URL_NAME for the run aggregate. */
   endpoint: string;
+  /**
+   * The endpoint's protocol (its identity is name and protocol). Null or absent: the only endpoint of that
+   * name, or, when several protocols share it, the one measured most recently (the page offers the others).
+   */
+  protocol?: string | null;
   branch: string | null;
   label: string | null;
   /**
@@ -91,13 +96,10 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   if (!project) throw notFound(`Project "${query.projectSlug}"`);
 
   const isAggregate = query.endpoint === AGGREGATE_URL_NAME;
-  const endpoint = isAggregate
-    ? null
-    : await db.endpoint.findUnique({
-        where: { projectId_name: { projectId: project.id, name: query.endpoint } },
-        select: { id: true, name: true, fullName: true, protocol: true },
-      });
-  if (!isAggregate && !endpoint) throw notFound(`Endpoint "${query.endpoint}"`);
+  const endpoint = isAggregate ? null : await findEndpoint(db, project.id, query.endpoint, query.protocol ?? null);
+  if (!isAggregate && !endpoint) {
+    throw notFound(`Endpoint "${query.endpoint}"${query.protocol ? ` (${query.protocol})` : ""}`);
+  }
   const endpointId = endpoint?.id ?? null;
 
   const since = rangeStart(query.range, query.now ?? new Date());
@@ -112,7 +114,11 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
     // shows "no runs match".
     listRunFilterOptions(db, project.id),
-    db.endpoint.findMany({ where: { projectId: project.id }, select: { name: true }, orderBy: { name: "asc" } }),
+    db.endpoint.findMany({
+      where: { projectId: project.id },
+      select: { name: true, protocol: true },
+      orderBy: [{ name: "asc" }, { protocol: "asc" }],
+    }),
   ]);
 
   const selection = selectTrendRuns(history, maxPoints);
@@ -153,7 +159,8 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
       fullName: endpoint?.fullName ?? null,
       protocol: endpoint?.protocol ?? null,
     },
-    endpoints: endpoints.map((row) => row.name),
+    /** Every endpoint of the project, by name then protocol (a name may have several). */
+    endpoints,
     filters,
     query: { branch: query.branch, label: query.label, range: query.range, tool: requestedTool },
     /** The tool whose runs are drawn (null: every tool, as asked with tool=all). */
@@ -170,6 +177,23 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     /** Change points, pinned baseline runs and annotations of runs in the history, oldest first. */
     markers,
   };
+}
+
+/**
+ * The endpoint of this name and protocol; without a protocol, the only endpoint of that name or, when
+ * several protocols share the name, the one with the most recent result.
+ */
+async function findEndpoint(db: PrismaClient, projectId: string, name: string, protocol: string | null) {
+  const select = { id: true, name: true, fullName: true, protocol: true } as const;
+  if (protocol !== null) return db.endpoint.findFirst({ where: { projectId, name, protocol }, select });
+  const candidates = await db.endpoint.findMany({ where: { projectId, name }, select });
+  if (candidates.length <= 1) return candidates[0] ?? null;
+  const latest = await db.result.findFirst({
+    where: { projectId, endpointId: { in: candidates.map((candidate) => candidate.id) } },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    select: { endpointId: true },
+  });
+  return candidates.find((candidate) => candidate.id === latest?.endpointId) ?? candidates[0]!;
 }
 
 export interface TrendMarker {

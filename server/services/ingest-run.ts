@@ -1,7 +1,7 @@
 import { applyRunMetadata, parseK6Ndjson, parseUpload, validateParsedRun } from "../domain/parsers";
 import type { RunMetadata } from "../domain/parsers";
 import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
-import { errorRateOf } from "../domain/run";
+import { endpointKey, errorRateOf } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 import { notFound, ServiceError } from "./errors";
@@ -198,15 +198,16 @@ async function storeRun(
       skipDuplicates: true,
     });
   }
+  // An endpoint is its name and protocol (domain/run.ts:endpointKey): read every row of these names, keep ours.
   const endpointIds = new Map(
-    (await tx.endpoint.findMany({ where: { projectId, name: { in: names } }, select: { id: true, name: true } })).map(
-      (endpoint) => [endpoint.name, endpoint.id],
-    ),
+    (
+      await tx.endpoint.findMany({ where: { projectId, name: { in: names } }, select: { id: true, name: true, protocol: true } })
+    ).map((endpoint) => [endpointKey(endpoint), endpoint.id]),
   );
 
   const resultRows = [
     toResultRow(run.aggregate, null),
-    ...run.endpoints.map((endpoint) => toResultRow(endpoint, endpointIds.get(endpoint.name) ?? null)),
+    ...run.endpoints.map((endpoint) => toResultRow(endpoint, endpointIds.get(endpointKey(endpoint)) ?? null)),
   ].map((row) => ({ ...row, runId: created.id, projectId, startedAt }));
   await tx.result.createMany({ data: resultRows });
 
@@ -216,7 +217,7 @@ async function storeRun(
       Object.entries(endpoint.metrics).map(([key, metric]) => ({
         key,
         metric,
-        endpointId: endpointIds.get(endpoint.name) ?? null,
+        endpointId: endpointIds.get(endpointKey(endpoint)) ?? null,
       })),
     ),
   ];

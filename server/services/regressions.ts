@@ -20,7 +20,7 @@ export const REGRESSION_SELECT = {
   statusChangedBy: true,
   createdAt: true,
   firstRunId: true,
-  endpoint: { select: { name: true } },
+  endpoint: { select: { name: true, protocol: true } },
   firstRun: { select: { label: true, round: true, startedAt: true, gitCommit: true, gitBranch: true } },
 } satisfies Prisma.RegressionSelect;
 
@@ -142,7 +142,7 @@ export async function regressionLinksForRows(
           : null,
       trendPath: pagePaths.endpoint(
         project.slug,
-        row.endpoint?.name ?? null,
+        row.endpoint ?? null,
         new URLSearchParams({ cp: row.firstRunId, lines: row.metric.startsWith("p") ? row.metric : "p95" }),
       ),
     };

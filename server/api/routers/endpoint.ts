@@ -7,6 +7,8 @@ export const endpointTrendsInputSchema = z.object({
   project: z.string().min(1).max(200),
   /** The endpoint's name, decoded from the URL; "_all" is the run aggregate. */
   endpoint: z.string().min(1).max(2048),
+  /** The endpoint's protocol (part of its identity); null: the one of that name, or the latest measured. */
+  protocol: z.string().min(1).max(200).nullable().default(null),
   branch: z.string().min(1).max(1024).nullable().default(null),
   label: z.string().min(1).max(1024).nullable().default(null),
   /** One tool's runs; "all" for every tool; null: the tool of the endpoint's latest run. */
@@ -25,6 +27,7 @@ export const endpointRouter = createTRPCRouter({
     getEndpointTrends(ctx.db, {
       projectSlug: input.project,
       endpoint: input.endpoint,
+      protocol: input.protocol,
       branch: input.branch,
       label: input.label,
       tool: input.tool,

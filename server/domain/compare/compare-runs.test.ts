@@ -134,3 +134,23 @@ describe("comparabilityWarnings", () => {
     expect(warnings).toMatch(/Endpoints only in head: New/);
   });
 });
+
+describe("compareRuns on endpoints that share a name across protocols", () => {
+  it("compares gRPC GetListing with gRPC GetListing only, and names each with its protocol", () => {
+    const endpoints = (grpcP95: number, httpP95: number) =>
+      parseBenchtrack({
+        schema: "benchtrack/v1",
+        endpoints: [
+          { name: "GetListing", protocol: "grpc", latency: { unit: "ms", p95: grpcP95 } },
+          { name: "GetListing", protocol: "http", latency: { unit: "ms", p95: httpP95 } },
+        ],
+      }).endpoints;
+    const base = run("b", "baseline", { latency: { unit: "ms", p95: 10 } }, { endpoints: endpoints(2, 20) });
+    const head = run("h", "baseline", { latency: { unit: "ms", p95: 10 } }, { endpoints: endpoints(3, 20) });
+    const comparison = compareRuns([base], [head]);
+    const p95Of = (name: string) => comparison.endpoints.find((endpoint) => endpoint.name === name)?.metrics.find((m) => m.metric === "p95");
+    expect(comparison.endpoints.map((endpoint) => endpoint.name)).toEqual(["GetListing (grpc)", "GetListing (http)"]);
+    expect(p95Of("GetListing (grpc)")?.deltaPct).toBeCloseTo(50);
+    expect(p95Of("GetListing (http)")?.deltaPct).toBeCloseTo(0);
+  });
+});

@@ -21,7 +21,7 @@ import { percentChange } from "../stats/relative-change";
 import type { SignificanceTest, Verdict } from "../stats/verdict";
 import { compareSamples, decideVerdict, DEFAULT_VERDICT_OPTIONS } from "../stats/verdict";
 import type { Better, CustomMetric, EndpointResult } from "../run";
-import { AGGREGATE_NAME } from "../run";
+import { AGGREGATE_NAME, endpointKey } from "../run";
 import type { MetricDefinition } from "../metrics";
 import { COMPARED_METRICS, customMetricKey, customMetricsOf } from "../metrics";
 import { LOAD_CONFIG_KEYS } from "./load-profile";
@@ -303,10 +303,17 @@ export function compareRuns(
   options: CompareOptions = DEFAULT_COMPARE_OPTIONS,
 ): Comparison {
   const allRuns = [...baseRuns, ...headRuns];
-  const endpointNames = [...new Set(allRuns.flatMap((run) => run.endpoints.map((endpoint) => endpoint.name)))];
-  const endpoints = endpointNames.map((name) => {
-    const pick = (run: ComparableRun) => run.endpoints.find((endpoint) => endpoint.name === name);
+  // An endpoint is its name and protocol (run.ts:EndpointIdentity); a name two protocols share is shown
+  // with its protocol, "GetListing (grpc)".
+  const identities = new Map(
+    allRuns.flatMap((run) => run.endpoints.map((endpoint) => [endpointKey(endpoint), endpoint] as const)),
+  );
+  const names = [...identities.values()].map((endpoint) => endpoint.name);
+  const isShared = (name: string) => names.indexOf(name) !== names.lastIndexOf(name);
+  const endpoints = [...identities.entries()].map(([key, identity]) => {
+    const pick = (run: ComparableRun) => run.endpoints.find((endpoint) => endpointKey(endpoint) === key);
     const specs = customMetricsOf(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
+    const name = isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name;
     return compareEndpoint(name, baseRuns, headRuns, pick, specs, options);
   });
   const aggregateSpecs = customMetricsOf(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));

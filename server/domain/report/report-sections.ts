@@ -88,7 +88,7 @@ export function toEndpointRow(
     fullName: result.fullName !== result.name ? result.fullName : null,
     method: result.method,
     isAggregate: aggregate,
-    href: aggregate ? null : pagePaths.endpoint(projectSlug, result.name),
+    href: aggregate ? null : pagePaths.endpoint(projectSlug, result),
     requests: result.requests,
     failures: result.failures,
     errorRate: errorRateOf(result),

@@ -57,7 +57,7 @@ describe("toRunReport on the ghz baseline round 1", () => {
     expect(row).toMatchObject({
       displayName: "GetListing",
       fullName: "listings.v1.ListingService.GetListing",
-      href: "/projects/list%20ings/endpoints/GetListing",
+      href: "/projects/list%20ings/endpoints/GetListing?protocol=grpc",
       requests: getListing.count,
       requestsPerSecond: getListing.rps,
       isAggregate: false,

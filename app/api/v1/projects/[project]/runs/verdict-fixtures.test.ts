@@ -71,6 +71,27 @@ describe("the CI verdict on the bundled real rounds", () => {
       expect(answer.reasons).toContainEqual(expect.stringMatching(new RegExp(`regressed against the baseline \\(the last 3 ${tool} runs labelled nightly on main\\)`)));
     }
   }, 120_000);
+
+  it("keeps gRPC GetListing (ghz) and HTTP GetListing (Locust) as two endpoints, each with its own trend", async () => {
+    const caller = createCaller({ db: await getDb() });
+    const grpc = await caller.endpoint.trends({ project: slug, endpoint: "GetListing", protocol: "grpc" });
+    const http = await caller.endpoint.trends({ project: slug, endpoint: "GetListing", protocol: "http" });
+    expect(grpc.endpoint.protocol).toBe("grpc");
+    expect(http.endpoint.protocol).toBe("http");
+    expect(grpc.tool).toBe("ghz");
+    expect(http.tool).toBe("locust");
+    expect(grpc.totalRuns).toBe(4);
+    expect(http.totalRuns).toBe(4);
+    expect(grpc.endpoints.filter((endpoint) => endpoint.name === "GetListing")).toEqual([
+      { name: "GetListing", protocol: "grpc" },
+      { name: "GetListing", protocol: "http" },
+    ]);
+    // Without a protocol: the endpoint of that name measured last (the ghz ManagedAsync round came last).
+    expect((await caller.endpoint.trends({ project: slug, endpoint: "GetListing" })).endpoint.protocol).toBe("grpc");
+    await expect(caller.endpoint.trends({ project: slug, endpoint: "GetListing", protocol: "websocket" })).rejects.toThrow(
+      /GetListing" \(websocket\)/,
+    );
+  });
 });
 
 describe("the tool's own verdict", () => {
