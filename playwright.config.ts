@@ -7,6 +7,9 @@ import { defineConfig, devices } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://localhost:${PORT}`;
 export const E2E_ADMIN_TOKEN = "e2e-admin-token-0123456789";
+/** A second server, private (BENCHTRACK_READ_TOKEN set), on the next port, for e2e/ui/private.spec.ts. */
+export const E2E_PRIVATE_BASE_URL = `http://localhost:${PORT + 1}`;
+export const E2E_READ_TOKEN = "e2e-read-token-0123456789";
 const CHROMIUM_PATH = process.env.BENCHTRACK_CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
@@ -38,19 +41,37 @@ export default defineConfig({
     { name: "api", testDir: "e2e/api" },
     { name: "ui", testDir: "e2e/ui", use: { ...devices["Desktop Chrome"], channel: undefined } },
   ],
-  webServer: {
-    // The demo history is loaded first (through the upload use case), as a newcomer would.
-    command: "rm -rf .data/e2e && npm run seed:demo && npm start",
-    url: BASE_URL,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: {
-      PORT: String(PORT),
-      BENCHTRACK_DATA_DIR: ".data/e2e",
-      BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-      // The e2e server always uses the embedded database, whatever the shell has.
-      DATABASE_URL: "",
+  // Started one after the other (the first builds when needed; the second finds the build current).
+  webServer: [
+    {
+      // The demo history is loaded first (through the upload use case), as a newcomer would.
+      command: "rm -rf .data/e2e && npm run seed:demo && npm start",
+      url: BASE_URL,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        PORT: String(PORT),
+        BENCHTRACK_DATA_DIR: ".data/e2e",
+        BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+        // The e2e server always uses the embedded database, whatever the shell has.
+        DATABASE_URL: "",
+      },
     },
-  },
+    {
+      command: "rm -rf .data/e2e-private && npm start",
+      // Any answer means it is up: its pages redirect to /sign-in.
+      url: `${E2E_PRIVATE_BASE_URL}/sign-in`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        PORT: String(PORT + 1),
+        BENCHTRACK_DATA_DIR: ".data/e2e-private",
+        BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+        BENCHTRACK_READ_TOKEN: E2E_READ_TOKEN,
+        DATABASE_URL: "",
+      },
+    },
+  ],
 });

@@ -26,14 +26,24 @@ export const envSchema = z.object({
   BENCHTRACK_ADMIN_TOKEN: optionalString.pipe(
     z.string().min(16, "must be at least 16 characters long").optional(),
   ),
-  /** When set, reading (GET) the REST API requires this token (or the admin token). */
+  /**
+   * When set, Benchtrack is private: every page, tRPC call, image, badge and REST read needs this token,
+   * the admin token, a project token, a signed-in session or a share link.
+   */
   BENCHTRACK_READ_TOKEN: optionalString,
+  /**
+   * Secret that signs sessions and share links (≥ 32 characters). Unset: derived from the admin and read
+   * tokens. Set the same value on every replica.
+   */
+  BENCHTRACK_SESSION_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters long").optional()),
   /** Base URL used in links the API returns, e.g. https://bench.example.com. */
   BENCHTRACK_PUBLIC_URL: optionalString.pipe(z.url().optional()),
   /** Largest request body accepted, as received (compressed), in bytes. */
   BENCHTRACK_MAX_BODY_BYTES: z.coerce.number().int().positive().default(50 * MEGABYTE),
   /** Largest body after decompression, in bytes (an NDJSON stream of k6 points can be large). */
   BENCHTRACK_MAX_DECOMPRESSED_BYTES: z.coerce.number().int().positive().default(500 * MEGABYTE),
+  /** Longest line of a k6 NDJSON upload, in characters: a longer one is refused (413) as soon as it is seen. */
+  BENCHTRACK_MAX_NDJSON_LINE_CHARS: z.coerce.number().int().positive().default(1024 * 1024),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { pagePaths } from "@/server/domain/urls";
+import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
 import { ThemeToggle } from "./theme-toggle";
 
 const NAVIGATION = [
@@ -7,7 +7,8 @@ const NAVIGATION = [
   { href: pagePaths.apiDocs(), label: "API" },
 ];
 
-export function SiteHeader() {
+/** The site's header; `signedIn`: the browser holds a session (a private server), so it offers to sign out. */
+export function SiteHeader({ signedIn = false }: { signedIn?: boolean }) {
   return (
     <header className="border-b border-border bg-surface">
       <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
@@ -22,6 +23,14 @@ export function SiteHeader() {
             </Link>
           ))}
         </nav>
+        {signedIn && (
+          <form method="post" action={SESSION_FORM_ACTION}>
+            <input type="hidden" name="action" value="sign-out" />
+            <button type="submit" className="text-sm text-text-muted hover:text-text">
+              Sign out
+            </button>
+          </form>
+        )}
         <ThemeToggle />
       </div>
     </header>

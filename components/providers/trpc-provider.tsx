@@ -10,6 +10,7 @@ import superjson from "superjson";
 import { readAdminToken } from "@/components/settings/admin-token";
 import type { AppRouter } from "@/server/api/root";
 import { makeQueryClient } from "@/server/api/query-client";
+import { SHARE_HEADER, SHARE_PARAM } from "@/server/domain/share";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
@@ -30,11 +31,17 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
         httpBatchLink({
           url: "/api/trpc",
           transformer: superjson,
-          // Read at each request: the admin token entered on the Settings page (this tab only), if any.
-          // Admin procedures check it as the REST API does; reads ignore it.
+          // Read at each request: the admin token entered on the Settings page (this tab only), if any
+          // (admin procedures check it as the REST API does), and the share link the page was opened
+          // with, if any (a private server lets it read that one comparison or run). A signed-in
+          // session travels by itself, as a cookie.
           headers() {
             const token = readAdminToken();
-            return token ? { Authorization: `Bearer ${token}` } : {};
+            const share = new URLSearchParams(window.location.search).get(SHARE_PARAM);
+            return {
+              ...(token ? { Authorization: `Bearer ${token}` } : {}),
+              ...(share ? { [SHARE_HEADER]: share } : {}),
+            };
           },
         }),
       ],

@@ -53,6 +53,8 @@ export function compareSearch(query: CompareQuery): string {
 export const pagePaths = {
   home: () => "/",
   apiDocs: () => "/docs/api",
+  /** The sign-in page of a private server; `next` is where to go after. */
+  signIn: (next?: string) => withQuery("/sign-in", next && next !== "/" ? new URLSearchParams({ next }) : undefined),
   project: (slug: string) => `/projects/${segment(slug)}`,
   /** The run history; `query` carries its filters and cursor. */
   runs: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/runs`, query),
@@ -125,3 +127,6 @@ export function pullRequestUrl(repoUrl: string, pullRequest: number): string | n
   if (host === "github.com" || host.includes("gitea") || host.includes("github")) return `${base}/pull/${pullRequest}`;
   return null;
 }
+
+/** Where the sign-in and sign-out forms post (app/api/auth/session/route.ts). */
+export const SESSION_FORM_ACTION = "/api/auth/session";

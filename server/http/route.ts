@@ -1,5 +1,27 @@
+import { textProblem } from "../domain/parsers/validate";
+import type { ErrorDetail } from "../services/errors";
 import { ServiceError, toServiceError } from "../services/errors";
 import { errorResponse } from "./errors";
+
+/** Seconds a client should wait before retrying when the database is unavailable (503). */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Path and query values the database could never hold (a NUL character, a lone surrogate, as `%00` or
+ * `%ED%A0%80` decode to): refused up front, with the parameter at fault, before any query sees them.
+ */
+function urlTextProblems(request: Request, params: unknown): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  for (const [name, value] of Object.entries((params ?? {}) as Record<string, unknown>)) {
+    const problem = typeof value === "string" ? textProblem(value) : null;
+    if (problem) problems.push({ path: `path.${name}`, message: problem });
+  }
+  for (const [name, value] of new URL(request.url).searchParams) {
+    const problem = textProblem(name) ?? textProblem(value);
+    if (problem) problems.push({ path: `query.${textProblem(name) ? "(name)" : name}`, message: problem });
+  }
+  return problems;
+}
 
 type RouteContext<Params> = { params: Promise<Params> };
 
@@ -12,13 +34,16 @@ export function apiRoute<Params = Record<string, never>>(
 ) {
   return async (request: Request, context: RouteContext<Params>): Promise<Response> => {
     try {
-      return await handler(request, await context.params);
+      const params = await context.params;
+      const problems = urlTextProblems(request, params);
+      if (problems.length > 0) throw new ServiceError("bad_request", `Invalid text at ${problems[0]!.path}: ${problems[0]!.message}`, problems);
+      return await handler(request, params);
     } catch (error) {
       const serviceError = toServiceError(error);
       if (serviceError.code === "internal" || serviceError.code === "unavailable") {
         console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
       }
-      return errorResponse(serviceError);
+      return errorResponse(serviceError, serviceError.code === "unavailable" ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : undefined);
     }
   };
 }

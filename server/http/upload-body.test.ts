@@ -90,3 +90,24 @@ describe("readUpload", () => {
     await expect(drain(upload.lines)).rejects.toMatchObject({ code: "too_large" });
   });
 });
+
+describe("limits that hold while streaming", () => {
+  it("refuses a line longer than the limit as soon as it is seen, naming it", () => {
+    const splitter = new LineSplitter(10);
+    expect([...splitter.push("short\n0123")]).toEqual(["short"]);
+    expect(() => [...splitter.push("456789ab")]).toThrow(expect.objectContaining({ code: "too_large", details: [{ path: "line 2", message: "more than 10 characters" }] }));
+  });
+
+  it("stops a gzip bomb in a multipart body at the document limit, not at the decompression limit", async () => {
+    const form = new FormData();
+    form.append("a.json", new Blob([`{"x":"${"a".repeat(2_000_000)}"}`]), "a.json");
+    const multipart = new Response(form);
+    const body = gzipSync(Buffer.from(await multipart.arrayBuffer()));
+    const request = new Request("http://localhost/api/v1/projects/p/runs", {
+      method: "POST",
+      body,
+      headers: { "content-type": multipart.headers.get("content-type")!, "content-encoding": "gzip" },
+    });
+    await expect(readUpload(request, { ...LIMITS, maxDocumentBytes: 1_000_000 }, null)).rejects.toMatchObject({ code: "too_large" });
+  });
+});

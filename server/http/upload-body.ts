@@ -23,7 +23,12 @@ export interface UploadLimits {
   maxDecompressedBytes: number;
   /** Largest buffered (non-streamed) document after decompression: it is parsed in memory. */
   maxDocumentBytes: number;
+  /** Longest NDJSON line (characters): a longer one is refused at once, before it is held whole. */
+  maxLineChars?: number;
 }
+
+/** k6's NDJSON lines are a few hundred bytes; a megabyte is far beyond any real one. */
+export const DEFAULT_MAX_LINE_CHARS = 1024 * 1024;
 
 const NDJSON_DECISION_BYTES = 64 * 1024;
 
@@ -157,15 +162,30 @@ class BodyCopy {
  */
 export class LineSplitter {
   private tail: string[] = [];
+  private tailChars = 0;
+  private lineNumber = 0;
+
+  /** `maxLineChars`: a longer line throws a 413 naming it as soon as it is seen, never held whole. */
+  constructor(private readonly maxLineChars = Number.POSITIVE_INFINITY) {}
 
   *push(text: string): Generator<string> {
     let start = 0;
     for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
-      this.tail.push(text.slice(start, newline));
+      this.keep(text.slice(start, newline));
       start = newline + 1;
       yield this.takeLine();
     }
-    if (start < text.length) this.tail.push(text.slice(start));
+    if (start < text.length) this.keep(text.slice(start));
+  }
+
+  private keep(part: string): void {
+    this.tailChars += part.length;
+    if (this.tailChars > this.maxLineChars) {
+      throw new InputError("too_large", `Line ${this.lineNumber + 1} is longer than ${this.maxLineChars.toLocaleString("en-US")} characters`, [
+        { path: `line ${this.lineNumber + 1}`, message: `more than ${this.maxLineChars} characters` },
+      ]);
+    }
+    this.tail.push(part);
   }
 
   *end(): Generator<string> {
@@ -175,6 +195,8 @@ export class LineSplitter {
   private takeLine(): string {
     const line = this.tail.length === 1 ? this.tail[0]! : this.tail.join("");
     this.tail = [];
+    this.tailChars = 0;
+    this.lineNumber++;
     return line.endsWith("\r") ? line.slice(0, -1) : line;
   }
 }
@@ -217,7 +239,7 @@ async function readSingleBody(
 
   let stored: { raw: StoredRaw; sha256: string } | null = null;
   async function* lines(): AsyncGenerator<string> {
-    const splitter = new LineSplitter();
+    const splitter = new LineSplitter(limits.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);
     yield* splitter.push(head);
     for (let next = ended ? null : await chunks.next(); next && !next.done; next = await chunks.next()) {
       yield* splitter.push(await copy.add(next.value));
@@ -238,10 +260,15 @@ async function readSingleBody(
 }
 
 async function readMultipart(stream: Readable, contentType: string, limits: UploadLimits): Promise<ReceivedUpload> {
+  // Counted as it arrives: a gzip bomb stops at the document limit, not at the decompression limit.
   const buffered: Buffer[] = [];
-  for await (const chunk of chunksOf(stream)) buffered.push(chunk);
+  let size = 0;
+  for await (const chunk of chunksOf(stream)) {
+    size += chunk.length;
+    if (size > limits.maxDocumentBytes) throw tooLarge("document", limits.maxDocumentBytes);
+    buffered.push(chunk);
+  }
   const body = Buffer.concat(buffered);
-  if (body.length > limits.maxDocumentBytes) throw tooLarge("document", limits.maxDocumentBytes);
   let form: FormData;
   try {
     form = await new Response(body, { headers: { "content-type": contentType } }).formData();

@@ -2,18 +2,113 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { getEnv } from "../env";
 import type { PrismaClient } from "../generated/prisma/client";
 import { ServiceError } from "./errors";
+import type { ShareScope } from "./sessions";
+import { sessionRoleOf, shareScopeOf } from "./sessions";
 import { findActiveToken, touchToken } from "./tokens";
 
 /**
- * Who is calling, and what they may do: the rules both transports apply (REST from the Authorization
- * header, tRPC from the same header in its context). The admin token comes from the environment and
- * may do everything; a project token may upload to its project; with BENCHTRACK_READ_TOKEN set,
- * reading needs that token, the admin token or a project token.
+ * Who is calling, and what they may do: the rules both transports apply (REST and tRPC read the same
+ * credentials from their requests). The admin token comes from the environment and may do everything;
+ * a project token may upload to its project; with BENCHTRACK_READ_TOKEN set the server is private and
+ * reading needs that token, the admin token, a project token, a session signed in with one of them
+ * (sessions.ts), or a share link for the one comparison or run it names.
  */
 export type Principal =
   | { kind: "admin" }
   | { kind: "project-token"; tokenId: string; projectId: string }
+  /** The read token, or a browser signed in with it: reads everything, writes nothing. */
+  | { kind: "reader" }
+  /** A share link: reads one comparison or one run, nothing else. */
+  | { kind: "share"; scope: ShareScope }
   | { kind: "anonymous" };
+
+/** What a request carries that may identify its caller; each transport reads these from its own request. */
+export interface Credentials {
+  /** The Authorization header. */
+  authorization?: string | null;
+  /** The session cookie's value (sessions.ts). */
+  session?: string | null;
+  /** A share link's token (sessions.ts). */
+  share?: string | null;
+}
+
+/**
+ * Who is calling, from every credential a request may carry, strongest first: a bearer token (admin,
+ * read or project; an unknown one is refused), then a signed-in session, then a share link. Forged or
+ * expired sessions and share links count as none.
+ */
+export async function resolvePrincipal(db: PrismaClient, credentials: Credentials): Promise<Principal> {
+  const token = bearerTokenOf(credentials.authorization ?? null);
+  if (token !== null) {
+    const readToken = getEnv().BENCHTRACK_READ_TOKEN;
+    if (readToken && sameSecret(token, readToken)) return { kind: "reader" };
+    return authenticateToken(db, token);
+  }
+  const role = await sessionRoleOf(credentials.session);
+  if (role === "admin") return { kind: "admin" };
+  if (role === "read") return { kind: "reader" };
+  const scope = await shareScopeOf(credentials.share);
+  if (scope) return { kind: "share", scope };
+  return { kind: "anonymous" };
+}
+
+/** Whether the server is private (BENCHTRACK_READ_TOKEN set): then every read needs a principal. */
+export function isPrivate(): boolean {
+  return Boolean(getEnv().BENCHTRACK_READ_TOKEN);
+}
+
+/** What a read asks for, so a share link can be held to its one comparison or run. */
+export type ReadTarget =
+  | { kind: "any" }
+  | { kind: "project"; project: string }
+  | { kind: "compare"; project: string; base: string; head: string; tool: string | null }
+  | { kind: "run"; project: string; runId: string };
+
+/** Whether a share link's scope covers a read: its project's name, its comparison, or its run. */
+export function shareCovers(scope: ShareScope, target: ReadTarget): boolean {
+  if (target.kind === "any" || target.project !== scope.project) return false;
+  if (target.kind === "project") return true;
+  if (target.kind === "compare") {
+    return scope.kind === "compare" && scope.base === target.base && scope.head === target.head && scope.tool === target.tool;
+  }
+  return scope.kind === "run" && scope.runId === target.runId;
+}
+
+/** What a page URL reads, as far as a share link is concerned: a comparison (or its image), a run, or anything. */
+export function readTargetOfPage(url: URL): ReadTarget {
+  const parts = url.pathname.split("/").filter(Boolean).map((part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  });
+  if (parts[0] !== "projects" || parts[1] === undefined) return { kind: "any" };
+  const project = parts[1];
+  if (parts[2] === "compare" && (parts.length === 3 || (parts.length === 4 && parts[3] === "og"))) {
+    const [base, head] = [url.searchParams.get("base"), url.searchParams.get("head")];
+    if (base !== null && head !== null) return { kind: "compare", project, base, head, tool: url.searchParams.get("tool") };
+  }
+  if (parts[2] === "runs" && parts[3] !== undefined && parts.length === 4) return { kind: "run", project, runId: parts[3] };
+  return { kind: "any" };
+}
+
+/**
+ * Reading: open unless the server is private; then the admin, a project token, the read token, a
+ * signed-in session, or a share link whose scope covers the target.
+ */
+export function requireReadAccess(principal: Principal, target: ReadTarget): void {
+  if (!isPrivate()) return;
+  if (principal.kind === "admin" || principal.kind === "project-token" || principal.kind === "reader") return;
+  if (principal.kind === "share") {
+    if (shareCovers(principal.scope, target)) return;
+    throw new ServiceError("forbidden", "This share link opens one comparison or run only; sign in to see the rest");
+  }
+  throw new ServiceError(
+    "unauthorized",
+    "This Benchtrack is private: sign in at /sign-in, or send Authorization: Bearer <read, admin or project token>",
+  );
+}
 
 /** The token of an `Authorization: Bearer <token>` header (null without a header); any other form is refused. */
 export function bearerTokenOf(authorization: string | null): string | null {
@@ -44,31 +139,39 @@ export async function authenticateToken(db: PrismaClient, token: string | null):
 
 export function requireAdmin(principal: Principal): void {
   if (principal.kind === "admin") return;
-  if (principal.kind === "anonymous") {
+  if (principal.kind === "anonymous" || principal.kind === "share") {
     throw new ServiceError("unauthorized", "This call needs the admin token: Authorization: Bearer $BENCHTRACK_ADMIN_TOKEN");
   }
-  throw new ServiceError("forbidden", "This call needs the admin token; a project token may only upload runs");
+  throw new ServiceError("forbidden", "This call needs the admin token; a project or read token may not do it");
 }
 
 /** Uploading to a project: the admin, or a token of that very project. */
 export function requireUploadTo(principal: Principal, projectId: string | null): void {
   if (principal.kind === "admin") return;
-  if (principal.kind === "anonymous") {
+  if (principal.kind === "anonymous" || principal.kind === "share") {
     throw new ServiceError("unauthorized", "Uploading needs a token: Authorization: Bearer <project or admin token>");
   }
+  if (principal.kind === "reader") throw new ServiceError("forbidden", "The read token may not upload");
   if (principal.projectId !== projectId) {
     throw new ServiceError("forbidden", "This token belongs to another project");
   }
 }
 
 /**
- * Reading is open unless BENCHTRACK_READ_TOKEN is set; then the read token, the admin token or a
- * project token is required.
+ * Signing a browser in: the token it typed becomes a session role — "admin" for the admin token,
+ * "read" for the read token or a project token (which may read). A wrong token is refused.
  */
-export async function requireReadToken(db: PrismaClient, token: string | null): Promise<void> {
-  const readToken = getEnv().BENCHTRACK_READ_TOKEN;
-  if (!readToken) return;
-  if (token !== null && sameSecret(token, readToken)) return;
-  if (token === null) throw new ServiceError("unauthorized", "Reading needs a token: Authorization: Bearer <read token>");
-  await authenticateToken(db, token);
+export async function signInRole(db: PrismaClient, token: string): Promise<"admin" | "read"> {
+  const trimmed = token.trim();
+  if (trimmed === "" || /\s/.test(trimmed)) throw new ServiceError("unauthorized", "Enter a token");
+  const principal = await resolvePrincipal(db, { authorization: `Bearer ${trimmed}` }).catch(() => null);
+  if (principal?.kind === "admin") return "admin";
+  if (principal?.kind === "reader" || principal?.kind === "project-token") return "read";
+  throw new ServiceError("unauthorized", "That token is not valid (unknown or revoked)");
+}
+
+/** Where to go after signing in: a path of this site only (never another origin). */
+export function safeNextPath(next: string | null | undefined): string {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
+  return next;
 }

@@ -52,10 +52,43 @@ export function toServiceError(error: unknown): ServiceError {
       error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
     );
   }
-  if (isDatabaseUnavailable(error)) {
-    return new ServiceError("unavailable", "The database is unavailable; nothing was stored. Retry later.");
+  const codes = errorCodesOf(error);
+  if (isDatabaseUnavailable(error, codes)) {
+    return new ServiceError(
+      "unavailable",
+      "The database is unavailable. Retry later; an upload retried with the same Idempotency-Key is never stored twice.",
+    );
   }
-  return new ServiceError("internal", "Internal error; nothing was stored.");
+  if (codes.some((code) => UNSTORABLE_CODES.has(code))) {
+    // A safety net: validation refuses these with their path first (domain/parsers/validate.ts).
+    return new ServiceError("bad_request", "A value cannot be stored: a number out of range, or text with a NUL character");
+  }
+  return new ServiceError(
+    "internal",
+    "Internal error (logged on the server). An upload retried with the same Idempotency-Key is never stored twice.",
+  );
+}
+
+/** Prisma, PostgreSQL (SQLSTATE) and socket codes of a database that cannot be reached or is going away. */
+const UNAVAILABLE_CODES = new Set([
+  "P1001", "P1002", "P1008", "P1017", "P2024",
+  "57P01", "57P02", "57P03", "53300",
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH",
+  "DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections",
+]);
+/** Values the database refuses to store: out of range (Prisma P2020, SQLSTATE 22003), NUL (22021), bad Unicode escapes (22P05). */
+const UNSTORABLE_CODES = new Set(["P2020", "22003", "22021", "22P05"]);
+
+/** Every `code`, `kind` and `originalCode` along an error's causes (Prisma wraps driver errors several levels deep). */
+function errorCodesOf(error: unknown, depth = 0): string[] {
+  if (typeof error !== "object" || error === null || depth > 6) return [];
+  const record = error as Record<string, unknown>;
+  const own = ["code", "kind", "originalCode"].flatMap((key) => {
+    const value = record[key];
+    return typeof value === "string" ? [value] : [];
+  });
+  const nested = ["cause", "meta", "driverAdapterError", "error"].flatMap((key) => errorCodesOf(record[key], depth + 1));
+  return [...own, ...nested];
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
@@ -65,7 +98,9 @@ function formatPath(path: readonly PropertyKey[]): string {
   }, "");
 }
 
-function isDatabaseUnavailable(error: unknown): boolean {
+function isDatabaseUnavailable(error: unknown, codes: readonly string[]): boolean {
+  if (codes.some((code) => UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  // Errors that carry no code (a pool whose socket closed under it) say so only in words.
   const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);
-  return /ECONNREFUSED|ECONNRESET|Connection terminated|DatabaseNotReachable|P1001|P1017/i.test(text);
+  return /Connection terminated|ECONNREFUSED|ECONNRESET/i.test(text);
 }

@@ -23,7 +23,7 @@ function row(name: string, result: ResultRow): string {
   return `| ${name.replace(/\|/g, "\\|")} | ${formatNumber(result.requests, 0)} | ${formatRate(result.throughput)} | ${formatMs(result.latency.p50)} | ${formatMs(result.latency.p95)} | ${formatMs(result.latency.p99)} | ${formatPct(result.errorRate)} |`;
 }
 
-function verdictLines(verdict: RunVerdict, baseUrl: string): string[] {
+function verdictLines(verdict: RunVerdict, baseUrl: string, compareUrl: string | null | undefined): string[] {
   const { comparison } = verdict;
   const headline =
     verdict.verdict === "fail"
@@ -34,7 +34,8 @@ function verdictLines(verdict: RunVerdict, baseUrl: string): string[] {
     const failed = verdict.thresholds.failed.map(({ metric, expression }) => `\`${expression.replace(/`/g, "'")}\` on ${metric}`);
     lines.push(`**Tool thresholds failed** (${verdict.thresholds.failed.length} of ${verdict.thresholds.evaluated}): ${failed.join(", ")}.`, "");
   }
-  const compareLink = comparison.comparePath ? ` · [compare](${baseUrl}${comparison.comparePath})` : "";
+  const compareHref = compareUrl !== undefined ? compareUrl : comparison.comparePath ? `${baseUrl}${comparison.comparePath}` : null;
+  const compareLink = compareHref ? ` · [compare](${compareHref})` : "";
   lines.push(`Baseline: ${comparison.baseline.how}${compareLink}.`);
   if (comparison.regressions.length > 0) {
     lines.push("", "| Endpoint | Metric | Baseline | This run | Δ | p |", "|---|---|--:|--:|--:|--:|");
@@ -50,17 +51,21 @@ function verdictLines(verdict: RunVerdict, baseUrl: string): string[] {
   return lines;
 }
 
-/** The upload's PR comment: the CI verdict first (when given), then the grade, the table, a link. */
+/**
+ * The upload's PR comment: the CI verdict first (when given), then the grade, the table, a link.
+ * `compareUrl` replaces the comparison's link (a private server gives a share link there).
+ */
 export function renderRunMarkdown(
   run: RunDocument & { url: string; grade: SlaGrade | null },
   verdict?: RunVerdict,
   baseUrl = "",
+  compareUrl?: string | null,
 ): string {
   const title = [run.label ?? "run", run.round !== null ? `round ${run.round}` : null].filter(Boolean).join(" ");
   const git = run.environment.git;
   const context = [run.tool, git.branch, git.commit?.slice(0, 7)].filter(Boolean).join(" · ");
   const lines = [
-    ...(verdict ? verdictLines(verdict, baseUrl) : []),
+    ...(verdict ? verdictLines(verdict, baseUrl, compareUrl) : []),
     `${verdict ? "####" : "###"} Benchtrack: ${title}`,
     "",
     gradeLine(run.grade),

@@ -10,6 +10,8 @@ import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { PrismaClient } from "../generated/prisma/client";
 import { chooseBaseline } from "./baselines";
 import { toComparable } from "./compare-runs";
+import { isPrivate } from "./auth";
+import { shareLinkFor } from "./share-links";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
 import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
@@ -183,11 +185,41 @@ export function verdictComparison(verdict: RunVerdict, baseUrl: string, projectS
   };
 }
 
-/** A verdict as both answers give it: the JSON fields, and the Markdown a PR comment shows. */
-export function verdictAnswer(project: { slug: string }, verdict: RunVerdict, baseUrl: string) {
+/** How long the share links of a private server's PR comment open their pages. */
+const PR_SHARE_LINK_SECONDS = 30 * 24 * 3600;
+
+/**
+ * A verdict as both answers give it: the JSON fields, and the Markdown a PR comment shows. On a private
+ * server (BENCHTRACK_READ_TOKEN) the Markdown links are share links, so reviewers can open them without
+ * a token; the JSON keeps the plain links (and gives the share links beside them).
+ */
+export async function verdictAnswer(project: { slug: string }, verdict: RunVerdict, baseUrl: string) {
   const run = toRunDocument(project, verdict.run, verdict.grade, baseUrl);
+  const comparePath = verdict.comparison.comparePath;
+  const shared = isPrivate()
+    ? {
+        run: (await shareLinkFor({ kind: "run", project: project.slug, runId: verdict.run.stored.id }, PR_SHARE_LINK_SECONDS, baseUrl)).url,
+        compare:
+          comparePath === null
+            ? null
+            : (
+                await shareLinkFor(
+                  {
+                    kind: "compare",
+                    project: project.slug,
+                    base: verdict.comparison.baseline.runs.map((baseRun) => baseRun.id).join(","),
+                    head: verdict.run.stored.id,
+                    tool: null,
+                  },
+                  PR_SHARE_LINK_SECONDS,
+                  baseUrl,
+                )
+              ).url,
+      }
+    : null;
   return {
     run,
+    shareLinks: shared,
     fields: {
       verdict: verdict.verdict,
       reasons: verdict.reasons,
@@ -196,7 +228,7 @@ export function verdictAnswer(project: { slug: string }, verdict: RunVerdict, ba
       comparison: verdictComparison(verdict, baseUrl, project.slug),
       grade: verdict.grade,
     },
-    markdown: () => renderRunMarkdown(run, verdict, baseUrl),
+    markdown: () => renderRunMarkdown(shared ? { ...run, url: shared.run } : run, verdict, baseUrl, shared?.compare),
   };
 }
 
@@ -205,6 +237,6 @@ export async function getRunVerdict(db: PrismaClient, projectSlug: string, runId
   const project = await requireProject(db, projectSlug);
   const head = await findVerdictHead(db, project.id, runId);
   const verdict = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));
-  const answer = verdictAnswer(project, verdict, baseUrl);
+  const answer = await verdictAnswer(project, verdict, baseUrl);
   return { json: { id: head.id, ...answer.fields }, markdown: answer.markdown };
 }

@@ -63,7 +63,7 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
     // What CI was told, kept with the run: the history's verdict column.
     await db.run.update({ where: { id: outcome.run.id }, data: { verdict: verdict.verdict, verdictReasons: verdict.reasons } });
   }
-  const answer = verdictAnswer(project, verdict, baseUrl);
+  const answer = await verdictAnswer(project, verdict, baseUrl);
   return {
     created: outcome.status === "created",
     runId: outcome.run.id,

@@ -6,15 +6,16 @@
 import { z } from "zod";
 import { InputError } from "../input-error";
 import type { ParsedRun } from "../run";
+import { MAX_INT32 } from "./validate";
 import { parseWire } from "./wire";
 
 export const runMetadataSchema = z
   .object({
     label: z.string().min(1).max(1024).optional().describe('Free text grouping runs, e.g. "baseline".'),
-    round: z.number().int().nonnegative().optional().describe("Round number within repeated runs."),
+    round: z.number().int().nonnegative().max(MAX_INT32).optional().describe("Round number within repeated runs."),
     branch: z.string().min(1).max(1024).optional().describe("Git branch."),
     commit: z.string().min(1).max(1024).optional().describe("Git commit SHA."),
-    pr: z.number().int().positive().optional().describe("Pull request number."),
+    pr: z.number().int().positive().max(MAX_INT32).optional().describe("Pull request number."),
     build_url: z.url().max(1024).optional().describe("Link to the CI build."),
     started_at: z.iso.datetime({ offset: true }).optional().describe("ISO 8601 start time of the run."),
     attributes: z.record(z.string().max(512), z.string().max(1024)).optional().describe("Key/values for filtering."),

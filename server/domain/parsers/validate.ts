@@ -29,7 +29,49 @@ export function validateParsedRun(run: ParsedRun): ParsedRun {
   if (badNumbers.length > 0) {
     throw new InputError("malformed", `Invalid number at ${badNumbers[0]?.path}: ${badNumbers[0]?.message}`, badNumbers);
   }
+  const badText = [...textProblems(run, "")].slice(0, MAX_DETAILS);
+  if (badText.length > 0) {
+    throw new InputError("malformed", `Invalid text at ${badText[0]?.path}: ${badText[0]?.message}`, badText);
+  }
   return run;
+}
+
+/** The largest whole number the database's integer columns hold (round, pull request, CPUs, request counts). */
+export const MAX_INT32 = 2_147_483_647;
+
+// A lone UTF-16 surrogate: half of a pair, which no UTF-8 text (nor PostgreSQL) can hold.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a text cannot be stored, or null: PostgreSQL refuses the NUL character in text and JSON, and a
+ * lone surrogate is not Unicode at all. Such text is refused with its path, never silently altered.
+ */
+export function textProblem(text: string): string | null {
+  if (text.includes("\u0000")) return "contains a NUL character (\\u0000), which cannot be stored";
+  if (LONE_SURROGATE.test(text)) return "contains a lone UTF-16 surrogate (not valid Unicode), which cannot be stored";
+  return null;
+}
+
+/** A key as a path shows it: short, and printable whatever it holds. */
+function pathKey(key: string): string {
+  return key.slice(0, 40).replaceAll("\u0000", "\\u0000").replace(new RegExp(LONE_SURROGATE.source, "g"), "\uFFFD");
+}
+
+/** Every string of a value (a parsed run, a request's input), keys included, that cannot be stored. */
+export function* textProblems(value: unknown, path: string): Generator<InputErrorDetail> {
+  if (typeof value === "string") {
+    const problem = textProblem(value);
+    if (problem) yield { path: path || "(value)", message: problem };
+  } else if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) yield* textProblems(item, `${path}[${index}]`);
+  } else if (typeof value === "object" && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const child = path === "" ? pathKey(key) : `${path}.${pathKey(key)}`;
+      const problem = textProblem(key);
+      if (problem) yield { path: child, message: `its key ${problem}` };
+      yield* textProblems(item, child);
+    }
+  }
 }
 
 function* sizeProblems(run: ParsedRun): Generator<InputErrorDetail> {
@@ -89,6 +131,9 @@ function* endpointSizeProblems(path: string, endpoint: EndpointResult): Generato
 
 function* numberProblems(run: ParsedRun): Generator<InputErrorDetail> {
   yield* nonNegative("round", run.round);
+  yield* int32("round", run.round);
+  yield* int32("environment.git.pullRequest", run.environment.git.pullRequest);
+  yield* int32("environment.host.cpus", run.environment.host.cpus);
   yield* nonNegative("durationSeconds", run.durationSeconds);
   yield* nonNegative("environment.git.pullRequest", run.environment.git.pullRequest);
   yield* nonNegative("environment.host.cpus", run.environment.host.cpus);
@@ -109,6 +154,11 @@ function* numberProblems(run: ParsedRun): Generator<InputErrorDetail> {
 function* endpointNumberProblems(path: string, endpoint: EndpointResult): Generator<InputErrorDetail> {
   yield* nonNegative(`${path}.requests`, endpoint.requests);
   yield* nonNegative(`${path}.failures`, endpoint.failures);
+  yield* int32(`${path}.requests`, endpoint.requests);
+  yield* int32(`${path}.failures`, endpoint.failures);
+  if (endpoint.requests !== null && endpoint.failures !== null && endpoint.failures > endpoint.requests) {
+    yield { path: `${path}.failures`, message: `${endpoint.failures} failures of ${endpoint.requests} requests: more failures than requests` };
+  }
   yield* nonNegative(`${path}.throughput`, endpoint.throughput);
   const { latency } = endpoint;
   yield* nonNegative(`${path}.latency.minMs`, latency.minMs);
@@ -144,6 +194,12 @@ function* recordTooLarge(path: string, record: object, limit: number): Generator
 
 function* finite(path: string, value: number | null): Generator<InputErrorDetail> {
   if (value !== null && !Number.isFinite(value)) yield { path, message: `${value} is not a finite number` };
+}
+
+function* int32(path: string, value: number | null): Generator<InputErrorDetail> {
+  if (value !== null && Number.isFinite(value) && Math.abs(value) > MAX_INT32) {
+    yield { path, message: `${value} is beyond the largest count stored (${MAX_INT32})` };
+  }
 }
 
 function* nonNegative(path: string, value: number | null): Generator<InputErrorDetail> {

@@ -49,6 +49,10 @@ export const ERROR_RESPONSES = {
     code: "unprocessable",
     description: "The format could not be detected, or the content is not the format given.",
   },
+  Unavailable: {
+    code: "unavailable",
+    description: "The database is unavailable; retry after the Retry-After header's seconds (uploads with the same Idempotency-Key).",
+  },
 } as const satisfies Record<string, { code: ErrorCode; description: string }>;
 
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
@@ -58,8 +62,14 @@ export function errorAnswerRows(): { status: number; code: ErrorCode; descriptio
   return Object.values(ERROR_RESPONSES).map(({ code, description }) => ({ status: HTTP_STATUS[code], code, description }));
 }
 
+/**
+ * An operation's error answers: those named, plus the two every route may give — 400 for a path or
+ * query value holding text no database can store (a NUL character, a lone surrogate), and 503 when
+ * the database is unavailable.
+ */
 export function errorResponses(...names: ErrorResponseName[]): Record<string, unknown> {
-  return Object.fromEntries(names.map((name) => [String(HTTP_STATUS[ERROR_RESPONSES[name].code]), ref("responses", name)]));
+  const all = [...new Set<ErrorResponseName>(["BadRequest", ...names, "Unavailable"])];
+  return Object.fromEntries(all.map((name) => [String(HTTP_STATUS[ERROR_RESPONSES[name].code]), ref("responses", name)]));
 }
 
 /** One query parameter per property of an object schema (its JSON Schema property, description and all). */

@@ -17,6 +17,7 @@ import { metaResource } from "./meta";
 import { projectsResource } from "./projects";
 import { regressionsResource } from "./regressions";
 import { runsResource } from "./runs";
+import { shareLinksResource } from "./share-links";
 import { slaResource } from "./sla";
 import { tokensResource } from "./tokens";
 import { webhooksResource } from "./webhooks";
@@ -49,6 +50,7 @@ const RESOURCES: readonly ApiResource[] = [
   tokensResource,
   webhooksResource,
   annotationsResource,
+  shareLinksResource,
   metaResource,
 ];
 

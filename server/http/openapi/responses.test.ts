@@ -10,6 +10,7 @@ import { PATCH as patchRegression } from "@/app/api/v1/projects/[project]/regres
 import { GET as listRegressions } from "@/app/api/v1/projects/[project]/regressions/route";
 import { GET as getProject, PATCH as patchProject } from "@/app/api/v1/projects/[project]/route";
 import { GET as listAnnotations, POST as annotate } from "@/app/api/v1/projects/[project]/runs/[id]/annotations/route";
+import { POST as createShareLink } from "@/app/api/v1/projects/[project]/share-links/route";
 import { GET as getRaw } from "@/app/api/v1/projects/[project]/runs/[id]/raw/route";
 import { GET as getRun } from "@/app/api/v1/projects/[project]/runs/[id]/route";
 import { GET as getVerdict } from "@/app/api/v1/projects/[project]/runs/[id]/verdict/route";
@@ -117,7 +118,7 @@ describe("every answer the OpenAPI document describes", () => {
     await exercise(getBadge, `${api}/badge.svg`, project);
   });
 
-  it("baselines, tokens, webhooks and annotations", async () => {
+  it("baselines, tokens, webhooks, annotations and share links", async () => {
     await exercise(pin, `${api}/baseline`, project, { method: "PUT", body: JSON.stringify({ forLabel: "nightly", runIds: [runId] }) });
     await exercise(listPins, `${api}/baseline`, project);
     await exercise(unpin, `${api}/baseline`, project, { method: "DELETE", query: { for_label: "nightly" } });
@@ -132,6 +133,7 @@ describe("every answer the OpenAPI document describes", () => {
     const note = (await (await exercise(annotate, `${api}/runs/${runId}/annotations`, { ...project, id: runId }, { method: "POST", body: JSON.stringify({ text: "deployed v2.3" }) })).json()) as { id: string };
     await exercise(listAnnotations, `${api}/runs/${runId}/annotations`, { ...project, id: runId });
     await exercise(deleteAnnotation, `${api}/annotations/${note.id}`, { ...project, annotationId: note.id }, { method: "DELETE" });
+    await exercise(createShareLink, `${api}/share-links`, project, { method: "POST", body: JSON.stringify({ run: runId }) });
   });
 
   it("the machine-readable descriptions", async () => {

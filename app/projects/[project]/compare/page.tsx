@@ -5,6 +5,7 @@ import { ComparePicker } from "@/components/compare/compare-picker";
 import { CompareUnavailable } from "@/components/compare/compare-unavailable";
 import { CompareView } from "@/components/compare/compare-view";
 import type { CompareInput } from "@/components/compare/types";
+import { SHARE_PARAM } from "@/server/domain/share";
 import { MAX_RUNS_PER_SIDE } from "@/server/domain/compare/selector";
 import { AGGREGATE_NAME } from "@/server/domain/run";
 import { HydrateClient, getQueryClient, trpc } from "@/server/api/server";
@@ -64,7 +65,10 @@ export async function generateMetadata({ params, searchParams }: { params: Param
   const title = `${input.base} vs ${input.head} · ${input.project}`;
   const outcome = await loadComparison(input);
   if (!outcome.ok) return { title };
-  const image = outcome.result.links.image;
+  // A share link's preview image needs the share token too (a private server checks it there as well).
+  const share = (await searchParams)[SHARE_PARAM];
+  const image =
+    typeof share === "string" ? `${outcome.result.links.image}&${new URLSearchParams({ [SHARE_PARAM]: share })}` : outcome.result.links.image;
   return {
     title,
     openGraph: { title, description: "Benchtrack before/after comparison", images: [{ url: image, width: 1200, height: 630 }] },

@@ -3,6 +3,7 @@ import { formatDeltaPct } from "@/server/domain/format";
 import { describeRunSet } from "@/server/domain/compare/run-names";
 import { endpointDisplayName } from "@/server/domain/run";
 import { getDb } from "@/server/db";
+import { requireRead } from "@/server/http/auth";
 import { apiRoute } from "@/server/http/route";
 import { publicBaseUrl } from "@/server/public-url";
 import { compareQuerySchema } from "@/server/schemas/compare";
@@ -15,8 +16,10 @@ const VERDICT_COLOUR = { regressed: "#dc2626", improved: "#16a34a", unchanged: "
 export const GET = apiRoute<{ project: string }>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const query = compareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const db = await getDb();
+  await requireRead(request, db, { kind: "compare", project: slug, base: query.base, head: query.head, tool: query.tool ?? null });
   const result = await compareProjectRuns(
-    await getDb(),
+    db,
     slug,
     { base: query.base, head: query.head, last: query.last ?? null, test: query.test, tool: query.tool ?? null },
     publicBaseUrl(request.headers),

@@ -2,6 +2,7 @@ import { getDb } from "@/server/db";
 import { renderGradeBadge } from "@/server/domain/sla/badge";
 import { requireRead } from "@/server/http/auth";
 import { apiRoute } from "@/server/http/route";
+import { isPrivate } from "@/server/services/auth";
 import { requireProject } from "@/server/services/projects";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { gradeParsedRun, getSlaPolicy } from "@/server/services/sla";
@@ -28,6 +29,7 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
   const loaded = latest ? await loadParsedRun(db, project.id, latest.id) : null;
   const grade = loaded ? gradeParsedRun(await getSlaPolicy(db, project.id), loaded.run) : undefined;
   return new Response(renderGradeBadge(grade), {
-    headers: { "Content-Type": "image/svg+xml; charset=utf-8", "Cache-Control": "public, max-age=60" },
+    // A private server's badge is for the caller only: no shared cache may keep it.
+    headers: { "Content-Type": "image/svg+xml; charset=utf-8", "Cache-Control": isPrivate() ? "private, no-store" : "public, max-age=60" },
   });
 });

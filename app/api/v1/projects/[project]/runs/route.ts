@@ -30,6 +30,7 @@ export const POST = apiRoute<Params>(async (request, params) => {
       maxBodyBytes: env.BENCHTRACK_MAX_BODY_BYTES,
       maxDecompressedBytes: env.BENCHTRACK_MAX_DECOMPRESSED_BYTES,
       maxDocumentBytes: env.BENCHTRACK_MAX_BODY_BYTES,
+      maxLineChars: env.BENCHTRACK_MAX_NDJSON_LINE_CHARS,
     },
     query.format,
   );

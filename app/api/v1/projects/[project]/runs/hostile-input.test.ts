@@ -1,0 +1,118 @@
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCaller } from "@/server/api/root";
+import { closeDb, getDb, targetFromEnv } from "@/server/db";
+import { migrateDatabase } from "@/server/migrate/apply";
+import { uniqueSlug } from "@/server/testing/databases";
+import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { GET as badge } from "../badge.svg/route";
+import { GET as compare } from "../compare/route";
+import { GET as getRun } from "./[id]/route";
+import { GET as listRuns, POST as uploadRun } from "./route";
+
+// Hostile input that once cost a 500 (issue "Access control … hostile input", found by fuzzing): integers
+// beyond the database's 32 bits, NUL characters and lone surrogates in stored text or in read routes'
+// parameters, more failures than requests. Each is a 4xx naming the path at fault, and nothing is
+// stored. On the embedded database and, with DATABASE_URL, PostgreSQL.
+beforeAll(async () => {
+  await configureTestEnvironment();
+  await migrateDatabase(targetFromEnv());
+});
+
+afterAll(async () => {
+  await closeDb();
+});
+
+type ErrorAnswer = { error: { code: string; message: string; details: { path: string; message: string }[] } };
+
+const slug = uniqueSlug("hostile");
+
+function run(endpoint: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    schema: "benchtrack/v1",
+    label: "nightly",
+    endpoints: [{ name: "GetListing", requests: 100, failures: 1, latency: { unit: "ms", p50: 1, p95: 2 }, ...endpoint }],
+    ...extra,
+  });
+}
+
+async function post(body: string, query: Record<string, string> = {}) {
+  const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, { method: "POST", body, query });
+  return { status: response.status, json: (await response.json()) as ErrorAnswer };
+}
+
+async function expectRefused(answer: { status: number; json: ErrorAnswer }, path: string) {
+  expect(answer.status, JSON.stringify(answer.json)).toBeGreaterThanOrEqual(400);
+  expect(answer.status).toBeLessThan(500);
+  expect(answer.json.error.details.map((detail) => detail.path)).toContain(path);
+}
+
+describe("uploads the database could not store", () => {
+  it("are refused with the path at fault, and nothing is stored", async () => {
+    expect((await post(run())).status).toBe(201);
+    await expectRefused(await post(run(), { round: "2147483648" }), "query.round");
+    await expectRefused(await post(run(), { pr: "99999999999" }), "query.pr");
+    await expectRefused(await post(run({ requests: 1e12 })), "endpoints[0].requests");
+    await expectRefused(await post(run({}, { environment: { host: { cpus: 1e12 } } })), "environment.host.cpus");
+    await expectRefused(await post(run({ name: "Get\u0000Listing" })), "endpoints[0].name");
+    await expectRefused(await post(run(), { label: "night\u0000ly" }), "query.label");
+    // A lone surrogate, as JSON escapes it, in an attribute value and in a key.
+    const surrogate = run().replace('"label":"nightly"', '"label":"nightly","environment":{"attributes":{"db":"pg\\ud800"}}');
+    await expectRefused(await post(surrogate), "environment.attributes.db");
+    const surrogateKey = run().replace('"label":"nightly"', '"label":"nightly","environment":{"attributes":{"\\udc00":"x"}}');
+    const keyAnswer = await post(surrogateKey);
+    expect(keyAnswer.status).toBe(400);
+    expect(keyAnswer.json.error.details[0]?.message).toMatch(/its key contains a lone UTF-16 surrogate/);
+    await expectRefused(await post(run({ requests: 10, failures: 11 })), "endpoints[0].failures");
+
+    const listed = await call(listRuns, `/api/v1/projects/${slug}/runs`, { project: slug });
+    expect(((await listed.json()) as { runs: unknown[] }).runs).toHaveLength(1);
+  });
+});
+
+describe("k6 NDJSON with one enormous line", () => {
+  it("is refused (413, naming the line) as soon as the line passes the limit, not after reading it whole", async () => {
+    // 41 KB of gzip that decompresses to a 40 MB line: once 44 s of CPU.
+    const metric = JSON.stringify({ type: "Metric", data: { name: "http_req_duration", type: "trend", contains: "time" }, metric: "http_req_duration" });
+    const body = gzipSync(Buffer.from(`${metric}\n{"type":"Point","data":{"tags":{"x":"${"a".repeat(40_000_000)}"}}}\n`));
+    const started = performance.now();
+    const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
+      method: "POST",
+      body,
+      headers: { "content-encoding": "gzip", "content-type": "application/x-ndjson" },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    console.info(`40 MB NDJSON line (${body.length} bytes gzip): ${response.status} in ${seconds.toFixed(2)} s`);
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as ErrorAnswer).error.details[0]?.path).toBe("line 2");
+  });
+});
+
+describe("read routes given text the database could not hold", () => {
+  it("answer 400 naming the parameter, on REST and tRPC", async () => {
+    const cases = [
+      { handler: getRun, url: `/api/v1/projects/${slug}/runs/%00`, params: { project: slug, id: "\u0000" }, path: "path.id" },
+      { handler: listRuns, url: `/api/v1/projects/${slug}/runs`, params: { project: slug }, query: { label: "\u0000" }, path: "query.label" },
+      { handler: badge, url: `/api/v1/projects/${slug}/badge.svg`, params: { project: slug }, query: { label: "\u0000" }, path: "query.label" },
+      {
+        handler: compare,
+        url: `/api/v1/projects/${slug}/compare`,
+        params: { project: slug },
+        query: { base: "label:nightly", head: "label:nightly", tool: "\u0000" },
+        path: "query.tool",
+      },
+    ] as const;
+    for (const { handler, url, params, path, ...rest } of cases) {
+      const response = await call(handler as typeof listRuns, url, params as { project: string }, {
+        query: "query" in rest ? (rest.query as Record<string, string>) : {},
+      });
+      expect({ url, status: response.status }).toEqual({ url, status: 400 });
+      expect(((await response.json()) as ErrorAnswer).error.details[0]?.path).toBe(path);
+    }
+
+    const caller = createCaller({ db: await getDb() });
+    const input = { project: slug, base: "label:nightly", head: "label:nightly", last: null, test: "welch" as const, tool: "\u0000", baseUrl: "http://x" };
+    await expect(caller.compare.get(input)).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.run.get({ project: slug, id: "\u0000" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+});

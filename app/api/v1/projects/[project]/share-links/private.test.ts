@@ -1,0 +1,196 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as signIn } from "@/app/api/auth/session/route";
+import { createCaller } from "@/server/api/root";
+import { closeDb, getDb, targetFromEnv } from "@/server/db";
+import { SESSION_COOKIE, SHARE_PARAM } from "@/server/domain/share";
+import { migrateDatabase } from "@/server/migrate/apply";
+import { sealSession, sealShare } from "@/server/services/sessions";
+import { uniqueSlug } from "@/server/testing/databases";
+import { call, configureTestEnvironment, TEST_ADMIN_TOKEN } from "@/server/testing/rest-client";
+import { GET as badge } from "../badge.svg/route";
+import { POST as uploadRun } from "../runs/route";
+import { POST as createShareLink } from "./route";
+
+// A private server (issue "Access control", done-when 1): with BENCHTRACK_READ_TOKEN set, no tRPC call,
+// badge or REST read answers without a token, a signed-in session or a share link, and a share link
+// opens its one comparison or run and nothing else. Runs on the embedded database and, with
+// DATABASE_URL, PostgreSQL (the environment is read once per test file, so it is set before anything).
+const READ_TOKEN = "private-read-token-0123456789";
+const FIXTURES = path.resolve(import.meta.dirname, "../../../../../../server/domain/parsers/fixtures");
+const k6Summary = (variant: "baseline" | "managedasync", round: number) =>
+  readFileSync(path.join(FIXTURES, "k6", variant, `round${round}`, "summary.json"));
+
+const slug = uniqueSlug("private");
+const runIds: string[] = [];
+
+beforeAll(async () => {
+  await configureTestEnvironment();
+  process.env.BENCHTRACK_READ_TOKEN = READ_TOKEN;
+  await migrateDatabase(targetFromEnv());
+  for (const [index, variant] of (["baseline", "baseline", "managedasync"] as const).entries()) {
+    const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
+      method: "POST",
+      body: k6Summary(variant, index + 1),
+      query: { label: "nightly", branch: index < 2 ? "main" : "feature/x", started_at: new Date(Date.UTC(2026, 0, 1, index)).toISOString() },
+    });
+    expect(response.status).toBe(201);
+    runIds.push(((await response.json()) as { id: string }).id);
+  }
+});
+
+afterAll(async () => {
+  await closeDb();
+});
+
+const caller = async (credentials: { authorization?: string; session?: string; share?: string }) =>
+  createCaller({ db: await getDb(), ...credentials });
+
+describe("a private server's tRPC", () => {
+  it("answers nothing without credentials, and everything with the read token or a session", async () => {
+    await expect((await caller({})).project.list()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect((await caller({})).run.get({ project: slug, id: runIds[0]! })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    expect((await (await caller({ authorization: `Bearer ${READ_TOKEN}` })).project.list()).projects.map((p) => p.slug)).toContain(slug);
+    const session = await sealSession("read");
+    expect((await (await caller({ session })).run.get({ project: slug, id: runIds[0]! })).run.id).toBe(runIds[0]);
+    // A read session is not the admin.
+    await expect((await caller({ session })).token.list({ project: slug })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // An admin session is.
+    await expect((await caller({ session: await sealSession("admin") })).token.list({ project: slug })).resolves.toBeDefined();
+  });
+
+  it("refuses forged and expired sessions and a wrong token", async () => {
+    const session = await sealSession("read");
+    await expect((await caller({ session: `${session.slice(0, -4)}abcd` })).project.list()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect((await caller({ session: await sealSession("read", Date.now() - 8 * 24 * 3600 * 1000) })).project.list()).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+    });
+    await expect((await caller({ authorization: "Bearer wrong-token-0123456789" })).project.list()).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+    });
+  });
+
+  it("lets a share link read its one comparison (and its project's name), nothing else", async () => {
+    const base = `${runIds[0]},${runIds[1]}`;
+    const { token } = await sealShare({ kind: "compare", project: slug, base, head: runIds[2]!, tool: null }, 3600);
+    const shared = await caller({ share: token });
+    const input = { project: slug, base, head: runIds[2]!, last: null, test: "welch" as const, baseUrl: "http://bench.test" };
+    expect((await shared.compare.get(input)).head.runs.map((run) => run.id)).toEqual([runIds[2]]);
+    expect((await shared.project.get({ project: slug })).slug).toBe(slug);
+    await expect(shared.compare.get({ ...input, head: runIds[1]! })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(shared.run.get({ project: slug, id: runIds[2]! })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(shared.project.list()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(shared.project.overview({ project: slug })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // Expired, or for another project: worth nothing.
+    const expired = await sealShare({ kind: "compare", project: slug, base, head: runIds[2]!, tool: null }, 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await expect((await caller({ share: expired.token })).compare.get(input)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    const other = await sealShare({ kind: "compare", project: "other", base, head: runIds[2]!, tool: null }, 3600);
+    await expect((await caller({ share: other.token })).compare.get(input)).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+});
+
+describe("a private server's REST reads and sign-in", () => {
+  it("keeps the badge private: 401 without credentials, 200 with a session, never publicly cached", async () => {
+    const url = `/api/v1/projects/${slug}/badge.svg`;
+    expect((await call(badge, url, { project: slug }, { token: null })).status).toBe(401);
+    const response = await call(badge, url, { project: slug }, {
+      token: null,
+      headers: { cookie: `${SESSION_COOKIE}=${await sealSession("read")}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("signs a browser in with a valid token only, and never redirects off the site", async () => {
+    const post = (fields: Record<string, string>) =>
+      signIn(new Request("http://bench.test/api/auth/session", { method: "POST", body: new URLSearchParams(fields) }));
+    const good = await post({ token: READ_TOKEN, next: `/projects/${slug}` });
+    expect(good.status).toBe(303);
+    expect(good.headers.get("location")).toBe(`/projects/${slug}`);
+    const cookie = good.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(new RegExp(`^${SESSION_COOKIE}=Fe26\\.2\\*`));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    const session = decodeURIComponent(/=([^;]+)/.exec(cookie)![1]!);
+    expect((await (await caller({ session })).project.get({ project: slug })).slug).toBe(slug);
+
+    const bad = await post({ token: "guess-0123456789abcdef", next: "/" });
+    expect(bad.headers.get("location")).toBe("/sign-in?error=1&next=%2F");
+    expect(bad.headers.get("set-cookie")).toBeNull();
+    expect((await post({ token: READ_TOKEN, next: "//evil.example/x" })).headers.get("location")).toBe("/");
+    const out = await post({ action: "sign-out" });
+    expect(out.headers.get("set-cookie")).toMatch(new RegExp(`^${SESSION_COOKIE}=; .*Max-Age=0`));
+  });
+});
+
+describe("share links", () => {
+  const mint = (body: unknown, token: string | null = TEST_ADMIN_TOKEN) =>
+    call(createShareLink, `/api/v1/projects/${slug}/share-links`, { project: slug }, {
+      method: "POST",
+      token,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  it("are minted by the admin for one comparison or run, and open exactly that", async () => {
+    const response = await mint({ compare: { base: runIds[0], head: runIds[2] }, expiresInDays: 2 });
+    expect(response.status).toBe(201);
+    const link = (await response.json()) as { url: string; expiresAt: string; scope: string };
+    expect(link.scope).toBe("compare");
+    const url = new URL(link.url);
+    expect(url.pathname).toBe(`/projects/${slug}/compare`);
+    expect(Date.parse(link.expiresAt) - Date.now()).toBeGreaterThan(47 * 3600 * 1000);
+    const shared = await caller({ share: url.searchParams.get(SHARE_PARAM)! });
+    const compared = await shared.compare.get({
+      project: slug,
+      base: url.searchParams.get("base")!,
+      head: url.searchParams.get("head")!,
+      last: null,
+      test: "welch",
+      baseUrl: "http://bench.test",
+    });
+    expect(compared.base.runs.map((run) => run.id)).toEqual([runIds[0]]);
+
+    const runLink = (await (await mint({ run: runIds[1] })).json()) as { url: string };
+    const runShare = await caller({ share: new URL(runLink.url).searchParams.get(SHARE_PARAM)! });
+    expect((await runShare.run.get({ project: slug, id: runIds[1]! })).run.id).toBe(runIds[1]);
+    await expect(runShare.run.get({ project: slug, id: runIds[0]! })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+
+  it("are refused without a token, with the read token, for an unknown run and for a bad body", async () => {
+    expect((await mint({ run: runIds[0] }, null)).status).toBe(401);
+    expect((await mint({ run: runIds[0] }, READ_TOKEN)).status).toBe(401);
+    expect((await mint({ run: "no-such-run" })).status).toBe(404);
+    const bad = await mint({ run: runIds[0], compare: { base: "a", head: "b" } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { details: { path: string }[] } }).error.details[0]?.path).toBe("compare");
+    expect((await mint({ run: runIds[0], expiresInDays: 9999 })).status).toBe(400);
+  });
+
+  it("are what the upload's Markdown links to on a private server", async () => {
+    const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
+      method: "POST",
+      body: k6Summary("baseline", 3),
+      headers: { accept: "text/markdown" },
+      query: { label: "nightly", branch: "main", started_at: new Date(Date.UTC(2026, 0, 2)).toISOString() },
+    });
+    expect(response.status).toBe(201);
+    const markdown = await response.text();
+    const links = [...markdown.matchAll(/\]\((http[^)]+)\)/g)].map((match) => new URL(match[1]!));
+    expect(links.length).toBeGreaterThanOrEqual(2);
+    for (const link of links) expect(link.searchParams.get(SHARE_PARAM)).toMatch(/^Fe26\.2\*/);
+    const compare = links.find((link) => link.pathname.endsWith("/compare"))!;
+    const shared = await caller({ share: compare.searchParams.get(SHARE_PARAM)! });
+    const compared = await shared.compare.get({
+      project: slug,
+      base: compare.searchParams.get("base")!,
+      head: compare.searchParams.get("head")!,
+      last: null,
+      test: "welch",
+      baseUrl: "http://bench.test",
+    });
+    expect(compared.base.runs).toHaveLength(2);
+  });
+});

@@ -1,0 +1,91 @@
+import { expect, test } from "@playwright/test";
+import { E2E_ADMIN_TOKEN, E2E_PRIVATE_BASE_URL, E2E_READ_TOKEN } from "../../playwright.config";
+import { fixture, uniqueSlug } from "../helpers";
+
+/**
+ * A private server (BENCHTRACK_READ_TOKEN set; the second web server of playwright.config.ts): nothing
+ * answers with data without a session, a token or a share link, and a share link opens its comparison
+ * in a fresh browser and nothing else.
+ */
+const slug = uniqueSlug("private");
+const runIds: string[] = [];
+
+test.use({ baseURL: E2E_PRIVATE_BASE_URL });
+
+test.beforeAll(async ({ request }) => {
+  for (const [index, variant] of (["baseline", "baseline", "managedasync"] as const).entries()) {
+    const response = await request.post(
+      `${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/runs?label=nightly&branch=${index < 2 ? "main" : "feature/x"}&started_at=2026-11-0${index + 1}T09:00:00Z`,
+      {
+        data: fixture(`k6/${variant}/round${index + 1}/summary.json`),
+        headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Content-Type": "application/json" },
+      },
+    );
+    expect(response.status()).toBe(201);
+    runIds.push(((await response.json()) as { id: string }).id);
+  }
+});
+
+test("nothing answers with data without credentials", async ({ page, request }) => {
+  for (const path of ["/", `/projects/${slug}`, `/projects/${slug}/runs/${runIds[0]}`, `/projects/${slug}/endpoints/_all`]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/sign-in(\?|$)/);
+    await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+    await expect(page.getByText(slug)).toHaveCount(0);
+  }
+  const anonymous = (path: string) => request.get(`${E2E_PRIVATE_BASE_URL}${path}`, { maxRedirects: 0 });
+  expect((await anonymous("/api/trpc/project.list")).status()).toBe(401);
+  expect((await anonymous(`/api/v1/projects/${slug}/badge.svg`)).status()).toBe(401);
+  expect((await anonymous(`/api/v1/projects/${slug}/runs`)).status()).toBe(401);
+  const og = await anonymous(`/projects/${slug}/compare/og?base=${runIds[0]}&head=${runIds[2]}`);
+  expect([303, 401]).toContain(og.status());
+});
+
+test("a share link opens its comparison in a fresh browser, and nothing else", async ({ browser, request }) => {
+  const minted = await request.post(`${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/share-links`, {
+    data: { compare: { base: `${runIds[0]},${runIds[1]}`, head: runIds[2] } },
+    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+  });
+  expect(minted.status()).toBe(201);
+  const { url } = (await minted.json()) as { url: string };
+  const shared = new URL(url);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${shared.pathname}${shared.search}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Compare" })).toBeVisible();
+  await expect(page.getByTestId("compare-verdict")).toBeVisible();
+  await page.screenshot({ path: "e2e/screenshots/private-share-link.png", fullPage: true });
+  // Its preview image too, with the same token.
+  const image = await context.request.get(`${E2E_PRIVATE_BASE_URL}/projects/${slug}/compare/og?base=${runIds[0]},${runIds[1]}&head=${runIds[2]}&share=${encodeURIComponent(shared.searchParams.get("share")!)}`);
+  expect(image.status()).toBe(200);
+  expect(image.headers()["content-type"]).toContain("image/png");
+
+  // Anything else still asks to sign in.
+  await page.getByRole("link", { name: "Overview" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.goto(`/projects/${slug}/runs/${runIds[0]}?share=${encodeURIComponent(shared.searchParams.get("share")!)}`);
+  await expect(page.getByText(/private|sign in/i).first()).toBeVisible();
+  await expect(page.getByTestId("verdict-badge")).toHaveCount(0);
+  await context.close();
+});
+
+test("signing in with the read token opens everything until signing out", async ({ page }) => {
+  await page.goto(`/projects/${slug}`);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByLabel("Token").fill("not-the-token-0123456789");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("That token is not valid")).toBeVisible();
+  await page.getByLabel("Token").fill(E2E_READ_TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${slug}$`));
+  await expect(page.getByTestId("aggregate-row")).toBeVisible();
+  const cookies = await page.context().cookies();
+  expect(cookies.find((cookie) => cookie.name === "benchtrack_session")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+  await page.screenshot({ path: "e2e/screenshots/private-signed-in.png", fullPage: true });
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?signed-out=1/);
+  await page.goto(`/projects/${slug}`);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+});

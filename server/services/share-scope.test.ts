@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { readTargetOfPage, shareCovers } from "./auth";
+import type { ShareScope } from "./sessions";
+
+describe("what a share link opens", () => {
+  const compare: ShareScope = { kind: "compare", project: "shop", base: "r1,r2", head: "r3", tool: null };
+  const run: ShareScope = { kind: "run", project: "shop", runId: "r3" };
+  const page = (path: string) => readTargetOfPage(new URL(path, "http://bench.test"));
+
+  it("its comparison page and preview image, whatever view state rides along", () => {
+    expect(shareCovers(compare, page("/projects/shop/compare?base=r1%2Cr2&head=r3&share=x&metric=p99"))).toBe(true);
+    expect(shareCovers(compare, page("/projects/shop/compare/og?base=r1,r2&head=r3"))).toBe(true);
+  });
+
+  it("no other comparison, run, project page or project", () => {
+    expect(shareCovers(compare, page("/projects/shop/compare?base=r1&head=r3"))).toBe(false);
+    expect(shareCovers(compare, page("/projects/shop/compare?base=r1%2Cr2&head=r3&tool=k6"))).toBe(false);
+    expect(shareCovers(compare, page("/projects/other/compare?base=r1%2Cr2&head=r3"))).toBe(false);
+    expect(shareCovers(compare, page("/projects/shop"))).toBe(false);
+    expect(shareCovers(compare, page("/projects/shop/runs/r3"))).toBe(false);
+    expect(shareCovers(compare, page("/"))).toBe(false);
+  });
+
+  it("a run link opens that run's page only", () => {
+    expect(shareCovers(run, page("/projects/shop/runs/r3?share=x"))).toBe(true);
+    expect(shareCovers(run, page("/projects/shop/runs/r2"))).toBe(false);
+    expect(shareCovers(run, page("/projects/shop/runs/r3/raw"))).toBe(false);
+    expect(shareCovers(run, page("/projects/shop/runs"))).toBe(false);
+  });
+});
