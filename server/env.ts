@@ -44,6 +44,17 @@ export const envSchema = z.object({
   BENCHTRACK_MAX_DECOMPRESSED_BYTES: z.coerce.number().int().positive().default(500 * MEGABYTE),
   /** Longest line of a k6 NDJSON upload, in characters: a longer one is refused (413) as soon as it is seen. */
   BENCHTRACK_MAX_NDJSON_LINE_CHARS: z.coerce.number().int().positive().default(1024 * 1024),
+  /** Uploads a minute per token and per client address (0: no limit). */
+  BENCHTRACK_RATE_UPLOADS_PER_MINUTE: z.coerce.number().int().nonnegative().default(120),
+  /** Failed authentications a minute per client address, after which even a right token waits (0: no limit). */
+  BENCHTRACK_RATE_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().nonnegative().default(20),
+  /** REST reads a minute per client address (0: no limit). */
+  BENCHTRACK_RATE_READS_PER_MINUTE: z.coerce.number().int().nonnegative().default(1200),
+  /**
+   * Hosts and networks (comma-separated: names, addresses, CIDRs) webhooks may reach although they are
+   * loopback, private or link-local. Unset: none.
+   */
+  BENCHTRACK_WEBHOOK_ALLOWED_HOSTS: optionalString,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 

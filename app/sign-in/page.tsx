@@ -22,7 +22,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
       </p>
       {first(params.error) && (
         <p role="alert" className="rounded-md border border-bad/40 bg-bad/10 px-3 py-2 text-sm text-bad">
-          That token is not valid (unknown or revoked).
+          {first(params.error) === "too-many"
+            ? "Too many wrong tokens from this address: wait a minute and try again."
+            : "That token is not valid (unknown or revoked)."}
         </p>
       )}
       {first(params["signed-out"]) && (

@@ -33,7 +33,15 @@ export async function startServer(options: {
     ["start", "-p", String(port), "-H", "127.0.0.1"],
     {
       cwd: ROOT,
-      env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(port) },
+      // The bench measures throughput, so the server's rate limits are off (0) unless the case sets them.
+      env: {
+        ...process.env,
+        BENCHTRACK_RATE_UPLOADS_PER_MINUTE: "0",
+        BENCHTRACK_RATE_READS_PER_MINUTE: "0",
+        ...env,
+        NODE_ENV: "production",
+        PORT: String(port),
+      },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true, // its own process group, so stop() ends next-server children too
     },

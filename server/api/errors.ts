@@ -18,6 +18,7 @@ export const TRPC_CODE: Record<ServiceErrorCode, TRPC_ERROR_CODE_KEY> = {
   payload_too_large: "PAYLOAD_TOO_LARGE",
   unsupported_media_type: "UNSUPPORTED_MEDIA_TYPE",
   unprocessable: "UNPROCESSABLE_CONTENT",
+  too_many_requests: "TOO_MANY_REQUESTS",
   internal: "INTERNAL_SERVER_ERROR",
   unavailable: "SERVICE_UNAVAILABLE",
 };

@@ -3,7 +3,7 @@ import superjson from "superjson";
 import { getDb } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Credentials, ReadTarget } from "../services/auth";
-import { isPrivate, requireAdmin, requireReadAccess, resolvePrincipal } from "../services/auth";
+import { isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited } from "../services/auth";
 import { SESSION_COOKIE, SHARE_HEADER } from "../domain/share";
 import { textProblems } from "../domain/parsers/validate";
 import { ServiceError, toServiceError } from "../services/errors";
@@ -17,6 +17,8 @@ import { toTRPCError } from "./errors";
  */
 export interface TRPCContext extends Credentials {
   db: PrismaClient;
+  /** The client's address, for the failed-authentication limit (null: an in-process call, not limited). */
+  clientAddress?: string | null;
 }
 
 /** The value of one cookie of a Cookie header. */
@@ -37,6 +39,8 @@ export async function createTRPCContext(options: { headers: Headers }): Promise<
     authorization: options.headers.get("authorization"),
     session: cookieOf(options.headers.get("cookie"), SESSION_COOKIE),
     share: options.headers.get(SHARE_HEADER),
+    // The last X-Forwarded-For hop, as the REST routes take it (server/http/auth.ts:clientAddress).
+    clientAddress: `ip:${options.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || "unknown"}`,
   };
 }
 
@@ -96,14 +100,14 @@ function readTargetOf(path: string, input: unknown): ReadTarget {
  */
 export const publicProcedure = t.procedure.use(mapErrors).use(async ({ ctx, path, getRawInput, next }) => {
   if (!isPrivate()) return next();
-  const principal = await resolvePrincipal(ctx.db, ctx);
+  const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   requireReadAccess(principal, readTargetOf(path, await getRawInput()));
   return next({ ctx: { ...ctx, principal } });
 });
 
 /** The admin only: the admin token, or a session signed in with it, as for the REST API's admin calls. */
 export const adminProcedure = t.procedure.use(mapErrors).use(async ({ ctx, next }) => {
-  const principal = await resolvePrincipal(ctx.db, ctx);
+  const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   requireAdmin(principal);
   return next({ ctx: { ...ctx, principal } });
 });

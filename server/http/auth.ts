@@ -1,11 +1,21 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Credentials, Principal, ReadTarget } from "../services/auth";
-import { authenticateToken, bearerTokenOf, requireReadAccess, resolvePrincipal } from "../services/auth";
 import { SESSION_COOKIE, SHARE_HEADER, SHARE_PARAM } from "../domain/share";
+import type { Credentials, Principal, ReadTarget } from "../services/auth";
+import { isPrivate, requireReadAccess, resolvePrincipalLimited } from "../services/auth";
+import { takeRateLimit } from "../services/rate-limits";
+
+/**
+ * The client's address for per-address rate limits: the last X-Forwarded-For hop (the one the nearest
+ * proxy saw; Next.js sets it to the socket's address when no proxy did), else "unknown".
+ */
+export function clientAddress(request: Request): string {
+  const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
+  return `ip:${hops.at(-1) ?? "unknown"}`;
+}
 
 /** Who sent the request, by its bearer token only (writes: CI sends a token, never a cookie). services/auth.ts holds the rules. */
 export async function authenticate(request: Request, db: PrismaClient): Promise<Principal> {
-  return authenticateToken(db, bearerTokenOf(request.headers.get("authorization")));
+  return resolvePrincipalLimited(db, { authorization: request.headers.get("authorization") }, clientAddress(request));
 }
 
 /** The value of one cookie of a Cookie header, or null. */
@@ -35,11 +45,22 @@ export function credentialsOf(request: Request): Credentials {
 }
 
 /**
- * Refuses a read the server's privacy does not allow (BENCHTRACK_READ_TOKEN set): the caller needs a
- * token, a signed-in session, or a share link covering `target`.
+ * A REST read: counted against the client address's read limit, then refused unless the server's
+ * privacy allows it (BENCHTRACK_READ_TOKEN set): a token, a signed-in session, or a share link
+ * covering `target`.
  */
 export async function requireRead(request: Request, db: PrismaClient, target: ReadTarget = { kind: "any" }): Promise<Principal> {
-  const principal = await resolvePrincipal(db, credentialsOf(request));
+  const address = clientAddress(request);
+  await takeRateLimit(db, "read", [address]);
+  // A public server reads for anyone: no token lookup (and no token bookkeeping) on every read.
+  if (!isPrivate()) return { kind: "anonymous" };
+  const principal = await resolvePrincipalLimited(db, credentialsOf(request), address);
   requireReadAccess(principal, target);
   return principal;
+}
+
+/** Counts an upload against its token's and its address's limits (429 over either). */
+export async function takeUploadLimit(request: Request, db: PrismaClient, principal: Principal): Promise<void> {
+  const token = principal.kind === "project-token" ? `token:${principal.tokenId}` : `principal:${principal.kind}`;
+  await takeRateLimit(db, "upload", [token, clientAddress(request)]);
 }

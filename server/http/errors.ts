@@ -13,6 +13,7 @@ export const HTTP_STATUS: Record<ServiceErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
+  too_many_requests: 429,
   internal: 500,
   unavailable: 503,
 };

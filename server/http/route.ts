@@ -43,7 +43,8 @@ export function apiRoute<Params = Record<string, never>>(
       if (serviceError.code === "internal" || serviceError.code === "unavailable") {
         console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
       }
-      return errorResponse(serviceError, serviceError.code === "unavailable" ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : undefined);
+      const retryAfter = serviceError.retryAfterSeconds ?? (serviceError.code === "unavailable" ? RETRY_AFTER_SECONDS : null);
+      return errorResponse(serviceError, retryAfter === null ? undefined : { "Retry-After": String(retryAfter) });
     }
   };
 }

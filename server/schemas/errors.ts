@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   "payload_too_large",
   "unsupported_media_type",
   "unprocessable",
+  "too_many_requests",
   "internal",
   "unavailable",
 ] as const;

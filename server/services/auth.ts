@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { getEnv } from "../env";
 import type { PrismaClient } from "../generated/prisma/client";
 import { ServiceError } from "./errors";
+import { checkAuthFailures, recordAuthFailure } from "./rate-limits";
 import type { ShareScope } from "./sessions";
 import { sessionRoleOf, shareScopeOf } from "./sessions";
 import { findActiveToken, touchToken } from "./tokens";
@@ -174,4 +175,20 @@ export async function signInRole(db: PrismaClient, token: string): Promise<"admi
 export function safeNextPath(next: string | null | undefined): string {
   if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
   return next;
+}
+
+/**
+ * resolvePrincipal behind the failed-authentication limit (rate-limits.ts): a client address that sent
+ * too many wrong tokens this minute is refused (429) before its token is even looked at, and each wrong
+ * token counts. `address` null (an in-process call) is not limited.
+ */
+export async function resolvePrincipalLimited(db: PrismaClient, credentials: Credentials, address: string | null): Promise<Principal> {
+  const sendsToken = Boolean(credentials.authorization);
+  if (sendsToken && address !== null) await checkAuthFailures(db, address);
+  try {
+    return await resolvePrincipal(db, credentials);
+  } catch (error) {
+    if (address !== null && error instanceof ServiceError && error.code === "unauthorized") await recordAuthFailure(db, address);
+    throw error;
+  }
 }

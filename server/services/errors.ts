@@ -15,12 +15,15 @@ export type { ErrorDetail };
 export class ServiceError extends Error {
   readonly code: ServiceErrorCode;
   readonly details: ErrorDetail[];
+  /** Seconds to wait before retrying (429, 503): the Retry-After header. */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(code: ServiceErrorCode, message: string, details: ErrorDetail[] = []) {
+  constructor(code: ServiceErrorCode, message: string, details: ErrorDetail[] = [], retryAfterSeconds: number | null = null) {
     super(message);
     this.name = "ServiceError";
     this.code = code;
     this.details = details;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

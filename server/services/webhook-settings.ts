@@ -1,4 +1,6 @@
 import type { PrismaClient } from "../generated/prisma/client";
+import { ServiceError } from "./errors";
+import { webhookTargetProblem } from "./webhook-targets";
 
 /** A project's webhook settings: its URL, and the delivery log of what server/services/webhooks.ts sent. */
 
@@ -32,8 +34,13 @@ export async function getWebhookSettings(db: PrismaClient, project: { id: string
   };
 }
 
-/** Sets (or, with null, clears) the project's webhook URL. The caller validates it (http/https only). */
+/**
+ * Sets (or, with null, clears) the project's webhook URL. The caller validates its shape (http/https
+ * only); here it is refused when it points at this machine or a private network (webhook-targets.ts).
+ */
 export async function setWebhookUrl(db: PrismaClient, projectId: string, url: string | null) {
+  const problem = url === null ? null : await webhookTargetProblem(url);
+  if (problem !== null) throw new ServiceError("bad_request", `The webhook URL is refused: ${problem}`, [{ path: "url", message: problem }]);
   return db.project.update({
     where: { id: projectId },
     data: { webhookUrl: url },

@@ -4,6 +4,7 @@ import { buildRegressionWebhookPayload } from "../domain/webhooks/regression-pay
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { RegressionWebhookPayload } from "../schemas/webhooks";
 import { REGRESSION_SELECT, regressionLinks } from "./regressions";
+import { webhookTargetProblem } from "./webhook-targets";
 
 /**
  * Regression webhooks: when an upload opens regressions, each one is POSTed as JSON to the project's
@@ -22,8 +23,6 @@ import { REGRESSION_SELECT, regressionLinks } from "./regressions";
 
 export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [500, 2000];
 export const WEBHOOK_TIMEOUT_MS = 5000;
-/** How much of a failed answer's body is kept in lastError. */
-const MAX_ERROR_BODY_CHARS = 300;
 
 export interface WebhookDeliveryOptions {
   fetch?: typeof fetch;
@@ -166,6 +165,13 @@ async function postWithRetries(
     await record(state);
     return state;
   }
+  // Checked again before sending: the name may point somewhere else now (DNS rebinding).
+  const refused = await webhookTargetProblem(url);
+  if (refused !== null) {
+    state.error = `Refused: ${refused}; nothing was sent`;
+    await record(state);
+    return state;
+  }
   const doFetch = options.fetch ?? fetch;
   const delays = options.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
@@ -187,8 +193,9 @@ async function postWithRetries(
         state.error = null;
         await response.body?.cancel().catch(() => undefined);
       } else {
-        const answer = await readSnippet(response);
-        state.error = `HTTP ${response.status}${answer ? `: ${answer}` : ""}`;
+        // The receiver's body is never kept nor shown: it could be anything the target holds.
+        await response.body?.cancel().catch(() => undefined);
+        state.error = `HTTP ${response.status}`;
       }
       retryable = response.status >= 500;
     } catch (error) {
@@ -200,15 +207,6 @@ async function postWithRetries(
     const delay = delays[attempt];
     if (state.delivered || !retryable || delay === undefined) return state;
     await sleep(delay);
-  }
-}
-
-async function readSnippet(response: Response): Promise<string> {
-  try {
-    const text = await response.text();
-    return text.replace(/\s+/g, " ").trim().slice(0, MAX_ERROR_BODY_CHARS);
-  } catch {
-    return "";
   }
 }
 

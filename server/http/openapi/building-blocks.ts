@@ -49,6 +49,10 @@ export const ERROR_RESPONSES = {
     code: "unprocessable",
     description: "The format could not be detected, or the content is not the format given.",
   },
+  TooManyRequests: {
+    code: "too_many_requests",
+    description: "Over a rate limit (uploads per token or address, failed authentications, reads); retry after the Retry-After header's seconds.",
+  },
   Unavailable: {
     code: "unavailable",
     description: "The database is unavailable; retry after the Retry-After header's seconds (uploads with the same Idempotency-Key).",
@@ -63,12 +67,12 @@ export function errorAnswerRows(): { status: number; code: ErrorCode; descriptio
 }
 
 /**
- * An operation's error answers: those named, plus the two every route may give — 400 for a path or
- * query value holding text no database can store (a NUL character, a lone surrogate), and 503 when
- * the database is unavailable.
+ * An operation's error answers: those named, plus those every route may give — 400 for a path or
+ * query value holding text no database can store (a NUL character, a lone surrogate), 429 over a rate
+ * limit, and 503 when the database is unavailable.
  */
 export function errorResponses(...names: ErrorResponseName[]): Record<string, unknown> {
-  const all = [...new Set<ErrorResponseName>(["BadRequest", ...names, "Unavailable"])];
+  const all = [...new Set<ErrorResponseName>(["BadRequest", ...names, "TooManyRequests", "Unavailable"])];
   return Object.fromEntries(all.map((name) => [String(HTTP_STATUS[ERROR_RESPONSES[name].code]), ref("responses", name)]));
 }
 

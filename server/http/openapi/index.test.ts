@@ -136,6 +136,7 @@ describe("buildOpenApiDocument", () => {
       "413",
       "415",
       "422",
+      "429",
       "503",
     ]);
   });

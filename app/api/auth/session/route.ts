@@ -1,6 +1,8 @@
 import { getDb } from "@/server/db";
 import { SESSION_COOKIE } from "@/server/domain/share";
+import { clientAddress } from "@/server/http/auth";
 import { safeNextPath, signInRole } from "@/server/services/auth";
+import { checkAuthFailures, recordAuthFailure } from "@/server/services/rate-limits";
 import { SESSION_TTL_SECONDS, sealSession } from "@/server/services/sessions";
 
 /**
@@ -23,8 +25,17 @@ export async function POST(request: Request) {
   if (field("action") === "sign-out") {
     return redirect("/sign-in?signed-out=1", cookie("", 0));
   }
-  const role = await signInRole(await getDb(), field("token") ?? "").catch(() => null);
+  const db = await getDb();
+  const address = clientAddress(request);
+  // Guessing tokens here counts against the same failed-authentication limit as the API (429 over it).
+  try {
+    await checkAuthFailures(db, address);
+  } catch {
+    return redirect(`/sign-in?${new URLSearchParams({ error: "too-many", next })}`);
+  }
+  const role = await signInRole(db, field("token") ?? "").catch(() => null);
   if (role === null) {
+    await recordAuthFailure(db, address);
     return redirect(`/sign-in?${new URLSearchParams({ error: "1", next })}`);
   }
   return redirect(next, cookie(await sealSession(role), SESSION_TTL_SECONDS));

@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { getEnv } from "@/server/env";
-import { authenticate, requireRead } from "@/server/http/auth";
+import { authenticate, requireRead, takeUploadLimit } from "@/server/http/auth";
 import { apiRoute, jsonOrMarkdown } from "@/server/http/route";
 import { listRunsQuerySchema, parseUploadQuery } from "@/server/schemas/runs";
 import { parseProjectSlug } from "@/server/schemas/projects";
@@ -20,6 +20,7 @@ export const POST = apiRoute<Params>(async (request, params) => {
   const slug = parseProjectSlug(params.project);
   const db = await getDb();
   const principal = await authenticate(request, db);
+  await takeUploadLimit(request, db, principal);
   // Who may upload is settled before a byte of the body is read.
   const target = await authorizeUpload(db, principal, slug);
   const query = parseUploadQuery(new URL(request.url).searchParams, request.headers);

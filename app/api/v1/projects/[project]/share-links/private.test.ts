@@ -161,7 +161,7 @@ describe("share links", () => {
 
   it("are refused without a token, with the read token, for an unknown run and for a bad body", async () => {
     expect((await mint({ run: runIds[0] }, null)).status).toBe(401);
-    expect((await mint({ run: runIds[0] }, READ_TOKEN)).status).toBe(401);
+    expect((await mint({ run: runIds[0] }, READ_TOKEN)).status).toBe(403);
     expect((await mint({ run: "no-such-run" })).status).toBe(404);
     const bad = await mint({ run: runIds[0], compare: { base: "a", head: "b" } });
     expect(bad.status).toBe(400);

@@ -93,7 +93,23 @@ describe("project webhook settings and delivery log", () => {
     const notJson = await put("{url:");
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).error.details[0].path).toBe("body");
-    expect((await put({ url: "http://10.0.0.5:8080/hook" })).status).toBe(200);
+  });
+
+  it("refuses URLs that point at this machine, the private network or a metadata service (SSRF)", async () => {
+    for (const url of [
+      "http://127.0.0.1:5432",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[::1]/hook",
+      "http://0x7f000001/hook",
+      "http://10.0.0.5:8080/hook",
+      "http://localhost:3000/hook",
+      "http://[::ffff:192.168.1.1]/",
+      "http://[fd00:ec2::254]/",
+    ]) {
+      const response = await put({ url });
+      expect({ url, status: response.status }).toEqual({ url, status: 400 });
+      expect((await response.json()).error.details[0]).toMatchObject({ path: "url", message: expect.stringMatching(/loopback, private|this machine/) });
+    }
   });
 
   it("lists the last 50 deliveries, newest first", async () => {
