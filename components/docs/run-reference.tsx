@@ -51,9 +51,10 @@ export function RunReference({
       <DocSection id="idempotency" title="Retries: Idempotency-Key">
         <p>
           Send an <Code>Idempotency-Key</Code> header (or <Code>?idempotency_key=</Code>), 1–255 characters, to make
-          retries safe: the first upload answers <strong>201</strong>; the same key with the same body answers{" "}
-          <strong>200</strong> with the first run, never a duplicate; the same key with a different body is a{" "}
-          <strong>409</strong>.
+          retries safe: the first upload answers <strong>201</strong>; the same key with the same files and query
+          parameters answers <strong>200</strong> with the first run, never a duplicate (a multipart retry with a new
+          boundary included); the same key with different content or metadata (another <Code>label</Code>, say) is a{" "}
+          <strong>409</strong>. After a 503 or a dropped connection, retry with the same key.
         </p>
         <CodeBlock
           title="Safe retries"

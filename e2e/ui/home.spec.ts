@@ -31,4 +31,18 @@ test.describe("home page", () => {
     await expect(page.locator("html")).toHaveClass(/dark/);
     await expect(toggle).toHaveAttribute("title", "Theme: dark");
   });
+
+  test("pages send a Content-Security-Policy that forbids framing, and break none of its rules", async ({ page }) => {
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy|Refused to (load|execute|apply)/i.test(message.text())) violations.push(message.text());
+    });
+    const response = await page.goto("/");
+    expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    for (const path of ["/projects/listings-demo", "/projects/listings-demo/endpoints/_all", "/projects/listings-demo/regressions", "/docs/api"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+    }
+    expect(violations).toEqual([]);
+  });
 });

@@ -10,7 +10,7 @@ import type { DemoPlan } from "./plan";
  * Loads the demo history into a migrated database through the upload use case (`uploadRun`, as
  * `POST …/runs` does: stored, then change-point detection, so main's slowdown opens regressions in
  * the inbox and marks the trend charts), then marks what it wrote as demo data. Safe to run again: each planned run has a
- * fixed idempotency key, so a second seed answers "replayed" for every run and writes nothing new.
+ * fixed idempotency key, so a second seed finds every run by it and writes nothing new.
  */
 const IDEMPOTENCY_PREFIX = "seed-demo:v1:";
 const REPO_URL = "https://github.com/example/listings";
@@ -66,13 +66,20 @@ export async function seedDemo(
   const comparisons = new Map<string, DemoComparison>();
   let created = 0;
   for (const [index, run] of runs.entries()) {
-    const outcome = await uploadRun(db, {
-      target: { projectSlug: run.projectSlug, project: await findProject(db, run.projectSlug), mayCreateProject: true },
+    const idempotencyKey = `${IDEMPOTENCY_PREFIX}${run.key}`;
+    // Seeded before (its dates then were another day's): found by its key, kept as it is. Re-uploading
+    // it would be a 409, since idempotency compares metadata (started_at) as well as content.
+    const project = await findProject(db, run.projectSlug);
+    const seeded = project
+      ? await db.run.findUnique({ where: { projectId_idempotencyKey: { projectId: project.id, idempotencyKey } }, select: { id: true } })
+      : null;
+    const outcome = seeded ? { runId: seeded.id, created: false } : await uploadRun(db, {
+      target: { projectSlug: run.projectSlug, project, mayCreateProject: true },
       upload: readFixtureUpload(run.fixture),
       query: {
         format: null,
         metadata: runMetadataSchema.parse(run.metadata),
-        idempotencyKey: `${IDEMPOTENCY_PREFIX}${run.key}`,
+        idempotencyKey,
         failOn: null,
       },
       baseUrl,

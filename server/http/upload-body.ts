@@ -8,6 +8,7 @@ import type { Gzip } from "node:zlib";
 import { InputError } from "../domain/input-error";
 import { isNdjsonStart, resolveFormatName } from "../domain/parsers/detect";
 import type { ReceivedFile, ReceivedUpload, StoredRaw } from "../services/received-upload";
+import { filesHash } from "../services/received-upload";
 
 /**
  * Reads an upload body in one streaming pass: enforces the size limits as bytes arrive (so an
@@ -278,9 +279,17 @@ async function readMultipart(stream: Readable, contentType: string, limits: Uplo
     ]);
   }
   const files: ReceivedFile[] = [];
+  const contents: { name: string; bytes: Buffer }[] = [];
   for (const [field, value] of form.entries()) {
     if (typeof value === "string") continue;
     const bytes = Buffer.from(await value.arrayBuffer());
+    const name = value.name || field;
+    if (contents.some((earlier) => earlier.name === name)) {
+      throw new InputError("malformed", `Two files named "${name}" in one upload`, [
+        { path: `body.files[${contents.length}]`, message: `"${name}" was already sent in this upload` },
+      ]);
+    }
+    contents.push({ name, bytes });
     files.push({
       name: value.name || field,
       contentType: value.type || null,
@@ -294,5 +303,5 @@ async function readMultipart(stream: Readable, contentType: string, limits: Uplo
       { path: "body", message: 'send files with curl -F "stats=@locust_stats.csv"' },
     ]);
   }
-  return { kind: "files", files, sha256: createHash("sha256").update(body).digest("hex") };
+  return { kind: "files", files, sha256: filesHash(contents) };
 }

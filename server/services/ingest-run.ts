@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { applyRunMetadata, parseK6Ndjson, parseUpload, validateParsedRun } from "../domain/parsers";
 import type { RunMetadata } from "../domain/parsers";
 import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
@@ -65,6 +66,24 @@ async function readReceivedUpload(upload: ReceivedUpload, format: string | null,
   return { run, format: parsed.format, ...body };
 }
 
+/**
+ * The idempotency fingerprint stored as runs.body_sha256: the content's hash (a file set's names and
+ * bytes, never a multipart boundary) with the format and metadata the query gave, so the same key with
+ * another ?label= is a conflict, not a silent replay of the old run.
+ */
+export function uploadFingerprint(contentSha256: string, format: string | null, metadata: RunMetadata): string {
+  const canonical = (value: unknown): unknown =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([, item]) => item !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([key, item]) => [key, canonical(item)]),
+        )
+      : value;
+  return createHash("sha256").update(JSON.stringify([contentSha256, format, canonical(metadata)])).digest("hex");
+}
+
 /** Custom metrics of the aggregate are the run's: one place for them, as stored (endpoint_id NULL). */
 function normalizeRunMetrics(run: ParsedRun): ParsedRun {
   if (Object.keys(run.aggregate.metrics).length === 0) return run;
@@ -75,14 +94,17 @@ export async function ingestRun(db: PrismaClient, request: IngestRequest): Promi
   const { projectSlug, upload, idempotencyKey } = request;
   const existingProject = await db.project.findUnique({ where: { slug: projectSlug }, select: { id: true } });
   if (!existingProject && !request.createProjectIfMissing) throw notFound(`Project "${projectSlug}"`);
+  // What a retry must repeat to be the same upload: the content AND what the query says of it.
+  const fingerprint = (contentSha256: string) => uploadFingerprint(contentSha256, request.format, request.metadata);
   const replayOf = async (sha256: string) =>
-    existingProject && idempotencyKey ? findReplay(db, existingProject.id, idempotencyKey, sha256) : null;
+    existingProject && idempotencyKey ? findReplay(db, existingProject.id, idempotencyKey, fingerprint(sha256)) : null;
 
   // A document's hash is known before parsing, so a retry skips the parse; NDJSON's once it is read.
   const early = upload.kind === "files" ? await replayOf(upload.sha256) : null;
   if (early) return early;
-  const read = await readReceivedUpload(upload, request.format, request.metadata);
-  const late = upload.kind === "ndjson" ? await replayOf(read.sha256) : null;
+  const parsed = await readReceivedUpload(upload, request.format, request.metadata);
+  const read = { ...parsed, sha256: fingerprint(parsed.sha256) };
+  const late = upload.kind === "ndjson" ? await replayOf(parsed.sha256) : null;
   if (late) return late;
 
   try {
@@ -128,7 +150,7 @@ async function findReplay(
   });
   if (!previous) return null;
   if (previous.bodySha256 !== bodySha256) {
-    throw new ServiceError("conflict", "This Idempotency-Key was used for an upload with a different body", [
+    throw new ServiceError("conflict", "This Idempotency-Key was used for an upload with a different body or metadata", [
       { path: "header.idempotency-key", message: `first used by run ${previous.id}` },
     ]);
   }

@@ -36,10 +36,22 @@ export type ReceivedUpload =
  * storage, the hash over names and bytes so idempotency sees the file set, not just its content.
  */
 export function uploadOfFiles(files: readonly { name: string | null; contentType: string | null; bytes: Buffer }[]): ReceivedUpload {
+  const received = files.map(({ name, contentType, bytes }) => ({
+    name,
+    contentType,
+    text: bytes.toString("utf8"),
+    sizeBytes: bytes.length,
+    gzip: gzipSync(bytes, { level: 4 }),
+  }));
+  return { kind: "files", files: received, sha256: filesHash(files) };
+}
+
+/**
+ * The hash idempotency compares for a set of files: their names and bytes, in order — not the
+ * multipart envelope around them, whose boundary changes with every `curl -F` retry.
+ */
+export function filesHash(files: readonly { name: string | null; bytes: Buffer }[]): string {
   const hash = createHash("sha256");
-  const received = files.map(({ name, contentType, bytes }) => {
-    hash.update(`${name ?? ""}\0${bytes.length}\0`).update(bytes);
-    return { name, contentType, text: bytes.toString("utf8"), sizeBytes: bytes.length, gzip: gzipSync(bytes, { level: 4 }) };
-  });
-  return { kind: "files", files: received, sha256: hash.digest("hex") };
+  for (const { name, bytes } of files) hash.update(`${name ?? ""}\0${bytes.length}\0`).update(bytes);
+  return hash.digest("hex");
 }

@@ -26,6 +26,28 @@ describe("validateParsedRun", () => {
     expect(errorOf(() => validateParsedRun({ ...run, label: "y".repeat(1025) })).details[0]?.path).toBe("label");
   });
 
+  it("refuses 10^6 checks (once stored, a 46-second, 532 MB page), too many thresholds or notes", () => {
+    const run = base();
+    const checks = Array.from({ length: 1_000_001 }, (_, i) => ({ name: `c${i}`, group: null, passes: 1, fails: 0 }));
+    const error = errorOf(() => validateParsedRun({ ...run, checks }));
+    expect(error.code).toBe("too_large");
+    expect(error.details[0]).toEqual({ path: "checks", message: "1000001 checks; the limit is 1000" });
+    const thresholds = Array.from({ length: 1_001 }, () => ({ metric: "m", expression: "p(95)<1", passed: true }));
+    expect(errorOf(() => validateParsedRun({ ...run, thresholds })).details[0]?.path).toBe("thresholds");
+    expect(errorOf(() => validateParsedRun({ ...run, notes: Array.from({ length: 201 }, () => "n") })).details[0]?.path).toBe("notes");
+  });
+
+  it("refuses text the database cannot store, and counts beyond 32 bits, with their paths", () => {
+    const run = base();
+    const nul = { ...run, environment: { ...run.environment, attributes: { "db\u0000": "pg" } } };
+    expect(errorOf(() => validateParsedRun(nul)).details[0]).toEqual({
+      path: "environment.attributes.db\\u0000",
+      message: "its key contains a NUL character (\\u0000), which cannot be stored",
+    });
+    const endpoint = { ...emptyEndpoint("e"), requests: 3e9 };
+    expect(errorOf(() => validateParsedRun({ ...run, endpoints: [endpoint] })).details[0]?.path).toBe("endpoints[0].requests");
+  });
+
   it("refuses more than 100 attributes", () => {
     const run = base();
     const attributes = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, "v"]));

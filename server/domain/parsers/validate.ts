@@ -11,6 +11,10 @@ export const MAX_NAME_LENGTH = 512;
 export const MAX_STRING_LENGTH = 1_024;
 export const MAX_ATTRIBUTES = 100;
 export const MAX_DISTINCT_ERRORS = 1_000;
+/** Checks, thresholds and parser notes a run may carry: far beyond real files, short of a page nobody can open. */
+export const MAX_CHECKS = 1_000;
+export const MAX_THRESHOLDS = 1_000;
+export const MAX_NOTES = 200;
 /** Listing every offence of a 10,000-endpoint file helps no one. */
 const MAX_DETAILS = 20;
 
@@ -75,6 +79,13 @@ export function* textProblems(value: unknown, path: string): Generator<InputErro
 }
 
 function* sizeProblems(run: ParsedRun): Generator<InputErrorDetail> {
+  for (const [path, list, limit] of [
+    ["checks", run.checks, MAX_CHECKS],
+    ["thresholds", run.thresholds, MAX_THRESHOLDS],
+    ["notes", run.notes, MAX_NOTES],
+  ] as const) {
+    if (list.length > limit) yield { path, message: `${list.length} ${path}; the limit is ${limit}` };
+  }
   yield* stringTooLong("tool", run.tool, MAX_STRING_LENGTH);
   yield* stringTooLong("toolVersion", run.toolVersion, MAX_STRING_LENGTH);
   yield* stringTooLong("label", run.label, MAX_STRING_LENGTH);

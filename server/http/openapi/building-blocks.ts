@@ -38,7 +38,7 @@ export const ERROR_RESPONSES = {
   NotFound: { code: "not_found", description: "No such project, run, file or token." },
   Conflict: {
     code: "conflict",
-    description: "Conflict: the Idempotency-Key was used with a different body, or the project exists.",
+    description: "Conflict: the Idempotency-Key was used with a different body or other metadata (label, branch…), or the project exists.",
   },
   PayloadTooLarge: {
     code: "payload_too_large",

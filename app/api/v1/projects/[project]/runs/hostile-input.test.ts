@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
@@ -114,5 +116,45 @@ describe("read routes given text the database could not hold", () => {
     const input = { project: slug, base: "label:nightly", head: "label:nightly", last: null, test: "welch" as const, tool: "\u0000", baseUrl: "http://x" };
     await expect(caller.compare.get(input)).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(caller.run.get({ project: slug, id: "\u0000" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
+
+describe("idempotency and multipart", () => {
+  const locust = (name: string) =>
+    readFileSync(path.resolve(import.meta.dirname, "../../../../../../server/domain/parsers/fixtures/locust/baseline/round1", name));
+  const form = (names: string[]) => {
+    const data = new FormData();
+    for (const name of names) data.append(name, new Blob([locust(name)]), name);
+    return data;
+  };
+  const postForm = (data: FormData, key: string, query: Record<string, string> = {}) =>
+    call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
+      method: "POST",
+      body: data,
+      headers: { "idempotency-key": key },
+      query: { label: "nightly", ...query },
+    });
+
+  it("replays the same files re-sent with a new boundary, and refuses the same key with other metadata", async () => {
+    const key = `retry-${Date.now()}`;
+    const files = ["locust_stats.csv", "locust_failures.csv"];
+    const first = await postForm(form(files), key);
+    expect(first.status).toBe(201);
+    const firstId = ((await first.json()) as { id: string }).id;
+    // A new FormData is a new multipart boundary: the same upload all the same.
+    const again = await postForm(form(files), key);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { id: string }).id).toBe(firstId);
+    const relabelled = await postForm(form(files), key, { label: "other" });
+    expect(relabelled.status).toBe(409);
+    expect(((await relabelled.json()) as ErrorAnswer).error.message).toMatch(/different body or metadata/);
+  });
+
+  it("refuses two files of the same name in one upload", async () => {
+    const data = form(["locust_stats.csv"]);
+    data.append("again", new Blob([locust("locust_stats.csv")]), "locust_stats.csv");
+    const response = await postForm(data, `dup-${Date.now()}`);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as ErrorAnswer).error.details[0]?.path).toBe("body.files[1]");
   });
 });
