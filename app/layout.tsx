@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { cookies } from "next/headers";
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/layout/site-header";
 import { ThemeScript } from "@/components/layout/theme-script";
+import { SessionProvider } from "@/components/providers/session-provider";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
-import { SESSION_COOKIE } from "@/server/domain/share";
+import { getQueryClient, trpc } from "@/server/api/server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -13,7 +13,8 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const signedIn = (await cookies()).has(SESSION_COOKIE);
+  // A forged or expired cookie grants nothing (and offers no sign-out of a session that is not one).
+  const { role } = await getQueryClient().fetchQuery(trpc.session.get.queryOptions());
   return (
     // The theme script changes <html>'s class before hydration, by design.
     <html lang="en" suppressHydrationWarning>
@@ -21,10 +22,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <ThemeScript />
       </head>
       <body className="min-h-screen antialiased">
-        <TRPCReactProvider>
-          <SiteHeader signedIn={signedIn} />
-          <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
-        </TRPCReactProvider>
+        <SessionProvider role={role}>
+          <TRPCReactProvider>
+            <SiteHeader signedIn={role !== null} />
+            <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+          </TRPCReactProvider>
+        </SessionProvider>
       </body>
     </html>
   );

@@ -92,9 +92,13 @@ function lockDataDir(dataDir: string): () => void {
     );
   }
   writeFileSync(lockPath, String(process.pid));
-  return () => {
+  const release = () => {
+    process.off("exit", release);
     if (readLockHolder(lockPath) === process.pid) rmSync(lockPath, { force: true });
   };
+  // A normal stop (Next exits on SIGINT/SIGTERM without closing the database) leaves no stale lock.
+  process.on("exit", release);
+  return release;
 }
 
 function readLockHolder(lockPath: string): number | null {

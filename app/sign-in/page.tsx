@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { Card } from "@/components/ui/card";
 import { SESSION_FORM_ACTION } from "@/server/domain/urls";
+import { getQueryClient, trpc } from "@/server/api/server";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -9,16 +10,20 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
 
 // /sign-in — a private Benchtrack (BENCHTRACK_READ_TOKEN set) asks for a token once per browser: the read
-// token, the admin token (which also unlocks admin actions) or a project token.
+// token, the admin token (which also unlocks admin actions) or a project token. On any server, the admin
+// token signs a browser in for admin actions (the Settings page posts here too).
 export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const next = first(params.next) ?? "/";
+  const session = await getQueryClient().fetchQuery(trpc.session.get.queryOptions());
   return (
     <div className="mx-auto max-w-md space-y-4 pt-8">
       <h1 className="text-2xl font-semibold tracking-tight">Sign in</h1>
       <p className="text-sm text-text-muted">
-        This Benchtrack is private. Enter the read token, the admin token (it also unlocks admin actions) or a project
-        token. The browser stays signed in for 7 days.
+        {session.private
+          ? "This Benchtrack is private. Enter the read token, the admin token (it also unlocks admin actions) or a project token."
+          : "Enter the admin token to change settings, pin baselines and triage regressions from the dashboard."}{" "}
+        The browser stays signed in for 7 days.
       </p>
       {first(params.error) && (
         <p role="alert" className="rounded-md border border-bad/40 bg-bad/10 px-3 py-2 text-sm text-bad">

@@ -7,7 +7,6 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState } from "react";
 import type { ReactNode } from "react";
 import superjson from "superjson";
-import { readAdminToken } from "@/components/settings/admin-token";
 import type { AppRouter } from "@/server/api/root";
 import { makeQueryClient } from "@/server/api/query-client";
 import { SHARE_HEADER, SHARE_PARAM } from "@/server/domain/share";
@@ -31,17 +30,11 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
         httpBatchLink({
           url: "/api/trpc",
           transformer: superjson,
-          // Read at each request: the admin token entered on the Settings page (this tab only), if any
-          // (admin procedures check it as the REST API does), and the share link the page was opened
-          // with, if any (a private server lets it read that one comparison or run). A signed-in
-          // session travels by itself, as a cookie.
+          // The share link the page was opened with, if any (a private server lets it read that one
+          // comparison or run). A signed-in session (read or admin) travels by itself, as a cookie.
           headers() {
-            const token = readAdminToken();
             const share = new URLSearchParams(window.location.search).get(SHARE_PARAM);
-            return {
-              ...(token ? { Authorization: `Bearer ${token}` } : {}),
-              ...(share ? { [SHARE_HEADER]: share } : {}),
-            };
+            return share ? { [SHARE_HEADER]: share } : {};
           },
         }),
       ],

@@ -4,15 +4,15 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import { useAdminToken } from "@/components/settings/admin-token";
+import { useIsAdmin } from "@/components/providers/session-provider";
 import { describeProblem } from "@/components/settings/problem";
 import { pagePaths } from "@/server/domain/urls";
 
 type Status = "open" | "acknowledged" | "dismissed";
 
-/** Acknowledge / dismiss / reopen a regression: needs the admin token (entered on the Settings page). */
+/** Acknowledge / dismiss / reopen a regression: needs an admin session (the admin token, entered on the Settings page). */
 export function StatusActions({ project, id, status }: { project: string; id: string; status: Status }) {
-  const [token] = useAdminToken();
+  const isAdmin = useIsAdmin();
   const router = useRouter();
   const trpc = useTRPC();
   const [error, setError] = useState<string | null>(null);
@@ -23,7 +23,7 @@ export function StatusActions({ project, id, status }: { project: string; id: st
       onError: (failure) => setError(describeProblem(failure)),
     }),
   );
-  if (!token) {
+  if (!isAdmin) {
     return (
       <a href={pagePaths.settings(project)} className="text-xs text-text-muted underline" title="Acknowledging needs the admin token">
         unlock to triage

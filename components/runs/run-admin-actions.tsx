@@ -3,16 +3,16 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import { useAdminToken } from "@/components/settings/admin-token";
+import { useIsAdmin } from "@/components/providers/session-provider";
 import { describeProblem } from "@/components/settings/problem";
 import type { AdminCallError } from "@/components/settings/problem";
 
 /**
  * Admin actions on a run: pin it as the baseline of its label, and annotate it ("deployed v2.3").
- * Hidden until the admin token is entered (Settings); the server checks the token either way.
+ * Shown to an admin session (signed in with the admin token); the server checks the session either way.
  */
 export function RunAdminActions({ project, runId, label }: { project: string; runId: string; label: string | null }) {
-  const [token] = useAdminToken();
+  const isAdmin = useIsAdmin();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [note, setNote] = useState("");
@@ -39,7 +39,7 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
       onError: failed,
     }),
   );
-  if (!token) return null;
+  if (!isAdmin) return null;
 
   return (
     <div className="mt-3 flex flex-wrap items-center gap-2 border-t border-border pt-3 text-sm" data-testid="run-admin-actions">

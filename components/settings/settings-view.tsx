@@ -1,16 +1,17 @@
 "use client";
 
 import { useSuspenseQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useIsAdmin } from "@/components/providers/session-provider";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
-import { useAdminToken } from "./admin-token";
+import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
 import { ProjectForm } from "./project-form";
 import { SlaEditor } from "./sla-editor";
 import { TokensPanel } from "./tokens-panel";
 
 /**
- * Settings need the admin token, asked for once per browser session; until it is entered the page
+ * Settings need an admin session: the admin token, entered once here (or on /sign-in), signs this
+ * browser in for 7 days with an httpOnly cookie; scripts never hold the token. Until then the page
  * shows the current SLA targets. The settings come from settings.get (prefetched by the page).
  */
 export function SettingsView({ project }: { project: string }) {
@@ -18,26 +19,20 @@ export function SettingsView({ project }: { project: string }) {
   const {
     data: { settings, slaTargets: targets },
   } = useSuspenseQuery(trpc.settings.get.queryOptions({ project }));
-  const [token, setToken] = useAdminToken();
-  const [draft, setDraft] = useState("");
+  const isAdmin = useIsAdmin();
 
-  if (!token) {
+  if (!isAdmin) {
     return (
       <Card title="Admin token required">
-        <form
-          className="flex flex-wrap items-end gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (draft.trim()) setToken(draft.trim());
-          }}
-        >
+        <form method="post" action={SESSION_FORM_ACTION} className="flex flex-wrap items-end gap-2">
+          <input type="hidden" name="next" value={pagePaths.settings(project)} />
           <label className="flex flex-col gap-1 text-sm">
             Admin token (BENCHTRACK_ADMIN_TOKEN)
             <input
               type="password"
-              autoComplete="off"
-              value={draft}
-              onChange={(event) => setDraft(event.target.value)}
+              name="token"
+              required
+              autoComplete="current-password"
               className="w-72 rounded border border-border bg-surface px-2 py-1"
               data-testid="admin-token-input"
             />
@@ -47,7 +42,7 @@ export function SettingsView({ project }: { project: string }) {
           </button>
         </form>
         <p className="mt-2 text-xs text-text-muted">
-          Kept in this tab&apos;s session storage only, and sent only to this server&apos;s API. Current SLA targets:{" "}
+          Signs this browser in as admin for 7 days (an httpOnly cookie; sign out from the header). Current SLA targets:{" "}
           {targets.length === 0 ? "none" : targets.map((target) => `${target.metric} ${target.op} ${target.threshold}${target.unit ? ` ${target.unit}` : ""}`).join(", ")}.
         </p>
       </Card>
@@ -56,11 +51,6 @@ export function SettingsView({ project }: { project: string }) {
 
   return (
     <div className="space-y-5">
-      <div className="flex justify-end">
-        <button type="button" onClick={() => setToken(null)} className="text-xs text-text-muted underline">
-          Forget the admin token
-        </button>
-      </div>
       <Card title="SLA policy">
         <SlaEditor project={project} initial={targets} />
       </Card>

@@ -33,6 +33,10 @@ test("a step on main shows up in the inbox, on the trend, and can be acknowledge
   await page.getByTestId("admin-token-input").fill(E2E_ADMIN_TOKEN);
   await page.getByRole("button", { name: "Unlock settings" }).click();
   await expect(page.getByTestId("sla-editor")).toBeVisible();
+  // The admin token signed the browser in (an httpOnly cookie): the page's scripts never hold it.
+  const storage = await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }) + document.cookie);
+  expect(storage).not.toContain(E2E_ADMIN_TOKEN);
+  expect((await page.context().cookies()).find((cookie) => cookie.name === "benchtrack_session")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
   await page.getByRole("button", { name: "Add target" }).click();
   await page.getByRole("button", { name: "Save policy" }).click();
   await expect(page.getByText("Saved. Every run is now graded against this policy.")).toBeVisible();

@@ -14,6 +14,7 @@ export const TRPC_CODE: Record<ServiceErrorCode, TRPC_ERROR_CODE_KEY> = {
   unauthorized: "UNAUTHORIZED",
   forbidden: "FORBIDDEN",
   not_found: "NOT_FOUND",
+  method_not_allowed: "METHOD_NOT_SUPPORTED",
   conflict: "CONFLICT",
   payload_too_large: "PAYLOAD_TOO_LARGE",
   unsupported_media_type: "UNSUPPORTED_MEDIA_TYPE",

@@ -7,6 +7,7 @@ import { historyRouter } from "./routers/history";
 import { projectRouter } from "./routers/project";
 import { regressionRouter } from "./routers/regression";
 import { runRouter } from "./routers/run";
+import { sessionRouter } from "./routers/session";
 import { settingsRouter } from "./routers/settings";
 import { tokenRouter } from "./routers/token";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
@@ -18,6 +19,7 @@ export const appRouter = createTRPCRouter({
   endpoint: endpointRouter,
   compare: compareRouter,
   settings: settingsRouter,
+  session: sessionRouter,
   token: tokenRouter,
   baseline: baselineRouter,
   annotation: annotationRouter,

@@ -94,6 +94,9 @@ function readTargetOf(path: string, input: unknown): ReadTarget {
   return { kind: "any" };
 }
 
+/** What anyone may ask, signed in or not, private server or not: what their own session grants. */
+export const openProcedure = t.procedure.use(mapErrors);
+
 /**
  * Reads: open unless the server is private (BENCHTRACK_READ_TOKEN); then a token, a signed-in session,
  * or a share link covering the call (services/auth.ts:requireReadAccess).

@@ -25,20 +25,50 @@ function urlTextProblems(request: Request, params: unknown): ErrorDetail[] {
 
 type RouteContext<Params> = { params: Promise<Params> };
 
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/**
+ * Handlers for the methods a route does not serve, so that they too answer the error envelope (405,
+ * with `Allow`) rather than Next's empty 405. A route exports the ones it lacks:
+ * `export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");` — listing one it serves is a
+ * type error (two exports of one name), and routes.test.ts checks every route exports all five.
+ */
+export function otherMethods(...allowed: HttpMethod[]): Record<HttpMethod, (request: Request) => Response> {
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
+  const refuse = (request: Request) =>
+    errorResponse(
+      new ServiceError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(" or ")}`, [
+        { path: "method", message: `allowed: ${allow}` },
+      ]),
+      { Allow: allow },
+    );
+  return Object.fromEntries(HTTP_METHODS.map((method) => [method, refuse])) as Record<HttpMethod, (request: Request) => Response>;
+}
+
 /**
  * Wraps a REST route handler: every error leaves as the JSON envelope with its status; unexpected
- * errors are logged (message and stack only: requests may carry secrets) and answered with a 500.
+ * errors are logged (message and stack only: requests may carry secrets) and answered with a 500. A
+ * request the client abandoned is logged as one info line, not as an error.
  */
 export function apiRoute<Params = Record<string, never>>(
   handler: (request: Request, params: Params) => Promise<Response>,
 ) {
   return async (request: Request, context: RouteContext<Params>): Promise<Response> => {
+    const startedAt = performance.now();
     try {
       const params = await context.params;
       const problems = urlTextProblems(request, params);
       if (problems.length > 0) throw new ServiceError("bad_request", `Invalid text at ${problems[0]!.path}: ${problems[0]!.message}`, problems);
       return await handler(request, params);
     } catch (error) {
+      if (request.signal.aborted) {
+        // Not a failure of ours: one line, no stack. Nobody reads the answer.
+        console.info(
+          `${request.method} ${new URL(request.url).pathname}: the client went away after ${Math.round(performance.now() - startedAt)} ms; the request was dropped`,
+        );
+        return errorResponse(new ServiceError("bad_request", "The client closed the request", [{ path: "body", message: "aborted" }]));
+      }
       const serviceError = toServiceError(error);
       if (serviceError.code === "internal" || serviceError.code === "unavailable") {
         console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { Readable, Transform, pipeline } from "node:stream";
+import { Readable, Transform, addAbortSignal, pipeline } from "node:stream";
 import type { TransformCallback } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { StringDecoder } from "node:string_decoder";
 import { createGunzip, createGzip, gzipSync } from "node:zlib";
 import type { Gzip } from "node:zlib";
 import { InputError } from "../domain/input-error";
-import { isNdjsonStart, resolveFormatName } from "../domain/parsers/detect";
+import { MAX_NDJSON_FIRST_LINE, isNdjsonStart, resolveFormatName } from "../domain/parsers/detect";
 import type { ReceivedFile, ReceivedUpload, StoredRaw } from "../services/received-upload";
 import { filesHash } from "../services/received-upload";
 
@@ -31,7 +31,11 @@ export interface UploadLimits {
 /** k6's NDJSON lines are a few hundred bytes; a megabyte is far beyond any real one. */
 export const DEFAULT_MAX_LINE_CHARS = 1024 * 1024;
 
-const NDJSON_DECISION_BYTES = 64 * 1024;
+// Whether a body is k6 NDJSON is decided within its first line, as detect.ts decides it.
+const NDJSON_DECISION_BYTES = MAX_NDJSON_FIRST_LINE;
+
+/** Files in one multipart upload: a Locust CSV set is 3 or 4, a ghz run one report per method. */
+export const MAX_UPLOAD_FILES = 50;
 
 export async function readUpload(request: Request, limits: UploadLimits, format: string | null): Promise<ReceivedUpload> {
   if (!request.body) throw new InputError("malformed", "The upload is empty", [{ path: "body", message: "no content" }]);
@@ -64,6 +68,9 @@ function decodedBodyStream(request: Request, limits: UploadLimits): Readable {
   pipeline([source, ...stages, output], () => {
     // Errors surface through `output`; nothing else to do here.
   });
+  // The client went away (Next aborts request.signal when the connection closes): stop reading,
+  // decompressing and parsing at once; the reader sees an AbortError.
+  addAbortSignal(request.signal, output);
   return output;
 }
 
@@ -282,6 +289,11 @@ async function readMultipart(stream: Readable, contentType: string, limits: Uplo
   const contents: { name: string; bytes: Buffer }[] = [];
   for (const [field, value] of form.entries()) {
     if (typeof value === "string") continue;
+    if (contents.length === MAX_UPLOAD_FILES) {
+      throw new InputError("too_large", `More than ${MAX_UPLOAD_FILES} files in one upload`, [
+        { path: `body.files[${MAX_UPLOAD_FILES}]`, message: `at most ${MAX_UPLOAD_FILES} files per upload` },
+      ]);
+    }
     const bytes = Buffer.from(await value.arrayBuffer());
     const name = value.name || field;
     if (contents.some((earlier) => earlier.name === name)) {

@@ -1,13 +1,15 @@
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
 import { describeRunSet } from "../domain/compare/run-names";
+import { markdownText } from "../domain/report/markdown";
 import { endpointDisplayName } from "../domain/run";
 import type { Verdict } from "../domain/stats/verdict";
 import type { ComparisonResult } from "./compare-runs";
 
 /**
  * The comparison as a pull-request comment: the verdict first, then a compact table of what changed,
- * then how it was decided, then a link to the page with everything.
+ * then how it was decided, then a link to the page with everything. User text goes through
+ * markdownText (domain/report/markdown.ts): it stays text.
  */
 const VERDICT_LINE: Record<Verdict, string> = {
   regressed: "🔴 **Regressed**: head is worse than base",
@@ -23,10 +25,6 @@ const VERDICT_WORD: Record<Verdict, string> = {
 };
 const MAX_ROWS = 20;
 
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ");
-}
-
 function formatDelta(metric: MetricComparison): string {
   const delta = formatDeltaPct(metric.deltaPct);
   if (!metric.deltaPctCi95) return delta;
@@ -36,7 +34,7 @@ function formatDelta(metric: MetricComparison): string {
 
 /** A side as people name its runs ("baseline #1–5 on main@6bb136f"), not as its selector's ids. */
 function sideLabel(side: ComparisonResult["base"]): string {
-  return escapeCell(describeRunSet(side.runs));
+  return markdownText(describeRunSet(side.runs));
 }
 
 export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: string, perTool: { tool: string; url: string }[] = []): string {
@@ -47,8 +45,8 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
       "",
       `**base** ${sideLabel(result.base)} → **head** ${sideLabel(result.head)} · [open the comparison](${pageUrl})`,
       "",
-      `No verdict: ${escapeCell(comparison.notComparable)}.`,
-      ...(perTool.length > 0 ? ["", `Compare one tool at a time: ${perTool.map((entry) => `[${escapeCell(entry.tool)}](${entry.url})`).join(" · ")}`] : []),
+      `No verdict: ${markdownText(comparison.notComparable)}.`,
+      ...(perTool.length > 0 ? ["", `Compare one tool at a time: ${perTool.map((entry) => `[${markdownText(entry.tool)}](${entry.url})`).join(" · ")}`] : []),
       "",
     ].join("\n");
   }
@@ -72,7 +70,7 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
     lines.push("| Endpoint | Metric | Base | Head | Δ (95% CI) | p | Verdict |", "|---|---|--:|--:|--:|--:|---|");
     for (const { endpoint, metric } of changed.slice(0, MAX_ROWS)) {
       lines.push(
-        `| ${escapeCell(endpointDisplayName(endpoint.name))} | ${metric.metric} | ${formatMetricValue(metric.metric, metric.unit, metric.base.mean)} | ${formatMetricValue(metric.metric, metric.unit, metric.head.mean)} | ${formatDelta(metric)} | ${formatPValue(metric.pValue)} | ${VERDICT_WORD[metric.verdict]} |`,
+        `| ${markdownText(endpointDisplayName(endpoint.name))} | ${metric.metric} | ${formatMetricValue(metric.metric, metric.unit, metric.base.mean)} | ${formatMetricValue(metric.metric, metric.unit, metric.head.mean)} | ${formatDelta(metric)} | ${formatPValue(metric.pValue)} | ${VERDICT_WORD[metric.verdict]} |`,
       );
     }
     if (changed.length > MAX_ROWS) lines.push("", `…and ${changed.length - MAX_ROWS} more changes on the page.`);
@@ -86,7 +84,7 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
         : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95). ${test === "welch" ? "Welch's t-test" : "Mann–Whitney U"}, α = ${alpha}, minimum effect ${minEffectPct}%.`;
   lines.push("", `<sub>${method}</sub>`);
   if (comparison.warnings.length > 0) {
-    lines.push("", ...comparison.warnings.map((warning) => `> ⚠️ ${escapeCell(warning)}`));
+    lines.push("", ...comparison.warnings.map((warning) => `> ⚠️ ${markdownText(warning)}`));
   }
   return `${lines.join("\n")}\n`;
 }

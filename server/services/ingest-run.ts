@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { applyRunMetadata, parseK6Ndjson, parseUpload, validateParsedRun } from "../domain/parsers";
+import { applyRunMetadata, nameByMethod, parseK6Ndjson, parseUpload, validateParsedRun } from "../domain/parsers";
 import type { RunMetadata } from "../domain/parsers";
 import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
 import { endpointKey, errorRateOf } from "../domain/run";
@@ -24,6 +24,8 @@ export interface IngestRequest {
   format: string | null;
   metadata: RunMetadata;
   idempotencyKey: string | null;
+  /** Aborted when the client goes away: the upload stops before parsing or storing what nobody awaits. */
+  signal?: AbortSignal;
 }
 
 /** The stored run as what follows the upload (detection, the verdict) needs it, without reading it again. */
@@ -55,7 +57,7 @@ async function readReceivedUpload(upload: ReceivedUpload, format: string | null,
   let parsed: { run: ParsedRun; format: FormatId };
   let body: { sha256: string; rawFiles: StoredRaw[] };
   if (upload.kind === "ndjson") {
-    parsed = { run: await parseK6Ndjson(upload.lines), format: "k6-ndjson" };
+    parsed = { run: nameByMethod(await parseK6Ndjson(upload.lines)), format: "k6-ndjson" };
     const { raw, sha256 } = upload.stored();
     body = { sha256, rawFiles: [raw] };
   } else {
@@ -102,10 +104,14 @@ export async function ingestRun(db: PrismaClient, request: IngestRequest): Promi
   // A document's hash is known before parsing, so a retry skips the parse; NDJSON's once it is read.
   const early = upload.kind === "files" ? await replayOf(upload.sha256) : null;
   if (early) return early;
+  request.signal?.throwIfAborted();
   const parsed = await readReceivedUpload(upload, request.format, request.metadata);
   const read = { ...parsed, sha256: fingerprint(parsed.sha256) };
   const late = upload.kind === "ndjson" ? await replayOf(parsed.sha256) : null;
   if (late) return late;
+  // Stored after the client left, the run would be answered to nobody (and a retry without a key
+  // would store it twice): stop here. Past this point the run commits and a retry replays it.
+  request.signal?.throwIfAborted();
 
   try {
     const stored = await db.$transaction(

@@ -2,46 +2,49 @@ import { formatDeltaPct, formatMetricValue, formatMs, formatNumber, formatPct, f
 import type { RunDocument } from "../domain/parsers";
 import type { SlaGrade } from "../domain/sla/grade";
 import type { RunVerdict } from "./run-verdict";
+import { markdownCode, markdownText } from "../domain/report/markdown";
 import { AGGREGATE_DISPLAY_NAME, endpointDisplayName, isAggregate } from "../domain/run";
 
 /**
  * A run as a pull-request comment: what ran, its SLA grade and why, the per-endpoint table, a link.
+ * Every piece of user text goes through markdownText (domain/report/markdown.ts): it stays text.
  */
 type ResultRow = RunDocument["endpoints"][number];
 
 function gradeLine(grade: SlaGrade | null): string {
   if (grade === null) return "No SLA policy: the run is not graded.";
-  if (grade.letter === null) return `SLA: no data (${grade.reason}).`;
+  if (grade.letter === null) return `SLA: no data (${markdownText(grade.reason)}).`;
   const limiting = grade.checks.find((check) => check.passed === false);
   const why = limiting
-    ? `; limiting: ${isAggregate(limiting.endpoint) ? AGGREGATE_DISPLAY_NAME.toLowerCase() : limiting.endpoint} ${limiting.target.metric} ${limiting.headroom?.label ?? ""}`
+    ? `; limiting: ${isAggregate(limiting.endpoint) ? AGGREGATE_DISPLAY_NAME.toLowerCase() : markdownText(limiting.endpoint)} ${limiting.target.metric} ${limiting.headroom?.label ?? ""}`
     : "";
   return `SLA grade **${grade.letter}** (${grade.score}%, ${grade.passed}/${grade.evaluated} checks, ${grade.endpointsCompliant}/${grade.endpointsEvaluated} endpoints compliant${why}).`;
 }
 
+/** `name` is Markdown already (escaped user text, or the aggregate's own bold label). */
 function row(name: string, result: ResultRow): string {
-  return `| ${name.replace(/\|/g, "\\|")} | ${formatNumber(result.requests, 0)} | ${formatRate(result.throughput)} | ${formatMs(result.latency.p50)} | ${formatMs(result.latency.p95)} | ${formatMs(result.latency.p99)} | ${formatPct(result.errorRate)} |`;
+  return `| ${name} | ${formatNumber(result.requests, 0)} | ${formatRate(result.throughput)} | ${formatMs(result.latency.p50)} | ${formatMs(result.latency.p95)} | ${formatMs(result.latency.p99)} | ${formatPct(result.errorRate)} |`;
 }
 
 function verdictLines(verdict: RunVerdict, baseUrl: string, compareUrl: string | null | undefined): string[] {
   const { comparison } = verdict;
   const headline =
     verdict.verdict === "fail"
-      ? `### ❌ Benchtrack: **FAIL**: ${verdict.reasons.join("; ")}`
+      ? `### ❌ Benchtrack: **FAIL**: ${verdict.reasons.map(markdownText).join("; ")}`
       : `### ✅ Benchtrack: **PASS**${verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
   const lines = [headline, ""];
   if (verdict.thresholds.failed.length > 0) {
-    const failed = verdict.thresholds.failed.map(({ metric, expression }) => `\`${expression.replace(/`/g, "'")}\` on ${metric}`);
+    const failed = verdict.thresholds.failed.map(({ metric, expression }) => `${markdownCode(expression)} on ${markdownCode(metric)}`);
     lines.push(`**Tool thresholds failed** (${verdict.thresholds.failed.length} of ${verdict.thresholds.evaluated}): ${failed.join(", ")}.`, "");
   }
   const compareHref = compareUrl !== undefined ? compareUrl : comparison.comparePath ? `${baseUrl}${comparison.comparePath}` : null;
   const compareLink = compareHref ? ` · [compare](${compareHref})` : "";
-  lines.push(`Baseline: ${comparison.baseline.how}${compareLink}.`);
+  lines.push(`Baseline: ${markdownText(comparison.baseline.how)}${compareLink}.`);
   if (comparison.regressions.length > 0) {
     lines.push("", "| Endpoint | Metric | Baseline | This run | Δ | p |", "|---|---|--:|--:|--:|--:|");
     for (const regression of comparison.regressions.slice(0, 15)) {
       lines.push(
-        `| ${endpointDisplayName(regression.endpoint).replace(/\|/g, "\\|")} | ${regression.metric} | ${formatMetricValue(regression.metric, regression.unit, regression.base)} | ${formatMetricValue(regression.metric, regression.unit, regression.head)} | ${formatDeltaPct(regression.deltaPct)} | ${formatPValue(regression.pValue)} |`,
+        `| ${markdownText(endpointDisplayName(regression.endpoint))} | ${markdownText(regression.metric)} | ${formatMetricValue(regression.metric, regression.unit, regression.base)} | ${formatMetricValue(regression.metric, regression.unit, regression.head)} | ${formatDeltaPct(regression.deltaPct)} | ${formatPValue(regression.pValue)} |`,
       );
     }
   } else if (comparison.baseline.runs.length > 0) {
@@ -61,9 +64,9 @@ export function renderRunMarkdown(
   baseUrl = "",
   compareUrl?: string | null,
 ): string {
-  const title = [run.label ?? "run", run.round !== null ? `round ${run.round}` : null].filter(Boolean).join(" ");
+  const title = markdownText([run.label ?? "run", run.round !== null ? `round ${run.round}` : null].filter(Boolean).join(" "));
   const git = run.environment.git;
-  const context = [run.tool, git.branch, git.commit?.slice(0, 7)].filter(Boolean).join(" · ");
+  const context = markdownText([run.tool, git.branch, git.commit?.slice(0, 7)].filter(Boolean).join(" · "));
   const lines = [
     ...(verdict ? verdictLines(verdict, baseUrl, compareUrl) : []),
     `${verdict ? "####" : "###"} Benchtrack: ${title}`,
@@ -74,7 +77,7 @@ export function renderRunMarkdown(
     "",
     "| Endpoint | Count | RPS | P50 | P95 | P99 | Error % |",
     "|---|--:|--:|--:|--:|--:|--:|",
-    ...run.endpoints.map((endpoint) => row(endpoint.name, endpoint)),
+    ...run.endpoints.map((endpoint) => row(markdownText(endpoint.name), endpoint)),
     row(`**${AGGREGATE_DISPLAY_NAME}**`, run.aggregate),
   ];
   return `${lines.join("\n")}\n`;

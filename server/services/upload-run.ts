@@ -38,9 +38,11 @@ export interface UploadRunRequest {
   query: UploadQuery;
   /** The public base URL the answer's links start with. */
   baseUrl: string;
+  /** The request's: aborted when the client goes away (ingest-run.ts stops before storing). */
+  signal?: AbortSignal;
 }
 
-export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl }: UploadRunRequest) {
+export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl, signal }: UploadRunRequest) {
   const outcome = await ingestRun(db, {
     projectSlug: target.projectSlug,
     createProjectIfMissing: target.mayCreateProject,
@@ -48,6 +50,7 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
     format: query.format,
     metadata: query.metadata,
     idempotencyKey: query.idempotencyKey,
+    signal,
   });
   // Read again only when this upload created the project.
   const project = target.project ?? (await findProject(db, target.projectSlug));

@@ -94,8 +94,13 @@ export function detectJsonFormat(value: unknown): FormatId | null {
   return null;
 }
 
+/** The longest first line that may start k6 NDJSON: the upload reader decides within this many bytes too. */
+export const MAX_NDJSON_FIRST_LINE = 64 * 1024;
+
 /** Whether the first line of a body starts k6 `--out json` NDJSON (the service then streams it). */
 export function isNdjsonStart(firstLine: string): boolean {
+  // A k6 line is a few hundred bytes; a longer "first line" is a one-line document, not worth decoding twice.
+  if (firstLine.length > MAX_NDJSON_FIRST_LINE) return false;
   const trimmed = firstLine.trim();
   if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return false;
   try {
@@ -109,7 +114,8 @@ export function isNdjsonStart(firstLine: string): boolean {
 /** The format of raw text, before any JSON decoding: NDJSON and CSV are recognised here. */
 export function detectTextFormat(text: string): "k6-ndjson" | "locust-csv" | "json" | null {
   const start = text.replace(/^\uFEFF/, "").trimStart();
-  const firstLine = start.split(/\r?\n/, 1)[0] ?? "";
+  const newline = start.indexOf("\n");
+  const firstLine = start.slice(0, newline === -1 ? Math.min(start.length, MAX_NDJSON_FIRST_LINE + 1) : newline).replace(/\r$/, "");
   if (isNdjsonStart(firstLine)) return "k6-ndjson";
   if (start.startsWith("{") || start.startsWith("[")) return "json";
   if (locustCsvKindOf(start) !== null) return "locust-csv";

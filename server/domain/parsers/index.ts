@@ -4,6 +4,7 @@
  * (the service checks `isNdjsonStart` on the first line); a small one sent here is parsed from memory.
  */
 import { InputError } from "../input-error";
+import { endpointKey } from "../run";
 import type { FormatId, ParsedRun } from "../run";
 import { parseBenchtrack } from "./benchtrack";
 import {
@@ -62,7 +63,25 @@ export function parseUpload(input: UploadInput): ParsedUpload {
     throw new InputError("malformed", "The upload is empty", [{ path: "body", message: "no content" }]);
   }
   const parsed = files.length === 1 && files[0] ? parseOneFile(files[0], allowed) : parseFileSet(files, allowed);
-  return { run: validateParsedRun(parsed.run), format: parsed.format };
+  return { run: validateParsedRun(nameByMethod(parsed.run)), format: parsed.format };
+}
+
+/**
+ * Locust names a request by its path unless told otherwise, so `GET /items` and `POST /items` are two
+ * rows of one name. They are two endpoints: where one name (and protocol) comes with several methods,
+ * each is named "METHOD name". Any other repeat is refused by validateParsedRun.
+ */
+export function nameByMethod(run: ParsedRun): ParsedRun {
+  const methods = new Map<string, Set<string | null>>();
+  for (const endpoint of run.endpoints) {
+    const key = endpointKey(endpoint);
+    methods.set(key, (methods.get(key) ?? new Set()).add(endpoint.method));
+  }
+  if ([...methods.values()].every((set) => set.size === 1)) return run;
+  const endpoints = run.endpoints.map((endpoint) =>
+    (methods.get(endpointKey(endpoint))?.size ?? 1) > 1 && endpoint.method ? { ...endpoint, name: `${endpoint.method} ${endpoint.name}` } : endpoint,
+  );
+  return { ...run, endpoints };
 }
 
 /** The format of an upload judged from its content alone (no validation), or null when nothing matches. */
@@ -75,7 +94,7 @@ export function detectFormat(files: readonly UploadedFile[]): FormatId | null {
   if (!kinds.every((kind) => kind === "json")) return null;
   const formats = nonEmpty.map((file) => {
     try {
-      return detectDocumentFormat(JSON.parse(file.text) as unknown);
+      return detectDocumentFormat(parseJsonText(file.text));
     } catch {
       return null;
     }

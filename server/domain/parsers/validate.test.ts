@@ -1,8 +1,13 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyEndpoint, type ParsedRun } from "../run";
 import { parseBenchtrack } from "./benchtrack";
+import { nameByMethod, parseUpload } from "./index";
 import { validateParsedRun } from "./validate";
 import { errorOf } from "./fixtures/input-error-of";
+
+const GHZ_DIR = path.join(import.meta.dirname, "fixtures", "ghz", "baseline", "round1");
 
 const base = (): ParsedRun => parseBenchtrack({ schema: "benchtrack/v1", endpoints: [{ name: "a", requests: 1 }] });
 
@@ -69,5 +74,26 @@ describe("validateParsedRun", () => {
     const run = base();
     expect(() => validateParsedRun({ ...run, metrics: { delta: { value: -3, unit: null, better: "higher" } } })).not.toThrow();
     expect(errorOf(() => validateParsedRun({ ...run, metrics: { delta: { value: Number.NEGATIVE_INFINITY, unit: null, better: "higher" } } })).code).toBe("malformed");
+  });
+});
+
+describe("one result per endpoint", () => {
+  it("refuses a ghz report sent twice in one upload, naming both", () => {
+    const report = readFileSync(path.join(GHZ_DIR, readdirSync(GHZ_DIR).find((name) => name.endsWith(".json"))!), "utf8");
+    const error = errorOf(() => parseUpload({ files: [{ name: "a.json", text: report }, { name: "b.json", text: report }], format: null }));
+    expect(error.code).toBe("wrong_format");
+    expect(error.details[0]?.path).toBe("endpoints[1]");
+    expect(error.details[0]?.message).toMatch(/is also endpoints\[0\]/);
+  });
+
+  it("names endpoints of one name by method when methods differ (Locust's GET and POST /items)", () => {
+    const run = base();
+    const endpoints = [
+      { ...emptyEndpoint("/items"), method: "GET" },
+      { ...emptyEndpoint("/items"), method: "POST" },
+      { ...emptyEndpoint("/health"), method: "GET" },
+    ];
+    expect(nameByMethod({ ...run, endpoints }).endpoints.map((endpoint) => endpoint.name)).toEqual(["GET /items", "POST /items", "/health"]);
+    expect(() => validateParsedRun(nameByMethod({ ...run, endpoints }))).not.toThrow();
   });
 });

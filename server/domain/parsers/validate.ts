@@ -4,6 +4,7 @@
  * negative latency from poisoning trends. Size problems are "too_large" (413), bad numbers "malformed".
  */
 import { InputError, type InputErrorDetail } from "../input-error";
+import { endpointKey } from "../run";
 import type { EndpointResult, ParsedRun } from "../run";
 
 export const MAX_ENDPOINTS = 1_000;
@@ -25,6 +26,10 @@ export function validateParsedRun(run: ParsedRun): ParsedRun {
       { path: "endpoints", message: `${run.endpoints.length} endpoints; the limit is ${MAX_ENDPOINTS}` },
     ]);
   }
+  const repeated = [...repeatedEndpoints(run)].slice(0, MAX_DETAILS);
+  if (repeated.length > 0) {
+    throw new InputError("wrong_format", `The upload holds one endpoint twice: ${repeated[0]?.message}`, repeated);
+  }
   const oversized = [...sizeProblems(run)].slice(0, MAX_DETAILS);
   if (oversized.length > 0) {
     throw new InputError("too_large", `Value too long: ${oversized[0]?.path} (${oversized[0]?.message})`, oversized);
@@ -38,6 +43,20 @@ export function validateParsedRun(run: ParsedRun): ParsedRun {
     throw new InputError("malformed", `Invalid text at ${badText[0]?.path}: ${badText[0]?.message}`, badText);
   }
   return run;
+}
+
+/**
+ * A run holds one result per endpoint (its name and protocol, domain/run.ts:endpointKey): the same
+ * report sent twice in one upload (1,000 copies of one ghz file) is not 1,000 measurements of it.
+ */
+function* repeatedEndpoints(run: ParsedRun): Generator<InputErrorDetail> {
+  const first = new Map<string, number>();
+  for (const [index, endpoint] of run.endpoints.entries()) {
+    const key = endpointKey(endpoint);
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, index);
+    else yield { path: `endpoints[${index}]`, message: `"${endpoint.name}" is also endpoints[${earlier}]; send each endpoint's result once` };
+  }
 }
 
 /** The largest whole number the database's integer columns hold (round, pull request, CPUs, request counts). */

@@ -5,12 +5,23 @@
  */
 import type { z } from "zod";
 import { InputError, type InputErrorDetail } from "../input-error";
+import { MAX_OBJECT_KEYS, findOversizedObject } from "./json-maps";
 
 /** At most this many schema issues are listed; the first few are what a user fixes first anyway. */
 const MAX_REPORTED_ISSUES = 20;
 
-/** Parses JSON text, turning a syntax error into a malformed-input error that names line and column. */
+/**
+ * Parses JSON text, turning a syntax error into a malformed-input error that names line and column,
+ * and refusing (413) an object of more than MAX_OBJECT_KEYS keys before it is built.
+ */
 export function parseJsonText(text: string, source: string | null = null): unknown {
+  // Before JSON.parse builds it: a map of 10^6 keys is refused in one pass, not after 9 s and 800 MB.
+  const oversized = findOversizedObject(text);
+  if (oversized) {
+    throw new InputError("too_large", `Too many keys in ${oversized.path}${source ? ` of ${source}` : ""}: more than ${MAX_OBJECT_KEYS.toLocaleString("en-US")}`, [
+      { path: oversized.path, message: `more than ${MAX_OBJECT_KEYS} keys; the limit is ${MAX_OBJECT_KEYS}` },
+    ]);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireRead } from "@/server/http/auth";
-import { apiRoute, readJsonBody } from "@/server/http/route";
+import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
 import { createProject } from "@/server/services/project-settings";
 import { listProjects } from "@/server/services/projects";
 
@@ -31,3 +31,6 @@ export const POST = apiRoute(async (request) => {
     { status: 201 },
   );
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireRead } from "@/server/http/auth";
-import { apiRoute, readJsonBody } from "@/server/http/route";
+import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { getProjectSettings, updateProjectSettings } from "@/server/services/project-settings";
 
@@ -22,3 +22,6 @@ export const PATCH = apiRoute<Params>(async (request, params) => {
   const body = await readJsonBody(request);
   return Response.json(await updateProjectSettings(db, principal, slug, body));
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PUT, DELETE } = otherMethods("GET", "PATCH");

@@ -1,7 +1,7 @@
 import { getDb } from "@/server/db";
 import { renderGradeBadge } from "@/server/domain/sla/badge";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, otherMethods } from "@/server/http/route";
 import { isPrivate } from "@/server/services/auth";
 import { requireProject } from "@/server/services/projects";
 import { parseProjectSlug } from "@/server/schemas/projects";
@@ -33,3 +33,6 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
     headers: { "Content-Type": "image/svg+xml; charset=utf-8", "Cache-Control": isPrivate() ? "private, no-store" : "public, max-age=60" },
   });
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

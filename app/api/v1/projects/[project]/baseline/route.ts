@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireRead } from "@/server/http/auth";
-import { apiRoute, readJsonBody } from "@/server/http/route";
+import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { listBaselinePins, pinBaseline, unpinBaseline } from "@/server/services/baselines";
 
@@ -31,3 +31,6 @@ export const DELETE = apiRoute<Params>(async (request, params) => {
   await unpinBaseline(db, principal, slug, new URL(request.url).searchParams.get("for_label"));
   return new Response(null, { status: 204 });
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PATCH } = otherMethods("GET", "PUT", "DELETE");

@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute, jsonOrMarkdown } from "@/server/http/route";
+import { apiRoute, jsonOrMarkdown, otherMethods } from "@/server/http/route";
 import { publicBaseUrl } from "@/server/public-url";
 import { compareQuerySchema } from "@/server/schemas/compare";
 import { parseProjectSlug } from "@/server/schemas/projects";
@@ -41,3 +41,6 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
     query.format === "markdown",
   );
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

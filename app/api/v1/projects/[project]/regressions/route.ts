@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, otherMethods } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { publicBaseUrl } from "@/server/public-url";
 import { regressionsQuerySchema } from "@/server/schemas/regressions";
@@ -16,3 +16,6 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
   const baseUrl = publicBaseUrl(request.headers);
   return Response.json(regressions.map((regression) => toRegressionJson(regression, baseUrl)));
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

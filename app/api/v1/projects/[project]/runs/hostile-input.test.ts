@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -150,11 +150,91 @@ describe("idempotency and multipart", () => {
     expect(((await relabelled.json()) as ErrorAnswer).error.message).toMatch(/different body or metadata/);
   });
 
+  it("refuses more than 50 files in one upload", async () => {
+    const data = new FormData();
+    for (let index = 0; index < 51; index++) data.append(`f${index}`, new Blob([locust("locust_stats.csv")]), `stats_${index}.csv`);
+    const response = await postForm(data, `many-${Date.now()}`);
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as ErrorAnswer).error.details[0]?.path).toBe("body.files[50]");
+  });
+
+  it("refuses the same ghz report sent twice under two names: one endpoint, one result", async () => {
+    const dir = path.resolve(import.meta.dirname, "../../../../../../server/domain/parsers/fixtures/ghz/baseline/round1");
+    const report = readFileSync(path.join(dir, readdirSync(dir).find((name) => name.endsWith(".json"))!));
+    const data = new FormData();
+    data.append("a", new Blob([report]), "a.json");
+    data.append("b", new Blob([report]), "b.json");
+    const response = await postForm(data, `copies-${Date.now()}`);
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as ErrorAnswer).error.details[0]?.path).toBe("endpoints[1]");
+  });
+
   it("refuses two files of the same name in one upload", async () => {
     const data = form(["locust_stats.csv"]);
     data.append("again", new Blob([locust("locust_stats.csv")]), "locust_stats.csv");
     const response = await postForm(data, `dup-${Date.now()}`);
     expect(response.status).toBe(400);
     expect(((await response.json()) as ErrorAnswer).error.details[0]?.path).toBe("body.files[1]");
+  });
+});
+
+describe("the Markdown answer for a PR comment", () => {
+  it("keeps hostile labels, branches and endpoint names as text: no link, no HTML, no mention", async () => {
+    const hostile = "[x](javascript:alert(1)) <img src=x onerror=alert(1)> @everyone | **b**";
+    const body = run({ name: hostile }, { label: hostile, environment: { git: { branch: "@org/team <b>" } } });
+    const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
+      method: "POST",
+      body,
+      headers: { accept: "text/markdown" },
+    });
+    expect(response.status).toBe(201);
+    const markdown = await response.text();
+    expect(markdown).toContain("\\[x\\](javascript:alert(1))");
+    expect(markdown).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    expect(markdown).not.toMatch(/<img|<b>|@everyone|@org/);
+    expect(markdown).not.toMatch(/(?<!\\)\[x\]/);
+    // The endpoint's table row is still one row of seven cells.
+    const row = markdown.split("\n").find((line) => line.startsWith("| ") && line.includes("javascript"));
+    expect(row?.split(/(?<!\\)\|/).length).toBe(9);
+  });
+});
+
+describe("a client that goes away mid-upload", () => {
+  it("stops the upload at once, stores nothing, and is logged as one info line", async () => {
+    const { vi } = await import("vitest");
+    const { TEST_ADMIN_TOKEN } = await import("@/server/testing/rest-client");
+    const gone = uniqueSlug("gone");
+    const info = vi.spyOn(console, "info").mockImplementation(() => undefined);
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      for (const start of ['{"type":"Metric","data":{"name":"http_reqs","type":"counter"},"metric":"http_reqs"}\n', '{"schema":"benchtrack/v1",']) {
+        const controller = new AbortController();
+        // A body that sends its first bytes and then stalls, as a client that hangs up mid-send.
+        const body = new ReadableStream<Uint8Array>({
+          start(stream) {
+            stream.enqueue(new TextEncoder().encode(start));
+          },
+        });
+        const request = new Request(`http://localhost/api/v1/projects/${gone}/runs`, {
+          method: "POST",
+          body,
+          headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+          signal: controller.signal,
+          duplex: "half",
+        } as RequestInit);
+        const answered = uploadRun(request, { params: Promise.resolve({ project: gone }) });
+        setTimeout(() => controller.abort(), 100);
+        const startedAt = performance.now();
+        await answered;
+        expect(performance.now() - startedAt).toBeLessThan(5_000);
+      }
+      expect(error).not.toHaveBeenCalled();
+      expect(info).toHaveBeenCalledTimes(2);
+      expect(String(info.mock.calls[0]?.[0])).toMatch(new RegExp(`^POST /api/v1/projects/${gone}/runs: the client went away after \\d+ ms`));
+      expect(await (await getDb()).project.count({ where: { slug: gone } })).toBe(0);
+    } finally {
+      info.mockRestore();
+      error.mockRestore();
+    }
   });
 });

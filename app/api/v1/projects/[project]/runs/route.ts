@@ -1,7 +1,7 @@
 import { getDb } from "@/server/db";
 import { getEnv } from "@/server/env";
 import { authenticate, requireRead, takeUploadLimit } from "@/server/http/auth";
-import { apiRoute, jsonOrMarkdown } from "@/server/http/route";
+import { apiRoute, jsonOrMarkdown, otherMethods } from "@/server/http/route";
 import { listRunsQuerySchema, parseUploadQuery } from "@/server/schemas/runs";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { readUpload } from "@/server/http/upload-body";
@@ -35,7 +35,7 @@ export const POST = apiRoute<Params>(async (request, params) => {
     },
     query.format,
   );
-  const answer = await uploadRun(db, { target, upload, query, baseUrl: publicBaseUrl(request.headers) });
+  const answer = await uploadRun(db, { target, upload, query, baseUrl: publicBaseUrl(request.headers), signal: request.signal });
   return jsonOrMarkdown(request, answer, answer.created ? 201 : 200);
 });
 
@@ -66,3 +66,6 @@ export const GET = apiRoute<Params>(async (request, params) => {
     nextCursor: page.nextCursor,
   });
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

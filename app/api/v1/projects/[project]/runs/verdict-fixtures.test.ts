@@ -119,7 +119,7 @@ describe("the tool's own verdict", () => {
     const markdown = await (await post(slug, {}, "text/markdown")).text();
     const lines = markdown.split("\n");
     expect(lines[0]).toMatch(/FAIL\*\*: 2 of 4 k6 thresholds failed/);
-    expect(lines[2]).toBe("**Tool thresholds failed** (2 of 4): `p(95)<35` on http_req_duration, `p(99)<60` on http_req_duration.");
+    expect(lines[2]).toBe("**Tool thresholds failed** (2 of 4): `p(95)<35` on `http_req_duration`, `p(99)<60` on `http_req_duration`.");
   });
 
   it("passes the same run when fail_on leaves thresholds out, and a run whose thresholds all passed", async () => {

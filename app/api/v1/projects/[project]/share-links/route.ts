@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { authenticate } from "@/server/http/auth";
-import { apiRoute, readJsonBody } from "@/server/http/route";
+import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
 import { publicBaseUrl } from "@/server/public-url";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { createShareLink } from "@/server/services/share-links";
@@ -13,3 +13,6 @@ export const POST = apiRoute<{ project: string }>(async (request, params) => {
   const body = await readJsonBody(request);
   return Response.json(await createShareLink(db, principal, slug, body, publicBaseUrl(request.headers)), { status: 201 });
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

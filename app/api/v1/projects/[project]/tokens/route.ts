@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { authenticate } from "@/server/http/auth";
-import { apiRoute, readJsonBody } from "@/server/http/route";
+import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { createProjectToken, listProjectTokens } from "@/server/services/project-tokens";
 
@@ -22,3 +22,6 @@ export const GET = apiRoute<Params>(async (request, params) => {
   const principal = await authenticate(request, db);
   return Response.json({ tokens: await listProjectTokens(db, principal, slug) });
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

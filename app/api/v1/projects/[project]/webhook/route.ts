@@ -1,7 +1,7 @@
 import { getDb } from "@/server/db";
 import { authenticate } from "@/server/http/auth";
 import { requireAdmin } from "@/server/services/auth";
-import { apiRoute, readJsonBody } from "@/server/http/route";
+import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
 import { requireProject } from "@/server/services/projects";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { putWebhookSchema } from "@/server/schemas/webhooks";
@@ -29,3 +29,6 @@ export const PUT = apiRoute<Params>(async (request, params) => {
   const updated = await setWebhookUrl(db, project.id, input.url);
   return Response.json(await getWebhookSettings(db, updated));
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PATCH, DELETE } = otherMethods("GET", "PUT");

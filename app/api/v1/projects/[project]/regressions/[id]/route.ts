@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { authenticate } from "@/server/http/auth";
-import { apiRoute, readJsonBody } from "@/server/http/route";
+import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { publicBaseUrl } from "@/server/public-url";
 import { updateRegressionSchema } from "@/server/schemas/regressions";
@@ -16,3 +16,6 @@ export const PATCH = apiRoute<{ project: string; id: string }>(async (request, p
   const regression = await setRegressionStatus(db, slug, params.id, change);
   return Response.json(toRegressionJson(regression, publicBaseUrl(request.headers)));
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { GET, POST, PUT, DELETE } = otherMethods("PATCH");

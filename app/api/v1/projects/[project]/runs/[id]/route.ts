@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, otherMethods } from "@/server/http/route";
 import { requireProject } from "@/server/services/projects";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { publicBaseUrl } from "@/server/public-url";
@@ -17,3 +17,6 @@ export const GET = apiRoute<{ project: string; id: string }>(async (request, par
   if (!run) throw notFound(`Run "${params.id}"`);
   return Response.json(run);
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { authenticate } from "@/server/http/auth";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, otherMethods } from "@/server/http/route";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { revokeProjectToken } from "@/server/services/project-tokens";
 
@@ -12,3 +12,6 @@ export const DELETE = apiRoute<{ project: string; id: string }>(async (request, 
   await revokeProjectToken(db, principal, slug, params.id);
   return new Response(null, { status: 204 });
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");

@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { authenticate, requireRead } from "@/server/http/auth";
-import { apiRoute, readJsonBody } from "@/server/http/route";
+import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
 import { toAnnotationJson } from "@/server/schemas/annotations";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { createAnnotation, listRunAnnotations } from "@/server/services/annotations";
@@ -25,3 +25,6 @@ export const POST = apiRoute<Params>(async (request, params) => {
   const annotation = await createAnnotation(db, principal, slug, params.id, body);
   return Response.json(toAnnotationJson(annotation), { status: 201 });
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,7 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, otherMethods } from "@/server/http/route";
 import { requireProject } from "@/server/services/projects";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { findRawUploads } from "@/server/services/runs";
@@ -51,3 +51,6 @@ function guessExtension(contentType: string | null): string {
   if (contentType?.includes("csv")) return ".csv";
   return "";
 }
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,6 +1,6 @@
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
-import { apiRoute, jsonOrMarkdown } from "@/server/http/route";
+import { apiRoute, jsonOrMarkdown, otherMethods } from "@/server/http/route";
 import { parseFailOn } from "@/server/domain/fail-on";
 import { parseProjectSlug } from "@/server/schemas/projects";
 import { publicBaseUrl } from "@/server/public-url";
@@ -14,3 +14,6 @@ export const GET = apiRoute<{ project: string; id: string }>(async (request, par
   const failOn = parseFailOn(new URL(request.url).searchParams.get("fail_on"));
   return jsonOrMarkdown(request, await getRunVerdict(db, slug, params.id, failOn, publicBaseUrl(request.headers)));
 });
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
