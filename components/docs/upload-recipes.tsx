@@ -15,7 +15,9 @@ export function UploadRecipes({ runsUrl, auth }: { runsUrl: string; auth: string
       <Subheading>k6 — summary JSON</Subheading>
       <p>
         From <Code>k6 run --summary-export=summary.json</Code>, or a <Code>handleSummary</Code> that returns{" "}
-        <Code>{`{ "summary.json": JSON.stringify(data) }`}</Code>.
+        <Code>{`{ "summary.json": JSON.stringify(data) }`}</Code>. k6 1.x&apos;s{" "}
+        <Code>--new-machine-readable-summary</Code> files are read too (the same command; that summary holds no
+        threshold results and no p99 unless <Code>summaryTrendStats</Code> asks for it).
       </p>
       <CodeBlock
         title="k6 summary"

@@ -87,6 +87,7 @@ export type FormatId =
   | "benchtrack"
   | "k6-summary"
   | "k6-handle-summary"
+  | "k6-new-summary"
   | "k6-ndjson"
   | "locust-json"
   | "locust-csv"

@@ -11,6 +11,7 @@ const FORMAT_IDS = [
   "benchtrack",
   "k6-summary",
   "k6-handle-summary",
+  "k6-new-summary",
   "k6-ndjson",
   "locust-json",
   "locust-csv",

@@ -6,6 +6,7 @@
 import { InputError } from "../input-error";
 import type { FormatId } from "../run";
 import { BENCHTRACK_SCHEMA_ID } from "./benchtrack";
+import { isK6NewSummary } from "./k6-summary";
 import { locustCsvKindOf } from "./locust-csv";
 
 /** Human names used in messages ("…looks like a k6 --summary-export JSON"). */
@@ -13,6 +14,7 @@ export const FORMAT_DESCRIPTIONS: Record<FormatId, string> = {
   benchtrack: "Benchtrack JSON (benchtrack/v1)",
   "k6-summary": "k6 --summary-export JSON",
   "k6-handle-summary": "k6 handleSummary JSON",
+  "k6-new-summary": "k6 --new-machine-readable-summary JSON",
   "k6-ndjson": "k6 --out json NDJSON",
   "locust-json": "Locust --json output",
   "locust-csv": "Locust --csv files",
@@ -21,13 +23,15 @@ export const FORMAT_DESCRIPTIONS: Record<FormatId, string> = {
 
 /** Names accepted by `?format=` (lower-cased), each standing for one or more formats. */
 const FORMAT_ALIASES: Record<string, readonly FormatId[]> = {
-  k6: ["k6-summary", "k6-handle-summary", "k6-ndjson"],
+  k6: ["k6-summary", "k6-handle-summary", "k6-new-summary", "k6-ndjson"],
   "k6-summary": ["k6-summary"],
   "k6-summary-export": ["k6-summary"],
   "summary-export": ["k6-summary"],
   "k6-handle-summary": ["k6-handle-summary"],
   "k6-handlesummary": ["k6-handle-summary"],
   handlesummary: ["k6-handle-summary"],
+  "k6-new-summary": ["k6-new-summary"],
+  "new-machine-readable-summary": ["k6-new-summary"],
   "k6-ndjson": ["k6-ndjson"],
   "k6-json": ["k6-ndjson"],
   locust: ["locust-json", "locust-csv"],
@@ -85,6 +89,7 @@ export function detectJsonFormat(value: unknown): FormatId | null {
   if (!isRecord(value)) return null;
   if (value.schema === BENCHTRACK_SCHEMA_ID) return "benchtrack";
   if (isGhzReport(value)) return "ghz";
+  if (isK6NewSummary(value)) return "k6-new-summary";
   if (isRecord(value.metrics) && "root_group" in value) {
     const metrics = Object.values(value.metrics);
     const looksHandleSummary =

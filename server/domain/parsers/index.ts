@@ -17,7 +17,7 @@ import {
 } from "./detect";
 import { parseGhz } from "./ghz";
 import { K6NdjsonAccumulator } from "./k6-ndjson";
-import { parseK6HandleSummary, parseK6SummaryExport } from "./k6-summary";
+import { parseK6HandleSummary, parseK6NewSummary, parseK6SummaryExport } from "./k6-summary";
 import { parseLocustCsv, type UploadedFile } from "./locust-csv";
 import { parseLocustJson } from "./locust-json";
 import { applyRunMetadata, runMetadataSchema, type RunMetadata } from "./metadata";
@@ -48,6 +48,7 @@ const JSON_PARSERS: Partial<Record<FormatId, (document: unknown) => ParsedRun>> 
   benchtrack: parseBenchtrack,
   "k6-summary": parseK6SummaryExport,
   "k6-handle-summary": parseK6HandleSummary,
+  "k6-new-summary": parseK6NewSummary,
   "locust-json": parseLocustJson,
   ghz: parseGhz,
 };

@@ -23,7 +23,7 @@ export interface K6MetricView {
 }
 
 export interface K6SummaryView {
-  format: Extract<FormatId, "k6-summary" | "k6-handle-summary">;
+  format: Extract<FormatId, "k6-summary" | "k6-handle-summary" | "k6-new-summary">;
   metrics: Map<string, K6MetricView>;
   checks: ToolCheck[];
   durationSeconds: number | null;

@@ -65,6 +65,7 @@ describe("POST /api/v1/projects/:project/runs stores every fixture faithfully", 
   const single: [string, string, string][] = [
     ["k6 --summary-export", "k6/baseline/round1/summary.json", "k6-summary"],
     ["k6 handleSummary", "k6/managedasync/round2/handle-summary.json", "k6-handle-summary"],
+    ["k6 --new-machine-readable-summary", "k6/new-summary/summary.json", "k6-new-summary"],
     ["Locust --json", "locust/baseline/round1/locust.json", "locust-json"],
     ["ghz report", "ghz/baseline/round1/GetListing.json", "ghz"],
   ];
