@@ -7,6 +7,7 @@ import { isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited } f
 import { SESSION_COOKIE, SHARE_HEADER } from "../domain/share";
 import { textProblems } from "../domain/parsers/validate";
 import { ServiceError, toServiceError } from "../services/errors";
+import { clientAddressOf } from "../services/rate-limits";
 import { toTRPCError } from "./errors";
 
 /**
@@ -39,8 +40,7 @@ export async function createTRPCContext(options: { headers: Headers }): Promise<
     authorization: options.headers.get("authorization"),
     session: cookieOf(options.headers.get("cookie"), SESSION_COOKIE),
     share: options.headers.get(SHARE_HEADER),
-    // The last X-Forwarded-For hop, as the REST routes take it (server/http/auth.ts:clientAddress).
-    clientAddress: `ip:${options.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || "unknown"}`,
+    clientAddress: clientAddressOf(options.headers),
   };
 }
 

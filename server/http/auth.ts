@@ -2,15 +2,14 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { SESSION_COOKIE, SHARE_HEADER, SHARE_PARAM } from "../domain/share";
 import type { Credentials, Principal, ReadTarget } from "../services/auth";
 import { isPrivate, requireReadAccess, resolvePrincipalLimited } from "../services/auth";
-import { takeRateLimit } from "../services/rate-limits";
+import { clientAddressOf, takeRateLimit } from "../services/rate-limits";
 
 /**
  * The client's address for per-address rate limits: the last X-Forwarded-For hop (the one the nearest
  * proxy saw; Next.js sets it to the socket's address when no proxy did), else "unknown".
  */
 export function clientAddress(request: Request): string {
-  const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
-  return `ip:${hops.at(-1) ?? "unknown"}`;
+  return clientAddressOf(request.headers);
 }
 
 /** Who sent the request, by its bearer token only (writes: CI sends a token, never a cookie). services/auth.ts holds the rules. */

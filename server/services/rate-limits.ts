@@ -16,6 +16,15 @@ import { ServiceError } from "./errors";
  */
 export const RATE_WINDOW_SECONDS = 60;
 
+/**
+ * The client address limits count against: the last X-Forwarded-For hop (the one the nearest proxy
+ * added), "ip:unknown" without one. Spoofable when no proxy sets the header (README says so).
+ */
+export function clientAddressOf(headers: Headers): string {
+  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
+  return `ip:${hops.at(-1) ?? "unknown"}`;
+}
+
 export type RateLimitKind = "upload" | "auth-failure" | "read";
 
 function limitOf(kind: RateLimitKind): number {
