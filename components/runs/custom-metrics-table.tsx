@@ -25,7 +25,7 @@ export function CustomMetricsTable({ metrics }: { metrics: RunReportData["metric
               <Td className="font-mono text-xs">{metric.key}</Td>
               <Td numeric>{formatNumber(metric.value, 3)}</Td>
               <Td className="text-text-muted">{metric.unit ?? "—"}</Td>
-              <Td className="text-text-muted">{metric.better} is better</Td>
+              <Td className="text-text-muted">{metric.better === null ? "unknown" : `${metric.better} is better`}</Td>
             </tr>
           ))}
         </tbody>

@@ -37,8 +37,8 @@ export function MetricTrends({
   );
 }
 
-function BetterBadge({ better }: { better: "lower" | "higher" }) {
-  return <Badge tone="neutral">{better === "lower" ? "lower is better" : "higher is better"}</Badge>;
+function BetterBadge({ better }: { better: "lower" | "higher" | null }) {
+  return <Badge tone="neutral">{better === null ? "direction unknown" : better === "lower" ? "lower is better" : "higher is better"}</Badge>;
 }
 
 function MetricCard({
@@ -68,7 +68,7 @@ function MetricCard({
             xMode={xMode}
             yLabel={metric.unit ?? "value"}
             height={160}
-            title={`${metric.key} in ${metric.unit ?? "its unit"}, ${series.length} runs, ${metric.better} is better`}
+            title={`${metric.key} in ${metric.unit ?? "its unit"}, ${series.length} runs, ${metric.better === null ? "direction unknown" : `${metric.better} is better`}`}
             onSelectRun={onSelectRun}
             testId={`metric-chart-${metric.key}`}
           />

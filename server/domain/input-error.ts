@@ -1,7 +1,8 @@
 /**
  * The one error a pure parser or validator throws for bad input. The REST layer maps `code` to an
  * HTTP status: "malformed" → 400, "wrong_format" and "undetectable_format" → 422,
- * "unsupported_format" → 415, "too_large" → 413.
+ * "unsupported_format" → 415 (a Content-Encoding Benchtrack cannot undo), "too_large" → 413. An unknown
+ * `?format=` name is "malformed" (400): it is a bad query parameter, not an unsupported media type.
  */
 export type InputErrorCode =
   | "malformed"

@@ -22,7 +22,8 @@ export interface MetricDefinition {
   label: string;
   /** "ms", "req/s", a custom metric's own unit; null for the error rate (a fraction) and unitless metrics. */
   unit: string | null;
-  better: Better;
+  /** Which way is an improvement; null for a custom metric whose direction nobody stated (never judged). */
+  better: Better | null;
   /** The results column that stores it; null when it lives only in JSON (p99.9, custom metrics). */
   column: ResultColumn | null;
   /** For latency percentiles: which one (so histograms can be pooled); null otherwise. */

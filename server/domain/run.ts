@@ -7,11 +7,15 @@
 /** Which direction of change is an improvement for a metric. */
 export type Better = "lower" | "higher";
 
-/** A measurement other than latency: CPU %, memory MB, messages/s, completion time. */
+/**
+ * A measurement other than latency: CPU %, memory MB, messages/s, completion time. `better` is null when
+ * nobody said which way is an improvement (a k6 custom Counter with no threshold on it): such a metric is
+ * shown and compared, but never judged regressed or improved.
+ */
 export interface CustomMetric {
   value: number;
   unit: string | null;
-  better: Better;
+  better: Better | null;
 }
 
 /**
@@ -36,6 +40,22 @@ export interface HistogramBucket {
   count: number;
 }
 
+/**
+ * One moment of a run's timeline, as the tool wrote it while the test ran (Locust's per-second history,
+ * artillery's 10-second periods): throughput, failures and latency percentiles of that window. Null
+ * where the tool gave nothing for the window (Locust writes "N/A" percentiles before the first answer).
+ */
+export interface TimelinePoint {
+  /** End of the window, epoch milliseconds. */
+  atMs: number;
+  requestsPerSecond: number | null;
+  failuresPerSecond: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  /** Concurrent users or VUs at that moment, when the tool says. */
+  users: number | null;
+}
+
 export interface EndpointResult {
   /** Display name and identity within a project, e.g. "GetListing" or "GET /api/listings/:id". */
   name: string;
@@ -55,6 +75,8 @@ export interface EndpointResult {
   /** Error message → count, when the tool reports them. */
   errors: Record<string, number> | null;
   metrics: Record<string, CustomMetric>;
+  /** Throughput, failures and percentiles over the run, when the tool wrote them as it ran. */
+  timeline: TimelinePoint[] | null;
 }
 
 export interface RunEnvironment {
@@ -83,15 +105,35 @@ export interface ToolCheck {
   fails: number;
 }
 
-export type FormatId =
-  | "benchtrack"
-  | "k6-summary"
-  | "k6-handle-summary"
-  | "k6-new-summary"
-  | "k6-ndjson"
-  | "locust-json"
-  | "locust-csv"
-  | "ghz";
+/**
+ * Every format Benchtrack reads, one id each (what the upload answer's `format` says). What each keeps
+ * and drops, its aliases for `?format=` and the tool command that writes it: parsers/formats.ts.
+ */
+export const FORMAT_IDS = [
+  "benchtrack",
+  "k6-summary",
+  "k6-handle-summary",
+  "k6-new-summary",
+  "k6-ndjson",
+  "locust-json",
+  "locust-csv",
+  "locust-html",
+  "ghz",
+  "ghz-csv",
+  "vegeta-json",
+  "vegeta-text",
+  "vegeta-hist",
+  "hey-text",
+  "hey-csv",
+  "wrk-text",
+  "autocannon-json",
+  "artillery-json",
+  "artillery-console",
+  "jmeter-csv",
+  "jmeter-xml",
+] as const;
+
+export type FormatId = (typeof FORMAT_IDS)[number];
 
 export interface ParsedRun {
   format: FormatId;
@@ -179,6 +221,7 @@ export function emptyEndpoint(name: string): EndpointResult {
     statusCodes: null,
     errors: null,
     metrics: {},
+    timeline: null,
   };
 }
 

@@ -6,7 +6,8 @@ import { StringDecoder } from "node:string_decoder";
 import { createGunzip, createGzip, gzipSync } from "node:zlib";
 import type { Gzip } from "node:zlib";
 import { InputError } from "../domain/input-error";
-import { MAX_NDJSON_FIRST_LINE, isNdjsonStart, resolveFormatName } from "../domain/parsers/detect";
+import { MAX_NDJSON_FIRST_LINE, isNdjsonStart } from "../domain/parsers/detect";
+import { resolveFormatName } from "../domain/parsers/formats";
 import type { ReceivedFile, ReceivedUpload, StoredRaw } from "../services/received-upload";
 import { filesHash } from "../services/received-upload";
 

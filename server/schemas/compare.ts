@@ -26,7 +26,7 @@ const sideSummarySchema = z.object({
 const metricComparisonSchema = z.object({
   metric: z.string().describe('"p50", "p90", "p95", "p99", "mean", "throughput", "errorRate" or "metrics.<key>".'),
   unit: z.string().nullable(),
-  better: z.enum(["lower", "higher"]),
+  better: z.enum(["lower", "higher"]).nullable().describe("Which way is an improvement; null when the tool did not say (no verdict)."),
   aggregation: z.string().describe('How a side\'s value is formed, e.g. "mean of per-run p95 (5 runs)".'),
   base: sideSummarySchema,
   head: sideSummarySchema,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
-import { FORMAT_NAMES } from "../domain/parsers/detect";
+import { FORMAT_NAMES, resolveFormatName } from "../domain/parsers/formats";
 import { FAIL_ON_VALUES, parseFailOn } from "../domain/fail-on";
 import type { FailOnValue } from "../domain/fail-on";
 import { InputError } from "../domain/input-error";
@@ -144,7 +144,7 @@ export const uploadResponseSchema = z
 export const uploadWrapperSchema = z
   .object({
     format: z
-      .enum(FORMAT_NAMES as [string, ...string[]])
+      .enum(FORMAT_NAMES as unknown as [string, ...string[]])
       .optional()
       .describe("Format of `result`; detected when absent."),
     metadata: runMetadataSchema.optional(),
@@ -186,8 +186,11 @@ export function parseUploadQuery(searchParams: URLSearchParams, headers: Headers
       { path: "header.idempotency-key", message: "bad length" },
     ]);
   }
+  const format = searchParams.get("format");
+  // An unknown name is a 400 listing the accepted ones, before a byte of the body is read.
+  if (format !== null) resolveFormatName(format);
   return {
-    format: searchParams.get("format"),
+    format,
     metadata: parseMetadataQuery(searchParams),
     idempotencyKey,
     failOn: parseFailOn(searchParams.get("fail_on")),

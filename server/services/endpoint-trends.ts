@@ -62,7 +62,8 @@ export interface MetricTrendPoint extends MetricPoint {
 export interface MetricTrend {
   key: string;
   unit: string | null;
-  better: Better;
+  /** null: the tool did not say which way is better. */
+  better: Better | null;
   /** Runs with this metric under the filters (M), and the points drawn (≤ maxPoints). */
   total: number;
   isDownsampled: boolean;
@@ -380,7 +381,7 @@ async function findMetricTrends(
       return {
         key,
         unit: newest?.unit ?? null,
-        better: newest?.better ?? "lower",
+        better: newest?.better ?? null,
         ...toMetricPoints(rows, orderOf, maxPoints),
       };
     }),

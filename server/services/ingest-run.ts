@@ -14,7 +14,8 @@ import type { ReceivedUpload, StoredRaw } from "./received-upload";
  * or not at all. An idempotency key makes retries safe: the same key and body return the first run;
  * the same key with another body is a conflict.
  */
-export const PARSER_VERSION = 1;
+/** 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines. */
+export const PARSER_VERSION = 2;
 
 export interface IngestRequest {
   projectSlug: string;
@@ -297,6 +298,7 @@ function toResultRow(result: EndpointResult, endpointId: number | null) {
     stdDevMs: latency.stdDevMs,
     percentiles: latency.percentiles,
     histogram: result.histogram ? (result.histogram as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+    timeline: result.timeline ? (result.timeline as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
     statusCodes: result.statusCodes ?? Prisma.DbNull,
     errors: result.errors ?? Prisma.DbNull,
   };

@@ -121,7 +121,10 @@ async function loadSeries(db: PrismaClient, runIds: string[]): Promise<Series[]>
     for (const { metric, column } of LATENCY_COLUMNS) add(result.endpointId, metric, "lower", result.runId, result[column]);
   }
   for (const metric of metrics) {
-    if (isTrackedCustomMetric(metric.key)) add(metric.endpointId, `metrics.${metric.key}`, metric.better, metric.runId, metric.value);
+    // A metric whose direction nobody stated cannot regress: a step is neither worse nor better.
+    if (isTrackedCustomMetric(metric.key) && metric.better !== null) {
+      add(metric.endpointId, `metrics.${metric.key}`, metric.better, metric.runId, metric.value);
+    }
   }
   return [...byKey.values()].map(({ points, ...series }) => {
     points.sort((a, b) => a.index - b.index);

@@ -20,7 +20,7 @@ export async function getRunDocument(
   runId: string,
   baseUrl: string,
 ) {
-  const [loaded, policy] = await Promise.all([loadParsedRun(db, project.id, runId), getSlaPolicy(db, project.id)]);
+  const [loaded, policy] = await Promise.all([loadParsedRun(db, project.id, runId, { timelines: true }), getSlaPolicy(db, project.id)]);
   if (!loaded) return null;
   return toRunDocument(project, loaded, gradeParsedRun(policy, loaded.run), baseUrl);
 }

@@ -39,7 +39,7 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
     const report = await caller.run.get({ project: slug, id: outcome.run.id });
     expect(report?.run).toMatchObject({ id: outcome.run.id, title: "baseline #1", tool: "ghz", format: "ghz" });
     expect(report?.endpoints.map((row) => row.name)).toEqual(GHZ_METHODS);
-    expect(report?.histograms).toHaveLength(5);
+    expect(report?.histograms).toHaveLength(6); // one per method, and the aggregate's (HDR, pooled from every call)
 
     // Services throw the one not-found (server/services/errors.ts); the page answers it with a 404.
     await expect(caller.run.get({ project: slug, id: "no-such-run" })).rejects.toMatchObject({

@@ -14,7 +14,7 @@ import { isPrivate } from "./auth";
 import { shareLinkFor } from "./share-links";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
 import type { LoadedRun } from "./stored-runs";
-import { loadParsedRuns } from "./stored-runs";
+import { loadParsedRun, loadParsedRuns } from "./stored-runs";
 import { notFound } from "./errors";
 import { requireProject } from "./projects";
 import { runPageUrl, toRunDocument } from "./run-document";
@@ -93,11 +93,12 @@ export async function findVerdictHead(db: PrismaClient, projectId: string, runId
 /** Judges a run: one read of the run with its baseline runs, one of the SLA policy. */
 export async function judgeRun(db: PrismaClient, project: VerdictProject, head: VerdictHead, failOn: FailOnValue[]): Promise<RunVerdict> {
   const baseline = await chooseBaseline(db, project, head);
-  const [loaded, policy] = await Promise.all([
-    loadParsedRuns(db, project.id, [...baseline.runIds, head.id]),
+  // The head with its timelines: the answer carries the whole run, as GET …/runs/{id} does.
+  const [loaded, headRun, policy] = await Promise.all([
+    loadParsedRuns(db, project.id, baseline.runIds),
+    loadParsedRun(db, project.id, head.id, { timelines: true }),
     getSlaPolicy(db, project.id),
   ]);
-  const headRun = loaded.get(head.id);
   if (!headRun) throw notFound(`Run "${head.id}"`);
   // A baseline run driven with another load profile (VUs, rate, concurrency…) measures something else:
   // it is left out, and the baseline's description says so.

@@ -11,7 +11,15 @@ const STORED_RUN_INCLUDE = {
   metrics: true,
 } satisfies Prisma.RunInclude;
 
-type StoredRunRow = Prisma.RunGetPayload<{ include: typeof STORED_RUN_INCLUDE }>;
+/** Timelines (thousands of points for a long Locust run) are read only where shown: the run's page and document. */
+const WITHOUT_TIMELINES = {
+  ...STORED_RUN_INCLUDE,
+  results: { ...STORED_RUN_INCLUDE.results, omit: { timeline: true } },
+} satisfies Prisma.RunInclude;
+
+type StoredRunRow = Omit<Prisma.RunGetPayload<{ include: typeof STORED_RUN_INCLUDE }>, "results"> & {
+  results: (Omit<Prisma.RunGetPayload<{ include: typeof STORED_RUN_INCLUDE }>["results"][number], "timeline"> & { timeline?: unknown })[];
+};
 
 export interface LoadedRun {
   run: ParsedRun;
@@ -24,8 +32,13 @@ export interface LoadedRun {
   };
 }
 
-export async function loadParsedRun(db: PrismaClient, projectId: string, runId: string): Promise<LoadedRun | null> {
-  return (await loadParsedRuns(db, projectId, [runId])).get(runId) ?? null;
+export interface LoadOptions {
+  /** Read each result's timeline too (default: no, they stay null). */
+  timelines?: boolean;
+}
+
+export async function loadParsedRun(db: PrismaClient, projectId: string, runId: string, options: LoadOptions = {}): Promise<LoadedRun | null> {
+  return (await loadParsedRuns(db, projectId, [runId], options)).get(runId) ?? null;
 }
 
 /** Several runs in one query; the map holds the ids that exist in the project. */
@@ -33,9 +46,13 @@ export async function loadParsedRuns(
   db: PrismaClient,
   projectId: string,
   runIds: readonly string[],
+  options: LoadOptions = {},
 ): Promise<Map<string, LoadedRun>> {
   if (runIds.length === 0) return new Map();
-  const rows = await db.run.findMany({ where: { id: { in: [...runIds] }, projectId }, include: STORED_RUN_INCLUDE });
+  const where = { id: { in: [...runIds] }, projectId };
+  const rows: StoredRunRow[] = options.timelines
+    ? await db.run.findMany({ where, include: STORED_RUN_INCLUDE })
+    : await db.run.findMany({ where, include: WITHOUT_TIMELINES });
   return new Map(rows.map((row) => [row.id, toLoadedRun(row)]));
 }
 
@@ -65,6 +82,7 @@ function toLoadedRun(row: StoredRunRow): LoadedRun {
     statusCodes: (result.statusCodes as Record<string, number> | null) ?? null,
     errors: (result.errors as Record<string, number> | null) ?? null,
     metrics: metricsOf(result.endpointId),
+    timeline: (result.timeline as EndpointResult["timeline"] | undefined) ?? null,
   });
   const aggregate = row.results.find((result) => result.endpointId === null);
   if (!aggregate) throw new Error(`Run ${row.id} has no aggregate result`);

@@ -72,7 +72,8 @@ export interface SideSummary {
 export interface MetricComparison {
   metric: string;
   unit: string | null;
-  better: Better;
+  /** null: a custom metric whose direction nobody stated; compared, never judged. */
+  better: Better | null;
   /** How a side's value is formed, e.g. "mean of per-run p95 (5 runs)". */
   aggregation: string;
   base: SideSummary;
@@ -218,6 +219,14 @@ function compareMetric(
   }
   if (base.mean === 0 && head.mean === 0) {
     return { ...inconclusive("0 on both sides"), deltaPct: 0, verdict: "unchanged" };
+  }
+  if (spec.better === null) {
+    // Shown with its change, never judged: nobody said whether up or down is the improvement.
+    const change = base.mean !== null && head.mean !== null ? percentChange(base.mean, head.mean) : null;
+    return {
+      ...inconclusive("direction unknown: the tool did not say whether lower or higher is better, so no verdict"),
+      deltaPct: change === null || isInsufficient(change) ? null : change.deltaPct,
+    };
   }
   if (base.n >= 2 && head.n >= 2) {
     const result = compareSamples(base.values, head.values, {

@@ -4,19 +4,8 @@
  * `aggregate`, plus the source `format`, thresholds, checks and notes. It re-uploads as the same run.
  */
 import { z } from "zod";
-import { errorRateOf, type EndpointResult, type FormatId, type ParsedRun } from "../run";
-import { BENCHTRACK_SCHEMA_ID, customMetricSchema } from "./benchtrack";
-
-const FORMAT_IDS = [
-  "benchtrack",
-  "k6-summary",
-  "k6-handle-summary",
-  "k6-new-summary",
-  "k6-ndjson",
-  "locust-json",
-  "locust-csv",
-  "ghz",
-] as const satisfies readonly FormatId[];
+import { errorRateOf, FORMAT_IDS, type EndpointResult, type ParsedRun } from "../run";
+import { BENCHTRACK_SCHEMA_ID, customMetricSchema, timelinePointSchema } from "./benchtrack";
 
 const latencyDocumentSchema = z
   .object({
@@ -45,6 +34,7 @@ const resultDocumentSchema = z.object({
   statusCodes: z.record(z.string(), z.number()).nullable(),
   errors: z.record(z.string(), z.number()).nullable(),
   metrics: z.record(z.string(), customMetricSchema),
+  timeline: z.array(timelinePointSchema).nullable(),
 });
 
 /** A stored run in the v1 format, normalised: ms everywhere, `errorRate` added, `aggregate` always present. */
@@ -139,5 +129,6 @@ function toResultDocument(result: EndpointResult): z.infer<typeof resultDocument
     statusCodes: result.statusCodes ? { ...result.statusCodes } : null,
     errors: result.errors ? { ...result.errors } : null,
     metrics: { ...result.metrics },
+    timeline: result.timeline ? result.timeline.map(({ atMs, ...point }) => ({ at: new Date(atMs).toISOString(), ...point })) : null,
   };
 }

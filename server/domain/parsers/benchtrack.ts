@@ -32,7 +32,10 @@ export const customMetricSchema = z
   .object({
     value: z.number().describe("The measured value."),
     unit: z.string().nullish().describe('Unit shown with the value, e.g. "%", "MB", "msg/s".'),
-    better: z.enum(["lower", "higher"]).describe("Which direction of change is an improvement."),
+    better: z
+      .enum(["lower", "higher"])
+      .nullish()
+      .describe("Which direction of change is an improvement. Null or absent: unknown (the metric is shown and compared, never judged)."),
   })
   .describe("A measurement other than latency (CPU %, memory, messages/s…).");
 
@@ -71,6 +74,18 @@ const histogramInputSchema = z
   })
   .describe("Latency histogram.");
 
+/** One window of a run's timeline; `at` is the window's end. */
+export const timelinePointSchema = z
+  .object({
+    at: z.iso.datetime({ offset: true }).describe("End of the window (ISO 8601)."),
+    requestsPerSecond: z.number().nonnegative().nullable().describe("Throughput during the window."),
+    failuresPerSecond: z.number().nonnegative().nullable().describe("Failures per second during the window."),
+    p50Ms: z.number().nonnegative().nullable().describe("Median latency of the window, ms."),
+    p95Ms: z.number().nonnegative().nullable().describe("95th percentile latency of the window, ms."),
+    users: z.number().nonnegative().nullable().describe("Concurrent users or VUs at that moment."),
+  })
+  .describe("Throughput, failures and latency of one window of the run, as the tool wrote them while it ran.");
+
 const resultFields = {
   fullName: optionalText.describe("The tool's full name when it differs from `name`."),
   protocol: optionalText.describe('"http", "grpc", …'),
@@ -83,6 +98,7 @@ const resultFields = {
   statusCodes: z.record(z.string(), z.number().int().nonnegative()).nullish().describe('Status → count ("200", "OK").'),
   errors: z.record(z.string(), z.number().int().nonnegative()).nullish().describe("Error message → count."),
   metrics: z.record(z.string(), customMetricSchema).optional().describe("Custom metrics of this endpoint."),
+  timeline: z.array(timelinePointSchema).nullish().describe("The run's course over time, oldest window first."),
 };
 
 const endpointInputSchema = z
@@ -224,6 +240,9 @@ function toEndpointResult(name: string, input: ResultInput): EndpointResult {
   result.statusCodes = input.statusCodes ? { ...input.statusCodes } : null;
   result.errors = input.errors ? { ...input.errors } : null;
   result.metrics = toCustomMetrics(input.metrics);
+  result.timeline = input.timeline
+    ? input.timeline.map(({ at, ...point }) => ({ atMs: Date.parse(at), ...point })).sort((a, b) => a.atMs - b.atMs)
+    : null;
   return result;
 }
 
@@ -241,7 +260,7 @@ function toLatencySummary(latency: z.infer<typeof latencyInputSchema>): LatencyS
 function toCustomMetrics(metrics: Record<string, z.infer<typeof customMetricSchema>> | undefined): Record<string, CustomMetric> {
   const result: Record<string, CustomMetric> = {};
   for (const [key, metric] of Object.entries(metrics ?? {})) {
-    result[key] = { value: metric.value, unit: metric.unit ?? null, better: metric.better };
+    result[key] = { value: metric.value, unit: metric.unit ?? null, better: metric.better ?? null };
   }
   return result;
 }

@@ -1,64 +1,21 @@
 /**
- * Which format an upload is in, from its content alone, and which formats a `?format=` name allows.
- * Detection only looks at shape markers (top-level keys, the first NDJSON line, a CSV header); the
- * format's parser then validates everything, so a confident wrong guess cannot slip through silently.
+ * Which format an upload is in, from its content alone. Detection only looks at each format's own
+ * markers (top-level JSON keys, the first NDJSON line, a CSV header, a text report's first line); the
+ * format's parser then validates everything. Every format whose markers match is listed, so a content
+ * that looks like two formats is never settled by a silent guess (index.ts refuses it and asks for
+ * `?format=`). Text reports are recognised by their own markers, never as "some CSV".
  */
-import { InputError } from "../input-error";
 import type { FormatId } from "../run";
 import { BENCHTRACK_SCHEMA_ID } from "./benchtrack";
 import { isK6NewSummary } from "./k6-summary";
 import { locustCsvKindOf } from "./locust-csv";
-
-/** Human names used in messages ("…looks like a k6 --summary-export JSON"). */
-export const FORMAT_DESCRIPTIONS: Record<FormatId, string> = {
-  benchtrack: "Benchtrack JSON (benchtrack/v1)",
-  "k6-summary": "k6 --summary-export JSON",
-  "k6-handle-summary": "k6 handleSummary JSON",
-  "k6-new-summary": "k6 --new-machine-readable-summary JSON",
-  "k6-ndjson": "k6 --out json NDJSON",
-  "locust-json": "Locust --json output",
-  "locust-csv": "Locust --csv files",
-  ghz: "ghz -O json report",
-};
-
-/** Names accepted by `?format=` (lower-cased), each standing for one or more formats. */
-const FORMAT_ALIASES: Record<string, readonly FormatId[]> = {
-  k6: ["k6-summary", "k6-handle-summary", "k6-new-summary", "k6-ndjson"],
-  "k6-summary": ["k6-summary"],
-  "k6-summary-export": ["k6-summary"],
-  "summary-export": ["k6-summary"],
-  "k6-handle-summary": ["k6-handle-summary"],
-  "k6-handlesummary": ["k6-handle-summary"],
-  handlesummary: ["k6-handle-summary"],
-  "k6-new-summary": ["k6-new-summary"],
-  "new-machine-readable-summary": ["k6-new-summary"],
-  "k6-ndjson": ["k6-ndjson"],
-  "k6-json": ["k6-ndjson"],
-  locust: ["locust-json", "locust-csv"],
-  "locust-json": ["locust-json"],
-  "locust-csv": ["locust-csv"],
-  ghz: ["ghz"],
-  benchtrack: ["benchtrack"],
-  "benchtrack/v1": ["benchtrack"],
-  generic: ["benchtrack"],
-};
-
-export const FORMAT_NAMES = Object.keys(FORMAT_ALIASES);
-
-/** The formats a `?format=` name allows; unknown names are "unsupported_format" (415). */
-export function resolveFormatName(name: string): readonly FormatId[] {
-  const formats = FORMAT_ALIASES[name.trim().toLowerCase()];
-  if (!formats) {
-    throw new InputError("unsupported_format", `Unknown format "${name.slice(0, 60)}"; supported: ${FORMAT_NAMES.join(", ")}`, [
-      { path: "format", message: `expected one of ${FORMAT_NAMES.join(", ")}` },
-    ]);
-  }
-  return formats;
-}
+import { parseJsonText } from "./wire";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+// ---- JSON documents ----
 
 /** A k6 handleSummary metric is `{type, values}`; a legacy export metric is a flat object of numbers. */
 function isHandleSummaryMetric(value: unknown): boolean {
@@ -66,11 +23,59 @@ function isHandleSummaryMetric(value: unknown): boolean {
 }
 
 function isGhzReport(value: unknown): boolean {
-  return isRecord(value) && isRecord(value.options) && ("latencyDistribution" in value || "statusCodeDistribution" in value);
+  return (
+    isRecord(value) && isRecord(value.options) && ("latencyDistribution" in value || "statusCodeDistribution" in value)
+  );
 }
 
 function isLocustStatsEntry(value: unknown): boolean {
   return isRecord(value) && "num_requests" in value && "response_times" in value;
+}
+
+/** The two legacy k6 summaries share `{root_group, metrics}`; how metrics are written tells them apart. */
+function k6LegacySummaryOf(value: Record<string, unknown>): FormatId | null {
+  if (!(isRecord(value.metrics) && "root_group" in value)) return null;
+  const metrics = Object.values(value.metrics);
+  const looksHandleSummary =
+    "state" in value || "options" in value || (metrics.length > 0 && metrics.every(isHandleSummaryMetric));
+  return looksHandleSummary ? "k6-handle-summary" : "k6-summary";
+}
+
+/** `vegeta report -type=json`: `latencies` with Go-style "50th" keys, `status_codes`, `success`. */
+function isVegetaJson(value: Record<string, unknown>): boolean {
+  return isRecord(value.latencies) && "50th" in value.latencies && "status_codes" in value && "success" in value;
+}
+
+/** `autocannon --json`: `latency`, `requests` and `throughput` objects of HDR percentiles (`p97_5`). */
+function isAutocannonJson(value: Record<string, unknown>): boolean {
+  return isRecord(value.latency) && "p97_5" in value.latency && isRecord(value.requests) && isRecord(value.throughput);
+}
+
+/** artillery `--output report.json`: `{aggregate: {counters, …}, intermediate: [...]}`. */
+function isArtilleryJson(value: Record<string, unknown>): boolean {
+  return isRecord(value.aggregate) && isRecord(value.aggregate.counters) && Array.isArray(value.intermediate);
+}
+
+const JSON_MARKERS: readonly { format: FormatId; matches: (value: Record<string, unknown>) => boolean }[] = [
+  { format: "benchtrack", matches: (value) => value.schema === BENCHTRACK_SCHEMA_ID },
+  { format: "ghz", matches: isGhzReport },
+  { format: "k6-new-summary", matches: isK6NewSummary },
+  { format: "k6-summary", matches: (value) => k6LegacySummaryOf(value) === "k6-summary" },
+  { format: "k6-handle-summary", matches: (value) => k6LegacySummaryOf(value) === "k6-handle-summary" },
+  { format: "vegeta-json", matches: isVegetaJson },
+  { format: "autocannon-json", matches: isAutocannonJson },
+  { format: "artillery-json", matches: isArtilleryJson },
+];
+
+/** Every format a decoded JSON document looks like (none, one, or, for an odd document, several). */
+export function detectJsonFormats(value: unknown): FormatId[] {
+  if (Array.isArray(value)) {
+    if (value.length > 0 && value.every(isGhzReport)) return ["ghz"];
+    if (value.length > 0 && value.every(isLocustStatsEntry)) return ["locust-json"];
+    return [];
+  }
+  if (!isRecord(value)) return [];
+  return JSON_MARKERS.filter((marker) => marker.matches(value)).map((marker) => marker.format);
 }
 
 /** Whether a decoded JSON value is the upload wrapper `{format?, metadata?, result}`. */
@@ -79,25 +84,7 @@ export function isUploadWrapper(value: unknown): value is { format?: unknown; me
   return Object.keys(value).every((key) => key === "format" || key === "metadata" || key === "result");
 }
 
-/** The format of a decoded JSON document, or null when it looks like none of them. */
-export function detectJsonFormat(value: unknown): FormatId | null {
-  if (Array.isArray(value)) {
-    if (value.length > 0 && value.every(isGhzReport)) return "ghz";
-    if (value.length > 0 && value.every(isLocustStatsEntry)) return "locust-json";
-    return null;
-  }
-  if (!isRecord(value)) return null;
-  if (value.schema === BENCHTRACK_SCHEMA_ID) return "benchtrack";
-  if (isGhzReport(value)) return "ghz";
-  if (isK6NewSummary(value)) return "k6-new-summary";
-  if (isRecord(value.metrics) && "root_group" in value) {
-    const metrics = Object.values(value.metrics);
-    const looksHandleSummary =
-      "state" in value || "options" in value || (metrics.length > 0 && metrics.every(isHandleSummaryMetric));
-    return looksHandleSummary ? "k6-handle-summary" : "k6-summary";
-  }
-  return null;
-}
+// ---- text ----
 
 /** The longest first line that may start k6 NDJSON: the upload reader decides within this many bytes too. */
 export const MAX_NDJSON_FIRST_LINE = 64 * 1024;
@@ -116,24 +103,96 @@ export function isNdjsonStart(firstLine: string): boolean {
   }
 }
 
-/** The format of raw text, before any JSON decoding: NDJSON and CSV are recognised here. */
-export function detectTextFormat(text: string): "k6-ndjson" | "locust-csv" | "json" | null {
-  const start = text.replace(/^\uFEFF/, "").trimStart();
+/** A text's first line (without its line break). */
+function firstLineOf(start: string): string {
   const newline = start.indexOf("\n");
-  const firstLine = start.slice(0, newline === -1 ? Math.min(start.length, MAX_NDJSON_FIRST_LINE + 1) : newline).replace(/\r$/, "");
-  if (isNdjsonStart(firstLine)) return "k6-ndjson";
-  if (start.startsWith("{") || start.startsWith("[")) return "json";
-  if (locustCsvKindOf(start) !== null) return "locust-csv";
-  return null;
+  return (newline === -1 ? start.slice(0, 4096) : start.slice(0, newline)).replace(/\r$/, "");
+}
+
+/** The columns of a CSV header line (plain names: the tools' headers hold no quotes). */
+function headerColumns(line: string): string[] {
+  return line.split(/[,\t;|]/).map((column) => column.trim().replace(/^"|"$/g, ""));
+}
+
+/**
+ * Text markers, each looking at the start of the text (BOM and leading blank lines removed). Each is
+ * the tool's own fixed wording, so two formats never match the same text in practice; if they ever
+ * did, both would be listed and the upload refused with a request for `?format=`.
+ */
+const TEXT_MARKERS: readonly { format: FormatId; matches: (start: string) => boolean }[] = [
+  { format: "locust-csv", matches: (start) => locustCsvKindOf(start) !== null },
+  // ghz -O csv: `duration (ms),status,error`, one row per call.
+  { format: "ghz-csv", matches: (start) => /^duration \(ms\),status,error\s*$/.test(firstLineOf(start)) },
+  // vegeta report -type=text: `Requests      [total, rate, throughput]  1200, 100.08, 99.78`.
+  { format: "vegeta-text", matches: (start) => /^Requests\s+\[total, rate, throughput\]/.test(start) },
+  // vegeta report -type=hist[...]: `Bucket           #    %       Histogram`.
+  { format: "vegeta-hist", matches: (start) => /^Bucket\s+#\s+%\s+Histogram\s*$/.test(firstLineOf(start)) },
+  // hey's text report: `Summary:` then `  Total:\t12.0110 secs`.
+  { format: "hey-text", matches: (start) => /^Summary:\s*\r?\n\s+Total:\s/.test(start) },
+  // hey -o csv: `response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset`.
+  { format: "hey-csv", matches: (start) => /^response-time,DNS\+dialup,DNS,/.test(firstLineOf(start)) },
+  // wrk: `Running 12s test @ http://127.0.0.1:18080/api/listings/42`.
+  { format: "wrk-text", matches: (start) => /^Running \S+ test @ \S+/.test(start) },
+  // artillery run's console: `Test run id: …` first, or (captured mid-way) a `Summary report @ …` block.
+  {
+    format: "artillery-console",
+    matches: (start) => /^Test run id: \S+/.test(start) || /^Summary report @ /m.test(start.slice(0, 4 * 1024 * 1024)),
+  },
+  // JMeter JTL as CSV: a header naming timeStamp and elapsed (the default columns start with them).
+  {
+    format: "jmeter-csv",
+    matches: (start) => {
+      const columns = headerColumns(firstLineOf(start));
+      return columns.includes("timeStamp") && columns.includes("elapsed");
+    },
+  },
+  // JMeter JTL as XML: `<?xml …?>` then `<testResults version="1.2">`.
+  {
+    format: "jmeter-xml",
+    matches: (start) => /^(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<testResults[\s>]/.test(start.slice(0, 64 * 1024)),
+  },
+  // locust --html: a page whose stats sit in `window.templateArgs = {…}`.
+  {
+    format: "locust-html",
+    matches: (start) => /^<(!doctype html|html)/i.test(start) && /window\.templateArgs\s*=\s*\{/.test(start),
+  },
+];
+
+/** The text with a byte-order mark and leading whitespace removed: where markers look. */
+export function textStart(text: string): string {
+  return text.replace(/^\uFEFF/, "").trimStart();
+}
+
+/** What an upload file is, judged from its content: NDJSON, a JSON document (decoded), or text. */
+export type Inspection =
+  { kind: "ndjson" } | { kind: "json"; document: unknown; formats: FormatId[] } | { kind: "text"; formats: FormatId[] };
+
+/**
+ * Inspects one file: k6 NDJSON by its first line, JSON by its first character (a JSON syntax error is
+ * reported with line and column), any other text by the markers above.
+ */
+export function inspectFile(text: string, source: string | null): Inspection {
+  const start = textStart(text);
+  if (isNdjsonStart(firstLineOf(start).slice(0, MAX_NDJSON_FIRST_LINE + 1))) return { kind: "ndjson" };
+  if (start.startsWith("{") || start.startsWith("[")) {
+    const document = parseJsonText(text, source);
+    return { kind: "json", document, formats: detectJsonFormats(document) };
+  }
+  return {
+    kind: "text",
+    formats: TEXT_MARKERS.filter((marker) => marker.matches(start)).map((marker) => marker.format),
+  };
 }
 
 /** A short description of content that matched no format, for the error message. */
 export function describeContent(text: string): string {
   if (hasControlCharacters(text.slice(0, 4096))) return "binary data";
-  const start = text.trimStart();
+  const start = textStart(text);
   if (start === "") return "empty";
   if (start.startsWith("{") || start.startsWith("[")) return "JSON of an unknown shape";
-  if (start.includes(",") && start.includes("\n")) return "CSV without a known header";
+  const first = firstLineOf(start);
+  if (headerColumns(first).length >= 3 && start.includes("\n"))
+    return `CSV-like text with the header "${first.slice(0, 80)}"`;
   return `text starting "${start.slice(0, 40).replace(/\s+/g, " ")}"`;
 }
 

@@ -6,10 +6,18 @@
  * What ghz counts where (checked on the fixtures): `count` and `details[]` include calls that ended in
  * an error; `fastest/slowest`, `latencyDistribution` and `histogram` cover only the OK calls (ghz's
  * default without `--count-errors`); but `average` is the mean over ALL calls (it equals the mean of
- * every `details[]` latency to the nanosecond, not the mean of the OK ones).
+ * every `details[]` latency to the nanosecond, not the mean of the OK ones). ghz's own percentiles are
+ * nearest-rank over the OK calls (runner/reporter.go `latencies`) and are kept as ghz wrote them.
+ *
+ * Histograms: ghz's `histogram` has 11 linear buckets between that report's fastest and slowest call, so
+ * two reports' buckets never line up and rounds cannot be pooled. When `details[]` is complete (it holds
+ * every call; ghz caps it), the endpoint's histogram is instead the HDR histogram of its OK calls
+ * (`stats/latency-histogram.ts`, fixed log-spaced edges), and a multi-report aggregate gets the HDR
+ * histogram of every report's OK calls; ghz's linear one is kept only when details are incomplete.
  */
 import { z } from "zod";
 import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { latencyHistogramOf } from "../stats/latency-histogram";
 import { SAMPLE_PERCENTILES, summarizeSamples } from "../stats/percentile";
 import { aggregateEndpoints } from "./aggregate";
 import { parseWire } from "./wire";
@@ -52,8 +60,8 @@ export const ghzInputSchema = z.union([ghzReportSchema, z.array(ghzReportSchema)
 
 /** Calls that end with these statuses were cut off by ghz itself, typically when `-z` ran out. */
 const SHUTDOWN_STATUSES = ["Canceled", "Unavailable"] as const;
-/** On top of ghz's own 10/25/50/75/90/95/99, for the aggregate computed from raw latencies. */
-const AGGREGATE_PERCENTILES = [...new Set([10, 25, 75, ...SAMPLE_PERCENTILES])].sort((a, b) => a - b);
+/** ghz's own 10/25/50/75/90/95/99 plus 99.9: what is computed wherever ghz's raw latencies are at hand. */
+export const GHZ_SAMPLE_PERCENTILES = [...new Set([10, 25, 75, ...SAMPLE_PERCENTILES])].sort((a, b) => a - b);
 
 export function parseGhz(document: unknown): ParsedRun {
   const parsed = parseWire(ghzInputSchema, document, "ghz JSON report");
@@ -96,7 +104,9 @@ export function parseGhz(document: unknown): ParsedRun {
     metrics: {},
     thresholds: [],
     checks: [],
-    notes: reports.flatMap(shutdownNote),
+    notes: reports.flatMap((report) =>
+      shutdownNoteOf(methodNameOf(report.options.call), report.statusCodeDistribution ?? {}, report.endReason ?? null),
+    ),
   };
 }
 
@@ -124,7 +134,10 @@ function toEndpointResult(report: GhzReport): EndpointResult {
     stdDevMs: okLatencies ? summarizeSamples(okLatencies, []).stdDevMs : null,
     percentiles,
   };
-  result.histogram = report.histogram?.map((bucket) => ({ upperMs: bucket.mark * 1000, count: bucket.count })) ?? null;
+  // Complete details give the HDR histogram (poolable across rounds); else ghz's linear one, as written.
+  result.histogram = okLatencies
+    ? latencyHistogramOf(okLatencies)
+    : (report.histogram?.map((bucket) => ({ upperMs: bucket.mark * 1000, count: bucket.count })) ?? null);
   return result;
 }
 
@@ -177,24 +190,35 @@ function aggregateOf(reports: readonly GhzReport[], endpoints: readonly Endpoint
   // details[] is complete; otherwise they stay empty rather than approximated.
   const okTotal = reports.reduce((sum, report) => sum + okCallsOf(report), 0);
   if (reports.every(hasAllDetails) && okTotal > 0) {
+    const okLatencies = reports.flatMap(okLatenciesMs);
     const { meanMs } = aggregate.latency; // count-weighted `average`s: over all calls, as ghz's own mean
-    aggregate.latency = { ...summarizeSamples(reports.flatMap(okLatenciesMs), AGGREGATE_PERCENTILES), meanMs };
+    aggregate.latency = { ...summarizeSamples(okLatencies, GHZ_SAMPLE_PERCENTILES), meanMs };
+    aggregate.histogram = latencyHistogramOf(okLatencies);
   }
   return aggregate;
 }
 
-function shutdownNote(report: GhzReport): string[] {
-  const statuses = report.statusCodeDistribution ?? {};
+/**
+ * The note for calls ghz cut off itself (Canceled, Unavailable), so they are not read as server errors.
+ * `endReason` is the JSON report's (null when the output does not say, as with `-O csv`); `method` null
+ * when the method is unknown (a CSV sent without its file name).
+ */
+export function shutdownNoteOf(
+  method: string | null,
+  statuses: Readonly<Record<string, number>>,
+  endReason: string | null,
+): string[] {
   const parts = SHUTDOWN_STATUSES.filter((status) => (statuses[status] ?? 0) > 0).map(
     (status) => `${statuses[status]} ${status}`,
   );
   if (parts.length === 0) return [];
-  const method = methodNameOf(report.options.call);
   const why =
-    report.endReason === "timeout"
+    endReason === "timeout"
       ? "calls still in flight when the run's duration ran out (ghz closes the connection)"
-      : "calls cut off by the client, not answered by the server";
-  return [`${method}: ${parts.join(" and ")} — ${why}; counted as failures, not server errors.`];
+      : endReason === null
+        ? "calls ghz cut off itself, typically still in flight when the run's duration (-z) ran out"
+        : "calls cut off by the client, not answered by the server";
+  return [`${method === null ? "" : `${method}: `}${parts.join(" and ")} — ${why}; counted as failures, not server errors.`];
 }
 
 /** The value every report agrees on, or undefined when they differ or none has it. */

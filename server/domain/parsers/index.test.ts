@@ -1,45 +1,53 @@
 import { describe, expect, it } from "vitest";
-import { detectFormat, isNdjsonStart, parseUpload, type UploadedFile } from "./index";
-import { filesIn, readFixture, roundsOf } from "./fixtures/read-fixture";
+import { inspectFile } from "./detect";
+import { allFixtureFiles, expectedFormatOf, fixtureUploads, type FixtureUpload } from "./fixtures/fixture-uploads";
+import { FORMATS, isNdjsonStart, parseUpload, type UploadedFile } from "./index";
+import { readFixture } from "./fixtures/read-fixture";
 import { errorOf } from "./fixtures/input-error-of";
 
 const file = (path: string, name: string | null = path.split("/").at(-1) ?? null): UploadedFile => ({ name, text: readFixture(path) });
 
-describe("detectFormat and parseUpload on every fixture", () => {
-  const cases: [string, UploadedFile[], string][] = [];
-  for (const round of roundsOf("k6")) {
-    cases.push([`k6 ${round} summary.json`, [file(`k6/${round}/summary.json`)], "k6-summary"]);
-    cases.push([`k6 ${round} handle-summary.json`, [file(`k6/${round}/handle-summary.json`)], "k6-handle-summary"]);
-  }
-  cases.push(["k6 points.ndjson", [file("k6/baseline/short-ndjson/points.ndjson")], "k6-ndjson"]);
-  for (const round of roundsOf("locust")) {
-    cases.push([`locust ${round} locust.json`, [file(`locust/${round}/locust.json`)], "locust-json"]);
-    const csvs = filesIn(`locust/${round}`).filter((f) => f.endsWith(".csv")).map((f) => file(`locust/${round}/${f}`));
-    cases.push([`locust ${round} csv set`, csvs, "locust-csv"]);
-    cases.push([`locust ${round} stats.csv alone, unnamed`, [file(`locust/${round}/locust_stats.csv`, null)], "locust-csv"]);
-  }
-  for (const round of roundsOf("ghz")) {
-    const reports = filesIn(`ghz/${round}`).map((f) => file(`ghz/${round}/${f}`));
-    cases.push([`ghz ${round} five reports`, reports, "ghz"]);
-    cases.push([`ghz ${round} one report`, reports.slice(0, 1), "ghz"]);
-  }
+describe("parseUpload on every fixture, as a user would send it", () => {
+  const uploads = fixtureUploads();
+  const read = (upload: FixtureUpload): UploadedFile[] => upload.files.map(({ path, name }) => ({ name, text: readFixture(path) }));
 
-  it.each(cases)("%s → %s", (_, files, format) => {
-    expect(detectFormat(files)).toBe(format);
-    const parsed = parseUpload({ files });
-    expect(parsed.format).toBe(format);
-    expect(parsed.run.format).toBe(format);
+  it("covers every fixture file", () => {
+    const used = new Set(uploads.flatMap((upload) => upload.files.map((entry) => entry.path)));
+    expect(allFixtureFiles().filter((path) => !used.has(path))).toEqual([]);
+  });
+
+  it.each(uploads.map((upload) => [upload.title, upload] as const))("%s", (_, upload) => {
+    const parsed = parseUpload({ files: read(upload) });
+    expect(parsed.format).toBe(upload.format);
+    expect(parsed.run.format).toBe(upload.format);
+    expect(parsed.run.tool).toBe(FORMATS[upload.format].tool);
     expect(parsed.run.aggregate.requests).toBeGreaterThan(0);
+    // The tool's name as ?format= allows it, and so does the format's own id.
+    expect(parseUpload({ files: read(upload), format: FORMATS[upload.format].tool }).format).toBe(upload.format);
+    const formats = new Set(upload.files.map(({ path }) => expectedFormatOf(path)));
+    if (formats.size === 1) expect(parseUpload({ files: read(upload), format: upload.format }).format).toBe(upload.format);
+  });
+
+  it("detects each file's format by its markers alone, and only one format per file", () => {
+    for (const path of allFixtureFiles()) {
+      const inspection = inspectFile(readFixture(path), path);
+      const formats = inspection.kind === "ndjson" ? ["k6-ndjson"] : inspection.formats;
+      // A Locust CSV companion is recognised by its header too.
+      expect({ path, formats }).toEqual({ path, formats: [expectedFormatOf(path)] });
+    }
   });
 
   it.each([
     ["k6", "k6/baseline/round1/summary.json", "k6-summary"],
     ["k6", "k6/baseline/round1/handle-summary.json", "k6-handle-summary"],
     ["K6", "k6/baseline/short-ndjson/points.ndjson", "k6-ndjson"],
+    ["summary-export", "k6/baseline/round1/summary.json", "k6-summary"],
     ["locust", "locust/baseline/round1/locust.json", "locust-json"],
     ["ghz", "ghz/baseline/round1/GetListing.json", "ghz"],
+    ["ghz-pretty", "ghz/baseline/round1-pretty/GetListing.txt", "ghz"],
+    ["vegeta", "vegeta/baseline/round1/report.txt", "vegeta-text"],
   ])("accepts format=%s for %s", (format, path, expected) => {
-    expect(parseUpload({ files: [file(path)], format }).format).toBe(expected);
+    expect(parseUpload({ files: [file(path, null)], format }).format).toBe(expected);
   });
 });
 
@@ -77,11 +85,12 @@ describe("bad uploads", () => {
     ["whitespace only", [{ name: null, text: " \n\t" }], undefined, "malformed"],
     ["a k6 file sent as format=locust", [k6], "locust", "wrong_format"],
     ["a k6 file sent as format=ghz", [k6], "ghz", "wrong_format"],
-    ["an unknown format name", [k6], "jmeter", "unsupported_format"],
+    ["an unknown format name", [k6], "nonsense", "malformed"],
     ["binary garbage", [{ name: null, text: "\u0000\u0001\u0002PK\u0003\u0004\u00ff\u00fe" }], undefined, "undetectable_format"],
     ["binary garbage as format=k6", [{ name: null, text: "\u0000\u0001\u0002PK\u0003\u0004" }], "k6", "wrong_format"],
     ["JSON of an unknown shape", [{ name: null, text: '{"hello":"world"}' }], undefined, "undetectable_format"],
-    ["plain text", [{ name: null, text: "Summary:\n  Total: 12 secs" }], undefined, "undetectable_format"],
+    ["plain text", [{ name: null, text: "Total: 12 secs\nSlowest: 3 secs" }], undefined, "undetectable_format"],
+    ["a CSV of no tool", [{ name: "data.csv", text: "a,b,c\n1,2,3\n" }], undefined, "undetectable_format"],
     ["a k6 summary and a ghz report together", [k6, file("ghz/baseline/round1/GetListing.json")], undefined, "malformed"],
   ] as const)("rejects %s", (_, files, format, code) => {
     const error = errorOf(() => parseUpload({ files: [...files], format }));
@@ -91,7 +100,36 @@ describe("bad uploads", () => {
 
   it("names what was expected and what the content looks like", () => {
     const error = errorOf(() => parseUpload({ files: [k6], format: "locust" }));
-    expect(error.message).toBe("The format given expects Locust --json output or Locust --csv files, but the content looks like k6 --summary-export JSON");
+    expect(error.message).toBe(
+      "The format given expects Locust --json output or Locust --csv files or Locust --html report, but the content looks like k6 --summary-export JSON",
+    );
+  });
+
+  it("lists what is accepted and points at /docs/api when nothing matches", () => {
+    const error = errorOf(() => parseUpload({ files: [{ name: null, text: "Total: 12 secs\nSlowest: 3 secs" }] }));
+    expect(error.code).toBe("undetectable_format");
+    for (const format of Object.values(FORMATS)) expect(error.message).toContain(format.title);
+    expect(error.message).toContain("/docs/api");
+  });
+
+  it("refuses an unknown ?format= with the names it accepts (400)", () => {
+    const error = errorOf(() => parseUpload({ files: [k6], format: "nonsense" }));
+    expect(error.code).toBe("malformed");
+    expect(error.details[0]?.path).toBe("query.format");
+    for (const name of ["k6", "vegeta", "hey", "wrk", "autocannon", "artillery", "jmeter", "jmeter-csv", "ghz-csv"]) {
+      expect(error.message).toContain(name);
+    }
+  });
+
+  it("never guesses between two formats: content matching two is refused, naming both", () => {
+    // A text that carries the markers of two formats at once (a wrk report pasted under a vegeta one).
+    const vegeta = readFixture("vegeta/baseline/round1/report.txt");
+    const both = `${vegeta}\nSummary report @ 09:46:22(+0000)\n`;
+    const error = errorOf(() => parseUpload({ files: [{ name: null, text: both }] }));
+    expect(error.code).toBe("undetectable_format");
+    expect(error.message).toContain("vegeta report -type=text");
+    expect(error.message).toContain("artillery console output");
+    expect(parseUpload({ files: [{ name: null, text: vegeta }], format: "vegeta" }).format).toBe("vegeta-text");
   });
 
   it("gives line and column of truncated JSON", () => {

@@ -2,39 +2,49 @@
  * The ingest entry point: raw upload (one body or several files, an optional `?format=`) → one
  * validated `ParsedRun`. Very large k6 NDJSON bodies should be streamed with `parseK6Ndjson` instead
  * (the service checks `isNdjsonStart` on the first line); a small one sent here is parsed from memory.
+ *
+ * How a format is chosen (docs: /docs/api, "Formats"): each file is inspected (detect.ts lists every
+ * format whose markers match); `?format=` narrows that list; exactly one format left is used, several
+ * are refused as ambiguous, none is refused listing what is accepted. Several files are one run only
+ * when they form one of the FILE_SETS below.
  */
 import { InputError } from "../input-error";
 import { endpointKey } from "../run";
 import type { FormatId, ParsedRun } from "../run";
+import { parseArtilleryConsole, parseArtilleryJson, parseArtillerySet } from "./artillery";
+import { parseAutocannonJson } from "./autocannon";
 import { parseBenchtrack } from "./benchtrack";
-import {
-  describeContent,
-  detectJsonFormat,
-  detectTextFormat,
-  FORMAT_DESCRIPTIONS,
-  isUploadWrapper,
-  resolveFormatName,
-} from "./detect";
+import { describeContent, inspectFile, isUploadWrapper, type Inspection } from "./detect";
+import { describeFormats, FORMATS, formatsInOrder, resolveFormatName } from "./formats";
 import { parseGhz } from "./ghz";
+import { parseGhzCsv } from "./ghz-csv";
+import { parseHeyCsv, parseHeyText } from "./hey";
+import { parseJmeterCsv, parseJmeterXml } from "./jmeter";
 import { K6NdjsonAccumulator } from "./k6-ndjson";
 import { parseK6HandleSummary, parseK6NewSummary, parseK6SummaryExport } from "./k6-summary";
-import { parseLocustCsv, type UploadedFile } from "./locust-csv";
+import { locustCsvKindFromName, parseLocustCsv } from "./locust-csv";
+import { parseLocustHtml } from "./locust-html";
 import { parseLocustJson } from "./locust-json";
 import { applyRunMetadata, runMetadataSchema, type RunMetadata } from "./metadata";
+import { thinTimelines } from "./timeline";
+import { sourceOf, type DetectedFile, type UploadedFile } from "./uploaded-file";
 import { validateParsedRun } from "./validate";
-import { parseJsonText, parseWire } from "./wire";
+import { parseVegetaHist, parseVegetaJson, parseVegetaSet, parseVegetaText } from "./vegeta";
+import { parseWire } from "./wire";
+import { parseWrkText } from "./wrk";
 
 export { parseBenchtrack, runInputSchema, type RunInput } from "./benchtrack";
 export { runDocumentSchema, toBenchtrackDocument, type RunDocument } from "./benchtrack-document";
-export { FORMAT_DESCRIPTIONS, FORMAT_NAMES, isNdjsonStart, resolveFormatName } from "./detect";
+export { isNdjsonStart } from "./detect";
+export { FORMAT_NAMES, FORMATS, formatsInOrder, resolveFormatName, TOOL_NAMES, type FormatInfo } from "./formats";
 export { parseK6Ndjson } from "./k6-ndjson";
 export { applyRunMetadata, parseMetadataQuery, runMetadataSchema, type RunMetadata } from "./metadata";
 export { validateParsedRun } from "./validate";
-export type { UploadedFile } from "./locust-csv";
+export type { UploadedFile } from "./uploaded-file";
 
 export interface UploadInput {
   files: readonly UploadedFile[];
-  /** The `?format=` value, if any (an alias such as "k6" or "locust" is fine). */
+  /** The `?format=` value, if any (a tool such as "k6", a format id, or an older alias). */
   format?: string | null;
 }
 
@@ -44,14 +54,49 @@ export interface ParsedUpload {
   format: FormatId;
 }
 
-const JSON_PARSERS: Partial<Record<FormatId, (document: unknown) => ParsedRun>> = {
-  benchtrack: parseBenchtrack,
-  "k6-summary": parseK6SummaryExport,
-  "k6-handle-summary": parseK6HandleSummary,
-  "k6-new-summary": parseK6NewSummary,
-  "locust-json": parseLocustJson,
-  ghz: parseGhz,
+type Parser =
+  | { kind: "json"; parse: (document: unknown) => ParsedRun }
+  | { kind: "text"; parse: (text: string, source: string) => ParsedRun };
+
+/** One parser per format (k6 NDJSON is read line by line, below). */
+const PARSERS: Record<Exclude<FormatId, "k6-ndjson">, Parser> = {
+  benchtrack: { kind: "json", parse: parseBenchtrack },
+  "k6-summary": { kind: "json", parse: parseK6SummaryExport },
+  "k6-handle-summary": { kind: "json", parse: parseK6HandleSummary },
+  "k6-new-summary": { kind: "json", parse: parseK6NewSummary },
+  "locust-json": { kind: "json", parse: parseLocustJson },
+  "locust-csv": { kind: "text", parse: (text, source) => parseLocustCsv([{ name: source, text }]) },
+  "locust-html": { kind: "text", parse: parseLocustHtml },
+  ghz: { kind: "json", parse: parseGhz },
+  "ghz-csv": {
+    kind: "text",
+    parse: (text, source) => parseGhzCsv([{ name: source === "body" ? null : source, text }]),
+  },
+  "vegeta-json": { kind: "json", parse: parseVegetaJson },
+  "vegeta-text": { kind: "text", parse: parseVegetaText },
+  "vegeta-hist": { kind: "text", parse: parseVegetaHist },
+  "hey-text": { kind: "text", parse: parseHeyText },
+  "hey-csv": { kind: "text", parse: parseHeyCsv },
+  "wrk-text": { kind: "text", parse: parseWrkText },
+  "autocannon-json": { kind: "json", parse: parseAutocannonJson },
+  "artillery-json": { kind: "json", parse: parseArtilleryJson },
+  "artillery-console": { kind: "text", parse: parseArtilleryConsole },
+  "jmeter-csv": { kind: "text", parse: parseJmeterCsv },
+  "jmeter-xml": { kind: "text", parse: parseJmeterXml },
 };
+
+/**
+ * Several files that make one run: a Locust CSV set, one ghz report (JSON or CSV) per method, the
+ * reports of one vegeta attack (a JSON or text report with its histogram), an artillery report.json
+ * with the console output that holds its ensure checks.
+ */
+const FILE_SETS: readonly { formats: readonly FormatId[]; parse: (files: readonly DetectedFile[]) => ParsedRun }[] = [
+  { formats: ["locust-csv"], parse: (files) => parseLocustCsv(files) },
+  { formats: ["ghz"], parse: (files) => parseGhz(files.map((file) => file.document)) },
+  { formats: ["ghz-csv"], parse: (files) => parseGhzCsv(files) },
+  { formats: ["vegeta-json", "vegeta-text", "vegeta-hist"], parse: parseVegetaSet },
+  { formats: ["artillery-json", "artillery-console"], parse: parseArtillerySet },
+];
 
 /**
  * Parses an upload. Metadata inside an upload wrapper `{format, metadata, result}` is applied here;
@@ -63,8 +108,8 @@ export function parseUpload(input: UploadInput): ParsedUpload {
   if (files.length === 0) {
     throw new InputError("malformed", "The upload is empty", [{ path: "body", message: "no content" }]);
   }
-  const parsed = files.length === 1 && files[0] ? parseOneFile(files[0], allowed) : parseFileSet(files, allowed);
-  return { run: validateParsedRun(nameByMethod(parsed.run)), format: parsed.format };
+  const run = files.length === 1 && files[0] ? parseOneFile(files[0], allowed) : parseFileSet(files, allowed);
+  return { run: validateParsedRun(nameByMethod(thinTimelines(run))), format: run.format };
 }
 
 /**
@@ -80,134 +125,158 @@ export function nameByMethod(run: ParsedRun): ParsedRun {
   }
   if ([...methods.values()].every((set) => set.size === 1)) return run;
   const endpoints = run.endpoints.map((endpoint) =>
-    (methods.get(endpointKey(endpoint))?.size ?? 1) > 1 && endpoint.method ? { ...endpoint, name: `${endpoint.method} ${endpoint.name}` } : endpoint,
+    (methods.get(endpointKey(endpoint))?.size ?? 1) > 1 && endpoint.method
+      ? { ...endpoint, name: `${endpoint.method} ${endpoint.name}` }
+      : endpoint,
   );
   return { ...run, endpoints };
 }
 
-/** The format of an upload judged from its content alone (no validation), or null when nothing matches. */
-export function detectFormat(files: readonly UploadedFile[]): FormatId | null {
-  const nonEmpty = files.filter((file) => file.text.trim() !== "");
-  const kinds = nonEmpty.map((file) => detectTextFormat(file.text));
-  if (nonEmpty.length === 0) return null;
-  if (kinds.every((kind) => kind === "locust-csv")) return "locust-csv";
-  if (nonEmpty.length === 1 && kinds[0] === "k6-ndjson") return "k6-ndjson";
-  if (!kinds.every((kind) => kind === "json")) return null;
-  const formats = nonEmpty.map((file) => {
-    try {
-      return detectDocumentFormat(parseJsonText(file.text));
-    } catch {
-      return null;
-    }
-  });
-  if (formats.length === 1) return formats[0] ?? null;
-  return formats.every((format) => format === "ghz") ? "ghz" : null;
-}
-
-function detectDocumentFormat(document: unknown): FormatId | null {
-  if (!isUploadWrapper(document)) return detectJsonFormat(document);
-  if (typeof document.result !== "string") return detectJsonFormat(document.result);
-  const kind = detectTextFormat(document.result);
-  return kind === "json" ? null : kind;
-}
-
-function parseFileSet(files: readonly UploadedFile[], allowed: readonly FormatId[] | null): ParsedUpload {
-  const kinds = files.map((file) => detectTextFormat(file.text) ?? (file.name?.endsWith(".csv") ? "locust-csv" : null));
-  if (kinds.every((kind) => kind === "locust-csv")) {
-    checkAllowed("locust-csv", allowed);
-    return { run: parseLocustCsv(files), format: "locust-csv" };
+/** The format one file is read as, from what its content matched and what `?format=` allows. */
+function chooseFormat(
+  inspection: Exclude<Inspection, { kind: "ndjson" }>,
+  file: UploadedFile,
+  source: string,
+  allowed: readonly FormatId[] | null,
+): FormatId {
+  // A file named as Locust names its CSVs is one of them, even when its header is broken (its parser says how).
+  const formats: readonly FormatId[] =
+    inspection.formats.length === 0 && locustCsvKindFromName(file.name) ? ["locust-csv"] : inspection.formats;
+  const candidates = allowed ? formats.filter((format) => allowed.includes(format)) : formats;
+  const [only, ...others] = candidates;
+  if (only !== undefined && others.length === 0) return only;
+  if (only !== undefined) {
+    const message = `The content of ${source} matches several formats: ${describeFormats(candidates)}; pass ?format= to say which`;
+    throw new InputError("undetectable_format", message, [
+      { path: source, message: `matches ${candidates.join(", ")}` },
+    ]);
   }
-  if (kinds.every((kind) => kind === "json")) {
-    const documents = files.map((file, index) => parseJsonText(file.text, file.name ?? `file ${index + 1}`));
-    if (documents.every((document) => detectJsonFormat(document) === "ghz")) {
-      checkAllowed("ghz", allowed);
-      return { run: parseGhz(documents), format: "ghz" };
-    }
-  }
-  throw new InputError("malformed", "Several files can only be combined when they are Locust CSVs or ghz reports", [
-    { path: "files", message: `${files.length} files of kinds: ${kinds.map((kind) => kind ?? "unknown").join(", ")}` },
-  ]);
+  if (allowed && formats.length > 0) throw wrongFormat(allowed, describeFormats(formats));
+  // A declared format whose markers are missing: its parser says what is wrong with the content.
+  const declared = allowed?.find((format) => format !== "k6-ndjson" && PARSERS[format].kind === inspection.kind);
+  if (declared) return declared;
+  if (allowed) throw wrongFormat(allowed, describeContent(file.text));
+  throw undetectable(source, describeContent(file.text));
 }
 
-function parseOneFile(file: UploadedFile, allowed: readonly FormatId[] | null): ParsedUpload {
-  const source = file.name;
-  const kind = detectTextFormat(file.text) ?? (file.name?.endsWith(".csv") ? "locust-csv" : null);
-  if (kind === "k6-ndjson") {
+function parseOneFile(file: UploadedFile, allowed: readonly FormatId[] | null): ParsedRun {
+  const source = sourceOf(file);
+  const inspection = inspectFile(file.text, file.name);
+  if (inspection.kind === "ndjson") {
     checkAllowed("k6-ndjson", allowed);
     const accumulator = new K6NdjsonAccumulator();
     for (const line of file.text.split(/\r?\n/)) accumulator.addLine(line);
-    return { run: accumulator.finish(), format: "k6-ndjson" };
+    return accumulator.finish();
   }
-  if (kind === "locust-csv") {
-    checkAllowed("locust-csv", allowed);
-    return { run: parseLocustCsv([file]), format: "locust-csv" };
-  }
-  if (kind === "json") return parseDocument(parseJsonText(file.text, source), allowed);
-
-  // Nothing recognisable. With a declared format, let that format's parser say what is wrong.
-  if (allowed?.includes("locust-csv") && describeContent(file.text) !== "binary data") {
-    return { run: parseLocustCsv([file]), format: "locust-csv" };
-  }
-  if (allowed) throw wrongFormat(allowed, describeContent(file.text));
-  throw new InputError("undetectable_format", `Could not tell the format of the upload (${describeContent(file.text)})`, [
-    { path: source ?? "body", message: `expected one of: ${Object.values(FORMAT_DESCRIPTIONS).join("; ")}; or pass ?format=` },
-  ]);
+  if (inspection.kind === "json" && isUploadWrapper(inspection.document))
+    return parseWrapper(inspection.document, allowed);
+  const format = chooseFormat(inspection, file, source, allowed);
+  return parseAs(
+    format,
+    { ...file, format, document: inspection.kind === "json" ? inspection.document : undefined },
+    source,
+  );
 }
 
-function parseDocument(document: unknown, allowed: readonly FormatId[] | null): ParsedUpload {
-  if (isUploadWrapper(document)) return parseWrapper(document, allowed);
-  const detected = detectJsonFormat(document);
-  if (detected !== null) {
-    checkAllowed(detected, allowed);
-    return { run: parseJsonDocument(detected, document), format: detected };
+function parseAs(format: FormatId, file: DetectedFile, source: string): ParsedRun {
+  if (format === "k6-ndjson") throw wrongFormat([format], describeContent(file.text));
+  const parser = PARSERS[format];
+  if (parser.kind === "json") {
+    if (file.document === undefined) throw wrongFormat([format], describeContent(file.text));
+    return parser.parse(file.document);
   }
-  // A declared format whose content does not match its markers: its schema explains what is missing.
-  const declared = allowed?.find((format) => JSON_PARSERS[format] !== undefined);
-  if (declared) return { run: parseJsonDocument(declared, document), format: declared };
-  if (allowed) throw wrongFormat(allowed, "JSON of an unknown shape");
-  throw new InputError("undetectable_format", "Could not tell the format of the JSON upload", [
-    { path: "body", message: `expected one of: ${Object.values(FORMAT_DESCRIPTIONS).join("; ")}; or pass ?format=` },
+  return parser.parse(file.text, source);
+}
+
+function parseFileSet(files: readonly UploadedFile[], allowed: readonly FormatId[] | null): ParsedRun {
+  const detected: DetectedFile[] = files.map((file, index) => {
+    const source = sourceOf(file, index);
+    const inspection = inspectFile(file.text, source);
+    if (inspection.kind === "ndjson") {
+      throw new InputError("malformed", "k6 NDJSON is uploaded alone, not as one of several files", [
+        { path: source, message: "send the NDJSON file as the request body" },
+      ]);
+    }
+    if (inspection.kind === "json" && isUploadWrapper(inspection.document)) {
+      throw new InputError("malformed", "An upload wrapper is sent alone, not as one of several files", [
+        { path: source, message: "send the wrapper as the request body" },
+      ]);
+    }
+    const format = chooseFormat(inspection, file, source, allowed);
+    return { ...file, format, document: inspection.kind === "json" ? inspection.document : undefined };
+  });
+  const set = FILE_SETS.find((candidate) => detected.every((file) => candidate.formats.includes(file.format)));
+  if (set) return set.parse(detected);
+  const kinds = detected.map((file, index) => `${sourceOf(file, index)}: ${FORMATS[file.format].title}`);
+  throw new InputError("malformed", "These files do not make one run together", [
+    {
+      path: "files",
+      message: `${kinds.join("; ")}. Several files make one run when they are Locust --csv files, ghz reports (JSON or CSV, one per method), one vegeta attack's reports, or an artillery report.json with its console output`,
+    },
   ]);
 }
 
 function parseWrapper(
   wrapper: { format?: unknown; metadata?: unknown; result: unknown },
   allowed: readonly FormatId[] | null,
-): ParsedUpload {
+): ParsedRun {
   let effective = allowed;
   if (effective === null && wrapper.format !== undefined && wrapper.format !== null) {
     if (typeof wrapper.format !== "string") {
-      throw new InputError("malformed", "The wrapper's format must be a string", [{ path: "format", message: "expected a string" }]);
+      throw new InputError("malformed", "The wrapper's format must be a string", [
+        { path: "format", message: "expected a string" },
+      ]);
     }
-    effective = resolveFormatName(wrapper.format);
+    effective = resolveFormatName(wrapper.format, "format");
   }
   const metadata: RunMetadata =
     wrapper.metadata === undefined || wrapper.metadata === null
       ? {}
       : parseWire(runMetadataSchema, wrapper.metadata, "metadata object", "metadata.");
-  const parsed = withPathPrefix("result", () =>
+  const run = withPathPrefix("result", () =>
     typeof wrapper.result === "string"
       ? parseOneFile({ name: null, text: wrapper.result }, effective)
       : parseDocument(wrapper.result, effective),
   );
-  return { run: applyRunMetadata(parsed.run, metadata), format: parsed.format };
+  return applyRunMetadata(run, metadata);
 }
 
-function parseJsonDocument(format: FormatId, document: unknown): ParsedRun {
-  const parser = JSON_PARSERS[format];
-  if (!parser) throw new Error(`no JSON parser for ${format}`); // unreachable: callers pick from JSON_PARSERS
-  return parser(document);
+/** The wrapper's `result` given as JSON (not as a string): its format from its shape alone. */
+function parseDocument(document: unknown, allowed: readonly FormatId[] | null): ParsedRun {
+  if (isUploadWrapper(document)) {
+    throw new InputError("malformed", "A wrapper's result cannot be another wrapper", [
+      { path: "result", message: "nested wrapper" },
+    ]);
+  }
+  const text = JSON.stringify(document);
+  const inspection: Inspection = inspectFile(text, null);
+  if (inspection.kind === "ndjson") throw wrongFormat(allowed ?? [], "k6 NDJSON");
+  const format = chooseFormat(inspection, { name: null, text }, "result", allowed);
+  return parseAs(format, { name: null, text, format, document }, "result");
 }
 
 function checkAllowed(detected: FormatId, allowed: readonly FormatId[] | null): void {
   if (allowed === null || allowed.includes(detected)) return;
-  throw wrongFormat(allowed, FORMAT_DESCRIPTIONS[detected]);
+  throw wrongFormat(allowed, FORMATS[detected].title);
 }
 
 function wrongFormat(allowed: readonly FormatId[], looksLike: string): InputError {
-  const expected = allowed.map((format) => FORMAT_DESCRIPTIONS[format]).join(" or ");
-  const message = `The format given expects ${expected}, but the content looks like ${looksLike}`;
+  const message = `The format given expects ${describeFormats(allowed)}, but the content looks like ${looksLike}`;
   return new InputError("wrong_format", message, [{ path: "format", message }]);
+}
+
+function undetectable(source: string, looksLike: string): InputError {
+  const accepted = formatsInOrder().map((format) => format.title);
+  return new InputError(
+    "undetectable_format",
+    `Could not tell the format of ${source === "body" ? "the upload" : source} (${looksLike}). Benchtrack reads: ${accepted.join("; ")}. Recipes for each tool: /docs/api#formats`,
+    [
+      {
+        path: source,
+        message: `not a format Benchtrack reads; pass ?format= if it is one of them (see /docs/api#formats)`,
+      },
+    ],
+  );
 }
 
 /** Errors inside a wrapper's `result` point into it: `metrics.http_reqs` → `result.metrics.http_reqs`. */
@@ -218,7 +287,12 @@ function withPathPrefix<T>(prefix: string, parse: () => T): T {
     if (!(error instanceof InputError)) throw error;
     const details = error.details.map((detail) => ({
       ...detail,
-      path: detail.path.startsWith("line ") || detail.path === "format" ? `${prefix}: ${detail.path}` : `${prefix}.${detail.path}`,
+      path:
+        detail.path === prefix || detail.path.startsWith(`${prefix}.`) || detail.path.startsWith(`${prefix}:`)
+          ? detail.path
+          : detail.path.startsWith("line ") || detail.path === "format" || detail.path === "body"
+            ? `${prefix}: ${detail.path}`
+            : `${prefix}.${detail.path}`,
     }));
     throw new InputError(error.code, error.message, details);
   }

@@ -78,6 +78,30 @@ describe("parseK6Ndjson on the short-ndjson fixture", async () => {
     }
   });
 
+  it("keeps an HDR histogram per endpoint and for the aggregate: every sample counted, the exact p95 inside its buckets", () => {
+    const all = [...raw.durations.values()].flat();
+    for (const result of [...run.endpoints, run.aggregate]) {
+      const samples = result.name === run.aggregate.name ? all : raw.durations.get(result.name) ?? [];
+      const histogram = result.histogram ?? [];
+      expect(histogram.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(samples.length);
+      expect(histogram.map((b) => b.upperMs)).toEqual([...histogram.map((b) => b.upperMs)].sort((a, b) => a - b));
+      // p95 interpolates between the samples of rank floor(r) and ceil(r): it lies between the lower edge
+      // of the first one's bucket and the upper edge of the second one's (HDR records whole µs: ±0.0005 ms).
+      const rank = 0.95 * (samples.length - 1);
+      const p95 = k6Percentile(samples, 95);
+      const bucketOf = (index: number): number => {
+        let seen = 0;
+        return histogram.findIndex((bucket) => (seen += bucket.count) > index);
+      };
+      const low = bucketOf(Math.floor(rank));
+      const high = bucketOf(Math.ceil(rank));
+      const lowerEdge = low > 0 ? histogram[low - 1]?.upperMs ?? 0 : 0;
+      expect(low).toBeGreaterThanOrEqual(0);
+      expect(p95).toBeGreaterThan(lowerEdge - 0.0005);
+      expect(p95).toBeLessThanOrEqual((histogram[high]?.upperMs ?? Number.NaN) + 0.0005);
+    }
+  });
+
   it("matches k6's own summary of the same run", () => {
     const summary = z
       .object({ metrics: z.object({ http_req_duration: z.record(z.string(), z.unknown()), http_reqs: z.object({ count: z.number(), rate: z.number() }) }) })
@@ -135,6 +159,20 @@ describe("parseK6Ndjson grouping and errors", () => {
     const error = await parseError(`${point("http_reqs", 1, {})}\n{"type":"Point","metric":"x","data":{"time":"t","value":"fast"}}`);
     expect(error.code).toBe("malformed");
     expect(error.details[0]?.path).toBe("line 2: data.value");
+  });
+
+  it("points at the line of a negative request duration", async () => {
+    const error = await parseError(`${point("http_reqs", 1, {})}\n${point("http_req_duration", -2, { name: "A" })}`);
+    expect(error.code).toBe("malformed");
+    expect(error.details[0]?.path).toBe("line 2: data.value");
+  });
+
+  it("keeps a histogram for samples it never saw before (numbers and names built here)", async () => {
+    const text = [3.25, 180, 180.1, 2500].map((ms, i) => point("http_req_duration", ms, { name: "Z" }, `2026-11-22T10:00:0${i}Z`)).join("\n");
+    const result = await parseK6Ndjson(linesOf(text));
+    const histogram = result.endpoints[0]?.histogram ?? [];
+    expect(histogram.filter((b) => b.count > 0).map((b) => b.count)).toEqual([1, 2, 1]);
+    expect(result.aggregate.histogram).toEqual(histogram);
   });
 
   it("rejects empty input", async () => {

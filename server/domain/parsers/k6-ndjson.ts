@@ -3,11 +3,15 @@
  * Files reach hundreds of MB, so lines are consumed one at a time and only what the result needs is
  * kept: per endpoint a growable Float64Array of `http_req_duration` values (8 bytes a request), counts,
  * and a few running extremes. Exact percentiles then come from the samples (`stats/percentile.ts`, k6's
- * own interpolation), so they match what k6 prints for the same points.
+ * own interpolation), so they match what k6 prints for the same points, and each endpoint and the
+ * aggregate keep an HDR latency histogram of the same samples (`stats/latency-histogram.ts`, built from
+ * the sorted samples at finish), so runs can later be compared and pooled as distributions.
+ * A negative or non-finite http_req_duration (JSON's 1e999 is Infinity) is refused with its line.
  */
 import { z } from "zod";
 import { InputError } from "../input-error";
 import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSortedSamples } from "../stats/percentile";
 import { MAX_ENDPOINTS, validateParsedRun } from "./validate";
 import { parseWire } from "./wire";
@@ -124,6 +128,11 @@ export class K6NdjsonAccumulator {
 
     switch (metric) {
       case "http_req_duration": {
+        if (!(Number.isFinite(data.value) && data.value >= 0)) {
+          throw new InputError("malformed", `Invalid http_req_duration ${data.value} on ${where}`, [
+            { path: `${where}: data.value`, message: "a request duration must be a finite number of ms, 0 or more" },
+          ]);
+        }
         const endpoint = this.endpointFor(tags, where);
         endpoint.durations.push(data.value);
         const status = tags.status;
@@ -206,7 +215,9 @@ export class K6NdjsonAccumulator {
     }
     const aggregate = emptyEndpoint(AGGREGATE_NAME);
     aggregate.protocol = endpoints.length > 0 ? "http" : null;
-    aggregate.latency = summarizeSortedSamples(allDurations.sorted());
+    const allSorted = allDurations.sorted();
+    aggregate.latency = summarizeSortedSamples(allSorted);
+    aggregate.histogram = latencyHistogramOf(allSorted);
     aggregate.requests = endpoints.length > 0 ? endpoints.reduce((sum, e) => sum + (e.requests ?? 0), 0) : null;
     aggregate.failures = endpoints.every((e) => e.failures !== null) && endpoints.length > 0
       ? endpoints.reduce((sum, e) => sum + (e.failures ?? 0), 0)
@@ -252,6 +263,7 @@ export class K6NdjsonAccumulator {
     result.protocol = "http";
     result.method = accumulator.method;
     result.latency = summarizeSortedSamples(sorted);
+    result.histogram = latencyHistogramOf(sorted);
     // Every request has one http_reqs point; fall back to duration points if the output was filtered.
     result.requests = accumulator.requests ?? accumulator.durations.length;
     result.failures = accumulator.failures;

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { detectJsonFormat } from "./detect";
+import { detectJsonFormats } from "./detect";
 import { errorOf } from "./fixtures/input-error-of";
 import { readFixture, readFixtureJson } from "./fixtures/read-fixture";
 import { parseUpload } from "./index";
-import { parseK6NewSummary } from "./k6-summary";
+import { parseK6HandleSummary, parseK6NewSummary } from "./k6-summary";
 
 // k6 1.x `--new-machine-readable-summary`, both files k6 wrote for one run (indented summary.json and
 // compact handle-summary.json): the numbers below are the files' own.
-const FILES = ["k6/new-summary/summary.json", "k6/new-summary/handle-summary.json"];
+const FILES = ["k6/baseline/new-machine-readable-summary/summary.json", "k6/baseline/new-machine-readable-summary/handle-summary.json"];
 
 describe("k6 new machine-readable summary", () => {
   it.each(FILES)("is detected by its shape, and ?format=k6 accepts it (%s)", (file) => {
-    expect(detectJsonFormat(readFixtureJson(file))).toBe("k6-new-summary");
+    expect(detectJsonFormats(readFixtureJson(file))).toEqual(["k6-new-summary"]);
     const upload = parseUpload({ files: [{ name: "summary.json", text: readFixture(file) }], format: "k6" });
     expect(upload.format).toBe("k6-new-summary");
   });
@@ -45,6 +45,59 @@ describe("k6 new machine-readable summary", () => {
     expect(run.endpoints).toEqual([]);
     expect(run.notes.join(" ")).toMatch(/no per-endpoint submetrics/);
     expect(run.notes.join(" ")).toMatch(/no threshold results/);
+  });
+
+  it.each(FILES)("keeps the execution mode as load config, the measured length only as the duration (%s)", (file) => {
+    const run = parseK6NewSummary(readFixtureJson(file));
+    // config.duration is the measured 12.45 s of a 12 s script: a load setting would differ every run.
+    expect(run.environment.config).toEqual({ vus: 10, vus_max: 10, execution: "local" });
+    expect(run.environment.config.duration).toBeUndefined();
+    expect(run.notes.join(" ")).toMatch(/Scenarios and executors appear only inside the script text/);
+  });
+
+  it("keeps iterations as the only run metrics: the automatic expected_response sub-metric and built-in timings are dropped", () => {
+    const run = parseK6NewSummary(readFixtureJson(FILES[0]!));
+    expect(Object.keys(run.metrics)).toEqual(["iterations", "iterations_per_second"]);
+    expect(run.metrics.iterations).toEqual({ value: 228, unit: "iterations", better: "higher" });
+    expect(run.metrics.iterations_per_second?.value).toBeCloseTo(228 / 12.447958265, 9);
+  });
+
+  it("maps groups, sub-metrics and custom metrics as the other k6 summaries do (variant built here)", () => {
+    const metrics = [
+      { name: "http_req_duration", type: "trend", contains: "time", values: { avg: 9, med: 8, p95: 20 } },
+      { name: "http_req_duration{name:Pay}", type: "trend", contains: "time", values: { avg: 12, med: 11, p90: 18, p95: 21 } },
+      { name: "http_req_duration{group:::checkout}", type: "trend", contains: "time", values: { avg: 14, med: 13, p95: 25 } },
+      { name: "order_flow", type: "trend", contains: "time", values: { avg: 300, med: 280, p95: 420 } },
+      { name: "orders_placed", type: "counter", contains: "default", values: { count: 50 } },
+      { name: "paid_ok", type: "rate", contains: "default", values: { matches: 45, rate: 0.9, total: 50 } },
+    ];
+    const document = readFixtureJson(FILES[0]!) as { results: { metrics: unknown[] } };
+    document.results.metrics = metrics;
+    const run = parseK6NewSummary(document);
+    expect(run.endpoints.map((e) => e.name)).toEqual(["Pay"]);
+    expect(run.endpoints[0]?.latency.percentiles).toEqual({ "50": 11, "90": 18, "95": 21 });
+    expect(run.metrics).toEqual({
+      "http_req_duration{group:::checkout} avg": { value: 14, unit: "ms", better: "lower" },
+      "http_req_duration{group:::checkout} p(95)": { value: 25, unit: "ms", better: "lower" },
+      "order_flow avg": { value: 300, unit: "ms", better: "lower" },
+      "order_flow p(95)": { value: 420, unit: "ms", better: "lower" },
+      orders_placed: { value: 50, unit: null, better: null },
+      "orders_placed rate": { value: 50 / 12.447958265, unit: "/s", better: null },
+      paid_ok: { value: 0.9, unit: "ratio", better: null },
+    });
+    // The same metrics written by handleSummary map to the same run metrics.
+    const handle = parseK6HandleSummary({
+      root_group: { name: "", path: "" },
+      metrics: Object.fromEntries(
+        metrics.map(({ name, type, contains, values }) => [
+          name,
+          { type, contains, values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k.replace(/^p(\d+)$/, "p($1)"), v])) },
+        ]),
+      ),
+    });
+    // (handleSummary's counters carry their own rate; this one was written without, so it has none.)
+    const { "orders_placed rate": _computedRate, ...sameMetrics } = run.metrics;
+    expect(handle.metrics).toEqual(sameMetrics);
   });
 
   it("gives the same run from both files", () => {

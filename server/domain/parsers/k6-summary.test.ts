@@ -58,6 +58,7 @@ describe.each(ROUNDS)("k6 summaries of %s", (round) => {
     expect(handle.aggregate).toEqual(legacy.aggregate);
     expect(handle.checks).toEqual(legacy.checks);
     expect(handle.thresholds).toEqual(legacy.thresholds);
+    expect(handle.metrics).toEqual(legacy.metrics);
     expect(legacy.durationSeconds).toBeCloseTo(handle.durationSeconds ?? 0, 0);
   });
 
@@ -72,6 +73,14 @@ describe.each(ROUNDS)("k6 summaries of %s", (round) => {
       "CheckStockAvailability status is 200",
     ]);
     expect(legacy.checks.every((c) => c.group === null)).toBe(true);
+  });
+
+  it("keeps iterations as the only run metrics: built-in timings and data stay dropped, no custom metric here", () => {
+    const m = legacyView.parse(legacyFile).metrics;
+    expect(legacy.metrics).toEqual({
+      iterations: { value: num(m.iterations?.count), unit: "iterations", better: "higher" },
+      iterations_per_second: { value: num(m.iterations?.rate), unit: "/s", better: "higher" },
+    });
   });
 
   it("has no per-endpoint data, says so, and invents none", () => {
@@ -117,18 +126,35 @@ describe("k6 per-endpoint submetrics", () => {
     state: { testRunDurationMs: 5000 },
   };
 
-  it("maps name- and group-tagged submetrics to endpoints and keeps every percentile given", () => {
+  // Changed on purpose: a group sub-metric is no longer an endpoint (a group holds other requests, so it
+  // would count them twice); it is kept as run metrics instead. See k6-groups.test.ts for the real files.
+  it("maps name-tagged submetrics to endpoints, group ones to run metrics, and keeps every percentile given", () => {
     const run = parseK6HandleSummary(document);
-    expect(run.endpoints.map((e) => e.name)).toEqual(["GetListing", "Checkout"]);
+    expect(run.endpoints.map((e) => e.name)).toEqual(["GetListing"]);
     const getListing = run.endpoints[0];
     expect(getListing?.latency.percentiles).toEqual({ "50": 4, "95": 6, "99.9": 8.9 });
     expect(getListing?.requests).toBe(10);
     expect(getListing?.throughput).toBe(2);
     expect(getListing?.failures).toBe(1);
-    expect(run.endpoints[1]?.requests).toBe(10); // from the trend's count when http_reqs has no such submetric
     expect(run.aggregate.latency.percentiles["90"]).toBeUndefined(); // absent stays absent
+    expect(run.metrics["http_req_duration{group:::Checkout} avg"]).toEqual({ value: 5, unit: "ms", better: "lower" });
+    expect(run.metrics["http_req_duration{group:::Checkout} p(95)"]).toEqual({ value: 4, unit: "ms", better: "lower" });
+    // k6's automatic {expected_response:true} sub-metric, named by no threshold, is not kept.
+    expect(Object.keys(run.metrics).some((key) => key.includes("expected_response"))).toBe(false);
     expect(run.checks).toEqual([{ name: "paid", group: "::Checkout", passes: 3, fails: 1 }]);
-    expect(run.notes).toEqual([]);
+    expect(run.notes).toHaveLength(1);
+    expect(run.notes[0]).toMatch(/group sub-metrics are kept as run metrics/);
+  });
+
+  it("takes the trend's count as the request count when http_reqs has no such submetric", () => {
+    const { "http_reqs{name:GetListing}": _reqs, ...metrics } = document.metrics;
+    expect(parseK6HandleSummary({ ...document, metrics }).endpoints[0]?.requests).toBe(10);
+  });
+
+  it("names an endpoint whose name tag is a URL by its path and query, with the URL as full name", () => {
+    const url = "http://127.0.0.1:18080/api/listings?page=2";
+    const run = parseK6HandleSummary({ ...document, metrics: { ...document.metrics, [`http_req_duration{name:${url}}`]: trend(3) } });
+    expect(run.endpoints.map((e) => [e.name, e.fullName])).toEqual([["GetListing", null], ["/api/listings?page=2", url]]);
   });
 });
 

@@ -8,12 +8,19 @@
  *   of `{name, type, contains, values}`; trend stats are `p90`/`p95` (not `p(95)`) with no count; rates
  *   are `{matches, rate, total}`; counters have no rate; checks are `results.checks.results`; there are
  *   no threshold results (thresholds appear only inside the embedded script text); `config.duration`
- *   is the test's length in seconds and `metadata` gives k6's version and when the summary was written.
- * Times are milliseconds in all three. See `k6-metrics.ts` for the mapping they share.
+ *   is the MEASURED test length in seconds (12.45 s for a 12 s script: durationSeconds only, never the
+ *   `duration` load setting, which would make every pair of runs look differently loaded); `config.execution`
+ *   ("local"/"cloud") is kept as load config; executors and scenarios exist only inside the script text and
+ *   are not read; `metadata` gives k6's version and when the summary was written.
+ * Times are milliseconds in all three. Metric types: handleSummary and the new summary state `type` and
+ * `contains`; the legacy export states neither, so its type is read off the stats a metric has (rate:
+ * passes/fails; gauge: value; counter: count and rate; trend: any other stats) and its unit is known
+ * only for k6's built-in metrics. See `k6-metrics.ts` for the mapping they share (endpoints, groups,
+ * custom metrics, thresholds).
  */
 import { z } from "zod";
 import type { ParsedRun, ToolCheck } from "../run";
-import { buildK6SummaryRun, type K6MetricView } from "./k6-metrics";
+import { buildK6SummaryRun, type K6MetricType, type K6MetricView } from "./k6-metrics";
 import { parseWire } from "./wire";
 
 const checkSchema = z.object({
@@ -89,7 +96,7 @@ const newSummaryMetricSchema = z.object({
 export const k6NewSummarySchema = z.object({
   version: z.string(),
   metadata: z.object({ generated_at: z.iso.datetime({ offset: true }).optional(), k6_version: z.string().optional() }).optional(),
-  config: z.object({ duration: z.number().nonnegative().optional() }).optional(),
+  config: z.object({ duration: z.number().nonnegative().optional(), execution: z.string().optional() }).optional(),
   results: z.object({
     metrics: z.array(newSummaryMetricSchema),
     checks: z.object({ results: z.array(checkSchema).optional() }).optional(),
@@ -128,11 +135,13 @@ export function parseK6NewSummary(document: unknown): ParsedRun {
     if (metric.type === "counter" && values.rate === undefined && values.count !== undefined && durationSeconds) {
       values.rate = values.count / durationSeconds;
     }
-    metrics.set(metric.name, { values, thresholds: [] });
+    metrics.set(metric.name, { type: metric.type, contains: metric.contains ?? null, values, thresholds: [] });
   }
   const checks = (summary.results.checks?.results ?? []).map((check) => toToolCheck(check, check.path ?? ""));
   const run = buildK6SummaryRun({ format: "k6-new-summary", metrics, checks, durationSeconds });
   const generatedAt = summary.metadata?.generated_at;
+  const execution = summary.config?.execution;
+  if (execution !== undefined) run.environment.config.execution = execution;
   return {
     ...run,
     toolVersion: summary.metadata?.k6_version ?? null,
@@ -141,6 +150,7 @@ export function parseK6NewSummary(document: unknown): ParsedRun {
     notes: [
       ...run.notes,
       "k6's new summary holds no threshold results (only the script text) and no p99 unless summaryTrendStats asks for it.",
+      "Scenarios and executors appear only inside the script text of k6's new summary: they are not read.",
     ],
   };
 }
@@ -151,11 +161,14 @@ export function parseK6SummaryExport(document: unknown): ParsedRun {
   const metrics = new Map<string, K6MetricView>();
   for (const [key, metric] of Object.entries(summary.metrics)) {
     const { thresholds = {}, ...stats } = metric;
+    const type = legacyTypeOf(stats);
     const values: Record<string, number> = {};
     for (const [stat, value] of Object.entries(stats)) {
-      if (typeof value === "number") values[stat === "value" && "passes" in stats ? "rate" : stat] = value;
+      if (typeof value === "number") values[stat === "value" && type === "rate" ? "rate" : stat] = value;
     }
     metrics.set(key, {
+      type,
+      contains: null,
       values,
       // In the legacy export `true` means the threshold was crossed, i.e. FAILED.
       thresholds: Object.entries(thresholds).map(([expression, failed]) => ({ expression, passed: !failed })),
@@ -172,6 +185,8 @@ export function parseK6HandleSummary(document: unknown): ParsedRun {
   const metrics = new Map<string, K6MetricView>();
   for (const [key, metric] of Object.entries(summary.metrics)) {
     metrics.set(key, {
+      type: metric.type,
+      contains: metric.contains ?? null,
       values: metric.values,
       thresholds: Object.entries(metric.thresholds ?? {}).map(([expression, { ok }]) => ({ expression, passed: ok })),
     });
@@ -185,6 +200,16 @@ export function parseK6HandleSummary(document: unknown): ParsedRun {
     checks,
     durationSeconds: durationMs === undefined ? null : durationMs / 1000,
   });
+}
+
+/** The legacy export does not name a metric's type: it shows in which stats k6 wrote for it. */
+function legacyTypeOf(stats: Record<string, unknown>): K6MetricType | null {
+  const has = (stat: string): boolean => typeof stats[stat] === "number";
+  if (has("passes") && has("fails")) return "rate";
+  if (has("value")) return "gauge";
+  if (has("count") && has("rate")) return "counter";
+  // Trend stats are whatever summaryTrendStats lists: avg, min, med, max, p(N), count.
+  return Object.keys(stats).some(has) ? "trend" : null;
 }
 
 function toToolCheck(check: K6Check, groupPath: string): ToolCheck {

@@ -10,6 +10,16 @@ function filesOf(round: string, names: string[]) {
 }
 const ALL_FILES = ["locust_stats.csv", "locust_stats_history.csv", "locust_failures.csv", "locust_exceptions.csv"];
 const cell = (value: string | undefined): number | null => (value === undefined || value === "N/A" ? null : Number(value));
+/** A history percentile: N/A before the first answer, 0 for a window without answers yet (Locust's `or 0`). */
+const historyPercentile = (value: string | undefined): number | null => (cell(value) === 0 ? null : cell(value));
+const pointOf = (row: Record<string, string>) => ({
+  atMs: Number(row.Timestamp) * 1000,
+  requestsPerSecond: Number(row["Requests/s"]),
+  failuresPerSecond: Number(row["Failures/s"]),
+  p50Ms: historyPercentile(row["50%"]),
+  p95Ms: historyPercentile(row["95%"]),
+  users: Number(row["User Count"]),
+});
 
 describe.each(roundsOf("locust"))("Locust CSV of %s", (round) => {
   const run = parseLocustCsv(filesOf(round, ALL_FILES));
@@ -50,7 +60,17 @@ describe.each(roundsOf("locust"))("Locust CSV of %s", (round) => {
     expect(run.startedAt).toBe(new Date(first * 1000).toISOString());
     expect(run.durationSeconds).toBe(Number(history.at(-1)?.Timestamp) - first);
     expect(run.environment.config.users).toBe(15);
-    expect(run.notes).toEqual([]); // the exceptions files hold only their header
+    // The exceptions files hold only their header.
+    expect(run.notes).toEqual([]);
+  });
+
+  it("makes the Aggregated history rows the aggregate's timeline, point for point", () => {
+    const history = parse<Record<string, string>>(readFixture(`locust/${round}/locust_stats_history.csv`), { columns: true });
+    expect(history.every((row) => row.Name === "Aggregated")).toBe(true);
+    // Without --csv-full-history the percentile columns run since the start: not a window's, so left out.
+    expect(run.aggregate.timeline).toEqual(history.map((row) => ({ ...pointOf(row), p50Ms: null, p95Ms: null })));
+    expect(run.aggregate.timeline?.some((point) => point.requestsPerSecond !== null && point.requestsPerSecond > 0)).toBe(true);
+    expect(run.endpoints.every((e) => e.timeline === null)).toBe(true);
   });
 
   it("needs only the stats file", () => {
@@ -58,6 +78,75 @@ describe.each(roundsOf("locust"))("Locust CSV of %s", (round) => {
     expect(statsOnly.aggregate.requests).toBe(run.aggregate.requests);
     expect(statsOnly.endpoints[0]?.errors).toBeNull();
     expect(statsOnly.startedAt).toBeNull();
+    expect(statsOnly.aggregate.timeline).toBeNull();
+  });
+});
+
+describe("Locust CSV with --csv-full-history", () => {
+  const folder = "locust/baseline/csv-full-history";
+  const run = parseLocustCsv(filesOf("baseline/csv-full-history", ALL_FILES));
+  const historyText = readFixture(`${folder}/locust_stats_history.csv`);
+  const history = parse<Record<string, string>>(historyText, { columns: true });
+
+  it("gives each endpoint its own timeline and the aggregate the Aggregated rows", () => {
+    const names = [...new Set(history.map((row) => row.Name))];
+    expect(names).toHaveLength(6);
+    expect(run.endpoints).toHaveLength(5);
+    for (const name of names) {
+      const rows = history.filter((row) => row.Name === name);
+      const result = name === "Aggregated" ? run.aggregate : run.endpoints.find((e) => e.name === name);
+      expect(result?.method ?? "").toBe(rows[0]?.Type);
+      expect(result?.timeline).toHaveLength(rows.length);
+      expect(result?.timeline).toEqual(rows.map(pointOf));
+    }
+    // Current-window percentiles: 0 until Locust has cached answers, and they end below the run's totals.
+    expect(history.some((row) => row.Name !== "Aggregated" && row["95%"] === "0")).toBe(true);
+    expect(run.endpoints.every((e) => e.timeline?.[0]?.p95Ms === null)).toBe(true);
+    expect(run.notes).toEqual([]);
+  });
+
+  it("still takes start, duration and peak users from the Aggregated rows", () => {
+    const aggregated = history.filter((row) => row.Name === "Aggregated");
+    const first = Number(aggregated[0]?.Timestamp);
+    expect(run.startedAt).toBe(new Date(first * 1000).toISOString());
+    expect(run.durationSeconds).toBe(Number(aggregated.at(-1)?.Timestamp) - first);
+    expect(run.environment.config.users).toBe(Math.max(...aggregated.map((row) => Number(row["User Count"]))));
+  });
+
+  it("reads renamed endpoints and changed numbers the same way", () => {
+    const rename = (text: string) => text.replaceAll(",GetListing,", ",/api/listings/42?view=full,").replaceAll(",15,", ",40,");
+    const files = ALL_FILES.map((name) => ({ name, text: rename(readFixture(`${folder}/${name}`)) }));
+    const renamed = parseLocustCsv(files);
+    const rows = parse<Record<string, string>>(rename(historyText), { columns: true }).filter((r) => r.Name === "/api/listings/42?view=full");
+    const endpoint = renamed.endpoints.find((e) => e.name === "/api/listings/42?view=full");
+    expect(rows.length).toBeGreaterThan(0);
+    expect(endpoint?.timeline).toEqual(rows.map(pointOf));
+    expect(renamed.environment.config.users).toBe(40);
+  });
+
+  it("refuses a history row naming an endpoint the stats file does not list, with its line", () => {
+    const lines = historyText.trimEnd().split("\n");
+    for (const row of ["1795340713,15,GET,Elsewhere,1.0,0.0,5,5,5,5,5,5,5,5,5,5,5,3,0,5,5.0,5,5,10", "1795340713,15,PUT,GetListing,1.0,0.0,5,5,5,5,5,5,5,5,5,5,5,3,0,5,5.0,5,5,10"]) {
+      const files = [
+        { name: "locust_stats.csv", text: readFixture(`${folder}/locust_stats.csv`) },
+        { name: "locust_stats_history.csv", text: `${historyText.trimEnd()}\n${row}\n` },
+      ];
+      const error = errorOf(() => parseLocustCsv(files));
+      expect(error.code).toBe("malformed");
+      expect(error.details[0]?.path).toBe(`locust_stats_history.csv: line ${lines.length + 1}`);
+    }
+  });
+
+  it("refuses a garbled history cell with its line and column", () => {
+    const broken = historyText.replace("\n1795340703,15,GET,GetListing,0.000000,", "\n1795340703,15,GET,GetListing,fast,");
+    const line = historyText.split("\n").findIndex((l) => l.startsWith("1795340703,15,GET,GetListing,")) + 1;
+    const error = errorOf(() =>
+      parseLocustCsv([
+        { name: "locust_stats.csv", text: readFixture(`${folder}/locust_stats.csv`) },
+        { name: "locust_stats_history.csv", text: broken },
+      ]),
+    );
+    expect(error.details[0]?.path).toBe(`locust_stats_history.csv: line ${line}: Requests/s`);
   });
 });
 

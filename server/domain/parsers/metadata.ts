@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { InputError } from "../input-error";
-import type { ParsedRun } from "../run";
+import type { EndpointResult, ParsedRun } from "../run";
 import { MAX_INT32 } from "./validate";
 import { parseWire } from "./wire";
 
@@ -19,6 +19,14 @@ export const runMetadataSchema = z
     build_url: z.url().max(1024).optional().describe("Link to the CI build."),
     started_at: z.iso.datetime({ offset: true }).optional().describe("ISO 8601 start time of the run."),
     attributes: z.record(z.string().max(512), z.string().max(1024)).optional().describe("Key/values for filtering."),
+    endpoint: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .describe(
+        "Names the one endpoint of a report that measured a single target and does not name it (hey, vegeta, ghz CSV sent as a bare body), or renames the one it names (wrk, autocannon: the URL path).",
+      ),
   })
   .describe("Run metadata; overrides what the uploaded file says.");
 
@@ -29,6 +37,7 @@ export function applyRunMetadata(run: ParsedRun, metadata: RunMetadata): ParsedR
   const { git, ci } = run.environment;
   return {
     ...run,
+    ...(metadata.endpoint === undefined ? {} : { endpoints: [namedEndpoint(run, metadata.endpoint)] }),
     label: metadata.label ?? run.label,
     round: metadata.round ?? run.round,
     startedAt: metadata.started_at ?? run.startedAt,
@@ -46,8 +55,27 @@ export function applyRunMetadata(run: ParsedRun, metadata: RunMetadata): ParsedR
   };
 }
 
+/**
+ * `endpoint=<name>`: a single-target report's one endpoint, named. A report that names none (hey, vegeta)
+ * has only its aggregate, which IS that endpoint's result; one that names it (wrk's URL) is renamed.
+ */
+function namedEndpoint(run: ParsedRun, name: string): EndpointResult {
+  if (run.endpoints.length > 1) {
+    throw new InputError("malformed", `endpoint= names the one endpoint of a single-target report, but this one has ${run.endpoints.length}`, [
+      { path: "query.endpoint", message: `the report holds ${run.endpoints.length} endpoints (${run.endpoints.slice(0, 3).map((e) => e.name).join(", ")}…); leave endpoint out` },
+    ]);
+  }
+  const source = run.endpoints[0] ?? run.aggregate;
+  return {
+    ...source,
+    name,
+    fullName: source.fullName ?? (run.endpoints[0] && run.endpoints[0].name !== name ? run.endpoints[0].name : null),
+    protocol: source.protocol ?? run.aggregate.protocol,
+  };
+}
+
 const ATTRIBUTE_PREFIX = "attr.";
-const STRING_PARAMS = ["label", "branch", "commit", "build_url", "started_at"] as const;
+const STRING_PARAMS = ["label", "branch", "commit", "build_url", "started_at", "endpoint"] as const;
 const INTEGER_PARAMS = ["round", "pr"] as const;
 
 /**

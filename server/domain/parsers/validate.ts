@@ -16,6 +16,8 @@ export const MAX_DISTINCT_ERRORS = 1_000;
 export const MAX_CHECKS = 1_000;
 export const MAX_THRESHOLDS = 1_000;
 export const MAX_NOTES = 200;
+/** Timeline points per result, after parsers thin longer ones (timeline.ts): a day of Locust seconds thinned to one point in 25. */
+export const MAX_TIMELINE_POINTS = 3_600;
 /** Listing every offence of a 10,000-endpoint file helps no one. */
 const MAX_DETAILS = 20;
 
@@ -58,6 +60,9 @@ function* repeatedEndpoints(run: ParsedRun): Generator<InputErrorDetail> {
     else yield { path: `endpoints[${index}]`, message: `"${endpoint.name}" is also endpoints[${earlier}]; send each endpoint's result once` };
   }
 }
+
+/** The latest instant a JavaScript date holds (year 275760). */
+const MAX_EPOCH_MS = 8.64e15;
 
 /** The largest whole number the database's integer columns hold (round, pull request, CPUs, request counts). */
 export const MAX_INT32 = 2_147_483_647;
@@ -154,6 +159,9 @@ function* endpointSizeProblems(path: string, endpoint: EndpointResult): Generato
     yield* stringTooLong(`${path}.errors key`, message, MAX_STRING_LENGTH * 4);
   }
   yield* recordTooLarge(`${path}.latency.percentiles`, endpoint.latency.percentiles, MAX_ATTRIBUTES);
+  if ((endpoint.timeline?.length ?? 0) > MAX_TIMELINE_POINTS) {
+    yield { path: `${path}.timeline`, message: `${endpoint.timeline?.length} points; the limit is ${MAX_TIMELINE_POINTS}` };
+  }
   if ((endpoint.histogram?.length ?? 0) > 10_000) {
     yield { path: `${path}.histogram`, message: `${endpoint.histogram?.length} buckets; the limit is 10000` };
   }
@@ -205,6 +213,17 @@ function* endpointNumberProblems(path: string, endpoint: EndpointResult): Genera
   for (const [index, bucket] of (endpoint.histogram ?? []).entries()) {
     yield* nonNegative(`${path}.histogram[${index}].upperMs`, bucket.upperMs);
     yield* nonNegative(`${path}.histogram[${index}].count`, bucket.count);
+  }
+  for (const [index, point] of (endpoint.timeline ?? []).entries()) {
+    const where = `${path}.timeline[${index}]`;
+    if (!(Number.isFinite(point.atMs) && point.atMs >= 0 && point.atMs <= MAX_EPOCH_MS)) {
+      yield { path: `${where}.at`, message: `${point.atMs} is not a time` };
+    }
+    yield* nonNegative(`${where}.requestsPerSecond`, point.requestsPerSecond);
+    yield* nonNegative(`${where}.failuresPerSecond`, point.failuresPerSecond);
+    yield* nonNegative(`${where}.p50Ms`, point.p50Ms);
+    yield* nonNegative(`${where}.p95Ms`, point.p95Ms);
+    yield* nonNegative(`${where}.users`, point.users);
   }
   for (const [code, count] of Object.entries(endpoint.statusCodes ?? {})) yield* nonNegative(`${path}.statusCodes.${code}`, count);
   for (const [index, count] of Object.values(endpoint.errors ?? {}).entries()) yield* nonNegative(`${path}.errors[${index}]`, count);

@@ -41,6 +41,31 @@ export interface EndpointHistogram {
   bars: HistogramBar[];
 }
 
+/** One drawn moment of a timeline: seconds since the timeline's first point, and that window's figures. */
+export interface TimelineRow {
+  seconds: number;
+  atMs: number;
+  requestsPerSecond: number | null;
+  failuresPerSecond: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  users: number | null;
+}
+
+export interface EndpointTimeline {
+  endpoint: string;
+  displayName: string;
+  /** Points the tool wrote, and the ones drawn (every `step`-th when there are more than MAX_TIMELINE_ROWS). */
+  total: number;
+  step: number;
+  rows: TimelineRow[];
+  hasLatency: boolean;
+  hasUsers: boolean;
+}
+
+/** A chart draws this many moments at most; a longer timeline shows every n-th point the tool wrote. */
+export const MAX_TIMELINE_ROWS = 600;
+
 export type StatusTone = "good" | "bad" | "neutral";
 
 export interface EndpointStatusCodes {
@@ -62,7 +87,7 @@ export interface MetricRow {
   key: string;
   value: number;
   unit: string | null;
-  better: Better;
+  better: Better | null;
 }
 
 export interface CheckRow {
@@ -123,6 +148,32 @@ export function toHistograms(run: ParsedRun): EndpointHistogram[] {
     if (bars.length === 0) return [];
     const total = bars.reduce((sum, bar) => sum + bar.count, 0);
     return [{ endpoint: result.name, displayName: endpointDisplayName(result.name), total, bars }];
+  });
+}
+
+/**
+ * The run's timelines (the aggregate's first, then each endpoint's), as rows to draw. Long ones are
+ * thinned to every n-th point the tool wrote (never averaged: each drawn value is one the tool gave),
+ * and the caption says so.
+ */
+export function toTimelines(run: ParsedRun): EndpointTimeline[] {
+  return [run.aggregate, ...run.endpoints].flatMap((result) => {
+    const points = result.timeline ?? [];
+    const first = points[0];
+    if (!first) return [];
+    const step = Math.ceil(points.length / MAX_TIMELINE_ROWS);
+    const kept = points.filter((_, index) => index % step === 0 || index === points.length - 1);
+    return [
+      {
+        endpoint: result.name,
+        displayName: endpointDisplayName(result.name),
+        total: points.length,
+        step,
+        rows: kept.map((point) => ({ ...point, seconds: (point.atMs - first.atMs) / 1000 })),
+        hasLatency: points.some((point) => point.p50Ms !== null || point.p95Ms !== null),
+        hasUsers: points.some((point) => point.users !== null),
+      },
+    ];
   });
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseUpload } from "../parsers";
+import { AGGREGATE_NAME } from "../run";
 import { readFixture } from "../parsers/fixtures/read-fixture";
 import { gradeRun } from "../sla/grade";
 import { slaPolicySchema } from "../sla/policy";
@@ -85,7 +86,8 @@ describe("toRunReport on the ghz baseline round 1", () => {
   });
 
   it("has a histogram per method, status codes, errors and the shutdown notes", () => {
-    expect(report.histograms.map((h) => h.endpoint)).toEqual(GHZ_METHODS);
+    // Each method's, and the aggregate's: complete details pool exactly into an HDR histogram.
+    expect(report.histograms.map((h) => h.endpoint)).toEqual([...GHZ_METHODS, AGGREGATE_NAME]);
     for (const histogram of report.histograms) {
       expect(histogram.total).toBe(histogram.bars.reduce((sum, bar) => sum + bar.count, 0));
     }

@@ -6,6 +6,7 @@ import type {
   EndpointHistogram,
   EndpointRow,
   EndpointStatusCodes,
+  EndpointTimeline,
   ErrorRow,
   MetricRow,
 } from "./report-sections";
@@ -16,6 +17,7 @@ import {
   toHistograms,
   toMetricRows,
   toStatusCodes,
+  toTimelines,
 } from "./report-sections";
 
 /**
@@ -72,6 +74,8 @@ export interface RunReport {
   aggregate: EndpointRow;
   metrics: MetricRow[];
   histograms: EndpointHistogram[];
+  /** Throughput, failures and latency over the run, where the tool wrote them as it ran. */
+  timelines: EndpointTimeline[];
   statusCodes: EndpointStatusCodes[];
   errors: ErrorRow[];
   thresholds: ToolThreshold[];
@@ -157,6 +161,7 @@ export function toRunReport(
     aggregate: toEndpointRow(run.aggregate, project.slug, compliance),
     metrics: toMetricRows(run),
     histograms: toHistograms(run),
+    timelines: toTimelines(run),
     statusCodes: toStatusCodes(run),
     errors: toErrorRows(run),
     thresholds: run.thresholds,

@@ -1,6 +1,6 @@
 import { runDocumentSchema } from "../../domain/parsers/benchtrack-document";
 import { runInputSchema } from "../../domain/parsers/benchtrack";
-import { FORMAT_NAMES } from "../../domain/parsers/detect";
+import { FORMAT_NAMES } from "../../domain/parsers/formats";
 import { runMetadataSchema } from "../../domain/parsers/metadata";
 import {
   listRunsQuerySchema,
@@ -140,8 +140,8 @@ export const runsResource: ApiResource = {
       in: "query",
       required: false,
       description:
-        "The upload's format; detected from the content when absent. Aliases: k6 covers the three k6 formats, locust both Locust formats.",
-      schema: { type: "string", enum: FORMAT_NAMES },
+        "The upload's format; detected from the content when absent. A tool's name (k6, locust, ghz, vegeta, hey, wrk, autocannon, artillery, jmeter, benchtrack) allows all its formats; a format id names one. An unknown name is a 400 listing them.",
+      schema: { type: "string", enum: [...FORMAT_NAMES] },
     },
     ...Object.fromEntries(Object.entries(metadata).map(([name, parameter]) => [`metadata.${name}`, parameter])),
     idempotencyKey: {

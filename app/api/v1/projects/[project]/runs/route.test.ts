@@ -65,7 +65,7 @@ describe("POST /api/v1/projects/:project/runs stores every fixture faithfully", 
   const single: [string, string, string][] = [
     ["k6 --summary-export", "k6/baseline/round1/summary.json", "k6-summary"],
     ["k6 handleSummary", "k6/managedasync/round2/handle-summary.json", "k6-handle-summary"],
-    ["k6 --new-machine-readable-summary", "k6/new-summary/summary.json", "k6-new-summary"],
+    ["k6 --new-machine-readable-summary", "k6/baseline/new-machine-readable-summary/summary.json", "k6-new-summary"],
     ["Locust --json", "locust/baseline/round1/locust.json", "locust-json"],
     ["ghz report", "ghz/baseline/round1/GetListing.json", "ghz"],
   ];
@@ -226,7 +226,8 @@ describe("bad input gets a clear 4xx and stores nothing", () => {
     ["truncated JSON", k6.subarray(0, 500), {}, 400, "bad_request"],
     ["wrong types", JSON.stringify({ schema: "benchtrack/v1", endpoints: [{ name: "a", requests: "many" }] }), {}, 400, "bad_request"],
     ["a k6 file sent as format=locust", k6, { query: { format: "locust" } }, 422, "unprocessable"],
-    ["an unknown format name", k6, { query: { format: "jmeter" } }, 415, "unsupported_media_type"],
+    ["an unknown format name", k6, { query: { format: "nonsense" } }, 400, "bad_request"],
+    ["a hey report sent as format=vegeta", fixture("hey/baseline/round1/hey.txt"), { query: { format: "vegeta" } }, 422, "unprocessable"],
     ["binary garbage", Buffer.from([0, 1, 2, 3, 255, 254, 10, 0, 7]), {}, 422, "unprocessable"],
     ["a body declared gzip that is not", k6, { headers: { "content-encoding": "gzip" } }, 400, "bad_request"],
     ["a gzip bomb (60 MB of spaces in 60 KB)", bomb, { headers: { "content-encoding": "gzip" } }, 413, "payload_too_large"],

@@ -1,0 +1,330 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, targetFromEnv } from "@/server/db";
+import { FORMATS, parseUpload, toBenchtrackDocument } from "@/server/domain/parsers";
+import { fixtureUploads, type FixtureUpload } from "@/server/domain/parsers/fixtures/fixture-uploads";
+import type { FormatId } from "@/server/domain/run";
+import { migrateDatabase } from "@/server/migrate/apply";
+import { uniqueSlug } from "@/server/testing/databases";
+import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { GET as getRun } from "./[id]/route";
+import { POST as uploadRun } from "./route";
+
+// Every real tool output in the fixtures, uploaded as a user would (the bare file with no name and no
+// ?format=, or a set as multipart), on the database the environment names (CI runs this file on the
+// embedded database and on PostgreSQL). Each run must read back as its parser made it, and its
+// aggregate's request count and one percentile must equal the file's own, read here independently of
+// the parsers (for row-per-request files: computed here from the rows).
+
+const FIXTURES = path.resolve(import.meta.dirname, "../../../../../../server/domain/parsers/fixtures");
+const fixtureText = (relative: string) => readFileSync(path.join(FIXTURES, relative), "utf8");
+
+type Json = Record<string, any>;
+
+beforeAll(async () => {
+  await configureTestEnvironment();
+  await migrateDatabase(targetFromEnv());
+});
+
+afterAll(async () => {
+  await closeDb();
+});
+
+/** Linear interpolation between the two nearest ranks (k6's and NumPy's default), written out here. */
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (p / 100) * (sorted.length - 1);
+  const low = Math.floor(rank);
+  const high = Math.min(low + 1, sorted.length - 1);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
+}
+
+/** A Go duration as vegeta prints it ("1.453ms", "11.996s", "850µs") in ms. */
+function goDurationMs(text: string): number {
+  const match = /^([\d.]+)(ns|us|µs|ms|s)$/.exec(text.trim());
+  if (!match) throw new Error(`not a duration: ${text}`);
+  const factor = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000 }[match[2] as "ns" | "us" | "µs" | "ms" | "s"];
+  return Number(match[1]) * factor;
+}
+
+function csvRows(text: string): string[][] {
+  return text
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => line.split(","));
+}
+
+/** The file's own figures for the run's aggregate: request count, and a percentile (key → ms) when the file states one. */
+interface FileFacts {
+  requests: number;
+  percentile?: { key: string; valueMs: number; digits?: number };
+}
+
+const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileFacts> = {
+  "k6-summary": ([file]) => {
+    const metrics = JSON.parse(file!.text).metrics as Json;
+    return {
+      requests: metrics.http_reqs.count,
+      percentile: { key: "p95", valueMs: metrics.http_req_duration["p(95)"] },
+    };
+  },
+  "k6-handle-summary": ([file]) => {
+    const metrics = JSON.parse(file!.text).metrics as Json;
+    return {
+      requests: metrics.http_reqs.values.count,
+      percentile: { key: "p95", valueMs: metrics.http_req_duration.values["p(95)"] },
+    };
+  },
+  "k6-new-summary": ([file]) => {
+    const metrics = JSON.parse(file!.text).results.metrics as Json[];
+    const named = (name: string) => metrics.find((metric) => metric.name === name)!.values as Json;
+    return { requests: named("http_reqs").count, percentile: { key: "p95", valueMs: named("http_req_duration").p95 } };
+  },
+  "k6-ndjson": ([file]) => {
+    const points = file!.text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as Json);
+    const of = (metric: string) => points.filter((point) => point.type === "Point" && point.metric === metric);
+    const durations = of("http_req_duration").map((point) => point.data.value as number);
+    return {
+      requests: of("http_reqs").length,
+      percentile: { key: "p95", valueMs: percentile(durations, 95), digits: 9 },
+    };
+  },
+  "locust-json": ([file]) => ({
+    requests: (JSON.parse(file!.text) as Json[]).reduce((sum, entry) => sum + entry.num_requests, 0),
+  }),
+  "locust-csv": (files) => {
+    const stats = files.find((file) => file.path.endsWith("_stats.csv"))!;
+    const [header, ...rows] = csvRows(stats.text);
+    const aggregated = rows.find((row) => row[header!.indexOf("Name")] === "Aggregated")!;
+    const cell = (name: string) => Number(aggregated[header!.indexOf(name)]);
+    return { requests: cell("Request Count"), percentile: { key: "p95", valueMs: cell("95%") } };
+  },
+  "locust-html": ([file]) => {
+    const start = file!.text.lastIndexOf("window.templateArgs = ") + "window.templateArgs = ".length;
+    const end = file!.text.indexOf("\n", start);
+    const args = JSON.parse(file!.text.slice(start, end).replace(/;\s*$/, "")) as Json;
+    const aggregated = (args.requests_statistics as Json[]).find((row) => row.name === "Aggregated")!;
+    return {
+      requests: aggregated.num_requests,
+      percentile: { key: "p95", valueMs: aggregated["response_time_percentile_0.95"] },
+    };
+  },
+  ghz: (files) => {
+    const reports = files.map((file) => JSON.parse(file.text) as Json);
+    const requests = reports.reduce((sum, report) => sum + report.count, 0);
+    if (reports.length === 1) {
+      const p95 = (reports[0]!.latencyDistribution as Json[]).find((entry) => entry.percentage === 95)!.latency / 1e6;
+      return { requests, percentile: { key: "p95", valueMs: p95 } };
+    }
+    // Several reports: the exact p95 of every OK call's latency.
+    const ok = reports.flatMap((report) =>
+      (report.details as Json[]).filter((d) => d.status === "OK").map((d) => d.latency / 1e6),
+    );
+    return { requests, percentile: { key: "p95", valueMs: percentile(ok, 95), digits: 9 } };
+  },
+  "ghz-csv": (files) => {
+    const rows = files.flatMap((file) => csvRows(file.text).slice(1));
+    const ok = rows.filter((row) => row[1] === "OK").map((row) => Number(row[0]));
+    return { requests: rows.length, percentile: { key: "p95", valueMs: percentile(ok, 95), digits: 9 } };
+  },
+  "vegeta-json": (files) => {
+    const report = JSON.parse(files.find((file) => file.path.endsWith(".json"))!.text) as Json;
+    return { requests: report.requests, percentile: { key: "p95", valueMs: report.latencies["95th"] / 1e6 } };
+  },
+  "vegeta-text": ([file]) => {
+    const requests = Number(/^Requests\s+\[total, rate, throughput\]\s+(\d+)/m.exec(file!.text)![1]);
+    const latencies = /^Latencies\s+\[([^\]]+)\]\s+(.+)$/m.exec(file!.text)!;
+    const names = latencies[1]!.split(",").map((name) => name.trim());
+    const values = latencies[2]!.split(",").map((value) => value.trim());
+    return { requests, percentile: { key: "p95", valueMs: goDurationMs(values[names.indexOf("95")]!) } };
+  },
+  "vegeta-hist": ([file]) => ({
+    requests: [...file!.text.matchAll(/^\[[^\]]+\]\s+(\d+)\s/gm)].reduce((sum, match) => sum + Number(match[1]), 0),
+  }),
+  "hey-text": ([file]) => ({
+    requests: [...file!.text.matchAll(/^\s+\[\d+\]\s+(\d+) responses/gm)].reduce(
+      (sum, match) => sum + Number(match[1]),
+      0,
+    ),
+    percentile: { key: "p95", valueMs: Number(/^\s+95% in ([\d.]+) secs/m.exec(file!.text)![1]) * 1000 },
+  }),
+  "hey-csv": ([file]) => {
+    const rows = csvRows(file!.text).slice(1);
+    return {
+      requests: rows.length,
+      percentile: {
+        key: "p95",
+        valueMs: percentile(
+          rows.map((row) => Number(row[0]) * 1000),
+          95,
+        ),
+        digits: 9,
+      },
+    };
+  },
+  "wrk-text": ([file]) => {
+    const p90 = /^\s+90%\s+([\d.]+)(us|ms|s)$/m.exec(file!.text)!;
+    return {
+      requests: Number(/^\s+(\d+) requests in /m.exec(file!.text)![1]),
+      percentile: { key: "p90", valueMs: Number(p90[1]) * { us: 0.001, ms: 1, s: 1000 }[p90[2] as "us" | "ms" | "s"] },
+    };
+  },
+  "autocannon-json": ([file]) => {
+    const result = JSON.parse(file!.text) as Json;
+    return { requests: result.requests.total + result.errors, percentile: { key: "p99", valueMs: result.latency.p99 } };
+  },
+  "artillery-json": (files) => {
+    const aggregate = (JSON.parse(files.find((file) => file.path.endsWith(".json"))!.text) as Json).aggregate;
+    return {
+      requests: aggregate.counters["http.requests"],
+      percentile: { key: "p95", valueMs: aggregate.summaries["http.response_time"].p95 },
+    };
+  },
+  "artillery-console": ([file]) => {
+    const summary = file!.text.slice(file!.text.lastIndexOf("Summary report @"));
+    const p95 = /^http\.response_time:\n(?:\s+\w+: \.+ [\d.]+\n)*?\s+p95: \.+ ([\d.]+)$/m.exec(summary)!;
+    return {
+      requests: Number(/^http\.requests: \.+ (\d+)$/m.exec(summary)![1]),
+      percentile: { key: "p95", valueMs: Number(p95[1]) },
+    };
+  },
+  "jmeter-csv": () => {
+    throw new Error("no JMeter fixture");
+  },
+  "jmeter-xml": () => {
+    throw new Error("no JMeter fixture");
+  },
+  benchtrack: () => {
+    throw new Error("no Benchtrack fixture");
+  },
+};
+
+function bodyOf(upload: FixtureUpload): BodyInit {
+  if (!upload.multipart) return fixtureText(upload.files[0]!.path);
+  const form = new FormData();
+  for (const { path: file, name } of upload.files)
+    form.append(name ?? "file", new Blob([fixtureText(file)]), name ?? "file");
+  return form;
+}
+
+describe("every fixture uploads with plain curl (or multipart) and reads back with its own numbers", () => {
+  const uploads = fixtureUploads();
+
+  it.each(uploads.map((upload) => [upload.title, upload] as const))("%s", async (_title, upload) => {
+    const slug = uniqueSlug("format");
+    const response = await call(
+      uploadRun,
+      `/api/v1/projects/${slug}/runs`,
+      { project: slug },
+      { method: "POST", body: bodyOf(upload) },
+    );
+    const json = (await response.json()) as Json;
+    expect({ status: response.status, format: json.format }).toEqual({ status: 201, format: upload.format });
+
+    const stored = (await (
+      await call(getRun, `/api/v1/projects/${slug}/runs/${json.id}`, { project: slug, id: json.id as string })
+    ).json()) as Json;
+    const files = upload.files.map(({ path: file, name }) => ({ path: file, name, text: fixtureText(file) }));
+    const expected = toBenchtrackDocument(parseUpload({ files: files.map(({ name, text }) => ({ name, text })) }).run);
+    expect(stored.format).toBe(upload.format);
+    expect(stored.tool).toBe(FORMATS[upload.format].tool);
+    expect(stored.endpoints).toEqual(expected.endpoints);
+    expect(stored.aggregate).toEqual(expected.aggregate);
+    expect(stored.metrics).toEqual(expected.metrics);
+    expect(stored.thresholds).toEqual(expected.thresholds);
+    expect(stored.checks).toEqual(expected.checks);
+    expect(json.run).toEqual(stored);
+
+    const facts = FACTS[upload.format](files);
+    expect(stored.aggregate.requests).toBe(facts.requests);
+    if (facts.percentile)
+      expect(stored.aggregate.latency[facts.percentile.key]).toBeCloseTo(
+        facts.percentile.valueMs,
+        facts.percentile.digits ?? 6,
+      );
+  });
+
+  it("a JMeter JTL (CSV, written here in JMeter's documented layout) uploads with exact percentiles per label", async () => {
+    const slug = uniqueSlug("jmeter");
+    const header =
+      "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
+    const elapsed = { GetListing: [12, 7, 31, 9, 15, 4, 22], Search: [40, 35, 61, 29] };
+    const lines = Object.entries(elapsed).flatMap(([label, values]) =>
+      values.map((value, index) => {
+        const ok = !(label === "Search" && index === 2);
+        return `${1795339200000 + index * 100},${value},${label},${ok ? 200 : 500},${ok ? "OK" : "Internal Server Error"},Group 1-1,text,${ok},${ok ? "" : "Test failed"},512,120,1,1,http://127.0.0.1:18080/api/${label},${value - 1},0,1`;
+      }),
+    );
+    const response = await call(
+      uploadRun,
+      `/api/v1/projects/${slug}/runs`,
+      { project: slug },
+      { method: "POST", body: [header, ...lines].join("\n") },
+    );
+    const json = (await response.json()) as Json;
+    expect({ status: response.status, format: json.format }).toEqual({ status: 201, format: "jmeter-csv" });
+    for (const [label, values] of Object.entries(elapsed)) {
+      const endpoint = (json.run.endpoints as Json[]).find((candidate) => candidate.name === label)!;
+      expect(endpoint.requests).toBe(values.length);
+      expect(endpoint.latency.p95).toBeCloseTo(percentile(values, 95), 9);
+      expect(endpoint.histogram.buckets.reduce((sum: number, bucket: Json) => sum + bucket.count, 0)).toBe(
+        values.length,
+      );
+    }
+    expect(json.run.aggregate.failures).toBe(1);
+  });
+
+  it("names a single-target report's endpoint with ?endpoint=", async () => {
+    const slug = uniqueSlug("named");
+    const response = await call(
+      uploadRun,
+      `/api/v1/projects/${slug}/runs`,
+      { project: slug },
+      {
+        method: "POST",
+        body: fixtureText("hey/baseline/round1/hey.txt"),
+        query: { endpoint: "GetListing" },
+      },
+    );
+    const json = (await response.json()) as Json;
+    expect(response.status).toBe(201);
+    expect(json.endpoints).toEqual(["GetListing"]);
+    expect(json.run.endpoints[0].requests).toBe(json.run.aggregate.requests);
+    expect(json.run.endpoints[0].latency).toEqual(json.run.aggregate.latency);
+  });
+
+  it("refuses ?endpoint= on a report of several endpoints, and an unknown ?format=, with their paths", async () => {
+    const slug = uniqueSlug("refused");
+    const several = await call(
+      uploadRun,
+      `/api/v1/projects/${slug}/runs`,
+      { project: slug },
+      {
+        method: "POST",
+        body: fixtureText("artillery/baseline/round1/report.json"),
+        query: { endpoint: "GetListing" },
+      },
+    );
+    expect(several.status).toBe(400);
+    expect(((await several.json()) as Json).error.details[0].path).toBe("query.endpoint");
+    const unknown = await call(
+      uploadRun,
+      `/api/v1/projects/${slug}/runs`,
+      { project: slug },
+      {
+        method: "POST",
+        body: fixtureText("wrk/baseline/round1/wrk.txt"),
+        query: { format: "gatling" },
+      },
+    );
+    expect(unknown.status).toBe(400);
+    const error = ((await unknown.json()) as Json).error;
+    expect(error.details[0].path).toBe("query.format");
+    expect(error.message).toContain("wrk");
+    expect(error.message).toContain("/docs/api");
+  });
+});
