@@ -6,7 +6,7 @@ import { UploadRecipes } from "./upload-recipes";
 
 const SECTIONS = [
   { id: "auth", title: "Authentication" },
-  { id: "upload", title: "Upload a run" },
+  { id: "formats", title: "Upload a run: formats" },
   { id: "metadata", title: "Run metadata" },
   { id: "idempotency", title: "Retries: Idempotency-Key" },
   { id: "answer", title: "The answer" },

@@ -43,7 +43,7 @@ export function ErrorsAndLimits({
                   <span className="block font-medium tabular-nums">{row.status}</span>
                   <Code>{row.code}</Code>
                 </Td>
-                <Td className="whitespace-normal wrap-anywhere">{row.description}</Td>
+                <Td wrap className="wrap-anywhere">{row.description}</Td>
               </tr>
             ))}
           </tbody>

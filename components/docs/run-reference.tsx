@@ -35,7 +35,9 @@ export function RunReference({
                 <Td>
                   <Code>{parameter.name}</Code>
                 </Td>
-                <Td className="whitespace-normal wrap-anywhere">{parameter.description}</Td>
+                <Td wrap className="wrap-anywhere">
+                  {parameter.description}
+                </Td>
               </tr>
             ))}
           </tbody>
@@ -69,9 +71,9 @@ export function RunReference({
         <p>
           <strong>201</strong> (or <strong>200</strong> for a replayed key) with the run&apos;s id, its page, the format
           read, the endpoints found, the CI verdict against the run&apos;s baseline (<Code>?fail_on=</Code> says what
-          fails: <Code>regression</Code>, <Code>sla</Code>, <Code>thresholds</Code> or <Code>none</Code>; by default all three), its SLA grade and the stored run in the
-          Benchtrack format. With <Code>Accept: text/markdown</Code> the answer is a pull-request comment, the verdict on
-          its first line.
+          fails: <Code>regression</Code>, <Code>sla</Code>, <Code>thresholds</Code> or <Code>none</Code>; by default all
+          three), its SLA grade and the stored run in the Benchtrack format. With <Code>Accept: text/markdown</Code> the
+          answer is a pull-request comment, the verdict on its first line.
         </p>
         <CodeBlock
           title="Upload answer"
@@ -105,9 +107,14 @@ export function RunReference({
 
       <DocSection id="read" title="Reading back">
         <p>
-          Add <Code>-H &quot;Authorization: Bearer $BENCHTRACK_READ_TOKEN&quot;</Code> when the server sets a read token.
+          Add <Code>-H &quot;Authorization: Bearer $BENCHTRACK_READ_TOKEN&quot;</Code> when the server sets a read
+          token.
         </p>
-        <CodeBlock title="One run (normalized: ms, errorRate, aggregate)" language="sh" code={`curl "${runsUrl}/<run-id>"`} />
+        <CodeBlock
+          title="One run (normalized: ms, errorRate, aggregate)"
+          language="sh"
+          code={`curl "${runsUrl}/<run-id>"`}
+        />
         <CodeBlock
           title="List runs, newest first"
           language="sh"

@@ -18,8 +18,9 @@ export function LatencyDistribution({ histograms }: { histograms: RunReportData[
     return (
       <Card title="Latency distribution" data-testid="latency-distribution">
         <p className="text-sm text-text-muted" role="status">
-          This run has no latency histogram: the tool did not report one for any endpoint (ghz reports and Locust
-          <code className="mx-1">--json</code> output do).
+          This run has no latency histogram: its format carries none. Formats with one per request (k6 NDJSON, hey and
+          ghz CSV, ghz JSON with its details, JMeter JTL) and those with the tool&apos;s own histogram (Locust
+          <code className="mx-1">--json</code>, hey&apos;s text report, vegeta&apos;s hist report) do.
         </p>
       </Card>
     );

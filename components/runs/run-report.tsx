@@ -7,6 +7,7 @@ import { CustomMetricsTable } from "./custom-metrics-table";
 import { EndpointTable } from "./endpoint-table";
 import { LatencyDistribution } from "./latency-distribution";
 import { ReportSection } from "./report-section";
+import { RunTimeline } from "./run-timeline";
 import { RunVerdict } from "./run-verdict";
 import { RunHeader } from "./run-header";
 import { SlaChecks } from "./sla-checks";
@@ -14,7 +15,7 @@ import { StatusAndErrors } from "./status-and-errors";
 import { ToolChecks } from "./tool-checks";
 
 /**
- * The run report: header, per-endpoint table, latency distribution, custom metrics, status codes and
+ * The run report: header, per-endpoint table, latency distribution, the run's timeline, custom metrics, status codes and
  * errors, the tool's own thresholds and checks. Data comes prefetched from the server (no spinner on
  * first paint). Relative times count from when the data was fetched, which hydrates with the data,
  * so the server and the browser render the same text.
@@ -45,6 +46,7 @@ export function RunReport({ project, id }: { project: string; id: string }) {
       <SlaChecks grade={report.grade} settingsHref={pagePaths.settings(report.project.slug)} />
 
       <LatencyDistribution histograms={report.histograms} />
+      <RunTimeline timelines={report.timelines} />
 
       <ToolChecks thresholds={report.thresholds} checks={report.checks} tool={report.run.tool} />
       <CustomMetricsTable metrics={report.metrics} />

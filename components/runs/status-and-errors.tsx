@@ -21,7 +21,7 @@ export function StatusAndErrors({ statusCodes, errors }: Pick<RunReportData, "st
               {statusCodes.map((entry) => (
                 <tr key={entry.endpoint}>
                   <Td className="font-medium">{entry.displayName}</Td>
-                  <Td className="whitespace-normal">
+                  <Td wrap>
                     <ul className="flex flex-wrap gap-1.5">
                       {entry.codes.map(({ code, count, tone }) => (
                         <li key={code}>
@@ -53,7 +53,7 @@ export function StatusAndErrors({ statusCodes, errors }: Pick<RunReportData, "st
               {errors.map((error) => (
                 <tr key={`${error.endpoint}\u0000${error.message}`}>
                   <Td className="align-top font-medium">{error.displayName}</Td>
-                  <Td className="min-w-[12rem] font-mono text-xs break-words whitespace-normal">{error.message}</Td>
+                  <Td wrap className="min-w-[12rem] font-mono text-xs break-words">{error.message}</Td>
                   <Td numeric className="align-top text-bad">
                     {formatNumber(error.count, 0)}
                   </Td>

@@ -7,7 +7,7 @@ import { cn } from "@/components/lib/cn";
  */
 export function Table({ children, className, label }: { children: ReactNode; className?: string; label?: string }) {
   return (
-    <div className={cn("overflow-x-auto rounded-lg border border-border bg-surface", className)}>
+    <div className={cn("border-border bg-surface overflow-x-auto rounded-lg border", className)}>
       <table className="w-full border-collapse text-sm" aria-label={label}>
         {children}
       </table>
@@ -25,7 +25,7 @@ export function Th({
     <th
       scope="col"
       className={cn(
-        "border-b border-border bg-surface-muted px-3 py-2 text-xs font-semibold whitespace-nowrap text-text-muted",
+        "border-border bg-surface-muted text-text-muted border-b px-3 py-2 text-xs font-semibold whitespace-nowrap",
         numeric ? "text-right" : "text-left",
         className,
       )}
@@ -38,14 +38,19 @@ export function Th({
 
 export function Td({
   numeric = false,
+  wrap = false,
   className,
   children,
   ...rest
-}: { numeric?: boolean } & TdHTMLAttributes<HTMLTableCellElement>) {
+}: {
+  numeric?: boolean;
+  /** Prose that wraps inside its cell (cn merges no conflicting classes). */ wrap?: boolean;
+} & TdHTMLAttributes<HTMLTableCellElement>) {
   return (
     <td
       className={cn(
-        "border-b border-border px-3 py-2 whitespace-nowrap",
+        "border-border border-b px-3 py-2",
+        wrap ? "whitespace-normal" : "whitespace-nowrap",
         numeric && "text-right tabular-nums",
         className,
       )}

@@ -22,7 +22,8 @@
  *   `http.request_rate` is the mean of its per-window rates (SSMS `pack`), pulled down by the partial
  *   windows (48/s for 600 requests in 11.9 s); the console gives no span, so its aggregate keeps that rate.
  * - timeline (JSON): a point per window clipped to the run: atMs = its end, requests and failures per
- *   second, p50/p95, users = vusers created − completed − failed so far.
+ *   second, p50/p95. No users: artillery drives arrivals (an open model) and reports no concurrency;
+ *   sessions still in flight at a window's end (created − completed − failed) are mostly 0 and say little.
  * Percentiles are DDSketch estimates (1 % relative accuracy) rounded to 0.1 ms; no stdDev. Run metrics:
  * vusers created/completed/failed and the mean session length. Dropped: the `.2xx`/`.5xx` splits, bytes
  * downloaded, server-timing summaries, other plugins' metrics, the console's intermediate blocks.
@@ -263,18 +264,12 @@ function attachTimelines(
   runFirst: number | null,
   runLast: number | null,
 ): void {
-  const hasUsers = periods.some((period) => period.counters?.["vusers.created"] !== undefined);
-  let activeUsers = 0;
   const slices = periods.map((period) => {
     const view = viewOf(period);
-    activeUsers +=
-      (view.counters["vusers.created"] ?? 0) -
-      (view.counters["vusers.completed"] ?? 0) -
-      (view.counters["vusers.failed"] ?? 0);
     // The window, clipped to the run: the first and last windows are partial.
     const startMs = Math.max(period.period, runFirst ?? period.period);
     const endMs = Math.min(period.period + PERIOD_MS, runLast ?? period.period + PERIOD_MS);
-    return { view, startMs, endMs, users: hasUsers ? activeUsers : null, endpoints: endpointTallies(view) };
+    return { view, startMs, endMs, endpoints: endpointTallies(view) };
   });
   const pointOf = (slice: (typeof slices)[number], tally: Tally | undefined): TimelinePoint => {
     const seconds = (slice.endMs - slice.startMs) / 1000;
@@ -285,7 +280,7 @@ function attachTimelines(
       failuresPerSecond: rate(tally?.failures ?? 0),
       p50Ms: tally?.summary?.p50 ?? tally?.summary?.median ?? null,
       p95Ms: tally?.summary?.p95 ?? null,
-      users: slice.users,
+      users: null,
     };
   };
   run.aggregate.timeline = slices.map((slice) => pointOf(slice, aggregateTally(slice.view)));

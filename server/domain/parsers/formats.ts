@@ -342,6 +342,23 @@ export function resolveFormatName(name: string, path = "query.format"): readonly
   );
 }
 
+/** The README's format table (README.md, "Formats"): formats.test.ts checks the README holds it as is. */
+export function formatTableMarkdown(): string {
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  const rows = FORMAT_LIST.map((format) => {
+    const note =
+      format.checkedOn === "documented format"
+        ? " (built from JMeter's documentation: no real output could be made here)"
+        : "";
+    return `| ${format.tool} | ${cell(format.title)} (\`${format.id}\`)${note} | \`${cell(format.command)}\` | ${format.upload} | ${cell(format.keeps)} | ${cell(format.drops)} |`;
+  });
+  return [
+    "| tool | format (`?format=` id) | written by | send as | keeps | drops |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n");
+}
+
 /** "vegeta report -type=json or vegeta report -type=text": the formats a name allowed, for messages. */
 export function describeFormats(formats: readonly FormatId[]): string {
   return formats.map((format) => FORMATS[format].title).join(" or ");

@@ -1,0 +1,126 @@
+"use client";
+
+import { usePathname, useSearchParams } from "next/navigation";
+import { useId } from "react";
+import { TimelineChart, type TimelineChartLine, type TimelineChartRow } from "@/components/charts/timeline-chart";
+import { Card } from "@/components/ui/card";
+import { formatDuration, formatMs, formatNumber } from "@/server/domain/format";
+import type { RunReportData } from "./types";
+
+type Timeline = RunReportData["timelines"][number];
+
+const THROUGHPUT_LINES: readonly TimelineChartLine[] = [
+  {
+    dataKey: "requestsPerSecond",
+    name: "Requests/s",
+    color: "var(--chart-1)",
+    axis: "left",
+    format: (value) => `${formatNumber(value)} /s`,
+  },
+  {
+    dataKey: "failuresPerSecond",
+    name: "Failures/s",
+    color: "var(--bad)",
+    axis: "left",
+    format: (value) => `${formatNumber(value)} /s`,
+  },
+];
+const USERS_LINE: TimelineChartLine = {
+  dataKey: "users",
+  name: "Users",
+  color: "var(--chart-3)",
+  axis: "right",
+  dashed: true,
+  format: (value) => formatNumber(value, 0),
+};
+const LATENCY_LINES: readonly TimelineChartLine[] = [
+  { dataKey: "p50Ms", name: "p50", color: "var(--chart-2)", axis: "left", format: formatMs },
+  { dataKey: "p95Ms", name: "p95", color: "var(--chart-4)", axis: "left", format: formatMs },
+];
+
+/**
+ * The run's course over time, one endpoint (or the aggregate) at a time; which one lives in the URL
+ * (`?timeline=GetListing`). Shown only for tools that write figures while the test runs (Locust's
+ * history, artillery's periods).
+ */
+export function RunTimeline({ timelines }: { timelines: RunReportData["timelines"] }) {
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const selectId = useId();
+  const first = timelines[0];
+  if (!first) return null;
+
+  const wanted = searchParams.get("timeline");
+  const selected: Timeline = timelines.find((timeline) => timeline.endpoint === wanted) ?? first;
+  const rows: TimelineChartRow[] = selected.rows.map((row) => ({ ...row }));
+  const last = selected.rows[selected.rows.length - 1];
+  const span = last ? formatDuration(last.seconds) : "";
+  const onSelect = (endpoint: string) => {
+    const params = new URLSearchParams(searchParams.toString());
+    params.set("timeline", endpoint);
+    window.history.replaceState(null, "", `${pathname}?${params.toString()}`);
+  };
+  const thinned =
+    selected.step > 1
+      ? ` Showing one in every ${selected.step} of the ${formatNumber(selected.total, 0)} points the tool wrote.`
+      : ` ${formatNumber(selected.total, 0)} points, as the tool wrote them.`;
+
+  return (
+    <Card
+      title="Over the run"
+      data-testid="run-timeline"
+      actions={
+        timelines.length > 1 ? (
+          <div className="flex items-center gap-2 text-sm">
+            <label htmlFor={selectId} className="text-text-muted">
+              Endpoint
+            </label>
+            <select
+              id={selectId}
+              value={selected.endpoint}
+              onChange={(event) => onSelect(event.target.value)}
+              className="border-border bg-surface max-w-[14rem] rounded-md border px-2 py-1 text-sm"
+              data-testid="timeline-select"
+            >
+              {timelines.map((timeline) => (
+                <option key={timeline.endpoint} value={timeline.endpoint}>
+                  {timeline.displayName}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : (
+          <span className="text-text-muted text-sm">{selected.displayName}</span>
+        )
+      }
+    >
+      <p className="text-text-muted mb-2 text-xs">
+        {selected.displayName} over {span}, window by window.{thinned}
+      </p>
+      <TimelineChart
+        key={`${selected.endpoint}-throughput`}
+        rows={rows}
+        lines={selected.hasUsers ? [...THROUGHPUT_LINES, USERS_LINE] : THROUGHPUT_LINES}
+        leftLabel="per second"
+        rightLabel="users"
+        label={`Requests and failures per second of ${selected.displayName} over the run`}
+        testId="timeline-throughput"
+      />
+      {selected.hasLatency ? (
+        <TimelineChart
+          key={`${selected.endpoint}-latency`}
+          rows={rows}
+          lines={LATENCY_LINES}
+          leftLabel="ms"
+          alignRightAxis={selected.hasUsers}
+          label={`p50 and p95 latency of ${selected.displayName} over the run`}
+          testId="timeline-latency"
+        />
+      ) : (
+        <p className="text-text-muted mt-2 text-xs" role="status">
+          The tool wrote no latency percentiles per window for {selected.displayName}.
+        </p>
+      )}
+    </Card>
+  );
+}

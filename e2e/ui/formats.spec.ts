@@ -1,0 +1,137 @@
+import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { fixture, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+
+async function screenshots(page: Page, name: string) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.reload();
+    await expect(page.locator("html")).toHaveClass(colorScheme === "dark" ? /dark/ : /^(?!.*dark)/);
+    await page.screenshot({ path: `e2e/screenshots/${name}-${colorScheme}.png`, fullPage: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.screenshot({ path: `e2e/screenshots/${name}-375-${colorScheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** Lines a Recharts line chart drew with data (a path with at least two points). */
+async function drawnLines(page: Page, testId: string): Promise<number> {
+  return page
+    .getByTestId(testId)
+    .locator("path.recharts-curve")
+    .evaluateAll((paths) => paths.filter((path) => (path.getAttribute("d") ?? "").split(/[LC]/).length > 2).length);
+}
+
+test.describe("every tool's own output, on the run page", () => {
+  test("Locust --csv-full-history: each endpoint's timeline is drawn", async ({ page, request }) => {
+    const slug = uniqueSlug("locust-history");
+    const folder = "locust/baseline/csv-full-history";
+    const names = ["locust_stats.csv", "locust_stats_history.csv", "locust_failures.csv", "locust_exceptions.csv"];
+    const uploaded = await uploadFiles(
+      request,
+      slug,
+      Object.fromEntries(names.map((name) => [name, fixture(`${folder}/${name}`)])),
+      {
+        label: "baseline",
+      },
+    );
+    expect(uploaded.format).toBe("locust-csv");
+
+    await page.goto(uploaded.url);
+    const timeline = page.getByTestId("run-timeline");
+    await expect(timeline).toBeVisible();
+    await expect(timeline).toContainText("All endpoints");
+    // Requests/s, failures/s and users; then p50 and p95.
+    await expect.poll(() => drawnLines(page, "timeline-throughput")).toBe(3);
+    await expect.poll(() => drawnLines(page, "timeline-latency")).toBe(2);
+
+    await page.getByTestId("timeline-select").selectOption("SearchListings");
+    await expect(page).toHaveURL(/timeline=SearchListings/);
+    await expect(timeline).toContainText("SearchListings over");
+    await expect.poll(() => drawnLines(page, "timeline-latency")).toBe(2);
+    await screenshots(page, "formats-locust-timeline");
+  });
+
+  test("artillery report.json with its console: endpoints, ensure checks, windows", async ({ page, request }) => {
+    const slug = uniqueSlug("artillery");
+    const uploaded = await uploadFiles(request, slug, {
+      "report.json": fixture("artillery/baseline/round1/report.json"),
+      "artillery-console.txt": fixture("artillery/baseline/round1/artillery-console.txt"),
+    });
+    expect(uploaded.format).toBe("artillery-json");
+    expect([...uploaded.endpoints].sort()).toEqual([
+      "CheckStockAvailability",
+      "GetAllCategories",
+      "GetListing",
+      "ListListings",
+      "SearchListings",
+    ]);
+
+    await page.goto(uploaded.url);
+    await expect(page.getByTestId("endpoint-row")).toHaveCount(5);
+    await expect(page.getByText("http.response_time.p95 < 35")).toBeVisible();
+    await expect(page.getByTestId("run-timeline")).toBeVisible();
+    await expect.poll(() => drawnLines(page, "timeline-latency")).toBe(2);
+    await screenshots(page, "formats-artillery");
+  });
+
+  test("hey -o csv: one row per request becomes a histogram; ?endpoint= names the target", async ({
+    page,
+    request,
+  }) => {
+    const slug = uniqueSlug("hey");
+    const uploaded = await uploadRun(request, slug, fixture("hey/baseline/csv/hey.csv"), {
+      label: "baseline",
+      endpoint: "GetListing",
+    });
+    expect(uploaded.format).toBe("hey-csv");
+    expect(uploaded.endpoints).toEqual(["GetListing"]);
+
+    await page.goto(uploaded.url);
+    await expect(page.getByTestId("latency-distribution")).toContainText("500 calls");
+    await expect(page.getByTestId("latency-histogram").locator(".recharts-bar-rectangle").first()).toBeVisible();
+    await expect(page.getByTestId("run-timeline")).toHaveCount(0);
+    await screenshots(page, "formats-hey-csv");
+  });
+
+  test("wrk and vegeta: what the tool says of itself, and what it does not", async ({ page, request }) => {
+    const slug = uniqueSlug("wrk-vegeta");
+    const wrk = await uploadRun(request, slug, fixture("wrk/managedasync/round1/wrk.txt"), { label: "wrk" });
+    expect(wrk.format).toBe("wrk-text");
+    expect(wrk.endpoints).toEqual(["/api/listings/42"]);
+    const vegeta = await uploadFiles(request, slug, {
+      "report.json": fixture("vegeta/baseline/round1/report.json"),
+      "report-hist.txt": fixture("vegeta/baseline/round1/report-hist.txt"),
+    });
+    expect(vegeta.format).toBe("vegeta-json");
+    expect(vegeta.endpoints).toEqual([]);
+
+    await page.goto(vegeta.url);
+    await expect(page.getByTestId("endpoints")).toContainText("only the aggregate");
+    await expect(page.getByTestId("latency-distribution")).toContainText("1,200 calls");
+    await screenshots(page, "formats-vegeta");
+  });
+
+  test("the API docs give a recipe per format", async ({ page }) => {
+    await page.goto("/docs/api#formats");
+    const table = page.getByTestId("format-table");
+    await expect(table.locator("tbody tr")).toHaveCount(21);
+    for (const id of [
+      "vegeta-hist",
+      "hey-csv",
+      "wrk-text",
+      "autocannon-json",
+      "artillery-console",
+      "jmeter-xml",
+      "locust-html",
+      "ghz-csv",
+    ]) {
+      await expect(page.getByTestId(`format-${id}`).locator("pre")).toContainText("curl");
+    }
+    await expect(page.getByTestId("format-jmeter-csv")).toContainText("documented format");
+    await page.getByTestId("format-hey-text").scrollIntoViewIfNeeded();
+    await screenshots(page, "formats-docs");
+  });
+});
