@@ -19,8 +19,8 @@ export function aggregateEndpoints(endpoints: readonly EndpointResult[]): Endpoi
 
   const mins = endpoints.map((e) => e.latency.minMs);
   const maxes = endpoints.map((e) => e.latency.maxMs);
-  aggregate.latency.minMs = mins.every(isNumber) ? Math.min(...mins) : null;
-  aggregate.latency.maxMs = maxes.every(isNumber) ? Math.max(...maxes) : null;
+  aggregate.latency.minMs = mins.every(isNumber) ? minOf(mins) : null;
+  aggregate.latency.maxMs = maxes.every(isNumber) ? maxOf(maxes) : null;
   aggregate.latency.meanMs = weightedMean(endpoints);
 
   // With a single endpoint the aggregate IS that endpoint, so its percentiles are honest.
@@ -30,6 +30,22 @@ export function aggregateEndpoints(endpoints: readonly EndpointResult[]): Endpoi
     aggregate.histogram = only.histogram ? only.histogram.map((bucket) => ({ ...bucket })) : null;
   }
   return aggregate;
+}
+
+/**
+ * The smallest and largest of many numbers. `Math.min(...values)` passes every value as an argument and
+ * overflows the call stack past ~120,000 of them (a ghz report's details[], a week of Locust history).
+ */
+export function minOf(values: readonly number[]): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const value of values) if (value < min) min = value;
+  return min;
+}
+
+export function maxOf(values: readonly number[]): number {
+  let max = Number.NEGATIVE_INFINITY;
+  for (const value of values) if (value > max) max = value;
+  return max;
 }
 
 export function sumIfAllKnown(values: readonly (number | null)[]): number | null {

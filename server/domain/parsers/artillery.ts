@@ -20,7 +20,10 @@
  *   also counts e.g. failed captures: failures of the scenario step too).
  * - throughput (JSON): requests / the run's span, firstMetricAt → lastMetricAt. artillery's own
  *   `http.request_rate` is the mean of its per-window rates (SSMS `pack`), pulled down by the partial
- *   windows (48/s for 600 requests in 11.9 s); the console gives no span, so its aggregate keeps that rate.
+ *   windows (48/s for 600 requests in 11.9 s); the console gives no span, so its throughput stays null and
+ *   that rate is kept as the run metric `http.request_rate` (what it is, not the run's throughput).
+ * - ensure checks (console): strict ones are thresholds (fail_on=thresholds acts on them); optional ones
+ *   (`(optional)`, strict: false) never fail artillery's run, so they are checks, not thresholds.
  * - timeline (JSON): a point per window clipped to the run: atMs = its end, requests and failures per
  *   second, p50/p95. No users: artillery drives arrivals (an open model) and reports no concurrency;
  *   sessions still in flight at a window's end (created − completed − failed) are mostly 0 and say little.
@@ -41,6 +44,7 @@ import {
   type LatencySummary,
   type ParsedRun,
   type TimelinePoint,
+  type ToolCheck,
   type ToolThreshold,
 } from "../run";
 import { sourceOf, type DetectedFile } from "./uploaded-file";
@@ -52,14 +56,23 @@ const ENDPOINT_COUNTER = /^plugins\.metrics-by-endpoint\.(.+)\.(codes|errors)\.(
 const PERIOD_MS = 10_000;
 
 const numberMap = z.record(z.string(), z.number().nullable());
+/** Epoch milliseconds a date can hold (to year 275760). */
+const epochMs = z.number().min(0).max(8.64e15);
 const periodSchema = z.object({
   // Not nonnegative: a script's own counters may go down.
   counters: z.record(z.string(), z.number()).optional(),
   rates: numberMap.optional(),
   summaries: z.record(z.string(), numberMap).optional(),
-  firstMetricAt: z.number().optional(),
-  lastMetricAt: z.number().optional(),
-  period: z.union([z.number(), z.string().regex(/^\d+$/, "expected epoch milliseconds").transform(Number)]),
+  firstMetricAt: epochMs.optional(),
+  lastMetricAt: epochMs.optional(),
+  period: z.union([
+    epochMs,
+    z
+      .string()
+      .regex(/^\d{1,16}$/, "expected epoch milliseconds")
+      .transform(Number)
+      .pipe(epochMs),
+  ]),
 });
 type ArtilleryPeriod = z.infer<typeof periodSchema>;
 
@@ -120,6 +133,13 @@ function buildRun(format: FormatId, view: MetricView, spanMs: number | null): Pa
   const notes: string[] = [];
   if (endpoints.length === 0)
     notes.push("No metrics-by-endpoint data in this artillery output: only the all-endpoints numbers are kept.");
+  for (const result of [...endpoints, aggregate]) {
+    if (result.requests === null || result.failures === null || result.failures <= result.requests) continue;
+    notes.push(
+      `${result.name === AGGREGATE_NAME ? "All endpoints" : result.name}: artillery counted ${result.failures} failures (error responses plus errors such as failed captures, which can fall on the same responses) for ${result.requests} requests; failures are capped at the requests.`,
+    );
+    result.failures = result.requests;
+  }
   const errorTotal = sum(tally.errors);
   if (errorTotal > 0) {
     const listed = Object.entries(tally.errors)
@@ -284,8 +304,15 @@ function attachTimelines(
     };
   };
   run.aggregate.timeline = slices.map((slice) => pointOf(slice, aggregateTally(slice.view)));
-  for (const endpoint of run.endpoints)
-    endpoint.timeline = slices.map((slice) => pointOf(slice, slice.endpoints.get(endpoint.name)));
+  // An endpoint's points are the windows that mention it: its file size bounds them (1,000 endpoints ×
+  // 8,000 empty windows would otherwise be 8 million points from a 300 KB file).
+  for (const endpoint of run.endpoints) {
+    const points = slices.flatMap((slice) => {
+      const tally = slice.endpoints.get(endpoint.name);
+      return tally ? [pointOf(slice, tally)] : [];
+    });
+    endpoint.timeline = points.length > 0 ? points : null;
+  }
 }
 
 // ---- console output ----
@@ -323,9 +350,14 @@ function readArtilleryConsole(text: string, source: string): { run: ParsedRun; c
     );
   const { view, cutNames } = readSummaryBlock(lines, header, source);
   const run = buildRun("artillery-console", view, null);
-  run.aggregate.throughput = view.rates["http.request_rate"] ?? null;
+  // artillery's rate is the mean of its window rates, which partial windows pull down (48/s where the JSON's
+  // span gives 50.2/s): not the run's throughput, so the report's JSON and console would disagree. Kept as
+  // what it is, a run metric.
+  const requestRate = view.rates["http.request_rate"];
+  if (requestRate !== undefined) run.metrics["http.request_rate"] = { value: requestRate, unit: "/s", better: null };
   const checks = readChecks(lines, header, source);
   run.thresholds = checks.thresholds;
+  run.checks = checks.optional;
   if (cutNames > 0)
     run.notes.push(
       `${cutNames} metric name(s) longer than 79 characters were cut by artillery's console ("..."); their lines are skipped.`,
@@ -395,20 +427,27 @@ function readChecks(
   lines: readonly string[],
   header: number,
   source: string,
-): { thresholds: ToolThreshold[]; notes: string[] } {
+): { thresholds: ToolThreshold[]; optional: ToolCheck[]; notes: string[] } {
   const thresholds: ToolThreshold[] = [];
+  // Optional checks (strict: false) never fail artillery's run, so they must not fail CI either: they are
+  // kept as checks (counted, shown), not as thresholds (which fail_on=thresholds acts on).
+  const optional: ToolCheck[] = [];
   let optionalFailures = 0;
   const checksAt = lines.findLastIndex((line, index) => index > header && CHECKS_HEADER.test(line));
   for (let index = checksAt < 0 ? lines.length : checksAt + 1; index < lines.length; index++) {
     const line = lines[index] ?? "";
     if (line.trim() === "") continue;
-    const [, verdict, expression, optional] = CHECK_LINE.exec(line) ?? [];
+    const [, verdict, expression, isOptional] = CHECK_LINE.exec(line) ?? [];
     if (verdict === undefined || expression === undefined) {
-      if (thresholds.length > 0) break; // the checks are over; whatever follows is other output
+      if (thresholds.length + optional.length > 0) break; // the checks are over; whatever follows is other output
       throw lineError(source, index, "expected `ok: <expression>` or `fail: <expression>` after `Checks:`");
     }
-    thresholds.push({ metric: checkedMetricOf(expression), expression, passed: verdict === "ok" });
-    if (optional !== undefined) optionalFailures++;
+    const passed = verdict === "ok";
+    if (isOptional === undefined) thresholds.push({ metric: checkedMetricOf(expression), expression, passed });
+    else {
+      optional.push({ name: expression, group: "ensure (optional)", passes: passed ? 1 : 0, fails: passed ? 0 : 1 });
+      if (!passed) optionalFailures++;
+    }
   }
   const notes =
     optionalFailures > 0
@@ -416,7 +455,7 @@ function readChecks(
           `${optionalFailures} failed ensure check(s) are optional (strict: false): artillery did not fail the run for them.`,
         ]
       : [];
-  return { thresholds, notes };
+  return { thresholds, optional, notes };
 }
 
 function checkedMetricOf(expression: string): string {
@@ -481,5 +520,10 @@ export function parseArtillerySet(files: readonly DetectedFile[]): ParsedRun {
       why,
     );
   }
-  return { ...run, thresholds: fromConsole.thresholds, notes: [...run.notes, ...checkNotes] };
+  return {
+    ...run,
+    thresholds: fromConsole.thresholds,
+    checks: fromConsole.checks,
+    notes: [...run.notes, ...checkNotes],
+  };
 }

@@ -128,11 +128,12 @@ const TEXT_MARKERS: readonly { format: FormatId; matches: (start: string) => boo
   // vegeta report -type=hist[...]: `Bucket           #    %       Histogram`.
   { format: "vegeta-hist", matches: (start) => /^Bucket\s+#\s+%\s+Histogram\s*$/.test(firstLineOf(start)) },
   // hey's text report: `Summary:` then `  Total:\t12.0110 secs`.
-  { format: "hey-text", matches: (start) => /^Summary:\s*\r?\n\s+Total:\s/.test(start) },
+  // (Horizontal space only: `\s*\r?\n\s+` backtracks quadratically over a long run of blank lines.)
+  { format: "hey-text", matches: (start) => /^Summary:[ \t]*\r?\n[ \t]+Total:[ \t]/.test(start) },
   // hey -o csv: `response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset`.
   { format: "hey-csv", matches: (start) => /^response-time,DNS\+dialup,DNS,/.test(firstLineOf(start)) },
-  // wrk: `Running 12s test @ http://127.0.0.1:18080/api/listings/42`.
-  { format: "wrk-text", matches: (start) => /^Running \S+ test @ \S+/.test(start) },
+  // wrk: `Running 12s test @ http://127.0.0.1:18080/api/listings/42`, after whatever a Lua script printed first.
+  { format: "wrk-text", matches: (start) => /^Running [^\s]+ test @ [^\s]+/m.test(start.slice(0, 64 * 1024)) },
   // artillery run's console: `Test run id: …` first, or (captured mid-way) a `Summary report @ …` block.
   {
     format: "artillery-console",
@@ -147,16 +148,32 @@ const TEXT_MARKERS: readonly { format: FormatId; matches: (start: string) => boo
     },
   },
   // JMeter JTL as XML: `<?xml …?>` then `<testResults version="1.2">`.
-  {
-    format: "jmeter-xml",
-    matches: (start) => /^(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<testResults[\s>]/.test(start.slice(0, 64 * 1024)),
-  },
+  { format: "jmeter-xml", matches: isJmeterXmlStart },
   // locust --html: a page whose stats sit in `window.templateArgs = {…}`.
   {
     format: "locust-html",
     matches: (start) => /^<(!doctype html|html)/i.test(start) && /window\.templateArgs\s*=\s*\{/.test(start),
   },
 ];
+
+/**
+ * `<?xml …?>`, comments, then `<testResults`: skipped with indexOf, never one regex (a lazy comment
+ * group under `*` backtracks exponentially: 32 empty comments took 64 s).
+ */
+function isJmeterXmlStart(start: string): boolean {
+  let rest = start.slice(0, 64 * 1024);
+  if (rest.startsWith("<?xml")) {
+    const end = rest.indexOf("?>");
+    if (end === -1) return false;
+    rest = rest.slice(end + 2).trimStart();
+  }
+  while (rest.startsWith("<!--")) {
+    const end = rest.indexOf("-->", 4);
+    if (end === -1) return false;
+    rest = rest.slice(end + 3).trimStart();
+  }
+  return /^<testResults[\s>]/.test(rest);
+}
 
 /** The text with a byte-order mark and leading whitespace removed: where markers look. */
 export function textStart(text: string): string {

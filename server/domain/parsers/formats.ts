@@ -25,6 +25,8 @@ export interface FormatInfo {
   checkedOn: "real output" | "documented format";
   /** A ready-to-paste upload: `$AUTH` stands for the Authorization header option, `$RUNS` for the runs URL. */
   recipe: string;
+  /** The file measures one target and does not name it (hey, vegeta): `?endpoint=` may name it. */
+  unnamedTarget?: true;
 }
 
 const FORMAT_LIST: readonly FormatInfo[] = [
@@ -131,18 +133,20 @@ const FORMAT_LIST: readonly FormatInfo[] = [
   },
   {
     id: "ghz-csv",
+    unnamedTarget: true,
     tool: "ghz",
     title: "ghz -O csv output",
     command: "ghz -O csv -o GetListing.csv …",
     upload: "body or multipart",
     keeps:
-      "one row per call: one endpoint per file named by the file (GetListing.csv → GetListing; a bare body has only the aggregate unless ?endpoint=), calls, failures (non-OK rows), counts by status, errors by message, and over the OK calls exact min/mean/max/percentiles and an HDR histogram",
+      "one row per call: one endpoint per file named by the file (GetListing.csv → GetListing; a bare body has only the aggregate unless ?endpoint=), calls, failures (non-OK rows), counts by status, errors by message, and over the OK calls exact min/max/percentiles and an HDR histogram (the mean over all calls, as ghz's JSON average)",
     drops: "start time, duration and throughput (the file has no timestamps), load options, the full method name",
     checkedOn: "real output",
     recipe: `# one endpoint per file, named by the file (GetListing.csv → GetListing):\ncurl -F a=@GetListing.csv -F b=@ListListings.csv $AUTH "$RUNS?label=baseline"\n# a bare body has no name: give it one\ncurl --data-binary @GetListing.csv $AUTH "$RUNS?label=baseline&endpoint=GetListing"`,
   },
   {
     id: "vegeta-json",
+    unnamedTarget: true,
     tool: "vegeta",
     title: "vegeta report -type=json",
     command: "vegeta report -type=json results.bin > report.json",
@@ -156,6 +160,7 @@ const FORMAT_LIST: readonly FormatInfo[] = [
   },
   {
     id: "vegeta-text",
+    unnamedTarget: true,
     tool: "vegeta",
     title: "vegeta report -type=text",
     command: "vegeta report -type=text results.bin > report.txt",
@@ -167,6 +172,7 @@ const FORMAT_LIST: readonly FormatInfo[] = [
   },
   {
     id: "vegeta-hist",
+    unnamedTarget: true,
     tool: "vegeta",
     title: "vegeta report -type=hist",
     command: "vegeta report '-type=hist[0,2ms,5ms,10ms,20ms,50ms,100ms]' results.bin > report-hist.txt",
@@ -179,6 +185,7 @@ const FORMAT_LIST: readonly FormatInfo[] = [
   },
   {
     id: "hey-text",
+    unnamedTarget: true,
     tool: "hey",
     title: "hey text report",
     command: "hey -z 30s -c 10 http://… > hey.txt",
@@ -192,6 +199,7 @@ const FORMAT_LIST: readonly FormatInfo[] = [
   },
   {
     id: "hey-csv",
+    unnamedTarget: true,
     tool: "hey",
     title: "hey -o csv output",
     command: "hey -n 1000 -c 10 -o csv http://… > hey.csv",
@@ -248,9 +256,9 @@ const FORMAT_LIST: readonly FormatInfo[] = [
     command: "artillery run script.yml > artillery-console.txt",
     upload: "body or multipart",
     keeps:
-      "the last Summary report block: counters, status codes, min/max/mean/median/p95/p99 overall and per endpoint, the request rate, and the ensure plugin's checks (ok/fail) as thresholds",
+      "the last Summary report block: counters, status codes, min/max/mean/median/p95/p99 overall and per endpoint, artillery's request rate as the run metric http.request_rate, and the ensure plugin's checks: strict ones as thresholds (they can fail CI), optional ones as checks",
     drops:
-      "the intermediate periods, p75/p90/p999 (not printed), the start date (only a time of day is printed), endpoint throughput",
+      "the intermediate periods, p75/p90/p999 (not printed), the start date (only a time of day is printed), throughput (no span is printed; artillery's rate is a mean of window rates, not the run's)",
     checkedOn: "real output",
     recipe: `artillery run script.yml | tee artillery-console.txt\ncurl --data-binary @artillery-console.txt $AUTH "$RUNS?label=baseline"`,
   },

@@ -14,10 +14,10 @@
  * file sent as a bare body has no name: it gives no endpoint, only the aggregate (`?endpoint=` names it).
  *
  * Kept: calls, failures (non-OK rows), counts by status, errors by message, and from the OK calls exact
- * percentiles (ghz's 10/25/50/75/90/95/99 plus 99.9), min/mean/max/stdDev and an HDR histogram; the
+ * percentiles (ghz's 10/25/50/75/90/95/99 plus 99.9), min/max/stdDev and an HDR histogram; the
  * aggregate pools every file's OK calls the same way. As in ghz's JSON report, latency covers the OK calls
- * only (ghz's default without `--count-errors`) — but here the mean does too, whereas the JSON report's
- * `average` is over all calls. Percentiles interpolate between ranks (k6's method, as everywhere samples
+ * only (ghz's default without `--count-errors`), except the mean, which is over all calls as the JSON
+ * report's `average` is: one method's mean means the same in both formats. Percentiles interpolate between ranks (k6's method, as everywhere samples
  * are at hand) on 0.01 ms values, so they can differ slightly from ghz's nearest-rank ones on nanoseconds.
  * Dropped (not in the file): start time, duration and throughput (no timestamps), load options, the
  * fully qualified method name. Canceled/Unavailable calls get ghz.ts's shutdown note.
@@ -29,6 +29,8 @@ import { summarizeSamples } from "../stats/percentile";
 import { GHZ_SAMPLE_PERCENTILES, shutdownNoteOf } from "./ghz";
 import { sourceOf, type UploadedFile } from "./uploaded-file";
 
+/** The longest latency a call may state: 10^9 ms (11.6 days); beyond, the file is garbled. */
+const MAX_DURATION_MS = 1e9;
 const HEADER_LINE = /^duration \(ms\),status,error$/;
 /** `7.05,OK,` / `15.87,Internal,rpc error: code = Internal desc = …, with commas`. */
 const ROW_LINE = /^\s*(\d+(?:\.\d+)?),([A-Za-z][A-Za-z0-9]*|Code\(\d+\)),(.*)$/;
@@ -37,6 +39,8 @@ const OK_STATUS = "OK";
 /** The calls of one file, as counted from its rows. */
 interface GhzCalls {
   count: number;
+  /** Sum of every call's duration, errors included (ghz's `average` is over all calls). */
+  totalMs: number;
   okLatenciesMs: number[];
   statusCodes: Record<string, number>;
   errors: Record<string, number>;
@@ -94,7 +98,7 @@ function methodNameOfFile(fileName: string): string {
 }
 
 function readCalls(text: string, source: string): GhzCalls {
-  const calls: GhzCalls = { count: 0, okLatenciesMs: [], statusCodes: {}, errors: {} };
+  const calls: GhzCalls = { count: 0, totalMs: 0, okLatenciesMs: [], statusCodes: {}, errors: {} };
   let headerSeen = false;
   const lines = text.replace(/^\uFEFF/, "").split("\n");
   for (const [index, rawLine] of lines.entries()) {
@@ -112,9 +116,13 @@ function readCalls(text: string, source: string): GhzCalls {
     if (duration === undefined || status === undefined || error === undefined) {
       throw malformedLine(where, `expected "<duration ms>,<status>,<error>", got "${clip(line)}"`);
     }
+    const durationMs = Number(duration);
+    if (!(durationMs <= MAX_DURATION_MS))
+      throw malformedLine(where, `a duration of ${clip(duration)} ms is no call's latency`);
     calls.count++;
+    calls.totalMs += durationMs;
     calls.statusCodes[status] = (calls.statusCodes[status] ?? 0) + 1;
-    if (status === OK_STATUS) calls.okLatenciesMs.push(Number(duration));
+    if (status === OK_STATUS) calls.okLatenciesMs.push(durationMs);
     if (error !== "") calls.errors[error] = (calls.errors[error] ?? 0) + 1;
   }
   if (!headerSeen)
@@ -123,9 +131,10 @@ function readCalls(text: string, source: string): GhzCalls {
 }
 
 function mergeCalls(parts: readonly GhzCalls[]): GhzCalls {
-  const merged: GhzCalls = { count: 0, okLatenciesMs: [], statusCodes: {}, errors: {} };
+  const merged: GhzCalls = { count: 0, totalMs: 0, okLatenciesMs: [], statusCodes: {}, errors: {} };
   for (const part of parts) {
     merged.count += part.count;
+    merged.totalMs += part.totalMs;
     for (const latency of part.okLatenciesMs) merged.okLatenciesMs.push(latency);
     for (const [status, n] of Object.entries(part.statusCodes))
       merged.statusCodes[status] = (merged.statusCodes[status] ?? 0) + n;
@@ -141,7 +150,8 @@ function endpointOf(name: string, calls: GhzCalls): EndpointResult {
   result.failures = calls.count - calls.okLatenciesMs.length;
   result.statusCodes = { ...calls.statusCodes };
   result.errors = { ...calls.errors };
-  result.latency = summarizeSamples(calls.okLatenciesMs, GHZ_SAMPLE_PERCENTILES);
+  const ok = summarizeSamples(calls.okLatenciesMs, GHZ_SAMPLE_PERCENTILES);
+  result.latency = { ...ok, meanMs: ok.meanMs === null ? null : calls.totalMs / calls.count };
   result.histogram = latencyHistogramOf(calls.okLatenciesMs);
   return result;
 }

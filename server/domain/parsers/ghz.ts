@@ -19,7 +19,7 @@ import { z } from "zod";
 import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { SAMPLE_PERCENTILES, summarizeSamples } from "../stats/percentile";
-import { aggregateEndpoints } from "./aggregate";
+import { aggregateEndpoints, maxOf, minOf } from "./aggregate";
 import { parseWire } from "./wire";
 
 const NS_PER_MS = 1e6;
@@ -68,8 +68,8 @@ export function parseGhz(document: unknown): ParsedRun {
   const reports = Array.isArray(parsed) ? parsed : [parsed];
   const endpoints = reports.map(toEndpointResult);
   const windows = reports.map(runWindowOf);
-  const startMs = Math.min(...windows.map((w) => w.startMs));
-  const endMs = Math.max(...windows.map((w) => w.endMs));
+  const startMs = minOf(windows.map((w) => w.startMs));
+  const endMs = maxOf(windows.map((w) => w.endMs));
   const durationSeconds = Number.isFinite(endMs - startMs) && endMs > startMs ? (endMs - startMs) / 1000 : null;
 
   const environment = emptyEnvironment();
@@ -172,7 +172,7 @@ function runWindowOf(report: GhzReport): { startMs: number; endMs: number } {
   const detailStarts = (report.details ?? []).map((d) => Date.parse(d.timestamp)).filter((t) => !Number.isNaN(t));
   const dateMs = Date.parse(report.date);
   if (detailStarts.length > 0) {
-    const startMs = Math.min(...detailStarts);
+    const startMs = minOf(detailStarts);
     return { startMs, endMs: startMs + totalMs };
   }
   if (Number.isNaN(dateMs)) return { startMs: Number.NaN, endMs: Number.NaN };

@@ -209,7 +209,9 @@ const secondsCell = z
   .string()
   .trim()
   .regex(/^\d+(\.\d+)?$/, "expected seconds, e.g. 0.0036")
-  .transform(secondsToMs);
+  .transform(secondsToMs)
+  // A thousand-digit "number" passes the pattern but is no time (and would overflow to Infinity).
+  .refine((ms) => ms <= 1e9, "seconds beyond any request's latency");
 
 export const heyCsvRowSchema = z.object({
   "response-time": secondsCell,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { inspectFile } from "./detect";
 import { allFixtureFiles, expectedFormatOf, fixtureUploads, type FixtureUpload } from "./fixtures/fixture-uploads";
-import { FORMATS, isNdjsonStart, parseUpload, type UploadedFile } from "./index";
+import { applyRunMetadata, FORMATS, isNdjsonStart, parseUpload, type UploadedFile } from "./index";
 import { readFixture } from "./fixtures/read-fixture";
 import { errorOf } from "./fixtures/input-error-of";
 
@@ -92,6 +92,26 @@ describe("bad uploads", () => {
     ["plain text", [{ name: null, text: "Total: 12 secs\nSlowest: 3 secs" }], undefined, "undetectable_format"],
     ["a CSV of no tool", [{ name: "data.csv", text: "a,b,c\n1,2,3\n" }], undefined, "undetectable_format"],
     ["a k6 summary and a ghz report together", [k6, file("ghz/baseline/round1/GetListing.json")], undefined, "malformed"],
+    // Numbers past any range (the review found each of these answered 500 before).
+    [
+      "a hey CSV row of 400 digits",
+      [{ name: null, text: `response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n${"9".repeat(400)},0,0,0,0,0,200,0.1\n` }],
+      undefined,
+      "malformed",
+    ],
+    ["a ghz CSV duration of 400 digits", [{ name: "Ping.csv", text: `\nduration (ms),status,error\n${"9".repeat(400)},OK,\n` }], undefined, "malformed"],
+    [
+      "a JMeter elapsed of 400 digits",
+      [{ name: null, text: `timeStamp,elapsed,label,responseCode,success\n1795339200000,${"9".repeat(400)},GetListing,200,true\n` }],
+      undefined,
+      "malformed",
+    ],
+    [
+      "an artillery report from the year 3 million",
+      [{ name: null, text: JSON.stringify({ aggregate: { counters: { "http.requests": 1 }, firstMetricAt: 1e20 }, intermediate: [] }) }],
+      undefined,
+      "malformed",
+    ],
   ] as const)("rejects %s", (_, files, format, code) => {
     const error = errorOf(() => parseUpload({ files: [...files], format }));
     expect(error.code).toBe(code);
@@ -178,5 +198,42 @@ describe("isNdjsonStart", () => {
     expect(isNdjsonStart(readFixture("k6/baseline/round1/handle-summary.json"))).toBe(false);
     expect(isNdjsonStart("{")).toBe(false);
     expect(isNdjsonStart("Type,Name,Request Count")).toBe(false);
+  });
+});
+
+describe("?endpoint= names only a single target", () => {
+  const named = (path: string) => applyRunMetadata(parseUpload({ files: [file(path, null)] }).run, { endpoint: "GetListing" });
+
+  it("names a hey or vegeta report's one target, and renames wrk's URL", () => {
+    expect(named("hey/baseline/round1/hey.txt").endpoints.map((e) => e.name)).toEqual(["GetListing"]);
+    expect(named("vegeta/baseline/round1/report.json").endpoints.map((e) => e.name)).toEqual(["GetListing"]);
+    const wrk = named("wrk/baseline/round1/wrk.txt").endpoints[0];
+    expect(wrk).toMatchObject({ name: "GetListing", fullName: "http://127.0.0.1:18080/api/listings/42" });
+  });
+
+  it("refuses to name an aggregate of several requests, or a report of several endpoints", () => {
+    for (const path of ["artillery/baseline/round1/report.json", "k6/baseline/round1/summary.json"]) {
+      const error = errorOf(() => named(path));
+      expect(error.code).toBe("malformed");
+      expect(error.details[0]?.path).toBe("query.endpoint");
+    }
+  });
+});
+
+describe("detection stays linear on hostile text", () => {
+  // Each of these took from seconds to hours with a backtracking marker; the test would time out.
+  it.each([
+    ["thousands of XML comments with no <testResults> after them", `<?xml version="1.0"?>${"<!---->".repeat(5_000)}nope`],
+    ["Summary: then a megabyte of blank lines", `Summary:${"\n".repeat(1_000_000)}x`],
+    ["Running then a megabyte of spaces", `Running ${" ".repeat(1_000_000)}x`],
+  ])("%s", (_, text) => {
+    expect(inspectFile(text, null)).toEqual({ kind: "text", formats: [] });
+  });
+
+  it("still finds a JMeter XML JTL behind its declaration and comments, and wrk behind a Lua script's lines", () => {
+    const jtl = `<?xml version="1.0"?>\n<!-- made by JMeter -->\n<testResults version="1.2">\n</testResults>`;
+    expect(inspectFile(jtl, null)).toEqual({ kind: "text", formats: ["jmeter-xml"] });
+    const wrk = `setup done\n${readFixture("wrk/baseline/round1/wrk.txt")}`;
+    expect(inspectFile(wrk, null)).toEqual({ kind: "text", formats: ["wrk-text"] });
   });
 });

@@ -108,7 +108,9 @@ export function parseUpload(input: UploadInput): ParsedUpload {
   if (files.length === 0) {
     throw new InputError("malformed", "The upload is empty", [{ path: "body", message: "no content" }]);
   }
-  const run = files.length === 1 && files[0] ? parseOneFile(files[0], allowed) : parseFileSet(files, allowed);
+  const run = withRangeErrorsAsInput(() =>
+    files.length === 1 && files[0] ? parseOneFile(files[0], allowed) : parseFileSet(files, allowed),
+  );
   return { run: validateParsedRun(nameByMethod(thinTimelines(run))), format: run.format };
 }
 
@@ -277,6 +279,22 @@ function undetectable(source: string, looksLike: string): InputError {
       },
     ],
   );
+}
+
+/**
+ * A safety net under the parsers: a value so far out of range that a JavaScript built-in gives up on it
+ * (an invalid date, a number past what a histogram tracks, a call stack overflowed by a huge list) is the
+ * file's fault, so a 400 naming it rather than a 500. Parsers check their values first; this catches
+ * what a check missed.
+ */
+function withRangeErrorsAsInput<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const message = `A value in the upload is out of any range Benchtrack can read (${error.message})`;
+    throw new InputError("malformed", message, [{ path: "body", message: error.message }]);
+  }
 }
 
 /** Errors inside a wrapper's `result` point into it: `metrics.http_reqs` → `result.metrics.http_reqs`. */

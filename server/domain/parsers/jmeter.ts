@@ -373,7 +373,9 @@ function epochMsOf(value: string, field: string, where: string): number {
 
 function wholeNumberOf(value: string, field: string, where: string): number {
   if (!/^\d+$/.test(value.trim())) throw malformed(where, `${field} must be a whole number, got "${value}"`);
-  return Number(value);
+  const number = Number(value);
+  if (number > Number.MAX_SAFE_INTEGER) throw malformed(where, `${field} ${value.trim().slice(0, 40)}… is beyond any count or time JMeter writes`);
+  return number;
 }
 
 /** An optional count (allThreads, SampleCount): empty when JMeter did not write it. */

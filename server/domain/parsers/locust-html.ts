@@ -37,7 +37,7 @@ import {
   type ParsedRun,
   type TimelinePoint,
 } from "../run";
-import { aggregateEndpoints } from "./aggregate";
+import { aggregateEndpoints, maxOf } from "./aggregate";
 import { locustExceptionNotes } from "./locust-csv";
 import { parseJsonText, parseWire } from "./wire";
 
@@ -150,7 +150,7 @@ export function parseLocustHtml(text: string, source: string): ParsedRun {
   const host = args.host === null ? "" : unescapeHtml(args.host);
   if (host !== "" && host !== "None") environment.config.host = host; // str(None) when no host was set
   const users = timeline.map((point) => point.users).filter((value) => value !== null);
-  if (users.length > 0) environment.config.users = Math.max(...users);
+  if (users.length > 0) environment.config.users = maxOf(users);
   if (args.profile) environment.config.profile = unescapeHtml(args.profile);
   const endMs = args.end_time;
 
@@ -267,10 +267,10 @@ function attachFailures(
   // The report lists every failure, so an endpoint absent from it had none.
   for (const endpoint of endpoints) endpoint.errors = {};
   aggregate.errors = {};
+  const byKey = new Map(endpoints.map((e) => [`${e.method ?? ""}\u0000${e.name}`, e])); // e's are unescaped already
   for (const failure of failures) {
     const message = unescapeHtml(failure.error);
-    const key = keyOf(failure.name, failure.method);
-    const endpoint = endpoints.find((e) => `${e.method ?? ""}\u0000${e.name}` === key); // e's are unescaped already
+    const endpoint = byKey.get(keyOf(failure.name, failure.method));
     for (const target of [endpoint, aggregate]) {
       if (!target?.errors) continue;
       target.errors[message] = (target.errors[message] ?? 0) + failure.occurrences;

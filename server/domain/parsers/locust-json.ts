@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { maxOf, minOf } from "./aggregate";
 import { locustPercentiles, mergeHistograms, toHistogram } from "./locust-histogram";
 import { parseWire } from "./wire";
 
@@ -35,9 +36,9 @@ export function parseLocustJson(document: unknown): ParsedRun {
   const entries = parseWire(locustJsonSchema, document, "Locust --json output");
   // Locust divides every entry's count by the whole run's span (first start → last request), not the
   // entry's own, for its "Requests/s" column; the JSON has no run-level times, so take the extremes.
-  const startSeconds = entries.length > 0 ? Math.min(...entries.map((e) => e.start_time)) : null;
+  const startSeconds = entries.length > 0 ? minOf(entries.map((e) => e.start_time)) : null;
   const lastTimes = entries.map((e) => e.last_request_timestamp).filter((t): t is number => t !== null);
-  const lastSeconds = lastTimes.length > 0 ? Math.max(...lastTimes) : null;
+  const lastSeconds = lastTimes.length > 0 ? maxOf(lastTimes) : null;
   const spanSeconds =
     startSeconds !== null && lastSeconds !== null && lastSeconds > startSeconds ? lastSeconds - startSeconds : null;
 
@@ -99,9 +100,9 @@ function aggregateOf(
   aggregate.histogram = histogram;
   const mins = entries.map((e) => e.min_response_time).filter((m): m is number => m !== null);
   aggregate.latency = {
-    minMs: mins.length > 0 ? Math.min(...mins) : null,
+    minMs: mins.length > 0 ? minOf(mins) : null,
     meanMs: timed > 0 ? sum(entries.map((e) => e.total_response_time)) / timed : null,
-    maxMs: timed > 0 ? Math.max(...entries.map((e) => e.max_response_time)) : null,
+    maxMs: timed > 0 ? maxOf(entries.map((e) => e.max_response_time)) : null,
     stdDevMs: null,
     percentiles: locustPercentiles(histogram),
   };

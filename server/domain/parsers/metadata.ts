@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { InputError } from "../input-error";
 import type { EndpointResult, ParsedRun } from "../run";
+import { FORMATS } from "./formats";
 import { MAX_INT32 } from "./validate";
 import { parseWire } from "./wire";
 
@@ -60,16 +61,27 @@ export function applyRunMetadata(run: ParsedRun, metadata: RunMetadata): ParsedR
  * has only its aggregate, which IS that endpoint's result; one that names it (wrk's URL) is renamed.
  */
 function namedEndpoint(run: ParsedRun, name: string): EndpointResult {
-  if (run.endpoints.length > 1) {
-    throw new InputError("malformed", `endpoint= names the one endpoint of a single-target report, but this one has ${run.endpoints.length}`, [
-      { path: "query.endpoint", message: `the report holds ${run.endpoints.length} endpoints (${run.endpoints.slice(0, 3).map((e) => e.name).join(", ")}…); leave endpoint out` },
+  const only = run.endpoints.length === 1 ? run.endpoints[0] : undefined;
+  // Naming the aggregate is right only where the format measures one target and says nothing of it; an
+  // aggregate of several requests (artillery without its plugin, a k6 summary without sub-metrics,
+  // autocannon given several URLs) is no endpoint of that name.
+  if (!only && !(run.endpoints.length === 0 && FORMATS[run.format].unnamedTarget)) {
+    const what =
+      run.endpoints.length > 1
+        ? `this report has ${run.endpoints.length} endpoints (${run.endpoints
+            .slice(0, 3)
+            .map((e) => e.name)
+            .join(", ")}…)`
+        : `this ${FORMATS[run.format].title} holds an aggregate of possibly several targets, not one`;
+    throw new InputError("malformed", `endpoint= names the one target of a single-target report, but ${what}`, [
+      { path: "query.endpoint", message: `${what}; leave endpoint out` },
     ]);
   }
-  const source = run.endpoints[0] ?? run.aggregate;
+  const source = only ?? run.aggregate;
   return {
     ...source,
     name,
-    fullName: source.fullName ?? (run.endpoints[0] && run.endpoints[0].name !== name ? run.endpoints[0].name : null),
+    fullName: source.fullName ?? (only && only.name !== name ? only.name : null),
     protocol: source.protocol ?? run.aggregate.protocol,
   };
 }
@@ -93,9 +105,11 @@ export function parseMetadataQuery(searchParams: URLSearchParams): RunMetadata {
     if (value === null) continue;
     // Number("") is 0 and Number("1e3") is 1000: accept plain digits only.
     if (!/^\d+$/.test(value.trim())) {
-      throw new InputError("malformed", `Query parameter ${param} must be a whole number, got "${value.slice(0, 40)}"`, [
-        { path: `query.${param}`, message: "expected a whole number" },
-      ]);
+      throw new InputError(
+        "malformed",
+        `Query parameter ${param} must be a whole number, got "${value.slice(0, 40)}"`,
+        [{ path: `query.${param}`, message: "expected a whole number" }],
+      );
     }
     raw[param] = Number(value.trim());
   }
