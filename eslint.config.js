@@ -94,7 +94,7 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["**/http/**", "**/http", "**/api/**", "@/app/**", "**/components/**"], message: "server/services is below the transports and the UI: no imports from server/http, server/api, app or components." },
+            { group: ["**/http/**", "**/http", "**/api/**", "**/jobs/**", "**/jobs", "@/app/**", "**/components/**"], message: "server/services is below the transports and the UI: no imports from server/http, server/api, server/jobs, app or components." },
             { group: ["next", "next/*", "react", "react-dom"], message: "server/services is framework-free." },
           ],
         },
@@ -112,6 +112,22 @@ export default tseslint.config(
           patterns: [
             { group: ["**/components/**", "react", "react-dom"], message: "The REST API is a transport over services: no UI imports." },
             { group: ["**/server/api/**", "../api/**"], message: "REST and tRPC are both transports over services; neither calls the other." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Job workers are a transport over services, as REST and tRPC are: they call use cases, nothing above.
+    files: ["server/jobs/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/components/**", "@/app/**", "next", "next/*", "react", "react-dom"], message: "server/jobs runs use cases in the background: no UI or framework imports." },
+            { group: ["**/http/**", "**/http", "**/api/**"], message: "server/jobs is a transport over services; it never calls REST or tRPC." },
           ],
         },
       ],

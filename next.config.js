@@ -5,7 +5,7 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
   // The embedded database and Prisma's driver adapters load WebAssembly and native-free drivers at
   // run time; keeping them out of the server bundle lets Node resolve their files as published.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg", "pg-boss"],
   async headers() {
     return [
       {

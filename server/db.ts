@@ -18,12 +18,64 @@ export type DatabaseTarget =
   /** A throw-away embedded database in memory, for tests. */
   | { kind: "memory" };
 
+/**
+ * How the job queue (server/services/job-queue.ts) reaches this database: its own small pool on a
+ * PostgreSQL server, or, embedded, the one PGlite connection (which serializes every query and holds
+ * others back while a transaction is open, so the queue's statements never land inside Prisma's).
+ */
+export type QueueConnection = (
+  | { kind: "postgres"; connectionString: string }
+  | { kind: "embedded"; executeSql(text: string, values?: readonly unknown[]): Promise<{ rows: unknown[] }> }
+) & {
+  /** The queue's own schema: "pgboss"; tests sharing one PostgreSQL database each take one of their own. */
+  schema: string;
+};
+
+/** The job queue's schema in every database Benchtrack serves from. */
+export const JOB_SCHEMA = "pgboss";
+
 export interface Database {
   prisma: PrismaClient;
   target: DatabaseTarget;
   /** The same connection as a migration-aware adapter factory, for the schema engine. */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  queueConnection: QueueConnection;
+  /** Runs `hook` first when the database closes (the job queue stops its workers there). */
+  onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
+}
+
+/**
+ * The database a Prisma client belongs to, for what needs more than Prisma (the job queue). On
+ * globalThis: Next bundles this module into several chunks (routes, instrumentation), each with its own
+ * module scope, and they must agree.
+ */
+const globalForDatabases = globalThis as unknown as { benchtrackDatabases?: WeakMap<PrismaClient, Database> };
+const databases = (globalForDatabases.benchtrackDatabases ??= new WeakMap<PrismaClient, Database>());
+
+export function databaseOf(prisma: PrismaClient): Database {
+  const database = databases.get(prisma);
+  if (!database) throw new Error("databaseOf: this Prisma client was not opened by openDatabase");
+  return database;
+}
+
+function register(
+  parts: Omit<Database, "onClose" | "close">,
+  closeConnection: () => Promise<void>,
+): Database {
+  const hooks: (() => Promise<void>)[] = [];
+  const database: Database = {
+    ...parts,
+    onClose: (hook) => {
+      hooks.push(hook);
+    },
+    close: async () => {
+      for (const hook of hooks.splice(0).reverse()) await hook();
+      await closeConnection();
+    },
+  };
+  databases.set(parts.prisma, database);
+  return database;
 }
 
 /** Where the configured environment points: PostgreSQL when DATABASE_URL is set, else the data folder. */
@@ -48,11 +100,13 @@ function redactPassword(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]+@/, "//$1:***@");
 }
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: { jobSchema?: string } = {}): Promise<Database> {
+  const schema = options.jobSchema ?? JOB_SCHEMA;
   if (target.kind === "postgres") {
     const adapterFactory = new PrismaPg({ connectionString: target.url });
     const prisma = new PrismaClient({ adapter: adapterFactory });
-    return { prisma, target, adapterFactory, close: () => prisma.$disconnect() };
+    const queueConnection: QueueConnection = { kind: "postgres", connectionString: target.url, schema };
+    return register({ prisma, target, adapterFactory, queueConnection }, () => prisma.$disconnect());
   }
   const releaseLock = target.kind === "embedded" ? lockDataDir(target.dataDir) : () => undefined;
   try {
@@ -61,16 +115,21 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     await pglite.waitReady;
     const adapterFactory = new PrismaPGlite(pglite);
     const prisma = new PrismaClient({ adapter: adapterFactory });
-    return {
-      prisma,
-      target,
-      adapterFactory,
-      close: async () => {
-        await prisma.$disconnect();
-        await pglite.close();
-        releaseLock();
+    const queueConnection: QueueConnection = {
+      kind: "embedded",
+      schema,
+      // Several statements (the queue's schema) need the simple protocol: exec, whose last result counts.
+      executeSql: async (text, values) => {
+        if (values && values.length > 0) return pglite.query(text, [...values]);
+        const results = await pglite.exec(text);
+        return results[results.length - 1] ?? { rows: [] };
       },
     };
+    return register({ prisma, target, adapterFactory, queueConnection }, async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+      releaseLock();
+    });
   } catch (error) {
     releaseLock();
     throw error;
@@ -125,8 +184,13 @@ const globalForDb = globalThis as unknown as { benchtrackDb?: Promise<Database> 
 
 /** The PrismaClient for the configured database, opened on first use. */
 export async function getDb(): Promise<PrismaClient> {
-  globalForDb.benchtrackDb ??= openDatabase(targetFromEnv());
-  return (await globalForDb.benchtrackDb).prisma;
+  return (await getDatabase()).prisma;
+}
+
+/** The configured database itself (its job-queue connection, its close hooks), opened on first use. */
+export async function getDatabase(): Promise<Database> {
+  globalForDb.benchtrackDb ??= openDatabase(targetFromEnv(), { jobSchema: getEnv().BENCHTRACK_JOB_SCHEMA });
+  return globalForDb.benchtrackDb;
 }
 
 /** Closes the shared connection (scripts and tests that end their process cleanly). */

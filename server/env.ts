@@ -55,6 +55,20 @@ export const envSchema = z.object({
    * loopback, private or link-local. Unset: none.
    */
   BENCHTRACK_WEBHOOK_ALLOWED_HOSTS: optionalString,
+  /**
+   * Whether this process runs the background job workers (change-point detection, webhook delivery,
+   * retention). Default on; set false on replicas that should only serve (one worker process is enough).
+   */
+  BENCHTRACK_WORKERS: optionalString
+    .pipe(z.enum(["true", "false", "1", "0"]).optional())
+    .transform((value) => value === undefined || value === "true" || value === "1"),
+  /**
+   * The PostgreSQL schema of the job queue (pg-boss's tables). Default "pgboss"; give each install its own
+   * when several share one database.
+   */
+  BENCHTRACK_JOB_SCHEMA: optionalString
+    .pipe(z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case PostgreSQL identifier").optional())
+    .transform((value) => value ?? "pgboss"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 

@@ -8,7 +8,7 @@ import { Problem } from "./problem";
 
 export type ProjectSettingsValues = RouterOutputs["settings"]["get"]["settings"];
 
-const FIELDS = ["name", "defaultBranch", "description", "repoUrl", "minEffectPct", "alpha"] as const;
+const FIELDS = ["name", "defaultBranch", "description", "repoUrl", "minEffectPct", "alpha", "rawRetentionDays"] as const;
 type Field = (typeof FIELDS)[number];
 /** The form as typed: every field a string until it is saved. */
 type Draft = Record<Field, string>;
@@ -40,6 +40,8 @@ export function ProjectForm({ project, initial }: { project: string; initial: Pr
       repoUrl: draft.repoUrl || null,
       minEffectPct: Number(draft.minEffectPct),
       alpha: Number(draft.alpha),
+      // Empty keeps every raw upload.
+      rawRetentionDays: draft.rawRetentionDays.trim() === "" ? null : Number(draft.rawRetentionDays),
     });
 
   const field = (key: Field, label: string, hint?: string) => (
@@ -59,6 +61,11 @@ export function ProjectForm({ project, initial }: { project: string; initial: Pr
         {field("repoUrl", "repository URL", "Commits link to <repo>/commit/<sha>.")}
         {field("minEffectPct", "minimum effect (%)", "Smaller changes are never called regressions (default 5).")}
         {field("alpha", "significance level α", "p must be below it (default 0.05).")}
+        {field(
+          "rawRetentionDays",
+          "keep raw uploads (days)",
+          "Older raw files are dropped nightly (never a pinned baseline's); every number stays. Empty keeps them all.",
+        )}
       </div>
       <div className="flex items-center gap-2">
         <button type="button" onClick={submit} disabled={save.isPending} className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-text disabled:opacity-60">

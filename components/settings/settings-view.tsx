@@ -5,6 +5,7 @@ import { useIsAdmin } from "@/components/providers/session-provider";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
 import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
+import { JobsPanel } from "./jobs-panel";
 import { ProjectForm } from "./project-form";
 import { SlaEditor } from "./sla-editor";
 import { TokensPanel } from "./tokens-panel";
@@ -59,6 +60,9 @@ export function SettingsView({ project }: { project: string }) {
       </Card>
       <Card title="Upload tokens">
         <TokensPanel project={project} />
+      </Card>
+      <Card title="Background jobs and webhook deliveries">
+        <JobsPanel project={project} />
       </Card>
     </div>
   );

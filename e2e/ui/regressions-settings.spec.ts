@@ -18,9 +18,12 @@ test("a step on main shows up in the inbox, on the trend, and can be acknowledge
   for (const [hour, p95] of series.entries()) last = await uploadRun(request, slug, nightly(p95, hour), { branch: "main" });
   expect(last).toBeDefined();
 
-  await page.goto(`/projects/${slug}/regressions`);
+  // Change-point detection is a background job after each upload: the inbox fills a moment later.
   const row = page.getByTestId("regressions").getByTestId("regression-row").filter({ hasText: "p95" });
-  await expect(row).toContainText("GetListing");
+  await expect(async () => {
+    await page.goto(`/projects/${slug}/regressions`);
+    await expect(row).toContainText("GetListing", { timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
   await expect(row).toContainText("open");
   await expect(row).toContainText("20.1 ms → 26.2 ms");
   await expect(row).toContainText(/\+30\.\d%/);
@@ -40,7 +43,17 @@ test("a step on main shows up in the inbox, on the trend, and can be acknowledge
   await page.getByRole("button", { name: "Add target" }).click();
   await page.getByRole("button", { name: "Save policy" }).click();
   await expect(page.getByText("Saved. Every run is now graded against this policy.")).toBeVisible();
+  // The background work of this project: the detection jobs the uploads queued, all done.
+  const jobs = page.getByTestId("jobs-panel");
+  await expect(jobs.getByTestId("failed-jobs")).toHaveText("No job has failed for good.");
+  await expect(jobs.getByTestId("job-row").first()).toContainText("change-point detection");
+  await expect(jobs.getByTestId("job-row").first()).toContainText("completed");
   await page.screenshot({ path: "e2e/screenshots/settings-light.png", fullPage: true });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.reload();
+  await expect(page.getByTestId("jobs-panel").getByTestId("job-row").first()).toBeVisible();
+  await page.screenshot({ path: "e2e/screenshots/settings-dark.png", fullPage: true });
+  await page.emulateMedia({ colorScheme: "light" });
 
   await page.goto(`/projects/${slug}/regressions`);
   await page.getByTestId("regressions").getByTestId("regression-row").filter({ hasText: "p95" }).getByRole("button", { name: "Acknowledge" }).click();

@@ -5,6 +5,8 @@ import { uploadRun } from "../../server/services/upload-run";
 import { readFixtureUpload } from "./fixture-uploads";
 import { GRPC_PROJECT, HTTP_PROJECT, planDemoRuns } from "./plan";
 import type { DemoPlan } from "./plan";
+import { runQueuedJobs } from "../../server/jobs/worker";
+import { jobQueueFor } from "../../server/services/job-queue";
 
 /**
  * Loads the demo history into a migrated database through the upload use case (`uploadRun`, as
@@ -99,6 +101,10 @@ export async function seedDemo(
   }
   // Only the runs the seed wrote (or found again): an upload someone added by hand stays as it is.
   await db.run.updateMany({ where: { id: { in: runIds }, isDemo: false }, data: { isDemo: true } });
+  // Change-point detection runs as a job after each upload on main: run them now, in upload order, so
+  // the demo's inbox is filled when the seed ends (a running server's workers would do the same).
+  const jobs = await runQueuedJobs({ db, queue: await jobQueueFor(db) });
+  if (jobs.failed > 0) throw new Error(`Seeding: ${jobs.failed} background job(s) failed (see the log above)`);
 
   return {
     projects: DEMO_PROJECTS.map((project) => project.slug),

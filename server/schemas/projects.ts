@@ -28,6 +28,14 @@ export const updateProjectSchema = z
     repoUrl: z.url().max(1024).nullable().optional().describe("Repository URL, used to link commits."),
     minEffectPct: z.number().min(0).max(1000).optional().describe("Smallest |Δ%| that counts as a change (default 5)."),
     alpha: z.number().gt(0).lt(1).optional().describe("Significance level for verdicts (default 0.05)."),
+    rawRetentionDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(36_500)
+      .nullable()
+      .optional()
+      .describe("Raw uploads older than this many days are dropped nightly (never a pinned baseline's; summaries stay). Null keeps them all."),
   })
   .strict()
   .describe("Project settings to change (admin).");
@@ -44,6 +52,7 @@ export const projectSettingsSchema = z
     repoUrl: z.string().nullable(),
     minEffectPct: z.number(),
     alpha: z.number(),
+    rawRetentionDays: z.number().int().nullable().describe("Raw uploads older than this many days are dropped; null keeps them all."),
     isDemo: z.boolean(),
     createdAt: z.iso.datetime(),
   })

@@ -64,6 +64,7 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
     format: "benchtrack",
     metadata: {},
     idempotencyKey: null,
+      baseUrl: "http://bench.test",
   });
 }
 

@@ -6,6 +6,8 @@ import { endpointKey, errorRateOf } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 import { notFound, ServiceError } from "./errors";
+import { jobQueueFor } from "./job-queue";
+import { seriesKey } from "./regression-detection";
 import type { ReceivedUpload, StoredRaw } from "./received-upload";
 
 /**
@@ -27,6 +29,8 @@ export interface IngestRequest {
   idempotencyKey: string | null;
   /** Aborted when the client goes away: the upload stops before parsing or storing what nobody awaits. */
   signal?: AbortSignal;
+  /** The public URL the detection job's webhooks link to. */
+  baseUrl: string;
 }
 
 /** The stored run as what follows the upload (detection, the verdict) needs it, without reading it again. */
@@ -95,7 +99,8 @@ function normalizeRunMetrics(run: ParsedRun): ParsedRun {
 
 export async function ingestRun(db: PrismaClient, request: IngestRequest): Promise<IngestOutcome> {
   const { projectSlug, upload, idempotencyKey } = request;
-  const existingProject = await db.project.findUnique({ where: { slug: projectSlug }, select: { id: true } });
+  const existingProject = await db.project.findUnique({ where: { slug: projectSlug }, select: { id: true, defaultBranch: true } });
+  const queue = await jobQueueFor(db);
   if (!existingProject && !request.createProjectIfMissing) throw notFound(`Project "${projectSlug}"`);
   // What a retry must repeat to be the same upload: the content AND what the query says of it.
   const fingerprint = (contentSha256: string) => uploadFingerprint(contentSha256, request.format, request.metadata);
@@ -118,7 +123,14 @@ export async function ingestRun(db: PrismaClient, request: IngestRequest): Promi
     const stored = await db.$transaction(
       async (tx) => {
         const project = existingProject ?? (await createProjectOnce(tx, projectSlug));
-        return storeRun(tx, project.id, read, idempotencyKey);
+        const run = await storeRun(tx, project.id, read, idempotencyKey);
+        // Change-point detection over the series' history is a job (server/services/job-queue.ts), not
+        // part of the answer: enqueued here, it exists exactly when the run does.
+        if (run.gitBranch !== null && run.gitBranch === project.defaultBranch) {
+          const data = { projectId: project.id, runId: run.id, baseUrl: request.baseUrl };
+          await queue.send("detect-regressions", data, { tx, singletonKey: seriesKey({ projectId: project.id, ...run }) });
+        }
+        return run;
       },
       { timeout: 60_000, maxWait: 30_000 },
     );
@@ -140,7 +152,7 @@ export async function ingestRun(db: PrismaClient, request: IngestRequest): Promi
  */
 async function createProjectOnce(tx: Prisma.TransactionClient, slug: string) {
   await tx.project.createMany({ data: [{ slug, name: slug }], skipDuplicates: true });
-  return tx.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+  return tx.project.findUniqueOrThrow({ where: { slug }, select: { id: true, defaultBranch: true } });
 }
 
 const INGESTED_RUN_SELECT = { id: true, label: true, tool: true, gitBranch: true, startedAt: true } as const;

@@ -35,6 +35,7 @@ async function seedRun(database: Database, slug: string, startedAt: string, endp
     format: null,
     metadata: {},
     idempotencyKey: null,
+      baseUrl: "http://bench.test",
   });
   return outcome.run.id;
 }

@@ -4,6 +4,7 @@ import { createProjectSchema, updateProjectSchema } from "../schemas/projects";
 import type { Principal } from "./auth";
 import { requireAdmin } from "./auth";
 import { ServiceError } from "./errors";
+import { jobQueueFor } from "./job-queue";
 import { requireProject } from "./projects";
 import { getSlaPolicy } from "./sla";
 
@@ -25,6 +26,7 @@ export function projectSettings(project: ProjectRow) {
     repoUrl: project.repoUrl,
     minEffectPct: project.minEffectPct,
     alpha: project.alpha,
+    rawRetentionDays: project.rawRetentionDays,
     isDemo: project.isDemo,
     createdAt: project.createdAt.toISOString(),
   };
@@ -72,5 +74,19 @@ export async function updateProjectSettings(
   requireAdmin(principal);
   const project = await requireProject(db, slug);
   const data = updateProjectSchema.parse(changes);
-  return projectSettings(await db.project.update({ where: { id: project.id }, data }));
+  const queue = await jobQueueFor(db);
+  // The jobs a change needs are enqueued with it: they exist exactly when the change was committed.
+  const updated = await db.$transaction(async (tx) => {
+    const row = await tx.project.update({ where: { id: project.id }, data });
+    // Another default branch is another history: detection runs again over it.
+    if (data.defaultBranch !== undefined && data.defaultBranch !== project.defaultBranch) {
+      await queue.send("redetect-project", { projectId: project.id }, { tx, singletonKey: project.id });
+    }
+    // A shorter retention applies now, not at the next nightly run.
+    if (data.rawRetentionDays !== undefined && data.rawRetentionDays !== null && data.rawRetentionDays !== project.rawRetentionDays) {
+      await queue.send("apply-retention", { projectId: project.id }, { tx, singletonKey: project.id });
+    }
+    return row;
+  });
+  return projectSettings(updated);
 }

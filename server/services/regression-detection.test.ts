@@ -19,6 +19,7 @@ async function replayHistory(database: Database, slug: string, p95s: readonly nu
       format: null,
       metadata: { branch: "main" },
       idempotencyKey: null,
+      baseUrl: "http://bench.test",
     });
     runIds.push(outcome.run.id);
     const project = await database.prisma.project.findUniqueOrThrow({ where: { slug } });

@@ -1,7 +1,9 @@
 import { detectChangePoints, DEFAULT_CHANGE_POINT_OPTIONS } from "../domain/stats/change-points";
 import { isTrackedCustomMetric } from "../domain/metrics";
 import type { Better } from "../domain/run";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { JobQueue } from "./job-queue";
+import { queueRegressionWebhooks } from "./webhooks";
 
 /**
  * Regression tracking over history: after each run on the default branch, the series of each
@@ -37,7 +39,7 @@ interface Series {
 }
 
 export async function detectRegressionsAfterRun(
-  db: PrismaClient,
+  db: Prisma.TransactionClient,
   project: { id: string; defaultBranch: string },
   run: { id: string; label: string | null; tool: string; gitBranch: string | null; startedAt: Date },
 ): Promise<{ opened: string[]; improvements: string[] }> {
@@ -95,7 +97,7 @@ export async function detectRegressionsAfterRun(
 }
 
 /** Every (endpoint, metric) series over the window's runs, oldest first; runs without a value are skipped. */
-async function loadSeries(db: PrismaClient, runIds: string[]): Promise<Series[]> {
+async function loadSeries(db: Prisma.TransactionClient, runIds: string[]): Promise<Series[]> {
   const order = new Map(runIds.map((id, index) => [id, index]));
   const [results, metrics] = await Promise.all([
     db.result.findMany({
@@ -130,4 +132,63 @@ async function loadSeries(db: PrismaClient, runIds: string[]): Promise<Series[]>
     points.sort((a, b) => a.index - b.index);
     return { ...series, runIds: points.map((point) => point.runId), values: points.map((point) => point.value) };
   });
+}
+
+/** What the detection job carries: the run that was stored, and the public URL its webhooks link to. */
+export interface DetectionRequest {
+  projectId: string;
+  runId: string;
+  baseUrl: string;
+}
+
+/**
+ * The detection job (after an upload on the default branch): change points over the run's series, the
+ * regressions they open, and those regressions' webhook deliveries, in one transaction. A job that dies
+ * half-way leaves nothing behind and runs again from the start; one that ran is not repeated by a retry
+ * (a change point already recorded is known, SAME_CHANGE_DISTANCE).
+ */
+export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, request: DetectionRequest) {
+  const [project, run] = await Promise.all([
+    db.project.findUnique({ where: { id: request.projectId }, select: { id: true, defaultBranch: true } }),
+    db.run.findUnique({
+      where: { id: request.runId },
+      select: { id: true, label: true, tool: true, gitBranch: true, startedAt: true, projectId: true },
+    }),
+  ]);
+  // Deleted since the upload: nothing to detect.
+  if (!project || !run || run.projectId !== project.id) return { opened: [], improvements: [], deliveries: [] };
+  return db.$transaction(
+    async (tx) => {
+      const detected = await detectRegressionsAfterRun(tx, project, run);
+      const deliveries = await queueRegressionWebhooks(tx, queue, detected.opened, request.baseUrl);
+      return { ...detected, deliveries };
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+}
+
+/** The key that serializes detection of one series (tool and label on the default branch): one at a time. */
+export function seriesKey(run: { projectId: string; tool: string; label: string | null }): string {
+  return JSON.stringify([run.projectId, run.tool, run.label]);
+}
+
+/**
+ * Detection again over every series of a project's default branch (after the default branch changed):
+ * one detection job per series, at its newest run. Returns how many series were queued.
+ */
+export async function queueProjectRedetection(db: PrismaClient, queue: JobQueue, projectId: string, baseUrl: string): Promise<number> {
+  const project = await db.project.findUnique({ where: { id: projectId }, select: { id: true, defaultBranch: true } });
+  if (!project) return 0;
+  const newest = await db.$queryRaw<{ id: string; tool: string; label: string | null }[]>`
+    SELECT DISTINCT ON (tool, label) id, tool, label FROM runs
+    WHERE project_id = ${project.id} AND git_branch = ${project.defaultBranch}
+    ORDER BY tool, label, started_at DESC, id DESC`;
+  for (const run of newest) {
+    await queue.send(
+      "detect-regressions",
+      { projectId: project.id, runId: run.id, baseUrl },
+      { singletonKey: seriesKey({ projectId: project.id, tool: run.tool, label: run.label }) },
+    );
+  }
+  return newest.length;
 }

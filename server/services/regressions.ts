@@ -113,7 +113,7 @@ export async function setRegressionStatus(
 const RUNS_AROUND_CHANGE = 10;
 
 export async function regressionLinksForRows(
-  db: PrismaClient,
+  db: Prisma.TransactionClient,
   project: InboxProject,
   rows: readonly RegressionRow[],
 ): Promise<RegressionLinks[]> {
@@ -149,7 +149,7 @@ export async function regressionLinksForRows(
   });
 }
 
-export async function regressionLinks(db: PrismaClient, project: InboxProject, row: RegressionRow) {
+export async function regressionLinks(db: Prisma.TransactionClient, project: InboxProject, row: RegressionRow) {
   const [links] = await regressionLinksForRows(db, project, [row]);
   return links!;
 }

@@ -103,6 +103,7 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
     format: null,
     metadata: {},
     idempotencyKey: null,
+      baseUrl: "http://bench.test",
   });
   return outcome.run.id;
 }

@@ -33,6 +33,7 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
       format: null,
       metadata: { label: "baseline", round: 1 },
       idempotencyKey: null,
+      baseUrl: "http://bench.test",
     });
     const caller = createCaller({ db: database.prisma });
 

@@ -7,15 +7,14 @@ import { ServiceError } from "./errors";
 import { ingestRun } from "./ingest-run";
 import { findProject } from "./projects";
 import type { ReceivedUpload } from "./received-upload";
-import { detectRegressionsAfterRun } from "./regression-detection";
 import { runPageUrl } from "./run-document";
 import { judgeRun, verdictAnswer } from "./run-verdict";
-import { deliverRegressionWebhooks } from "./webhooks";
 
 /**
  * The upload use case, the one path every run takes in (the REST upload, the demo seed): store the
- * run whole, look for regressions in its series' history, notify the project's webhook of any it
- * opened, and judge the run against its baseline and SLA for CI. See docs/architecture.md.
+ * run whole (with, in the same transaction, the job that looks for regressions in its series' history
+ * and notifies the project's webhook: server/services/job-queue.ts), and judge the run against its
+ * baseline and SLA for CI. See docs/architecture.md.
  */
 
 /** Who may upload where, decided before the body is read: the project (null: an admin creates it). */
@@ -51,16 +50,12 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
     metadata: query.metadata,
     idempotencyKey: query.idempotencyKey,
     signal,
+    baseUrl,
   });
   // Read again only when this upload created the project.
   const project = target.project ?? (await findProject(db, target.projectSlug));
   if (!project) throw new ServiceError("internal", "The project could not be read back");
 
-  if (outcome.status === "created") {
-    const detected = await detectRegressionsAfterRun(db, project, outcome.run);
-    // Webhooks never hold up or fail an upload: delivery (with retries) continues after the answer.
-    if (detected.opened.length > 0) void deliverRegressionWebhooks(db, detected.opened, baseUrl);
-  }
   const verdict = await judgeRun(db, project, outcome.run, effectiveFailOn(query.failOn, project.failOn));
   if (outcome.status === "created") {
     // What CI was told, kept with the run: the history's verdict column.

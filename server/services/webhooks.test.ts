@@ -5,15 +5,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { Database } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { getWebhookSettings } from "./webhook-settings";
-import { deliverRegressionWebhooks } from "./webhooks";
+import { runQueuedJobs } from "../jobs/worker";
 import type { RegressionWebhookPayload } from "../schemas/webhooks";
+import { jobQueueOf, type JobQueue } from "./job-queue";
+import { getWebhookSettings } from "./webhook-settings";
+import { queueRegressionWebhooks, type WebhookAttemptOptions } from "./webhooks";
 
 // The receivers below listen on 127.0.0.1, which webhooks may only reach when allowed (SSRF guard).
 process.env.BENCHTRACK_WEBHOOK_ALLOWED_HOSTS = "127.0.0.1";
 
 const BASE_URL = "http://bench.test";
-const FAST = { retryDelaysMs: [10, 10] };
 
 interface Receiver {
   url: string;
@@ -119,9 +120,18 @@ async function seedRegression(db: PrismaClient, webhookUrl: string | null, name 
 const deliveriesOf = (db: PrismaClient, projectId: string) =>
   db.webhookDelivery.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
 
-describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ target }) => {
+describe.each(testDatabaseTargets())("webhook delivery jobs on $name", ({ target }) => {
   let database: Database;
   let db: PrismaClient;
+  let queue: JobQueue;
+  /**
+   * Records the deliveries and enqueues their jobs (as detection does), then runs the queue until it is
+   * empty, retries at once (their backoff skipped): the attempts a worker would make over ~40 minutes.
+   */
+  const deliver = async (regressionIds: string[], webhook: WebhookAttemptOptions = {}) => {
+    await db.$transaction((tx) => queueRegressionWebhooks(tx, queue, regressionIds, BASE_URL));
+    return runQueuedJobs({ db, queue, webhook }, { ignoreStartAfter: true });
+  };
   const receivers: Receiver[] = [];
   const receiver = async (statuses?: number[]) => {
     const started = await startReceiver(statuses);
@@ -132,6 +142,7 @@ describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ ta
   beforeAll(async () => {
     database = await openMigratedDatabase(target);
     db = database.prisma;
+    queue = await jobQueueOf(database);
   });
 
   afterEach(async () => {
@@ -146,7 +157,7 @@ describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ ta
   it("POSTs the payload as JSON and records a delivery delivered on the first attempt", async () => {
     const hook = await receiver();
     const seeded = await seedRegression(db, hook.url);
-    await deliverRegressionWebhooks(db, [seeded.regressionId], BASE_URL, FAST);
+    expect(await deliver([seeded.regressionId])).toEqual({ completed: 1, failed: 0 });
 
     expect(hook.requests).toHaveLength(1);
     const [request] = hook.requests;
@@ -198,10 +209,11 @@ describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ ta
     expect(delivery!.payload).toEqual(payload);
   });
 
-  it("retries 5xx answers: 500, 500, then 200 is delivered on the third attempt", async () => {
+  it("retries 5xx answers: 500, 500, then 200 is delivered on the third attempt (two failed jobs retried)", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const hook = await receiver([500, 500]);
     const seeded = await seedRegression(db, hook.url);
-    await deliverRegressionWebhooks(db, [seeded.regressionId], BASE_URL, FAST);
+    expect(await deliver([seeded.regressionId])).toEqual({ completed: 1, failed: 2 });
 
     expect(hook.requests).toHaveLength(3);
     expect(new Set(hook.requests.map((request) => request.body)).size).toBe(1); // the same body every time
@@ -210,17 +222,21 @@ describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ ta
     expect(delivery!.deliveredAt).not.toBeNull();
   });
 
-  it("gives up after 3 attempts when the receiver is down, records why, and does not throw", async () => {
+  it("gives up after 9 attempts (8 retries) when the receiver is down: the job fails, the delivery says why", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const url = await closedPortUrl();
     const seeded = await seedRegression(db, url);
-    await expect(deliverRegressionWebhooks(db, [seeded.regressionId], BASE_URL, FAST)).resolves.toBeUndefined();
+    expect(await deliver([seeded.regressionId])).toEqual({ completed: 0, failed: 9 });
 
     const [delivery] = await deliveriesOf(db, seeded.projectId);
-    expect(delivery).toMatchObject({ attempts: 3, lastStatus: null, deliveredAt: null });
+    expect(delivery).toMatchObject({ attempts: 9, lastStatus: null, deliveredAt: null });
     expect(delivery!.lastError).toMatch(/ECONNREFUSED/);
+    const [job] = await db.$queryRawUnsafe<{ state: string; retry_count: number }[]>(
+      `SELECT state, retry_count FROM ${queue.schema}.job WHERE name = 'deliver-webhook' AND data->>'deliveryId' = $1`,
+      delivery!.id,
+    );
+    expect(job).toEqual({ state: "failed", retry_count: 8 });
     // The log names the project and the receiver's origin, never the URL's secret path.
-    expect(warn).toHaveBeenCalledTimes(1);
     const logged = warn.mock.calls.flat().join(" ");
     expect(logged).toContain(seeded.slug);
     expect(logged).not.toContain("secret-token");
@@ -230,7 +246,7 @@ describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ ta
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const hook = await receiver([400]);
     const seeded = await seedRegression(db, hook.url);
-    await deliverRegressionWebhooks(db, [seeded.regressionId], BASE_URL, FAST);
+    expect(await deliver([seeded.regressionId])).toEqual({ completed: 1, failed: 0 });
 
     expect(hook.requests).toHaveLength(1);
     const [delivery] = await deliveriesOf(db, seeded.projectId);
@@ -246,27 +262,23 @@ describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ ta
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const hook = await receiver([0, 0]);
     const seeded = await seedRegression(db, hook.url);
-    await deliverRegressionWebhooks(db, [seeded.regressionId], BASE_URL, { retryDelaysMs: [10], timeoutMs: 200 });
+    expect(await deliver([seeded.regressionId], { timeoutMs: 200 })).toEqual({ completed: 1, failed: 2 });
 
-    expect(hook.requests).toHaveLength(2);
+    // Two attempts time out; the third is answered (the receiver answers 200 once its list is used up).
+    expect(hook.requests).toHaveLength(3);
     const [delivery] = await deliveriesOf(db, seeded.projectId);
-    expect(delivery).toMatchObject({
-      attempts: 2,
-      lastStatus: null,
-      lastError: "No answer within 200 ms",
-      deliveredAt: null,
-    });
+    expect(delivery).toMatchObject({ attempts: 3, lastStatus: 200, lastError: null });
   });
 
   it("sends nothing for a project without a webhook URL, and nothing is sent to a non-http(s) URL", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const silent = await seedRegression(db, null);
     const ftp = await seedRegression(db, "ftp://example.com/hook");
-    await deliverRegressionWebhooks(db, [silent.regressionId, ftp.regressionId], BASE_URL, FAST);
+    await deliver([silent.regressionId, ftp.regressionId]);
 
     expect(await deliveriesOf(db, silent.projectId)).toEqual([]);
     const [delivery] = await deliveriesOf(db, ftp.projectId);
-    expect(delivery).toMatchObject({ attempts: 0, lastStatus: null, deliveredAt: null });
+    expect(delivery).toMatchObject({ attempts: 1, lastStatus: null, deliveredAt: null });
     expect(delivery!.lastError).toMatch(/not an http\(s\) URL/);
   });
 
@@ -285,12 +297,12 @@ describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ ta
       },
       select: { id: true },
     });
-    await deliverRegressionWebhooks(db, [seeded.regressionId, second.id], BASE_URL, FAST);
+    await deliver([seeded.regressionId, second.id]);
 
-    expect(
-      hook.requests.map((request) => (JSON.parse(request.body) as RegressionWebhookPayload).regression.id),
-    ).toEqual([seeded.regressionId, second.id]);
-    const throughput = JSON.parse(hook.requests[1]!.body) as RegressionWebhookPayload;
+    // One job each: the queue may run them in either order (or on two replicas at once).
+    const sent = hook.requests.map((request) => JSON.parse(request.body) as RegressionWebhookPayload);
+    expect(sent.map((payload) => payload.regression.id).sort()).toEqual([seeded.regressionId, second.id].sort());
+    const throughput = sent.find((payload) => payload.regression.id === second.id)!;
     expect(throughput.text).toContain("throughput of all endpoints −25.0% (120 req/s → 90.00 req/s)");
     const settings = await getWebhookSettings(db, { id: seeded.projectId, webhookUrl: hook.url });
     expect(settings.url).toBe(hook.url);
@@ -307,13 +319,18 @@ describe.each(testDatabaseTargets())("deliverRegressionWebhooks on $name", ({ ta
     });
   });
 
-  it("never throws, even when the database fails", async () => {
-    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const broken = {
-      regression: { findMany: () => Promise.reject(new Error("connection lost")) },
-    } as unknown as PrismaClient;
-    await expect(deliverRegressionWebhooks(broken, ["r1"], BASE_URL, FAST)).resolves.toBeUndefined();
-    expect(error).toHaveBeenCalled();
-    await expect(deliverRegressionWebhooks(db, [], BASE_URL, FAST)).resolves.toBeUndefined();
+  it("never sends a delivery twice: one already delivered is done, one whose project is gone is dropped", async () => {
+    const hook = await receiver();
+    const seeded = await seedRegression(db, hook.url);
+    await deliver([seeded.regressionId]);
+    const [delivery] = await deliveriesOf(db, seeded.projectId);
+    // The same job run again (its worker died after sending, before the queue heard it was done).
+    await queue.send("deliver-webhook", { deliveryId: delivery!.id, projectId: seeded.projectId });
+    expect(await runQueuedJobs({ db, queue }, {})).toEqual({ completed: 1, failed: 0 });
+    expect(hook.requests).toHaveLength(1);
+    await db.project.delete({ where: { id: seeded.projectId } });
+    await queue.send("deliver-webhook", { deliveryId: delivery!.id, projectId: seeded.projectId });
+    expect(await runQueuedJobs({ db, queue }, {})).toEqual({ completed: 1, failed: 0 });
+    expect(hook.requests).toHaveLength(1);
   });
 });

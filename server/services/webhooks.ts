@@ -3,59 +3,99 @@ import { safeHttpUrl } from "../domain/urls";
 import { buildRegressionWebhookPayload } from "../domain/webhooks/regression-payload";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { RegressionWebhookPayload } from "../schemas/webhooks";
+import type { JobQueue } from "./job-queue";
 import { REGRESSION_SELECT, regressionLinks } from "./regressions";
 import { webhookTargetProblem } from "./webhook-targets";
 
 /**
- * Regression webhooks: when an upload opens regressions, each one is POSTed as JSON to the project's
+ * Regression webhooks: when detection opens regressions, each one is POSTed as JSON to the project's
  * webhook URL (Slack-compatible: the `text` field is what a Slack or Mattermost incoming webhook shows).
- * Every delivery is recorded in WebhookDelivery with its attempts, for the settings page's delivery log
- * (./webhook-settings.ts). The body itself is pure: server/domain/webhooks/regression-payload.ts.
  *
- * Delivery never throws: a receiver that is down must not fail an upload. Network errors, timeouts and
- * 5xx answers are retried (WEBHOOK_RETRY_DELAYS_MS between attempts); 4xx and 3xx are final (redirects
- * are not followed: a webhook URL should be the receiver itself). The URL may embed a secret (Slack's
- * does), so logs name the project and the URL's origin only.
- *
- * Callers on a request path should not await it: `void deliverRegressionWebhooks(...)`. The worst case is
- * (attempts × timeout + delays) per regression, deliveries being sequential to keep their order.
+ * Delivery is a job on the queue (server/services/job-queue.ts), so it survives restarts and runs once
+ * across replicas: queueRegressionWebhooks records each delivery (WebhookDelivery, the settings page's
+ * delivery log) and enqueues its job in the caller's transaction; the job makes one attempt
+ * (attemptWebhookDelivery) and the queue retries a failed one with backoff (10 s, 20 s, 40 s… 8 retries).
+ * Network errors, timeouts and 5xx answers are retried; 4xx and 3xx are final (redirects are not
+ * followed: a webhook URL should be the receiver itself). The URL may embed a secret (Slack's does), so
+ * logs name the project and the URL's origin only. The body itself is pure:
+ * server/domain/webhooks/regression-payload.ts.
  */
 
-export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [500, 2000];
 export const WEBHOOK_TIMEOUT_MS = 5000;
 
-export interface WebhookDeliveryOptions {
+export interface WebhookAttemptOptions {
   fetch?: typeof fetch;
-  /** Delay before each retry; its length is the number of retries (default [500, 2000]: 3 attempts). */
-  retryDelaysMs?: readonly number[];
   timeoutMs?: number;
 }
 
-export async function deliverRegressionWebhooks(
-  db: PrismaClient,
+/**
+ * Records a delivery for each regression of a project that has a webhook URL, and enqueues its job in the
+ * same transaction: a delivery exists exactly when its job does. Returns the deliveries' ids.
+ */
+export async function queueRegressionWebhooks(
+  tx: Prisma.TransactionClient,
+  queue: JobQueue,
   regressionIds: readonly string[],
   baseUrl: string,
-  options: WebhookDeliveryOptions = {},
-): Promise<void> {
-  if (regressionIds.length === 0) return;
-  let regressions;
-  try {
-    regressions = await db.regression.findMany({
-      where: { id: { in: [...regressionIds] }, project: { webhookUrl: { not: null } } },
-      select: DELIVERY_SELECT,
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    });
-  } catch (error) {
-    console.error("Webhook delivery: could not load the regressions:", errorText(error));
-    return;
-  }
+): Promise<string[]> {
+  if (regressionIds.length === 0) return [];
+  const regressions = await tx.regression.findMany({
+    where: { id: { in: [...regressionIds] }, project: { webhookUrl: { not: null } } },
+    select: DELIVERY_SELECT,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  const ids: string[] = [];
   for (const regression of regressions) {
-    try {
-      await deliverOne(db, regression, baseUrl, options);
-    } catch (error) {
-      console.error(`Webhook delivery for project "${regression.project.slug}" failed:`, errorText(error));
-    }
+    const url = regression.project.webhookUrl;
+    if (url === null) continue;
+    const payload = await payloadOf(tx, regression, baseUrl);
+    const delivery = await tx.webhookDelivery.create({
+      data: { projectId: regression.projectId, regressionId: regression.id, url, payload },
+      select: { id: true },
+    });
+    await queue.send("deliver-webhook", { deliveryId: delivery.id, projectId: regression.projectId }, { tx });
+    ids.push(delivery.id);
   }
+  return ids;
+}
+
+export interface AttemptOutcome {
+  delivered: boolean;
+  /** Worth another attempt: a network error, a timeout or a 5xx. */
+  retryable: boolean;
+  error: string | null;
+}
+
+/**
+ * One attempt at a recorded delivery: POSTs its payload once and records the attempt on the delivery
+ * (attempts, last status and error, when delivered). Never throws for the receiver's failures: the
+ * outcome says whether another attempt is worth it (the job then fails, and the queue retries it).
+ * A delivery already delivered is not sent twice (a job retried after its worker died mid-attempt).
+ */
+export async function attemptWebhookDelivery(db: PrismaClient, deliveryId: string, options: WebhookAttemptOptions = {}): Promise<AttemptOutcome> {
+  const delivery = await db.webhookDelivery.findUnique({
+    where: { id: deliveryId },
+    select: { id: true, url: true, payload: true, attempts: true, deliveredAt: true, project: { select: { slug: true } } },
+  });
+  if (!delivery) return { delivered: false, retryable: false, error: "The delivery no longer exists (its project was deleted)" };
+  if (delivery.deliveredAt !== null) return { delivered: true, retryable: false, error: null };
+  const attempt = await postOnce(delivery.url, delivery.payload, options);
+  await db.webhookDelivery.update({
+    where: { id: delivery.id },
+    data: {
+      attempts: delivery.attempts + 1,
+      lastStatus: attempt.status,
+      lastError: attempt.error,
+      deliveredAt: attempt.delivered ? new Date() : null,
+    },
+    select: { id: true },
+  });
+  if (!attempt.delivered) {
+    console.warn(
+      `Webhook for project "${delivery.project.slug}" to ${safeOrigin(delivery.url)}, attempt ${delivery.attempts + 1}: ${attempt.error}${attempt.retryable ? " (will retry)" : ""}`,
+    );
+  }
+  return { delivered: attempt.delivered, retryable: attempt.retryable, error: attempt.error };
 }
 
 /** What a delivery needs: the inbox's row (REGRESSION_SELECT), with its project and endpoint id. */
@@ -69,19 +109,12 @@ const DELIVERY_SELECT = {
 
 type DeliveryRow = Prisma.RegressionGetPayload<{ select: typeof DELIVERY_SELECT }>;
 
-async function deliverOne(
-  db: PrismaClient,
-  row: DeliveryRow,
-  baseUrl: string,
-  options: WebhookDeliveryOptions,
-): Promise<void> {
-  const url = row.project.webhookUrl;
-  if (url === null) return;
+async function payloadOf(tx: Prisma.TransactionClient, row: DeliveryRow, baseUrl: string): Promise<RegressionWebhookPayload> {
   const [unit, links] = await Promise.all([
-    metricUnit(db, row),
-    regressionLinks(db, { id: row.projectId, slug: row.project.slug, defaultBranch: row.project.defaultBranch }, row),
+    metricUnit(tx, row),
+    regressionLinks(tx, { id: row.projectId, slug: row.project.slug, defaultBranch: row.project.defaultBranch }, row),
   ]);
-  const payload = buildRegressionWebhookPayload(
+  return buildRegressionWebhookPayload(
     { slug: row.project.slug, name: row.project.name },
     {
       id: row.id,
@@ -103,36 +136,10 @@ async function deliverOne(
     },
     baseUrl,
   );
-  const delivery = await db.webhookDelivery.create({
-    data: {
-      projectId: row.projectId,
-      regressionId: row.id,
-      url,
-      payload,
-    },
-    select: { id: true },
-  });
-  const outcome = await postWithRetries(url, payload, options, (attempt) =>
-    db.webhookDelivery.update({
-      where: { id: delivery.id },
-      data: {
-        attempts: attempt.attempts,
-        lastStatus: attempt.status,
-        lastError: attempt.error,
-        deliveredAt: attempt.delivered ? new Date() : null,
-      },
-      select: { id: true },
-    }),
-  );
-  if (!outcome.delivered) {
-    console.warn(
-      `Webhook for project "${row.project.slug}" to ${safeOrigin(url)} not delivered after ${outcome.attempts} attempt(s): ${outcome.error}`,
-    );
-  }
 }
 
 /** The unit of a regression's metric: built-in metrics from the registry, custom ones as the first run reported them. */
-async function metricUnit(db: PrismaClient, row: DeliveryRow): Promise<string | null> {
+async function metricUnit(db: Prisma.TransactionClient, row: DeliveryRow): Promise<string | null> {
   const key = customMetricKey(row.metric);
   if (key === null) return metricDefinition(row.metric)?.unit ?? null;
   const metric = await db.metric.findFirst({
@@ -142,71 +149,36 @@ async function metricUnit(db: PrismaClient, row: DeliveryRow): Promise<string | 
   return metric?.unit ?? null;
 }
 
-interface AttemptState {
-  attempts: number;
+interface AttemptResult {
   status: number | null;
   error: string | null;
   delivered: boolean;
+  retryable: boolean;
 }
 
-/**
- * POSTs the payload until it is accepted (2xx), a final answer comes (3xx/4xx), or the retries run out.
- * `record` is called after every attempt, so the delivery log shows progress even if the process dies.
- */
-async function postWithRetries(
-  url: string,
-  payload: RegressionWebhookPayload,
-  options: WebhookDeliveryOptions,
-  record: (state: AttemptState) => Promise<unknown>,
-): Promise<AttemptState> {
-  const state: AttemptState = { attempts: 0, status: null, error: null, delivered: false };
+/** One POST of the payload: delivered on a 2xx; a 3xx/4xx is final; a network error, timeout or 5xx may be retried. */
+async function postOnce(url: string, payload: unknown, options: WebhookAttemptOptions): Promise<AttemptResult> {
   if (safeHttpUrl(url) === null) {
-    state.error = "The webhook URL is not an http(s) URL; nothing was sent";
-    await record(state);
-    return state;
+    return { status: null, error: "The webhook URL is not an http(s) URL; nothing was sent", delivered: false, retryable: false };
   }
   // Checked again before sending: the name may point somewhere else now (DNS rebinding).
   const refused = await webhookTargetProblem(url);
-  if (refused !== null) {
-    state.error = `Refused: ${refused}; nothing was sent`;
-    await record(state);
-    return state;
-  }
-  const doFetch = options.fetch ?? fetch;
-  const delays = options.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
+  if (refused !== null) return { status: null, error: `Refused: ${refused}; nothing was sent`, delivered: false, retryable: false };
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
-  const body = JSON.stringify(payload);
-  for (let attempt = 0; ; attempt++) {
-    let retryable: boolean;
-    state.attempts = attempt + 1;
-    try {
-      const response = await doFetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", "user-agent": "Benchtrack-Webhook/1" },
-        body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      state.status = response.status;
-      if (response.ok) {
-        state.delivered = true;
-        state.error = null;
-        await response.body?.cancel().catch(() => undefined);
-      } else {
-        // The receiver's body is never kept nor shown: it could be anything the target holds.
-        await response.body?.cancel().catch(() => undefined);
-        state.error = `HTTP ${response.status}`;
-      }
-      retryable = response.status >= 500;
-    } catch (error) {
-      state.status = null;
-      state.error = isTimeout(error) ? `No answer within ${timeoutMs} ms` : errorText(error);
-      retryable = true;
-    }
-    await record(state);
-    const delay = delays[attempt];
-    if (state.delivered || !retryable || delay === undefined) return state;
-    await sleep(delay);
+  try {
+    const response = await (options.fetch ?? fetch)(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": "Benchtrack-Webhook/1" },
+      body: JSON.stringify(payload),
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // The receiver's body is never kept nor shown: it could be anything the target holds.
+    await response.body?.cancel().catch(() => undefined);
+    if (response.ok) return { status: response.status, error: null, delivered: true, retryable: false };
+    return { status: response.status, error: `HTTP ${response.status}`, delivered: false, retryable: response.status >= 500 };
+  } catch (error) {
+    return { status: null, error: isTimeout(error) ? `No answer within ${timeoutMs} ms` : errorText(error), delivered: false, retryable: true };
   }
 }
 
@@ -229,6 +201,3 @@ function safeOrigin(url: string): string {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -25,7 +25,9 @@ export async function openMigratedDatabase(target: DatabaseTarget): Promise<Data
     return database;
   }
   await migrateDatabase(target);
-  return openDatabase(target);
+  // Test files share one PostgreSQL database and run at once: each gets a job queue of its own, so one
+  // file's workers never take another's jobs.
+  return openDatabase(target, { jobSchema: `pgboss_test_${randomUUID().slice(0, 8)}` });
 }
 
 /** A slug no other test uses, so tests sharing a database never see each other's data. */

@@ -9,6 +9,7 @@ const settings = {
   repoUrl: null,
   minEffectPct: 5,
   alpha: 0.05,
+  rawRetentionDays: null,
   isDemo: false,
   createdAt: "2026-11-22T10:00:00.000Z",
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +15,8 @@ export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
 export async function configureTestEnvironment(): Promise<void> {
   process.env.BENCHTRACK_ADMIN_TOKEN = TEST_ADMIN_TOKEN;
   process.env.BENCHTRACK_PUBLIC_URL = "http://bench.test";
+  // Test files share one PostgreSQL database and run at once: each drains a job queue of its own.
+  process.env.BENCHTRACK_JOB_SCHEMA = `pgboss_test_${randomUUID().slice(0, 8).replaceAll("-", "")}`;
   if (!process.env.DATABASE_URL?.trim()) {
     process.env.BENCHTRACK_DATA_DIR = await mkdtemp(path.join(os.tmpdir(), "benchtrack-api-"));
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { slaPolicySchema } from "../../domain/sla/policy";
 import { projectSlugSchema, updateProjectSchema } from "../../schemas/projects";
+import { getJobActivity } from "../../services/job-activity";
 import { getSettingsPage, updateProjectSettings } from "../../services/project-settings";
 import { putSlaPolicy } from "../../services/sla-policy";
 import { adminProcedure, createTRPCRouter, publicProcedure } from "../trpc";
@@ -16,6 +17,11 @@ export const settingsRouter = createTRPCRouter({
   update: adminProcedure
     .input(updateProjectSchema.extend({ project: projectSlugSchema }))
     .mutation(({ ctx, input: { project, ...changes } }) => updateProjectSettings(ctx.db, ctx.principal, project, changes)),
+
+  /** The project's background jobs and webhook deliveries (admin: deliveries name their targets). */
+  activity: adminProcedure
+    .input(z.object({ project: projectSlugSchema }))
+    .query(({ ctx, input }) => getJobActivity(ctx.db, input.project)),
 
   /** Replaces the SLA policy (admin), as PUT /api/v1/projects/:project/sla; no targets: no SLA. */
   setSlaPolicy: adminProcedure

@@ -27,6 +27,7 @@ import { uniqueSlug } from "@/server/testing/databases";
 import { documentedSuccesses, pathTemplateOf } from "@/server/testing/openapi-responses";
 import { call, configureTestEnvironment } from "@/server/testing/rest-client";
 import type { CallOptions } from "@/server/testing/rest-client";
+import { runQueuedJobsNow } from "@/server/testing/jobs";
 
 /**
  * Every success answer the OpenAPI document describes, produced by the real route and checked
@@ -105,6 +106,7 @@ describe("every answer the OpenAPI document describes", () => {
     const multi = (await (await exercise(uploadRun, `${api}/runs`, project, { method: "POST", body: form })).json()) as { id: string };
     await exercise(getRaw, `${api}/runs/${multi.id}/raw`, { ...project, id: multi.id });
 
+    await runQueuedJobsNow(); // change-point detection runs as a job after each upload
     const regressions = (await (await exercise(listRegressions, `${api}/regressions`, project)).json()) as { id: string }[];
     expect(regressions.length).toBeGreaterThan(0);
     const id = regressions[0]!.id;

@@ -8,6 +8,7 @@ import { PATCH as patchRegression } from "../../../regressions/[id]/route";
 import { GET as listRegressions } from "../../../regressions/route";
 import { POST as uploadRun } from "../../route";
 import { GET as getVerdict } from "./route";
+import { runQueuedJobsNow } from "@/server/testing/jobs";
 
 beforeAll(async () => {
   await configureTestEnvironment();
@@ -116,6 +117,8 @@ describe("the regressions inbox API", () => {
     const slug = uniqueSlug("inbox");
     const series = [...BASE_P95, 26.1, 26.4, 25.9, 26.3, 26.0, 26.2, 26.5];
     for (const [hour, p95] of series.entries()) await upload(slug, document(p95, hour));
+    // Detection is a job after each upload: run what the uploads queued, as a worker would.
+    expect((await runQueuedJobsNow()).failed).toBe(0);
     const list = async (query: Record<string, string> = {}) =>
       (await call(listRegressions, `/api/v1/projects/${slug}/regressions`, { project: slug }, { query, token: null })).json();
     const open = await list({ status: "open", kind: "regression" });

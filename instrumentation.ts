@@ -1,0 +1,9 @@
+/**
+ * Next.js calls register() once when a server process starts: it starts Benchtrack's background work
+ * (server/jobs/worker.ts) in the Node.js runtime of `npm start` and `npm run dev`, never during a build.
+ */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  const { startBackgroundWork } = await import("./server/jobs/worker");
+  await startBackgroundWork();
+}

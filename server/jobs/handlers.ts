@@ -1,0 +1,69 @@
+import type PgBoss from "pg-boss";
+import type { PrismaClient } from "../generated/prisma/client";
+import { publicBaseUrl } from "../public-url";
+import type { JobData, JobName, JobQueue } from "../services/job-queue";
+import { applyRawRetention } from "../services/raw-retention";
+import { detectAndQueueWebhooks, queueProjectRedetection } from "../services/regression-detection";
+import { attemptWebhookDelivery, type WebhookAttemptOptions } from "../services/webhooks";
+
+/**
+ * What each job does: one use case each (server/services). A handler that throws fails its job, and the
+ * queue retries it with backoff until its retry limit (job-queue.ts, JOB_QUEUES); what a handler returns
+ * is kept as the job's output (shown on the settings page with the job).
+ */
+export interface JobContext {
+  db: PrismaClient;
+  queue: JobQueue;
+  /** Webhook attempts' fetch and timeout (tests use short ones). */
+  webhook?: WebhookAttemptOptions;
+}
+
+export type JobHandler<Name extends JobName> = (
+  job: PgBoss.JobWithMetadata<JobData[Name]>,
+  context: JobContext,
+) => Promise<object>;
+
+/** A delivery attempt that should be tried again: the job fails, and the queue retries it later. */
+export class RetryableDeliveryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RetryableDeliveryError";
+  }
+}
+
+export const JOB_HANDLERS: { [Name in JobName]: JobHandler<Name> } = {
+  "detect-regressions": async (job, { db, queue }) => {
+    const detected = await detectAndQueueWebhooks(db, queue, job.data);
+    return {
+      opened: detected.opened.length,
+      improvements: detected.improvements.length,
+      webhooks: detected.deliveries.length,
+    };
+  },
+  "deliver-webhook": async (job, { db, webhook }) => {
+    const outcome = await attemptWebhookDelivery(db, job.data.deliveryId, webhook);
+    if (!outcome.delivered && outcome.retryable) throw new RetryableDeliveryError(outcome.error ?? "not delivered");
+    return { delivered: outcome.delivered, error: outcome.error };
+  },
+  "redetect-project": async (job, { db, queue }) => {
+    const queued = await queueProjectRedetection(db, queue, job.data.projectId, publicBaseUrl(new Headers()));
+    return { series: queued };
+  },
+  "apply-retention": async (job, { db }) => {
+    const reports = await applyRawRetention(db, job.data.projectId ? { projectId: job.data.projectId } : {});
+    for (const report of reports.filter((entry) => entry.dropped > 0)) {
+      console.info(
+        `Retention for project "${report.slug}" (${report.retentionDays} days): dropped ${report.dropped} raw upload(s), ${report.freedBytes} bytes.`,
+      );
+    }
+    return {
+      projects: reports.length,
+      dropped: sum(reports.map((r) => r.dropped)),
+      freedBytes: sum(reports.map((r) => r.freedBytes)),
+    };
+  },
+};
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

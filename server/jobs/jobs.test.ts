@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../db";
+import type { PrismaClient } from "../generated/prisma/client";
+import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
+import { receivedUpload } from "../testing/uploads";
+import { ingestRun } from "../services/ingest-run";
+import { jobQueueOf, openJobQueue, type JobQueue } from "../services/job-queue";
+import { updateProjectSettings } from "../services/project-settings";
+import { applyRawRetention } from "../services/raw-retention";
+import { runQueuedJobs } from "./worker";
+
+const ADMIN = { kind: "admin" } as const;
+/** A p95 series with a +30% step at run 12 (20 runs), the change detection must find once. */
+const STEP = [
+  ...[20.1, 19.8, 20.3, 20.0, 19.9, 20.2, 20.1, 19.7, 20.4, 20.0, 20.2, 19.9],
+  ...[26.1, 26.4, 25.9, 26.3, 26.0, 26.2, 26.5, 26.1],
+];
+
+async function upload(db: PrismaClient, slug: string, p95: number, hour: number, branch = "main") {
+  const document = {
+    schema: "benchtrack/v1",
+    label: "nightly",
+    startedAt: new Date(Date.UTC(2026, 0, 1) + hour * 3_600_000).toISOString(),
+    endpoints: [{ name: "GetListing", requests: 5000, latency: { unit: "ms", p95 } }],
+  };
+  return ingestRun(db, {
+    projectSlug: slug,
+    createProjectIfMissing: true,
+    upload: receivedUpload(JSON.stringify(document)),
+    format: null,
+    metadata: { branch },
+    idempotencyKey: null,
+    baseUrl: "http://bench.test",
+  });
+}
+
+const jobsOf = (db: PrismaClient, name: string, projectId: string, queue: JobQueue = current!) =>
+  db.$queryRawUnsafe<{ state: string; output: Record<string, number> | null }[]>(
+    `SELECT state, output FROM ${queue.schema}.job WHERE name = $1 AND data->>'projectId' = $2
+     UNION ALL SELECT state, output FROM ${queue.schema}.archive WHERE name = $1 AND data->>'projectId' = $2`,
+    name,
+    projectId,
+  );
+
+/** The queue of the database under test (jobsOf reads its tables). */
+let current: JobQueue | undefined;
+
+describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) => {
+  let database: Database;
+  let db: PrismaClient;
+  let queue: JobQueue;
+
+  beforeAll(async () => {
+    database = await openMigratedDatabase(target);
+    db = database.prisma;
+    queue = await jobQueueOf(database);
+    current = queue;
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it("an upload on main queues detection with the run; the job opens the regression and queues its webhook", async () => {
+    const slug = uniqueSlug("detect");
+    for (const [hour, p95] of STEP.entries()) await upload(db, slug, p95, hour);
+    await db.project.update({ where: { slug }, data: { webhookUrl: "https://hooks.example.com/T000" } });
+    const project = await db.project.findUniqueOrThrow({ where: { slug } });
+    // Not found by the upload itself any more: nothing until the jobs run.
+    expect(await db.regression.count({ where: { projectId: project.id } })).toBe(0);
+    expect((await jobsOf(db, "detect-regressions", project.id)).map((job) => job.state)).toEqual(
+      Array(STEP.length).fill("created"),
+    );
+
+    const ran = await runQueuedJobs({
+      db,
+      queue,
+      webhook: { fetch: () => Promise.resolve(new Response(null, { status: 204 })) },
+    });
+    expect(ran.failed).toBe(0);
+    const regressions = await db.regression.findMany({
+      where: { projectId: project.id, kind: "regression" },
+      include: { firstRun: true },
+    });
+    expect(regressions.map((regression) => regression.metric)).toEqual(["p95"]);
+    const deliveries = await db.webhookDelivery.findMany({ where: { projectId: project.id } });
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ regressionId: regressions[0]!.id, attempts: 1, lastStatus: 204 });
+    // Each job's output says what it did; one of them opened the regression.
+    const outputs = (await jobsOf(db, "detect-regressions", project.id)).map((job) => job.output);
+    expect(outputs.reduce((sum, output) => sum + (output?.opened ?? 0), 0)).toBe(1);
+  });
+
+  it("a run on another branch queues no detection", async () => {
+    const slug = uniqueSlug("branch");
+    await upload(db, slug, 20, 0, "feature/x");
+    const project = await db.project.findUniqueOrThrow({ where: { slug } });
+    expect(await jobsOf(db, "detect-regressions", project.id)).toEqual([]);
+  });
+
+  it("two workers draining one queue run each job once: no regression opened twice", async () => {
+    const slugs = [uniqueSlug("twice"), uniqueSlug("twice"), uniqueSlug("twice")];
+    for (const slug of slugs) for (const [hour, p95] of STEP.entries()) await upload(db, slug, p95, hour);
+    const other = await openJobQueue(database);
+    const results = await Promise.all([runQueuedJobs({ db, queue }), runQueuedJobs({ db, queue: other })]);
+    expect(results.reduce((sum, result) => sum + result.completed, 0)).toBe(slugs.length * STEP.length);
+    expect(results.every((result) => result.failed === 0)).toBe(true);
+    for (const slug of slugs) {
+      const regressions = await db.regression.findMany({ where: { project: { slug }, kind: "regression" } });
+      expect(regressions.map((regression) => regression.metric)).toEqual(["p95"]);
+    }
+    await other.stop();
+  });
+
+  it("a new default branch queues re-detection, which queues detection of each of its series", async () => {
+    const slug = uniqueSlug("redetect");
+    for (const [hour, p95] of STEP.entries()) await upload(db, slug, p95, hour, "develop");
+    const project = await db.project.findUniqueOrThrow({ where: { slug } });
+    await updateProjectSettings(db, ADMIN, slug, { defaultBranch: "develop" });
+    expect((await jobsOf(db, "redetect-project", project.id)).map((job) => job.state)).toEqual(["created"]);
+    expect((await runQueuedJobs({ db, queue })).failed).toBe(0);
+    expect((await jobsOf(db, "redetect-project", project.id))[0]?.output).toEqual({ series: 1 });
+    expect(await db.regression.count({ where: { projectId: project.id, kind: "regression" } })).toBe(1);
+  });
+
+  it("retention drops raw uploads older than the project's setting, never a pinned baseline's, and says what it freed", async () => {
+    const slug = uniqueSlug("retention");
+    const runs = [];
+    for (let hour = 0; hour < 4; hour++) runs.push((await upload(db, slug, 20 + hour, hour)).run);
+    const project = await db.project.findUniqueOrThrow({ where: { slug } });
+    const [old1, old2, pinned] = runs;
+    // Three uploads 40 days old (one of them a pinned baseline), one fresh.
+    await db.rawUpload.updateMany({
+      where: { runId: { in: [old1!.id, old2!.id, pinned!.id] } },
+      data: { createdAt: new Date(Date.now() - 40 * 86_400_000) },
+    });
+    await db.baselinePin.create({ data: { projectId: project.id, forLabel: "nightly", runIds: [pinned!.id] } });
+    const sizes = await db.rawUpload.findMany({
+      where: { runId: { in: [old1!.id, old2!.id] } },
+      select: { gzipData: true },
+    });
+    const expectedBytes = sizes.reduce((sum, row) => sum + (row.gzipData?.length ?? 0), 0);
+
+    // Setting it queues the job at once (the nightly schedule would do the same).
+    await updateProjectSettings(db, ADMIN, slug, { rawRetentionDays: 30 });
+    expect((await runQueuedJobs({ db, queue })).failed).toBe(0);
+    const [job] = await jobsOf(db, "apply-retention", project.id);
+    expect(job?.output).toEqual({ projects: 1, dropped: 2, freedBytes: expectedBytes });
+
+    const kept = await db.rawUpload.findMany({
+      where: { run: { projectId: project.id } },
+      select: { runId: true, gzipData: true },
+    });
+    const hasBytes = new Map(kept.map((row) => [row.runId, row.gzipData !== null]));
+    expect([old1, old2, pinned, runs[3]].map((run) => hasBytes.get(run!.id))).toEqual([false, false, true, true]);
+    // The summaries stay: every run still has its results.
+    expect(await db.result.count({ where: { runId: { in: runs.map((run) => run.id) } } })).toBe(8);
+    // A second pass finds nothing more to drop.
+    expect(await applyRawRetention(db, { projectId: project.id })).toEqual([
+      { projectId: project.id, slug, retentionDays: 30, dropped: 0, freedBytes: 0 },
+    ]);
+  });
+});

@@ -1,0 +1,104 @@
+import type { PrismaClient } from "../generated/prisma/client";
+import { jobQueueFor, type JobName } from "./job-queue";
+import { requireProject } from "./projects";
+
+/**
+ * What the settings page shows of a project's background work: its recent jobs (detection, webhook
+ * deliveries, re-detection, retention) with their state and what they did or why they failed, the
+ * webhook delivery log, and how many jobs failed for good. Jobs are read from pg-boss's tables (the
+ * live ones and the archive, where completed jobs move after 12 hours).
+ */
+
+/** How many recent jobs and deliveries the page lists. */
+export const ACTIVITY_LENGTH = 20;
+
+export interface JobRow {
+  id: string;
+  name: JobName;
+  state: "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+  retryCount: number;
+  retryLimit: number;
+  createdOn: string;
+  completedOn: string | null;
+  /** What the job reported (`{opened: 1}`), or why it failed (`{message}`). */
+  output: Record<string, unknown> | null;
+}
+
+export async function getJobActivity(db: PrismaClient, slug: string) {
+  const project = await requireProject(db, slug);
+  const schema = (await jobQueueFor(db)).schema;
+  const jobs = await db.$queryRawUnsafe<
+    {
+      id: string;
+      name: JobName;
+      state: JobRow["state"];
+      retry_count: number;
+      retry_limit: number;
+      created_on: Date;
+      completed_on: Date | null;
+      output: unknown;
+    }[]
+  >(
+    `SELECT id::text, name, state::text, retry_count, retry_limit, created_on, completed_on, output FROM (
+       SELECT id, name, state, retry_count, retry_limit, created_on, completed_on, output, data FROM ${schema}.job
+       UNION ALL
+       SELECT id, name, state, retry_count, retry_limit, created_on, completed_on, output, data FROM ${schema}.archive
+     ) jobs
+     WHERE data->>'projectId' = $1
+     ORDER BY created_on DESC, id DESC
+     LIMIT ${ACTIVITY_LENGTH}`,
+    project.id,
+  );
+  const [failed] = await db.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM (
+       SELECT data FROM ${schema}.job WHERE state = 'failed' UNION ALL SELECT data FROM ${schema}.archive WHERE state = 'failed'
+     ) failed WHERE data->>'projectId' = $1`,
+    project.id,
+  );
+  const deliveries = await db.webhookDelivery.findMany({
+    where: { projectId: project.id },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: ACTIVITY_LENGTH,
+    select: {
+      id: true,
+      url: true,
+      attempts: true,
+      lastStatus: true,
+      lastError: true,
+      deliveredAt: true,
+      createdAt: true,
+    },
+  });
+  return {
+    failedJobs: failed?.n ?? 0,
+    jobs: jobs.map((job): JobRow => ({
+      id: job.id,
+      name: job.name,
+      state: job.state,
+      retryCount: job.retry_count,
+      retryLimit: job.retry_limit,
+      createdOn: job.created_on.toISOString(),
+      completedOn: job.completed_on?.toISOString() ?? null,
+      output: isRecord(job.output) ? job.output : null,
+    })),
+    // A webhook URL may hold a secret (Slack's does): the page shows where it goes, not the whole URL.
+    deliveries: deliveries.map(({ url, ...delivery }) => ({
+      ...delivery,
+      target: originOf(url),
+      deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+      createdAt: delivery.createdAt.toISOString(),
+    })),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "(invalid URL)";
+  }
+}

@@ -1,0 +1,159 @@
+import PgBoss from "pg-boss";
+import { databaseOf, type Database } from "../db";
+export { JOB_SCHEMA } from "../db";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
+
+/**
+ * Background work on a PostgreSQL job queue, in the same database as everything else: pg-boss (its
+ * own schema, `pgboss`). Why pg-boss: jobs are rows taken with SELECT … FOR UPDATE SKIP LOCKED, so a
+ * job runs once however many replicas poll; retries with exponential backoff, expiry of jobs whose
+ * worker died (a restart loses nothing: the job goes back to the queue) and cron schedules come with
+ * it; and it talks to its database through one `executeSql(text, values)` function, so the embedded
+ * PGlite database runs it too (graphile-worker needs LISTEN/NOTIFY on a pg Pool and Node 22).
+ *
+ * A job is enqueued in the transaction that makes it necessary (the upload's, the settings change's):
+ * it exists exactly when its cause was committed. Workers (server/jobs/) run in every `npm start`
+ * unless BENCHTRACK_WORKERS=false.
+ */
+
+/** Each job's queue and its retry policy. */
+export const JOB_QUEUES = {
+  /** Change-point detection over a series' history after an upload (server/services/regression-detection.ts). */
+  "detect-regressions": {
+    // One detection of a series at a time (singletonKey = the series): two replicas never open one change twice.
+    policy: "singleton",
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 15 * 60,
+  },
+  /** One webhook delivery attempt; a failed attempt is retried with backoff: 10 s, 20 s, 40 s… about 42 min in all. */
+  "deliver-webhook": { policy: "standard", retryLimit: 8, retryDelay: 10, retryBackoff: true, expireInSeconds: 60 },
+  /** Detection again over a project's series, after its settings changed (the default branch). */
+  "redetect-project": {
+    policy: "stately",
+    retryLimit: 2,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 30 * 60,
+  },
+  /** Drops raw uploads older than each project's raw_retention_days (daily, and on request). */
+  "apply-retention": { policy: "stately", retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 30 * 60 },
+} as const satisfies Record<string, Omit<PgBoss.Queue, "name">>;
+
+export type JobName = keyof typeof JOB_QUEUES;
+export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];
+
+/** What each job carries. */
+export interface JobData {
+  "detect-regressions": { projectId: string; runId: string; baseUrl: string };
+  "deliver-webhook": { deliveryId: string; projectId: string };
+  "redetect-project": { projectId: string };
+  "apply-retention": { projectId?: string };
+}
+
+/** Retention runs every night (UTC); each replica's schedule is the same row, so it runs once. */
+export const RETENTION_CRON = "17 3 * * *";
+
+export interface SendOptions {
+  /** Enqueue inside this transaction: the job exists exactly when the transaction commits. */
+  tx?: Prisma.TransactionClient;
+  /** One job per key at a time, as the queue's policy says (a series, a project). */
+  singletonKey?: string;
+}
+
+export class JobQueue {
+  /** `schema` is where pg-boss keeps the jobs (job, archive…): "pgboss", or a test's own. */
+  constructor(
+    readonly boss: PgBoss,
+    readonly schema: string,
+  ) {}
+
+  async send<Name extends JobName>(name: Name, data: JobData[Name], options: SendOptions = {}): Promise<string | null> {
+    const sendOptions: PgBoss.SendOptions = {};
+    if (options.singletonKey !== undefined) sendOptions.singletonKey = options.singletonKey;
+    if (options.tx) sendOptions.db = transactionExecutor(options.tx);
+    return this.boss.send(name, data, sendOptions);
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, wait: true, close: true, timeout: 10_000 });
+  }
+}
+
+/** pg-boss's statements run through Prisma's transaction; its parameters as PostgreSQL takes them. */
+function transactionExecutor(tx: Prisma.TransactionClient): PgBoss.Db {
+  return {
+    executeSql: async (text: string, values: unknown[] = []) => {
+      const parameters = values.map((value) =>
+        value === undefined
+          ? null
+          : value instanceof Date
+            ? value.toISOString()
+            : typeof value === "object" && value !== null
+              ? JSON.stringify(value)
+              : value,
+      );
+      return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...parameters) };
+    },
+  };
+}
+
+export interface OpenOptions {
+  /** Supervise (expire jobs whose worker died, archive old ones) and keep cron schedules: worker processes do. */
+  maintain: boolean;
+}
+
+/** One queue per database and process, on globalThis: Next's chunks (routes, instrumentation) share it. */
+const globalForQueues = globalThis as unknown as { benchtrackJobQueues?: WeakMap<Database, Promise<JobQueue>> };
+const queues = (globalForQueues.benchtrackJobQueues ??= new WeakMap<Database, Promise<JobQueue>>());
+
+/** A job queue of its own on a database (another replica's, in tests); most callers want jobQueueOf. */
+export async function openJobQueue(database: Database, options: OpenOptions = { maintain: false }): Promise<JobQueue> {
+  const queue = await startJobQueue(database, options);
+  database.onClose(() => queue.stop());
+  return queue;
+}
+
+/** The job queue of a database, started once (its schema is created on first start). */
+export function jobQueueOf(database: Database, options: OpenOptions = { maintain: false }): Promise<JobQueue> {
+  let queue = queues.get(database);
+  if (!queue) {
+    queue = startJobQueue(database, options);
+    queues.set(database, queue);
+    database.onClose(async () => (await queue)?.stop());
+  }
+  return queue;
+}
+
+/** The job queue of the database a Prisma client belongs to (services hold only the client). */
+export function jobQueueFor(prisma: PrismaClient): Promise<JobQueue> {
+  return jobQueueOf(databaseOf(prisma));
+}
+
+async function startJobQueue(database: Database, { maintain }: OpenOptions): Promise<JobQueue> {
+  const connection = database.queueConnection;
+  const common = { schema: connection.schema, supervise: maintain, schedule: maintain, migrate: true };
+  const boss =
+    connection.kind === "postgres"
+      ? new PgBoss({
+          ...common,
+          connectionString: connection.connectionString,
+          max: 4,
+          application_name: "benchtrack-jobs",
+        })
+      : new PgBoss({
+          ...common,
+          db: { executeSql: (text: string, values?: unknown[]) => connection.executeSql(text, values) },
+        });
+  // pg-boss reports its own background failures (a maintenance query that failed) here: log, never crash.
+  boss.on("error", (error) => console.error("Job queue:", error.message));
+  await boss.start();
+  // create_queue is INSERT … ON CONFLICT DO NOTHING: replicas starting together create each queue once;
+  // updateQueue then applies this version's retry policy to a queue an older version created.
+  for (const name of JOB_NAMES) {
+    await boss.createQueue(name, { name, ...JOB_QUEUES[name] });
+    await boss.updateQueue(name, { name, ...JOB_QUEUES[name] });
+  }
+  return new JobQueue(boss, connection.schema);
+}
