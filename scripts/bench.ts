@@ -39,6 +39,7 @@ import {
 } from "./bench/ingest";
 import type { IngestClient } from "./bench/ingest";
 import { synthesizeNdjson } from "./bench/ndjson";
+import { measureHistoryEffect, measurePgbenchFloor, measureReplicas, measureSharedRateLimit, measureWideUploads, synthesizeWideSummary } from "./bench/scale";
 import { PAGE_BENCH_DEFAULTS, runPageBenchmarks } from "./bench/pages";
 import { startServer } from "./bench/server";
 import type { BenchServer } from "./bench/server";
@@ -155,6 +156,68 @@ async function benchBackend(backend: Backend, synthetic: Awaited<ReturnType<type
   }
 }
 
+/**
+ * Issue 13's scale figures, PostgreSQL only (they need a server several processes can share): the
+ * pgbench floor, 50-endpoint uploads against it, history's effect on upload latency, and two replicas.
+ */
+async function benchScale(backend: Backend, workDir: string) {
+  const rows: Row[] = [];
+  const figures: Record<string, unknown> = {};
+  const databaseUrl = backend.env.DATABASE_URL;
+  if (!databaseUrl) return { rows, figures };
+  const wide = synthesizeWideSummary(FIXTURE_SUMMARY);
+  const record = (name: string, result: { figures: unknown; lines: { test: string; figure: string }[] }) => {
+    figures[name] = result.figures;
+    for (const line of result.lines) {
+      rows.push({ backend: backend.kind, ...line });
+      console.log(`[${backend.kind}]   ${line.test}: ${line.figure}`);
+    }
+  };
+  const start = async (port: number, env: Record<string, string> = {}) => {
+    const server = await startServer({
+      port,
+      env: { ...backend.env, BENCHTRACK_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+      logPath: path.join(RESULTS_DIR, `server-${backend.kind}-${port}.log`),
+    });
+    running.add(server);
+    return server;
+  };
+  const stop = async (servers: BenchServer[]) => {
+    for (const server of servers) {
+      await server.stop();
+      running.delete(server);
+    }
+  };
+
+  console.log(`[${backend.kind}] the floor: pgbench, an upload's writes (1 run + 51 results) per transaction…`);
+  const floor = measurePgbenchFloor(databaseUrl, workDir, options.concurrency);
+  figures.floor = floor;
+  rows.push({
+    backend: backend.kind,
+    test: `floor: PostgreSQL alone, 1 run + 51 result rows per transaction, ${floor.clients} clients (pgbench)`,
+    figure: `${floor.transactionsPerSecond.toFixed(0)} tx/s, ${floor.latencyAverageMs.toFixed(1)} ms average`,
+  });
+  let servers = [await start(PORTS.postgres)];
+  try {
+    console.log(`[${backend.kind}] 50-endpoint uploads…`);
+    record("wideUploads", await measureWideUploads(servers[0]!, ADMIN_TOKEN, wide, floor, options.uploads, options.concurrency));
+    console.log(`[${backend.kind}] history's effect on upload latency…`);
+    record("historyEffect", await measureHistoryEffect(servers[0]!, ADMIN_TOKEN, wide, databaseUrl));
+    servers.push(await start(PORTS.postgres + 1));
+    console.log(`[${backend.kind}] two replicas…`);
+    record("replicas", await measureReplicas(servers, ADMIN_TOKEN, wide, databaseUrl));
+    await stop(servers);
+    servers = [];
+    const limit = 20;
+    servers = [await start(PORTS.postgres, { BENCHTRACK_RATE_UPLOADS_PER_MINUTE: String(limit) }), await start(PORTS.postgres + 1, { BENCHTRACK_RATE_UPLOADS_PER_MINUTE: String(limit) })];
+    console.log(`[${backend.kind}] rate limits across replicas…`);
+    record("sharedRateLimit", await measureSharedRateLimit(servers, ADMIN_TOKEN, wide, limit));
+  } finally {
+    await stop(servers);
+  }
+  return { rows, figures };
+}
+
 function printTable(rows: Row[]): void {
   const header: Row = { backend: "backend", test: "test", figure: "figure" };
   const widthOf = (key: keyof Row) => Math.max(...[header, ...rows].map((row) => row[key].length));
@@ -191,7 +254,9 @@ async function benchIngest(): Promise<void> {
         console.log(`\n[${kind}] ${backend.description}`);
         const result = await benchBackend(backend, synthetic);
         rows.push(...result.rows);
-        report.push({ backend: kind, description: backend.description, ...result.figures });
+        const scale = kind === "postgres" ? await benchScale(backend, workDir) : { rows: [], figures: {} };
+        rows.push(...scale.rows);
+        report.push({ backend: kind, description: backend.description, ...result.figures, ...scale.figures });
       } catch (error) {
         // One backend failing (PostgreSQL down, server crash) still leaves the other's figures.
         console.error(`[${kind}] failed:`, error);

@@ -30,16 +30,28 @@ async function runOne<Name extends JobName>(
   }
 }
 
-/** Starts polling every queue in this process. */
+/**
+ * Starts polling every queue in this process. pg-boss waits out its polling interval after every fetch,
+ * even one that found a job; a worker that found one asks for the next at once (notifyWorker), so a
+ * backlog drains at the handlers' pace and an idle queue costs one query a second.
+ */
 export async function startWorkers(
   context: JobContext,
   pollingIntervalSeconds = POLLING_INTERVAL_SECONDS,
 ): Promise<void> {
   for (const name of JOB_NAMES) {
-    await context.queue.boss.work(
+    let workerId = "";
+    workerId = await context.queue.boss.work(
       name,
       { includeMetadata: true, batchSize: 1, pollingIntervalSeconds },
-      async ([job]) => (job ? runOne(name, job, context) : {}),
+      async ([job]) => {
+        if (!job) return {};
+        try {
+          return await runOne(name, job, context);
+        } finally {
+          context.queue.boss.notifyWorker(workerId);
+        }
+      },
     );
   }
 }

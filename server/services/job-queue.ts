@@ -18,10 +18,14 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 
 /** Each job's queue and its retry policy. */
 export const JOB_QUEUES = {
-  /** Change-point detection over a series' history after an upload (server/services/regression-detection.ts). */
+  /**
+   * Change-point detection over a series' history after an upload (server/services/regression-detection.ts).
+   * "stately" with singletonKey = the series: at most one job of a series waits and one runs, so two
+   * replicas never detect one series at once, and uploads arriving faster than detection coalesce into
+   * the waiting job (which detects at the series' newest run: its window then holds them all).
+   */
   "detect-regressions": {
-    // One detection of a series at a time (singletonKey = the series): two replicas never open one change twice.
-    policy: "singleton",
+    policy: "stately",
     retryLimit: 5,
     retryDelay: 5,
     retryBackoff: true,

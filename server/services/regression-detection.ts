@@ -142,8 +142,9 @@ export interface DetectionRequest {
 }
 
 /**
- * The detection job (after an upload on the default branch): change points over the run's series, the
- * regressions they open, and those regressions' webhook deliveries, in one transaction. A job that dies
+ * The detection job (after an upload on the default branch): change points over the run's series (at its
+ * newest run, so one job stands for every upload coalesced into it), the regressions they open, and
+ * those regressions' webhook deliveries, in one transaction. A job that dies
  * half-way leaves nothing behind and runs again from the start; one that ran is not repeated by a retry
  * (a change point already recorded is known, SAME_CHANGE_DISTANCE).
  */
@@ -157,9 +158,16 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
   ]);
   // Deleted since the upload: nothing to detect.
   if (!project || !run || run.projectId !== project.id) return { opened: [], improvements: [], deliveries: [] };
+  // At the series' newest run: uploads that came while this job waited were coalesced into it.
+  const newest =
+    (await db.run.findFirst({
+      where: { projectId: project.id, tool: run.tool, label: run.label, gitBranch: project.defaultBranch },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      select: { id: true, label: true, tool: true, gitBranch: true, startedAt: true },
+    })) ?? run;
   return db.$transaction(
     async (tx) => {
-      const detected = await detectRegressionsAfterRun(tx, project, run);
+      const detected = await detectRegressionsAfterRun(tx, project, newest);
       const deliveries = await queueRegressionWebhooks(tx, queue, detected.opened, request.baseUrl);
       return { ...detected, deliveries };
     },
