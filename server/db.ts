@@ -121,8 +121,15 @@ export async function openDatabase(target: DatabaseTarget, options: { jobSchema?
       // Several statements (the queue's schema) need the simple protocol: exec, whose last result counts.
       executeSql: async (text, values) => {
         if (values && values.length > 0) return pglite.query(text, [...values]);
-        const results = await pglite.exec(text);
-        return results[results.length - 1] ?? { rows: [] };
+        try {
+          const results = await pglite.exec(text);
+          return results[results.length - 1] ?? { rows: [] };
+        } catch (error) {
+          // A script that opened its own transaction and failed inside it would leave the one
+          // connection aborted for everyone after it: end that transaction.
+          if (/^\s*BEGIN\b/i.test(text)) await pglite.exec("ROLLBACK").catch(() => undefined);
+          throw error;
+        }
       },
     };
     return register({ prisma, target, adapterFactory, queueConnection }, async () => {

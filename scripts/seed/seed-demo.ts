@@ -101,7 +101,7 @@ export async function seedDemo(
   }
   // Only the runs the seed wrote (or found again): an upload someone added by hand stays as it is.
   await db.run.updateMany({ where: { id: { in: runIds }, isDemo: false }, data: { isDemo: true } });
-  // Change-point detection runs as a job after each upload on main: run them now, in upload order, so
+  // Change-point detection runs as a job after uploads on main (one per series): run them now, so
   // the demo's inbox is filled when the seed ends (a running server's workers would do the same).
   const jobs = await runQueuedJobs({ db, queue: await jobQueueFor(db) });
   if (jobs.failed > 0) throw new Error(`Seeding: ${jobs.failed} background job(s) failed (see the log above)`);

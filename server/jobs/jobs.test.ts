@@ -4,8 +4,10 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { receivedUpload } from "../testing/uploads";
 import { ingestRun } from "../services/ingest-run";
+import { getJobActivity } from "../services/job-activity";
 import { jobQueueOf, openJobQueue, type JobQueue } from "../services/job-queue";
 import { updateProjectSettings } from "../services/project-settings";
+import { findChangeCandidates, lockSeries, recordChanges, seriesKey } from "../services/regression-detection";
 import { applyRawRetention } from "../services/raw-retention";
 import { runQueuedJobs } from "./worker";
 
@@ -114,6 +116,66 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     await other.stop();
   });
 
+  it("runs coalesced beyond one detection window are all examined: a change far from the newest run is found", async () => {
+    const slug = uniqueSlug("backlog");
+    // 130 runs queued before any worker ran: a +30% step at run 15, then 115 runs at the new level. The
+    // newest run's window (100 runs) holds no change; the job must look further back to find it.
+    const values = Array.from({ length: 130 }, (_, index) => (index < 15 ? 20 : 26) + ((index * 7) % 5) * 0.1);
+    const runs = [];
+    for (const [hour, p95] of values.entries()) runs.push((await upload(db, slug, p95, hour)).run);
+    const project = await db.project.findUniqueOrThrow({ where: { slug } });
+    expect((await jobsOf(db, "detect-regressions", project.id)).map((job) => job.state)).toEqual(["created"]);
+    expect((await runQueuedJobs({ db, queue })).failed).toBe(0);
+    const regressions = await db.regression.findMany({ where: { projectId: project.id, kind: "regression" } });
+    expect(regressions.map((regression) => [regression.metric, regression.firstRunId])).toEqual([["p95", runs[15]!.id]]);
+  });
+
+  it("detections of one series at once record each change once: the second waits for the first's lock", async () => {
+    const slug = uniqueSlug("race");
+    const runs = [];
+    for (const [hour, p95] of STEP.entries()) runs.push((await upload(db, slug, p95, hour)).run);
+    const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true, defaultBranch: true } });
+    const candidates = await findChangeCandidates(db, project, { ...runs.at(-1)!, gitBranch: "main" });
+    expect(candidates.filter((candidate) => candidate.kind === "regression")).toHaveLength(1);
+    const key = seriesKey({ projectId: project.id, tool: "custom", label: "nightly" });
+    const record = (hold: Promise<unknown>) =>
+      db.$transaction(async (tx) => {
+        await lockSeries(tx, key);
+        const recorded = await recordChanges(tx, project.id, candidates);
+        await hold; // still uncommitted: a detection that did not wait for the lock would not see it
+        return recorded.opened.length;
+      });
+    const first = record(new Promise((resolve) => setTimeout(resolve, 400)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = record(Promise.resolve());
+    expect((await Promise.all([first, second])).sort()).toEqual([0, 1]);
+    expect(await db.regression.count({ where: { projectId: project.id, kind: "regression" } })).toBe(1);
+  });
+
+  it.runIf(target.kind === "postgres")("an upload coalesced into the waiting job keeps it from starting until the upload commits", async () => {
+    const slug = uniqueSlug("hold");
+    const first = (await upload(db, slug, 20, 0)).run;
+    const project = await db.project.findUniqueOrThrow({ where: { slug } });
+    const key = seriesKey({ projectId: project.id, tool: "custom", label: "nightly" });
+    const data = { projectId: project.id, runId: first.id, tool: "custom", label: "nightly", baseUrl: "http://bench.test" };
+    const other = await openJobQueue(database);
+    const fetchedIds = async () => (await other.boss.fetch<typeof data>("detect-regressions", { batchSize: 100 })).map((job) => job.id);
+    const [waiting] = await db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id FROM ${queue.schema}.job WHERE singleton_key = $1 AND state = 'created'`,
+      key,
+    );
+    let fetchedDuring: string[] = [];
+    await db.$transaction(async (tx) => {
+      await queue.sendCoalesced("detect-regressions", data, tx, key);
+      fetchedDuring = await fetchedIds(); // another connection: the job is locked, so skipped
+    });
+    expect(fetchedDuring).not.toContain(waiting!.id);
+    const fetchedAfter = await fetchedIds();
+    expect(fetchedAfter).toContain(waiting!.id);
+    await other.boss.complete("detect-regressions", [...fetchedDuring, ...fetchedAfter]);
+    await other.stop();
+  });
+
   it("a new default branch queues re-detection, which queues detection of each of its series", async () => {
     const slug = uniqueSlug("redetect");
     for (const [hour, p95] of STEP.entries()) await upload(db, slug, p95, hour, "develop");
@@ -123,6 +185,20 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     expect((await runQueuedJobs({ db, queue })).failed).toBe(0);
     expect((await jobsOf(db, "redetect-project", project.id))[0]?.output).toEqual({ series: 1 });
     expect(await db.regression.count({ where: { projectId: project.id, kind: "regression" } })).toBe(1);
+  });
+
+  it("the activity shows a failed job's message, not its stack nor a URL's secret path", async () => {
+    const slug = uniqueSlug("activity");
+    await upload(db, slug, 20, 0, "feature/y");
+    const project = await db.project.findUniqueOrThrow({ where: { slug } });
+    const id = await queue.send("apply-retention", { projectId: project.id });
+    const [job] = await queue.boss.fetch("apply-retention");
+    expect(job?.id).toBe(id);
+    const secret = "https://user:pw@hooks.example.com/services/T000/B000/secret-token";
+    await queue.boss.fail("apply-retention", id!, { message: `could not reach ${secret}: refused`, stack: "Error\n    at /srv/benchtrack/server/x.ts:1:1" });
+    const activity = await getJobActivity(db, slug);
+    expect(activity.failedJobs).toBe(0); // it may still retry: failed for good only after its last attempt
+    expect(activity.jobs.find((row) => row.id === id)?.output).toEqual({ message: "could not reach https://hooks.example.com: refused" });
   });
 
   it("retention drops raw uploads older than the project's setting, never a pinned baseline's, and says what it freed", async () => {

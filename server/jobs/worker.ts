@@ -108,4 +108,7 @@ export async function startBackgroundWork(): Promise<void> {
   const queue = await jobQueueOf(database, { maintain: true });
   await startWorkers({ db: database.prisma, queue });
   await queue.boss.schedule("apply-retention", RETENTION_CRON, {}, { tz: "UTC" });
+  // Best effort on shutdown: take no new job and let running ones finish while the server closes. A job
+  // cut short anyway is retried once its expiry passes (JOB_QUEUES): handlers are idempotent.
+  process.once("SIGTERM", () => void queue.stop().catch(() => undefined));
 }

@@ -125,10 +125,12 @@ export async function ingestRun(db: PrismaClient, request: IngestRequest): Promi
         const project = existingProject ?? (await createProjectOnce(tx, projectSlug));
         const run = await storeRun(tx, project.id, read, idempotencyKey);
         // Change-point detection over the series' history is a job (server/services/job-queue.ts), not
-        // part of the answer: enqueued here, it exists exactly when the run does.
+        // part of the answer: enqueued here (or coalesced into the series' waiting one), it exists
+        // exactly when the run does.
         if (run.gitBranch !== null && run.gitBranch === project.defaultBranch) {
-          const data = { projectId: project.id, runId: run.id, baseUrl: request.baseUrl };
-          await queue.send("detect-regressions", data, { tx, singletonKey: seriesKey({ projectId: project.id, ...run }) });
+          const series = { projectId: project.id, tool: run.tool, label: run.label };
+          const data = { ...series, runId: run.id, baseUrl: request.baseUrl };
+          await queue.sendCoalesced("detect-regressions", data, tx, seriesKey(series));
         }
         return run;
       },

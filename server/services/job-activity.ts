@@ -20,8 +20,8 @@ export interface JobRow {
   retryLimit: number;
   createdOn: string;
   completedOn: string | null;
-  /** What the job reported (`{opened: 1}`), or why it failed (`{message}`). */
-  output: Record<string, unknown> | null;
+  /** What the job reported (`{opened: 1}`), or why it failed (`{message}`, without a stack or URL secrets). */
+  output: Record<string, number | boolean | string> | null;
 }
 
 export async function getJobActivity(db: PrismaClient, slug: string) {
@@ -79,7 +79,7 @@ export async function getJobActivity(db: PrismaClient, slug: string) {
       retryLimit: job.retry_limit,
       createdOn: job.created_on.toISOString(),
       completedOn: job.completed_on?.toISOString() ?? null,
-      output: isRecord(job.output) ? job.output : null,
+      output: summarizeOutput(job.output),
     })),
     // A webhook URL may hold a secret (Slack's does): the page shows where it goes, not the whole URL.
     deliveries: deliveries.map(({ url, ...delivery }) => ({
@@ -93,6 +93,27 @@ export async function getJobActivity(db: PrismaClient, slug: string) {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** How much of a failed job's message the page shows. */
+const MESSAGE_LENGTH = 300;
+
+/**
+ * A job's output as the page may show it: a failure's message alone (pg-boss also keeps the stack,
+ * which names server paths), with any URL cut to its origin (a webhook URL may hold a secret); a
+ * report's counts and short words.
+ */
+function summarizeOutput(output: unknown): JobRow["output"] {
+  if (!isRecord(output)) return null;
+  if (typeof output.message === "string") {
+    const message = output.message.replace(/\bhttps?:\/\/[^\s"'<>]*[^\s"'<>.,:;)\]]/gi, (url) => originOf(url));
+    return { message: message.length > MESSAGE_LENGTH ? `${message.slice(0, MESSAGE_LENGTH)}…` : message };
+  }
+  const summary: Record<string, number | boolean | string> = {};
+  for (const [key, value] of Object.entries(output)) {
+    if (typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && value.length <= 80)) summary[key] = value;
+  }
+  return summary;
 }
 
 function originOf(url: string): string {

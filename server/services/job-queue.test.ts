@@ -18,7 +18,7 @@ describe.each(testDatabaseTargets())("the job queue on $name", ({ target }) => {
     const queue = await jobQueueOf(database);
     expect(await jobQueueFor(database.prisma)).toBe(queue);
     const detect = await queue.boss.getQueue("detect-regressions");
-    expect(detect).toMatchObject({ policy: "stately", retryLimit: 5, retryBackoff: true });
+    expect(detect).toMatchObject({ policy: "short", retryLimit: 5, retryBackoff: true });
     const tables = await database.prisma.$queryRawUnsafe<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = '${queue.schema}'`,
     );

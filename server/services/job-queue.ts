@@ -5,8 +5,9 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 
 /**
  * Background work on a PostgreSQL job queue, in the same database as everything else: pg-boss (its
- * own schema, `pgboss`). Why pg-boss: jobs are rows taken with SELECT … FOR UPDATE SKIP LOCKED, so a
- * job runs once however many replicas poll; retries with exponential backoff, expiry of jobs whose
+ * own schema, `pgboss`). Why pg-boss: jobs are rows taken with SELECT … FOR UPDATE SKIP LOCKED, so one
+ * worker takes a job however many replicas poll (and one that died is taken again: handlers are
+ * idempotent); retries with exponential backoff, expiry of jobs whose
  * worker died (a restart loses nothing: the job goes back to the queue) and cron schedules come with
  * it; and it talks to its database through one `executeSql(text, values)` function, so the embedded
  * PGlite database runs it too (graphile-worker needs LISTEN/NOTIFY on a pg Pool and Node 22).
@@ -19,19 +20,22 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 /** Each job's queue and its retry policy. */
 export const JOB_QUEUES = {
   /**
-   * Change-point detection over a series' history after an upload (server/services/regression-detection.ts).
-   * "stately" with singletonKey = the series: at most one job of a series waits and one runs, so two
-   * replicas never detect one series at once, and uploads arriving faster than detection coalesce into
-   * the waiting job (which detects at the series' newest run: its window then holds them all).
+   * Change-point detection over a series' history after uploads (server/services/regression-detection.ts).
+   * "short" with singletonKey = the series: at most one job of a series waits, and uploads that come
+   * while it waits coalesce into it (it detects at the series' newest run, stepping back over every
+   * window the coalesced runs need). Two jobs of one series may run at once on two replicas: they
+   * record their findings under the series' advisory lock, so no change is recorded twice. (pg-boss's
+   * "stately" would serialize them, but a waiting job whose key is active blocks every other fetch.)
    */
   "detect-regressions": {
-    policy: "stately",
+    policy: "short",
     retryLimit: 5,
     retryDelay: 5,
     retryBackoff: true,
-    expireInSeconds: 15 * 60,
+    // Its transaction lasts 30 s at most: a job whose worker died is back in the queue 3 minutes later.
+    expireInSeconds: 3 * 60,
   },
-  /** One webhook delivery attempt; a failed attempt is retried with backoff: 10 s, 20 s, 40 s… about 42 min in all. */
+  /** One webhook delivery attempt; a failed one is retried with backoff (10–20 s, then doubling: 42–85 min in all). */
   "deliver-webhook": { policy: "standard", retryLimit: 8, retryDelay: 10, retryBackoff: true, expireInSeconds: 60 },
   /** Detection again over a project's series, after its settings changed (the default branch). */
   "redetect-project": {
@@ -50,13 +54,13 @@ export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];
 
 /** What each job carries. */
 export interface JobData {
-  "detect-regressions": { projectId: string; runId: string; baseUrl: string };
+  "detect-regressions": { projectId: string; runId: string; tool: string; label: string | null; baseUrl: string };
   "deliver-webhook": { deliveryId: string; projectId: string };
   "redetect-project": { projectId: string };
   "apply-retention": { projectId?: string };
 }
 
-/** Retention runs every night (UTC); each replica's schedule is the same row, so it runs once. */
+/** Retention runs every night (UTC); each replica's schedule is the same row, so one replica fires it. */
 export const RETENTION_CRON = "17 3 * * *";
 
 export interface SendOptions {
@@ -73,11 +77,30 @@ export class JobQueue {
     readonly schema: string,
   ) {}
 
+  /** Enqueues a job; null when the queue's policy kept an equal job instead (one waiting per key). */
   async send<Name extends JobName>(name: Name, data: JobData[Name], options: SendOptions = {}): Promise<string | null> {
     const sendOptions: PgBoss.SendOptions = {};
     if (options.singletonKey !== undefined) sendOptions.singletonKey = options.singletonKey;
     if (options.tx) sendOptions.db = transactionExecutor(options.tx);
     return this.boss.send(name, data, sendOptions);
+  }
+
+  /**
+   * Enqueues a job in `tx`, or relies on the one of its key already waiting: that one is then locked
+   * (FOR UPDATE) until `tx` commits, so no worker starts it (they skip locked jobs) before this cause is
+   * visible to it. If the waiting job started meanwhile, a new one is enqueued.
+   */
+  async sendCoalesced<Name extends JobName>(name: Name, data: JobData[Name], tx: Prisma.TransactionClient, singletonKey: string): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if ((await this.send(name, data, { tx, singletonKey })) !== null) return;
+      const waiting = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `SELECT id FROM ${this.schema}.job WHERE name = $1 AND singleton_key = $2 AND state = 'created' FOR UPDATE`,
+        name,
+        singletonKey,
+      );
+      if (waiting.length > 0) return;
+    }
+    throw new Error(`Could not enqueue ${name} for ${singletonKey}: its waiting job kept starting`);
   }
 
   async stop(): Promise<void> {
@@ -124,8 +147,10 @@ export function jobQueueOf(database: Database, options: OpenOptions = { maintain
   let queue = queues.get(database);
   if (!queue) {
     queue = startJobQueue(database, options);
+    // A start that failed (the database was down) is not kept: the next caller tries again.
+    queue.catch(() => queues.delete(database));
     queues.set(database, queue);
-    database.onClose(async () => (await queue)?.stop());
+    database.onClose(async () => (await queue?.catch(() => null))?.stop());
   }
   return queue;
 }

@@ -38,14 +38,32 @@ interface Series {
   values: number[];
 }
 
-export async function detectRegressionsAfterRun(
+/** A change point found in a series' window, not yet recorded: what a regression (or improvement) would be. */
+export interface ChangeCandidate {
+  endpointId: number | null;
+  metric: string;
+  kind: "regression" | "improvement";
+  firstRunId: string;
+  beforeValue: number;
+  afterValue: number;
+  deltaPct: number;
+  pValue: number;
+  /** The series' runs in window order: where a recorded change of the same series sits, to tell it is the same. */
+  seriesRunIds: string[];
+}
+
+type DetectionRun = { id: string; label: string | null; tool: string; gitBranch: string | null; startedAt: Date };
+
+/**
+ * Reads a series' window ending at `run` and finds its change points (no writes: it runs outside any
+ * transaction, so on the embedded database other queries go on meanwhile).
+ */
+export async function findChangeCandidates(
   db: Prisma.TransactionClient,
   project: { id: string; defaultBranch: string },
-  run: { id: string; label: string | null; tool: string; gitBranch: string | null; startedAt: Date },
-): Promise<{ opened: string[]; improvements: string[] }> {
-  const none = { opened: [], improvements: [] };
-  if (run.gitBranch !== project.defaultBranch) return none;
-
+  run: DetectionRun,
+): Promise<ChangeCandidate[]> {
+  if (run.gitBranch !== project.defaultBranch) return [];
   const window = await db.run.findMany({
     where: { projectId: project.id, label: run.label, tool: run.tool, gitBranch: project.defaultBranch, startedAt: { lte: run.startedAt } },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
@@ -53,47 +71,77 @@ export async function detectRegressionsAfterRun(
     select: { id: true },
   });
   const runIds = window.map((row) => row.id).reverse();
-  if (runIds.length < 2 * DEFAULT_CHANGE_POINT_OPTIONS.minSegmentLength) return none;
-
-  const series = await loadSeries(db, runIds);
-  const existing = await db.regression.findMany({
-    where: { projectId: project.id, firstRunId: { in: runIds } },
-    select: { endpointId: true, metric: true, firstRunId: true },
-  });
-  const opened: string[] = [];
-  const improvements: string[] = [];
-  for (const line of series) {
+  if (runIds.length < 2 * DEFAULT_CHANGE_POINT_OPTIONS.minSegmentLength) return [];
+  const candidates: ChangeCandidate[] = [];
+  for (const line of await loadSeries(db, runIds)) {
     for (const point of detectChangePoints(line.values)) {
-      const firstRunId = line.runIds[point.index]!;
-      const isKnown = existing.some(
-        (known) =>
-          known.endpointId === line.endpointId &&
-          known.metric === line.metric &&
-          Math.abs(line.runIds.indexOf(known.firstRunId) - point.index) <= SAME_CHANGE_DISTANCE,
-      );
-      if (isKnown || point.deltaPct === null) continue;
+      if (point.deltaPct === null) continue;
       const isWorse = line.better === "lower" ? point.direction === "increase" : point.direction === "decrease";
-      const created = await db.regression.create({
-        data: {
-          projectId: project.id,
-          endpointId: line.endpointId,
-          metric: line.metric,
-          kind: isWorse ? "regression" : "improvement",
-          firstRunId,
-          beforeValue: point.before.mean,
-          afterValue: point.after.mean,
-          deltaPct: point.deltaPct,
-          pValue: point.pValue,
-          detectorVersion: DETECTOR_VERSION,
-          status: "open",
-        },
-        select: { id: true },
+      candidates.push({
+        endpointId: line.endpointId,
+        metric: line.metric,
+        kind: isWorse ? "regression" : "improvement",
+        firstRunId: line.runIds[point.index]!,
+        beforeValue: point.before.mean,
+        afterValue: point.after.mean,
+        deltaPct: point.deltaPct,
+        pValue: point.pValue,
+        seriesRunIds: line.runIds,
       });
-      existing.push({ endpointId: line.endpointId, metric: line.metric, firstRunId });
-      (isWorse ? opened : improvements).push(created.id);
     }
   }
+  return candidates;
+}
+
+/**
+ * Records the candidates that are new (a change within SAME_CHANGE_DISTANCE runs of a recorded one of
+ * the same endpoint and metric is that change, re-estimated). Call it in a transaction holding the
+ * series' lock (lockSeries): two detections of one series then never record one change twice.
+ */
+export async function recordChanges(
+  tx: Prisma.TransactionClient,
+  projectId: string,
+  candidates: readonly ChangeCandidate[],
+): Promise<{ opened: string[]; improvements: string[] }> {
+  const opened: string[] = [];
+  const improvements: string[] = [];
+  if (candidates.length === 0) return { opened, improvements };
+  const existing = await tx.regression.findMany({
+    where: { projectId, firstRunId: { in: [...new Set(candidates.flatMap((candidate) => candidate.seriesRunIds))] } },
+    select: { endpointId: true, metric: true, firstRunId: true },
+  });
+  for (const candidate of candidates) {
+    const at = candidate.seriesRunIds.indexOf(candidate.firstRunId);
+    const isKnown = existing.some(
+      (known) =>
+        known.endpointId === candidate.endpointId &&
+        known.metric === candidate.metric &&
+        Math.abs(candidate.seriesRunIds.indexOf(known.firstRunId) - at) <= SAME_CHANGE_DISTANCE,
+    );
+    if (isKnown) continue;
+    const { seriesRunIds: _runIds, ...change } = candidate;
+    const created = await tx.regression.create({
+      data: { projectId, ...change, detectorVersion: DETECTOR_VERSION, status: "open" },
+      select: { id: true },
+    });
+    existing.push({ endpointId: candidate.endpointId, metric: candidate.metric, firstRunId: candidate.firstRunId });
+    (candidate.kind === "regression" ? opened : improvements).push(created.id);
+  }
   return { opened, improvements };
+}
+
+/** Holds a series' detection lock until the transaction ends (a PostgreSQL advisory lock on its key). */
+export async function lockSeries(tx: Prisma.TransactionClient, key: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+}
+
+/** Detection at one run, recorded at once (tests and scripts; the job uses the two steps apart). */
+export async function detectRegressionsAfterRun(
+  db: Prisma.TransactionClient,
+  project: { id: string; defaultBranch: string },
+  run: DetectionRun,
+): Promise<{ opened: string[]; improvements: string[] }> {
+  return recordChanges(db, project.id, await findChangeCandidates(db, project, run));
 }
 
 /** Every (endpoint, metric) series over the window's runs, oldest first; runs without a value are skipped. */
@@ -134,48 +182,54 @@ async function loadSeries(db: Prisma.TransactionClient, runIds: string[]): Promi
   });
 }
 
-/** What the detection job carries: the run that was stored, and the public URL its webhooks link to. */
+/** What the detection job carries: the series (its project, tool and label), the run that queued it, and the public URL its webhooks link to. */
 export interface DetectionRequest {
   projectId: string;
   runId: string;
+  tool: string;
+  label: string | null;
   baseUrl: string;
 }
 
 /**
- * The detection job (after an upload on the default branch): change points over the run's series (at its
- * newest run, so one job stands for every upload coalesced into it), the regressions they open, and
- * those regressions' webhook deliveries, in one transaction. A job that dies
- * half-way leaves nothing behind and runs again from the start; one that ran is not repeated by a retry
- * (a change point already recorded is known, SAME_CHANGE_DISTANCE).
+ * The detection job (after uploads on the default branch): change points over the series at its newest
+ * run, and, when runs were coalesced into this job faster than one window can hold, at window ends
+ * stepping back to the run that queued it (so no run is left out of every window); then, in one short
+ * transaction holding the series' lock, the regressions that are new and their webhook deliveries.
+ * A job that dies half-way leaves nothing behind and runs again; one that ran is not repeated by a
+ * retry (a change already recorded is known).
  */
 export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, request: DetectionRequest) {
-  const [project, run] = await Promise.all([
-    db.project.findUnique({ where: { id: request.projectId }, select: { id: true, defaultBranch: true } }),
-    db.run.findUnique({
-      where: { id: request.runId },
-      select: { id: true, label: true, tool: true, gitBranch: true, startedAt: true, projectId: true },
-    }),
-  ]);
-  // Deleted since the upload: nothing to detect.
-  if (!project || !run || run.projectId !== project.id) return { opened: [], improvements: [], deliveries: [] };
-  // At the series' newest run: uploads that came while this job waited were coalesced into it.
-  const newest =
-    (await db.run.findFirst({
-      where: { projectId: project.id, tool: run.tool, label: run.label, gitBranch: project.defaultBranch },
-      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-      select: { id: true, label: true, tool: true, gitBranch: true, startedAt: true },
-    })) ?? run;
+  const none = { opened: [] as string[], improvements: [] as string[], deliveries: [] as string[] };
+  const project = await db.project.findUnique({ where: { id: request.projectId }, select: { id: true, defaultBranch: true } });
+  if (!project) return none; // deleted since the upload
+  const series = { projectId: project.id, tool: request.tool, label: request.label, gitBranch: project.defaultBranch };
+  const queuedBy = await db.run.findUnique({ where: { id: request.runId }, select: { startedAt: true } });
+  // The runs since the one that queued this job, newest first (every run of the series if it is gone).
+  const since = await db.run.findMany({
+    where: { ...series, ...(queuedBy ? { startedAt: { gte: queuedBy.startedAt } } : {}) },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: queuedBy ? undefined : 1,
+    select: { id: true, label: true, tool: true, gitBranch: true, startedAt: true },
+  });
+  if (since.length === 0) return none;
+  // A window is DETECTION_WINDOW_RUNS runs; a change needs minSegmentLength runs on each side to be
+  // seen, so window ends this far apart leave no run unexamined.
+  const step = DETECTION_WINDOW_RUNS - 2 * DEFAULT_CHANGE_POINT_OPTIONS.minSegmentLength;
+  const ends = since.filter((_, index) => index % step === 0);
+  const candidates = (await Promise.all(ends.map((end) => findChangeCandidates(db, project, end)))).flat();
   return db.$transaction(
     async (tx) => {
-      const detected = await detectRegressionsAfterRun(tx, project, newest);
-      const deliveries = await queueRegressionWebhooks(tx, queue, detected.opened, request.baseUrl);
-      return { ...detected, deliveries };
+      await lockSeries(tx, seriesKey(series));
+      const recorded = await recordChanges(tx, project.id, candidates);
+      const deliveries = await queueRegressionWebhooks(tx, queue, recorded.opened, request.baseUrl);
+      return { ...recorded, deliveries };
     },
-    { timeout: 120_000, maxWait: 30_000 },
+    { timeout: 30_000, maxWait: 30_000 },
   );
 }
 
-/** The key that serializes detection of one series (tool and label on the default branch): one at a time. */
+/** A series' key (tool and label on the default branch): its waiting detection job's singletonKey and its lock. */
 export function seriesKey(run: { projectId: string; tool: string; label: string | null }): string {
   return JSON.stringify([run.projectId, run.tool, run.label]);
 }
@@ -194,7 +248,7 @@ export async function queueProjectRedetection(db: PrismaClient, queue: JobQueue,
   for (const run of newest) {
     await queue.send(
       "detect-regressions",
-      { projectId: project.id, runId: run.id, baseUrl },
+      { projectId: project.id, runId: run.id, tool: run.tool, label: run.label, baseUrl },
       { singletonKey: seriesKey({ projectId: project.id, tool: run.tool, label: run.label }) },
     );
   }

@@ -11,8 +11,8 @@ import { webhookTargetProblem } from "./webhook-targets";
  * Regression webhooks: when detection opens regressions, each one is POSTed as JSON to the project's
  * webhook URL (Slack-compatible: the `text` field is what a Slack or Mattermost incoming webhook shows).
  *
- * Delivery is a job on the queue (server/services/job-queue.ts), so it survives restarts and runs once
- * across replicas: queueRegressionWebhooks records each delivery (WebhookDelivery, the settings page's
+ * Delivery is a job on the queue (server/services/job-queue.ts), so it survives restarts and one replica
+ * takes it (at least once: a worker that dies after the POST but before recording it sends it again): queueRegressionWebhooks records each delivery (WebhookDelivery, the settings page's
  * delivery log) and enqueues its job in the caller's transaction; the job makes one attempt
  * (attemptWebhookDelivery) and the queue retries a failed one with backoff (10 s, 20 s, 40 s… 8 retries).
  * Network errors, timeouts and 5xx answers are retried; 4xx and 3xx are final (redirects are not
