@@ -21,12 +21,30 @@ import type { SeededHistory } from "./page-history";
 const REPORTED_STATEMENTS = 5;
 /** A sequential scan reading fewer rows than this (the projects or endpoints table) is no finding. */
 const LARGE_SCAN_ROWS = 1_000;
+const TREND_FLOOR_SAMPLES = 11;
+/** How the trend page's history read starts (server/services/endpoint-trends.ts readTrendCandidates). */
+const TREND_QUERY_START = "WITH h AS MATERIALIZED";
 
 export interface ServiceTiming {
   service: string;
-  /** Wall time of the service call (warm), all its statements included. */
+  /** Wall time of the first call (plans, connections and the trend candidate cache cold). */
+  coldMs: number;
+  /** Wall time of the second call, all its statements included. */
   ms: number;
   statements: number;
+}
+
+/**
+ * The trend data query against its floor, both timed the same way (median of TREND_FLOOR_SAMPLES runs
+ * through one pg connection, rows transferred): the statement the endpoint's trend page sends to read
+ * its history (readTrendCandidates), and the SQL alone reading that endpoint's last 1,000 points on
+ * the same index.
+ */
+export interface TrendFloor {
+  trendQueryMs: number;
+  floorMs: number;
+  trendQueryRows: number;
+  floorRows: number;
 }
 
 export interface ExplainFinding {
@@ -45,6 +63,7 @@ export interface ExplainFinding {
 
 export interface ExplainReport {
   services: ServiceTiming[];
+  trendFloor: TrendFloor | null;
   explainedStatements: number;
   /** The slowest statements by execution time. */
   slowest: ExplainFinding[];
@@ -99,12 +118,15 @@ async function captureStatements(databaseUrl: string, calls: ServiceCall[]) {
   try {
     for (const [service, call] of calls) {
       current = service;
+      // Both calls' statements are kept (distinct ones are explained once): the second call may read
+      // from the trend candidate cache and skip the history query the first one sent.
+      const coldStarted = performance.now();
+      await call(prisma);
+      const coldMs = performance.now() - coldStarted;
       const before = captured.length;
-      await call(prisma); // warm (plans, connections); its statements are dropped…
-      captured.length = before;
       const started = performance.now();
-      await call(prisma); // …and the second call's are kept
-      services.push({ service, ms: performance.now() - started, statements: captured.length - before });
+      await call(prisma);
+      services.push({ service, coldMs, ms: performance.now() - started, statements: captured.length - before });
     }
   } finally {
     await prisma.$disconnect();
@@ -120,7 +142,14 @@ export async function explainPageQueries(databaseUrl: string, history: SeededHis
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const findings: ExplainFinding[] = [];
+  let trendFloor: TrendFloor | null = null;
   try {
+    const trendQuery = captured.find(
+      (statement) =>
+        statement.service.startsWith(`getEndpointTrends (${history.sample.endpoint}`) &&
+        statement.sql.trimStart().startsWith(TREND_QUERY_START),
+    );
+    if (trendQuery) trendFloor = await measureTrendFloor(client, trendQuery, history);
     for (const statement of distinct.values()) {
       const { rows } = await client.query<{ "QUERY PLAN": PlanRoot[] }>(
         `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.sql}`,
@@ -135,10 +164,40 @@ export async function explainPageQueries(databaseUrl: string, history: SeededHis
   findings.sort((a, b) => b.executionMs - a.executionMs);
   return {
     services,
+    trendFloor,
     explainedStatements: findings.length,
     slowest: findings.slice(0, REPORTED_STATEMENTS),
     largeSeqScans: findings.filter((finding) => finding.largeSeqScanRows > 0),
   };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function measureTrendFloor(
+  client: pg.Client,
+  trendQuery: CapturedStatement,
+  history: SeededHistory,
+): Promise<TrendFloor> {
+  const floorSql = `SELECT r.started_at, r.run_id, r.p95_ms FROM results r
+    JOIN endpoints e ON e.id = r.endpoint_id AND e.project_id = $1 AND e.name = $2
+    WHERE r.project_id = $1 ORDER BY r.started_at DESC LIMIT 1000`;
+  const floorParams = [history.projectId, history.sample.endpoint];
+  const trendMs: number[] = [];
+  const floorMs: number[] = [];
+  let trendQueryRows = 0;
+  let floorRows = 0;
+  // Interleaved, after one untimed run of each, so both see the same cache and load.
+  await client.query(trendQuery.sql, trendQuery.params);
+  await client.query(floorSql, floorParams);
+  for (let sample = 0; sample < TREND_FLOOR_SAMPLES; sample++) {
+    let started = performance.now();
+    trendQueryRows = (await client.query(trendQuery.sql, trendQuery.params)).rowCount ?? 0;
+    trendMs.push(performance.now() - started);
+    started = performance.now();
+    floorRows = (await client.query(floorSql, floorParams)).rowCount ?? 0;
+    floorMs.push(performance.now() - started);
+  }
+  return { trendQueryMs: median(trendMs), floorMs: median(floorMs), trendQueryRows, floorRows };
 }
 
 interface PlanNode {

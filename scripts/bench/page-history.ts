@@ -189,8 +189,9 @@ const RESULT_COLUMNS =
 
 /**
  * Writes the project, its endpoints, the runs and one result per run per endpoint plus the aggregate
- * (endpoint_id NULL), as multi-row INSERTs of INSERT_BATCH_ROWS rows, then ANALYZE (a real database
- * has statistics from autovacuum; a freshly loaded one would be planned blind).
+ * (endpoint_id NULL), as multi-row INSERTs of INSERT_BATCH_ROWS rows, then VACUUM ANALYZE (a real database
+ * has statistics and a visibility map from autovacuum; a freshly loaded one would be planned blind and
+ * could not answer from its covering index alone).
  */
 export async function seedPageHistory(
   db: PrismaClient,
@@ -247,7 +248,7 @@ export async function seedPageHistory(
     );
   }
   const inserted = performance.now();
-  await db.$executeRawUnsafe("ANALYZE");
+  await db.$executeRawUnsafe("VACUUM ANALYZE");
 
   // The pages opened: the newest main run, the first endpoint, and a label × branch pair that exists.
   const newestMain = runs.filter((run) => run.branch === "main").at(-1) ?? runs.at(-1);

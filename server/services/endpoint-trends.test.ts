@@ -64,7 +64,7 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
     format: "benchtrack",
     metadata: {},
     idempotencyKey: null,
-      baseUrl: "http://bench.test",
+    baseUrl: "http://bench.test",
   });
 }
 
@@ -95,7 +95,11 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
 
     expect(trends.endpoint).toMatchObject({ name: "GetListing", isAggregate: false });
     expect(trends.endpoints).toEqual([ROUTE, "GetListing"].sort().map((name) => ({ name, protocol: null })));
-    expect(trends.filters).toEqual({ branches: ["feature/async", "main"], labels: ["baseline", "ManagedAsync"], tools: ["custom"] });
+    expect(trends.filters).toEqual({
+      branches: ["feature/async", "main"],
+      labels: ["baseline", "ManagedAsync"],
+      tools: ["custom"],
+    });
     expect(trends.tool).toBe("custom");
     expect(trends.totalRuns).toBe(4);
     expect(trends.isDownsampled).toBe(false);
@@ -182,7 +186,8 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
       { day: 3, label: "nightly", branch: "main", p95: 11, tool: "k6" },
     ];
     for (const run of seeds) await seedRun(database, mixed, run);
-    const trends = (tool: string | null) => getEndpointTrends(database.prisma, { projectSlug: mixed, endpoint: "GetListing", ...ALL, tool });
+    const trends = (tool: string | null) =>
+      getEndpointTrends(database.prisma, { projectSlug: mixed, endpoint: "GetListing", ...ALL, tool });
     const byDefault = await trends(null);
     expect(byDefault.tool).toBe("k6");
     expect(byDefault.points.map((point) => point.p95Ms)).toEqual([10, 11]);
@@ -192,7 +197,9 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
     expect(all.tool).toBeNull();
     expect(all.totalRuns).toBe(4);
     // The aggregate and the custom metrics follow the same series.
-    expect((await getEndpointTrends(database.prisma, { projectSlug: mixed, endpoint: "_all", ...ALL })).totalRuns).toBe(2);
+    expect((await getEndpointTrends(database.prisma, { projectSlug: mixed, endpoint: "_all", ...ALL })).totalRuns).toBe(
+      2,
+    );
   });
 
   it("finds endpoints by their decoded name, with a single run", async () => {
@@ -204,15 +211,19 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
   });
 
   it("says NOT_FOUND for an unknown endpoint or project", async () => {
-    const unknownEndpoint = await getEndpointTrends(database.prisma, { projectSlug: slug, endpoint: "Nope", ...ALL }).catch(
-      (caught: unknown) => caught,
-    );
+    const unknownEndpoint = await getEndpointTrends(database.prisma, {
+      projectSlug: slug,
+      endpoint: "Nope",
+      ...ALL,
+    }).catch((caught: unknown) => caught);
     expect(unknownEndpoint).toBeInstanceOf(ServiceError);
     expect(unknownEndpoint).toMatchObject({ code: "not_found", message: 'Endpoint "Nope" not found' });
     const missing = uniqueSlug("missing");
-    const unknownProject = await getEndpointTrends(database.prisma, { projectSlug: missing, endpoint: "_all", ...ALL }).catch(
-      (caught: unknown) => caught,
-    );
+    const unknownProject = await getEndpointTrends(database.prisma, {
+      projectSlug: missing,
+      endpoint: "_all",
+      ...ALL,
+    }).catch((caught: unknown) => caught);
     expect(unknownProject).toBeInstanceOf(ServiceError);
     expect(unknownProject).toMatchObject({ code: "not_found", message: `Project "${missing}" not found` });
 
@@ -233,7 +244,9 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
       marked.push((await seedRun(database, markedSlug, run)).run.id);
     }
     const project = await database.prisma.project.findUniqueOrThrow({ where: { slug: markedSlug } });
-    const endpoint = await database.prisma.endpoint.findFirstOrThrow({ where: { projectId: project.id, name: "GetListing" } });
+    const endpoint = await database.prisma.endpoint.findFirstOrThrow({
+      where: { projectId: project.id, name: "GetListing" },
+    });
     const change = { projectId: project.id, endpointId: endpoint.id, metric: "p95", beforeValue: 1, afterValue: 1 };
     await database.prisma.regression.createMany({
       data: [
@@ -241,10 +254,18 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
         { ...change, kind: "improvement", firstRunId: marked[2]!, deltaPct: -87.54 },
       ],
     });
-    await database.prisma.baselinePin.create({ data: { projectId: project.id, forLabel: "nightly", runIds: [marked[0]!] } });
-    await database.prisma.annotation.create({ data: { projectId: project.id, runId: marked[2]!, text: "deployed v2.3" } });
+    await database.prisma.baselinePin.create({
+      data: { projectId: project.id, forLabel: "nightly", runIds: [marked[0]!] },
+    });
+    await database.prisma.annotation.create({
+      data: { projectId: project.id, runId: marked[2]!, text: "deployed v2.3" },
+    });
 
-    const trends = await getEndpointTrends(database.prisma, { projectSlug: markedSlug, endpoint: "GetListing", ...ALL });
+    const trends = await getEndpointTrends(database.prisma, {
+      projectSlug: markedSlug,
+      endpoint: "GetListing",
+      ...ALL,
+    });
     expect(trends.markers.map((marker) => [marker.order, marker.kind, marker.text])).toEqual([
       [1, "pinned", "baseline (nightly)"],
       [2, "regression", "p95 +300.0%"],
@@ -296,12 +317,23 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
       })),
     });
 
+    // A run in the middle carries an annotation: its marker needs its position, though it is no candidate.
+    await database.prisma.annotation.create({
+      data: { projectId: project.id, runId: runs[151]!.id, text: "deployed v2" },
+    });
+
     const trends = await getEndpointTrends(database.prisma, {
       projectSlug: longSlug,
       endpoint: "GetListing",
       ...ALL,
       maxPoints: 50,
     });
+    // Longer than 4 × maxPoints: the database preselected candidates; every run keeps its true position.
+    const position = new Map(runs.map((run, index) => [run.id, index + 1]));
+    for (const point of trends.points) expect(point.order).toBe(position.get(point.runId));
+    for (const point of trends.metrics[0]!.points) expect(point.order).toBe(position.get(point.runId));
+    expect(trends.latest.map((point) => point.order)).toEqual(Array.from({ length: 20 }, (_, index) => count - index));
+    expect(trends.markers).toEqual([expect.objectContaining({ runId: runs[151]!.id, order: 152, kind: "annotation" })]);
     expect(trends.totalRuns).toBe(count);
     expect(trends.isDownsampled).toBe(true);
     expect(trends.points.length).toBeLessThanOrEqual(50);
@@ -316,5 +348,42 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
     expect(trends.metrics[0]).toMatchObject({ key: "cpu", total: count, isDownsampled: true });
     expect(trends.metrics[0]?.points.length).toBeLessThanOrEqual(50);
     expect(trends.metrics[0]?.points.some((point) => point.value === 99)).toBe(true);
+
+    // The next view of the whole history may reuse what this one read, but never after a change.
+    const again = () =>
+      getEndpointTrends(database.prisma, { projectSlug: longSlug, endpoint: "GetListing", ...ALL, maxPoints: 50 });
+    expect((await again()).points).toEqual(trends.points);
+    const late = { ...runs[0]!, id: `${longSlug}-run-late`, startedAt: new Date(T0 + count * 3_600_000) };
+    await database.prisma.run.create({ data: late });
+    await database.prisma.result.create({
+      data: {
+        runId: late.id,
+        projectId: project.id,
+        endpointId: endpoint.id,
+        startedAt: late.startedAt,
+        p95Ms: 11,
+        p99Ms: 20,
+      },
+    });
+    await database.prisma.metric.create({
+      data: {
+        runId: late.id,
+        projectId: project.id,
+        endpointId: endpoint.id,
+        startedAt: late.startedAt,
+        key: "cpu",
+        value: 31,
+        unit: "%",
+        better: "lower",
+      },
+    });
+    await database.prisma.annotation.create({ data: { projectId: project.id, runId: runs[40]!.id, text: "canary" } });
+    const updated = await again();
+    expect(updated.totalRuns).toBe(count + 1);
+    expect(updated.latest[0]).toMatchObject({ runId: late.id, order: count + 1 });
+    expect(updated.metrics[0]!.points.at(-1)).toMatchObject({ runId: late.id, order: count + 1, value: 31 });
+    expect(updated.markers.map((marker) => marker.order)).toEqual([41, 152]);
+    await database.prisma.run.delete({ where: { id: late.id } });
+    expect((await again()).totalRuns).toBe(count);
   });
 });

@@ -2,14 +2,16 @@ import { formatDeltaPct } from "../domain/format";
 import { AGGREGATE_URL_NAME } from "../domain/run";
 import {
   DEFAULT_MAX_POINTS,
+  PRESELECT_BUCKETS_PER_POINT,
   rangeStart,
-  selectTrendRuns,
+  selectFromCandidates,
   shortCommit,
   toMetricPoints,
   toTrendPoints,
 } from "../domain/series/trend-series";
-import type { MetricPoint, TrendRange, TrendRow } from "../domain/series/trend-series";
+import type { MetricPoint, MetricRow, TrendRange, TrendRow } from "../domain/series/trend-series";
 import type { Better } from "../domain/run";
+import { LRUCache } from "lru-cache";
 import { Prisma } from "../generated/prisma/client";
 import { notFound } from "./errors";
 import { listRunFilterOptions } from "./run-history";
@@ -20,12 +22,13 @@ import type { PrismaClient } from "../generated/prisma/client";
  * the page's filters, thinned on the server to what a chart can draw (see trend-series.ts for the
  * choice of runs), its custom metrics, the latest runs, and the values the filter selects offer.
  *
- * Queries follow the indexes: results (project_id, endpoint_id, started_at DESC) and metrics
- * (project_id, key, endpoint_id, started_at DESC), joined to runs only for the label/branch filters and
- * for the tooltip fields of the runs actually drawn. A long history is read twice: first the few
- * columns run selection looks at, for every run (one SQL statement: on 20,000 runs it is ~3× faster
- * than the same read through the query builder, which materialises an object per row); then whole
- * rows for the chosen runs only (≤ maxPoints).
+ * Queries follow the indexes: results (project_id, endpoint_id, started_at DESC), which INCLUDEs the
+ * columns run selection reads (an index-only scan), and metrics (project_id, key, endpoint_id,
+ * started_at DESC); joined to runs only for the label/branch/tool filters and for the tooltip fields of
+ * the runs actually drawn. A history is read twice: first the few columns run selection looks at, of
+ * every run when the history is short, else of the candidates the database preselects (min/max per
+ * bucket, see trend-series.ts: on 33,000 runs, transferring every row costs ~100 ms, the candidates
+ * ~5); then whole rows for the chosen runs only (≤ maxPoints).
  */
 export const LATEST_RUNS = 20;
 
@@ -106,11 +109,17 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const since = rangeStart(query.range, query.now ?? new Date());
   const requestedTool = query.tool ?? null;
   const tool = requestedTool === ALL_TOOLS ? null : (requestedTool ?? (await latestTool(db, project.id, endpointId)));
-  const scope: HistoryScope = { projectId: project.id, endpointId, since, branch: query.branch, label: query.label, tool };
+  const scope: HistoryScope = {
+    projectId: project.id,
+    endpointId,
+    since,
+    branch: query.branch,
+    label: query.label,
+    tool,
+  };
 
-  const [history, filters, endpoints] = await Promise.all([
-    // 1st read: every run of the history, only the columns run selection looks at.
-    readSelectionColumns(db, scope),
+  const [markerSources, filters, endpoints] = await Promise.all([
+    findMarkerSources(db, project.id, endpointId),
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
     // shows "no runs match".
@@ -122,12 +131,19 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     }),
   ]);
 
-  const selection = selectTrendRuns(history, maxPoints);
-  const orderOf = new Map(history.map((row, index) => [row.runId, index + 1]));
-  const latestKept = history
-    .slice(-LATEST_RUNS)
-    .map((row, index, rows) => ({ row, order: history.length - rows.length + index + 1 }))
-    .reverse();
+  // 1st read: the history's candidates (all of it when short), only the columns run selection looks at,
+  // with the marked runs (to place their markers); beside it, the custom metrics' series.
+  const signature = await historySignature(db, scope);
+  const markedRunIds = [...markerSources.runIds].sort();
+  const [history, metrics] = await Promise.all([
+    cachedRead(signature, ["candidates", ...scopeKey(scope), maxPoints, markedRunIds], () =>
+      readTrendCandidates(db, scope, maxPoints, markedRunIds),
+    ),
+    cachedRead(signature, ["metrics", ...scopeKey(scope), maxPoints], () => findMetricTrends(db, scope, maxPoints)),
+  ]);
+  const candidates = history.rows.filter((row) => row.isCandidate).map((row) => ({ row, order: row.order }));
+  const selection = selectFromCandidates(candidates, history.total, maxPoints);
+  const latestKept = candidates.filter(({ order }) => order > history.total - LATEST_RUNS).reverse();
 
   // 2nd read: whole rows, with the run's label/branch/commit, of the drawn and the latest runs only.
   const wantedIds = [...new Set([...selection.kept, ...latestKept].map(({ row }) => row.id))];
@@ -136,7 +152,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
       (record) => [record.id, toTrendRow(record)],
     ),
   );
-  const withFullRows = (kept: readonly { row: SelectionRow; order: number }[]) =>
+  const withFullRows = (kept: readonly { row: CandidateRow; order: number }[]) =>
     toTrendPoints(
       kept.flatMap(({ row, order }) => {
         const fullRow = full.get(row.id);
@@ -146,10 +162,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const points = withFullRows(selection.kept);
   const latest = withFullRows(latestKept);
 
-  const [metrics, markers] = await Promise.all([
-    findMetricTrends(db, scope, orderOf, maxPoints),
-    findMarkers(db, project.id, endpointId, history, orderOf),
-  ]);
+  const markers = placeMarkers(markerSources.markers, history.rows);
 
   return {
     project: { slug: project.slug, name: project.name },
@@ -207,16 +220,10 @@ export interface TrendMarker {
 
 /**
  * What the charts mark: detected change points of this endpoint (the aggregate's for "_all"), runs
- * pinned as a baseline, and annotations ("deployed v2.3"). Only runs inside the drawn history count.
+ * pinned as a baseline, and annotations ("deployed v2.3"). Read before the history, whose read places
+ * them (placeMarkers): only runs inside the drawn history count.
  */
-async function findMarkers(
-  db: PrismaClient,
-  projectId: string,
-  endpointId: number | null,
-  history: readonly SelectionRow[],
-  orderOf: ReadonlyMap<string, number>,
-): Promise<TrendMarker[]> {
-  const timeOf = new Map(history.map((row) => [row.runId, row.startedAt.getTime()]));
+async function findMarkerSources(db: PrismaClient, projectId: string, endpointId: number | null) {
   const [changes, pins, annotations] = await Promise.all([
     db.regression.findMany({
       where: { projectId, endpointId, status: { not: "dismissed" } },
@@ -225,22 +232,37 @@ async function findMarkers(
     db.baselinePin.findMany({ where: { projectId }, select: { runIds: true, forLabel: true } }),
     db.annotation.findMany({ where: { projectId }, select: { runId: true, text: true } }),
   ]);
-  const candidates: Omit<TrendMarker, "time" | "order">[] = [
+  const markers: Omit<TrendMarker, "time" | "order">[] = [
     ...changes.map((change) => ({
       runId: change.firstRunId,
       kind: change.kind,
       text: `${change.metric} ${formatDeltaPct(change.deltaPct)}`,
     })),
     ...pins.flatMap((pin) =>
-      pin.runIds.map((runId) => ({ runId, kind: "pinned" as const, text: `baseline${pin.forLabel ? ` (${pin.forLabel})` : ""}` })),
+      pin.runIds.map((runId) => ({
+        runId,
+        kind: "pinned" as const,
+        text: `baseline${pin.forLabel ? ` (${pin.forLabel})` : ""}`,
+      })),
     ),
-    ...annotations.map((annotation) => ({ runId: annotation.runId, kind: "annotation" as const, text: annotation.text })),
+    ...annotations.map((annotation) => ({
+      runId: annotation.runId,
+      kind: "annotation" as const,
+      text: annotation.text,
+    })),
   ];
-  return candidates
+  return { markers, runIds: [...new Set(markers.map((marker) => marker.runId))] };
+}
+
+function placeMarkers(
+  markers: readonly Omit<TrendMarker, "time" | "order">[],
+  rows: readonly CandidateRow[],
+): TrendMarker[] {
+  const rowOf = new Map(rows.map((row) => [row.runId, row]));
+  return markers
     .flatMap((marker) => {
-      const time = timeOf.get(marker.runId);
-      const order = orderOf.get(marker.runId);
-      return time === undefined || order === undefined ? [] : [{ ...marker, time, order }];
+      const row = rowOf.get(marker.runId);
+      return row ? [{ ...marker, time: row.startedAt.getTime(), order: row.order }] : [];
     })
     .sort((a, b) => a.order - b.order);
 }
@@ -266,7 +288,8 @@ function toTrendRow(record: TrendRowRecord): TrendRow {
   };
 }
 
-interface SelectionRow {
+/** A run of the history as the first read gives it: what run selection looks at, and where the run stands. */
+interface CandidateRow {
   id: number;
   runId: string;
   startedAt: Date;
@@ -275,6 +298,10 @@ interface SelectionRow {
   maxMs: number | null;
   errorRate: number | null;
   throughput: number | null;
+  /** 1-based position in the filtered history. */
+  order: number;
+  /** False for a marked run read only to place its marker. */
+  isCandidate: boolean;
 }
 
 /** Which rows of results or metrics (alias `r`) make the history: project, endpoint, range, run filters. */
@@ -296,7 +323,7 @@ async function latestTool(db: PrismaClient, projectId: string, endpointId: numbe
   const rows = await db.$queryRaw<{ tool: string }[]>`
     SELECT ru.tool FROM results r JOIN runs ru ON ru.id = r.run_id
      WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
-     ORDER BY r.started_at DESC, r.id DESC LIMIT 1`;
+     ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1`;
   return rows[0]?.tool ?? null;
 }
 
@@ -340,52 +367,161 @@ function historySource(
 }
 
 /**
- * The whole filtered history, oldest first, as the few columns run selection needs: a range scan of
- * results (project_id, endpoint_id, started_at).
+ * The filtered history's candidates for run selection, oldest first, and its length: every run when it
+ * has at most 2 × PRESELECT_BUCKETS_PER_POINT × maxPoints, else the first and the last runs, the latest
+ * LATEST_RUNS, each position bucket's lowest and highest p95, and each pinned line's extremes (ties
+ * included: the domain keeps the first). The marked runs come too, flagged as not candidates. One
+ * statement over the covering index; positions are numbered by (started_at, run_id), as everywhere.
  */
-async function readSelectionColumns(db: PrismaClient, scope: HistoryScope): Promise<SelectionRow[]> {
-  return db.$queryRaw<SelectionRow[]>`
-    SELECT r.id, r.run_id AS "runId", r.started_at AS "startedAt", r.p95_ms AS "p95Ms", r.p99_ms AS "p99Ms",
-           r.max_ms AS "maxMs", r.error_rate AS "errorRate", r.throughput
-    ${historySource("results", scope)}
-    ORDER BY r.started_at ASC, r.run_id ASC`;
+async function readTrendCandidates(
+  db: PrismaClient,
+  scope: HistoryScope,
+  maxPoints: number,
+  markedRunIds: readonly string[],
+): Promise<{ rows: CandidateRow[]; total: number }> {
+  const buckets = PRESELECT_BUCKETS_PER_POINT * maxPoints;
+  const readWhole = 2 * buckets;
+  const rows = await db.$queryRaw<(CandidateRow & { total: number })[]>`
+    WITH h AS MATERIALIZED (
+      SELECT numbered.*, (n - 1) * ${buckets} / total AS bucket FROM (
+        SELECT r.id, r.run_id, r.started_at, r.p95_ms, r.p99_ms, r.max_ms, r.error_rate, r.throughput,
+               (row_number() OVER (ORDER BY r.started_at, r.run_id))::int AS n, (count(*) OVER ())::int AS total
+        ${historySource("results", scope)}
+      ) numbered
+    ),
+    buckets AS (
+      SELECT bucket, min(p95_ms) AS low, max(p95_ms) AS high FROM h WHERE total > ${readWhole} GROUP BY bucket
+    ),
+    extremes AS (
+      SELECT max(p99_ms) AS p99, max(max_ms) AS max, max(error_rate) AS errors,
+             max(throughput) AS fastest, min(throughput) AS slowest
+      FROM h
+    ),
+    -- The first run of each extreme (an error rate of 0 everywhere has one, not thousands).
+    picks AS MATERIALIZED (
+      SELECT unnest(ARRAY[min(h.n) FILTER (WHERE h.p95_ms = b.low), min(h.n) FILTER (WHERE h.p95_ms = b.high)]) AS n
+      FROM h JOIN buckets b USING (bucket) GROUP BY h.bucket
+      UNION
+      SELECT unnest(ARRAY[
+        min(n) FILTER (WHERE p99_ms = e.p99), min(n) FILTER (WHERE max_ms = e.max),
+        min(n) FILTER (WHERE error_rate = e.errors), min(n) FILTER (WHERE throughput = e.fastest),
+        min(n) FILTER (WHERE throughput = e.slowest)])
+      FROM h CROSS JOIN extremes e
+    ),
+    flagged AS (
+      SELECT h.*, (h.total <= ${readWhole} OR h.n = 1 OR h.n > h.total - ${LATEST_RUNS} OR p.n IS NOT NULL) AS is_candidate
+      FROM h LEFT JOIN (SELECT DISTINCT n FROM picks) p ON p.n = h.n
+    )
+    SELECT id, run_id AS "runId", started_at AS "startedAt", p95_ms AS "p95Ms", p99_ms AS "p99Ms", max_ms AS "maxMs",
+           error_rate AS "errorRate", throughput, n AS "order", total, is_candidate AS "isCandidate"
+    FROM flagged
+    WHERE is_candidate OR run_id = ANY(${markedRunIds as string[]})
+    ORDER BY n`;
+  return { rows, total: rows[0]?.total ?? 0 };
 }
 
 /**
- * One series per custom metric key of the endpoint (or, on the aggregate page, of the run), each read
- * on the (project_id, key, endpoint_id, started_at) index, thinned like the latency history.
+ * What is read of the whole history ("all", the default range: the candidates, the metric series) is
+ * kept in this process for the next view, against the endpoint's results signature: their count and
+ * highest id. Results are never updated and their ids never reused, so an upload or a deletion changes
+ * it and the next view reads again (on every replica: the signature is read from the database); a
+ * run's label, branch, tool and commit never change, and a run's metrics come and go with its results.
+ * A range counting back from now is read each time.
  */
-async function findMetricTrends(
-  db: PrismaClient,
-  scope: HistoryScope,
-  orderOf: ReadonlyMap<string, number>,
-  maxPoints: number,
-): Promise<MetricTrend[]> {
+const historyCache = new LRUCache<string, { signature: string; value: object }>({ max: 512 });
+
+/** The signature the cache checks, or null (not cached) for a range counting back from now. */
+async function historySignature(db: PrismaClient, scope: HistoryScope): Promise<string | null> {
+  if (scope.since !== null) return null;
+  const [stamp] = await db.$queryRaw<{ count: number; last: number | null }[]>`
+    SELECT count(*)::int AS count, max(r.id) AS last FROM results r
+     WHERE r.project_id = ${scope.projectId} AND ${endpointCondition(scope.endpointId)}`;
+  return `${stamp?.count ?? 0}:${stamp?.last ?? ""}`;
+}
+
+async function cachedRead<T extends object>(
+  signature: string | null,
+  key: unknown[],
+  read: () => Promise<T>,
+): Promise<T> {
+  if (signature === null) return read();
+  const cacheKey = JSON.stringify(key);
+  const cached = historyCache.get(cacheKey);
+  if (cached?.signature === signature) return cached.value as T;
+  const value = await read();
+  historyCache.set(cacheKey, { signature, value });
+  return value;
+}
+
+const scopeKey = (scope: HistoryScope) => [scope.projectId, scope.endpointId, scope.branch, scope.label, scope.tool];
+
+/**
+ * One series per custom metric key of the endpoint (or, on the aggregate page, of the run), numbered
+ * by the run's position in the endpoint's history and, when long, preselected like it (min/max per
+ * bucket of the key's own points); each thinned by the domain.
+ */
+async function findMetricTrends(db: PrismaClient, scope: HistoryScope, maxPoints: number): Promise<MetricTrend[]> {
   const where = historyWhere(scope);
   const keys = await db.metric.groupBy({ by: ["key"], where, orderBy: { key: "asc" } });
-  const series = await Promise.all(
-    keys.map(async ({ key }) => {
-      const [rows, newest] = await Promise.all([
-        // Each key's history on the (project_id, key, endpoint_id, started_at) index.
-        db.$queryRaw<{ runId: string; startedAt: Date; value: number }[]>`
-          SELECT r.run_id AS "runId", r.started_at AS "startedAt", r.value
-          ${historySource("metrics", scope, Prisma.sql`AND r.key = ${key}`)}
-          ORDER BY r.started_at ASC, r.run_id ASC`,
-        // Unit and direction as the newest run states them.
+  if (keys.length === 0) return [];
+  const buckets = PRESELECT_BUCKETS_PER_POINT * maxPoints;
+  const readWhole = 2 * buckets;
+  const [rows, newest] = await Promise.all([
+    db.$queryRaw<(MetricRow & { key: string; total: number })[]>`
+      WITH h AS MATERIALIZED (
+        SELECT r.run_id, (row_number() OVER (ORDER BY r.started_at, r.run_id))::int AS n
+        ${historySource("results", scope)}
+      ),
+      m AS MATERIALIZED (
+        SELECT numbered.*, (i - 1) * ${buckets} / total AS bucket FROM (
+          SELECT r.key, r.run_id, r.started_at, r.value, h.n,
+                 (row_number() OVER (PARTITION BY r.key ORDER BY h.n))::int AS i,
+                 (count(*) OVER (PARTITION BY r.key))::int AS total
+          FROM metrics r JOIN h ON h.run_id = r.run_id
+          WHERE r.project_id = ${scope.projectId} AND ${endpointCondition(scope.endpointId)}
+            AND r.value NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)
+        ) numbered
+      ),
+      buckets AS (
+        SELECT key, bucket, min(value) AS low, max(value) AS high FROM m WHERE total > ${readWhole} GROUP BY key, bucket
+      ),
+      picks AS (
+        SELECT m.key, unnest(ARRAY[min(m.i) FILTER (WHERE m.value = b.low), min(m.i) FILTER (WHERE m.value = b.high)]) AS i
+        FROM m JOIN buckets b USING (key, bucket) GROUP BY m.key, m.bucket
+      )
+      SELECT m.key, m.run_id AS "runId", m.started_at AS "startedAt", m.value, m.n AS "order", m.total
+      FROM m
+      WHERE m.total <= ${readWhole} OR m.i = 1 OR m.i = m.total OR (m.key, m.i) IN (SELECT key, i FROM picks)
+      ORDER BY m.key, m.n`,
+    // Unit and direction of each key as its newest run states them.
+    Promise.all(
+      keys.map(({ key }) =>
         db.metric.findFirst({
           where: { ...where, key },
-          select: { unit: true, better: true },
+          select: { key: true, unit: true, better: true },
           orderBy: [{ startedAt: "desc" }, { runId: "desc" }],
         }),
-      ]);
-      return {
-        key,
-        unit: newest?.unit ?? null,
-        better: newest?.better ?? null,
-        ...toMetricPoints(rows, orderOf, maxPoints),
-      };
-    }),
-  );
+      ),
+    ),
+  ]);
+  const rowsOf = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const keyRows = rowsOf.get(row.key);
+    if (keyRows) keyRows.push(row);
+    else rowsOf.set(row.key, [row]);
+  }
+  const series = newest.flatMap((stated) => {
+    const keyRows = stated ? rowsOf.get(stated.key) : undefined;
+    if (!stated || !keyRows) return [];
+    return [
+      {
+        key: stated.key,
+        unit: stated.unit,
+        better: stated.better,
+        ...toMetricPoints(keyRows, maxPoints, keyRows[0]!.total),
+      },
+    ];
+  });
 
   const runIds = [...new Set(series.flatMap((metric) => metric.points.map((point) => point.runId)))];
   const runs = new Map(

@@ -3,6 +3,8 @@ import {
   availableTrendLines,
   DEFAULT_MAX_POINTS,
   hasValues,
+  PRESELECT_BUCKETS_PER_POINT,
+  selectFromCandidates,
   selectTrendRuns,
   shortCommit,
   toMetricPoints,
@@ -97,6 +99,81 @@ describe("selectTrendRuns", () => {
   });
 });
 
+/**
+ * The database's preselection (server/services/endpoint-trends.ts) in a few lines: per bucket of
+ * positions its lowest and highest p95, the first and last runs, and each pinned line's extremes.
+ */
+function preselect(rows: readonly TrendRow[], maxPoints: number) {
+  const buckets = PRESELECT_BUCKETS_PER_POINT * maxPoints;
+  const keep = new Set([0, rows.length - 1]);
+  const bucketOf = (index: number) => Math.floor((index * buckets) / rows.length);
+  const extremeIn = (indexes: number[], value: (row: TrendRow) => number | null, sign: 1 | -1) => {
+    let best: number | undefined;
+    for (const index of indexes) {
+      const current = value(rows[index]!);
+      if (current !== null && (best === undefined || sign * current > sign * value(rows[best]!)!)) best = index;
+    }
+    if (best !== undefined) keep.add(best);
+  };
+  const byBucket = new Map<number, number[]>();
+  rows.forEach((_, index) => byBucket.set(bucketOf(index), [...(byBucket.get(bucketOf(index)) ?? []), index]));
+  for (const indexes of byBucket.values()) {
+    extremeIn(indexes, (row) => row.p95Ms, 1);
+    extremeIn(indexes, (row) => row.p95Ms, -1);
+  }
+  const all = rows.map((_, index) => index);
+  extremeIn(all, (row) => row.p99Ms, 1);
+  extremeIn(all, (row) => row.maxMs, 1);
+  extremeIn(all, (row) => row.errorRate, 1);
+  extremeIn(all, (row) => row.throughput, 1);
+  extremeIn(all, (row) => row.throughput, -1);
+  return [...keep].sort((a, b) => a - b).map((index) => ({ row: rows[index]!, order: index + 1 }));
+}
+
+describe("selectFromCandidates", () => {
+  it("picks from a long history's min/max candidates practically what it picks from the whole", () => {
+    const rows = history(20_000, (index) => ({
+      p99Ms: index === 4321 ? 900 : 13,
+      errorRate: index === 17_000 ? 0.2 : 0,
+    }));
+    const candidates = preselect(rows, DEFAULT_MAX_POINTS);
+    expect(candidates.length).toBeLessThanOrEqual(4 * DEFAULT_MAX_POINTS + 7);
+    const fromCandidates = selectFromCandidates(candidates, rows.length, DEFAULT_MAX_POINTS);
+    const fromWhole = selectTrendRuns(rows, DEFAULT_MAX_POINTS);
+    expect(fromCandidates).toMatchObject({ total: 20_000, isDownsampled: true });
+    expect(fromCandidates.kept.length).toBeLessThanOrEqual(DEFAULT_MAX_POINTS);
+    const orders = fromCandidates.kept.map((kept) => kept.order);
+    for (const order of [1, 4322, 17_001, 20_000]) expect(orders).toContain(order);
+    for (const { row, order } of fromCandidates.kept) expect(row).toBe(rows[order - 1]);
+    // The drawn p95 line is as true to the history: the same highest and lowest, and (its points
+    // joined, read at every run) no further from the runs' p95 on average.
+    const p95 = (kept: typeof orders) => kept.map((order) => rows[order - 1]!.p95Ms!);
+    const wholeOrders = fromWhole.kept.map((kept) => kept.order);
+    expect(Math.max(...p95(orders))).toBe(Math.max(...p95(wholeOrders)));
+    expect(Math.min(...p95(orders))).toBe(Math.min(...p95(wholeOrders)));
+    const line = (kept: number[]) => (order: number) => {
+      const after = kept.findIndex((candidate) => candidate >= order);
+      if (kept[after] === order || after <= 0) return rows[kept[Math.max(after, 0)]! - 1]!.p95Ms!;
+      const [left, right] = [kept[after - 1]!, kept[after]!];
+      const [a, b] = [rows[left - 1]!.p95Ms!, rows[right - 1]!.p95Ms!];
+      return a + ((b - a) * (order - left)) / (right - left);
+    };
+    const deviationOf = (kept: number[]) => {
+      const drawn = line(kept);
+      let sum = 0;
+      for (let order = 1; order <= rows.length; order++) sum += Math.abs(drawn(order) - rows[order - 1]!.p95Ms!);
+      return sum / rows.length;
+    };
+    expect(deviationOf(orders)).toBeLessThan(1.1 * deviationOf(wholeOrders));
+  });
+
+  it("keeps every candidate of a history that fits", () => {
+    const rows = history(4);
+    const candidates = rows.map((row, index) => ({ row, order: index + 11 }));
+    expect(selectFromCandidates(candidates, 4, 50)).toEqual({ kept: candidates, total: 4, isDownsampled: false });
+  });
+});
+
 describe("toTrendPoints", () => {
   it("carries the run's identity, both x coordinates and the short commit", () => {
     const [point] = toTrendPoints([{ row: history(1)[0]!, order: 42 }]);
@@ -183,19 +260,12 @@ describe("toMetricPoints", () => {
     runId: `run-${index}`,
     startedAt: new Date(START + index * DAY),
     value: index === 1234 ? 99 : index === 321 ? 1 : 40 + (index % 4),
+    order: index + 1,
   }));
-  const orderOf = new Map(rows.map((row, index) => [row.runId, index + 1]));
 
   it("keeps every point of a short history, numbered like the endpoint's runs", () => {
-    const result = toMetricPoints(
-      rows.slice(0, 3),
-      new Map([
-        ["run-0", 5],
-        ["run-1", 6],
-        ["run-2", 9],
-      ]),
-    );
-    expect(result).toEqual({
+    const numbered = rows.slice(0, 3).map((row, index) => ({ ...row, order: [5, 6, 9][index]! }));
+    expect(toMetricPoints(numbered)).toEqual({
       points: [
         { runId: "run-0", time: START, order: 5, value: 40 },
         { runId: "run-1", time: START + DAY, order: 6, value: 41 },
@@ -207,7 +277,7 @@ describe("toMetricPoints", () => {
   });
 
   it("thins a long history keeping first, last, lowest and highest", () => {
-    const result = toMetricPoints(rows, orderOf, 60);
+    const result = toMetricPoints(rows, 60);
     expect(result.isDownsampled).toBe(true);
     expect(result.total).toBe(2000);
     expect(result.points.length).toBeLessThanOrEqual(60);
@@ -218,9 +288,19 @@ describe("toMetricPoints", () => {
     expect(result.points.at(-1)?.order).toBe(2000);
   });
 
-  it("leaves out runs the endpoint's history does not have", () => {
-    const result = toMetricPoints(rows.slice(0, 3), new Map([["run-1", 1]]));
-    expect(result.points.map((point) => point.runId)).toEqual(["run-1"]);
+  it("thins candidates of a longer history, counting the whole", () => {
+    const candidates = rows.filter((row) => row.order % 10 === 1 || row.value === 99 || row.value === 1);
+    const result = toMetricPoints(candidates, 60, 2000);
+    expect(result).toMatchObject({ total: 2000, isDownsampled: true });
+    expect(result.points.map((point) => point.value)).toEqual(expect.arrayContaining([99, 1]));
+    expect(result.points.every((point) => point.order % 10 === 1 || point.value === 99 || point.value === 1)).toBe(
+      true,
+    );
+  });
+
+  it("leaves out values that are not finite", () => {
+    const result = toMetricPoints([rows[0]!, { ...rows[1]!, value: Number.NaN }]);
+    expect(result.points.map((point) => point.runId)).toEqual(["run-0"]);
     expect(result.total).toBe(1);
   });
 });

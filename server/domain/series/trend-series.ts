@@ -14,6 +14,13 @@
  * same points and the same hover. Min/max buckets (downsampleMinMax) would keep every bucket's extreme
  * of ONE series but up to two runs per bucket, and other lines' extremes would still be lost: LTTB plus
  * pinned extremes gives the same guarantee for every line at a fixed, predictable count.
+ *
+ * A history of years (tens of thousands of runs) is not read whole: the database first preselects
+ * candidates, each of PRESELECT_BUCKETS_PER_POINT × maxPoints buckets' lowest and highest p95 plus the
+ * pinned extremes and the first and last runs, and LTTB runs on those (MinMaxLTTB: Van Der Donckt et al.,
+ * "MinMaxLTTB: Leveraging MinMax-Preselection to Scale LTTB", 2023, which finds 4 candidates per output
+ * point enough for LTTB to pick practically what it picks from the whole). selectFromCandidates takes
+ * them with their positions in the whole history.
  */
 import { METRICS } from "../metrics";
 import type { BuiltInMetricName, ResultColumn } from "../metrics";
@@ -45,6 +52,11 @@ export type TrendXMode = "time" | "order";
 
 /** The most runs a trend chart draws: about one per 3 px of the widest chart; LTTB keeps the shape, and fewer points keep the page light (measured by npm run bench -- --pages). */
 export const DEFAULT_MAX_POINTS = 300;
+/**
+ * Buckets of the database's min/max preselection per drawn point (two candidates each: 4 per point).
+ * A history of at most PRESELECT_BUCKETS_PER_POINT × 2 × maxPoints runs is read whole.
+ */
+export const PRESELECT_BUCKETS_PER_POINT = 2;
 /** A trend needs two runs; one run is shown as values, never as a one-point chart. */
 export const MIN_TREND_RUNS = 2;
 
@@ -95,9 +107,26 @@ export function selectTrendRuns<R extends SelectableTrendRow>(
   rows: readonly R[],
   maxPoints = DEFAULT_MAX_POINTS,
 ): Selection<R> {
+  return selectFromCandidates(
+    rows.map((row, index) => ({ row, order: index + 1 })),
+    rows.length,
+    maxPoints,
+  );
+}
+
+/**
+ * The same choice among candidates of a longer history (see the module comment): `candidates` oldest
+ * first, each with its 1-based position in the whole history of `total` runs. Every candidate is kept
+ * when the history is no longer than maxPoints.
+ */
+export function selectFromCandidates<R extends SelectableTrendRow>(
+  candidates: readonly { row: R; order: number }[],
+  total: number,
+  maxPoints = DEFAULT_MAX_POINTS,
+): Selection<R> {
   assertMaxPoints(maxPoints);
-  const everything = { kept: rows.map((row, index) => ({ row, order: index + 1 })), total: rows.length };
-  if (rows.length <= maxPoints) return { ...everything, isDownsampled: false };
+  if (total <= maxPoints) return { kept: [...candidates], total, isDownsampled: false };
+  const rows = candidates.map((candidate) => candidate.row);
 
   const pinned = new Set<number>(
     [
@@ -115,8 +144,8 @@ export function selectTrendRuns<R extends SelectableTrendRow>(
   const chosen = new Set(pinned);
   for (const point of downsampleLttb(points, maxPoints - pinned.size)) chosen.add(point.index);
 
-  const kept = [...chosen].sort((a, b) => a - b).map((index) => ({ row: rows[index] as R, order: index + 1 }));
-  return { kept, total: rows.length, isDownsampled: true };
+  const kept = [...chosen].sort((a, b) => a - b).map((index) => candidates[index]!);
+  return { kept, total, isDownsampled: true };
 }
 
 /** The index of the highest (or lowest) non-null value, first of equals; -1 when all are null. */
@@ -211,11 +240,13 @@ export function hasValues<P>(points: readonly P[], value: (point: P) => number |
   return points.some((point) => value(point) !== null);
 }
 
-/** A custom metric's stored row (CPU %, memory MB, messages/s) of one run. */
+/** A custom metric's stored row (CPU %, memory MB, messages/s) of one run, with the run's position in the endpoint's history. */
 export interface MetricRow {
   runId: string;
   startedAt: Date;
   value: number;
+  /** The run's 1-based position in the endpoint's filtered history (the latency chart's run order). */
+  order: number;
 }
 
 export interface MetricPoint {
@@ -226,24 +257,24 @@ export interface MetricPoint {
 }
 
 /**
- * A custom metric's history (oldest first) → at most `maxPoints` points by LTTB on its value, keeping
- * the first, last, lowest and highest. `orderOf` gives each run its number in the endpoint's history
- * so the metric charts' run-order axis matches the latency chart's; a run missing from it (no result
- * for this endpoint under the filters) is left out.
+ * A custom metric's history (oldest first; all of it, or the database's min/max candidates of a
+ * longer one, with `total` its length) → at most `maxPoints` points by LTTB on its value, keeping the
+ * first, last, lowest and highest. Each row carries its run's position in the endpoint's history, so
+ * the metric charts' run-order axis matches the latency chart's. Non-finite values are left out.
  */
 export function toMetricPoints(
   rows: readonly MetricRow[],
-  orderOf: ReadonlyMap<string, number>,
   maxPoints = DEFAULT_MAX_POINTS,
+  total?: number,
 ): { points: MetricPoint[]; total: number; isDownsampled: boolean } {
   assertMaxPoints(maxPoints);
   const all: MetricPoint[] = [];
   for (const row of rows) {
-    const order = orderOf.get(row.runId);
-    if (order === undefined || !Number.isFinite(row.value)) continue;
-    all.push({ runId: row.runId, time: row.startedAt.getTime(), order, value: row.value });
+    if (!Number.isFinite(row.value)) continue;
+    all.push({ runId: row.runId, time: row.startedAt.getTime(), order: row.order, value: row.value });
   }
-  if (all.length <= maxPoints) return { points: all, total: all.length, isDownsampled: false };
+  const count = total ?? all.length;
+  if (count <= maxPoints) return { points: all, total: count, isDownsampled: false };
 
   const pinned = new Set<number>([
     indexOfExtreme(all, (point) => point.value, "min"),
@@ -256,7 +287,7 @@ export function toMetricPoints(
   );
   for (const point of lttb) chosen.add(point.index);
   const points = [...chosen].sort((a, b) => a - b).map((index) => all[index] as MetricPoint);
-  return { points, total: all.length, isDownsampled: true };
+  return { points, total: count, isDownsampled: true };
 }
 
 /** The trend page's time ranges (`?range=`); "all" is the default. */
@@ -270,4 +301,3 @@ export function rangeStart(range: TrendRange, now: Date): Date | null {
   if (range === "all") return null;
   return new Date(now.getTime() - RANGE_DAYS[range] * 86_400_000);
 }
-
