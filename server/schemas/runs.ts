@@ -85,6 +85,11 @@ export const verdictComparisonSchema = z
     baseline: z.object({
       how: z.string().describe('How the baseline was chosen, in words ("the last 5 k6 runs labelled nightly on main").'),
       pinned: z.boolean(),
+      basis: z
+        .enum(["pinned", "merge-base", "before-merge-base", "recent"])
+        .describe(
+          "What chose it: a pin; the base branch's runs at the upload's base_commit; the base branch's last runs before it (the merge-base had none); the default branch's last runs before this run.",
+        ),
       runs: z.array(
         z.object({
           id: z.string(),

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { baselinePinSchema } from "../schemas/baselines";
 import type { Principal } from "./auth";
 import { requireAdmin } from "./auth";
@@ -9,8 +9,12 @@ import { requireProject } from "./projects";
  * What a new run is compared with. By default: the most recent runs of its series on the project's
  * default branch, before this run — same tool, same label (see docs/statistics.md, "Series"): a PR
  * run is compared with main, a main run with its own recent past, and a Locust run is never judged
- * against k6 numbers. A user can pin a run, a set of runs, or a label as the baseline for a label (or
- * for every label); a pinned label still takes runs of the same tool.
+ * against k6 numbers. An upload that names its merge-base (base_commit, from `git merge-base`) is
+ * compared with the base branch's runs of its series at that commit, or, when that commit has none,
+ * with the last ones before it (before base_time, the commit's time, when given; else before this
+ * run): a PR is judged against where it branched, not against whatever main is now. A user can pin a
+ * run, a set of runs, or a label as the baseline for a label (or for every label); pinned runs win
+ * over a merge-base, and a pinned label still takes runs of the same tool.
  */
 export const DEFAULT_BASELINE_RUNS = 5;
 
@@ -19,13 +23,24 @@ export interface ChosenBaseline {
   /** How it was chosen, in words: shown in the upload answer, the run page and the PR comment. */
   how: string;
   pinned: boolean;
+  /**
+   * What chose it: pinned runs or label; the merge-base's runs; the base branch's last runs before the
+   * merge-base (it had none); the default branch's last runs before this run.
+   */
+  basis: "pinned" | "merge-base" | "before-merge-base" | "recent";
 }
 
-interface RunForBaseline {
+export interface RunForBaseline {
   id: string;
   label: string | null;
   tool: string;
   startedAt: Date;
+  /** The merge-base the upload named, lower-case hex (null: none named). */
+  gitBaseCommit: string | null;
+  /** The branch it is on (null: the project's default branch). */
+  gitBaseBranch: string | null;
+  /** Its commit time, when the upload gave it. */
+  gitBaseTime: Date | null;
 }
 
 export async function chooseBaseline(
@@ -40,30 +55,57 @@ export async function chooseBaseline(
   const pin = pins.find((candidate) => candidate.forLabel !== null) ?? pins[0];
   if (pin && pin.runIds.length > 0) {
     const runIds = pin.runIds.filter((id) => id !== run.id);
-    return { runIds, how: `pinned baseline: ${runIds.length} run${runIds.length === 1 ? "" : "s"}`, pinned: true };
+    return {
+      runIds,
+      how: `pinned baseline: ${runIds.length} run${runIds.length === 1 ? "" : "s"}`,
+      pinned: true,
+      basis: "pinned",
+    };
   }
   const label = pin?.baselineLabel ?? run.label;
-  const recent = await db.run.findMany({
-    where: {
-      projectId: project.id,
-      label,
-      tool: run.tool,
-      gitBranch: project.defaultBranch,
-      id: { not: run.id },
-      ...(pin ? {} : { startedAt: { lt: run.startedAt } }),
-    },
-    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-    take: DEFAULT_BASELINE_RUNS,
-    select: { id: true },
-  });
+  const branch = run.gitBaseCommit ? (run.gitBaseBranch ?? project.defaultBranch) : project.defaultBranch;
+  const series = { projectId: project.id, label, tool: run.tool, gitBranch: branch, id: { not: run.id } };
+  const latest = (where: Prisma.RunWhereInput) =>
+    db.run.findMany({
+      where: { ...series, ...where },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      take: DEFAULT_BASELINE_RUNS,
+      select: { id: true },
+    });
   const labelText = label === null ? "without a label" : `labelled ${label}`;
   const runs = (count: number) => `${run.tool} run${count === 1 ? "" : "s"}`;
+  const lastOnes = (count: number) => `the last ${count} ${runs(count)} ${labelText} on ${branch}`;
+  const prefix = pin ? "pinned baseline: " : "";
+
+  if (run.gitBaseCommit) {
+    const commit = run.gitBaseCommit.slice(0, 7);
+    // A short SHA names every commit it begins; runs store the SHA CI gave (any case).
+    const atBase = await latest({ gitCommit: { startsWith: run.gitBaseCommit, mode: "insensitive" } });
+    if (atBase.length > 0) {
+      return {
+        runIds: atBase.map((row) => row.id),
+        how: `${prefix}the ${atBase.length} ${runs(atBase.length)} ${labelText} on ${branch} at the merge-base ${commit}`,
+        pinned: pin !== undefined,
+        basis: "merge-base",
+      };
+    }
+    const before = run.gitBaseTime ?? run.startedAt;
+    const earlier = await latest({ startedAt: { lt: before } });
+    const since = run.gitBaseTime ? `before its commit time (${run.gitBaseTime.toISOString()})` : "before this run (no base_time given)";
+    const how =
+      earlier.length === 0
+        ? `no ${runs(2)} ${labelText} on ${branch} at the merge-base ${commit} or ${since}`
+        : `no ${runs(2)} ${labelText} on ${branch} at the merge-base ${commit}: ${lastOnes(earlier.length)} ${since}`;
+    return { runIds: earlier.map((row) => row.id), how: `${prefix}${how}`, pinned: pin !== undefined, basis: "before-merge-base" };
+  }
+
+  const recent = await latest(pin ? {} : { startedAt: { lt: run.startedAt } });
   const how = pin
-    ? `pinned baseline: the last ${recent.length} ${runs(recent.length)} ${labelText} on ${project.defaultBranch}`
+    ? `pinned baseline: ${lastOnes(recent.length)}`
     : recent.length === 0
       ? `no earlier ${runs(2)} ${labelText} on ${project.defaultBranch}`
-      : `the last ${recent.length} ${runs(recent.length)} ${labelText} on ${project.defaultBranch}`;
-  return { runIds: recent.map((row) => row.id), how, pinned: pin !== undefined };
+      : lastOnes(recent.length);
+  return { runIds: recent.map((row) => row.id), how, pinned: pin !== undefined, basis: pin ? "pinned" : "recent" };
 }
 
 const PIN_SELECT = { id: true, forLabel: true, runIds: true, baselineLabel: true, createdAt: true } as const;

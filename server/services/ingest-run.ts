@@ -40,6 +40,10 @@ export interface IngestedRun {
   tool: string;
   gitBranch: string | null;
   startedAt: Date;
+  /** The merge-base the upload named (base_commit…), which picks its baseline. */
+  gitBaseCommit: string | null;
+  gitBaseBranch: string | null;
+  gitBaseTime: Date | null;
 }
 
 export interface IngestOutcome {
@@ -56,9 +60,15 @@ interface ReadUpload {
   format: FormatId;
   sha256: string;
   rawFiles: StoredRaw[];
+  /** The merge-base the metadata named (not part of the parsed run: it describes the comparison). */
+  base: { commit: string | null; branch: string | null; time: Date | null };
 }
 
-async function readReceivedUpload(upload: ReceivedUpload, format: string | null, metadata: RunMetadata): Promise<ReadUpload> {
+async function readReceivedUpload(
+  upload: ReceivedUpload,
+  format: string | null,
+  metadata: RunMetadata,
+): Promise<Omit<ReadUpload, "base">> {
   let parsed: { run: ParsedRun; format: FormatId };
   let body: { sha256: string; rawFiles: StoredRaw[] };
   if (upload.kind === "ndjson") {
@@ -112,7 +122,16 @@ export async function ingestRun(db: PrismaClient, request: IngestRequest): Promi
   if (early) return early;
   request.signal?.throwIfAborted();
   const parsed = await readReceivedUpload(upload, request.format, request.metadata);
-  const read = { ...parsed, sha256: fingerprint(parsed.sha256) };
+  const { base_commit: baseCommit, base_branch: baseBranch, base_time: baseTime } = request.metadata;
+  const read: ReadUpload = {
+    ...parsed,
+    sha256: fingerprint(parsed.sha256),
+    base: {
+      commit: baseCommit?.toLowerCase() ?? null,
+      branch: baseBranch ?? null,
+      time: baseTime === undefined ? null : new Date(baseTime),
+    },
+  };
   const late = upload.kind === "ndjson" ? await replayOf(parsed.sha256) : null;
   if (late) return late;
   // Stored after the client left, the run would be answered to nobody (and a retry without a key
@@ -157,7 +176,16 @@ async function createProjectOnce(tx: Prisma.TransactionClient, slug: string) {
   return tx.project.findUniqueOrThrow({ where: { slug }, select: { id: true, defaultBranch: true } });
 }
 
-const INGESTED_RUN_SELECT = { id: true, label: true, tool: true, gitBranch: true, startedAt: true } as const;
+const INGESTED_RUN_SELECT = {
+  id: true,
+  label: true,
+  tool: true,
+  gitBranch: true,
+  startedAt: true,
+  gitBaseCommit: true,
+  gitBaseBranch: true,
+  gitBaseTime: true,
+} as const;
 
 async function findReplay(
   db: PrismaClient,
@@ -191,7 +219,7 @@ function isUniqueViolation(error: unknown): boolean {
 async function storeRun(
   tx: Prisma.TransactionClient,
   projectId: string,
-  { run, format, sha256, rawFiles }: ReadUpload,
+  { run, format, sha256, rawFiles, base }: ReadUpload,
   idempotencyKey: string | null,
 ): Promise<IngestedRun> {
   const startedAt = run.startedAt ? new Date(run.startedAt) : new Date();
@@ -211,6 +239,9 @@ async function storeRun(
       gitCommit: git.commit,
       gitBranch: git.branch,
       pullRequest: git.pullRequest,
+      gitBaseCommit: base.commit,
+      gitBaseBranch: base.branch,
+      gitBaseTime: base.time,
       buildUrl: ci.buildUrl,
       hostName: host.name,
       hostCpus: host.cpus,

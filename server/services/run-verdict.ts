@@ -9,6 +9,7 @@ import { effectiveFailOn } from "../domain/fail-on";
 import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { PrismaClient } from "../generated/prisma/client";
 import { chooseBaseline } from "./baselines";
+import type { ChosenBaseline, RunForBaseline } from "./baselines";
 import { toComparable } from "./compare-runs";
 import { isPrivate } from "./auth";
 import { shareLinkFor } from "./share-links";
@@ -44,7 +45,12 @@ export interface RunVerdict {
   /** Why it fails (empty when it passes). */
   reasons: string[];
   comparison: {
-    baseline: { runs: { id: string; label: string | null; round: number | null; startedAt: string }[]; how: string; pinned: boolean };
+    baseline: {
+      runs: { id: string; label: string | null; round: number | null; startedAt: string }[];
+      how: string;
+      pinned: boolean;
+      basis: ChosenBaseline["basis"];
+    };
     verdict: Verdict;
     kind: string;
     regressions: VerdictRegression[];
@@ -74,18 +80,16 @@ function toVerdictRegression(endpoint: string, metric: MetricComparison): Verdic
 }
 
 /** The run a verdict judges: its id, and what picks its baseline. */
-export interface VerdictHead {
-  id: string;
-  label: string | null;
-  tool: string;
-  startedAt: Date;
-}
+export type VerdictHead = RunForBaseline;
 
 type VerdictProject = { id: string; slug: string; defaultBranch: string; minEffectPct: number; alpha: number };
 
 /** The stored run a verdict judges, or the not-found of a run that is not the project's. */
 export async function findVerdictHead(db: PrismaClient, projectId: string, runId: string): Promise<VerdictHead> {
-  const head = await db.run.findFirst({ where: { id: runId, projectId }, select: { id: true, label: true, tool: true, startedAt: true } });
+  const head = await db.run.findFirst({
+    where: { id: runId, projectId },
+    select: { id: true, label: true, tool: true, startedAt: true, gitBaseCommit: true, gitBaseBranch: true, gitBaseTime: true },
+  });
   if (!head) throw notFound(`Run "${runId}"`);
   return head;
 }
@@ -154,6 +158,7 @@ export async function judgeRun(db: PrismaClient, project: VerdictProject, head: 
         runs: baseRuns.map(({ run, stored }) => ({ id: stored.id, label: run.label, round: run.round, startedAt: stored.startedAt.toISOString() })),
         how,
         pinned: baseline.pinned,
+        basis: baseline.basis,
       },
       verdict: comparison.verdict,
       kind: comparison.kind,
@@ -173,6 +178,7 @@ export function verdictComparison(verdict: RunVerdict, baseUrl: string, projectS
     baseline: {
       how: comparison.baseline.how,
       pinned: comparison.baseline.pinned,
+      basis: comparison.baseline.basis,
       runs: comparison.baseline.runs.map((run) => ({
         ...run,
         url: runPageUrl(baseUrl, projectSlug, run.id),

@@ -17,6 +17,25 @@ export const runMetadataSchema = z
     branch: z.string().min(1).max(1024).optional().describe("Git branch."),
     commit: z.string().min(1).max(1024).optional().describe("Git commit SHA."),
     pr: z.number().int().positive().max(MAX_INT32).optional().describe("Pull request number."),
+    base_commit: z
+      .string()
+      .regex(/^[0-9a-fA-F]{7,64}$/, "expected a commit SHA (7 to 64 hex digits)")
+      .optional()
+      .describe(
+        "The pull request's merge-base (`git merge-base origin/main HEAD`): the baseline is then the base branch's runs of the same series at that commit, or the nearest earlier ones when it has none. Not part of the run itself.",
+      ),
+    base_branch: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe("The branch base_commit is on (default: the project's default branch)."),
+    base_time: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe(
+        "ISO 8601 commit time of base_commit (`git show -s --format=%cI <sha>`): when no run of the base branch is at that commit, the baseline is its last runs before this time.",
+      ),
     build_url: z.url().max(1024).optional().describe("Link to the CI build."),
     started_at: z.iso.datetime({ offset: true }).optional().describe("ISO 8601 start time of the run."),
     attributes: z.record(z.string().max(512), z.string().max(1024)).optional().describe("Key/values for filtering."),
@@ -87,7 +106,17 @@ function namedEndpoint(run: ParsedRun, name: string): EndpointResult {
 }
 
 const ATTRIBUTE_PREFIX = "attr.";
-const STRING_PARAMS = ["label", "branch", "commit", "build_url", "started_at", "endpoint"] as const;
+const STRING_PARAMS = [
+  "label",
+  "branch",
+  "commit",
+  "build_url",
+  "started_at",
+  "endpoint",
+  "base_commit",
+  "base_branch",
+  "base_time",
+] as const;
 const INTEGER_PARAMS = ["round", "pr"] as const;
 
 /**

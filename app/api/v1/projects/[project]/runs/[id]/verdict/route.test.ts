@@ -112,6 +112,74 @@ describe("the baseline's load profile", () => {
   });
 });
 
+describe("merge-base baselines", () => {
+  const sha = (digit: string) => digit.repeat(40);
+  const verdictOf = async (slug: string, id: string) =>
+    (await call(getVerdict, `/api/v1/projects/${slug}/runs/${id}/verdict`, { project: slug, id }, { token: null })).json();
+
+  it("judges a PR against the base branch's runs at its merge-base, else the last ones before it, and says which", async () => {
+    const slug = uniqueSlug("merge-base");
+    // Main at commit a…: five rounds at 20 ms. Then main moves on to commit b… and slows to 30 ms.
+    const atBase = [];
+    for (const [round, p95] of [20.1, 19.8, 20.4, 19.9, 20.2].entries()) {
+      atBase.push((await (await upload(slug, document(p95, round), { commit: sha("a") })).json()).id);
+    }
+    for (const [round, p95] of [30.1, 29.8, 30.4, 29.9, 30.2].entries()) {
+      await upload(slug, document(p95, 10 + round), { commit: sha("b") });
+    }
+
+    // Without its merge-base, a PR at 26 ms looks faster than main is now.
+    const against = (query: Record<string, string>) =>
+      upload(slug, document(26.3, 20), { branch: "feature/y", commit: sha("c"), ...query }).then((response) => response.json());
+    const now = await against({});
+    expect(now.comparison.baseline).toMatchObject({ basis: "recent", how: "the last 5 custom runs labelled nightly on main" });
+    expect(now.verdict).toBe("pass");
+
+    // With it (a short SHA in any case names the commit), the PR is judged where it branched: slower.
+    const pr = await against({ base_commit: "AAAAAAA" });
+    expect(pr.comparison.baseline).toMatchObject({
+      basis: "merge-base",
+      how: "the 5 custom runs labelled nightly on main at the merge-base aaaaaaa",
+    });
+    expect(pr.comparison.baseline.runs.map((run: { id: string }) => run.id).sort()).toEqual([...atBase].sort());
+    expect(pr.verdict).toBe("fail");
+    // A later view of the verdict picks the same baseline: the merge-base is stored with the run.
+    const later = await verdictOf(slug, pr.id);
+    expect(later.comparison.baseline).toEqual(pr.comparison.baseline);
+
+    // A merge-base main has no run at: its last runs before the commit's time, or before this run.
+    const between = new Date(Date.UTC(2026, 10, 1, 7)).toISOString();
+    const unknown = await against({ base_commit: "d".repeat(40), base_time: between });
+    expect(unknown.comparison.baseline.basis).toBe("before-merge-base");
+    expect(unknown.comparison.baseline.how).toBe(
+      `no custom runs labelled nightly on main at the merge-base ddddddd: the last 5 custom runs labelled nightly on main before its commit time (${between})`,
+    );
+    expect(unknown.comparison.baseline.runs.map((run: { id: string }) => run.id).sort()).toEqual([...atBase].sort());
+    const noTime = await against({ base_commit: "d".repeat(40) });
+    expect(noTime.comparison.baseline.how).toMatch(/at the merge-base ddddddd: the last 5 .* before this run \(no base_time given\)$/);
+    expect(noTime.verdict).toBe("pass");
+
+    // base_branch: a PR into a release branch is judged against that branch.
+    await upload(slug, document(26.1, 30), { branch: "release/1.x", commit: sha("e") });
+    const release = await against({ base_commit: "eeeeeee", base_branch: "release/1.x" });
+    expect(release.comparison.baseline).toMatchObject({ basis: "merge-base", how: expect.stringContaining("on release/1.x at the merge-base eeeeeee") });
+  });
+
+  it("refuses a base_commit that is no SHA and a base_time that is no time, naming the parameter", async () => {
+    const slug = uniqueSlug("merge-base-bad");
+    for (const [query, path] of [
+      [{ base_commit: "main" }, "query.base_commit"],
+      [{ base_commit: "abc" }, "query.base_commit"],
+      [{ base_commit: "aaaaaaa", base_time: "yesterday" }, "query.base_time"],
+    ] as const) {
+      const response = await upload(slug, document(20, 1), query);
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+    }
+  });
+});
+
 describe("the regressions inbox API", () => {
   it("a step on main opens a regression that can be acknowledged", async () => {
     const slug = uniqueSlug("inbox");
