@@ -6,6 +6,7 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { useIsAdmin } from "@/components/providers/session-provider";
 import { describeProblem } from "@/components/settings/problem";
 import type { AdminCallError } from "@/components/settings/problem";
+import type { AnnotationKind } from "@/server/schemas/annotations";
 
 /**
  * Admin actions on a run: pin it as the baseline of its label, and annotate it ("deployed v2.3").
@@ -16,6 +17,7 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [note, setNote] = useState("");
+  const [kind, setKind] = useState<AnnotationKind>("note");
   const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
   // The run's report shows its notes and its pin: read it again after either.
   const refreshRun = () => queryClient.invalidateQueries(trpc.run.get.queryFilter({ project, id: runId }));
@@ -33,7 +35,13 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
     trpc.annotation.create.mutationOptions({
       onSuccess: async () => {
         setNote("");
-        setMessage({ tone: "good", text: "Annotation added: it shows on every chart with this run." });
+        setMessage({
+          tone: "good",
+          text:
+            kind === "change"
+              ? "Known change marked: it shows on every chart with this run, and change-point detection starts afresh here."
+              : "Annotation added: it shows on every chart with this run.",
+        });
         await refreshRun();
       },
       onError: failed,
@@ -54,7 +62,7 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
         className="flex flex-wrap items-center gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          if (note.trim()) annotate.mutate({ project, runId, text: note });
+          if (note.trim()) annotate.mutate({ project, runId, text: note, kind });
         }}
       >
         <label className="sr-only" htmlFor="annotation-text">
@@ -68,8 +76,22 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
           onChange={(event) => setNote(event.target.value)}
           className="w-56 rounded border border-border bg-surface px-2 py-1"
         />
+        <label className="sr-only" htmlFor="annotation-kind">
+          Kind
+        </label>
+        <select
+          id="annotation-kind"
+          value={kind}
+          onChange={(event) => setKind(event.target.value as AnnotationKind)}
+          className="rounded border border-border bg-surface px-2 py-1"
+          title="A known change (config, hardware) starts a new regime: change-point detection does not look across it"
+        >
+          <option value="note">note</option>
+          <option value="deploy">deploy</option>
+          <option value="change">known change</option>
+        </select>
         <button type="submit" className="rounded-md border border-border px-2.5 py-1 hover:border-accent">
-          Add note
+          Add
         </button>
       </form>
       {message && (

@@ -9,6 +9,12 @@ import { CompareWith } from "./compare-with";
 import { RunAdminActions } from "./run-admin-actions";
 
 const LINK = "text-accent underline-offset-2 hover:underline";
+/** How a run's note shows its kind (the trend charts mark them the same way). */
+const ANNOTATION_GLYPH: Record<RunReportData["annotations"][number]["kind"], string> = {
+  note: "✎",
+  deploy: "▲",
+  change: "⚙",
+};
 
 function Fact({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
@@ -145,7 +151,7 @@ export function RunHeader({ report, now }: { report: RunReportData; now: number 
           {report.isPinnedBaseline && <li className="rounded border border-accent px-1.5 py-0.5 text-accent">📌 pinned baseline</li>}
           {report.annotations.map((annotation) => (
             <li key={annotation.id} className="rounded border border-border px-1.5 py-0.5" title={annotation.createdAt}>
-              ✎ {annotation.text}
+              {ANNOTATION_GLYPH[annotation.kind]} {annotation.text}
             </li>
           ))}
         </ul>

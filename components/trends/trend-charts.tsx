@@ -78,7 +78,7 @@ export function TrendCharts({
               title={`Throughput in requests per second, ${series.length} runs`}
               onSelectRun={onSelectRun}
               testId="throughput-chart"
-              markers={toChartMarkers(data.markers, view.x, ["annotation"])}
+              markers={toChartMarkers(data.markers, view.x, ["annotation", "deploy", "change"])}
             />
           </Card>
         )}

@@ -27,4 +27,6 @@ export const TREND_MARKER_STYLE: Record<TrendMarkerKind, { color: string; glyph:
   improvement: { color: "var(--good)", glyph: "◆" },
   pinned: { color: "var(--accent)", glyph: "📌" },
   annotation: { color: "var(--text-muted)", glyph: "✎" },
+  deploy: { color: "var(--accent)", glyph: "▲" },
+  change: { color: "var(--warn)", glyph: "⚙" },
 };

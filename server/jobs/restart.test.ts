@@ -122,5 +122,6 @@ describe.each(durableTargets())("a webhook retry across a killed worker on $name
     const job = await (await jobQueueOf(reopened)).boss.getJobById("deliver-webhook", jobId!, { includeArchive: true });
     expect(job).toMatchObject({ state: "completed", retryCount: 1 });
     await reopened.close();
-  }, 90_000);
+    // Migrating a folder-backed PGlite and starting two worker processes: about 30 s alone, minutes on a loaded machine.
+  }, 240_000);
 });

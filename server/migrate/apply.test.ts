@@ -35,7 +35,8 @@ describe("migrateDatabase on an embedded database folder", () => {
     } finally {
       await second.close();
     }
-  });
+    // Every migration on a folder-backed PGlite, fsync'd: about 20 s alone, a minute on a loaded machine.
+  }, 180_000);
 
   it("refuses a second process on the same folder with a clear message", async () => {
     const target: DatabaseTarget = { kind: "embedded", dataDir };

@@ -50,7 +50,13 @@ describe.each(testDatabaseTargets())("annotations on $name", ({ target }) => {
     const byRun = await listAnnotationsForRuns(db, projectId, [a, b, c, a, other.runIds[0]!]);
     expect([...byRun.keys()].sort()).toEqual([a, b].sort());
     expect(byRun.get(a)?.map((annotation) => annotation.text)).toEqual(["deployed v2.3", "rolled back"]);
-    expect(byRun.get(a)?.[0]).toEqual({ id: expect.any(String), text: "deployed v2.3", createdAt: expect.any(Date) });
+    expect(byRun.get(a)?.[0]).toEqual({
+      id: expect.any(String),
+      at: expect.any(Date),
+      kind: "note",
+      text: "deployed v2.3",
+      createdAt: expect.any(Date),
+    });
     expect(byRun.has(c)).toBe(false);
     expect((await listAnnotationsForRuns(db, projectId, [])).size).toBe(0);
   });

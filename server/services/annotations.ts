@@ -1,19 +1,26 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import { createAnnotationSchema } from "../schemas/annotations";
+import { ANNOTATION_LIST_LIMIT, createAnnotationSchema, createMarkerSchema } from "../schemas/annotations";
+import type { AnnotationQuery, AnnotationKind } from "../schemas/annotations";
 import type { Principal } from "./auth";
-import { requireAdmin } from "./auth";
+import { requireAdmin, requireUploadTo } from "./auth";
 import { notFound } from "./errors";
 import { requireProject } from "./projects";
 
-/** Notes on runs ("deployed v2.3"), shown on every chart that includes the run. */
+/**
+ * Notes on runs ("deployed v2.3") and markers of the project at a time or on a run (deploys, known
+ * changes), shown on every trend chart whose history includes them. A "change" starts a new regime:
+ * change-point detection never looks across it (server/services/regression-detection.ts).
+ */
 
 export interface RunAnnotation {
   id: string;
+  at: Date;
+  kind: AnnotationKind;
   text: string;
   createdAt: Date;
 }
 
-const ANNOTATION_SELECT = { id: true, runId: true, text: true, createdAt: true } as const;
+const ANNOTATION_SELECT = { id: true, runId: true, at: true, kind: true, text: true, createdAt: true } as const;
 
 /** A run's annotations, oldest first; a run of another project is not found. */
 export async function listRunAnnotations(db: PrismaClient, slug: string, runId: string) {
@@ -30,10 +37,54 @@ export async function listRunAnnotations(db: PrismaClient, slug: string, runId: 
 export async function createAnnotation(db: PrismaClient, principal: Principal, slug: string, runId: string, input: unknown) {
   requireAdmin(principal);
   const project = await requireProject(db, slug);
-  const { text } = createAnnotationSchema.parse(input);
-  const run = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true } });
+  const { text, kind } = createAnnotationSchema.parse(input);
+  const run = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, startedAt: true } });
   if (!run) throw notFound(`Run "${runId}"`);
-  return db.annotation.create({ data: { projectId: project.id, runId: run.id, text }, select: ANNOTATION_SELECT });
+  return db.annotation.create({
+    data: { projectId: project.id, runId: run.id, at: run.startedAt, kind, text },
+    select: ANNOTATION_SELECT,
+  });
+}
+
+/**
+ * A marker of the project, on a run or at a time (POST …/annotations): the admin, or the project's
+ * own token (a deploy pipeline marks its deploys with the token it uploads with). `input` is checked
+ * against createMarkerSchema.
+ */
+export async function createMarker(db: PrismaClient, principal: Principal, slug: string, input: unknown) {
+  const project = await requireProject(db, slug);
+  requireUploadTo(principal, project.id, { action: "Posting a marker", verb: "post markers" });
+  const marker = createMarkerSchema.parse(input);
+  let runId: string | null = null;
+  let at: Date;
+  if (marker.runId !== undefined) {
+    const run = await db.run.findFirst({ where: { id: marker.runId, projectId: project.id }, select: { id: true, startedAt: true } });
+    if (!run) throw notFound(`Run "${marker.runId}"`);
+    runId = run.id;
+    at = run.startedAt;
+  } else {
+    at = new Date(marker.at!);
+  }
+  return db.annotation.create({
+    data: { projectId: project.id, runId, at, kind: marker.kind, text: marker.text },
+    select: ANNOTATION_SELECT,
+  });
+}
+
+/** The project's markers in a window, oldest first (at most ANNOTATION_LIST_LIMIT: the newest). */
+export async function listAnnotations(db: PrismaClient, slug: string, query: AnnotationQuery) {
+  const project = await requireProject(db, slug);
+  const rows = await db.annotation.findMany({
+    where: {
+      projectId: project.id,
+      kind: query.kind,
+      at: { gte: query.from ? new Date(query.from) : undefined, lt: query.to ? new Date(query.to) : undefined },
+    },
+    select: ANNOTATION_SELECT,
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: ANNOTATION_LIST_LIMIT,
+  });
+  return rows.reverse();
 }
 
 /** Deletes an annotation of the project (admin); another project's annotation is not found. */
@@ -61,6 +112,7 @@ export async function listAnnotationsForRuns(
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   for (const { runId, ...annotation } of rows) {
+    if (runId === null) continue;
     const list = byRun.get(runId);
     if (list) list.push(annotation);
     else byRun.set(runId, [annotation]);

@@ -146,13 +146,20 @@ export function requireAdmin(principal: Principal): void {
   throw new ServiceError("forbidden", "This call needs the admin token; a project or read token may not do it");
 }
 
-/** Uploading to a project: the admin, or a token of that very project. */
-export function requireUploadTo(principal: Principal, projectId: string | null): void {
+/**
+ * Uploading to a project (or another write CI does with the project's token, such as posting a deploy
+ * marker): the admin, or a token of that very project.
+ */
+export function requireUploadTo(
+  principal: Principal,
+  projectId: string | null,
+  { action, verb }: { action: string; verb: string } = { action: "Uploading", verb: "upload" },
+): void {
   if (principal.kind === "admin") return;
   if (principal.kind === "anonymous" || principal.kind === "share") {
-    throw new ServiceError("unauthorized", "Uploading needs a token: Authorization: Bearer <project or admin token>");
+    throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>`);
   }
-  if (principal.kind === "reader") throw new ServiceError("forbidden", "The read token may not upload");
+  if (principal.kind === "reader") throw new ServiceError("forbidden", `The read token may not ${verb}`);
   if (principal.projectId !== projectId) {
     throw new ServiceError("forbidden", "This token belongs to another project");
   }

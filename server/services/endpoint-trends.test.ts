@@ -4,6 +4,7 @@ import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { receivedUpload } from "../testing/uploads";
+import { createMarker } from "./annotations";
 import { getEndpointTrends } from "./endpoint-trends";
 import { ServiceError } from "./errors";
 import { ingestRun } from "./ingest-run";
@@ -257,9 +258,17 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
     await database.prisma.baselinePin.create({
       data: { projectId: project.id, forLabel: "nightly", runIds: [marked[0]!] },
     });
+    const startOf = async (id: string) => (await database.prisma.run.findUniqueOrThrow({ where: { id } })).startedAt;
     await database.prisma.annotation.create({
-      data: { projectId: project.id, runId: marked[2]!, text: "deployed v2.3" },
+      data: { projectId: project.id, runId: marked[2]!, at: await startOf(marked[2]!), text: "deployed v2.3" },
     });
+    // Markers as a deploy pipeline posts them: one at a time between the first two runs, one on a run,
+    // and one after the last run (nothing drawn marks it yet).
+    const admin = { kind: "admin" } as const;
+    const between = new Date((await startOf(marked[0]!)).getTime() + 3_600_000);
+    await createMarker(database.prisma, admin, markedSlug, { text: "v1.4 rolled out", kind: "deploy", at: between.toISOString() });
+    await createMarker(database.prisma, admin, markedSlug, { text: "pool 20 → 50", kind: "change", runId: marked[1]! });
+    await createMarker(database.prisma, admin, markedSlug, { text: "later", kind: "deploy", at: "2099-01-01T00:00:00Z" });
 
     const trends = await getEndpointTrends(database.prisma, {
       projectSlug: markedSlug,
@@ -268,13 +277,17 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
     });
     expect(trends.markers.map((marker) => [marker.order, marker.kind, marker.text])).toEqual([
       [1, "pinned", "baseline (nightly)"],
+      [2, "deploy", "v1.4 rolled out"],
       [2, "regression", "p95 +300.0%"],
+      [2, "change", "pool 20 → 50"],
       [3, "improvement", "p95 −87.5%"],
       [3, "annotation", "deployed v2.3"],
     ]);
+    // A marker at a time sits at its time on a time axis, at the first run after it on a run axis.
+    expect(trends.markers.find((marker) => marker.kind === "deploy")).toMatchObject({ runId: null, time: between.getTime() });
     // The aggregate has no change point of its own here.
     const aggregate = await getEndpointTrends(database.prisma, { projectSlug: markedSlug, endpoint: "_all", ...ALL });
-    expect(aggregate.markers.map((marker) => marker.kind)).toEqual(["pinned", "annotation"]);
+    expect(aggregate.markers.map((marker) => marker.kind)).toEqual(["pinned", "deploy", "change", "annotation"]);
   });
 
   it("thins a long history on the server and says how much it kept", async () => {
@@ -319,7 +332,13 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
 
     // A run in the middle carries an annotation: its marker needs its position, though it is no candidate.
     await database.prisma.annotation.create({
-      data: { projectId: project.id, runId: runs[151]!.id, text: "deployed v2" },
+      data: { projectId: project.id, runId: runs[151]!.id, at: runs[151]!.startedAt, text: "deployed v2" },
+    });
+    // A deploy between two runs far from any candidate: placed at the run after it.
+    await createMarker(database.prisma, { kind: "admin" }, longSlug, {
+      text: "v2.1",
+      kind: "deploy",
+      at: new Date(runs[211]!.startedAt.getTime() - 60_000).toISOString(),
     });
 
     const trends = await getEndpointTrends(database.prisma, {
@@ -333,7 +352,10 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
     for (const point of trends.points) expect(point.order).toBe(position.get(point.runId));
     for (const point of trends.metrics[0]!.points) expect(point.order).toBe(position.get(point.runId));
     expect(trends.latest.map((point) => point.order)).toEqual(Array.from({ length: 20 }, (_, index) => count - index));
-    expect(trends.markers).toEqual([expect.objectContaining({ runId: runs[151]!.id, order: 152, kind: "annotation" })]);
+    expect(trends.markers).toEqual([
+      expect.objectContaining({ runId: runs[151]!.id, order: 152, kind: "annotation" }),
+      expect.objectContaining({ runId: null, order: 212, kind: "deploy" }),
+    ]);
     expect(trends.totalRuns).toBe(count);
     expect(trends.isDownsampled).toBe(true);
     expect(trends.points.length).toBeLessThanOrEqual(50);
@@ -377,12 +399,14 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
         better: "lower",
       },
     });
-    await database.prisma.annotation.create({ data: { projectId: project.id, runId: runs[40]!.id, text: "canary" } });
+    await database.prisma.annotation.create({
+      data: { projectId: project.id, runId: runs[40]!.id, at: runs[40]!.startedAt, text: "canary" },
+    });
     const updated = await again();
     expect(updated.totalRuns).toBe(count + 1);
     expect(updated.latest[0]).toMatchObject({ runId: late.id, order: count + 1 });
     expect(updated.metrics[0]!.points.at(-1)).toMatchObject({ runId: late.id, order: count + 1, value: 31 });
-    expect(updated.markers.map((marker) => marker.order)).toEqual([41, 152]);
+    expect(updated.markers.map((marker) => marker.order)).toEqual([41, 152, 212]);
     await database.prisma.run.delete({ where: { id: late.id } });
     expect((await again()).totalRuns).toBe(count);
   });

@@ -134,10 +134,10 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   // 1st read: the history's candidates (all of it when short), only the columns run selection looks at,
   // with the marked runs (to place their markers); beside it, the custom metrics' series.
   const signature = await historySignature(db, scope);
-  const markedRunIds = [...markerSources.runIds].sort();
+  const { runIds: markedRunIds, times: markedTimes } = markerSources;
   const [history, metrics] = await Promise.all([
-    cachedRead(signature, ["candidates", ...scopeKey(scope), maxPoints, markedRunIds], () =>
-      readTrendCandidates(db, scope, maxPoints, markedRunIds),
+    cachedRead(signature, ["candidates", ...scopeKey(scope), maxPoints, markedRunIds, markedTimes], () =>
+      readTrendCandidates(db, scope, maxPoints, markedRunIds, markedTimes),
     ),
     cachedRead(signature, ["metrics", ...scopeKey(scope), maxPoints], () => findMetricTrends(db, scope, maxPoints)),
   ]);
@@ -211,17 +211,22 @@ async function findEndpoint(db: PrismaClient, projectId: string, name: string, p
 }
 
 export interface TrendMarker {
-  runId: string;
+  /** The run it marks; null for a marker at a time between runs (placed at the first run after it). */
+  runId: string | null;
   time: number;
   order: number;
-  kind: "regression" | "improvement" | "pinned" | "annotation";
+  kind: "regression" | "improvement" | "pinned" | "annotation" | "deploy" | "change";
   text: string;
 }
 
+/** A marker before it is placed: on a run, or at a time. */
+type MarkerSource = Omit<TrendMarker, "time" | "order" | "runId"> & ({ runId: string; at?: undefined } | { runId: null; at: Date });
+
 /**
  * What the charts mark: detected change points of this endpoint (the aggregate's for "_all"), runs
- * pinned as a baseline, and annotations ("deployed v2.3"). Read before the history, whose read places
- * them (placeMarkers): only runs inside the drawn history count.
+ * pinned as a baseline, notes, and the project's deploy and change markers (on a run or at a time).
+ * Read before the history, whose read places them (placeMarkers): only markers inside the drawn
+ * history count.
  */
 async function findMarkerSources(db: PrismaClient, projectId: string, endpointId: number | null) {
   const [changes, pins, annotations] = await Promise.all([
@@ -230,9 +235,9 @@ async function findMarkerSources(db: PrismaClient, projectId: string, endpointId
       select: { firstRunId: true, metric: true, kind: true, deltaPct: true },
     }),
     db.baselinePin.findMany({ where: { projectId }, select: { runIds: true, forLabel: true } }),
-    db.annotation.findMany({ where: { projectId }, select: { runId: true, text: true } }),
+    db.annotation.findMany({ where: { projectId }, select: { runId: true, at: true, kind: true, text: true } }),
   ]);
-  const markers: Omit<TrendMarker, "time" | "order">[] = [
+  const markers: MarkerSource[] = [
     ...changes.map((change) => ({
       runId: change.firstRunId,
       kind: change.kind,
@@ -245,26 +250,32 @@ async function findMarkerSources(db: PrismaClient, projectId: string, endpointId
         text: `baseline${pin.forLabel ? ` (${pin.forLabel})` : ""}`,
       })),
     ),
-    ...annotations.map((annotation) => ({
-      runId: annotation.runId,
-      kind: "annotation" as const,
-      text: annotation.text,
-    })),
+    ...annotations.map((annotation): MarkerSource => {
+      const kind = annotation.kind === "note" ? "annotation" : annotation.kind;
+      return annotation.runId === null
+        ? { runId: null, at: annotation.at, kind, text: annotation.text }
+        : { runId: annotation.runId, kind, text: annotation.text };
+    }),
   ];
-  return { markers, runIds: [...new Set(markers.map((marker) => marker.runId))] };
+  const onRuns = markers.flatMap((marker) => (marker.runId === null ? [] : [marker.runId]));
+  const atTimes = markers.flatMap((marker) => (marker.runId === null ? [marker.at.toISOString()] : []));
+  return { markers, runIds: [...new Set(onRuns)].sort(), times: [...new Set(atTimes)].sort() };
 }
 
-function placeMarkers(
-  markers: readonly Omit<TrendMarker, "time" | "order">[],
-  rows: readonly CandidateRow[],
-): TrendMarker[] {
+/** Places each marker at its run, or a marker at a time at the first run at or after it (rows are in order). */
+function placeMarkers(markers: readonly MarkerSource[], rows: readonly CandidateRow[]): TrendMarker[] {
   const rowOf = new Map(rows.map((row) => [row.runId, row]));
   return markers
-    .flatMap((marker) => {
+    .flatMap((marker): TrendMarker[] => {
+      if (marker.runId === null) {
+        const after = rows.find((row) => row.startedAt.getTime() >= marker.at.getTime());
+        if (!after) return [];
+        return [{ runId: null, kind: marker.kind, text: marker.text, time: marker.at.getTime(), order: after.order }];
+      }
       const row = rowOf.get(marker.runId);
-      return row ? [{ ...marker, time: row.startedAt.getTime(), order: row.order }] : [];
+      return row ? [{ runId: marker.runId, kind: marker.kind, text: marker.text, time: row.startedAt.getTime(), order: row.order }] : [];
     })
-    .sort((a, b) => a.order - b.order);
+    .sort((a, b) => a.order - b.order || a.time - b.time);
 }
 
 export type EndpointTrends = Awaited<ReturnType<typeof getEndpointTrends>>;
@@ -370,7 +381,8 @@ function historySource(
  * The filtered history's candidates for run selection, oldest first, and its length: every run when it
  * has at most 2 × PRESELECT_BUCKETS_PER_POINT × maxPoints, else the first and the last runs, the latest
  * LATEST_RUNS, each position bucket's lowest and highest p95, and each pinned line's extremes (ties
- * included: the domain keeps the first). The marked runs come too, flagged as not candidates. One
+ * included: the domain keeps the first). The marked runs come too, flagged as not candidates, and the
+ * first run at or after each marked time (where a marker between runs is drawn). One
  * statement over the covering index; positions are numbered by (started_at, run_id), as everywhere.
  */
 async function readTrendCandidates(
@@ -378,6 +390,7 @@ async function readTrendCandidates(
   scope: HistoryScope,
   maxPoints: number,
   markedRunIds: readonly string[],
+  markedTimes: readonly string[],
 ): Promise<{ rows: CandidateRow[]; total: number }> {
   const buckets = PRESELECT_BUCKETS_PER_POINT * maxPoints;
   const readWhole = 2 * buckets;
@@ -416,6 +429,7 @@ async function readTrendCandidates(
            error_rate AS "errorRate", throughput, n AS "order", total, is_candidate AS "isCandidate"
     FROM flagged
     WHERE is_candidate OR run_id = ANY(${markedRunIds as string[]})
+       OR n IN (SELECT (SELECT min(h.n) FROM h WHERE h.started_at >= t::timestamptz) FROM unnest(${markedTimes as string[]}::text[]) t)
     ORDER BY n`;
   return { rows, total: rows[0]?.total ?? 0 };
 }

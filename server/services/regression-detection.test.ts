@@ -3,13 +3,20 @@ import type { Database } from "../db";
 import { createSeededRandom, generateNormalSample } from "../domain/stats/random";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { receivedUpload } from "../testing/uploads";
+import { createMarker } from "./annotations";
 import { ingestRun } from "./ingest-run";
 import { detectRegressionsAfterRun } from "./regression-detection";
 
 /** Uploads a p95 series one run at a time, on main, running detection after each upload as the API does. */
-async function replayHistory(database: Database, slug: string, p95s: readonly number[]) {
+async function replayHistory(
+  database: Database,
+  slug: string,
+  p95s: readonly number[],
+  beforeRun?: (index: number, startedAt: Date) => Promise<void>,
+) {
   const runIds: string[] = [];
   for (const [index, p95] of p95s.entries()) {
+    await beforeRun?.(index, new Date(Date.UTC(2026, 0, 1) + index * 3_600_000));
     const startedAt = new Date(Date.UTC(2026, 0, 1) + index * 3_600_000).toISOString();
     const document = { schema: "benchtrack/v1", label: "nightly", startedAt, endpoints: [{ name: "GetListing", latency: { unit: "ms", p95 } }] };
     const outcome = await ingestRun(database.prisma, {
@@ -52,6 +59,25 @@ describe.each(testDatabaseTargets())("change-point regressions on $name", ({ tar
     expect(endpointRegression.deltaPct).toBeGreaterThan(20);
     expect(endpointRegression.status).toBe("open");
   }, 120_000);
+
+  it("a step at a known change (a marker of kind change) is not reported; a later step still is", async () => {
+    const random = createSeededRandom(41);
+    const series = [
+      ...generateNormalSample(random, 40, 100, 0.05),
+      ...generateNormalSample(random, 30, 130, 0.05),
+      ...generateNormalSample(random, 20, 170, 0.05),
+    ];
+    const slug = uniqueSlug("known-change");
+    const runIds = await replayHistory(database, slug, series, async (index, startedAt) => {
+      if (index !== 40) return;
+      // Posted by the deploy pipeline between runs 39 and 40, as CI would.
+      const at = new Date(startedAt.getTime() - 60_000).toISOString();
+      await createMarker(database.prisma, { kind: "admin" }, slug, { text: "pool size 20 → 10", kind: "change", at });
+    });
+    const opened = await database.prisma.regression.findMany({ where: { project: { slug }, kind: "regression" } });
+    expect(opened).toHaveLength(1);
+    expect(Math.abs(runIds.indexOf(opened[0]!.firstRunId) - 70)).toBeLessThanOrEqual(1);
+  }, 180_000);
 
   it("a flat history of 500 runs with the same noise opens none", async () => {
     const series = generateNormalSample(createSeededRandom(500), 500, 100, 0.05);

@@ -7,7 +7,8 @@ import { queueRegressionWebhooks } from "./webhooks";
 
 /**
  * Regression tracking over history: after each run on the default branch, the series of each
- * (tool, label, endpoint, metric) — the last DETECTION_WINDOW_RUNS runs of that tool and label — is searched for
+ * (tool, label, endpoint, metric) — the last DETECTION_WINDOW_RUNS runs of that tool and label, never reaching
+ * behind the project's latest marker of kind "change" (a known change of config or hardware) — is searched for
  * change points (E-divisive means with a t-test, Otava-style; see docs/change-point-detection.md).
  * A new change point in the bad direction opens a regression; in the good direction it is recorded
  * as an improvement. A change point needs minSegmentLength runs after it to be confirmed, so this
@@ -64,8 +65,20 @@ export async function findChangeCandidates(
   run: DetectionRun,
 ): Promise<ChangeCandidate[]> {
   if (run.gitBranch !== project.defaultBranch) return [];
+  // A known change (a marker of kind "change") starts a new regime: the window never reaches behind it.
+  const lastChange = await db.annotation.findFirst({
+    where: { projectId: project.id, kind: "change", at: { lte: run.startedAt } },
+    orderBy: { at: "desc" },
+    select: { at: true },
+  });
   const window = await db.run.findMany({
-    where: { projectId: project.id, label: run.label, tool: run.tool, gitBranch: project.defaultBranch, startedAt: { lte: run.startedAt } },
+    where: {
+      projectId: project.id,
+      label: run.label,
+      tool: run.tool,
+      gitBranch: project.defaultBranch,
+      startedAt: { lte: run.startedAt, ...(lastChange ? { gte: lastChange.at } : {}) },
+    },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: DETECTION_WINDOW_RUNS,
     select: { id: true },

@@ -43,7 +43,7 @@ export async function getRunReport(db: PrismaClient, projectSlug: string, runId:
     db.annotation.findMany({
       where: { projectId: project.id, runId: loaded.stored.id },
       orderBy: { createdAt: "asc" },
-      select: { id: true, text: true, createdAt: true },
+      select: { id: true, kind: true, text: true, createdAt: true },
     }),
     pinnedRunIds(db, project.id),
   ]);

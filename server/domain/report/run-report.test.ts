@@ -143,7 +143,7 @@ describe("toRunReport extras", () => {
       run,
     );
     const compare = toCompareLinks("p", "r", null, ["baseline"]);
-    const annotations = [{ id: "a1", text: "deployed v2.3", createdAt: "2026-11-22T10:00:00.000Z" }];
+    const annotations = [{ id: "a1", kind: "note" as const, text: "deployed v2.3", createdAt: "2026-11-22T10:00:00.000Z" }];
     const report = toRunReport({ slug: "p", name: "p", repoUrl: "javascript:alert(1)" }, { id: "r", uploadedAt: new Date() }, run, {
       grade,
       compare,

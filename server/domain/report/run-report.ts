@@ -85,7 +85,7 @@ export interface RunReport {
   /** Ready-made comparison links for the "compare with…" control. */
   compare: CompareLinks;
   /** Notes on this run ("deployed v2.3"), oldest first. */
-  annotations: { id: string; text: string; createdAt: string }[];
+  annotations: { id: string; kind: "note" | "deploy" | "change"; text: string; createdAt: string }[];
   /** This run is (part of) a pinned baseline. */
   isPinnedBaseline: boolean;
 }

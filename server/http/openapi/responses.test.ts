@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
 import { DELETE as deleteAnnotation } from "@/app/api/v1/projects/[project]/annotations/[annotationId]/route";
+import { GET as listMarkers, POST as postMarker } from "@/app/api/v1/projects/[project]/annotations/route";
 import { GET as getBadge } from "@/app/api/v1/projects/[project]/badge.svg/route";
 import { DELETE as unpin, GET as listPins, PUT as pin } from "@/app/api/v1/projects/[project]/baseline/route";
 import { GET as compare } from "@/app/api/v1/projects/[project]/compare/route";
@@ -135,6 +136,8 @@ describe("every answer the OpenAPI document describes", () => {
     const note = (await (await exercise(annotate, `${api}/runs/${runId}/annotations`, { ...project, id: runId }, { method: "POST", body: JSON.stringify({ text: "deployed v2.3" }) })).json()) as { id: string };
     await exercise(listAnnotations, `${api}/runs/${runId}/annotations`, { ...project, id: runId });
     await exercise(deleteAnnotation, `${api}/annotations/${note.id}`, { ...project, annotationId: note.id }, { method: "DELETE" });
+    await exercise(postMarker, `${api}/annotations`, project, { method: "POST", body: JSON.stringify({ text: "v1.4", kind: "deploy", at: "2026-11-01T10:00:00Z" }) });
+    await exercise(listMarkers, `${api}/annotations`, project);
     await exercise(createShareLink, `${api}/share-links`, project, { method: "POST", body: JSON.stringify({ run: runId }) });
   });
 

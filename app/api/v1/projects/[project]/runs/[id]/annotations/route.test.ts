@@ -70,6 +70,9 @@ describe("run annotations", () => {
     expect(created).toEqual({
       id: expect.any(String),
       runId,
+      // A note on a run is at the run's start.
+      at: expect.stringMatching(/Z$/),
+      kind: "note",
       text: "deployed v2.3",
       createdAt: expect.stringMatching(/Z$/),
     });
