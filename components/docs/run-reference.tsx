@@ -72,8 +72,9 @@ export function RunReference({
           <strong>201</strong> (or <strong>200</strong> for a replayed key) with the run&apos;s id, its page, the format
           read, the endpoints found, the CI verdict against the run&apos;s baseline (<Code>?fail_on=</Code> says what
           fails: <Code>regression</Code>, <Code>sla</Code>, <Code>thresholds</Code> or <Code>none</Code>; by default all
-          three), its SLA grade and the stored run in the Benchtrack format. With <Code>Accept: text/markdown</Code> the
-          answer is a pull-request comment, the verdict on its first line.
+          three), its SLA grade, the pull-request comment (<Code>comment</Code>: its Markdown and the hidden marker CI
+          finds it again by, one per project and series) and the stored run in the Benchtrack format. With{" "}
+          <Code>Accept: text/markdown</Code> the answer is that comment alone, the verdict on its first line.
         </p>
         <CodeBlock
           title="Upload answer"
@@ -91,6 +92,8 @@ export function RunReference({
   "comparison": { "baseline": { "how": "the last 5 k6 runs labelled baseline on main", "pinned": false, "runs": […] },
                   "verdict": "unchanged", "regressions": [], "improvements": 0, "url": "…", … },
   "grade": null,
+  "comment": { "series": "k6:baseline", "marker": "<!-- benchtrack:listings:k6:baseline -->",
+               "markdown": "### ✅ Benchtrack: **PASS**\\n…" },
   "run": {
     "id": "cmabc123…", "schema": "benchtrack/v1", "format": "k6-summary", "tool": "k6", "label": "baseline",
     "environment": {…}, "endpoints": […], "aggregate": {…}, …

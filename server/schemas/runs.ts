@@ -117,6 +117,16 @@ const toolThresholdsSchema = z
   })
   .describe("The tool's own verdict; a failed threshold fails the run when failOn has thresholds.");
 
+const prCommentSchema = z
+  .object({
+    series: z.string().describe('The series the comment follows: the run\'s tool and label, each URI-encoded, as "<tool>:<label>" ("k6:baseline").'),
+    marker: z
+      .string()
+      .describe("A hidden HTML comment, `<!-- benchtrack:<project>:<series> -->`, that ends the Markdown: CI finds its comment of this project and series by it and updates it in place."),
+    markdown: z.string().describe("The pull-request comment: the same text as the answer to Accept: text/markdown (share links on a private server)."),
+  })
+  .describe("The run as a pull-request comment, and how to find that comment again on the next push.");
+
 export const runVerdictSchema = z
   .object({
     id: z.string().describe("The run's id."),
@@ -126,6 +136,7 @@ export const runVerdictSchema = z
     thresholds: toolThresholdsSchema,
     comparison: verdictComparisonSchema,
     grade: gradeSchema,
+    comment: prCommentSchema,
   })
   .describe("The CI verdict of a run.");
 
@@ -142,6 +153,7 @@ export const uploadResponseSchema = z
     thresholds: toolThresholdsSchema,
     comparison: verdictComparisonSchema,
     grade: gradeSchema,
+    comment: prCommentSchema,
     run: storedRunSchema,
   })
   .describe("A stored run with its CI verdict. 201 when created; 200 when an Idempotency-Key replays an earlier upload.");

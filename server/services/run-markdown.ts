@@ -11,6 +11,16 @@ import { AGGREGATE_DISPLAY_NAME, endpointDisplayName, isAggregate } from "../dom
  */
 type ResultRow = RunDocument["endpoints"][number];
 
+/**
+ * A PR comment stays short (and far below GitHub's 65,536 characters, with room for the earlier
+ * pushes' results a living comment keeps: docs/ci.md): past these, the run's page has the rest.
+ */
+const MAX_ENDPOINT_ROWS = 25;
+const MAX_THRESHOLDS_LISTED = 10;
+const MAX_REGRESSION_ROWS = 15;
+
+const more = (count: number, what: string) => `${count} more ${what}${count === 1 ? "" : "s"}`;
+
 function gradeLine(grade: SlaGrade | null): string {
   if (grade === null) return "No SLA policy: the run is not graded.";
   if (grade.letter === null) return `SLA: no data (${markdownText(grade.reason)}).`;
@@ -34,18 +44,23 @@ function verdictLines(verdict: RunVerdict, baseUrl: string, compareUrl: string |
       : `### ✅ Benchtrack: **PASS**${verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
   const lines = [headline, ""];
   if (verdict.thresholds.failed.length > 0) {
-    const failed = verdict.thresholds.failed.map(({ metric, expression }) => `${markdownCode(expression)} on ${markdownCode(metric)}`);
-    lines.push(`**Tool thresholds failed** (${verdict.thresholds.failed.length} of ${verdict.thresholds.evaluated}): ${failed.join(", ")}.`, "");
+    const { failed } = verdict.thresholds;
+    const listed = failed.slice(0, MAX_THRESHOLDS_LISTED).map(({ metric, expression }) => `${markdownCode(expression)} on ${markdownCode(metric)}`);
+    const rest = failed.length > listed.length ? ` and ${more(failed.length - listed.length, "threshold")}` : "";
+    lines.push(`**Tool thresholds failed** (${failed.length} of ${verdict.thresholds.evaluated}): ${listed.join(", ")}${rest}.`, "");
   }
   const compareHref = compareUrl !== undefined ? compareUrl : comparison.comparePath ? `${baseUrl}${comparison.comparePath}` : null;
   const compareLink = compareHref ? ` · [compare](${compareHref})` : "";
   lines.push(`Baseline: ${markdownText(comparison.baseline.how)}${compareLink}.`);
   if (comparison.regressions.length > 0) {
     lines.push("", "| Endpoint | Metric | Baseline | This run | Δ | p |", "|---|---|--:|--:|--:|--:|");
-    for (const regression of comparison.regressions.slice(0, 15)) {
+    for (const regression of comparison.regressions.slice(0, MAX_REGRESSION_ROWS)) {
       lines.push(
         `| ${markdownText(endpointDisplayName(regression.endpoint))} | ${markdownText(regression.metric)} | ${formatMetricValue(regression.metric, regression.unit, regression.base)} | ${formatMetricValue(regression.metric, regression.unit, regression.head)} | ${formatDeltaPct(regression.deltaPct)} | ${formatPValue(regression.pValue)} |`,
       );
+    }
+    if (comparison.regressions.length > MAX_REGRESSION_ROWS) {
+      lines.push("", `…and ${more(comparison.regressions.length - MAX_REGRESSION_ROWS, "regression")} on the comparison page.`);
     }
   } else if (comparison.baseline.runs.length > 0) {
     lines.push("", `No metric regressed against the baseline${comparison.improvements > 0 ? ` (${comparison.improvements} improved)` : ""}.`);
@@ -77,8 +92,9 @@ export function renderRunMarkdown(
     "",
     "| Endpoint | Count | RPS | P50 | P95 | P99 | Error % |",
     "|---|--:|--:|--:|--:|--:|--:|",
-    ...run.endpoints.map((endpoint) => row(markdownText(endpoint.name), endpoint)),
+    ...run.endpoints.slice(0, MAX_ENDPOINT_ROWS).map((endpoint) => row(markdownText(endpoint.name), endpoint)),
     row(`**${AGGREGATE_DISPLAY_NAME}**`, run.aggregate),
+    ...(run.endpoints.length > MAX_ENDPOINT_ROWS ? ["", `…and ${more(run.endpoints.length - MAX_ENDPOINT_ROWS, "endpoint")}: [open the run](${run.url}).`] : []),
   ];
   return `${lines.join("\n")}\n`;
 }

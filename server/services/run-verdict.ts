@@ -6,6 +6,7 @@ import type { SlaGrade } from "../domain/sla/grade";
 import type { Verdict } from "../domain/stats/verdict";
 import type { FailOnValue } from "../domain/fail-on";
 import { effectiveFailOn } from "../domain/fail-on";
+import { prCommentIdentity } from "../domain/report/pr-comment";
 import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { PrismaClient } from "../generated/prisma/client";
 import { chooseBaseline } from "./baselines";
@@ -198,7 +199,9 @@ const PR_SHARE_LINK_SECONDS = 30 * 24 * 3600;
 /**
  * A verdict as both answers give it: the JSON fields, and the Markdown a PR comment shows. On a private
  * server (BENCHTRACK_READ_TOKEN) the Markdown links are share links, so reviewers can open them without
- * a token; the JSON keeps the plain links (and gives the share links beside them).
+ * a token; the JSON keeps the plain links. The Markdown ends with the hidden marker of its project and
+ * series, and the JSON carries it too (`comment`), so CI can find its comment again and update it in
+ * place rather than add one per push (docs/ci.md).
  */
 export async function verdictAnswer(project: { slug: string }, verdict: RunVerdict, baseUrl: string) {
   const run = toRunDocument(project, verdict.run, verdict.grade, baseUrl);
@@ -224,6 +227,8 @@ export async function verdictAnswer(project: { slug: string }, verdict: RunVerdi
               ).url,
       }
     : null;
+  const identity = prCommentIdentity(project.slug, verdict.run.run);
+  const markdown = `${renderRunMarkdown(shared ? { ...run, url: shared.run } : run, verdict, baseUrl, shared?.compare)}\n${identity.marker}\n`;
   return {
     run,
     shareLinks: shared,
@@ -234,8 +239,9 @@ export async function verdictAnswer(project: { slug: string }, verdict: RunVerdi
       thresholds: verdict.thresholds,
       comparison: verdictComparison(verdict, baseUrl, project.slug),
       grade: verdict.grade,
+      comment: { ...identity, markdown },
     },
-    markdown: () => renderRunMarkdown(shared ? { ...run, url: shared.run } : run, verdict, baseUrl, shared?.compare),
+    markdown: () => markdown,
   };
 }
 

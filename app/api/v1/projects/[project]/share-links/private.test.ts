@@ -192,5 +192,18 @@ describe("share links", () => {
       baseUrl: "http://bench.test",
     });
     expect(compared.base.runs).toHaveLength(2);
+
+    // The JSON answer's comment (what the PR action posts) links the same way; its plain links stay plain.
+    const json = (await (
+      await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
+        method: "POST",
+        body: k6Summary("baseline", 2),
+        query: { label: "nightly", branch: "feature/y", started_at: new Date(Date.UTC(2026, 0, 3)).toISOString() },
+      })
+    ).json()) as { comment: { markdown: string }; comparison: { url: string } };
+    const commentLinks = [...json.comment.markdown.matchAll(/\]\((http[^)]+)\)/g)].map((match) => new URL(match[1]!));
+    expect(commentLinks.map((link) => link.pathname)).toEqual(expect.arrayContaining([expect.stringMatching(/\/compare$/)]));
+    for (const link of commentLinks) expect(link.searchParams.get(SHARE_PARAM)).toMatch(/^Fe26\.2\*/);
+    expect(new URL(json.comparison.url).searchParams.has(SHARE_PARAM)).toBe(false);
   });
 });

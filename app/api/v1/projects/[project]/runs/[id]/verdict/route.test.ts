@@ -86,6 +86,40 @@ describe("the CI verdict", () => {
   });
 });
 
+describe("the PR comment", () => {
+  it("ends with the hidden marker of its project and series, which the JSON names too", async () => {
+    const slug = uniqueSlug("comment");
+    const first = await (await upload(slug, document(20.1, 0))).json();
+    expect(first.comment).toMatchObject({ series: "custom:nightly", marker: `<!-- benchtrack:${slug}:custom:nightly -->` });
+    const markdown = await (await upload(slug, document(20.2, 1), { branch: "feature/x" }, "text/markdown")).text();
+    expect(markdown.split("\n")[0]).toMatch(/^### ✅ Benchtrack: \*\*PASS\*\*/);
+    expect(markdown.trimEnd().split("\n").at(-1)).toBe(first.comment.marker);
+    // The JSON's Markdown is the Markdown answer, for the same judgement.
+    const verdict = await (await call(getVerdict, `/api/v1/projects/${slug}/runs/${first.id}/verdict`, { project: slug, id: first.id }, { token: null })).json();
+    expect(verdict.comment.markdown).toBe(first.comment.markdown);
+    expect(first.comment.markdown.endsWith(`${first.comment.marker}\n`)).toBe(true);
+    // Another label is another series, so another comment.
+    const other = await (await upload(slug, document(20.1, 2), { label: "soak --> <b>x</b>" })).json();
+    expect(other.comment.marker).toBe(`<!-- benchtrack:${slug}:custom:soak%20--%3E%20%3Cb%3Ex%3C%2Fb%3E -->`);
+  });
+
+  it("stays short for a run of many endpoints: the table stops at 25 rows and links to the rest", async () => {
+    const slug = uniqueSlug("comment-wide");
+    const endpoints = Array.from({ length: 60 }, (_, index) => ({
+      name: `GET /api/endpoint-${String(index).padStart(2, "0")}`,
+      requests: 100,
+      latency: { unit: "ms", p50: 5, p95: 9 },
+    }));
+    const answer = await (
+      await upload(slug, JSON.stringify({ schema: "benchtrack/v1", label: "wide", endpoints }))
+    ).json();
+    const rows = answer.comment.markdown.split("\n").filter((line: string) => line.startsWith("| GET /api/endpoint-"));
+    expect(rows).toHaveLength(25);
+    expect(answer.comment.markdown).toContain(`…and 35 more endpoints: [open the run](${answer.url}).`);
+    expect(answer.comment.markdown).toContain("| **All endpoints** |");
+  });
+});
+
 describe("the baseline's load profile", () => {
   it("leaves out baseline runs driven with another load profile, and says so", async () => {
     const slug = uniqueSlug("profile");
