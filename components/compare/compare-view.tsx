@@ -15,6 +15,7 @@ import { ComparisonChart } from "./comparison-chart";
 import { chartData, roundsTable, tableGroups } from "./shape";
 import type { CompareInput } from "./types";
 import { VerdictBadge } from "./verdict-badge";
+import { RoundsNote, UnfairWarning, WhatChanged } from "./what-changed";
 
 export interface CompareViewProps {
   /** compare.get's input, as the page prefetched it. */
@@ -67,6 +68,8 @@ export function CompareView({ input, view }: CompareViewProps) {
     });
   };
   const endpointCount = comparison.endpoints.length || 1;
+  // The unfair environment differences are said beside the verdict already.
+  const otherWarnings = comparison.warnings.filter((warning) => !comparison.environment.unfair.includes(warning));
   const method =
     comparison.kind === "pairwise"
       ? "1 vs 1: each change is judged against a noise band learnt from recent runs on the base branch."
@@ -85,6 +88,8 @@ export function CompareView({ input, view }: CompareViewProps) {
               <VerdictBadge verdict={comparison.verdict} large />
               <span className="text-sm">{comparison.notComparable ? "Not comparable: these runs are several series." : VERDICT_SENTENCE[comparison.verdict]}</span>
             </div>
+            <UnfairWarning sentences={comparison.environment.unfair} />
+            <RoundsNote rounds={comparison.rounds} />
             <p className="text-sm" data-testid="compare-sides">
               <span className="font-medium">base</span> {describeRunSet(result.base.runs)} →{" "}
               <span className="font-medium">head</span> {describeRunSet(result.head.runs)}
@@ -136,17 +141,19 @@ export function CompareView({ input, view }: CompareViewProps) {
             </ul>
           </div>
         )}
-        {comparison.warnings.length > 0 && (
+        {otherWarnings.length > 0 && (
           <div role="alert" className="mt-4 rounded-md border border-warn p-3 text-sm" data-testid="compare-warnings">
             <p className="font-medium text-warn">Base and head may not be like for like:</p>
             <ul className="mt-1 list-disc pl-5">
-              {comparison.warnings.map((warning) => (
+              {otherWarnings.map((warning) => (
                 <li key={warning}>{warning}</li>
               ))}
             </ul>
           </div>
         )}
       </Card>
+
+      <WhatChanged environment={comparison.environment} />
 
       <Card
         title="Per endpoint and metric"

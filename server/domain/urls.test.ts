@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AGGREGATE_NAME } from "./run";
-import { absoluteUrl, apiPaths, commitUrl, compareSearch, pagePaths, pullRequestUrl, safeHttpUrl } from "./urls";
+import { absoluteUrl, apiPaths, commitUrl, compareCommitsUrl, compareSearch, pagePaths, pullRequestUrl, safeHttpUrl } from "./urls";
 
 describe("pagePaths", () => {
   it("encodes every segment once", () => {
@@ -69,5 +69,12 @@ describe("links to outside", () => {
     expect(pullRequestUrl("https://github.com/example/listings", 47)).toBe("https://github.com/example/listings/pull/47");
     expect(pullRequestUrl("https://gitlab.com/example/listings", 47)).toBe("https://gitlab.com/example/listings/-/merge_requests/47");
     expect(pullRequestUrl("https://git.example.com/listings", 47)).toBeNull();
+  });
+
+  it("links the diff between two commits, GitHub and GitLab style, on known hosts only", () => {
+    expect(compareCommitsUrl("https://github.com/example/listings/", "9f1c2e7", "4b1d2aa")).toBe("https://github.com/example/listings/compare/9f1c2e7...4b1d2aa");
+    expect(compareCommitsUrl("https://gitlab.com/example/listings", "9f1c2e7", "4b1d2aa")).toBe("https://gitlab.com/example/listings/-/compare/9f1c2e7...4b1d2aa");
+    expect(compareCommitsUrl("https://github.com/example/listings", "a/b", "c?d")).toBe("https://github.com/example/listings/compare/a%2Fb...c%3Fd");
+    expect(compareCommitsUrl("https://git.example.com/listings", "9f1c2e7", "4b1d2aa")).toBeNull();
   });
 });

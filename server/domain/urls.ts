@@ -128,5 +128,18 @@ export function pullRequestUrl(repoUrl: string, pullRequest: number): string | n
   return null;
 }
 
+/**
+ * The diff between two commits: GitHub's and Gitea's `/compare/<base>...<head>`, GitLab's
+ * `/-/compare/<base>...<head>`; unknown hosts are not guessed at (as pullRequestUrl).
+ */
+export function compareCommitsUrl(repoUrl: string, baseCommit: string, headCommit: string): string | null {
+  const base = repoUrl.replace(/\/+$/, "");
+  const host = new URL(base).hostname;
+  const range = `${segment(baseCommit)}...${segment(headCommit)}`;
+  if (host.includes("gitlab")) return `${base}/-/compare/${range}`;
+  if (host === "github.com" || host.includes("gitea") || host.includes("github")) return `${base}/compare/${range}`;
+  return null;
+}
+
 /** Where the sign-in and sign-out forms post (app/api/auth/session/route.ts). */
 export const SESSION_FORM_ACTION = "/api/auth/session";

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
+import type { EnvironmentDiff } from "../domain/compare/environment-diff";
+import type { RoundsAdvice } from "../domain/compare/rounds-needed";
 
 /** Wire schemas of comparisons: the query (base and head selectors) and the answer, tied to the domain types below. */
 export const compareQuerySchema = z.object({
@@ -47,6 +49,65 @@ const endpointComparisonSchema = z.object({
   verdict: verdictSchema,
 });
 
+const commitRefSchema = z.object({ sha: z.string(), url: z.string().nullable().describe("The commit on the repository's host, when the project's repoUrl is set.") });
+
+const environmentSchema = z
+  .object({
+    same: z.array(z.string()).describe('What both sides share, one phrase each: "tool k6 0.52.0", "host perf-1 (16 CPUs, 32 GB)".'),
+    differences: z
+      .array(
+        z.object({
+          field: z.enum(["tool", "protocol", "load", "hostSize", "toolVersion", "host", "appVersion", "setting", "attribute"]),
+          name: z.string().describe('What differs: "tool version", "vus", "host size", "attribute db".'),
+          base: z.array(z.string()).describe("The base runs' distinct values (several when they mix; none when unknown)."),
+          head: z.array(z.string()),
+          isUnfair: z.boolean().describe("Alone, this difference can move the numbers (tool, protocol, load profile, host size)."),
+        }),
+      )
+      .describe("Only what differs, unfair kinds first."),
+    unfair: z.array(z.string()).describe("One sentence per unfair difference, saying what differs; also the first of warnings."),
+    commits: z
+      .object({
+        base: z.array(commitRefSchema),
+        head: z.array(commitRefSchema),
+        diffUrl: z.string().nullable().describe("The diff base...head (GitHub/GitLab style) when the repository is known and each side is one commit."),
+        mixed: z.array(z.enum(["base", "head"])).describe("Sides whose runs come from several commits."),
+      })
+      .nullable()
+      .describe("null when both sides are the same commit(s) or no run names one."),
+  })
+  .describe("What changed between base and head besides the code (docs/statistics.md, \"What changed\").");
+
+const roundsEstimateSchema = z.union([
+  z.object({ status: z.literal("ok"), roundsPerSide: z.number().int() }),
+  z.object({ status: z.literal("beyond"), maxRounds: z.number().int().describe("More than this many rounds per side would be needed.") }),
+  z.object({ status: z.literal("insufficient"), reason: z.string().describe('Why it cannot tell, e.g. "the noise is unknown".') }),
+]);
+
+const metricRoundsSchema = z.object({
+  endpoint: z.string(),
+  metric: z.string(),
+  baseNoisePct: z.number().nullable().describe("Round-to-round noise of the base: sd / mean, in percent."),
+  headNoisePct: z.number().nullable(),
+  have: z.object({ base: z.number().int(), head: z.number().int() }),
+  estimate: roundsEstimateSchema,
+});
+
+const roundsSchema = z
+  .object({
+    minEffectPct: z.number(),
+    alpha: z.number(),
+    power: z.number(),
+    test: z.enum(["welch", "mann-whitney"]),
+    headline: metricRoundsSchema.describe("The aggregate's p95 when undecided, else the metric needing the most rounds."),
+    metrics: z.array(metricRoundsSchema).describe("Every undecided metric, the most rounds first."),
+    sentence: z.string().describe("The headline in words, as the page and the Markdown say it."),
+  })
+  .nullable()
+  .describe(
+    "On a group comparison that found no change it can stand behind: how many rounds per side would detect the minimum effect at the observed noise, with the same test, α and 80% power. null otherwise.",
+  );
+
 const sideSchema = z.object({
   selector: z.string(),
   runs: z.array(
@@ -73,7 +134,9 @@ export const comparisonResponseSchema = z
     options: z.object({ minEffectPct: z.number(), alpha: z.number(), test: z.enum(["welch", "mann-whitney"]) }),
     endpoints: z.array(endpointComparisonSchema),
     aggregate: endpointComparisonSchema,
-    warnings: z.array(z.string()).describe("Differences that make base and head not like for like."),
+    warnings: z.array(z.string()).describe("Differences that make base and head not like for like (environment.unfair first)."),
+    environment: environmentSchema,
+    rounds: roundsSchema,
     notComparable: z
       .string()
       .nullable()
@@ -88,3 +151,5 @@ export const comparisonResponseSchema = z
 type Assert<T extends true> = T;
 export type MetricShapeMatches = Assert<MetricComparison extends z.infer<typeof metricComparisonSchema> ? true : false>;
 export type EndpointShapeMatches = Assert<EndpointComparison extends z.infer<typeof endpointComparisonSchema> ? true : false>;
+export type EnvironmentShapeMatches = Assert<EnvironmentDiff extends z.infer<typeof environmentSchema> ? true : false>;
+export type RoundsShapeMatches = Assert<RoundsAdvice extends NonNullable<z.infer<typeof roundsSchema>> ? true : false>;

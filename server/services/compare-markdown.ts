@@ -1,5 +1,6 @@
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
-import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
+import type { Comparison, EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
+import { describeCommits, describeDifference } from "../domain/compare/environment-diff";
 import { describeRunSet } from "../domain/compare/run-names";
 import { markdownText } from "../domain/report/markdown";
 import { endpointDisplayName } from "../domain/run";
@@ -32,6 +33,25 @@ function formatDelta(metric: MetricComparison): string {
   return `${delta} (${formatDeltaPct(low)} … ${formatDeltaPct(high)})`;
 }
 
+/** A link target inside Markdown's `(…)`: characters that would end or break it are percent-encoded. */
+function markdownHref(url: string): string {
+  return url.replace(/[()<>\s]/g, (character) => encodeURIComponent(character));
+}
+
+/**
+ * "What changed" besides the code, in two short lines: the differences (unfair ones marked ⚠️, the
+ * commits linked to their diff when the repository is known), then what both sides share.
+ */
+function environmentLines(environment: Comparison["environment"]): string[] {
+  const changed = environment.differences.map((difference) => `${markdownText(describeDifference(difference))}${difference.isUnfair ? " ⚠️" : ""}`);
+  if (environment.commits) {
+    const text = `commits ${markdownText(describeCommits(environment.commits))}`;
+    changed.push(environment.commits.diffUrl ? `[${text}](${markdownHref(environment.commits.diffUrl)})` : text);
+  }
+  const same = environment.same.length > 0 ? [`<sub>Same ${markdownText(environment.same.join(", "))}.</sub>`] : [];
+  return changed.length > 0 ? [`**What changed** (base → head): ${changed.join(" · ")}`, ...same] : same;
+}
+
 /** A side as people name its runs ("baseline #1–5 on main@6bb136f"), not as its selector's ids. */
 function sideLabel(side: ComparisonResult["base"]): string {
   return markdownText(describeRunSet(side.runs));
@@ -50,12 +70,13 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
       "",
     ].join("\n");
   }
-  const lines = [
-    `### ${VERDICT_LINE[comparison.verdict]}`,
-    "",
-    `**base** ${sideLabel(result.base)} → **head** ${sideLabel(result.head)} · [open the comparison](${pageUrl})`,
-    "",
-  ];
+  const lines = [`### ${VERDICT_LINE[comparison.verdict]}`, ""];
+  // Beside the verdict: what makes it unfair, and how many rounds would settle an undecided one.
+  if (comparison.environment.unfair.length > 0) {
+    lines.push(...comparison.environment.unfair.map((warning) => `> ⚠️ **Unfair comparison:** ${markdownText(warning)}`), "");
+  }
+  if (comparison.rounds) lines.push(`**How many rounds?** ${markdownText(comparison.rounds.sentence)}`, "");
+  lines.push(`**base** ${sideLabel(result.base)} → **head** ${sideLabel(result.head)} · [open the comparison](${pageUrl})`, "");
   const endpoints: EndpointComparison[] = [...comparison.endpoints, comparison.aggregate];
   const changed = endpoints.flatMap((endpoint) =>
     endpoint.metrics
@@ -82,9 +103,13 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
       : comparison.kind === "group-vs-run"
         ? `One run against ${result.base.runs.length} base runs: a prediction-interval t test, α = ${alpha}, minimum effect ${minEffectPct}%.`
         : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95). ${test === "welch" ? "Welch's t-test" : "Mann–Whitney U"}, α = ${alpha}, minimum effect ${minEffectPct}%.`;
+  const environment = environmentLines(comparison.environment);
+  if (environment.length > 0) lines.push("", ...environment);
   lines.push("", `<sub>${method}</sub>`);
-  if (comparison.warnings.length > 0) {
-    lines.push("", ...comparison.warnings.map((warning) => `> ⚠️ ${markdownText(warning)}`));
+  // The unfair differences are said by the verdict already.
+  const otherWarnings = comparison.warnings.filter((warning) => !comparison.environment.unfair.includes(warning));
+  if (otherWarnings.length > 0) {
+    lines.push("", ...otherWarnings.map((warning) => `> ⚠️ ${markdownText(warning)}`));
   }
   return `${lines.join("\n")}\n`;
 }

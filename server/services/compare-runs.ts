@@ -73,14 +73,26 @@ export function toComparable(loaded: LoadedRun): ComparableRun {
     round: run.round,
     startedAt: stored.startedAt.toISOString(),
     tool: run.tool,
+    toolVersion: run.toolVersion,
+    protocol: run.aggregate.protocol ?? protocolOf(run.environment.config),
     branch: run.environment.git.branch,
+    commit: run.environment.git.commit,
     durationSeconds: run.durationSeconds,
     hostName: run.environment.host.name,
+    hostCpus: run.environment.host.cpus,
+    hostMemoryGb: run.environment.host.memoryGb,
+    appVersion: run.environment.appVersion,
     config: run.environment.config,
+    attributes: run.environment.attributes,
     aggregate: run.aggregate,
     endpoints: run.endpoints,
     metrics: run.metrics,
   };
+}
+
+/** The protocol a run's load configuration states ("protocol": "grpc"), when its results do not. */
+function protocolOf(config: Record<string, string | number | boolean>): string | null {
+  return typeof config.protocol === "string" ? config.protocol : null;
 }
 
 /**
@@ -119,7 +131,7 @@ async function noiseHistory(db: PrismaClient, projectId: string, base: Comparabl
 /** Two selections of a project's runs, compared (no side may be empty: see compareProjectRuns). */
 export async function compareSelections(
   db: PrismaClient,
-  project: { id: string; minEffectPct: number; alpha: number },
+  project: { id: string; minEffectPct: number; alpha: number; repoUrl?: string | null },
   request: { base: RunSelector; head: RunSelector; last: number | null; test: SignificanceTest; tool: string | null },
 ): Promise<ComparisonResult> {
   const [baseRows, headRows] = await Promise.all([
@@ -131,7 +143,7 @@ export async function compareSelections(
   const baseRuns = comparableOf(baseRows);
   const headRuns = comparableOf(headRows);
 
-  const options: CompareOptions = { minEffectPct: project.minEffectPct, alpha: project.alpha, test: request.test };
+  const options: CompareOptions = { minEffectPct: project.minEffectPct, alpha: project.alpha, test: request.test, repoUrl: project.repoUrl ?? null };
   if (baseRuns.length === 1 && headRuns.length === 1) {
     options.history = await noiseHistory(db, project.id, baseRuns[0]!, baseRows[0]!.gitBranch);
   }

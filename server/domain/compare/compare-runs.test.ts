@@ -116,22 +116,34 @@ describe("compareRuns: one run against a group", () => {
   });
 });
 
-describe("comparabilityWarnings", () => {
-  it("names load-profile, tool, host, duration and endpoint differences", () => {
-    const base = run("b", "x", { latency: { unit: "ms", p95: 1 } }, { config: { vus: 10 }, tool: "k6" });
+describe("comparison warnings", () => {
+  it("puts the unfair environment differences first (tool, load profile, host size), then durations and endpoints", () => {
+    const base = run("b", "x", { latency: { unit: "ms", p95: 1 } }, { config: { vus: 10 }, tool: "k6", hostCpus: 16 });
     const head = run("h", "x", { latency: { unit: "ms", p95: 1 } }, {
       config: { vus: 20 },
       tool: "locust",
       hostName: "perf-2",
+      hostCpus: 4,
       durationSeconds: 60,
       endpoints: parseBenchtrack({ schema: "benchtrack/v1", endpoints: [{ name: "New" }] }).endpoints,
     });
-    const warnings = comparabilityWarnings([base], [head]).join("\n");
-    expect(warnings).toMatch(/Different tools: base k6 vs head locust/);
-    expect(warnings).toMatch(/Different load profile \(vus\): base 10 vs head 20/);
-    expect(warnings).toMatch(/Different hosts/);
-    expect(warnings).toMatch(/Different durations/);
-    expect(warnings).toMatch(/Endpoints only in head: New/);
+    const comparison = compareRuns([base], [head]);
+    expect(comparison.warnings.map((warning) => warning.split(/ \(|:/)[0])).toEqual([
+      "Different tools",
+      "Different load profiles",
+      "Different host sizes",
+      "Different durations",
+      "Endpoints only in head",
+    ]);
+    expect(comparison.warnings.slice(0, 3)).toEqual(comparison.environment.unfair);
+    expect(comparison.warnings[1]).toMatch(/vus 10 → 20/);
+    expect(comparabilityWarnings([base], [head]).join("\n")).not.toMatch(/Different tools/);
+  });
+
+  it("does not warn about another host name of the same size: it lists it under what changed", () => {
+    const comparison = compareRuns([run("b", "x", { latency: { unit: "ms", p95: 1 } })], [run("h", "x", { latency: { unit: "ms", p95: 1 } }, { hostName: "perf-2" })]);
+    expect(comparison.warnings).toEqual([]);
+    expect(comparison.environment.differences).toMatchObject([{ field: "host", base: ["perf-1"], head: ["perf-2"], isUnfair: false }]);
   });
 });
 

@@ -24,18 +24,20 @@ import type { Better, CustomMetric, EndpointResult } from "../run";
 import { AGGREGATE_NAME, endpointKey } from "../run";
 import type { MetricDefinition } from "../metrics";
 import { COMPARED_METRICS, customMetricKey, customMetricsOf } from "../metrics";
-import { LOAD_CONFIG_KEYS } from "./load-profile";
+import type { EnvironmentDiff, RunSetup } from "./environment-diff";
+import { diffEnvironments } from "./environment-diff";
+import type { RoundsAdvice } from "./rounds-needed";
+import { adviseRounds } from "./rounds-needed";
 
-export interface ComparableRun {
+/** A run as a comparison reads it: its results, and how it was measured (RunSetup: tool, host, load…). */
+export interface ComparableRun extends RunSetup {
   id: string;
   label: string | null;
   round: number | null;
   startedAt: string;
-  tool: string;
   /** The run's git branch, when known: a side spanning several is warned about. */
   branch?: string | null;
   durationSeconds: number | null;
-  hostName: string | null;
   config: Record<string, string | number | boolean>;
   aggregate: EndpointResult;
   endpoints: EndpointResult[];
@@ -52,6 +54,8 @@ export interface CompareOptions {
    * learn the noise band. Keyed by `historyKey(endpoint, metric)`.
    */
   history?: ReadonlyMap<string, readonly number[]>;
+  /** The project's repository, to link the commits of "what changed" (environment-diff.ts). */
+  repoUrl?: string | null;
 }
 
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { ...DEFAULT_VERDICT_OPTIONS, test: "welch" };
@@ -105,7 +109,15 @@ export interface Comparison {
   counts: Record<Verdict, number>;
   endpoints: EndpointComparison[];
   aggregate: EndpointComparison;
+  /**
+   * Differences that make base and head not like for like: the unfair environment differences first
+   * (environment.unfair), then the rest (durations, endpoints on one side only, branches, a shared run).
+   */
   warnings: string[];
+  /** What changed between the sides besides the code: tool, load profile, host, versions, commits. */
+  environment: EnvironmentDiff;
+  /** On a group comparison that found no change it can stand behind: how many rounds would (rounds-needed.ts). */
+  rounds: RoundsAdvice | null;
   /**
    * Why the two sides cannot be compared at all (runs of several tools: different series, see
    * docs/statistics.md); then every metric is inconclusive and `tools` lists what to compare instead.
@@ -343,17 +355,21 @@ export function compareRuns(
           ? "pairwise"
           : "mixed";
   const tools = toolsOf(baseRuns, headRuns);
+  const environment = diffEnvironments(baseRuns, headRuns, { repoUrl: options.repoUrl ?? null });
   const judged: Comparison = {
     verdict: worstVerdict(allMetrics.map((metric) => metric.verdict)),
     counts,
     endpoints: endpointsJudged,
     aggregate: aggregateJudged,
-    warnings: comparabilityWarnings(baseRuns, headRuns),
+    warnings: [...environment.unfair, ...comparabilityWarnings(baseRuns, headRuns)],
+    environment,
+    rounds: null,
     notComparable: null,
     tools,
     kind,
   };
-  return tools.length > 1 ? notComparable(judged, tools) : judged;
+  const final = tools.length > 1 ? notComparable(judged, tools) : judged;
+  return { ...final, rounds: adviseRounds(final, options) };
 }
 
 function toolsOf(baseRuns: readonly ComparableRun[], headRuns: readonly ComparableRun[]): Comparison["tools"] {
@@ -423,30 +439,13 @@ function correctForMultipleTests(endpoints: readonly EndpointComparison[], alpha
 }
 
 
-function distinct(values: readonly (string | number | boolean | null | undefined)[]): string[] {
-  return [...new Set(values.filter((value) => value !== null && value !== undefined).map(String))];
-}
-
 /**
- * Differences that make base and head not like for like: a comparison across them may measure the
- * load generator, not the change.
+ * Differences that make base and head not like for like, beyond the environment (tool, protocol, load
+ * profile and host size are environment-diff.ts's): durations, endpoints on one side only, a side across
+ * branches, a run on both sides.
  */
 export function comparabilityWarnings(baseRuns: readonly ComparableRun[], headRuns: readonly ComparableRun[]): string[] {
   const warnings: string[] = [];
-  const describeSides = (read: (run: ComparableRun) => string | number | boolean | null | undefined) => {
-    const base = distinct(baseRuns.map(read));
-    const head = distinct(headRuns.map(read));
-    const same = base.length === head.length && base.every((value) => head.includes(value));
-    return same ? null : `base ${base.join(", ") || "—"} vs head ${head.join(", ") || "—"}`;
-  };
-  const toolDifference = describeSides((run) => run.tool);
-  if (toolDifference) warnings.push(`Different tools: ${toolDifference}.`);
-  for (const key of LOAD_CONFIG_KEYS) {
-    const difference = describeSides((run) => run.config[key]);
-    if (difference) warnings.push(`Different load profile (${key}): ${difference}.`);
-  }
-  const hostDifference = describeSides((run) => run.hostName);
-  if (hostDifference) warnings.push(`Different hosts: ${hostDifference}.`);
   const meanDuration = (runs: readonly ComparableRun[]) => {
     const durations = runs.flatMap((run) => (run.durationSeconds === null ? [] : [run.durationSeconds]));
     return durations.length ? durations.reduce((sum, value) => sum + value, 0) / durations.length : null;

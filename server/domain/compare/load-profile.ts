@@ -5,17 +5,43 @@
  */
 export const LOAD_CONFIG_KEYS = ["vus", "vus_max", "concurrency", "connections", "rate", "rps", "duration", "users", "spawn_rate"] as const;
 
+export type LoadConfigKey = (typeof LOAD_CONFIG_KEYS)[number];
+
 type Config = Readonly<Record<string, string | number | boolean>>;
+
+/** One load key as two sets of runs set it: the distinct values of each side, as text, in first-seen order. */
+export interface LoadKeyValues {
+  key: LoadConfigKey;
+  base: string[];
+  head: string[];
+}
+
+function distinctValues(configs: readonly Config[], key: string): string[] {
+  return [...new Set(configs.flatMap((config) => (config[key] === undefined ? [] : [String(config[key])])))];
+}
+
+/**
+ * Every load key both sides set, split into those whose values are the same on both sides (as sets: two
+ * groups that both alternate 10 and 20 VUs are alike) and those that differ. A key only one side sets is
+ * not held against it: tools report different keys.
+ */
+export function compareLoadProfiles(base: readonly Config[], head: readonly Config[]): { same: LoadKeyValues[]; different: LoadKeyValues[] } {
+  const same: LoadKeyValues[] = [];
+  const different: LoadKeyValues[] = [];
+  for (const key of LOAD_CONFIG_KEYS) {
+    const values = { key, base: distinctValues(base, key), head: distinctValues(head, key) };
+    if (values.base.length === 0 || values.head.length === 0) continue;
+    const isSame = values.base.length === values.head.length && values.base.every((value) => values.head.includes(value));
+    (isSame ? same : different).push(values);
+  }
+  return { same, different };
+}
 
 /**
  * How `other`'s load profile differs from `reference`'s ("vus 50 vs 10"), or null when every load key
  * both set has the same value (a key only one of them sets is not held against it).
  */
 export function loadProfileDifference(reference: Config, other: Config): string | null {
-  const differences = LOAD_CONFIG_KEYS.flatMap((key) => {
-    const mine = reference[key];
-    const theirs = other[key];
-    return mine === undefined || theirs === undefined || String(mine) === String(theirs) ? [] : [`${key} ${String(theirs)} vs ${String(mine)}`];
-  });
-  return differences.length > 0 ? differences.join(", ") : null;
+  const { different } = compareLoadProfiles([reference], [other]);
+  return different.length > 0 ? different.map(({ key, base, head }) => `${key} ${head.join(", ")} vs ${base.join(", ")}`).join(", ") : null;
 }

@@ -16,3 +16,8 @@ export function twoSidedTPValue(t: number, degreesOfFreedom: number): number {
 export function twoSidedTCritical(confidence: number, degreesOfFreedom: number): number {
   return tQuantile(1 - (1 - confidence) / 2, degreesOfFreedom);
 }
+
+/** The t value with `probability` of the mass below it, e.g. 0.8416… for 0.8 as df → ∞. */
+export function lowerTQuantile(probability: number, degreesOfFreedom: number): number {
+  return tQuantile(probability, degreesOfFreedom);
+}

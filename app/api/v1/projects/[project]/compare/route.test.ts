@@ -58,6 +58,9 @@ describe("GET /api/v1/projects/:project/compare", () => {
     expect(body.base.runs).toHaveLength(5);
     expect(body.head.runs).toHaveLength(5);
     expect(body.warnings).toEqual([]);
+    // Both sides measured alike: nothing listed as changed, the shared setup in one line; a clear verdict needs no more rounds.
+    expect(body.environment).toEqual({ same: ["tool custom-go-loadtester", "load concurrency 2, rate 3"], differences: [], unfair: [], commits: null });
+    expect(body.rounds).toBeNull();
     const metric = (name: string) => body.aggregate.metrics.find((candidate: any) => candidate.metric === name);
     expect(metric("p50").base.mean).toBeCloseTo(1136, 6);
     expect(metric("p50").head.mean).toBeCloseTo(1769, 6);

@@ -32,6 +32,8 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
         endpoints: result.comparison.endpoints,
         aggregate: result.comparison.aggregate,
         warnings: result.comparison.warnings,
+        environment: result.comparison.environment,
+        rounds: result.comparison.rounds,
         notComparable: result.comparison.notComparable,
         tools: result.links.perTool,
       },
