@@ -13,6 +13,7 @@ export function ProjectTabs({ slug }: { slug: string }) {
     { href: pagePaths.runs(slug), label: "Runs" },
     { href: pagePaths.regressions(slug), label: "Regressions" },
     { href: pagePaths.compare(slug), label: "Compare" },
+    { href: pagePaths.capacity(slug), label: "Capacity" },
     { href: pagePaths.settings(slug), label: "Settings" },
   ].map((tab) => ({ ...tab, active: tab.exact ? pathname === tab.href : pathname.startsWith(tab.href) }));
   return (

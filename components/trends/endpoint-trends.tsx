@@ -5,12 +5,13 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTransition } from "react";
 import { cn } from "@/components/lib/cn";
+import { DEFAULT_CAPACITY_VIEW, serializeCapacityView } from "@/components/capacity/capacity-view";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { AGGREGATE_DISPLAY_NAME } from "@/server/domain/run";
+import { AGGREGATE_DISPLAY_NAME, AGGREGATE_URL_NAME } from "@/server/domain/run";
 import { MIN_TREND_RUNS } from "@/server/domain/series/trend-series";
 import { pagePaths } from "@/server/domain/urls";
 import { EndpointSwitcher } from "./endpoint-switcher";
@@ -66,13 +67,30 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
           </span>
         }
         actions={
-          <EndpointSwitcher
-            current={identity}
-            endpoints={data.endpoints}
-            onChange={(endpoint) =>
-              navigateTo(pagePaths.endpoint(projectSlug, endpoint, serializeTrendView({ ...view, protocol: null })))
-            }
-          />
+          <>
+            <EndpointSwitcher
+              current={identity}
+              endpoints={data.endpoints}
+              onChange={(endpoint) =>
+                navigateTo(pagePaths.endpoint(projectSlug, endpoint, serializeTrendView({ ...view, protocol: null })))
+              }
+            />
+            <Link
+              href={pagePaths.capacity(
+                projectSlug,
+                serializeCapacityView({
+                  ...DEFAULT_CAPACITY_VIEW,
+                  endpoint: identity?.name ?? AGGREGATE_URL_NAME,
+                  protocol: identity?.protocol ?? null,
+                  tool: data.tool,
+                }),
+              )}
+              className="text-accent self-center text-xs hover:underline"
+              data-testid="trend-capacity-link"
+            >
+              Capacity
+            </Link>
+          </>
         }
       />
 

@@ -10,7 +10,7 @@ import { TREND_LINE_STYLE } from "./trend-lines";
 const RANGE_LABEL: Record<TrendRange, string> = { "30d": "30 days", "90d": "90 days", "1y": "1 year", all: "All" };
 
 /** A row of pressed/unpressed buttons: one choice of several, reachable by keyboard. */
-function Segmented<T extends string>({
+export function Segmented<T extends string>({
   label,
   options,
   value,
@@ -48,7 +48,7 @@ function Segmented<T extends string>({
   );
 }
 
-function LabeledSelect({
+export function LabeledSelect({
   id,
   label,
   value,

@@ -1,6 +1,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import { annotationRouter } from "./routers/annotation";
 import { baselineRouter } from "./routers/baseline";
+import { capacityRouter } from "./routers/capacity";
 import { compareRouter } from "./routers/compare";
 import { endpointRouter } from "./routers/endpoint";
 import { historyRouter } from "./routers/history";
@@ -17,6 +18,7 @@ export const appRouter = createTRPCRouter({
   run: runRouter,
   history: historyRouter,
   endpoint: endpointRouter,
+  capacity: capacityRouter,
   compare: compareRouter,
   settings: settingsRouter,
   session: sessionRouter,

@@ -76,6 +76,11 @@ export const pagePaths = {
     const withProtocol = protocol === null || params.has("protocol") ? params : new URLSearchParams([["protocol", protocol], ...params]);
     return withQuery(`${pagePaths.project(slug)}/endpoints/${segment(isAggregate(name) ? AGGREGATE_URL_NAME : name!)}`, withProtocol);
   },
+  /**
+   * The capacity page: an endpoint's latency against throughput at each load level; its query names the
+   * endpoint (`endpoint=GetListing&protocol=grpc`, the aggregate without one), the series and the curves.
+   */
+  capacity: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/capacity`, query),
   regressions: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/regressions`, query),
   /** One regression, as an anchor of its row in the inbox. */
   regression: (slug: string, regressionId: string) => `${pagePaths.project(slug)}/regressions#regression-${segment(regressionId)}`,

@@ -197,7 +197,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
  * The endpoint of this name and protocol; without a protocol, the only endpoint of that name or, when
  * several protocols share the name, the one with the most recent result.
  */
-async function findEndpoint(db: PrismaClient, projectId: string, name: string, protocol: string | null) {
+export async function findEndpoint(db: PrismaClient, projectId: string, name: string, protocol: string | null) {
   const select = { id: true, name: true, fullName: true, protocol: true } as const;
   if (protocol !== null) return db.endpoint.findFirst({ where: { projectId, name, protocol }, select });
   const candidates = await db.endpoint.findMany({ where: { projectId, name }, select });

@@ -31,10 +31,29 @@ describe("parseMetadataQuery", () => {
     ["started_at=yesterday", "query.started_at"],
     ["build_url=not-a-url", "query.build_url"],
     ["attr.=x", "query.attr."],
+    ["config.=x", "query.config."],
+    ["config.vus=many", "query.config.vus"],
+    ["config.rate=0", "query.config.rate"],
+    ["config.concurrency=-4", "query.config.concurrency"],
   ])("rejects %s at %s", (query, path) => {
     const error = errorOf(() => parseMetadataQuery(new URLSearchParams(query)));
     expect(error.code).toBe("malformed");
     expect(error.details[0]?.path).toBe(path);
+  });
+});
+
+describe("config.<key> metadata", () => {
+  it("reads load settings from the query, numbers as numbers", () => {
+    expect(parseMetadataQuery(new URLSearchParams("config.vus=50&config.rate=12.5&config.profile=ramp-up&config.duration=30s"))).toEqual({
+      config: { vus: 50, rate: 12.5, profile: "ramp-up", duration: "30s" },
+    });
+  });
+
+  it("sets the run's load level over what the file states, keeping the rest", () => {
+    const run = parseGhz(readFixtureJson("ghz/baseline/round1/GetListing.json"));
+    expect(run.environment.config).toMatchObject({ concurrency: 10, rps: 100 });
+    const applied = applyRunMetadata(run, parseMetadataQuery(new URLSearchParams("config.concurrency=40")));
+    expect(applied.environment.config).toEqual({ ...run.environment.config, concurrency: 40 });
   });
 });
 

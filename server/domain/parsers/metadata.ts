@@ -1,9 +1,10 @@
 /**
  * Run metadata given beside a tool's file: in the upload wrapper `{format, metadata, result}` or as
- * query parameters (`?label=baseline&round=2&attr.db=postgres15`). It describes the run better than the
- * tool can (a k6 summary knows nothing of git), so it overrides what the file says.
+ * query parameters (`?label=baseline&round=2&attr.db=postgres15&config.vus=50`). It describes the run
+ * better than the tool can (a k6 summary knows nothing of git), so it overrides what the file says.
  */
 import { z } from "zod";
+import { LOAD_LEVEL_KEYS, isLoadLevelKey } from "../capacity/load-level";
 import { InputError } from "../input-error";
 import type { EndpointResult, ParsedRun } from "../run";
 import { FORMATS } from "./formats";
@@ -39,6 +40,21 @@ export const runMetadataSchema = z
     build_url: z.url().max(1024).optional().describe("Link to the CI build."),
     started_at: z.iso.datetime({ offset: true }).optional().describe("ISO 8601 start time of the run."),
     attributes: z.record(z.string().max(512), z.string().max(1024)).optional().describe("Key/values for filtering."),
+    config: z
+      .record(z.string().min(1).max(512), z.union([z.number(), z.string().max(1024), z.boolean()]))
+      .superRefine((config, context) => {
+        for (const [key, value] of Object.entries(config)) {
+          if (isLoadLevelKey(key) && !(typeof value === "number" && value > 0)) {
+            context.addIssue({ code: "custom", path: [key], message: `${key} is a load level: a positive number` });
+          }
+        }
+      })
+      .optional()
+      .describe(
+        `Load configuration, merged over what the file states (these win). The load level (${LOAD_LEVEL_KEYS.join(", ")}: ` +
+          "positive numbers) orders runs on the capacity page; a run at another level is never a baseline. " +
+          "As query parameters: config.<key>=<value>, e.g. config.vus=50 (a number is stored as a number).",
+      ),
     endpoint: z
       .string()
       .min(1)
@@ -70,6 +86,7 @@ export function applyRunMetadata(run: ParsedRun, metadata: RunMetadata): ParsedR
         pullRequest: metadata.pr ?? git.pullRequest,
       },
       ci: { ...ci, buildUrl: metadata.build_url ?? ci.buildUrl },
+      config: { ...run.environment.config, ...metadata.config },
       attributes: { ...run.environment.attributes, ...metadata.attributes },
     },
   };
@@ -106,6 +123,9 @@ function namedEndpoint(run: ParsedRun, name: string): EndpointResult {
 }
 
 const ATTRIBUTE_PREFIX = "attr.";
+const CONFIG_PREFIX = "config.";
+/** A plain decimal number ("50", "12.5"): stored as a number, like the tools' own load settings. */
+const PLAIN_NUMBER = /^\d+(\.\d+)?$/;
 const STRING_PARAMS = [
   "label",
   "branch",
@@ -154,5 +174,17 @@ export function parseMetadataQuery(searchParams: URLSearchParams): RunMetadata {
     attributes[name] = value;
   }
   if (Object.keys(attributes).length > 0) raw.attributes = attributes;
+  const config: Record<string, string | number> = {};
+  for (const [key, value] of searchParams) {
+    if (!key.startsWith(CONFIG_PREFIX)) continue;
+    const name = key.slice(CONFIG_PREFIX.length);
+    if (name === "") {
+      throw new InputError("malformed", "Query parameter config. needs a key, e.g. config.vus=50", [
+        { path: `query.${key}`, message: "empty config key" },
+      ]);
+    }
+    config[name] = PLAIN_NUMBER.test(value.trim()) ? Number(value.trim()) : value;
+  }
+  if (Object.keys(config).length > 0) raw.config = config;
   return parseWire(runMetadataSchema, raw, "set of metadata query parameters", "query.");
 }

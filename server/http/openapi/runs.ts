@@ -27,7 +27,10 @@ import {
 } from "./building-blocks";
 import type { JsonSchema } from "./json-schema";
 
-/** The metadata query parameters of an upload, from runMetadataSchema; `attributes` becomes `attr.<key>`. */
+/**
+ * The metadata query parameters of an upload, from runMetadataSchema; `attributes` becomes `attr.<key>`
+ * and `config` becomes `config.<key>`.
+ */
 function metadataParameters(): Record<string, JsonSchema> {
   const parameters: Record<string, JsonSchema> = {};
   for (const parameter of queryParameters(runMetadataSchema)) {
@@ -43,6 +46,17 @@ function metadataParameters(): Record<string, JsonSchema> {
           "The name is a pattern, not a literal.",
         schema: attributes.additionalProperties ?? { type: "string" },
         "x-name-pattern": "^attr\\..+$",
+      };
+    } else if (name === "config") {
+      parameters.config = {
+        name: "config.<key>",
+        in: "query",
+        required: false,
+        description:
+          `${String(parameter.description)} One parameter per key, e.g. config.vus=50 or config.rate=200. ` +
+          "The name is a pattern, not a literal.",
+        schema: { type: "string" },
+        "x-name-pattern": "^config\\..+$",
       };
     } else {
       parameters[name] = parameter;
