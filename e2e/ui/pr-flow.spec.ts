@@ -36,7 +36,7 @@ async function push(baseURL: string, slug: string, work: string, round: 1 | 2, h
   });
   const event = path.join(dir, "event.json");
   writeFileSync(event, JSON.stringify({ pull_request: { number: PR, head: { sha: head }, base: { ref: "main" } } }));
-  const env = {
+  const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     GITHUB_ACTIONS: "true",
     BENCHTRACK_URL: baseURL,
@@ -61,7 +61,7 @@ async function push(baseURL: string, slug: string, work: string, round: 1 | 2, h
     GITHUB_SHA: sha("f"),
     GITHUB_WORKSPACE: dir,
   };
-  const child = spawn(process.execPath, [SCRIPT, "github"], { env, cwd: dir });
+  const child = spawn(process.execPath, [SCRIPT, "github"], { env: { NODE_ENV: "test", ...env }, cwd: dir });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
