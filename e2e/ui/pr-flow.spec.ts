@@ -127,6 +127,8 @@ test("a PR judged at its merge-base: one living comment, updated by the next pus
   await page.goto(link!);
   await expect(page.getByTestId("compare-environment")).toBeVisible();
   await expect(page.getByTestId("compare-commits")).toContainText("aaaaaaa");
+  // The base-vs-head chart has drawn its bars (a chart that renders empty is a bug).
+  await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -134,4 +136,29 @@ test("a PR judged at its merge-base: one living comment, updated by the next pus
   }
   writeFileSync("e2e/screenshots/pr-flow-comment.md", updated);
   await context.close();
+});
+
+test("deploy and change markers posted by a pipeline show on the trend charts", async ({ page, request }) => {
+  const slug = uniqueSlug("markers");
+  const hour = (index: number) => new Date(Date.UTC(2026, 0, 1, index)).toISOString();
+  for (const [index, variant] of (["baseline", "baseline", "managedasync", "managedasync"] as const).entries()) {
+    const round = ((index % 2) + 1) as 1 | 2;
+    await uploadFiles(request, slug, ghzRound(variant, round), { label: "nightly", branch: "main", started_at: hour(index * 2) });
+  }
+  const post = (body: object) =>
+    request.post(`/api/v1/projects/${slug}/annotations`, {
+      data: body,
+      headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+    });
+  expect((await post({ kind: "deploy", text: "v1.4 rolled out", at: hour(1) })).status()).toBe(201);
+  expect((await post({ kind: "change", text: "pool 20 → 10", at: hour(3) })).status()).toBe(201);
+
+  await page.goto(`/projects/${slug}/endpoints/SearchListings`);
+  const legend = page.getByTestId("trend-marker-legend").first();
+  await expect(legend).toContainText("v1.4 rolled out");
+  await expect(legend).toContainText("pool 20 → 10");
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: `e2e/screenshots/trend-markers-${colorScheme}.png`, fullPage: true });
+  }
 });
