@@ -13,6 +13,7 @@ async function replayHistory(
   slug: string,
   p95s: readonly number[],
   beforeRun?: (index: number, startedAt: Date) => Promise<void>,
+  vusOf?: (index: number) => number,
 ) {
   const runIds: string[] = [];
   for (const [index, p95] of p95s.entries()) {
@@ -24,7 +25,7 @@ async function replayHistory(
       createProjectIfMissing: true,
       upload: receivedUpload(JSON.stringify(document)),
       format: null,
-      metadata: { branch: "main" },
+      metadata: { branch: "main", ...(vusOf ? { config: { vus: vusOf(index) } } : {}) },
       idempotencyKey: null,
       baseUrl: "http://bench.test",
     });
@@ -77,6 +78,20 @@ describe.each(testDatabaseTargets())("change-point regressions on $name", ({ tar
     const opened = await database.prisma.regression.findMany({ where: { project: { slug }, kind: "regression" } });
     expect(opened).toHaveLength(1);
     expect(Math.abs(runIds.indexOf(opened[0]!.firstRunId) - 70)).toBeLessThanOrEqual(1);
+  }, 180_000);
+
+  it("a capacity sweep on main (other VU counts, slower) opens nothing: each load profile is its own series", async () => {
+    const random = createSeededRandom(42);
+    const atTen = generateNormalSample(random, 54, 100, 0.05);
+    const atFifty = generateNormalSample(random, 12, 200, 0.05);
+    // 30 runs at 10 VUs, a sweep of 12 runs at 50 VUs (twice as slow), then 24 more at 10 VUs.
+    const vusOf = (index: number) => (index >= 30 && index < 42 ? 50 : 10);
+    const series = Array.from({ length: 66 }, (_, index) =>
+      vusOf(index) === 50 ? atFifty[index - 30]! : atTen[index < 30 ? index : index - 12]!,
+    );
+    const slug = uniqueSlug("sweep");
+    await replayHistory(database, slug, series, undefined, vusOf);
+    expect(await database.prisma.regression.count({ where: { project: { slug } } })).toBe(0);
   }, 180_000);
 
   it("a flat history of 500 runs with the same noise opens none", async () => {

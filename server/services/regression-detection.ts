@@ -1,4 +1,5 @@
 import { detectChangePoints, DEFAULT_CHANGE_POINT_OPTIONS } from "../domain/stats/change-points";
+import { loadProfileDifference } from "../domain/compare/load-profile";
 import { isTrackedCustomMetric } from "../domain/metrics";
 import type { Better } from "../domain/run";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
@@ -8,7 +9,8 @@ import { queueRegressionWebhooks } from "./webhooks";
 /**
  * Regression tracking over history: after each run on the default branch, the series of each
  * (tool, label, endpoint, metric) — the last DETECTION_WINDOW_RUNS runs of that tool and label, never reaching
- * behind the project's latest marker of kind "change" (a known change of config or hardware) — is searched for
+ * behind the project's latest marker of kind "change" (a known change of config or hardware), and only its runs of
+ * the same load profile (vus, rate…: domain/compare/load-profile.ts) — is searched for
  * change points (E-divisive means with a t-test, Otava-style; see docs/change-point-detection.md).
  * A new change point in the bad direction opens a regression; in the good direction it is recorded
  * as an improvement. A change point needs minSegmentLength runs after it to be confirmed, so this
@@ -81,9 +83,14 @@ export async function findChangeCandidates(
     },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: DETECTION_WINDOW_RUNS,
-    select: { id: true },
+    select: { id: true, config: true },
   });
-  const runIds = window.map((row) => row.id).reverse();
+  // Runs driven with another load profile (a capacity sweep's other levels, an old VU count) measure
+  // something else: the series is the runs of this run's profile, as for the CI verdict's baseline.
+  const configOf = (row: { config: unknown }) => (row.config ?? {}) as Readonly<Record<string, string | number | boolean>>;
+  const own = window.find((row) => row.id === run.id);
+  const sameProfile = own ? window.filter((row) => loadProfileDifference(configOf(own), configOf(row)) === null) : window;
+  const runIds = sameProfile.map((row) => row.id).reverse();
   if (runIds.length < 2 * DEFAULT_CHANGE_POINT_OPTIONS.minSegmentLength) return [];
   const candidates: ChangeCandidate[] = [];
   for (const line of await loadSeries(db, runIds)) {
