@@ -12,6 +12,7 @@ import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
 import { pagePaths } from "@/server/domain/urls";
 import { describeRunSet } from "@/server/domain/compare/run-names";
 import { ComparisonChart } from "./comparison-chart";
+import { DistributionOverlay } from "./distribution-overlay";
 import { chartData, roundsTable, tableGroups } from "./shape";
 import type { CompareInput } from "./types";
 import { VerdictBadge } from "./verdict-badge";
@@ -226,6 +227,8 @@ export function CompareView({ input, view }: CompareViewProps) {
           <ComparisonChart data={bars} metric={view.metric} unit={chartMetricSpec.unit} />
         </Card>
       )}
+
+      <DistributionOverlay distributions={result.distributions} endpoint={view.endpoint} hrefFor={(endpoint) => viewHref({ endpoint })} />
 
       <Card
         title={`Per round: ${endpointDisplayName(view.endpoint)}`}

@@ -1,5 +1,7 @@
 import type { ComparableRun, Comparison, CompareOptions } from "../domain/compare/compare-runs";
 import { compareRuns, historyKey } from "../domain/compare/compare-runs";
+import type { DistributionComparison } from "../domain/compare/distributions";
+import { compareDistributions } from "../domain/compare/distributions";
 import { COMPARED_METRICS, customMetricsOf } from "../domain/metrics";
 import type { RunSelector } from "../domain/compare/selector";
 import { describeSelector, MAX_RUNS_PER_SIDE, parseRunSelector } from "../domain/compare/selector";
@@ -41,6 +43,8 @@ export interface ComparisonResult {
   base: ResolvedSide;
   head: ResolvedSide;
   comparison: Comparison;
+  /** Base and head latency distributions, pooled across rounds from the runs' histograms, with a KS test. */
+  distributions: DistributionComparison;
   options: { minEffectPct: number; alpha: number; test: SignificanceTest };
   /** Per-round table: each run's p95/p50… is in comparison.*.metrics[].base/head.values with runIds. */
 }
@@ -162,6 +166,7 @@ export async function compareSelections(
     base: side(request.base, baseRows),
     head: side(request.head, headRows),
     comparison: compareRuns(baseRuns, headRuns, options),
+    distributions: compareDistributions(baseRuns, headRuns),
     options: { minEffectPct: options.minEffectPct, alpha: options.alpha, test: options.test },
   };
 }
