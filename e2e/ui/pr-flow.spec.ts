@@ -71,7 +71,7 @@ async function push(baseURL: string, slug: string, work: string, round: 1 | 2, h
   return { code, output };
 }
 
-test("a PR judged at its merge-base: one living comment, updated by the next push, whose link shows what changed", async ({
+test("a PR judged at its merge-base: one living comment, updated by the next push, whose link shows what changed and the distributions", async ({
   browser,
   request,
   baseURL,
@@ -127,6 +127,9 @@ test("a PR judged at its merge-base: one living comment, updated by the next pus
   await page.goto(link!);
   await expect(page.getByTestId("compare-environment")).toBeVisible();
   await expect(page.getByTestId("compare-commits")).toContainText("aaaaaaa");
+  // ghz reports carry histograms: base and head latency distributions, pooled across rounds, and their test.
+  await expect(page.getByTestId("distribution-overlay")).toBeVisible();
+  await expect(page.getByTestId("distribution-test")).toContainText(/D = \d/);
   // The base-vs-head chart has drawn its bars (a chart that renders empty is a bug).
   await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
   for (const colorScheme of ["light", "dark"] as const) {
