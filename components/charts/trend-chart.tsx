@@ -2,7 +2,17 @@
 
 import { numberMarkers } from "./markers";
 import type { ChartMarker } from "./markers";
-import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { TooltipContentProps } from "recharts";
 import { formatNumber } from "@/server/domain/format";
 import type { TrendPoint } from "@/server/domain/series/trend-series";
@@ -29,6 +39,15 @@ export interface TrendChartLine {
   dashed?: boolean;
   /** The value as the tooltip shows it (formatMs, formatRate, formatPct…). */
   format: (value: number | null) => string;
+  /** Dots on every point, however many (a line of few runs over a long one). */
+  hasDots?: boolean;
+}
+
+/** A shaded range behind the lines: the field holds [low, high] or null. */
+export interface TrendChartBand {
+  dataKey: string;
+  name: string;
+  color: string;
 }
 
 /** Dots are drawn while the points are few enough to tell apart. */
@@ -53,6 +72,7 @@ export function TrendChart<P extends TrendChartDatum>({
   onSelectRun,
   testId,
   markers = [],
+  band,
 }: {
   data: readonly P[];
   lines: readonly TrendChartLine[];
@@ -69,6 +89,7 @@ export function TrendChart<P extends TrendChartDatum>({
   onSelectRun?: (runId: string) => void;
   testId?: string;
   markers?: readonly TrendChartMarker[];
+  band?: TrendChartBand;
 }) {
   const first = data[0]?.x ?? 0;
   const last = data[data.length - 1]?.x ?? 0;
@@ -81,7 +102,7 @@ export function TrendChart<P extends TrendChartDatum>({
     <div className="w-full min-w-0">
       <div role="figure" aria-label={title} data-testid={testId} style={{ height }} className="w-full min-w-0">
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart
+          <ComposedChart
             data={data}
             syncId={syncId}
             margin={{ top: 8, right: 12, bottom: 4, left: 4 }}
@@ -145,6 +166,20 @@ export function TrendChart<P extends TrendChartDatum>({
               cursor={{ stroke: "var(--text-muted)", strokeDasharray: "3 3" }}
               isAnimationActive={false}
             />
+            {band && (
+              <Area
+                className="trend-band"
+                type="linear"
+                dataKey={band.dataKey}
+                name={band.name}
+                stroke="none"
+                fill={band.color}
+                fillOpacity={0.22}
+                activeDot={false}
+                connectNulls
+                isAnimationActive={false}
+              />
+            )}
             {lines.map((line) => (
               <Line
                 key={line.dataKey}
@@ -155,13 +190,15 @@ export function TrendChart<P extends TrendChartDatum>({
                 stroke={line.color}
                 strokeWidth={1.75}
                 strokeDasharray={line.dashed ? "5 4" : undefined}
-                dot={hasDots ? { r: 2.5, fill: line.color, strokeWidth: 0 } : false}
+                dot={
+                  hasDots || line.hasDots ? { r: line.hasDots ? 3.5 : 2.5, fill: line.color, strokeWidth: 0 } : false
+                }
                 activeDot={{ r: 4.5, stroke: "var(--surface)", strokeWidth: 1.5 }}
                 connectNulls
                 isAnimationActive={false}
               />
             ))}
-          </LineChart>
+          </ComposedChart>
         </ResponsiveContainer>
       </div>
       {numbered.length > 0 && (
@@ -197,7 +234,10 @@ function TrendTooltip({
   return (
     <div className="border-border bg-surface text-text max-w-64 rounded-md border px-3 py-2 text-xs shadow-lg">
       <p className="font-semibold">
-        Run #{formatNumber(datum.order, 0)} · {formatRunTime(datum.time)}
+        {Number.isInteger(datum.order)
+          ? `Run #${formatNumber(datum.order, 0)}`
+          : `After run #${formatNumber(Math.floor(datum.order), 0)}`}{" "}
+        · {formatRunTime(datum.time)}
       </p>
       {run !== "" && <p className="text-text-muted">{run}</p>}
       {source !== "" && <p className="text-text-muted font-mono">{source}</p>}

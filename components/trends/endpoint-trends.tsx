@@ -20,7 +20,7 @@ import { MetricTrends } from "./metric-trends";
 import { SingleRun } from "./single-run";
 import { describeShownRuns } from "./trend-chart-data";
 import { TrendCharts } from "./trend-charts";
-import { TrendFilters, XModeToggle } from "./trend-controls";
+import { OverlaySelect, TrendFilters, XModeToggle } from "./trend-controls";
 import { parseTrendView, serializeTrendView, trendsQueryInput } from "./trend-view";
 import type { TrendView } from "./trend-view";
 
@@ -107,6 +107,20 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
         onLabel={(label) => navigateView({ ...view, label })}
         onTool={(tool) => navigateView({ ...view, tool })}
       />
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <OverlaySelect
+          value={view.overlay}
+          baseBranch={view.branch ?? data.defaultBranch}
+          branches={data.filters.branches}
+          pullRequests={data.filters.pullRequests}
+          onChange={(overlay) => navigateView({ ...view, overlay })}
+        />
+        {data.overlay && view.branch === null && (
+          <p className="text-text-muted text-xs" data-testid="trend-overlay-base">
+            Base: {data.defaultBranch}, the default branch, only.
+          </p>
+        )}
+      </div>
       {view.tool === null && data.tool !== null && data.filters.tools.length > 1 && (
         <p className="text-xs text-text-muted" data-testid="trend-tool-note">
           Showing {data.tool} runs only, the tool of the latest run: runs of different tools are different series.

@@ -13,6 +13,8 @@ import type { TrendLine, TrendValues, TrendXMode } from "@/server/domain/series/
 import {
   CUSTOM_METRIC_COLOR,
   ERROR_RATE_COLOR,
+  NOISE_BAND_COLOR,
+  OVERLAY_COLOR,
   THROUGHPUT_COLOR,
   TREND_LINE_STYLE,
   TREND_MARKER_STYLE,
@@ -38,6 +40,23 @@ export function linesToDraw(requested: readonly TrendLine[], available: readonly
   if (wanted.length > 0) return wanted;
   const defaults = DEFAULT_TREND_LINES.filter((line) => available.includes(line));
   return defaults.length > 0 ? defaults : available.slice(0, 1);
+}
+
+/** The overlaid branch's or PR's p95 line ("feature/x p95", "PR #12 p95"), dotted at every run. */
+export function overlayChartLine(overlay: NonNullable<EndpointTrendsData["overlay"]>): TrendChartLine {
+  const who = overlay.target.kind === "branch" ? overlay.target.branch : `PR #${overlay.target.pullRequest}`;
+  return {
+    dataKey: "overlayP95Ms",
+    name: `${who} p95`,
+    color: OVERLAY_COLOR,
+    format: formatterOf(METRICS.p95),
+    hasDots: true,
+  };
+}
+
+/** The base branch's p95 noise band behind the overlay. */
+export function noiseBandOf(overlay: NonNullable<EndpointTrendsData["overlay"]>) {
+  return { dataKey: "noiseBandMs", name: `${overlay.baseBranch} p95 noise band`, color: NOISE_BAND_COLOR };
 }
 
 /** The latency chart's lines: each one's field, name, colour and format, in the given order. */

@@ -2,9 +2,11 @@
 
 import { useMemo } from "react";
 import { TrendChart } from "@/components/charts/trend-chart";
+import type { TrendChartDatum } from "@/components/charts/trend-chart";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatPct } from "@/server/domain/format";
+import { toOverlaySeries } from "@/server/domain/series/trend-overlay";
 import { availableTrendLines, hasValues, toTrendSeries } from "@/server/domain/series/trend-series";
 import type { TrendLine } from "@/server/domain/series/trend-series";
 import {
@@ -14,10 +16,13 @@ import {
   errorRateTickDigits,
   latencyChartLines,
   linesToDraw,
+  noiseBandOf,
+  overlayChartLine,
   toChartMarkers,
 } from "./trend-chart-data";
 import type { EndpointTrendsData } from "./trend-chart-data";
 import { LineToggles } from "./trend-controls";
+import { NOISE_BAND_COLOR, OVERLAY_COLOR } from "./trend-lines";
 import { toggleTrendLine } from "./trend-view";
 import type { TrendView } from "./trend-view";
 
@@ -37,6 +42,11 @@ export function TrendCharts({
   onSelectRun: (runId: string) => void;
 }) {
   const series = useMemo(() => toTrendSeries(data.points, view.x), [data.points, view.x]);
+  const overlay = data.overlay;
+  const latencySeries = useMemo<readonly TrendChartDatum[]>(
+    () => (overlay ? toOverlaySeries(data.points, overlay.band, overlay.points, view.x) : series),
+    [overlay, data.points, view.x, series],
+  );
   const available = useMemo(() => availableTrendLines(data.points), [data.points]);
   const enabled = linesToDraw(view.lines, available);
   const hasThroughput = hasValues(data.points, (point) => point.throughput);
@@ -50,17 +60,45 @@ export function TrendCharts({
       {available.length > 0 ? (
         <Card title="Latency" actions={<LineToggles available={available} enabled={enabled} onToggle={toggle} />}>
           <TrendChart
-            data={series}
-            lines={latencyChartLines(enabled)}
+            data={latencySeries}
+            lines={overlay ? [...latencyChartLines(enabled), overlayChartLine(overlay)] : latencyChartLines(enabled)}
+            band={overlay ? noiseBandOf(overlay) : undefined}
             xMode={view.x}
             yLabel="Latency (ms)"
-            syncId={SYNC_ID}
+            // Hover is synced by index: the overlay's runs make this chart's indexes differ from the others'.
+            syncId={overlay ? undefined : SYNC_ID}
             height={300}
-            title={`Latency ${enabled.join(", ")} in milliseconds, ${series.length} runs`}
+            title={`Latency ${enabled.join(", ")} in milliseconds, ${series.length} runs${overlay ? `, with ${overlay.name}'s ${overlay.points.length} runs over ${overlay.baseBranch}'s noise band` : ""}`}
             onSelectRun={onSelectRun}
             testId="latency-chart"
             markers={toChartMarkers(data.markers, view.x)}
           />
+          {overlay && (
+            <div className="mt-2 space-y-1 text-xs" data-testid="trend-overlay">
+              <ul className="text-text-muted flex flex-wrap gap-x-4 gap-y-1" aria-label="Overlay legend">
+                <li className="flex items-center gap-1.5">
+                  <span
+                    aria-hidden
+                    className="inline-block h-[3px] w-3.5 rounded"
+                    style={{ background: OVERLAY_COLOR }}
+                  />
+                  {overlayChartLine(overlay).name} ({overlay.points.length}{" "}
+                  {overlay.points.length === 1 ? "run" : "runs"})
+                </li>
+                <li className="flex items-center gap-1.5">
+                  <span
+                    aria-hidden
+                    className="inline-block h-2.5 w-3.5 rounded-sm opacity-60"
+                    style={{ background: NOISE_BAND_COLOR }}
+                  />
+                  {overlay.baseBranch}&apos;s p95 noise band: median ± 3 × run-to-run noise of its last 20 runs
+                </li>
+              </ul>
+              <p className="text-text font-medium" data-testid="trend-overlay-caption">
+                {overlay.caption}
+              </p>
+            </div>
+          )}
         </Card>
       ) : (
         <EmptyState title="No latency reported">The tool gave no latency percentiles for this endpoint.</EmptyState>

@@ -157,6 +157,57 @@ export function TrendFilters({
   );
 }
 
+/**
+ * The overlay select: a branch's or a pull request's runs drawn over the base branch's series
+ * (`overlay=branch:<name>` or `pr:<n>`), from the project's own branches and PRs.
+ */
+export function OverlaySelect({
+  value,
+  baseBranch,
+  branches,
+  pullRequests,
+  onChange,
+}: {
+  value: string | null;
+  baseBranch: string;
+  branches: readonly string[];
+  pullRequests: readonly number[];
+  onChange: (overlay: string | null) => void;
+}) {
+  const branchValues = branches.filter((branch) => branch !== baseBranch).map((branch) => `branch:${branch}`);
+  const prValues = pullRequests.map((pr) => `pr:${pr}`);
+  const isKnown = value === null || branchValues.includes(value) || prValues.includes(value);
+  return (
+    <LabeledSelect
+      id="trend-overlay"
+      label={`Overlay on ${baseBranch}`}
+      value={value ?? ""}
+      onChange={(next) => onChange(next === "" ? null : next)}
+    >
+      <option value="">None</option>
+      {!isKnown && value !== null && <option value={value}>{value}</option>}
+      {branchValues.length > 0 && (
+        <optgroup label="Branches">
+          {branchValues.map((option) => (
+            <option key={option} value={option}>
+              {option.slice("branch:".length)}
+            </option>
+          ))}
+        </optgroup>
+      )}
+      {prValues.length > 0 && (
+        <optgroup label="Pull requests">
+          {pullRequests.map((pr) => (
+            <option key={pr} value={`pr:${pr}`}>
+              PR #{pr}
+            </option>
+          ))}
+        </optgroup>
+      )}
+    </LabeledSelect>
+  );
+}
+
 export function XModeToggle({ value, onChange }: { value: TrendXMode; onChange: (mode: TrendXMode) => void }) {
   return (
     <Segmented

@@ -20,6 +20,9 @@ export const TREND_LINE_STYLE: Record<TrendLine, { color: string; dashed?: boole
 export const THROUGHPUT_COLOR = "var(--chart-2)";
 export const ERROR_RATE_COLOR = "var(--bad)";
 export const CUSTOM_METRIC_COLOR = "var(--chart-1)";
+/** The overlaid branch's or PR's p95, and the base branch's noise band behind it. */
+export const OVERLAY_COLOR = "var(--chart-overlay)";
+export const NOISE_BAND_COLOR = "var(--chart-band)";
 
 /** How a chart marks a run: a colour and a glyph before its text, by kind. */
 export const TREND_MARKER_STYLE: Record<TrendMarkerKind, { color: string; glyph: string }> = {

@@ -20,6 +20,8 @@ export interface TrendView {
    */
   protocol: string | null;
   range: TrendRange;
+  /** `branch:<name>` or `pr:<n>`: runs drawn over the base branch (server/domain/series/trend-overlay.ts). */
+  overlay: string | null;
 }
 
 export const DEFAULT_TREND_VIEW: TrendView = {
@@ -30,6 +32,7 @@ export const DEFAULT_TREND_VIEW: TrendView = {
   tool: null,
   protocol: null,
   range: "all",
+  overlay: null,
 };
 
 type SearchParamsLike = URLSearchParams | Record<string, string | string[] | undefined>;
@@ -62,6 +65,7 @@ export function parseTrendView(params: SearchParamsLike): TrendView {
     tool: nonEmpty(firstValue(params, "tool")),
     protocol: nonEmpty(firstValue(params, "protocol")),
     range,
+    overlay: nonEmpty(firstValue(params, "overlay")),
   };
 }
 
@@ -77,6 +81,7 @@ export function serializeTrendView(view: TrendView): string {
   if (view.label !== null) params.set("label", view.label);
   if (view.tool !== null) params.set("tool", view.tool);
   if (view.range !== "all") params.set("range", view.range);
+  if (view.overlay !== null) params.set("overlay", view.overlay);
   return params.toString();
 }
 
@@ -96,5 +101,6 @@ export function trendsQueryInput(projectSlug: string, endpoint: string, view: Tr
     label: view.label,
     tool: view.tool,
     range: view.range,
+    overlay: view.overlay,
   };
 }

@@ -261,3 +261,80 @@ test("gRPC and HTTP endpoints of one name are two endpoints, each with its own p
   await expect(page.locator(`a[href="/projects/${shared}/endpoints/GetListing?protocol=grpc"]`)).toHaveCount(1);
   await expect(page.locator(`a[href="/projects/${shared}/endpoints/GetListing?protocol=http"]`)).toHaveCount(1);
 });
+
+test.describe("a branch over main, with main's noise band", () => {
+  const overlaySlug = uniqueSlug("trends-overlay");
+  // main: 8 nightly runs of GetListing near 20 ms; feature/cache (PR #12): 3 runs near 26 ms after main's
+  // 6th, 7th and 8th runs, above main's p95 noise band.
+  const MAIN_P95 = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3];
+  const BRANCH_P95 = [26.2, 25.8, 26.5];
+
+  function benchtrackDocument(hour: number, p95: number, branch: string, pullRequest: number | null) {
+    return JSON.stringify({
+      schema: "benchtrack/v1",
+      tool: "custom-loadtester",
+      label: "nightly",
+      startedAt: new Date(Date.UTC(2026, 10, 1, hour)).toISOString(),
+      environment: { git: { branch, commit: `${branch === "main" ? "aa" : "bb"}${hour}f00dcafe`, pullRequest } },
+      endpoints: [
+        {
+          name: "GetListing",
+          requests: 1000,
+          failures: 0,
+          throughput: 100,
+          latency: { unit: "ms", p50: p95 / 2, p90: p95 * 0.9, p95, p99: p95 * 1.4 },
+        },
+      ],
+    });
+  }
+
+  test.beforeAll(async ({ request }) => {
+    for (const [i, p95] of MAIN_P95.entries()) await uploadRun(request, overlaySlug, benchtrackDocument(i * 12, p95, "main", null));
+    for (const [i, p95] of BRANCH_P95.entries()) {
+      await uploadRun(request, overlaySlug, benchtrackDocument((5 + i) * 12 + 6, p95, "feature/cache", 12));
+    }
+  });
+
+  test("the overlay select draws the branch's runs, the band and a caption", async ({ page }) => {
+    await page.goto(`/projects/${overlaySlug}/endpoints/GetListing`);
+    const select = page.getByLabel("Overlay on main");
+    await expect(select.locator("option")).toHaveText(["None", "feature/cache", "PR #12"]);
+    await select.selectOption({ label: "feature/cache" });
+    await expect(page).toHaveURL(/[?&]overlay=branch%3Afeature%2Fcache(&|$)/);
+    await expect(page.getByTestId("trend-count")).toHaveText("Showing all 8 runs");
+    await expect(page.getByTestId("trend-overlay-caption")).toHaveText(
+      "The branch feature/cache's last 3 runs are above main's p95 noise band.",
+    );
+    await expect(page.getByTestId("trend-overlay")).toContainText("feature/cache p95 (3 runs)");
+    await expect.poll(() => linePathCount(page, "latency-chart", "overlayP95Ms")).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('[data-testid="latency-chart"] .trend-band path').count()).toBeGreaterThan(0);
+
+    // A PR reads the same runs; on the run axis they sit after main's runs #6, #7 and #8.
+    await select.selectOption({ label: "PR #12" });
+    await expect(page.getByTestId("trend-overlay-caption")).toHaveText("PR #12's last 3 runs are above main's p95 noise band.");
+    await page.getByRole("group", { name: "X axis" }).getByRole("button", { name: "Run order" }).click();
+    await expect.poll(() => linePathCount(page, "latency-chart", "overlayP95Ms")).toBeGreaterThan(0);
+  });
+
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 375, height: 812 },
+    ]) {
+      test(`overlay screenshot ${colorScheme} at ${viewport.width} px`, async ({ page }) => {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme });
+        await page.goto(`/projects/${overlaySlug}/endpoints/GetListing?overlay=branch%3Afeature%2Fcache`);
+        await expect.poll(() => linePathCount(page, "latency-chart", "overlayP95Ms")).toBeGreaterThan(0);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow).toBeLessThanOrEqual(0);
+        await page.screenshot({
+          path: `e2e/screenshots/endpoint-trends-overlay-${colorScheme}-${viewport.width}.png`,
+          fullPage: true,
+        });
+      });
+    }
+  }
+});

@@ -100,6 +100,7 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
       branches: ["feature/async", "main"],
       labels: ["baseline", "ManagedAsync"],
       tools: ["custom"],
+      pullRequests: [],
     });
     expect(trends.tool).toBe("custom");
     expect(trends.totalRuns).toBe(4);

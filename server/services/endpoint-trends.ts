@@ -15,6 +15,8 @@ import { LRUCache } from "lru-cache";
 import { Prisma } from "../generated/prisma/client";
 import { notFound } from "./errors";
 import { listRunFilterOptions } from "./run-history";
+import { getTrendOverlay, listOverlayPullRequests } from "./trend-overlay";
+import type { OverlayTarget } from "../domain/series/trend-overlay";
 import type { PrismaClient } from "../generated/prisma/client";
 
 /**
@@ -29,6 +31,9 @@ import type { PrismaClient } from "../generated/prisma/client";
  * every run when the history is short, else of the candidates the database preselects (min/max per
  * bucket, see trend-series.ts: on 33,000 runs, transferring every row costs ~100 ms, the candidates
  * ~5); then whole rows for the chosen runs only (≤ maxPoints).
+ *
+ * With an overlay (a branch's or a PR's runs, trend-overlay.ts), the base series is the page's branch or,
+ * when the page names none, the project's default branch; its band is learnt from the history read above.
  */
 export const LATEST_RUNS = 20;
 
@@ -53,6 +58,8 @@ export interface EndpointTrendsQuery {
   maxPoints?: number;
   /** The clock the range counts back from; tests pin it. */
   now?: Date;
+  /** A branch's or a pull request's runs to draw over the base branch's series. */
+  overlay?: OverlayTarget | null;
 }
 
 export interface MetricTrendPoint extends MetricPoint {
@@ -95,7 +102,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const maxPoints = query.maxPoints ?? DEFAULT_MAX_POINTS;
   const project = await db.project.findUnique({
     where: { slug: query.projectSlug },
-    select: { id: true, slug: true, name: true },
+    select: { id: true, slug: true, name: true, defaultBranch: true },
   });
   if (!project) throw notFound(`Project "${query.projectSlug}"`);
 
@@ -109,16 +116,20 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const since = rangeStart(query.range, query.now ?? new Date());
   const requestedTool = query.tool ?? null;
   const tool = requestedTool === ALL_TOOLS ? null : (requestedTool ?? (await latestTool(db, project.id, endpointId)));
+  const overlayTarget = query.overlay ?? null;
+  // An overlay is drawn over one branch: the page's, else the default branch (never every branch, which
+  // would count the overlay's own runs in the base).
+  const branch = query.branch ?? (overlayTarget ? project.defaultBranch : null);
   const scope: HistoryScope = {
     projectId: project.id,
     endpointId,
     since,
-    branch: query.branch,
+    branch,
     label: query.label,
     tool,
   };
 
-  const [markerSources, filters, endpoints] = await Promise.all([
+  const [markerSources, filters, endpoints, pullRequests] = await Promise.all([
     findMarkerSources(db, project.id, endpointId),
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
@@ -129,6 +140,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
       select: { name: true, protocol: true },
       orderBy: [{ name: "asc" }, { protocol: "asc" }],
     }),
+    listOverlayPullRequests(db, project.id),
   ]);
 
   // 1st read: the history's candidates (all of it when short), only the columns run selection looks at,
@@ -164,6 +176,21 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
 
   const markers = placeMarkers(markerSources.markers, history.rows);
 
+  // The band is learnt from the base runs read (every run of a short history; of a long one, its
+  // preselected candidates, whose latest LATEST_RUNS are always all there).
+  const overlay = overlayTarget
+    ? await getTrendOverlay(
+        db,
+        { projectId: project.id, endpointId, since, label: query.label, tool },
+        overlayTarget,
+        branch ?? project.defaultBranch,
+        history.rows
+          .filter((row) => row.isCandidate)
+          .map((row) => ({ order: row.order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
+        new Set(points.map((point) => point.order)),
+      )
+    : null;
+
   return {
     project: { slug: project.slug, name: project.name },
     endpoint: {
@@ -175,7 +202,9 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     },
     /** Every endpoint of the project, by name then protocol (a name may have several). */
     endpoints,
-    filters,
+    /** The filter options, and the pull requests the overlay select offers (newest first). */
+    filters: { ...filters, pullRequests },
+    defaultBranch: project.defaultBranch,
     query: { branch: query.branch, label: query.label, range: query.range, tool: requestedTool },
     /** The tool whose runs are drawn (null: every tool, as asked with tool=all). */
     tool,
@@ -190,6 +219,8 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     metrics,
     /** Change points, pinned baseline runs and annotations of runs in the history, oldest first. */
     markers,
+    /** The overlaid branch or PR, its band and caption; null without `overlay`. */
+    overlay,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_MAX_POINTS, TREND_RANGES } from "../../domain/series/trend-series";
+import { parseOverlay } from "../../domain/series/trend-overlay";
 import { getEndpointTrends } from "../../services/endpoint-trends";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
@@ -16,6 +17,8 @@ export const endpointTrendsInputSchema = z.object({
   range: z.enum(TREND_RANGES).default("all"),
   /** The chart's budget of runs; the server never ships more. */
   maxPoints: z.number().int().min(10).max(2000).default(DEFAULT_MAX_POINTS),
+  /** `branch:<name>` or `pr:<number>`: runs drawn over the base branch's series; anything else is ignored. */
+  overlay: z.string().min(1).max(1100).nullable().default(null),
 });
 
 export type EndpointTrendsInput = z.input<typeof endpointTrendsInputSchema>;
@@ -33,6 +36,7 @@ export const endpointRouter = createTRPCRouter({
       tool: input.tool,
       range: input.range,
       maxPoints: input.maxPoints,
+      overlay: parseOverlay(input.overlay),
     }),
   ),
 });

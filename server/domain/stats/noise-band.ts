@@ -130,7 +130,8 @@ export function compareWithNoiseBand(
   };
 }
 
-function median(values: readonly number[]): number {
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   const upper = sorted[middle] ?? Number.NaN;

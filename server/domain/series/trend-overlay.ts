@@ -1,0 +1,222 @@
+import { DEFAULT_NOISE_BAND_MULTIPLIER, MIN_NOISE_HISTORY, learnRunToRunNoisePct, median } from "../stats/noise-band";
+
+/**
+ * A branch's (or a pull request's) runs drawn over the base branch's series on the trend page, with the
+ * base branch's noise band behind them (docs/statistics.md, "Series" and "1 vs 1 against a noise band").
+ *
+ * The band is the one the 1 vs 1 compare uses (`learnRunToRunNoisePct`, × DEFAULT_NOISE_BAND_MULTIPLIER),
+ * learnt at each base run from the last NOISE_BAND_WINDOW_RUNS base runs up to it and centred on their
+ * median: median ± 3 · 1.4826 · median(|x_i − x_{i−1}|). A run outside it differs from the base
+ * branch's typical run by more than a 1 vs 1 comparison would call noise.
+ */
+
+/** What the overlay shows: a branch's runs, or a pull request's (`?overlay=branch:<name>`, `?overlay=pr:<n>`). */
+export type OverlayTarget = { kind: "branch"; branch: string } | { kind: "pr"; pullRequest: number };
+
+/** How many base runs, up to each one, the rolling band is learnt from. */
+export const NOISE_BAND_WINDOW_RUNS = 20;
+/** How many of the overlay's latest runs the caption speaks of. */
+export const OVERLAY_CAPTION_RUNS = 3;
+
+/** `branch:<name>` or `pr:<number>`; anything else is no overlay (a malformed URL never fails the page). */
+export function parseOverlay(value: string | null | undefined): OverlayTarget | null {
+  if (!value) return null;
+  if (value.startsWith("branch:")) {
+    const branch = value.slice("branch:".length);
+    return branch.trim() === "" ? null : { kind: "branch", branch };
+  }
+  const pr = /^pr:#?(\d{1,9})$/.exec(value);
+  return pr ? { kind: "pr", pullRequest: Number(pr[1]) } : null;
+}
+
+export function serializeOverlay(target: OverlayTarget): string {
+  return target.kind === "branch" ? `branch:${target.branch}` : `pr:${target.pullRequest}`;
+}
+
+/** "the branch feature/x" or "PR #12", as a sentence names it. */
+export function describeOverlayTarget(target: OverlayTarget): string {
+  return target.kind === "branch" ? `the branch ${target.branch}` : `PR #${target.pullRequest}`;
+}
+
+export interface NoiseBand {
+  medianMs: number;
+  lowMs: number;
+  highMs: number;
+  /** How many base runs it was learnt from (≤ NOISE_BAND_WINDOW_RUNS). */
+  runs: number;
+}
+
+/**
+ * The rolling noise band at each base run (oldest first): learnt from the last `windowRuns` base values
+ * up to and including it; null where fewer than MIN_NOISE_HISTORY values are known, or the median is 0.
+ * A run without a value gets the band of the values before it.
+ */
+export function rollingNoiseBand(
+  values: readonly (number | null)[],
+  options: { windowRuns?: number; bandMultiplier?: number } = {},
+): (NoiseBand | null)[] {
+  const windowRuns = options.windowRuns ?? NOISE_BAND_WINDOW_RUNS;
+  const multiplier = options.bandMultiplier ?? DEFAULT_NOISE_BAND_MULTIPLIER;
+  const known: number[] = [];
+  return values.map((value) => {
+    if (value !== null && Number.isFinite(value)) known.push(value);
+    const window = known.slice(-windowRuns);
+    if (window.length < MIN_NOISE_HISTORY) return null;
+    const noisePct = learnRunToRunNoisePct(window);
+    if (noisePct === null) return null;
+    const medianMs = median(window);
+    const halfWidth = (multiplier * noisePct * Math.abs(medianMs)) / 100;
+    return { medianMs, lowMs: medianMs - halfWidth, highMs: medianMs + halfWidth, runs: window.length };
+  });
+}
+
+/**
+ * Run-axis positions of the overlay's runs (both lists oldest first). An overlay run follows the last
+ * base run that started at or before it: it is placed after that run's number, the m overlay runs
+ * following the same base run spread evenly inside the gap to the next number (order + k/(m+1), k = 1…m),
+ * so they never sit on a base run and keep their own time order. Before the first base run: in (0, 1).
+ */
+export function placeOverlayOnRunAxis(
+  base: readonly { order: number; time: number }[],
+  overlayTimes: readonly number[],
+): number[] {
+  const followed = overlayTimes.map((time) => {
+    let order = 0;
+    for (const run of base) {
+      if (run.time <= time) order = run.order;
+      else break;
+    }
+    return order;
+  });
+  const groupSize = new Map<number, number>();
+  for (const order of followed) groupSize.set(order, (groupSize.get(order) ?? 0) + 1);
+  const seen = new Map<number, number>();
+  return followed.map((order) => {
+    const k = (seen.get(order) ?? 0) + 1;
+    seen.set(order, k);
+    return order + k / ((groupSize.get(order) ?? 1) + 1);
+  });
+}
+
+export type BandPosition = "above" | "within" | "below";
+
+/** Where a value sits against a band; null when there is no band or no value to compare. */
+export function positionInBand(value: number | null, band: NoiseBand | null): BandPosition | null {
+  if (value === null || band === null) return null;
+  if (value > band.highMs) return "above";
+  if (value < band.lowMs) return "below";
+  return "within";
+}
+
+/**
+ * The band each overlay run is judged against: the one at the last base run that started at or before
+ * it (the base branch as it stood when the overlay ran); null before the band is learnt.
+ */
+export function bandAtTimes(
+  base: readonly { time: number; band: NoiseBand | null }[],
+  times: readonly number[],
+): (NoiseBand | null)[] {
+  return times.map((time) => {
+    let band: NoiseBand | null = null;
+    for (const run of base) {
+      if (run.time <= time) band = run.band;
+      else break;
+    }
+    return band;
+  });
+}
+
+const POSITION_WORDS: Record<BandPosition, string> = {
+  above: "above",
+  within: "within",
+  below: "below",
+};
+
+/**
+ * The caption: where the overlay's last runs (up to OVERLAY_CAPTION_RUNS, oldest first in `positions`)
+ * sit against the base branch's band, in words: "The branch feature/x's last 3 runs are above main's
+ * noise band." Mixed: "Of PR #12's last 3 runs, 2 are above main's noise band and 1 is within it."
+ */
+export function describeOverlayPosition(
+  positions: readonly (BandPosition | null)[],
+  names: { overlay: string; base: string },
+  metric = "p95",
+): string {
+  const overlay = names.overlay;
+  const band = `${names.base}'s ${metric} noise band`;
+  if (positions.length === 0) return capitalize(`${overlay} has no runs in this series.`);
+  const last = positions.slice(-OVERLAY_CAPTION_RUNS);
+  const runs = last.length === 1 ? "last run" : `last ${last.length} runs`;
+  const known = last.filter((position): position is BandPosition => position !== null);
+  if (known.length === 0) {
+    return `Not enough data: ${band} needs ${MIN_NOISE_HISTORY} of its runs before ${overlay}'s ${runs}.`;
+  }
+  const counts = (["above", "within", "below"] as const)
+    .map((position) => ({ position, count: known.filter((candidate) => candidate === position).length }))
+    .filter(({ count }) => count > 0);
+  const unknown = last.length - known.length;
+  if (counts.length === 1 && unknown === 0) {
+    const only = counts[0]!.position;
+    const verb = last.length === 1 ? "is" : "are";
+    return capitalize(`${overlay}'s ${runs} ${verb} ${POSITION_WORDS[only]} ${band}.`);
+  }
+  const parts = counts.map(({ position, count }, index) => {
+    const verb = count === 1 ? "is" : "are";
+    return index === 0
+      ? `${count} ${verb} ${POSITION_WORDS[position]} ${band}`
+      : `${count} ${verb} ${POSITION_WORDS[position]} it`;
+  });
+  if (unknown > 0) parts.push(`${unknown} ${unknown === 1 ? "has" : "have"} no band to compare with`);
+  return `Of ${overlay}'s ${runs}, ${joinWords(parts)}.`;
+}
+
+function joinWords(parts: readonly string[]): string {
+  if (parts.length <= 1) return parts.join("");
+  return `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A run of the overlay as the chart draws it: its own p95 key, so no base line runs through it. */
+export interface OverlayChartRun {
+  runId: string;
+  time: number;
+  order: number;
+  label: string | null;
+  round: number | null;
+  branch: string | null;
+  commitShort: string | null;
+  p95Ms: number | null;
+}
+
+export type OverlaySeriesPoint<B> =
+  | (B & { x: number; noiseBandMs: [number, number] | null; overlayP95Ms: null })
+  | (Omit<OverlayChartRun, "p95Ms"> & { x: number; noiseBandMs: null; overlayP95Ms: number | null });
+
+/**
+ * One series for the latency chart: the base points with the band's [low, high] where it has one (an
+ * area drawn behind), and the overlay's runs with their p95 under `overlayP95Ms` (a line of its own),
+ * at their time or run-axis position, sorted by x. Base points without a band get null (no area there).
+ */
+export function toOverlaySeries<B extends { time: number; order: number }>(
+  base: readonly B[],
+  band: readonly { order: number; lowMs: number; highMs: number }[],
+  overlay: readonly OverlayChartRun[],
+  mode: "time" | "order",
+): OverlaySeriesPoint<B>[] {
+  const bandAt = new Map(band.map((entry) => [entry.order, entry]));
+  const x = (point: { time: number; order: number }) => (mode === "time" ? point.time : point.order);
+  const basePoints = base.map((point): OverlaySeriesPoint<B> => {
+    const entry = bandAt.get(point.order);
+    return { ...point, x: x(point), noiseBandMs: entry ? [entry.lowMs, entry.highMs] : null, overlayP95Ms: null };
+  });
+  const overlayPoints = overlay.map(({ p95Ms, ...run }): OverlaySeriesPoint<B> => ({
+    ...run,
+    x: x(run),
+    noiseBandMs: null,
+    overlayP95Ms: p95Ms,
+  }));
+  return [...basePoints, ...overlayPoints].sort((a, b) => a.x - b.x || a.order - b.order);
+}
