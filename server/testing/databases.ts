@@ -5,16 +5,15 @@ import { migrateDatabase } from "../migrate/apply";
 import { applyPendingMigrations } from "../migrate/migrations";
 
 /**
- * The databases integration tests run against: the embedded database always, and PostgreSQL too when
- * DATABASE_URL is set (CI does both). Use with `describe.each(testDatabaseTargets())`.
+ * The database integration tests run against: PostgreSQL when DATABASE_URL is set, else the embedded
+ * database (CI runs `npm test` both ways, so every test meets both without running twice on the
+ * embedded one). Use with `describe.each(testDatabaseTargets())`.
  */
 export function testDatabaseTargets(): { name: string; target: DatabaseTarget }[] {
-  const targets: { name: string; target: DatabaseTarget }[] = [
-    { name: "embedded (PGlite)", target: { kind: "memory" } },
-  ];
   const url = process.env.DATABASE_URL?.trim();
-  if (url) targets.push({ name: "PostgreSQL", target: { kind: "postgres", url } });
-  return targets;
+  return url
+    ? [{ name: "PostgreSQL", target: { kind: "postgres", url } }]
+    : [{ name: "embedded (PGlite)", target: { kind: "memory" } }];
 }
 
 /** Opens the target with every migration applied. An in-memory database is migrated through its own connection. */
