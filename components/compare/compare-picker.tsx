@@ -1,6 +1,6 @@
 import { EmptyState } from "@/components/ui/empty-state";
 import { pagePaths } from "@/server/domain/urls";
-import { defaultSides } from "./shape";
+import { defaultSides, TEST_CHOICES } from "./shape";
 import type { Choice } from "./shape";
 
 /** Choose what to compare when the URL names nothing yet: a plain GET form, so the result is a link. */
@@ -55,6 +55,16 @@ export function ComparePicker({
           </select>
         </label>
       )}
+      <label className="flex flex-col gap-1 text-sm">
+        <span className="font-medium">test</span>
+        <select name="test" defaultValue="welch" className="rounded-md border border-border bg-surface px-2 py-1.5">
+          {TEST_CHOICES.map((choice) => (
+            <option key={choice.test} value={choice.test}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </label>
       <label className="flex flex-col gap-1 text-sm">
         <span className="font-medium">newest runs per side</span>
         <input name="last" type="number" min={1} max={50} placeholder="all" className="w-28 rounded-md border border-border bg-surface px-2 py-1.5" />

@@ -2,18 +2,21 @@
 
 import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { formatDeltaPct, formatMetricValue, formatPct, formatPValue, MISSING } from "@/server/domain/format";
+import { formatMetricValue } from "@/server/domain/format";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Table, Td, Th } from "@/components/ui/table";
-import type { MetricComparison } from "@/server/domain/compare/compare-runs";
+import { describeNotJudged, explainInconclusive } from "@/server/domain/compare/gate-summary";
+import { SIGNIFICANCE_TEST_NAMES } from "@/server/domain/stats/verdict";
 import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
 import { pagePaths } from "@/server/domain/urls";
 import { describeRunSet } from "@/server/domain/compare/run-names";
 import { ComparisonChart } from "./comparison-chart";
 import { DistributionOverlay } from "./distribution-overlay";
-import { chartData, roundsTable, tableGroups } from "./shape";
+import { ComparisonTable } from "./comparison-table";
+import { chartData, roundsTable, tableGroups, TEST_CHOICES } from "./shape";
+import type { TableShow } from "./shape";
 import type { CompareInput } from "./types";
 import { VerdictBadge } from "./verdict-badge";
 import { RoundsNote, UnfairWarning, WhatChanged } from "./what-changed";
@@ -22,48 +25,37 @@ export interface CompareViewProps {
   /** compare.get's input, as the page prefetched it. */
   input: CompareInput;
   /** View state from the URL. */
-  view: { show: "changed" | "all"; metric: string; endpoint: string };
+  view: { show: TableShow; metric: string; endpoint: string };
 }
 
 const VERDICT_SENTENCE = {
   regressed: "Head is worse than base.",
   improved: "Head is better than base.",
   unchanged: "No change beyond the noise.",
-  inconclusive: "Not enough data to decide.",
+  inconclusive: "No endpoint could be judged.",
 } as const;
-
-function formatCi(metric: MetricComparison): string {
-  // noiseBandPct is in percent; formatPct takes a fraction.
-  if (!metric.deltaPctCi95) return metric.noiseBandPct !== null ? `band ±${formatPct(metric.noiseBandPct / 100, 1)}` : MISSING;
-  const [low, high] = metric.deltaPctCi95;
-  return `${formatDeltaPct(low)} … ${formatDeltaPct(high)}`;
-}
-
-function sideValue(metric: MetricComparison, side: "base" | "head"): string {
-  const summary = metric[side];
-  const value = formatMetricValue(metric.metric, metric.unit, summary.mean);
-  return summary.n > 1 ? `${value} (n=${summary.n})` : value;
-}
 
 export function CompareView({ input, view }: CompareViewProps) {
   const trpc = useTRPC();
   const { data: result } = useSuspenseQuery(trpc.compare.get.queryOptions(input));
   const { comparison, links, markdown } = result;
   const project = result.project.slug;
-  const groups = tableGroups(comparison, view.show === "changed");
+  const groups = tableGroups(comparison, view.show);
+  const why = comparison.notComparable ? null : explainInconclusive(comparison);
+  const notJudged = describeNotJudged(comparison);
   const chartMetricSpec = comparison.aggregate.metrics.find((metric) => metric.metric === view.metric);
   const bars = chartData(comparison, view.metric);
   const rounds = roundsTable(result, view.endpoint);
-  /** This comparison with another view; the defaults (welch, changed only, p95, the aggregate) stay out of the URL. */
-  const viewHref = (changes: Partial<CompareViewProps["view"]>) => {
+  /** This comparison with another view or test; the defaults (welch, gate & changes, p95, the aggregate) stay out of the URL. */
+  const viewHref = (changes: Partial<CompareViewProps["view"]>, test = input.test) => {
     const next = { ...view, ...changes };
     return pagePaths.compare(project, {
       base: input.base,
       head: input.head,
       last: input.last,
-      test: input.test === "welch" ? null : input.test,
+      test: test === "welch" ? null : test,
       tool: input.tool,
-      show: next.show === "changed" ? null : next.show,
+      show: next.show === "gate" ? null : next.show,
       metric: next.metric === "p95" ? null : next.metric,
       endpoint: next.endpoint === AGGREGATE_NAME ? null : next.endpoint,
     });
@@ -77,8 +69,8 @@ export function CompareView({ input, view }: CompareViewProps) {
       : comparison.kind === "group-vs-run"
         ? `One run against ${result.base.runs.length} base runs: is it within what the base would produce? (prediction-interval t test, α = ${result.options.alpha}, minimum effect ${result.options.minEffectPct}%)`
         : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95s, not a pooled p95). ${
-          result.options.test === "welch" ? "Welch's t-test" : "Mann–Whitney U"
-        }, α = ${result.options.alpha}, minimum effect ${result.options.minEffectPct}%.`;
+          SIGNIFICANCE_TEST_NAMES[result.options.test]
+        }, one-sided, α = ${result.options.alpha}, minimum effect ${result.options.minEffectPct}%.`;
 
   return (
     <div className="space-y-5" data-testid="compare-view">
@@ -89,6 +81,16 @@ export function CompareView({ input, view }: CompareViewProps) {
               <VerdictBadge verdict={comparison.verdict} large />
               <span className="text-sm">{comparison.notComparable ? "Not comparable: these runs are several series." : VERDICT_SENTENCE[comparison.verdict]}</span>
             </div>
+            {why && (
+              <p className="max-w-3xl text-sm break-words" data-testid="compare-inconclusive-reason">
+                <span className="font-medium text-warn">Why:</span> {why.reason}
+              </p>
+            )}
+            {notJudged && (
+              <p className="max-w-3xl text-sm break-words text-text-muted" data-testid="compare-not-judged">
+                {notJudged}
+              </p>
+            )}
             <UnfairWarning sentences={comparison.environment.unfair} />
             <RoundsNote rounds={comparison.rounds} />
             <p className="text-sm" data-testid="compare-sides">
@@ -110,7 +112,20 @@ export function CompareView({ input, view }: CompareViewProps) {
               <span className="text-good">{comparison.counts.improved} improved</span> · {comparison.counts.unchanged} unchanged ·{" "}
               {comparison.counts.inconclusive} inconclusive <span className="text-text-muted">(of {endpointCount} endpoint{endpointCount === 1 ? "" : "s"})</span>
             </p>
-            <p className="max-w-3xl text-xs text-text-muted">{method}</p>
+            <p className="max-w-3xl text-xs text-text-muted">
+              Each endpoint is judged on one gate metric (marked in the table), one-sided, corrected for the number of endpoints.{" "}
+              {method}
+            </p>
+            {(comparison.kind === "groups" || comparison.kind === "mixed") && (
+              <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="compare-test">
+                <span className="text-text-muted">Test:</span>
+                {TEST_CHOICES.map((choice) => (
+                  <Link key={choice.test} href={viewHref({}, choice.test)} aria-current={input.test === choice.test ? "true" : undefined} className={TOGGLE}>
+                    {choice.label}
+                  </Link>
+                ))}
+              </div>
+            )}
           </div>
           <div className="flex flex-wrap gap-2">
             <CopyButton text={links.page} label="link to this comparison" idleText="Copy link" className={BUTTON} testId="copy-link" />
@@ -160,8 +175,8 @@ export function CompareView({ input, view }: CompareViewProps) {
         title="Per endpoint and metric"
         actions={
           <div className="flex gap-2 text-xs">
-            <Link href={viewHref({ show: "changed" })} aria-current={view.show === "changed" ? "true" : undefined} className={TOGGLE}>
-              Changed only
+            <Link href={viewHref({ show: "gate" })} aria-current={view.show === "gate" ? "true" : undefined} className={TOGGLE}>
+              Gate metrics & changes
             </Link>
             <Link href={viewHref({ show: "all" })} aria-current={view.show === "all" ? "true" : undefined} className={TOGGLE}>
               All metrics
@@ -174,40 +189,7 @@ export function CompareView({ input, view }: CompareViewProps) {
             {comparison.notComparable ? "No verdicts: these runs are several series (see above)." : "No metric regressed or improved."} <Link href={viewHref({ show: "all" })} className="text-accent underline">Show all metrics</Link>.
           </p>
         ) : (
-          <Table label="Comparison per endpoint and metric">
-            <thead>
-              <tr>
-                <Th>Endpoint</Th>
-                <Th>Metric</Th>
-                <Th numeric>Base</Th>
-                <Th numeric>Head</Th>
-                <Th numeric>Δ</Th>
-                <Th numeric>{comparison.kind === "pairwise" ? "Noise band (1 vs 1)" : comparison.kind === "groups" ? "95% CI of Δ" : "95% CI of Δ / band"}</Th>
-                <Th numeric>p</Th>
-                <Th>Verdict</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {groups.flatMap((group) =>
-                group.metrics.map((metric, index) => (
-                  <tr key={`${group.endpoint}-${metric.metric}`} data-testid="compare-row" className={group.endpoint === AGGREGATE_NAME ? "bg-surface-muted" : undefined}>
-                    <Td className="font-medium">{index === 0 ? endpointDisplayName(group.endpoint) : ""}</Td>
-                    <Td title={metric.aggregation}>{metric.metric}</Td>
-                    <Td numeric>{sideValue(metric, "base")}</Td>
-                    <Td numeric>{sideValue(metric, "head")}</Td>
-                    <Td numeric className={metric.verdict === "regressed" ? "text-bad" : metric.verdict === "improved" ? "text-good" : undefined}>
-                      {formatDeltaPct(metric.deltaPct)}
-                    </Td>
-                    <Td numeric>{formatCi(metric)}</Td>
-                    <Td numeric>{formatPValue(metric.pValue)}</Td>
-                    <Td>
-                      <VerdictBadge verdict={metric.verdict} title={metric.reason} />
-                    </Td>
-                  </tr>
-                )),
-              )}
-            </tbody>
-          </Table>
+          <ComparisonTable groups={groups} kind={comparison.kind} />
         )}
       </Card>
 

@@ -13,7 +13,7 @@ function run(id: string, endpoints: Record<string, number>, completion: number):
     metrics: { completion: { value: completion, unit: "s", better: "lower" } },
   });
   return {
-    id, label: id.startsWith("b") ? "base" : "head", round: Number(id.slice(1)), startedAt: "2026-11-22T00:00:00Z", tool: "t",
+    id, label: id.startsWith("b") ? "base" : "head", round: Number(id.slice(1)), startedAt: "2026-11-22T00:00:00Z", format: "benchtrack", tool: "t",
     durationSeconds: 10, hostName: null, config: {}, aggregate: parsed.aggregate, endpoints: parsed.endpoints, metrics: parsed.metrics,
   };
 }
@@ -28,11 +28,42 @@ const side = (runs: ComparableRun[]) => ({
 const result: Pick<ComparisonData, "base" | "head" | "comparison"> = { base: side(base), head: side(head), comparison };
 
 describe("compare page shaping", () => {
-  it("changed-only keeps regressions and improvements, worst endpoints first, aggregate last", () => {
-    const groups = tableGroups(comparison, true);
-    expect(groups.map((group) => group.endpoint)).toEqual(["Slow", AGGREGATE_NAME]);
-    expect(groups[0]!.metrics.every((metric) => metric.verdict === "regressed")).toBe(true);
-    expect(tableGroups(comparison, false).map((group) => group.endpoint)).toEqual(["Slow", "Fast", AGGREGATE_NAME]);
+  it("shows each endpoint's gate metric first, whatever its verdict, and the other metrics only when they changed", () => {
+    const groups = tableGroups(comparison, "gate");
+    expect(groups.map((group) => group.endpoint)).toEqual(["Slow", "Fast", AGGREGATE_NAME]);
+    const [slow, fast, aggregate] = groups;
+    expect(slow!.gateMetric).toEqual({ name: "p95", why: "p95 (auto: every run has ≥ 1,000 requests)" });
+    expect(slow!.rows[0]!.metric).toMatchObject({ metric: "p95", gate: true, verdict: "regressed" });
+    expect(slow!.rows.every(({ metric }) => metric.verdict === "regressed")).toBe(true);
+    // Fast did not change: its gate metric is still shown, unchanged, and nothing else.
+    expect(fast!.rows.map(({ metric }) => [metric.metric, metric.gate, metric.verdict])).toEqual([["p95", true, "unchanged"]]);
+    // The aggregate of runs with endpoints is not gated: only what changed.
+    expect(aggregate!.gateMetric).toBeNull();
+    expect(aggregate!.rows.every(({ metric }) => !metric.gate && (metric.verdict === "regressed" || metric.verdict === "improved"))).toBe(true);
+    expect(tableGroups(comparison, "all").map((group) => group.endpoint)).toEqual(["Slow", "Fast", AGGREGATE_NAME]);
+    expect(tableGroups(comparison, "all")[1]!.rows.length).toBeGreaterThan(1);
+  });
+
+  it("an inconclusive gate metric says why in full; other metrics not judged say it in a few words, never 'unchanged'", () => {
+    const short = compareRuns(base.slice(0, 2), head.slice(0, 1));
+    expect(short.verdict).toBe("inconclusive");
+    const groups = tableGroups(short, "gate");
+    const slow = groups.find((group) => group.endpoint === "Slow")!;
+    expect(slow.rows).toHaveLength(1);
+    expect(slow.rows[0]).toMatchObject({
+      metric: { metric: "p95", gate: true, verdict: "inconclusive" },
+      reason: "need 6 runs in all with at least 2 in the base (have 2 base + 1 head): 3 more rounds of the head, or 3 more base runs, would decide",
+      note: "too little history",
+    });
+    const others = tableGroups(short, "all").flatMap((group) => group.rows).filter(({ metric }) => !metric.gate && metric.verdict === "inconclusive");
+    expect(others.every(({ reason, note }) => reason === null && note !== null)).toBe(true);
+    expect(others.find(({ metric }) => metric.metric === "metrics.completion")?.note).toBe("too little history");
+    expect(others.find(({ metric }) => metric.metric === "p99")?.note).toBe("no data");
+
+    // Runs of several tools: the one reason is said above the table, each row says it in two words.
+    const mixed = compareRuns([...base.slice(0, 2), { ...base[2]!, tool: "other" }], head);
+    const rows = tableGroups(mixed, "gate").flatMap((group) => group.rows);
+    expect(rows.every(({ reason, note }) => reason === null && note === "not comparable")).toBe(true);
   });
 
   it("chart data has one datum per endpoint with CI whiskers around the mean", () => {

@@ -1,36 +1,71 @@
 import type { Comparison, EndpointComparison, MetricComparison } from "@/server/domain/compare/compare-runs";
-import type { ComparisonData } from "./types";
+import { INCONCLUSIVE_KIND_WORDS } from "@/server/domain/compare/gate-summary";
 import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
+import type { SignificanceTest } from "@/server/domain/stats/verdict";
+import type { ComparisonData } from "./types";
 
 /** Pure shaping of a comparison for the compare page's table, chart and per-round table. */
+
+export interface TableRow {
+  metric: MetricComparison;
+  /** Why this gate metric could not be judged, in full, shown under its row; null otherwise. */
+  reason: string | null;
+  /** Why another metric was not judged, in a few words ("too few requests"); null otherwise. */
+  note: string | null;
+}
 
 export interface TableGroup {
   endpoint: string;
   verdict: EndpointComparison["verdict"];
-  metrics: MetricComparison[];
+  /** The metric the CI gate judges this endpoint on, and why that one; null for the aggregate of runs with endpoints. */
+  gateMetric: EndpointComparison["gateMetric"];
+  rows: TableRow[];
+}
+
+/** The table's filter: each endpoint's gate metric and whatever else regressed or improved, or every metric. */
+export type TableShow = "gate" | "all";
+
+function tableRow(metric: MetricComparison, isNotComparable: boolean): TableRow {
+  if (metric.verdict !== "inconclusive") return { metric, reason: null, note: null };
+  // Runs of several tools: the one reason is said once, above the table.
+  const words = metric.inconclusiveKind ? INCONCLUSIVE_KIND_WORDS[metric.inconclusiveKind] : "not judged";
+  if (metric.gate && !isNotComparable) return { metric, reason: metric.reason, note: words };
+  return { metric, reason: null, note: metric.better === null ? "direction unknown" : words };
 }
 
 /**
- * Endpoints (aggregate last) with their metrics; with `changedOnly`, only metrics that regressed or
- * improved, and only endpoints that keep at least one. Regressions come first, then improvements.
+ * Endpoints (aggregate last) with their metrics. With `show: "gate"`, each endpoint's gate metric
+ * whatever its verdict (an inconclusive one says why) and the other metrics that regressed or improved;
+ * endpoints left with nothing are dropped. Regressions come first, then improvements.
  */
-export function tableGroups(comparison: Comparison, changedOnly: boolean): TableGroup[] {
+export function tableGroups(comparison: Comparison, show: TableShow): TableGroup[] {
   const rank = { regressed: 0, improved: 1, unchanged: 2, inconclusive: 3 } as const;
+  const isNotComparable = comparison.notComparable !== null;
+  const isShown = (metric: MetricComparison) => show === "all" || metric.gate || metric.verdict === "regressed" || metric.verdict === "improved";
   return [...comparison.endpoints, comparison.aggregate]
     .map((endpoint) => ({
       endpoint: endpoint.name,
       verdict: endpoint.verdict,
-      metrics: changedOnly
-        ? endpoint.metrics.filter((metric) => metric.verdict === "regressed" || metric.verdict === "improved")
-        : endpoint.metrics,
+      gateMetric: endpoint.gateMetric,
+      // The gate metric first: it is what the endpoint's verdict is.
+      rows: [...endpoint.metrics.filter((metric) => metric.gate), ...endpoint.metrics.filter((metric) => !metric.gate)]
+        .filter(isShown)
+        .map((metric) => tableRow(metric, isNotComparable)),
     }))
-    .filter((group) => group.metrics.length > 0)
+    .filter((group) => group.rows.length > 0)
     .sort((a, b) => {
       if (a.endpoint === AGGREGATE_NAME) return 1;
       if (b.endpoint === AGGREGATE_NAME) return -1;
       return rank[a.verdict] - rank[b.verdict] || a.endpoint.localeCompare(b.endpoint);
     });
 }
+
+/** What the compare page's test choice offers, in its words. */
+export const TEST_CHOICES: readonly { test: SignificanceTest; label: string }[] = [
+  { test: "welch", label: "Welch's t" },
+  { test: "student", label: "pooled t (as the CI gate)" },
+  { test: "mann-whitney", label: "Mann–Whitney" },
+];
 
 export interface ChartDatum {
   name: string;

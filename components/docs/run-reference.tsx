@@ -70,11 +70,14 @@ export function RunReference({
       <DocSection id="answer" title="The answer">
         <p>
           <strong>201</strong> (or <strong>200</strong> for a replayed key) with the run&apos;s id, its page, the format
-          read, the endpoints found, the CI verdict against the run&apos;s baseline (<Code>?fail_on=</Code> says what
-          fails: <Code>regression</Code>, <Code>sla</Code>, <Code>thresholds</Code> or <Code>none</Code>; by default all
-          three), its SLA grade, the pull-request comment (<Code>comment</Code>: its Markdown and the hidden marker CI
-          finds it again by, one per project and series) and the stored run in the Benchtrack format. With{" "}
-          <Code>Accept: text/markdown</Code> the answer is that comment alone, the verdict on its first line.
+          read, the endpoints found, the CI gate&apos;s <Code>outcome</Code> against the run&apos;s baseline:{" "}
+          <Code>pass</Code>, <Code>fail</Code> or <Code>inconclusive</Code> (nothing failed, but too little history, too
+          few requests, a likely slowdown not yet established, or not comparable: <Code>inconclusive.kind</Code> and{" "}
+          <Code>reasons</Code> say which, with what would decide; never reported as a pass). <Code>?fail_on=</Code> says
+          what fails: <Code>regression</Code>, <Code>sla</Code>, <Code>thresholds</Code> or <Code>none</Code>; by default
+          all three. Then its SLA grade, the pull-request comment (<Code>comment</Code>: its Markdown and the hidden marker
+          CI finds it again by, one per project and series) and the stored run in the Benchtrack format. With{" "}
+          <Code>Accept: text/markdown</Code> the answer is that comment alone, the outcome and why on its first line.
         </p>
         <CodeBlock
           title="Upload answer"
@@ -85,12 +88,16 @@ export function RunReference({
   "project": "listings",
   "format": "k6-summary",
   "endpoints": ["GET /api/listings/:id", "GET /api/listings"],
+  "outcome": "pass",
   "verdict": "pass",
   "reasons": [],
+  "notes": ["no endpoint slower beyond the noise; at this history's noise the check catches slowdowns of about 9–14% or more (80% of the time)"],
+  "inconclusive": null,
   "failOn": ["regression", "sla", "thresholds"],
   "thresholds": { "evaluated": 4, "failed": [] },
-  "comparison": { "baseline": { "how": "the last 5 k6 runs labelled baseline on main", "pinned": false, "runs": […] },
-                  "verdict": "unchanged", "regressions": [], "improvements": 0, "url": "…", … },
+  "comparison": { "baseline": { "how": "the 30 k6 runs labelled baseline on main", "pinned": false, "basis": "recent",
+                                "openRegression": null, "runs": […] },
+                  "headRuns": ["cmabc123…"], "verdict": "unchanged", "regressions": [], "improvements": 0, "url": "…", … },
   "grade": null,
   "comment": { "series": "k6:baseline", "marker": "<!-- benchtrack:listings:k6:baseline -->",
                "markdown": "### ✅ Benchtrack: **PASS**\\n…" },

@@ -14,11 +14,11 @@ const TOOL_TITLES: Readonly<Record<string, string>> = {
   jmeter: "Apache JMeter",
 };
 
-/** Every format at a glance: how detection knows it, and how to send it. */
+/** Every format at a glance: its id, how to send it, and the smallest latency change it can show. */
 function FormatTable() {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[36rem] text-left text-xs" data-testid="format-table">
+      <table className="w-full min-w-[48rem] text-left text-xs" data-testid="format-table">
         <thead className="text-text-muted">
           <tr>
             <th className="py-1 pr-3 font-medium">Tool</th>
@@ -26,7 +26,8 @@ function FormatTable() {
             <th className="py-1 pr-3 font-medium">
               <Code>?format=</Code> id
             </th>
-            <th className="py-1 font-medium">Send as</th>
+            <th className="py-1 pr-3 font-medium">Send as</th>
+            <th className="py-1 font-medium">Latency resolution</th>
           </tr>
         </thead>
         <tbody>
@@ -37,7 +38,8 @@ function FormatTable() {
               <td className="py-1 pr-3">
                 <Code>{format.id}</Code>
               </td>
-              <td className="py-1">{format.upload}</td>
+              <td className="py-1 pr-3">{format.upload}</td>
+              <td className="py-1">{format.resolution}</td>
             </tr>
           ))}
         </tbody>
@@ -63,6 +65,10 @@ export function UploadRecipes({ runsUrl, auth }: { runsUrl: string; auth: string
         <Code>?endpoint=GetListing</Code> names it; otherwise the run holds only its aggregate. <Code>?format=</Code>{" "}
         takes a tool&apos;s name (all its formats) or one format&apos;s id; an unknown name is a 400 listing them.
       </p>
+      <p>
+        A format&apos;s latency resolution is the smallest change its stored latencies can show, from how the tool
+        records and prints them: a Locust p50 going from 9 to 10 ms is one step of its histogram, not a measured +11%.
+      </p>
       <FormatTable />
       {TOOL_NAMES.filter((tool) => tool !== "benchtrack").map((tool) => (
         <div key={tool} id={`format-${tool}`} className="scroll-mt-6">
@@ -80,7 +86,8 @@ export function UploadRecipes({ runsUrl, auth }: { runsUrl: string; auth: string
                 </p>
                 <p className="text-text-muted">
                   <span className="font-medium">Keeps:</span> {format.keeps}.{" "}
-                  <span className="font-medium">Drops:</span> {format.drops}.
+                  <span className="font-medium">Drops:</span> {format.drops}.{" "}
+                  <span className="font-medium">Latency resolution:</span> {format.resolution}.
                 </p>
                 <CodeBlock
                   title={`${format.title}, upload`}

@@ -1,5 +1,6 @@
 "use client";
 
+import { OUTCOME_LOOK, OUTCOME_TEXT_CLASS } from "@/components/runs/outcome-badge";
 import Link from "next/link";
 import { pagePaths } from "@/server/domain/urls";
 import { useState } from "react";
@@ -110,7 +111,7 @@ export function RunHistoryTable({
             <Th numeric>p95</Th>
             <Th numeric>Error rate</Th>
             <Th numeric>Duration</Th>
-            <Th>CI verdict</Th>
+            <Th>CI outcome</Th>
             {hasSla && <Th>SLA</Th>}
           </tr>
         </thead>
@@ -164,16 +165,16 @@ export function RunHistoryTable({
                 <Td numeric>{formatPct(run.aggregate?.errorRate)}</Td>
                 <Td numeric>{formatDuration(run.durationSeconds)}</Td>
                 <Td data-testid="history-verdict">
-                  {run.verdict === null ? (
-                    <span className="text-text-muted" title="Not recorded: uploaded before verdicts were kept">
+                  {run.outcome === null ? (
+                    <span className="text-text-muted" title="Not recorded: uploaded before outcomes were kept">
                       {MISSING}
                     </span>
                   ) : (
                     <span
-                      className={cn("text-xs font-semibold", run.verdict === "fail" ? "text-bad" : "text-good")}
-                      title={run.verdictReasons.length > 0 ? run.verdictReasons.join("; ") : "Nothing failed at upload"}
+                      className={cn("text-xs font-semibold", OUTCOME_TEXT_CLASS[run.outcome])}
+                      title={`At upload: ${run.outcomeReasons.length > 0 ? run.outcomeReasons.join("; ") : "nothing failed"} (the run's page says whether it still holds)`}
                     >
-                      {run.verdict === "fail" ? "✗ fail" : "✓ pass"}
+                      {OUTCOME_LOOK[run.outcome].short}
                     </span>
                   )}
                 </Td>

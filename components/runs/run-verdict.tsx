@@ -1,22 +1,25 @@
 import Link from "next/link";
-import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import { endpointDisplayName } from "@/server/domain/run";
+import { OUTCOME_LOOK, OUTCOME_TEXT_CLASS, OutcomeBadge } from "./outcome-badge";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
 
 /**
- * The run's CI verdict, first on its page: the same answer its upload gave (the project's fail_on),
- * against which baseline, why, what regressed, and the tool's own failed thresholds.
+ * The run's CI gate, first on its page: what its upload answered and, when it no longer holds (the SLA
+ * policy, a pin, a triage or the history changed since), what the gate says now, beside it; against
+ * which baseline, why (a reason is always written out, never only in a tooltip), what else to know,
+ * which endpoints regressed, and the tool's own failed thresholds.
  */
 export function RunVerdict({ verdict }: { verdict: RunReportData["verdict"] }) {
-  const { comparison, thresholds } = verdict;
-  const failed = verdict.verdict === "fail";
+  const { comparison, thresholds, atUpload } = verdict;
+  const shown = atUpload?.outcome ?? verdict.outcome;
+  const hasChanged = atUpload !== null && atUpload.outcome !== verdict.outcome;
   const hasBaseline = comparison.baseline.runs.length > 0;
-  const description = hasBaseline ? (
+  const description = (
     <>
-      Against {comparison.baseline.how}
+      {hasBaseline ? <>Against {comparison.baseline.how}</> : <>Nothing to compare with yet: {comparison.baseline.how}</>}
       {comparison.comparePath && (
         <>
           {" · "}
@@ -25,28 +28,28 @@ export function RunVerdict({ verdict }: { verdict: RunReportData["verdict"] }) {
           </Link>
         </>
       )}
-      . A metric regresses when it is worse by at least the project&apos;s minimum effect and significant after
-      correcting for every test of the comparison.
+      . Each endpoint is judged on one gate metric, one-sided, corrected for the number of endpoints; see the docs on
+      statistics.
     </>
-  ) : (
-    `Nothing to compare with yet: ${comparison.baseline.how}. Later runs of this series will be judged against this one.`
   );
-
+  const reasons = hasChanged ? atUpload.reasons : verdict.reasons;
   return (
     <ReportSection
       id="run-verdict"
-      title="Verdict"
+      title="CI gate"
       description={description}
       actions={
-        <Badge tone={failed ? "bad" : "good"} title={`fail_on=${verdict.failOn.join(",") || "none"}`}>
-          <span data-testid="verdict-badge">{failed ? "✗ FAIL" : "✓ PASS"}</span>
-        </Badge>
+        <OutcomeBadge
+          outcome={shown}
+          testId="verdict-badge"
+          title={`${atUpload ? "What the upload answered" : "What the gate says"} (fail_on=${verdict.failOn.join(",") || "none"})`}
+        />
       }
     >
       <div className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-3 text-sm">
-        {verdict.reasons.length > 0 ? (
+        {reasons.length > 0 ? (
           <ul className="list-disc pl-5" data-testid="verdict-reasons">
-            {verdict.reasons.map((reason) => (
+            {reasons.map((reason) => (
               <li key={reason} className="break-words">
                 {reason}
               </li>
@@ -54,12 +57,42 @@ export function RunVerdict({ verdict }: { verdict: RunReportData["verdict"] }) {
           </ul>
         ) : (
           <p data-testid="verdict-reasons">
-            {hasBaseline
-              ? `Nothing failed: no metric regressed against the baseline${comparison.improvements > 0 ? ` (${comparison.improvements} improved)` : ""}${thresholds.evaluated > 0 ? `, and all ${thresholds.evaluated} ${thresholds.evaluated === 1 ? "threshold" : "thresholds"} of the tool passed` : ""}.`
-              : thresholds.evaluated > 0
-                ? `The tool's ${thresholds.evaluated} ${thresholds.evaluated === 1 ? "threshold" : "thresholds"} passed.`
-                : "Nothing failed."}
+            {thresholds.evaluated > 0
+              ? `Nothing failed; the tool's ${thresholds.evaluated} ${thresholds.evaluated === 1 ? "threshold" : "thresholds"} passed.`
+              : "Nothing failed."}
           </p>
+        )}
+        {comparison.unjudged.length > 0 && (
+          <p className="break-words" data-testid="verdict-unjudged">
+            <span className="font-medium">Largest changes seen, not judged:</span>{" "}
+            {comparison.unjudged.map((change, index) => (
+              <span key={`${change.endpoint ?? ""} ${change.metric}`}>
+                {index > 0 && " · "}
+                {endpointDisplayName(change.endpoint)} {change.metric} <span className="font-medium">{formatDeltaPct(change.deltaPct)}</span>{" "}
+                <span className="text-text-muted">
+                  ({formatMetricValue(change.metric, change.unit, change.base)} → {formatMetricValue(change.metric, change.unit, change.head)})
+                </span>
+              </span>
+            ))}
+          </p>
+        )}
+        {hasChanged && (
+          <p className="rounded border border-border bg-surface-muted p-2" data-testid="verdict-now">
+            <span className="font-medium">Now: </span>
+            <span className={`font-semibold ${OUTCOME_TEXT_CLASS[verdict.outcome]}`}>{OUTCOME_LOOK[verdict.outcome].label}</span>
+            {verdict.reasons.length > 0 ? ` — ${verdict.reasons.join("; ")}` : " — nothing fails"}
+            . The upload answered {OUTCOME_LOOK[atUpload.outcome].short}: since then the SLA policy, a pin, a triage or the
+            history changed, or the upload asked for another fail_on than the project&apos;s ({verdict.failOn.join(",") || "none"}).
+          </p>
+        )}
+        {verdict.notes.length > 0 && (
+          <ul className="list-disc pl-5 text-text-muted" data-testid="verdict-notes">
+            {verdict.notes.map((note) => (
+              <li key={note} className="break-words">
+                {note}
+              </li>
+            ))}
+          </ul>
         )}
         {thresholds.failed.length > 0 && (
           <p data-testid="verdict-thresholds">
@@ -73,15 +106,15 @@ export function RunVerdict({ verdict }: { verdict: RunReportData["verdict"] }) {
           </p>
         )}
         {comparison.regressions.length > 0 && (
-          <Table label="Metrics that regressed against the baseline">
+          <Table label="Endpoints that regressed against the baseline">
             <thead>
               <tr>
                 <Th>Endpoint</Th>
                 <Th>Metric</Th>
                 <Th numeric>Baseline</Th>
-                <Th numeric>This run</Th>
+                <Th numeric>{comparison.headRuns.length > 1 ? `These ${comparison.headRuns.length} rounds` : "This run"}</Th>
                 <Th numeric>Δ</Th>
-                <Th numeric>p</Th>
+                <Th numeric>p (one-sided)</Th>
               </tr>
             </thead>
             <tbody>

@@ -8,7 +8,7 @@ import { Problem } from "./problem";
 
 export type ProjectSettingsValues = RouterOutputs["settings"]["get"]["settings"];
 
-const FIELDS = ["name", "defaultBranch", "description", "repoUrl", "minEffectPct", "alpha", "rawRetentionDays"] as const;
+const FIELDS = ["name", "defaultBranch", "description", "repoUrl", "minEffectPct", "alpha", "gateMetric", "rawRetentionDays"] as const;
 type Field = (typeof FIELDS)[number];
 /** The form as typed: every field a string until it is saved. */
 type Draft = Record<Field, string>;
@@ -40,6 +40,7 @@ export function ProjectForm({ project, initial }: { project: string; initial: Pr
       repoUrl: draft.repoUrl || null,
       minEffectPct: Number(draft.minEffectPct),
       alpha: Number(draft.alpha),
+      gateMetric: draft.gateMetric.trim() || "auto",
       // Empty keeps every raw upload.
       rawRetentionDays: draft.rawRetentionDays.trim() === "" ? null : Number(draft.rawRetentionDays),
     });
@@ -60,7 +61,8 @@ export function ProjectForm({ project, initial }: { project: string; initial: Pr
         {field("description", "description")}
         {field("repoUrl", "repository URL", "Commits link to <repo>/commit/<sha>.")}
         {field("minEffectPct", "minimum effect (%)", "Smaller changes are never called regressions (default 5).")}
-        {field("alpha", "significance level α", "p must be below it (default 0.05).")}
+        {field("alpha", "significance level α", "An unchanged run fails the gate at most this often, whatever the number of endpoints (default 0.01).")}
+        {field("gateMetric", "gate metric", "What each endpoint is judged on: auto (p95, else the tail its request count supports), p99, mean, metrics.<key>.")}
         {field(
           "rawRetentionDays",
           "keep raw uploads (days)",

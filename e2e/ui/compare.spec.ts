@@ -128,7 +128,7 @@ test("a compare across another host and load profile warns beside the verdict, l
     await expect(unfair).toContainText("Unfair comparison");
     await expect(unfair).toContainText("Different load profiles (base → head): vus 50 → 100");
     await expect(unfair).toContainText("Different host sizes (base → head): 16 CPUs, 32 GB → 4 CPUs, 8 GB");
-    await expect(page.getByTestId("compare-rounds")).toContainText("About 35 rounds per side would detect a 5% change in p95 (All endpoints)");
+    await expect(page.getByTestId("compare-rounds")).toContainText("About 45 rounds per side would detect a 5% change in p95 (All endpoints)");
     await expect(page.getByTestId("compare-rounds")).toContainText("this comparison has 5 vs 5");
     // The unfair differences are not repeated among the other warnings.
     await expect(page.getByTestId("compare-warnings")).toHaveCount(0);
@@ -148,7 +148,7 @@ test("a compare across another host and load profile warns beside the verdict, l
     await expect(page.getByTestId("copy-markdown")).toContainText("Copied");
     const markdown = await page.evaluate(() => navigator.clipboard.readText());
     expect(markdown.split("\n")[2]).toMatch(/^> ⚠️ \*\*Unfair comparison:\*\* Different load profiles/);
-    expect(markdown).toContain("**How many rounds?** About 35 rounds per side");
+    expect(markdown).toContain("**How many rounds?** About 45 rounds per side");
     expect(markdown).toContain("[commits 9f1c2e7 → 4b1d2aa](https://github.com/acme/listings/compare/9f1c2e7aa41b...4b1d2aa0c9d3)");
 
     await page.screenshot({ path: `e2e/screenshots/compare-environment-${colorScheme}.png`, fullPage: true });

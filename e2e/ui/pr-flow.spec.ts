@@ -80,7 +80,18 @@ test("a PR judged at its merge-base: one living comment, updated by the next pus
   const slug = uniqueSlug("pr-flow");
   const work = mkdtempSync(path.join(os.tmpdir(), "benchtrack-pr-flow-"));
   const hour = (index: number) => new Date(Date.UTC(2026, 0, 1, index)).toISOString();
-  // Main at the merge-base a…: three rounds. Then main moves on to b… and gets slower itself.
+  // Main's nightly the day before (9…) and at the merge-base a…: three rounds each, so that the PR's
+  // first round is judged (the gate needs 6 runs in all: compare-runs.ts MIN_RUNS_IN_ALL). Then main
+  // moves on to b… and gets slower itself.
+  for (const round of [1, 2, 3] as const) {
+    await uploadFiles(request, slug, ghzRound("baseline", round), {
+      label: "nightly",
+      branch: "main",
+      commit: sha("9"),
+      round: String(round),
+      started_at: hour(round - 4),
+    });
+  }
   for (const round of [1, 2, 3] as const) {
     await uploadFiles(request, slug, ghzRound("baseline", round), {
       label: "nightly",
@@ -108,7 +119,7 @@ test("a PR judged at its merge-base: one living comment, updated by the next pus
   const comment = thread()[0]!.body;
   expect(comment).toContain(`<!-- benchtrack:${slug}:`);
   expect(comment.split("\n").find((line) => line.trim() !== "" && !line.startsWith("<!--"))).toMatch(/FAIL/);
-  expect(comment).toContain("at the merge-base aaaaaaa");
+  expect(comment).toContain("at and before the merge-base aaaaaaa");
 
   // The second push updates that comment: one comment, the first result folded into its history.
   const second = await push(baseURL!, slug, work, 2, sha("d"));
@@ -117,7 +128,7 @@ test("a PR judged at its merge-base: one living comment, updated by the next pus
   const updated = thread()[0]!.body;
   expect(updated).not.toEqual(comment);
   expect(updated).toContain("<details>");
-  expect(updated).toContain("at the merge-base aaaaaaa");
+  expect(updated).toContain("at and before the merge-base aaaaaaa");
 
   // A reviewer opens the comparison link in a fresh browser: base and head, and what changed besides the code.
   const link = /\[compare\]\((http[^)\s]+)\)/.exec(updated)?.[1];

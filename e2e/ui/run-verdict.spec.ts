@@ -14,30 +14,42 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
-test("a run page opens with its CI verdict: the baseline, what regressed, and a link to the comparison", async ({ page, request }) => {
+test("a run page opens with its CI gate: the baseline, what regressed, and a link to the comparison", async ({ page, request }) => {
   const slug = uniqueSlug("verdict");
   const hour = (index: number) => new Date(Date.UTC(2026, 0, 1, index)).toISOString();
   for (const round of [1, 2, 3] as const) {
     await uploadFiles(request, slug, ghzRound("baseline", round), { label: "nightly", branch: "main", round: String(round), started_at: hour(round) });
   }
-  const slow = await uploadFiles(request, slug, ghzRound("managedasync", 1), { label: "nightly", branch: "feature/async", started_at: hour(4) });
+  // Three rounds of one commit on a branch: judged together, 6 runs in all.
+  let slow = { url: "" };
+  for (const round of [1, 2, 3] as const) {
+    slow = await uploadFiles(request, slug, ghzRound("managedasync", round), {
+      label: "nightly",
+      branch: "feature/async",
+      commit: "a5c0ffee",
+      round: String(round),
+      started_at: hour(4 + round),
+    });
+  }
 
   await page.goto(slow.url);
   const verdict = page.getByTestId("run-verdict");
   await expect(verdict.getByTestId("verdict-badge")).toHaveText("✗ FAIL");
-  await expect(verdict).toContainText("Against the last 3 ghz runs labelled nightly on main");
+  await expect(verdict).toContainText("Against the 3 ghz runs labelled nightly on main; judged with 2 earlier rounds of commit a5c0ffe");
   await expect(verdict.getByTestId("verdict-reasons")).toContainText("regressed against the baseline");
   await expect(verdict.getByTestId("verdict-regression").filter({ hasText: "SearchListings" }).first()).toContainText(/\+\d+(\.\d)?%/);
   await screenshots(page, "run-verdict-fail");
 
   await verdict.getByTestId("verdict-compare-link").click();
-  await expect(page).toHaveURL(/\/compare\?base=[^&]+,[^&]+,[^&]+&head=/);
+  await expect(page).toHaveURL(/\/compare\?base=[^&]+,[^&]+,[^&]+&head=[^&]+,[^&]+,[^&]+&test=student/);
 
-  // A baseline round: nothing to fail on.
+  // A first round: nothing to compare with, and the gate says so rather than PASS.
   const first = await uploadFiles(request, uniqueSlug("verdict"), ghzRound("baseline", 1), { label: "nightly", branch: "main" });
   await page.goto(first.url);
-  await expect(page.getByTestId("verdict-badge")).toHaveText("✓ PASS");
+  await expect(page.getByTestId("verdict-badge")).toHaveText("? INCONCLUSIVE");
+  await expect(page.getByTestId("verdict-reasons")).toContainText("too little history: no earlier ghz runs labelled nightly on main");
   await expect(page.getByTestId("run-verdict")).toContainText("Nothing to compare with yet: no earlier ghz runs labelled nightly on main");
+  await screenshots(page, "run-verdict-inconclusive");
 });
 
 test("a k6 run whose own thresholds failed says so first", async ({ page, request }) => {

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Uploads a load-test result to Benchtrack from CI, keeps ONE living comment per pull request (GitHub)
-// or merge request (GitLab) and per series, and fails the job on Benchtrack's verdict.
+// or merge request (GitLab) and per series, and fails the job on the CI gate's outcome.
 //
 //   node scripts/ci/benchtrack-pr.mjs github    (what .github/actions/benchtrack-pr runs)
 //   node scripts/ci/benchtrack-pr.mjs gitlab
 //
 // Plain Node 18+ (fetch), no dependencies. Configured by environment variables (docs/ci.md lists each).
-// Exit codes: 0 the verdict passed, 1 it failed (after the comment is written), 2 bad configuration,
-// 3 Benchtrack, GitHub or GitLab answered an error or could not be reached. No token is ever printed.
+// Exit codes: 0 the gate passed (or was inconclusive: nothing failed, but there was too little to judge;
+// BENCHTRACK_INCONCLUSIVE=fail makes that 1 too), 1 it failed (after the comment is written), 2 bad
+// configuration, 3 Benchtrack, GitHub or GitLab answered an error or could not be reached. No token is
+// ever printed.
 import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -46,11 +48,14 @@ function idempotencyKey(identity, settings, files, parts) {
   return `benchtrack-pr-${hash.digest("hex").slice(0, 40)}`;
 }
 
-/** The answer must carry what the comment needs; an older server lacks `comment`. */
+const OUTCOMES = ["pass", "fail", "inconclusive"];
+
+/** The answer must carry what the comment needs; an older server lacks `comment` (and says only `verdict`). */
 function checkAnswer(answer) {
   const comment = answer?.comment;
-  if (typeof answer?.id !== "string" || (answer.verdict !== "pass" && answer.verdict !== "fail")) {
-    throw new ServiceCallError("Benchtrack: the upload's answer has no id or verdict", null);
+  const outcome = answer?.outcome ?? answer?.verdict;
+  if (typeof answer?.id !== "string" || !OUTCOMES.includes(outcome)) {
+    throw new ServiceCallError("Benchtrack: the upload's answer has no id or outcome", null);
   }
   if (
     !comment ||
@@ -84,6 +89,8 @@ async function main(argv, env) {
   const say = (text) => console.log(redact(text));
   const note = (text) =>
     console.log(redact(inGithub && env.GITHUB_ACTIONS === "true" ? githubAnnotation("notice", text) : text));
+  const warn = (text) =>
+    console.log(redact(inGithub && env.GITHUB_ACTIONS === "true" ? githubAnnotation("warning", text) : `warning: ${text}`));
   const problem = (text) =>
     console.error(
       redact(inGithub && env.GITHUB_ACTIONS === "true" ? githubAnnotation("error", text) : `error: ${text}`),
@@ -144,18 +151,21 @@ async function main(argv, env) {
     answer = checkAnswer(uploaded.json);
   } catch (error) {
     if (!(error instanceof ServiceCallError)) throw error;
-    problem(`The upload failed, so there is no verdict and no comment.\n${error.message}`);
+    problem(`The upload failed, so there is no outcome and no comment.\n${error.message}`);
     return EXIT.service;
   }
 
-  const failed = answer.verdict === "fail";
+  const outcome = answer.outcome ?? answer.verdict;
+  const failed = outcome === "fail" || (outcome === "inconclusive" && config.inconclusive === "fail");
   say(
-    `Benchtrack: ${failed ? "FAIL" : "PASS"} · ${answer.format ?? "?"} run ${answer.url ?? answer.id}${ci.baseCommit ? ` (base_commit ${ci.baseCommit.slice(0, 12)})` : ""}`,
+    `Benchtrack: ${outcome.toUpperCase()} · ${answer.format ?? "?"} run ${answer.url ?? answer.id}${ci.baseCommit ? ` (base_commit ${ci.baseCommit.slice(0, 12)})` : ""}`,
   );
   for (const reason of answer.reasons ?? []) say(`  - ${reason}`);
+  for (const line of answer.notes ?? []) say(`  · ${line}`);
   if (answer.comparison?.url) say(`  comparison: ${answer.comparison.url}`);
 
-  const outputs = { verdict: answer.verdict, "run-id": answer.id, "run-url": answer.url ?? "", "comment-url": "" };
+  // `verdict` stays as an output for workflows written before `outcome`.
+  const outputs = { outcome, verdict: outcome, "run-id": answer.id, "run-url": answer.url ?? "", "comment-url": "" };
   let exit = failed ? EXIT.fail : EXIT.pass;
   if (config.forge === null) {
     note(
@@ -175,7 +185,7 @@ async function main(argv, env) {
     } catch (error) {
       if (!(error instanceof ServiceCallError)) throw error;
       problem(
-        `The result is uploaded (verdict ${answer.verdict}), but the ${config.forge.name} comment could not be written.\n${error.message}`,
+        `The result is uploaded (outcome ${outcome}), but the ${config.forge.name} comment could not be written.\n${error.message}`,
       );
       exit = EXIT.service;
     }
@@ -191,7 +201,12 @@ async function main(argv, env) {
   }
   if (inGithub && value(env, "GITHUB_STEP_SUMMARY"))
     appendFileSync(value(env, "GITHUB_STEP_SUMMARY"), `${answer.comment.markdown}\n`);
-  if (failed) problem(`Benchtrack verdict FAIL: ${(answer.reasons ?? []).join("; ") || "see the run"}`);
+  if (outcome === "fail") problem(`Benchtrack FAIL: ${(answer.reasons ?? []).join("; ") || "see the run"}`);
+  if (outcome === "inconclusive") {
+    const why = (answer.reasons ?? []).join("; ") || "see the run";
+    if (failed) problem(`Benchtrack INCONCLUSIVE (BENCHTRACK_INCONCLUSIVE=fail): ${why}`);
+    else warn(`Benchtrack INCONCLUSIVE: nothing failed, but the gate could not judge: ${why}`);
+  }
   return exit;
 }
 

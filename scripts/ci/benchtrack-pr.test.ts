@@ -237,7 +237,7 @@ describe("the GitHub Actions step", () => {
     runIds.push(entryIds(body)[0]!);
 
     const outputs = readFileSync(env.GITHUB_OUTPUT!, "utf8");
-    expect(outputs).toContain("verdict=pass\n");
+    expect(outputs).toContain("outcome=pass\nverdict=pass\n");
     expect(outputs).toContain(`run-id=${runIds[0]}\n`);
     expect(outputs).toMatch(/comment-url=https:\/\/github\.test\/acme\/shop\/pull\/7#issuecomment-\d+\n/);
     expect(readFileSync(env.GITHUB_STEP_SUMMARY!, "utf8")).toMatch(/^### ✅ Benchtrack: \*\*PASS\*\*/);
@@ -268,19 +268,27 @@ describe("the GitHub Actions step", () => {
     expect(body.match(new RegExp(MARKER().replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g"))).toHaveLength(1);
   });
 
-  it("gives another series a comment of its own", async () => {
-    const outcome = await runScript(
-      "github",
-      githubEnv(resultFile("pr-soak", 45, "soak", 12), { pr: PR, head: git.heads[1], label: "soak" }),
-    );
+  it("gives another series a comment of its own; a series with no history is inconclusive: a warning, not a failed job", async () => {
+    const env = githubEnv(resultFile("pr-soak", 45, "soak", 12), { pr: PR, head: git.heads[1], label: "soak" });
+    const outcome = await runScript("github", env);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain("Created the GitHub comment");
+    expect(outcome.stdout).toMatch(/^Benchtrack: INCONCLUSIVE /m);
+    expect(outcome.stdout).toMatch(/^::warning title=Benchtrack::Benchtrack INCONCLUSIVE: nothing failed, but the gate could not judge: too little history: /m);
+    expect(readFileSync(env.GITHUB_OUTPUT!, "utf8")).toContain("outcome=inconclusive\n");
     const soak = github.threads
       .get(PR)!
       .filter((comment) => comment.body.includes(`<!-- benchtrack:${SLUG}:custom:soak -->`));
     expect(soak).toHaveLength(1);
     expect(soak[0]!.body).not.toContain(MARKER());
     expect(github.threads.get(PR)!.filter((comment) => comment.body.trimEnd().endsWith(MARKER()))).toHaveLength(1);
+    // BENCHTRACK_INCONCLUSIVE=fail: a team that wants every run judged fails the job instead.
+    const strict = await runScript(
+      "github",
+      githubEnv(resultFile("pr-soak-2", 45, "soak", 13), { pr: PR, head: git.heads[2], label: "soak", extra: { BENCHTRACK_INCONCLUSIVE: "fail" } }),
+    );
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/^::error title=Benchtrack::Benchtrack INCONCLUSIVE \(BENCHTRACK_INCONCLUSIVE=fail\): too little history/m);
   });
 
   it("fails the job on a failing verdict, after writing the comment", async () => {
@@ -289,8 +297,8 @@ describe("the GitHub Actions step", () => {
     const outcome = await runScript("github", env);
     expect(outcome.code).toBe(1);
     expect(outcome.stdout).toMatch(/Benchtrack: FAIL/);
-    expect(outcome.stdout).toMatch(/metrics? regressed against the baseline/);
-    expect(outcome.stderr).toMatch(/^::error title=Benchtrack::Benchtrack verdict FAIL: /m);
+    expect(outcome.stdout).toMatch(/endpoints? regressed against the baseline/);
+    expect(outcome.stderr).toMatch(/^::error title=Benchtrack::Benchtrack FAIL: /m);
     expect(github.requests.slice(before).map((request) => request.method)).toEqual(["GET", "GET", "PATCH"]);
     const body = github.threads.get(PR)!.find((comment) => comment.body.trimEnd().endsWith(MARKER()))!.body;
     expect(body.split("\n").find((line) => line !== "" && !line.startsWith("<!--"))).toMatch(
@@ -416,7 +424,7 @@ describe("errors, reported clearly", () => {
       githubEnv(resultFile("pr14", 20.1), { pr: 14, extra: { BENCHTRACK_TOKEN: "bt_not-a-real-token-123456" } }),
     );
     expect(wrongToken.code).toBe(3);
-    expect(wrongToken.stderr).toContain("The upload failed, so there is no verdict and no comment.");
+    expect(wrongToken.stderr).toContain("The upload failed, so there is no outcome and no comment.");
     expect(wrongToken.stderr).toMatch(
       /Benchtrack: POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/projects\/ci-comment-\w+\/runs answered 401 Unauthorized: unauthorized: /,
     );
@@ -503,10 +511,11 @@ describe("the GitLab merge request note", () => {
     expect(upload.url.searchParams.get("branch")).toBe("feature/y");
     expect(upload.url.searchParams.get("pr")).toBe(String(MR));
 
-    const second = await runScript("gitlab", gitlabEnv(resultFile("mr-2", 30.2, "nightly", 31)));
+    // The next push is another commit (one commit's uploads would be pooled as its rounds).
+    const second = await runScript("gitlab", gitlabEnv(resultFile("mr-2", 30.2, "nightly", 31), { CI_COMMIT_SHA: git.heads[2]! }));
     expect(second.code).toBe(1);
     expect(second.stdout).toContain("Updated the GitLab comment on merge request !5");
-    expect(second.stderr).toMatch(/^error: Benchtrack verdict FAIL/m);
+    expect(second.stderr).toMatch(/^error: Benchtrack FAIL/m);
     const methods = gitlab.requests.map((request) => `${request.method} ${request.query.get("page") ?? ""}`.trim());
     expect(methods).toEqual(["GET 1", "GET 2", "POST", "GET 1", "GET 2", "PUT"]);
     expect(gitlab.requests.every((request) => request.credential === GITLAB_TOKEN)).toBe(true);

@@ -216,6 +216,13 @@ function gitlabContext(env, base) {
   };
 }
 
+/** BENCHTRACK_INCONCLUSIVE: what an inconclusive gate does to the job, "pass" (default: a warning) or "fail". */
+function inconclusiveSetting(env) {
+  const text = value(env, "BENCHTRACK_INCONCLUSIVE") || "pass";
+  if (text !== "pass" && text !== "fail") throw new UsageError(`BENCHTRACK_INCONCLUSIVE must be "pass" or "fail", got ${JSON.stringify(text.slice(0, 40))}`);
+  return text;
+}
+
 /**
  * Everything the run needs, checked before anything is sent; the forge is built now too, so that a
  * missing comment token is a configuration error, not a failure after the upload.
@@ -232,6 +239,7 @@ export function readSettings(mode, env, { redact, note }) {
     format: value(env, "BENCHTRACK_FORMAT"),
     label: value(env, "BENCHTRACK_LABEL"),
     failOn: value(env, "BENCHTRACK_FAIL_ON"),
+    inconclusive: inconclusiveSetting(env),
     retries,
   };
   const base = givenBaseCommit(env);

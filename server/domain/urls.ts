@@ -1,3 +1,4 @@
+import type { SignificanceTest } from "./stats/verdict";
 import { AGGREGATE_URL_NAME, isAggregate } from "./run";
 import type { EndpointIdentity } from "./run";
 
@@ -24,7 +25,7 @@ export interface CompareQuery {
   head: CompareSide;
   /** Newest n runs of each selector. */
   last?: number | null;
-  test?: "welch" | "mann-whitney" | null;
+  test?: SignificanceTest | null;
   /** Only runs of this tool on both sides. */
   tool?: string | null;
   /** The compare page's view state (its table filter, chart metric and per-round endpoint). */

@@ -2,13 +2,17 @@ import { z } from "zod";
 import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
 import type { EnvironmentDiff } from "../domain/compare/environment-diff";
 import type { RoundsAdvice } from "../domain/compare/rounds-needed";
+import { SIGNIFICANCE_TESTS } from "../domain/stats/verdict";
 
 /** Wire schemas of comparisons: the query (base and head selectors) and the answer, tied to the domain types below. */
 export const compareQuerySchema = z.object({
   base: z.string().min(1).max(4000).describe("Run ids (a,b,c) or label:<label>, branch:<branch>, commit:<sha>."),
   head: z.string().min(1).max(4000).describe("Same syntax as base."),
   last: z.coerce.number().int().min(1).max(50).optional().describe("Newest n runs of each selector (default: all, capped at 50)."),
-  test: z.enum(["welch", "mann-whitney"]).default("welch").describe("Significance test for groups."),
+  test: z
+    .enum(SIGNIFICANCE_TESTS)
+    .default("welch")
+    .describe('Significance test for groups: "welch" (each side its own variance), "student" (pooled variance: what the CI gate uses for rounds against history), "mann-whitney" (ranks).'),
   tool: z.string().min(1).max(200).optional().describe("Only runs of this tool on both sides (one series: see notComparable)."),
   format: z.enum(["json", "markdown"]).optional().describe("markdown: the same as Accept: text/markdown."),
 });
@@ -34,19 +38,35 @@ const metricComparisonSchema = z.object({
   head: sideSummarySchema,
   deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
   deltaPctCi95: intervalSchema.describe("Fieller 95% CI of deltaPct."),
-  pValue: z.number().nullable(),
-  adjustedPValue: z.number().nullable().describe("pValue corrected for every test of the comparison (Holm); a change counts only when this is below alpha."),
-  test: z.enum(["welch", "mann-whitney", "noise-band", "prediction"]).nullable(),
+  pValue: z.number().nullable().describe("One-sided, in the direction of the change."),
+  adjustedPValue: z
+    .number()
+    .nullable()
+    .describe("pValue corrected (Holm) for its family: the endpoints' gate metrics, or the other metrics; a change counts only when this is below alpha."),
+  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band"]).nullable(),
   noiseBandPct: z.number().nullable().describe("1 vs 1: the band |Δ%| had to exceed."),
   verdict: verdictSchema,
   reason: z.string(),
+  inconclusiveKind: z
+    .enum(["too-little-history", "undecided", "too-few-requests", "not-comparable", "no-data"])
+    .nullable()
+    .describe("Why it is inconclusive, in one word; null otherwise."),
+  gate: z.boolean().describe("This is its endpoint's gate metric, the one the CI gate decides on."),
+  resolution: z.number().nullable().describe("The step the tool writes this metric in (ms for latency), when it is not exact."),
+  standardError: z.number().nullable().describe("Of head − base, after the noise floors (t tests)."),
+  degreesOfFreedom: z.number().nullable(),
+  detectablePct: z.number().nullable().describe("Gate metrics: the smallest change (% of base) the test would flag 80% of the time at this noise."),
   pooled: z.object({ baseMs: z.number(), headMs: z.number(), deltaPct: z.number().nullable() }).nullable(),
 });
 
 const endpointComparisonSchema = z.object({
   name: z.string(),
   metrics: z.array(metricComparisonSchema),
-  verdict: verdictSchema,
+  verdict: verdictSchema.describe("Its gate metric's verdict (the worst of its metrics when it has none)."),
+  gateMetric: z
+    .object({ name: z.string(), why: z.string() })
+    .nullable()
+    .describe("The metric the CI gate judges this endpoint on, and why that one; null for the aggregate of runs that have endpoints."),
 });
 
 const commitRefSchema = z.object({ sha: z.string(), url: z.string().nullable().describe("The commit on the repository's host, when the project's repoUrl is set.") });
@@ -98,7 +118,7 @@ const roundsSchema = z
     minEffectPct: z.number(),
     alpha: z.number(),
     power: z.number(),
-    test: z.enum(["welch", "mann-whitney"]),
+    test: z.enum(SIGNIFICANCE_TESTS),
     headline: metricRoundsSchema.describe("The aggregate's p95 when undecided, else the metric needing the most rounds."),
     metrics: z.array(metricRoundsSchema).describe("Every undecided metric, the most rounds first."),
     sentence: z.string().describe("The headline in words, as the page and the Markdown say it."),
@@ -131,7 +151,7 @@ export const comparisonResponseSchema = z
     verdict: verdictSchema,
     counts: z.record(verdictSchema, z.number()).describe("Endpoints per verdict."),
     kind: z.enum(["groups", "group-vs-run", "pairwise", "mixed"]),
-    options: z.object({ minEffectPct: z.number(), alpha: z.number(), test: z.enum(["welch", "mann-whitney"]) }),
+    options: z.object({ minEffectPct: z.number(), alpha: z.number(), test: z.enum(SIGNIFICANCE_TESTS), gateMetric: z.string() }),
     endpoints: z.array(endpointComparisonSchema),
     aggregate: endpointComparisonSchema,
     warnings: z.array(z.string()).describe("Differences that make base and head not like for like (environment.unfair first)."),

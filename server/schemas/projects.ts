@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AUTO_GATE_METRIC } from "../domain/compare/gate-metric";
 
 /** Wire schemas of projects: the slug in every URL, creating and changing a project. */
 export const projectSlugSchema = z
@@ -20,6 +21,15 @@ export const createProjectSchema = z
   })
   .describe("A new project.");
 
+/** "auto" or a metric the gate can judge: a latency percentile, the mean, or a custom metric. */
+export const gateMetricSchema = z
+  .string()
+  .max(200)
+  .refine((name) => name === AUTO_GATE_METRIC || /^p\d+(\.\d+)?$/.test(name) || ["mean", "min", "max"].includes(name) || /^metrics\.[^\s]+$/.test(name), {
+    message: 'use "auto", a percentile ("p95", "p99.9"), "mean", or a custom metric ("metrics.<key>")',
+  })
+  .describe('The metric each endpoint is gated on: "auto" (default: p95, else the highest tail percentile the runs support), "p99", "mean", "metrics.<key>"…');
+
 export const updateProjectSchema = z
   .object({
     name: z.string().min(1).max(200).optional(),
@@ -27,7 +37,13 @@ export const updateProjectSchema = z
     defaultBranch: z.string().min(1).max(255).optional().describe("Branch whose history is the baseline."),
     repoUrl: z.url().max(1024).nullable().optional().describe("Repository URL, used to link commits."),
     minEffectPct: z.number().min(0).max(1000).optional().describe("Smallest |Δ%| that counts as a change (default 5)."),
-    alpha: z.number().gt(0).lt(1).optional().describe("Significance level for verdicts (default 0.05)."),
+    alpha: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .optional()
+      .describe("Family-wise level of the one-sided tests: the CI gate fails an unchanged run at most this often (default 0.01)."),
+    gateMetric: gateMetricSchema.optional(),
     rawRetentionDays: z
       .number()
       .int()
@@ -52,6 +68,7 @@ export const projectSettingsSchema = z
     repoUrl: z.string().nullable(),
     minEffectPct: z.number(),
     alpha: z.number(),
+    gateMetric: z.string(),
     rawRetentionDays: z.number().int().nullable().describe("Raw uploads older than this many days are dropped; null keeps them all."),
     isDemo: z.boolean(),
     createdAt: z.iso.datetime(),

@@ -7,6 +7,7 @@ import { InputError } from "../domain/input-error";
 import { parseMetadataQuery, runMetadataSchema } from "../domain/parsers/metadata";
 import type { RunMetadata } from "../domain/parsers/metadata";
 import { gradeSchema } from "./sla";
+import { INCONCLUSIVE_KINDS, OUTCOMES } from "../domain/gate/outcome";
 
 /** Wire schemas of runs: listing, reading, uploading and judging them. */
 export const listRunsQuerySchema = z.object({
@@ -75,8 +76,8 @@ const verdictRegressionSchema = z.object({
   base: z.number().nullable().describe("The baseline's value (mean of its runs)."),
   head: z.number().nullable().describe("This run's value."),
   deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
-  pValue: z.number().nullable(),
-  test: z.enum(["welch", "mann-whitney", "noise-band", "prediction"]).nullable(),
+  pValue: z.number().nullable().describe("One-sided, in the direction of the change."),
+  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band"]).nullable(),
   reason: z.string(),
 });
 
@@ -88,8 +89,12 @@ export const verdictComparisonSchema = z
       basis: z
         .enum(["pinned", "merge-base", "before-merge-base", "recent"])
         .describe(
-          "What chose it: a pin; the base branch's runs at the upload's base_commit; the base branch's last runs before it (the merge-base had none); the default branch's last runs before this run.",
+          "What chose it: a pin; the base branch's runs at and before the upload's base_commit; the base branch's runs before its time (the merge-base had none); the default branch's runs before this run.",
         ),
+      openRegression: z
+        .string()
+        .nullable()
+        .describe("An open regression of the series the baseline stops before (runs are judged against the level before it until it is triaged); null when none."),
       runs: z.array(
         z.object({
           id: z.string(),
@@ -100,13 +105,31 @@ export const verdictComparisonSchema = z
         }),
       ),
     }),
-    verdict: z.enum(["regressed", "improved", "unchanged", "inconclusive"]),
-    kind: z.string().describe('How the runs were compared: "group-vs-run", "pairwise", …'),
-    regressions: z.array(verdictRegressionSchema),
-    improvements: z.number().int().describe("Metrics that improved."),
+    headRuns: z.array(z.string()).describe("The head: this run and the earlier rounds of its commit on its branch, judged together (newest first)."),
+    verdict: z.enum(["regressed", "improved", "unchanged", "inconclusive"]).describe("The comparison's verdict over the endpoints' gate metrics."),
+    kind: z.string().describe('How the runs were compared: "group-vs-run", "groups", "pairwise", "none" (no baseline run)…'),
+    regressions: z.array(verdictRegressionSchema).describe("Each endpoint whose gate metric regressed (what fails the gate)."),
+    improvements: z.number().int().describe("Endpoints whose gate metric improved."),
     url: z.url().nullable().describe("The comparison page; null without a baseline."),
   })
   .describe("The run against its baseline.");
+
+const outcomeSchema = z
+  .enum(OUTCOMES)
+  .describe("pass; fail (something in failOn failed); inconclusive (nothing failed, but the regression check could not judge any endpoint: see `inconclusive`).");
+
+const gateFieldsSchema = {
+  outcome: outcomeSchema,
+  verdict: outcomeSchema.describe("The same as outcome (kept for scripts written when it was pass or fail)."),
+  reasons: z.array(z.string()).describe("Why it fails, or why it is inconclusive; empty when it passes."),
+  notes: z
+    .array(z.string())
+    .describe("What else to know: endpoints not judged, the smallest slowdown the check could catch at this noise, an open regression."),
+  inconclusive: z
+    .object({ kind: z.enum(INCONCLUSIVE_KINDS), reason: z.string() })
+    .nullable()
+    .describe("When the regression check could not judge any endpoint: why, as a keyword and in words; null when it could."),
+};
 
 const failOnSchema = z.array(z.enum(FAIL_ON_VALUES)).describe("What fails the verdict (from ?fail_on=, else the project's setting and thresholds).");
 
@@ -130,15 +153,18 @@ const prCommentSchema = z
 export const runVerdictSchema = z
   .object({
     id: z.string().describe("The run's id."),
-    verdict: z.enum(["pass", "fail"]),
-    reasons: z.array(z.string()).describe("Why it fails; empty when it passes."),
+    ...gateFieldsSchema,
     failOn: failOnSchema,
     thresholds: toolThresholdsSchema,
     comparison: verdictComparisonSchema,
     grade: gradeSchema,
     comment: prCommentSchema,
+    atUpload: z
+      .object({ outcome: outcomeSchema, reasons: z.array(z.string()) })
+      .nullable()
+      .describe("What the upload answered, kept with the run; the fields above are the gate as it stands now (a later SLA policy, pin, triage or history can change it). null for runs stored before outcomes were kept."),
   })
-  .describe("The CI verdict of a run.");
+  .describe("The CI gate of a run, now and at upload.");
 
 export const uploadResponseSchema = z
   .object({
@@ -147,8 +173,7 @@ export const uploadResponseSchema = z
     project: z.string().describe("The project's slug."),
     format: z.string().describe("The format the upload was read as (detected or given)."),
     endpoints: z.array(z.string()).describe("Names of the endpoints found."),
-    verdict: z.enum(["pass", "fail"]).describe("The CI verdict: fail when something in failOn failed."),
-    reasons: z.array(z.string()).describe("Why it fails; empty when it passes."),
+    ...gateFieldsSchema,
     failOn: failOnSchema,
     thresholds: toolThresholdsSchema,
     comparison: verdictComparisonSchema,
@@ -156,7 +181,7 @@ export const uploadResponseSchema = z
     comment: prCommentSchema,
     run: storedRunSchema,
   })
-  .describe("A stored run with its CI verdict. 201 when created; 200 when an Idempotency-Key replays an earlier upload.");
+  .describe("A stored run with its CI gate's outcome. 201 when created; 200 when an Idempotency-Key replays an earlier upload.");
 
 export const uploadWrapperSchema = z
   .object({

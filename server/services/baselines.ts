@@ -1,4 +1,9 @@
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import { loadProfileDifference } from "../domain/compare/load-profile";
+import { BASELINE_CAP, chooseBaselineWindow } from "../domain/gate/baseline-window";
+import type { SeriesChange, WindowMode } from "../domain/gate/baseline-window";
+import { formatDeltaPct } from "../domain/format";
+import { endpointDisplayName } from "../domain/run";
+import type { PrismaClient } from "../generated/prisma/client";
 import { baselinePinSchema } from "../schemas/baselines";
 import type { Principal } from "./auth";
 import { requireAdmin } from "./auth";
@@ -6,28 +11,38 @@ import { notFound, ServiceError } from "./errors";
 import { requireProject } from "./projects";
 
 /**
- * What a new run is compared with. By default: the most recent runs of its series on the project's
- * default branch, before this run — same tool, same label (see docs/statistics.md, "Series"): a PR
- * run is compared with main, a main run with its own recent past, and a Locust run is never judged
- * against k6 numbers. An upload that names its merge-base (base_commit, from `git merge-base`) is
- * compared with the base branch's runs of its series at that commit, or, when that commit has none,
- * with the last ones before it (before base_time, the commit's time, when given; else before this
- * run): a PR is judged against where it branched, not against whatever main is now. A user can pin a
- * run, a set of runs, or a label as the baseline for a label (or for every label); pinned runs win
- * over a merge-base, and a pinned label still takes runs of the same tool.
+ * What a new run is compared with (docs/statistics.md, "The CI gate"): its series' comparable history —
+ * same tool, label, branch and load profile — since the last accepted change, up to BASELINE_CAP runs
+ * (server/domain/gate/baseline-window.ts decides which). A run of the default branch is judged against
+ * the default branch's runs before it; a pull request's run against the base branch's runs at and before
+ * its merge-base (base_commit, base_branch, base_time), else before it. The head is the run together with
+ * the earlier rounds of its commit on its branch (several uploads of one commit are judged together).
+ * A user can pin a run, a set of runs, or a label as the baseline for a label (or for every label);
+ * pinned runs win over everything, and a pinned label still takes runs of the same tool.
  */
-export const DEFAULT_BASELINE_RUNS = 5;
+
+/** Rounds of one commit judged together, at most. */
+export const MAX_HEAD_ROUNDS = 10;
+/** Rows of a series read to fill a window (load profile, failed runs and the cap leave some out). */
+const SERIES_SCAN = 3 * BASELINE_CAP;
 
 export interface ChosenBaseline {
+  /** The baseline, newest first. */
   runIds: string[];
+  /** Runs of the series before the window: read only for its longer-run noise. */
+  noiseOnlyRunIds: string[];
+  /** The head: this run and the earlier rounds of its commit on its branch, newest first. */
+  headRunIds: string[];
   /** How it was chosen, in words: shown in the upload answer, the run page and the PR comment. */
   how: string;
   pinned: boolean;
   /**
-   * What chose it: pinned runs or label; the merge-base's runs; the base branch's last runs before the
-   * merge-base (it had none); the default branch's last runs before this run.
+   * What chose it: pinned runs or label; the merge-base's runs (and those before them); the base
+   * branch's runs before the merge-base's time (it had none); the default branch's runs before this run.
    */
   basis: "pinned" | "merge-base" | "before-merge-base" | "recent";
+  /** The open regression of the series the window stops before, in words; null when none. */
+  openRegression: string | null;
 }
 
 export interface RunForBaseline {
@@ -35,6 +50,9 @@ export interface RunForBaseline {
   label: string | null;
   tool: string;
   startedAt: Date;
+  gitBranch: string | null;
+  gitCommit: string | null;
+  config: unknown;
   /** The merge-base the upload named, lower-case hex (null: none named). */
   gitBaseCommit: string | null;
   /** The branch it is on (null: the project's default branch). */
@@ -43,69 +61,175 @@ export interface RunForBaseline {
   gitBaseTime: Date | null;
 }
 
+type Config = Readonly<Record<string, string | number | boolean>>;
+const configOf = (config: unknown) => (config ?? {}) as Config;
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The earlier rounds of the run's commit on its branch (same series and load profile), with the run, newest first. */
+async function findHeadRounds(db: PrismaClient, projectId: string, run: RunForBaseline): Promise<string[]> {
+  if (run.gitCommit === null) return [run.id];
+  const rows = await db.run.findMany({
+    where: { projectId, tool: run.tool, label: run.label, gitBranch: run.gitBranch, gitCommit: run.gitCommit, startedAt: { lte: run.startedAt } },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: MAX_HEAD_ROUNDS + 1,
+    select: { id: true, config: true },
+  });
+  const same = rows.filter((row) => row.id === run.id || loadProfileDifference(configOf(run.config), configOf(row.config)) === null);
+  return [run.id, ...same.map((row) => row.id).filter((id) => id !== run.id)].slice(0, MAX_HEAD_ROUNDS);
+}
+
+/** The series' change markers and recorded changes that start at or before `until`. */
+async function findSeriesChanges(
+  db: PrismaClient,
+  projectId: string,
+  series: { tool: string; label: string | null; branch: string },
+  until: Date,
+): Promise<SeriesChange[]> {
+  const [markers, changes] = await Promise.all([
+    db.annotation.findMany({
+      where: { projectId, kind: "change", at: { lte: until } },
+      orderBy: { at: "desc" },
+      take: 10,
+      select: { at: true, text: true, createdAt: true },
+    }),
+    db.regression.findMany({
+      where: { projectId, firstRun: { tool: series.tool, label: series.label, gitBranch: series.branch, startedAt: { lte: until } } },
+      orderBy: { firstRun: { startedAt: "desc" } },
+      take: 200,
+      select: {
+        kind: true,
+        status: true,
+        statusChangedAt: true,
+        metric: true,
+        deltaPct: true,
+        endpoint: { select: { name: true } },
+        firstRun: { select: { id: true, startedAt: true } },
+      },
+    }),
+  ]);
+  return [
+    ...markers.map((marker): SeriesChange => ({
+      kind: "marker",
+      status: null,
+      at: marker.at,
+      firstRunId: null,
+      decidedAt: marker.createdAt,
+      summary: `the change marker of ${day(marker.at)} ("${marker.text}")`,
+    })),
+    ...changes.map((change): SeriesChange => ({
+      kind: change.kind,
+      status: change.status,
+      at: change.firstRun.startedAt,
+      firstRunId: change.firstRun.id,
+      decidedAt: change.status === "open" ? null : (change.statusChangedAt ?? null),
+      summary: `${endpointDisplayName(change.endpoint?.name ?? null)} ${change.metric} ${formatDeltaPct(change.deltaPct)} from the run of ${day(change.firstRun.startedAt)} (${change.firstRun.id})`,
+    })),
+  ];
+}
+
+/** How a window starts, in words: "since the acknowledged regression …". */
+function describeSince(change: SeriesChange | null): string {
+  if (change === null) return "";
+  if (change.kind === "marker") return ` since ${change.summary}`;
+  const what = change.kind === "improvement" ? "improvement" : `${change.status} regression`;
+  return ` since the ${what} ${change.summary}`;
+}
+
 export async function chooseBaseline(
   db: PrismaClient,
   project: { id: string; defaultBranch: string },
   run: RunForBaseline,
 ): Promise<ChosenBaseline> {
+  const headRunIds = await findHeadRounds(db, project.id, run);
+  const rounds =
+    headRunIds.length > 1 ? `; judged with ${plural(headRunIds.length - 1, "earlier round")} of commit ${run.gitCommit!.slice(0, 7)}` : "";
   const pins = await db.baselinePin.findMany({
     where: { projectId: project.id, OR: [{ forLabel: run.label }, { forLabel: null }] },
     orderBy: { createdAt: "desc" },
   });
   const pin = pins.find((candidate) => candidate.forLabel !== null) ?? pins[0];
   if (pin && pin.runIds.length > 0) {
-    const runIds = pin.runIds.filter((id) => id !== run.id);
+    const runIds = pin.runIds.filter((id) => !headRunIds.includes(id));
     return {
       runIds,
-      how: `pinned baseline: ${runIds.length} run${runIds.length === 1 ? "" : "s"}`,
+      noiseOnlyRunIds: [],
+      headRunIds,
+      how: `pinned baseline: ${plural(runIds.length, "run")}${rounds}`,
       pinned: true,
       basis: "pinned",
+      openRegression: null,
     };
   }
   const label = pin?.baselineLabel ?? run.label;
   const branch = run.gitBaseCommit ? (run.gitBaseBranch ?? project.defaultBranch) : project.defaultBranch;
-  const series = { projectId: project.id, label, tool: run.tool, gitBranch: branch, id: { not: run.id } };
-  const latest = (where: Prisma.RunWhereInput) =>
-    db.run.findMany({
-      where: { ...series, ...where },
-      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-      take: DEFAULT_BASELINE_RUNS,
-      select: { id: true },
-    });
-  const labelText = label === null ? "without a label" : `labelled ${label}`;
-  const runs = (count: number) => `${run.tool} run${count === 1 ? "" : "s"}`;
-  const lastOnes = (count: number) => `the last ${count} ${runs(count)} ${labelText} on ${branch}`;
-  const prefix = pin ? "pinned baseline: " : "";
+  const mode: WindowMode = !run.gitBaseCommit && run.gitBranch === branch && label === run.label ? "series" : "pull-request";
+  const where = { projectId: project.id, label, tool: run.tool, gitBranch: branch, id: { notIn: headRunIds } };
 
+  // The reference time: the merge-base's newest run, else base_time, else the head's first round.
+  const firstRound = headRunIds.length > 1
+    ? (await db.run.findFirst({ where: { id: { in: headRunIds } }, orderBy: [{ startedAt: "asc" }], select: { startedAt: true } }))?.startedAt ?? run.startedAt
+    : run.startedAt;
+  let until: { lt: Date } | { lte: Date } = { lt: firstRound };
+  let basis: ChosenBaseline["basis"] = pin ? "pinned" : "recent";
+  let place = `on ${branch}`;
   if (run.gitBaseCommit) {
     const commit = run.gitBaseCommit.slice(0, 7);
     // A short SHA names every commit it begins; runs store the SHA CI gave (any case).
-    const atBase = await latest({ gitCommit: { startsWith: run.gitBaseCommit, mode: "insensitive" } });
-    if (atBase.length > 0) {
-      return {
-        runIds: atBase.map((row) => row.id),
-        how: `${prefix}the ${atBase.length} ${runs(atBase.length)} ${labelText} on ${branch} at the merge-base ${commit}`,
-        pinned: pin !== undefined,
-        basis: "merge-base",
-      };
+    const atBase = await db.run.findFirst({
+      where: { ...where, gitCommit: { startsWith: run.gitBaseCommit, mode: "insensitive" } },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      select: { startedAt: true },
+    });
+    if (atBase) {
+      until = { lte: atBase.startedAt };
+      basis = "merge-base";
+      place = `on ${branch} at and before the merge-base ${commit}`;
+    } else {
+      const before = run.gitBaseTime ?? firstRound;
+      until = { lt: before };
+      basis = "before-merge-base";
+      place = `on ${branch} (none at the merge-base ${commit}) before ${run.gitBaseTime ? `its commit time (${run.gitBaseTime.toISOString()})` : "this run (no base_time given)"}`;
     }
-    const before = run.gitBaseTime ?? run.startedAt;
-    const earlier = await latest({ startedAt: { lt: before } });
-    const since = run.gitBaseTime ? `before its commit time (${run.gitBaseTime.toISOString()})` : "before this run (no base_time given)";
-    const how =
-      earlier.length === 0
-        ? `no ${runs(2)} ${labelText} on ${branch} at the merge-base ${commit} or ${since}`
-        : `no ${runs(2)} ${labelText} on ${branch} at the merge-base ${commit}: ${lastOnes(earlier.length)} ${since}`;
-    return { runIds: earlier.map((row) => row.id), how: `${prefix}${how}`, pinned: pin !== undefined, basis: "before-merge-base" };
   }
+  const reference = "lte" in until ? until.lte : until.lt;
+  const [rows, changes] = await Promise.all([
+    db.run.findMany({
+      where: { ...where, startedAt: until },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      take: SERIES_SCAN,
+      select: { id: true, startedAt: true, uploadedAt: true, regressed: true, config: true },
+    }),
+    findSeriesChanges(db, project.id, { tool: run.tool, label, branch }, reference),
+  ]);
+  // A run driven with another load profile (a capacity sweep's other levels, an old VU count) measures something else.
+  const differing = rows.filter((row) => loadProfileDifference(configOf(run.config), configOf(row.config)) !== null);
+  const sameProfile = rows.filter((row) => !differing.includes(row));
+  const window = chooseBaselineWindow(sameProfile, changes, mode);
 
-  const recent = await latest(pin ? {} : { startedAt: { lt: run.startedAt } });
-  const how = pin
-    ? `pinned baseline: ${lastOnes(recent.length)}`
-    : recent.length === 0
-      ? `no earlier ${runs(2)} ${labelText} on ${project.defaultBranch}`
-      : lastOnes(recent.length);
-  return { runIds: recent.map((row) => row.id), how, pinned: pin !== undefined, basis: pin ? "pinned" : "recent" };
+  const labelText = label === null ? "without a label" : `labelled ${label}`;
+  const runs = (count: number) => `${run.tool} run${count === 1 ? "" : "s"}`;
+  const prefix = pin ? "pinned baseline: " : "";
+  const parts = [
+    window.runIds.length === 0
+      ? `no earlier ${runs(2)} ${labelText} ${place}${describeSince(window.since)}`
+      : `the ${window.runIds.length === 1 ? "" : `${window.runIds.length} `}${runs(window.runIds.length)} ${labelText} ${place}${describeSince(window.since)}${window.beyondCap > 0 ? ` (the newest ${BASELINE_CAP})` : ""}`,
+  ];
+  if (window.openRegression) parts.push(`before the open regression ${window.openRegression.summary}`);
+  if (window.failedLeftOut > 0) parts.push(`${plural(window.failedLeftOut, "run")} that failed the gate left out until triaged`);
+  if (differing.length > 0) {
+    const example = loadProfileDifference(configOf(run.config), configOf(differing[0]!.config));
+    parts.push(`${differing.length} left out for another load profile (${example}${differing.length > 1 ? ", …" : ""})`);
+  }
+  return {
+    runIds: window.runIds,
+    noiseOnlyRunIds: window.noiseOnlyRunIds,
+    headRunIds,
+    how: `${prefix}${parts.join("; ")}${rounds}`,
+    pinned: pin !== undefined,
+    basis,
+    openRegression: window.openRegression?.summary ?? null,
+  };
 }
 
 const PIN_SELECT = { id: true, forLabel: true, runIds: true, baselineLabel: true, createdAt: true } as const;

@@ -1,22 +1,25 @@
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import type { Comparison, EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
 import { describeCommits, describeDifference } from "../domain/compare/environment-diff";
+import type { InconclusiveExplanation } from "../domain/compare/gate-summary";
+import { describeNotJudged, explainInconclusive, headlineChanges, INCONCLUSIVE_KIND_WORDS } from "../domain/compare/gate-summary";
 import { describeRunSet } from "../domain/compare/run-names";
 import { markdownText } from "../domain/report/markdown";
 import { endpointDisplayName } from "../domain/run";
 import type { Verdict } from "../domain/stats/verdict";
+import { SIGNIFICANCE_TEST_NAMES } from "../domain/stats/verdict";
 import type { ComparisonResult } from "./compare-runs";
 
 /**
- * The comparison as a pull-request comment: the verdict first, then a compact table of what changed,
- * then how it was decided, then a link to the page with everything. User text goes through
+ * The comparison as a pull-request comment: the verdict first (why, when inconclusive), then a compact
+ * table of what changed, then how it was decided, then a link to the page with everything. User text goes through
  * markdownText (domain/report/markdown.ts): it stays text.
  */
 const VERDICT_LINE: Record<Verdict, string> = {
   regressed: "🔴 **Regressed**: head is worse than base",
   improved: "🟢 **Improved**: head is better than base",
   unchanged: "⚪ **Unchanged**: no change beyond the noise",
-  inconclusive: "🟡 **Inconclusive**: not enough data to decide",
+  inconclusive: "🟡 **Inconclusive**: no endpoint could be judged",
 };
 const VERDICT_WORD: Record<Verdict, string> = {
   regressed: "🔴 regressed",
@@ -25,6 +28,8 @@ const VERDICT_WORD: Record<Verdict, string> = {
   inconclusive: "inconclusive",
 };
 const MAX_ROWS = 20;
+/** Changes seen without a verdict: the few largest say enough, the page has the rest. */
+const MAX_UNJUDGED_ROWS = 5;
 
 function formatDelta(metric: MetricComparison): string {
   const delta = formatDeltaPct(metric.deltaPct);
@@ -52,6 +57,33 @@ function environmentLines(environment: Comparison["environment"]): string[] {
   return changed.length > 0 ? [`**What changed** (base → head): ${changed.join(" · ")}`, ...same] : same;
 }
 
+/** A sentence of a reason: it ends with one full stop. */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * Beside an inconclusive verdict's reason: the largest changes it saw, each marked as not judged (a
+ * "+73%" of too few runs is not "no change", and not a regression either).
+ */
+function unjudgedChangeLines(comparison: Comparison, why: InconclusiveExplanation): string[] {
+  const seen = headlineChanges(comparison, MAX_UNJUDGED_ROWS);
+  if (seen.length === 0) return ["No change to show: nothing was measured on both sides alike."];
+  const lines = [
+    `Largest changes seen, **not judged** (${INCONCLUSIVE_KIND_WORDS[why.kind]}):`,
+    "",
+    "| Endpoint | Metric | Base | Head | Δ | Verdict |",
+    "|---|---|--:|--:|--:|---|",
+  ];
+  for (const { endpoint, metric } of seen) {
+    const gate = metric.gate ? " (gate)" : "";
+    lines.push(
+      `| ${markdownText(endpointDisplayName(endpoint))} | ${metric.metric}${gate} | ${formatMetricValue(metric.metric, metric.unit, metric.base.mean)} | ${formatMetricValue(metric.metric, metric.unit, metric.head.mean)} | ${formatDeltaPct(metric.deltaPct)} | not judged |`,
+    );
+  }
+  return lines;
+}
+
 /** A side as people name its runs ("baseline #1–5 on main@6bb136f"), not as its selector's ids. */
 function sideLabel(side: ComparisonResult["base"]): string {
   return markdownText(describeRunSet(side.runs));
@@ -70,7 +102,9 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
       "",
     ].join("\n");
   }
+  const why = explainInconclusive(comparison);
   const lines = [`### ${VERDICT_LINE[comparison.verdict]}`, ""];
+  if (why !== null) lines.push(`**Why:** ${markdownText(sentence(why.reason))}`, "");
   // Beside the verdict: what makes it unfair, and how many rounds would settle an undecided one.
   if (comparison.environment.unfair.length > 0) {
     lines.push(...comparison.environment.unfair.map((warning) => `> ⚠️ **Unfair comparison:** ${markdownText(warning)}`), "");
@@ -85,8 +119,12 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
   );
   changed.sort((a, b) => (a.metric.verdict === b.metric.verdict ? 0 : a.metric.verdict === "regressed" ? -1 : 1));
   const compared = endpoints.reduce((sum, endpoint) => sum + endpoint.metrics.length, 0);
-  if (changed.length === 0) {
-    lines.push(`No metric changed beyond the noise (${compared} compared).`);
+  const notJudged = describeNotJudged(comparison);
+  if (why !== null) {
+    lines.push(...unjudgedChangeLines(comparison, why));
+  } else if (changed.length === 0) {
+    lines.push(`No judged metric changed beyond the noise (${compared} compared).`);
+    if (notJudged !== null) lines.push("", `Not judged: ${markdownText(notJudged)}.`);
   } else {
     lines.push("| Endpoint | Metric | Base | Head | Δ (95% CI) | p | Verdict |", "|---|---|--:|--:|--:|--:|---|");
     for (const { endpoint, metric } of changed.slice(0, MAX_ROWS)) {
@@ -95,6 +133,7 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
       );
     }
     if (changed.length > MAX_ROWS) lines.push("", `…and ${changed.length - MAX_ROWS} more changes on the page.`);
+    if (notJudged !== null) lines.push("", `Not judged: ${markdownText(notJudged)}.`);
   }
   const { minEffectPct, alpha, test } = result.options;
   const method =
@@ -102,7 +141,7 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
       ? `1 vs 1: each change is judged against a noise band learnt from recent runs on the base branch (minimum effect ${minEffectPct}%).`
       : comparison.kind === "group-vs-run"
         ? `One run against ${result.base.runs.length} base runs: a prediction-interval t test, α = ${alpha}, minimum effect ${minEffectPct}%.`
-        : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95). ${test === "welch" ? "Welch's t-test" : "Mann–Whitney U"}, α = ${alpha}, minimum effect ${minEffectPct}%.`;
+        : `Group values are means of per-run values (a group's p95 is the mean of its runs' p95). ${SIGNIFICANCE_TEST_NAMES[test]}, one-sided, α = ${alpha}, minimum effect ${minEffectPct}%.`;
   const environment = environmentLines(comparison.environment);
   if (environment.length > 0) lines.push("", ...environment);
   lines.push("", `<sub>${method}</sub>`);

@@ -54,7 +54,7 @@ function nightly(round: NightlyRound): string {
   });
 }
 
-// Noisy rounds: base mean 30 ms (CV 7.9%), head +4% (Welch p = 0.41): no verdict either way.
+// Noisy rounds: base mean 30 ms (CV 7.9%), head +4% (Welch, one-sided p ≈ 0.2): no verdict either way.
 const BASE_P95 = [30.0, 33.0, 28.5, 31.5, 27.0];
 const HEAD_P95 = [31.2, 28.8, 33.6, 29.7, 32.7];
 
@@ -170,6 +170,7 @@ describe.each(testDatabaseTargets())("compare: what changed and how many rounds,
     expect(result.markdown.match(/Different host sizes/g)).toHaveLength(1);
   });
 
+  // The project's α is the gate's default, 0.01 one-sided (it was 0.05 two-sided: 35 and 10 rounds then).
   it("says how many rounds per side would detect the project's minimum effect at this noise, beside the verdict", async () => {
     const result = await compare("label:pr-311");
     const { rounds } = result.comparison;
@@ -178,10 +179,10 @@ describe.each(testDatabaseTargets())("compare: what changed and how many rounds,
       endpoint: "(all)",
       metric: "p95",
       have: { base: 5, head: 5 },
-      estimate: { status: "ok", roundsPerSide: 35 },
+      estimate: { status: "ok", roundsPerSide: 45 },
     });
     expect(rounds?.sentence).toMatch(
-      /^About 35 rounds per side would detect a 5% change in p95 \(All endpoints\) at this noise \(round-to-round noise 7\.9% base, 6\.4% head; Welch's t-test, α = 0\.05, 80% power\); this comparison has 5 vs 5\.$/,
+      /^About 45 rounds per side would detect a 5% change in p95 \(All endpoints\) at this noise \(round-to-round noise 7\.9% base, 6\.4% head; Welch's t-test, α = 0\.01, 80% power\); this comparison has 5 vs 5\.$/,
     );
     expect(result.markdown.split("\n")[5]).toBe(`**How many rounds?** ${rounds!.sentence}`);
 
@@ -189,7 +190,7 @@ describe.each(testDatabaseTargets())("compare: what changed and how many rounds,
     await database.prisma.project.update({ where: { slug }, data: { minEffectPct: 10 } });
     try {
       const coarser = await compare("label:pr-311");
-      expect(coarser.comparison.rounds?.headline.estimate).toEqual({ status: "ok", roundsPerSide: 10 });
+      expect(coarser.comparison.rounds?.headline.estimate).toEqual({ status: "ok", roundsPerSide: 13 });
     } finally {
       await database.prisma.project.update({ where: { slug }, data: { minEffectPct: 5 } });
     }

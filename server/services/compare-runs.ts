@@ -45,7 +45,7 @@ export interface ComparisonResult {
   comparison: Comparison;
   /** Base and head latency distributions, pooled across rounds from the runs' histograms, with a KS test. */
   distributions: DistributionComparison;
-  options: { minEffectPct: number; alpha: number; test: SignificanceTest };
+  options: { minEffectPct: number; alpha: number; test: SignificanceTest; gateMetric: string };
   /** Per-round table: each run's p95/p50… is in comparison.*.metrics[].base/head.values with runIds. */
 }
 
@@ -76,6 +76,7 @@ export function toComparable(loaded: LoadedRun): ComparableRun {
     label: run.label,
     round: run.round,
     startedAt: stored.startedAt.toISOString(),
+    format: run.format,
     tool: run.tool,
     toolVersion: run.toolVersion,
     protocol: run.aggregate.protocol ?? protocolOf(run.environment.config),
@@ -135,7 +136,7 @@ async function noiseHistory(db: PrismaClient, projectId: string, base: Comparabl
 /** Two selections of a project's runs, compared (no side may be empty: see compareProjectRuns). */
 export async function compareSelections(
   db: PrismaClient,
-  project: { id: string; minEffectPct: number; alpha: number; repoUrl?: string | null },
+  project: { id: string; minEffectPct: number; alpha: number; gateMetric: string; repoUrl?: string | null },
   request: { base: RunSelector; head: RunSelector; last: number | null; test: SignificanceTest; tool: string | null },
 ): Promise<ComparisonResult> {
   const [baseRows, headRows] = await Promise.all([
@@ -147,7 +148,13 @@ export async function compareSelections(
   const baseRuns = comparableOf(baseRows);
   const headRuns = comparableOf(headRows);
 
-  const options: CompareOptions = { minEffectPct: project.minEffectPct, alpha: project.alpha, test: request.test, repoUrl: project.repoUrl ?? null };
+  const options: CompareOptions = {
+    minEffectPct: project.minEffectPct,
+    alpha: project.alpha,
+    test: request.test,
+    gateMetric: project.gateMetric,
+    repoUrl: project.repoUrl ?? null,
+  };
   if (baseRuns.length === 1 && headRuns.length === 1) {
     options.history = await noiseHistory(db, project.id, baseRuns[0]!, baseRows[0]!.gitBranch);
   }
@@ -167,7 +174,7 @@ export async function compareSelections(
     head: side(request.head, headRows),
     comparison: compareRuns(baseRuns, headRuns, options),
     distributions: compareDistributions(baseRuns, headRuns),
-    options: { minEffectPct: options.minEffectPct, alpha: options.alpha, test: options.test },
+    options: { minEffectPct: options.minEffectPct, alpha: options.alpha, test: options.test, gateMetric: project.gateMetric },
   };
 }
 

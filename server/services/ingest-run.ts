@@ -39,6 +39,8 @@ export interface IngestedRun {
   label: string | null;
   tool: string;
   gitBranch: string | null;
+  gitCommit: string | null;
+  config: unknown;
   startedAt: Date;
   /** The merge-base the upload named (base_commit…), which picks its baseline. */
   gitBaseCommit: string | null;
@@ -181,6 +183,8 @@ const INGESTED_RUN_SELECT = {
   label: true,
   tool: true,
   gitBranch: true,
+  gitCommit: true,
+  config: true,
   startedAt: true,
   gitBaseCommit: true,
   gitBaseBranch: true,

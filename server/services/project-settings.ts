@@ -26,6 +26,7 @@ export function projectSettings(project: ProjectRow) {
     repoUrl: project.repoUrl,
     minEffectPct: project.minEffectPct,
     alpha: project.alpha,
+    gateMetric: project.gateMetric,
     rawRetentionDays: project.rawRetentionDays,
     isDemo: project.isDemo,
     createdAt: project.createdAt.toISOString(),

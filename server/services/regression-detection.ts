@@ -22,7 +22,8 @@ import { queueRegressionWebhooks } from "./webhooks";
  * iterations: see LOAD_GENERATOR_METRIC_KEYS in ../domain/metrics.ts).
  */
 export const DETECTION_WINDOW_RUNS = 100;
-export const DETECTOR_VERSION = 1;
+/** 2: maxPValue 1e-5 (was 0.001), for detection re-run after every upload. */
+export const DETECTOR_VERSION = 2;
 /** A change point this close (in runs) to a recorded one is the same change, re-estimated. */
 const SAME_CHANGE_DISTANCE = 3;
 

@@ -36,12 +36,22 @@ function row(name: string, result: ResultRow): string {
   return `| ${name} | ${formatNumber(result.requests, 0)} | ${formatRate(result.throughput)} | ${formatMs(result.latency.p50)} | ${formatMs(result.latency.p95)} | ${formatMs(result.latency.p99)} | ${formatPct(result.errorRate)} |`;
 }
 
+const HEADLINES = {
+  fail: "### ❌ Benchtrack: **FAIL**",
+  inconclusive: "### ⚠️ Benchtrack: **INCONCLUSIVE**",
+  pass: "### ✅ Benchtrack: **PASS**",
+} as const;
+
+/** "All endpoints p95 +75.0% (21.7 ms → 38.1 ms)": a change seen, without a verdict. */
+function describeUnjudged(change: RunVerdict["comparison"]["unjudged"][number]): string {
+  const values = `${formatMetricValue(change.metric, change.unit, change.base)} → ${formatMetricValue(change.metric, change.unit, change.head)}`;
+  return `${markdownText(endpointDisplayName(change.endpoint))} ${markdownText(change.metric)} ${formatDeltaPct(change.deltaPct)} (${values})`;
+}
+
 function verdictLines(verdict: RunVerdict, baseUrl: string, compareUrl: string | null | undefined): string[] {
   const { comparison } = verdict;
-  const headline =
-    verdict.verdict === "fail"
-      ? `### ❌ Benchtrack: **FAIL**: ${verdict.reasons.map(markdownText).join("; ")}`
-      : `### ✅ Benchtrack: **PASS**${verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
+  const why = verdict.reasons.length > 0 ? `: ${verdict.reasons.map(markdownText).join("; ")}` : "";
+  const headline = `${HEADLINES[verdict.outcome]}${why}${verdict.outcome === "pass" && verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
   const lines = [headline, ""];
   if (verdict.thresholds.failed.length > 0) {
     const { failed } = verdict.thresholds;
@@ -52,8 +62,11 @@ function verdictLines(verdict: RunVerdict, baseUrl: string, compareUrl: string |
   const compareHref = compareUrl !== undefined ? compareUrl : comparison.comparePath ? `${baseUrl}${comparison.comparePath}` : null;
   const compareLink = compareHref ? ` · [compare](${compareHref})` : "";
   lines.push(`Baseline: ${markdownText(comparison.baseline.how)}${compareLink}.`);
+  if (comparison.unjudged.length > 0) lines.push("", `Largest changes seen, **not judged**: ${comparison.unjudged.map(describeUnjudged).join(" · ")}.`);
+  if (verdict.notes.length > 0) lines.push("", ...verdict.notes.map((note) => `- ${markdownText(note)}`));
   if (comparison.regressions.length > 0) {
-    lines.push("", "| Endpoint | Metric | Baseline | This run | Δ | p |", "|---|---|--:|--:|--:|--:|");
+    const head = comparison.headRuns.length > 1 ? `These ${comparison.headRuns.length} rounds` : "This run";
+    lines.push("", `| Endpoint | Metric | Baseline | ${head} | Δ | p (one-sided) |`, "|---|---|--:|--:|--:|--:|");
     for (const regression of comparison.regressions.slice(0, MAX_REGRESSION_ROWS)) {
       lines.push(
         `| ${markdownText(endpointDisplayName(regression.endpoint))} | ${markdownText(regression.metric)} | ${formatMetricValue(regression.metric, regression.unit, regression.base)} | ${formatMetricValue(regression.metric, regression.unit, regression.head)} | ${formatDeltaPct(regression.deltaPct)} | ${formatPValue(regression.pValue)} |`,
@@ -62,8 +75,6 @@ function verdictLines(verdict: RunVerdict, baseUrl: string, compareUrl: string |
     if (comparison.regressions.length > MAX_REGRESSION_ROWS) {
       lines.push("", `…and ${more(comparison.regressions.length - MAX_REGRESSION_ROWS, "regression")} on the comparison page.`);
     }
-  } else if (comparison.baseline.runs.length > 0) {
-    lines.push("", `No metric regressed against the baseline${comparison.improvements > 0 ? ` (${comparison.improvements} improved)` : ""}.`);
   }
   lines.push("");
   return lines;

@@ -4,12 +4,12 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { pinnedRunIds } from "./baselines";
 import { requireProject } from "./projects";
 import { effectiveFailOn } from "../domain/fail-on";
-import { findVerdictHead, judgeRun } from "./run-verdict";
-import type { RunVerdict } from "./run-verdict";
+import { findVerdictHead, judgeRun, keptOutcome } from "./run-verdict";
+import type { KeptOutcome, RunVerdict } from "./run-verdict";
 
 /**
- * The run report page's data: the stored run with its CI verdict against its baseline (exactly what
- * the upload answered, with the project's fail_on), graded against the project's SLA policy, its
+ * The run report page's data: the stored run with its CI gate against its baseline as it stands now
+ * (with the project's fail_on) and what its upload answered, graded against the project's SLA policy, its
  * annotations, whether it is a pinned baseline, and what to compare it with. The shaping itself is
  * pure (server/domain/report/run-report.ts).
  */
@@ -18,7 +18,11 @@ import type { RunVerdict } from "./run-verdict";
 const COMPARE_LABELS = 12;
 
 /** The report of one run; not_found for an unknown project, or a run that is not the project's. */
-export async function getRunReport(db: PrismaClient, projectSlug: string, runId: string): Promise<RunReport & { verdict: Omit<RunVerdict, "run"> }> {
+export async function getRunReport(
+  db: PrismaClient,
+  projectSlug: string,
+  runId: string,
+): Promise<RunReport & { verdict: Omit<RunVerdict, "run"> & { atUpload: KeptOutcome | null } }> {
   const project = await requireProject(db, projectSlug);
   const head = await findVerdictHead(db, project.id, runId);
   // The run is read once, with its baseline, by the verdict it opens with (the same as CI's).
@@ -58,5 +62,6 @@ export async function getRunReport(db: PrismaClient, projectSlug: string, runId:
     annotations: annotations.map((annotation) => ({ ...annotation, createdAt: annotation.createdAt.toISOString() })),
     isPinnedBaseline: pinned.has(loaded.stored.id),
   });
-  return { ...report, verdict };
+  // What the upload answered beside what the gate says now: both shown when they differ, never one for the other.
+  return { ...report, verdict: { ...verdict, atUpload: keptOutcome(head) } };
 }

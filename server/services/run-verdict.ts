@@ -1,11 +1,14 @@
-import type { MetricComparison } from "../domain/compare/compare-runs";
-import { compareRuns } from "../domain/compare/compare-runs";
-import { loadProfileDifference } from "../domain/compare/load-profile";
+import type { Comparison, MetricComparison } from "../domain/compare/compare-runs";
+import { compareRuns, historyKey } from "../domain/compare/compare-runs";
+import { explainInconclusive, headlineChanges } from "../domain/compare/gate-summary";
+import { COMPARED_METRICS, customMetricsOf } from "../domain/metrics";
 import { AGGREGATE_NAME } from "../domain/run";
 import type { SlaGrade } from "../domain/sla/grade";
 import type { Verdict } from "../domain/stats/verdict";
 import type { FailOnValue } from "../domain/fail-on";
 import { effectiveFailOn } from "../domain/fail-on";
+import type { GateDecision, Outcome } from "../domain/gate/outcome";
+import { decideOutcome } from "../domain/gate/outcome";
 import { prCommentIdentity } from "../domain/report/pr-comment";
 import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -16,16 +19,17 @@ import { isPrivate } from "./auth";
 import { shareLinkFor } from "./share-links";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
 import type { LoadedRun } from "./stored-runs";
-import { loadParsedRun, loadParsedRuns } from "./stored-runs";
+import { loadParsedRuns } from "./stored-runs";
 import { notFound } from "./errors";
 import { requireProject } from "./projects";
 import { runPageUrl, toRunDocument } from "./run-document";
 import { renderRunMarkdown } from "./run-markdown";
 
 /**
- * The CI verdict of a run: compare it with its baseline (a group of recent runs, or a pinned one) and
- * grade it against the SLA; it fails on what the project (or the upload's `fail_on`) says fails:
- * "regression" (any metric regressed against the baseline) and/or "sla" (any SLA check failed).
+ * The CI gate of a run (docs/statistics.md, "The CI gate"): its rounds (the run with the earlier uploads
+ * of its commit) against its series' history (baselines.ts), each endpoint judged on its gate metric,
+ * graded against the SLA, and decided (domain/gate/outcome.ts): pass, fail or inconclusive, on what the
+ * project (or the upload's `fail_on`) says fails.
  */
 export interface VerdictRegression {
   /** null: the run's aggregate ("all endpoints"). */
@@ -41,20 +45,30 @@ export interface VerdictRegression {
 }
 
 export interface RunVerdict {
-  verdict: "pass" | "fail";
+  outcome: Outcome;
   failOn: FailOnValue[];
-  /** Why it fails (empty when it passes). */
+  /** Why it fails, or why it is inconclusive (empty when it passes). */
   reasons: string[];
+  /** What else a reader should know (endpoints not judged, what the check could catch, an open regression). */
+  notes: string[];
+  /** When the regression check could not judge any endpoint: why, in a word and in words. */
+  inconclusive: GateDecision["inconclusive"];
   comparison: {
     baseline: {
       runs: { id: string; label: string | null; round: number | null; startedAt: string }[];
       how: string;
       pinned: boolean;
       basis: ChosenBaseline["basis"];
+      openRegression: string | null;
     };
+    /** The head's runs: this run and the earlier rounds of its commit judged with it. */
+    headRuns: string[];
     verdict: Verdict;
     kind: string;
+    /** Each endpoint's gate metric that regressed (what fails the gate). */
     regressions: VerdictRegression[];
+    /** When no endpoint could be judged: the largest changes seen anyway, not judged (shown as such, never as "no change"). */
+    unjudged: VerdictRegression[];
     improvements: number;
     /** Path of the comparison page (prefix with the public base URL). */
     comparePath: string | null;
@@ -80,91 +94,125 @@ function toVerdictRegression(endpoint: string, metric: MetricComparison): Verdic
   };
 }
 
-/** The run a verdict judges: its id, and what picks its baseline. */
-export type VerdictHead = RunForBaseline;
+/** How many of the changes seen (not judged) an inconclusive verdict names. */
+const MAX_UNJUDGED = 3;
 
-type VerdictProject = { id: string; slug: string; defaultBranch: string; minEffectPct: number; alpha: number };
+/** The run a verdict judges: its id, what picks its baseline, and what its upload answered (when known). */
+export type VerdictHead = RunForBaseline & { outcome?: string | null; outcomeReasons?: string[] };
+
+type VerdictProject = { id: string; slug: string; defaultBranch: string; minEffectPct: number; alpha: number; gateMetric: string };
 
 /** The stored run a verdict judges, or the not-found of a run that is not the project's. */
 export async function findVerdictHead(db: PrismaClient, projectId: string, runId: string): Promise<VerdictHead> {
   const head = await db.run.findFirst({
     where: { id: runId, projectId },
-    select: { id: true, label: true, tool: true, startedAt: true, gitBaseCommit: true, gitBaseBranch: true, gitBaseTime: true },
+    select: {
+      id: true,
+      label: true,
+      tool: true,
+      startedAt: true,
+      gitBranch: true,
+      gitCommit: true,
+      config: true,
+      gitBaseCommit: true,
+      gitBaseBranch: true,
+      gitBaseTime: true,
+      outcome: true,
+      outcomeReasons: true,
+    },
   });
   if (!head) throw notFound(`Run "${runId}"`);
   return head;
 }
 
-/** Judges a run: one read of the run with its baseline runs, one of the SLA policy. */
+/** Each (endpoint, metric)'s values over the runs, oldest first: the series' longer-run noise (compare-runs.ts). */
+function seriesHistory(runs: readonly LoadedRun[]): Map<string, number[]> {
+  const history = new Map<string, number[]>();
+  const add = (endpoint: string, metric: string, value: number | null) => {
+    if (value === null || !Number.isFinite(value)) return;
+    const key = historyKey(endpoint, metric);
+    history.set(key, [...(history.get(key) ?? []), value]);
+  };
+  const ordered = [...runs].sort((a, b) => a.stored.startedAt.getTime() - b.stored.startedAt.getTime());
+  for (const { run } of ordered) {
+    const aggregate = { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
+    for (const spec of [...COMPARED_METRICS, ...customMetricsOf([aggregate.metrics])]) add(AGGREGATE_NAME, spec.name, spec.read(aggregate));
+    for (const endpoint of run.endpoints) {
+      for (const spec of [...COMPARED_METRICS, ...customMetricsOf([endpoint.metrics])]) add(endpoint.name, spec.name, spec.read(endpoint));
+    }
+  }
+  return history;
+}
+
+/** Judges a run: its baseline and rounds (one read of their numbers), the run itself, the SLA policy. */
 export async function judgeRun(db: PrismaClient, project: VerdictProject, head: VerdictHead, failOn: FailOnValue[]): Promise<RunVerdict> {
   const baseline = await chooseBaseline(db, project, head);
+  const otherRounds = baseline.headRunIds.filter((id) => id !== head.id);
   // The head with its timelines: the answer carries the whole run, as GET …/runs/{id} does.
-  const [loaded, headRun, policy] = await Promise.all([
-    loadParsedRuns(db, project.id, baseline.runIds),
-    loadParsedRun(db, project.id, head.id, { timelines: true }),
+  const [numbers, headLoaded, policy] = await Promise.all([
+    loadParsedRuns(db, project.id, [...baseline.runIds, ...baseline.noiseOnlyRunIds, ...otherRounds], { numbersOnly: true }),
+    loadParsedRuns(db, project.id, [head.id], { timelines: true }),
     getSlaPolicy(db, project.id),
   ]);
+  const headRun = headLoaded.get(head.id);
   if (!headRun) throw notFound(`Run "${head.id}"`);
-  // A baseline run driven with another load profile (VUs, rate, concurrency…) measures something else:
-  // it is left out, and the baseline's description says so.
-  const candidates = baseline.runIds.flatMap((id) => (loaded.has(id) ? [loaded.get(id)!] : []));
-  const headConfig = headRun.run.environment.config;
-  const differing = candidates.flatMap((run) => {
-    const difference = loadProfileDifference(headConfig, run.run.environment.config);
-    return difference === null ? [] : [{ id: run.stored.id, difference }];
-  });
-  const leftOut = new Set(differing.map((entry) => entry.id));
-  const baseRuns = candidates.filter((run) => !leftOut.has(run.stored.id));
-  const how =
-    differing.length === 0
-      ? baseline.how
-      : `${baseline.how}; ${differing.length} of them left out for another load profile (${differing[0]!.difference}${differing.length > 1 ? ", …" : ""})`;
-  const comparison = compareRuns(baseRuns.map(toComparable), [toComparable(headRun)], {
-    minEffectPct: project.minEffectPct,
-    alpha: project.alpha,
-    test: "welch",
-  });
-  const changed = [...comparison.endpoints, comparison.aggregate].flatMap((endpoint) =>
-    endpoint.metrics.filter((metric) => metric.verdict === "regressed" || metric.verdict === "improved").map((metric) => ({ endpoint, metric })),
-  );
-  const regressions = changed
-    .filter(({ metric }) => metric.verdict === "regressed")
-    .map(({ endpoint, metric }) => toVerdictRegression(endpoint.name, metric));
+  const loaded = (ids: readonly string[]) => ids.flatMap((id) => (numbers.has(id) ? [numbers.get(id)!] : []));
+  const baseRuns = loaded(baseline.runIds);
+  const headRuns = [headRun, ...loaded(otherRounds)];
+  const comparison: Comparison | null =
+    baseRuns.length === 0
+      ? null
+      : compareRuns(baseRuns.map(toComparable), headRuns.map(toComparable), {
+          minEffectPct: project.minEffectPct,
+          alpha: project.alpha,
+          test: "student",
+          gateMetric: project.gateMetric,
+          // The series' earlier values: the floors' longer-run noise; for 1 vs 1, the noise band, learnt
+          // (as the compare page does) from the runs before the base run, not from the base run itself.
+          history: seriesHistory([...loaded(baseline.noiseOnlyRunIds), ...(baseRuns.length > 1 ? baseRuns : [])]),
+        });
   const grade = gradeParsedRun(policy, headRun.run);
-
   const thresholds = {
     evaluated: headRun.run.thresholds.length,
     failed: headRun.run.thresholds.filter((threshold) => !threshold.passed).map(({ metric, expression }) => ({ metric, expression })),
   };
-  const reasons: string[] = [];
-  if (failOn.includes("thresholds") && thresholds.failed.length > 0) {
-    const listed = thresholds.failed.slice(0, 5).map(({ metric, expression }) => `${metric} ${expression}`);
-    const more = thresholds.failed.length > listed.length ? ` and ${thresholds.failed.length - listed.length} more` : "";
-    reasons.push(`${thresholds.failed.length} of ${thresholds.evaluated} ${headRun.run.tool} thresholds failed: ${listed.join(", ")}${more}`);
-  }
-  if (failOn.includes("regression") && regressions.length > 0) {
-    reasons.push(`${regressions.length} metric${regressions.length === 1 ? "" : "s"} regressed against the baseline (${how})`);
-  }
-  if (failOn.includes("sla") && grade?.letter && grade.passed < grade.evaluated) {
-    reasons.push(`SLA grade ${grade.letter}: ${grade.evaluated - grade.passed} of ${grade.evaluated} checks failed`);
-  }
-  const comparePath = baseRuns.length > 0 ? pagePaths.compare(project.slug, { base: baseRuns.map((run) => run.stored.id), head: [head.id] }) : null;
-  return {
-    verdict: reasons.length > 0 ? "fail" : "pass",
+  const decision = decideOutcome({
+    comparison,
     failOn,
-    reasons,
+    grade,
+    thresholds,
+    tool: headRun.run.tool,
+    baselineHow: baseline.how,
+    openRegression: baseline.openRegression,
+  });
+  const improvements = comparison
+    ? [...comparison.endpoints, comparison.aggregate].filter((endpoint) => endpoint.metrics.some((metric) => metric.gate && metric.verdict === "improved")).length
+    : 0;
+  const comparePath =
+    baseRuns.length > 0
+      ? pagePaths.compare(project.slug, { base: baseRuns.map((run) => run.stored.id), head: headRuns.map((run) => run.stored.id), test: "student" })
+      : null;
+  return {
+    outcome: decision.outcome,
+    failOn,
+    reasons: decision.reasons,
+    notes: decision.notes,
+    inconclusive: decision.inconclusive,
     thresholds,
     comparison: {
       baseline: {
         runs: baseRuns.map(({ run, stored }) => ({ id: stored.id, label: run.label, round: run.round, startedAt: stored.startedAt.toISOString() })),
-        how,
+        how: baseline.how,
         pinned: baseline.pinned,
         basis: baseline.basis,
+        openRegression: baseline.openRegression,
       },
-      verdict: comparison.verdict,
-      kind: comparison.kind,
-      regressions,
-      improvements: changed.length - regressions.length,
+      headRuns: headRuns.map((run) => run.stored.id),
+      verdict: comparison?.verdict ?? "inconclusive",
+      kind: comparison?.kind ?? "none",
+      regressions: decision.regressions.map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)),
+      unjudged: comparison && explainInconclusive(comparison) ? headlineChanges(comparison, MAX_UNJUDGED).map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)) : [],
+      improvements,
       comparePath,
     },
     grade,
@@ -180,11 +228,13 @@ export function verdictComparison(verdict: RunVerdict, baseUrl: string, projectS
       how: comparison.baseline.how,
       pinned: comparison.baseline.pinned,
       basis: comparison.baseline.basis,
+      openRegression: comparison.baseline.openRegression,
       runs: comparison.baseline.runs.map((run) => ({
         ...run,
         url: runPageUrl(baseUrl, projectSlug, run.id),
       })),
     },
+    headRuns: comparison.headRuns,
     verdict: comparison.verdict,
     kind: comparison.kind,
     regressions: comparison.regressions,
@@ -206,25 +256,27 @@ const PR_SHARE_LINK_SECONDS = 30 * 24 * 3600;
 export async function verdictAnswer(project: { slug: string }, verdict: RunVerdict, baseUrl: string) {
   const run = toRunDocument(project, verdict.run, verdict.grade, baseUrl);
   const comparePath = verdict.comparison.comparePath;
+  const compareShare = async () => {
+    const link = await shareLinkFor(
+      {
+        kind: "compare",
+        project: project.slug,
+        base: verdict.comparison.baseline.runs.map((baseRun) => baseRun.id).join(","),
+        head: verdict.comparison.headRuns.join(","),
+        tool: null,
+      },
+      PR_SHARE_LINK_SECONDS,
+      baseUrl,
+    );
+    // The gate's own test, so the page shows the numbers the gate decided on.
+    const url = new URL(link.url);
+    url.searchParams.set("test", "student");
+    return url.toString();
+  };
   const shared = isPrivate()
     ? {
         run: (await shareLinkFor({ kind: "run", project: project.slug, runId: verdict.run.stored.id }, PR_SHARE_LINK_SECONDS, baseUrl)).url,
-        compare:
-          comparePath === null
-            ? null
-            : (
-                await shareLinkFor(
-                  {
-                    kind: "compare",
-                    project: project.slug,
-                    base: verdict.comparison.baseline.runs.map((baseRun) => baseRun.id).join(","),
-                    head: verdict.run.stored.id,
-                    tool: null,
-                  },
-                  PR_SHARE_LINK_SECONDS,
-                  baseUrl,
-                )
-              ).url,
+        compare: comparePath === null ? null : await compareShare(),
       }
     : null;
   const identity = prCommentIdentity(project.slug, verdict.run.run);
@@ -233,8 +285,11 @@ export async function verdictAnswer(project: { slug: string }, verdict: RunVerdi
     run,
     shareLinks: shared,
     fields: {
-      verdict: verdict.verdict,
+      outcome: verdict.outcome,
+      verdict: verdict.outcome,
       reasons: verdict.reasons,
+      notes: verdict.notes,
+      inconclusive: verdict.inconclusive,
       failOn: verdict.failOn,
       thresholds: verdict.thresholds,
       comparison: verdictComparison(verdict, baseUrl, project.slug),
@@ -245,11 +300,26 @@ export async function verdictAnswer(project: { slug: string }, verdict: RunVerdi
   };
 }
 
-/** GET …/runs/{id}/verdict: the verdict of a stored run, `failOn` as given or the project's. */
+/** What the upload answered, kept with the run (null for runs stored before outcomes were kept). */
+export interface KeptOutcome {
+  outcome: Outcome;
+  reasons: string[];
+}
+
+export function keptOutcome(row: { outcome?: string | null; outcomeReasons?: string[] }): KeptOutcome | null {
+  const outcome = row.outcome === "pass" || row.outcome === "fail" || row.outcome === "inconclusive" ? row.outcome : null;
+  return outcome === null ? null : { outcome, reasons: row.outcomeReasons ?? [] };
+}
+
+/**
+ * GET …/runs/{id}/verdict: the gate of a stored run as it stands now (`failOn` as given or the
+ * project's), and what its upload answered (`atUpload`): they differ when the SLA policy, a pin, a
+ * triage or the history changed since, and both are shown, never one for the other.
+ */
 export async function getRunVerdict(db: PrismaClient, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
   const project = await requireProject(db, projectSlug);
   const head = await findVerdictHead(db, project.id, runId);
   const verdict = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));
   const answer = await verdictAnswer(project, verdict, baseUrl);
-  return { json: { id: head.id, ...answer.fields }, markdown: answer.markdown };
+  return { json: { id: head.id, ...answer.fields, atUpload: keptOutcome(head) }, markdown: answer.markdown };
 }

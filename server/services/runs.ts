@@ -1,6 +1,8 @@
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { encodeCursor } from "../domain/run-cursor";
 import type { RunCursor } from "../domain/run-cursor";
+import { OUTCOMES } from "../domain/gate/outcome";
+import type { Outcome } from "../domain/gate/outcome";
 
 /**
  * Run listings, newest first, with keyset (cursor) pagination on (startedAt, id): see
@@ -18,8 +20,8 @@ export const RUN_SUMMARY_SELECT = {
   gitCommit: true,
   pullRequest: true,
   isDemo: true,
-  verdict: true,
-  verdictReasons: true,
+  outcome: true,
+  outcomeReasons: true,
   results: {
     where: { endpointId: null },
     select: {
@@ -67,6 +69,11 @@ export function runFiltersWhere(projectId: string, filters: RunFilters): Prisma.
   };
 }
 
+/** The kept outcome as stored (text), as the closed set it is; anything else (never written) as not kept. */
+function toOutcome(value: string | null): Outcome | null {
+  return (OUTCOMES as readonly string[]).includes(value ?? "") ? (value as Outcome) : null;
+}
+
 export async function listRuns(
   db: PrismaClient,
   projectId: string,
@@ -90,7 +97,7 @@ export async function listRuns(
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    runs: page.map(({ results, ...run }) => ({ ...run, aggregate: results[0] ?? null })),
+    runs: page.map(({ results, outcome, ...run }) => ({ ...run, outcome: toOutcome(outcome), aggregate: results[0] ?? null })),
     nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
   };
 }

@@ -17,8 +17,10 @@ const WITHOUT_TIMELINES = {
   results: { ...STORED_RUN_INCLUDE.results, omit: { timeline: true } },
 } satisfies Prisma.RunInclude;
 
+type StoredResult = Prisma.RunGetPayload<{ include: typeof STORED_RUN_INCLUDE }>["results"][number];
+type OmittableColumn = "timeline" | "histogram" | "statusCodes" | "errors";
 type StoredRunRow = Omit<Prisma.RunGetPayload<{ include: typeof STORED_RUN_INCLUDE }>, "results"> & {
-  results: (Omit<Prisma.RunGetPayload<{ include: typeof STORED_RUN_INCLUDE }>["results"][number], "timeline"> & { timeline?: unknown })[];
+  results: (Omit<StoredResult, OmittableColumn> & Partial<Pick<StoredResult, OmittableColumn>>)[];
 };
 
 export interface LoadedRun {
@@ -35,7 +37,18 @@ export interface LoadedRun {
 export interface LoadOptions {
   /** Read each result's timeline too (default: no, they stay null). */
   timelines?: boolean;
+  /**
+   * Only the numbers a verdict reads: no histograms, status codes or errors (they stay null). The CI
+   * gate reads up to 30 baseline runs per upload; their histograms are most of the bytes.
+   */
+  numbersOnly?: boolean;
 }
+
+/** The numbers of each result and nothing else (see LoadOptions.numbersOnly). */
+const NUMBERS_ONLY = {
+  ...STORED_RUN_INCLUDE,
+  results: { ...STORED_RUN_INCLUDE.results, omit: { timeline: true, histogram: true, statusCodes: true, errors: true } },
+} satisfies Prisma.RunInclude;
 
 export async function loadParsedRun(db: PrismaClient, projectId: string, runId: string, options: LoadOptions = {}): Promise<LoadedRun | null> {
   return (await loadParsedRuns(db, projectId, [runId], options)).get(runId) ?? null;
@@ -52,7 +65,9 @@ export async function loadParsedRuns(
   const where = { id: { in: [...runIds] }, projectId };
   const rows: StoredRunRow[] = options.timelines
     ? await db.run.findMany({ where, include: STORED_RUN_INCLUDE })
-    : await db.run.findMany({ where, include: WITHOUT_TIMELINES });
+    : options.numbersOnly
+      ? await db.run.findMany({ where, include: NUMBERS_ONLY })
+      : await db.run.findMany({ where, include: WITHOUT_TIMELINES });
   return new Map(rows.map((row) => [row.id, toLoadedRun(row)]));
 }
 

@@ -58,8 +58,12 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
 
   const verdict = await judgeRun(db, project, outcome.run, effectiveFailOn(query.failOn, project.failOn));
   if (outcome.status === "created") {
-    // What CI was told, kept with the run: the history's verdict column.
-    await db.run.update({ where: { id: outcome.run.id }, data: { verdict: verdict.verdict, verdictReasons: verdict.reasons } });
+    // What CI was told, kept with the run: the history's outcome column, and whether its gate found a
+    // regression (such a run stays out of later baselines until triaged: domain/gate/baseline-window.ts).
+    await db.run.update({
+      where: { id: outcome.run.id },
+      data: { outcome: verdict.outcome, outcomeReasons: verdict.reasons, regressed: verdict.comparison.regressions.length > 0 },
+    });
   }
   const answer = await verdictAnswer(project, verdict, baseUrl);
   return {

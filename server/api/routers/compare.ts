@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_RUNS_PER_SIDE } from "../../domain/compare/selector";
+import { SIGNIFICANCE_TESTS } from "../../domain/stats/verdict";
 import { compareProjectRuns, getCompareChoices } from "../../services/compare-runs";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 
@@ -9,7 +10,7 @@ export const compareGetInputSchema = z.object({
   base: z.string(),
   head: z.string(),
   last: z.number().int().min(1).max(MAX_RUNS_PER_SIDE).nullable(),
-  test: z.enum(["welch", "mann-whitney"]),
+  test: z.enum(SIGNIFICANCE_TESTS),
   /** Only runs of this tool on both sides; null: any. */
   tool: z.string().min(1).max(200).nullable().default(null),
   /** The public base URL the page was served under, for the absolute links (copy link, Markdown). */

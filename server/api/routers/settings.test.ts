@@ -15,7 +15,7 @@ describe.each(testDatabaseTargets())("settings router on $name", ({ target }) =>
     const { slug } = await seedProjectWithToken(database().prisma, "settings-read");
     const open = callerWith(database().prisma, null);
     expect(await open.settings.get({ project: slug })).toMatchObject({
-      settings: { slug, name: slug, defaultBranch: "main", repoUrl: null, minEffectPct: 5, alpha: 0.05 },
+      settings: { slug, name: slug, defaultBranch: "main", repoUrl: null, minEffectPct: 5, alpha: 0.01, gateMetric: "auto" },
       slaTargets: [],
     });
     await adminCaller(database().prisma).settings.setSlaPolicy({ project: slug, ...POLICY });
@@ -27,7 +27,7 @@ describe.each(testDatabaseTargets())("settings router on $name", ({ target }) =>
     const { slug } = await seedProjectWithToken(database().prisma, "settings-update");
     const admin = adminCaller(database().prisma);
     const updated = await admin.settings.update({ project: slug, name: "Listings", repoUrl: "https://github.com/acme/listings", minEffectPct: 3 });
-    expect(updated).toMatchObject({ slug, name: "Listings", repoUrl: "https://github.com/acme/listings", minEffectPct: 3, alpha: 0.05 });
+    expect(updated).toMatchObject({ slug, name: "Listings", repoUrl: "https://github.com/acme/listings", minEffectPct: 3, alpha: 0.01 });
     expect((await admin.settings.get({ project: slug })).settings.name).toBe("Listings");
 
     const bad = await admin.settings.update({ project: slug, alpha: 2 }).catch((error: unknown) => error);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseBenchtrack } from "../parsers/benchtrack";
 import type { EndpointResult } from "../run";
 import { ISSUE_BASE_P95_MS, ISSUE_HEAD_P95_MS } from "../stats/issue-example.fixture";
+import { createSeededRandom } from "../stats/random";
 import type { ComparableRun } from "./compare-runs";
 import { compareRuns, comparabilityWarnings, historyKey } from "./compare-runs";
 
@@ -13,6 +14,7 @@ function run(id: string, label: string, summary: Record<string, unknown>, extra:
     label,
     round: null,
     startedAt: "2026-11-22T10:00:00Z",
+    format: "benchtrack",
     tool: parsed.tool,
     durationSeconds: 30,
     hostName: "perf-1",
@@ -164,5 +166,71 @@ describe("compareRuns on endpoints that share a name across protocols", () => {
     expect(comparison.endpoints.map((endpoint) => endpoint.name)).toEqual(["GetListing (grpc)", "GetListing (http)"]);
     expect(p95Of("GetListing (grpc)")?.deltaPct).toBeCloseTo(50);
     expect(p95Of("GetListing (http)")?.deltaPct).toBeCloseTo(0);
+  });
+});
+
+/** A run of five endpoints (5,000 requests each) whose p95s are given; p50 = p95 / 2, p99 = 1.5 · p95. */
+function fiveEndpoints(id: string, p95s: readonly number[]): ComparableRun {
+  const parsed = parseBenchtrack({
+    schema: "benchtrack/v1",
+    tool: "custom",
+    endpoints: p95s.map((p95, index) => ({
+      name: `E${index + 1}`,
+      requests: 5000,
+      failures: 0,
+      latency: { unit: "ms", p50: p95 / 2, p95, p99: p95 * 1.5, mean: p95 / 1.8 },
+    })),
+  });
+  return run(id, "nightly", {}, { aggregate: parsed.aggregate, endpoints: parsed.endpoints });
+}
+
+describe("compareRuns: the gate metrics, one per endpoint", () => {
+  const random = createSeededRandom(21);
+  const levels = [10, 20, 40, 80, 160];
+  const history = Array.from({ length: 20 }, (_, index) => fiveEndpoints(`b${index}`, levels.map((level) => level * (1 + random.gaussian(0, 0.03)))));
+
+  it("judges each endpoint on its p95, corrected over the endpoints only, and reports the rest apart", () => {
+    const head = fiveEndpoints("h", levels.map((level, index) => level * (index === 0 ? 1.3 : 1)));
+    const comparison = compareRuns(history, [head]);
+    const e1 = comparison.endpoints.find((endpoint) => endpoint.name === "E1")!;
+    expect(e1.gateMetric).toEqual({ name: "p95", why: "p95 (auto: every run has ≥ 5,000 requests)" });
+    const p95 = e1.metrics.find((metric) => metric.metric === "p95")!;
+    expect(p95).toMatchObject({ gate: true, verdict: "regressed", test: "prediction" });
+    // Holm over the 5 endpoints' p95s: the smallest p is multiplied by 5, not by the 5 × 7 metrics tested.
+    expect(p95.adjustedPValue).toBeCloseTo(Math.min(1, 5 * p95.pValue!), 12);
+    expect(p95.detectablePct).toBeGreaterThan(5);
+    expect(p95.detectablePct).toBeLessThan(20);
+    expect(e1.metrics.filter((metric) => metric.gate)).toHaveLength(1);
+    expect(comparison.verdict).toBe("regressed");
+    expect(comparison.counts).toMatchObject({ regressed: 1, unchanged: 4 });
+    // The aggregate of runs with endpoints is reported, never gated.
+    expect(comparison.aggregate.gateMetric).toBeNull();
+    expect(comparison.aggregate.metrics.some((metric) => metric.gate)).toBe(false);
+  });
+
+  it("is inconclusive, saying what would decide, with too few runs — even where an error rate of 0 is 'unchanged'", () => {
+    const comparison = compareRuns(history.slice(0, 3), [fiveEndpoints("h", levels.map((level) => level * 1.8))]);
+    const p95 = comparison.endpoints[0]!.metrics.find((metric) => metric.metric === "p95")!;
+    expect(p95).toMatchObject({ verdict: "inconclusive", inconclusiveKind: "too-little-history" });
+    expect(p95.deltaPct).toBeGreaterThan(70); // shown, though not judged
+    expect(p95.reason).toBe(
+      "need 6 runs in all with at least 2 in the base (have 3 base + 1 head): 2 more rounds of the head, or 2 more base runs, would decide",
+    );
+    expect(comparison.endpoints[0]!.metrics.find((metric) => metric.metric === "errorRate")!.verdict).toBe("unchanged");
+    expect(comparison.verdict).toBe("inconclusive");
+    expect(comparison.endpoints.every((endpoint) => endpoint.verdict === "inconclusive")).toBe(true);
+  });
+
+  it("judges 3 rounds against 3 (6 in all), pooling their variance when asked, as the CI gate does", () => {
+    const rounds = [1.75, 1.8, 1.78].map((factor, index) => fiveEndpoints(`h${index}`, levels.map((level) => level * factor)));
+    const comparison = compareRuns(history.slice(0, 3), rounds, { minEffectPct: 5, alpha: 0.01, test: "student" });
+    const p95 = comparison.endpoints[0]!.metrics.find((metric) => metric.metric === "p95")!;
+    expect(p95).toMatchObject({ verdict: "regressed", test: "student", degreesOfFreedom: 4 });
+    expect(comparison.verdict).toBe("regressed");
+  });
+
+  it("gates on the project's metric when it names one", () => {
+    const comparison = compareRuns(history, [fiveEndpoints("h", levels)], { minEffectPct: 5, alpha: 0.01, test: "welch", gateMetric: "p99" });
+    expect(comparison.endpoints.map((endpoint) => endpoint.gateMetric?.name)).toEqual(["p99", "p99", "p99", "p99", "p99"]);
   });
 });

@@ -1,301 +1,26 @@
 /**
  * Before/after comparison of two sets of runs (base and head), per endpoint and metric, with the
- * statistics of docs/statistics.md: groups of ≥ 2 runs per side get mean, sd, 95% CI, Δ% with a Fieller CI,
- * Welch's t-test (or Mann–Whitney) and the verdict rule; 1 vs 1 is judged against a noise band learnt
- * from the same series' recent history on the base branch, after its last change point.
- *
- * What a group value is, said plainly: a group's p95 is the MEAN OF PER-RUN p95s (n runs), not the p95
- * of all requests pooled. Where every run has a latency histogram, the pooled percentile is given
- * beside it.
+ * statistics of docs/statistics.md: each metric compared by metric-comparison.ts (groups: a one-sided
+ * test with resolution and noise floors; 1 vs 1: the noise band of the series' history), each endpoint
+ * judged on its gate metric (gate-metric.ts), the tests corrected in two families (families.ts), and
+ * what makes the sides unlike (environment-diff.ts, comparabilityWarnings).
  */
-import type { Interval, SampleSummary } from "../stats/descriptive";
-import { summarizeSample } from "../stats/descriptive";
-import { isInsufficient } from "../stats/insufficient";
-import { percentileUnsupportedReason } from "../stats/percentile-support";
-import { holmAdjusted } from "../stats/multiple-testing";
-import { formatDeltaPct, formatPValue } from "../format";
-import { compareWithNoiseBand, historySinceLastChange } from "../stats/noise-band";
-import { predictionTest } from "../stats/prediction-test";
-import { readPooledPercentile } from "../stats/pooled-percentile";
-import { percentChange } from "../stats/relative-change";
-import type { SignificanceTest, Verdict } from "../stats/verdict";
-import { compareSamples, decideVerdict, DEFAULT_VERDICT_OPTIONS } from "../stats/verdict";
-import type { Better, CustomMetric, EndpointResult } from "../run";
+import type { Verdict } from "../stats/verdict";
+import type { EndpointResult } from "../run";
 import { AGGREGATE_NAME, endpointKey } from "../run";
 import type { MetricDefinition } from "../metrics";
 import { COMPARED_METRICS, customMetricKey, customMetricsOf } from "../metrics";
-import type { EnvironmentDiff, RunSetup } from "./environment-diff";
 import { diffEnvironments } from "./environment-diff";
-import type { RoundsAdvice } from "./rounds-needed";
 import { adviseRounds } from "./rounds-needed";
+import { AUTO_GATE_METRIC, chooseGateMetric } from "./gate-metric";
+import type { ComparableRun, Comparison, CompareOptions, EndpointComparison } from "./comparison";
+import { DEFAULT_COMPARE_OPTIONS, worstVerdict } from "./comparison";
+import { correctForMultipleTests, endpointVerdict } from "./families";
+import { compareMetric } from "./metric-comparison";
 
-/** A run as a comparison reads it: its results, and how it was measured (RunSetup: tool, host, load…). */
-export interface ComparableRun extends RunSetup {
-  id: string;
-  label: string | null;
-  round: number | null;
-  startedAt: string;
-  /** The run's git branch, when known: a side spanning several is warned about. */
-  branch?: string | null;
-  durationSeconds: number | null;
-  config: Record<string, string | number | boolean>;
-  aggregate: EndpointResult;
-  endpoints: EndpointResult[];
-  /** Run-level custom metrics; compared on the aggregate. */
-  metrics: Record<string, CustomMetric>;
-}
-
-export interface CompareOptions {
-  minEffectPct: number;
-  alpha: number;
-  test: SignificanceTest;
-  /**
-   * For 1 vs 1: recent values of each (endpoint, metric) on the base branch, oldest first, used to
-   * learn the noise band. Keyed by `historyKey(endpoint, metric)`.
-   */
-  history?: ReadonlyMap<string, readonly number[]>;
-  /** The project's repository, to link the commits of "what changed" (environment-diff.ts). */
-  repoUrl?: string | null;
-}
-
-export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { ...DEFAULT_VERDICT_OPTIONS, test: "welch" };
-
-export function historyKey(endpoint: string, metric: string): string {
-  return `${endpoint}\u0000${metric}`;
-}
-
-export interface SideSummary {
-  n: number;
-  mean: number | null;
-  sd: number | null;
-  ci95: Interval | null;
-  values: number[];
-  runIds: string[];
-}
-
-export interface MetricComparison {
-  metric: string;
-  unit: string | null;
-  /** null: a custom metric whose direction nobody stated; compared, never judged. */
-  better: Better | null;
-  /** How a side's value is formed, e.g. "mean of per-run p95 (5 runs)". */
-  aggregation: string;
-  base: SideSummary;
-  head: SideSummary;
-  deltaPct: number | null;
-  deltaPctCi95: Interval | null;
-  pValue: number | null;
-  /** pValue corrected for all the tests of the comparison (Holm); null when no test was run. */
-  adjustedPValue: number | null;
-  /** "prediction": one run on one side judged against the other side's group (prediction-interval t test). */
-  test: SignificanceTest | "noise-band" | "prediction" | null;
-  /** For 1 vs 1: the band |Δ%| had to exceed. */
-  noiseBandPct: number | null;
-  verdict: Verdict;
-  reason: string;
-  /** Percentile of all requests pooled from histograms, when every run on both sides has one. */
-  pooled: { baseMs: number; headMs: number; deltaPct: number | null } | null;
-}
-
-export interface EndpointComparison {
-  name: string;
-  metrics: MetricComparison[];
-  /** The worst verdict of its metrics: regressed > improved > unchanged > inconclusive. */
-  verdict: Verdict;
-}
-
-export interface Comparison {
-  verdict: Verdict;
-  counts: Record<Verdict, number>;
-  endpoints: EndpointComparison[];
-  aggregate: EndpointComparison;
-  /**
-   * Differences that make base and head not like for like: the unfair environment differences first
-   * (environment.unfair), then the rest (durations, endpoints on one side only, branches, a shared run).
-   */
-  warnings: string[];
-  /** What changed between the sides besides the code: tool, load profile, host, versions, commits. */
-  environment: EnvironmentDiff;
-  /** On a group comparison that found no change it can stand behind: how many rounds would (rounds-needed.ts). */
-  rounds: RoundsAdvice | null;
-  /**
-   * Why the two sides cannot be compared at all (runs of several tools: different series, see
-   * docs/statistics.md); then every metric is inconclusive and `tools` lists what to compare instead.
-   * null when they can.
-   */
-  notComparable: string | null;
-  /** The tools of the runs, with how many runs of each on each side. */
-  tools: { tool: string; base: number; head: number }[];
-  /** groups: ≥ 2 vs ≥ 2; group-vs-run: ≥ 2 base runs vs 1 head run; pairwise: 1 vs 1. */
-  kind: "groups" | "group-vs-run" | "pairwise" | "mixed";
-}
-
-const VERDICT_RANK: Record<Verdict, number> = { regressed: 3, improved: 2, unchanged: 1, inconclusive: 0 };
-
-function worstVerdict(verdicts: readonly Verdict[]): Verdict {
-  return verdicts.reduce<Verdict>((worst, verdict) => (VERDICT_RANK[verdict] > VERDICT_RANK[worst] ? verdict : worst), "inconclusive");
-}
-
-function summarizeSide(values: number[], runIds: string[]): SideSummary {
-  const summary = summarizeSample(values);
-  if (isInsufficient(summary)) {
-    return { n: values.length, mean: values.length === 1 ? (values[0] ?? null) : null, sd: null, ci95: null, values, runIds };
-  }
-  const ok: SampleSummary = summary;
-  return { n: ok.n, mean: ok.mean, sd: ok.sd, ci95: ok.ci95, values, runIds };
-}
-
-function collect(runs: readonly ComparableRun[], pick: (run: ComparableRun) => EndpointResult | undefined, spec: MetricDefinition) {
-  const values: number[] = [];
-  const runIds: string[] = [];
-  for (const run of runs) {
-    const result = pick(run);
-    const value = result ? spec.read(result) : null;
-    if (value !== null && Number.isFinite(value)) {
-      values.push(value);
-      runIds.push(run.id);
-    }
-  }
-  return { values, runIds };
-}
-
-function aggregationLabel(spec: MetricDefinition, n: number): string {
-  const runs = `${n} run${n === 1 ? "" : "s"}`;
-  if (n === 1) return `${spec.name} of the run`;
-  return `mean of per-run ${spec.name} (${runs})`;
-}
-
-function pooledPercentile(
-  spec: MetricDefinition,
-  base: readonly (EndpointResult | undefined)[],
-  head: readonly (EndpointResult | undefined)[],
-): MetricComparison["pooled"] {
-  if (spec.percentile === null) return null;
-  const histogramsOf = (results: readonly (EndpointResult | undefined)[]) =>
-    results.every((result) => result?.histogram) ? results.map((result) => result!.histogram!) : null;
-  const baseHistograms = histogramsOf(base);
-  const headHistograms = histogramsOf(head);
-  if (!baseHistograms?.length || !headHistograms?.length) return null;
-  const basePooled = readPooledPercentile(baseHistograms, spec.percentile);
-  const headPooled = readPooledPercentile(headHistograms, spec.percentile);
-  if (isInsufficient(basePooled) || isInsufficient(headPooled)) return null;
-  const change = percentChange(basePooled.valueMs, headPooled.valueMs);
-  return {
-    baseMs: basePooled.valueMs,
-    headMs: headPooled.valueMs,
-    deltaPct: isInsufficient(change) ? null : change.deltaPct,
-  };
-}
-
-function compareMetric(
-  endpointName: string,
-  spec: MetricDefinition,
-  baseRuns: readonly ComparableRun[],
-  headRuns: readonly ComparableRun[],
-  pick: (run: ComparableRun) => EndpointResult | undefined,
-  options: CompareOptions,
-): MetricComparison {
-  const baseData = collect(baseRuns, pick, spec);
-  const headData = collect(headRuns, pick, spec);
-  const base = summarizeSide(baseData.values, baseData.runIds);
-  const head = summarizeSide(headData.values, headData.runIds);
-  const common = {
-    metric: spec.name,
-    unit: spec.unit,
-    better: spec.better,
-    aggregation: aggregationLabel(spec, Math.max(base.n, head.n)),
-    base,
-    head,
-    pooled: pooledPercentile(spec, baseRuns.map(pick), headRuns.map(pick)),
-    adjustedPValue: null,
-  };
-  const inconclusive = (reason: string): MetricComparison => ({
-    ...common,
-    deltaPct: null,
-    deltaPctCi95: null,
-    pValue: null,
-    test: null,
-    noiseBandPct: null,
-    verdict: "inconclusive",
-    reason,
-  });
-
-  if (base.n === 0 || head.n === 0) {
-    return inconclusive(`no ${spec.name} on the ${base.n === 0 ? "base" : "head"} side`);
-  }
-  if (spec.percentile !== null) {
-    const judged = new Set([...baseData.runIds, ...headData.runIds]);
-    const counts = [...baseRuns, ...headRuns].filter((run) => judged.has(run.id)).map((run) => pick(run)?.requests ?? null);
-    const unsupported = percentileUnsupportedReason(spec.percentile, counts);
-    if (unsupported) return inconclusive(unsupported);
-  }
-  if (base.mean === 0 && head.mean === 0) {
-    return { ...inconclusive("0 on both sides"), deltaPct: 0, verdict: "unchanged" };
-  }
-  if (spec.better === null) {
-    // Shown with its change, never judged: nobody said whether up or down is the improvement.
-    const change = base.mean !== null && head.mean !== null ? percentChange(base.mean, head.mean) : null;
-    return {
-      ...inconclusive("direction unknown: the tool did not say whether lower or higher is better, so no verdict"),
-      deltaPct: change === null || isInsufficient(change) ? null : change.deltaPct,
-    };
-  }
-  if (base.n >= 2 && head.n >= 2) {
-    const result = compareSamples(base.values, head.values, {
-      better: spec.better,
-      minEffectPct: options.minEffectPct,
-      alpha: options.alpha,
-      test: options.test,
-    });
-    return {
-      ...common,
-      deltaPct: result.deltaPct,
-      deltaPctCi95: result.deltaPctCi95,
-      pValue: result.pValue,
-      test: result.test,
-      noiseBandPct: null,
-      verdict: result.verdict,
-      reason: result.reason,
-    };
-  }
-  if (base.n === 1 && head.n === 1) {
-    const history = historySinceLastChange(options.history?.get(historyKey(endpointName, spec.name)) ?? []);
-    const result = compareWithNoiseBand(base.values[0]!, head.values[0]!, history, {
-      better: spec.better,
-      minEffectPct: options.minEffectPct,
-    });
-    return {
-      ...common,
-      deltaPct: result.deltaPct,
-      deltaPctCi95: null,
-      pValue: null,
-      test: "noise-band",
-      noiseBandPct: result.noiseBandPct,
-      verdict: result.verdict,
-      reason: `1 vs 1, judged against the noise band of recent history: ${result.reason}`,
-    };
-  }
-  if (base.n >= 2 && head.n === 1) {
-    // A new run against a group of earlier ones: is it within what the group would produce?
-    const value = head.values[0]!;
-    const result = predictionTest(base.values, value);
-    const change = percentChange(base.mean!, value);
-    if (isInsufficient(change)) return inconclusive("relative change undefined: the base mean is 0");
-    if (isInsufficient(result)) return inconclusive(result.reason);
-    const decision = decideVerdict({ better: spec.better, deltaPct: change.deltaPct, pValue: result.pValue }, options);
-    return {
-      ...common,
-      deltaPct: change.deltaPct,
-      deltaPctCi95: null,
-      pValue: result.pValue,
-      test: "prediction",
-      noiseBandPct: null,
-      verdict: decision.verdict,
-      reason: `one head run against ${base.n} base runs (prediction-interval t test): ${decision.reason}`,
-    };
-  }
-  return inconclusive(`need 2 or more runs on each side, a group against one run, or 1 vs 1; have ${base.n} vs ${head.n}`);
-}
+export type { ComparableRun, Comparison, CompareOptions, EndpointComparison, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
+export { DEFAULT_COMPARE_OPTIONS, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL } from "./comparison";
+export { detectableChangePct, runsNeededReason } from "./metric-comparison";
 
 function compareEndpoint(
   name: string,
@@ -304,13 +29,20 @@ function compareEndpoint(
   pick: (run: ComparableRun) => EndpointResult | undefined,
   extraSpecs: readonly MetricDefinition[],
   options: CompareOptions,
+  isGated: boolean,
 ): EndpointComparison {
-  const metrics = [...COMPARED_METRICS, ...extraSpecs].map((spec) =>
-    compareMetric(name, spec, baseRuns, headRuns, pick, options),
-  );
+  const gateMetric = isGated ? chooseGateMetric(options.gateMetric ?? AUTO_GATE_METRIC, [...baseRuns, ...headRuns].map(pick)) : null;
+  const specs = [...COMPARED_METRICS, ...extraSpecs];
+  if (gateMetric && !specs.some((spec) => spec.name === gateMetric.metric.name)) specs.push(gateMetric.metric);
+  const metrics = specs.map((spec) => compareMetric(name, spec, baseRuns, headRuns, pick, options, spec.name === gateMetric?.metric.name));
   // A custom metric absent on both sides is noise in the table: drop it.
-  const present = metrics.filter((metric) => metric.base.n > 0 || metric.head.n > 0 || customMetricKey(metric.metric) === null);
-  return { name, metrics: present, verdict: worstVerdict(present.map((metric) => metric.verdict)) };
+  const present = metrics.filter((metric) => metric.gate || metric.base.n > 0 || metric.head.n > 0 || customMetricKey(metric.metric) === null);
+  return {
+    name,
+    metrics: present,
+    verdict: endpointVerdict(present),
+    gateMetric: gateMetric ? { name: gateMetric.metric.name, why: gateMetric.why } : null,
+  };
 }
 
 /** The runs' aggregate with run-level custom metrics attached, so they compare on the aggregate. */
@@ -331,19 +63,24 @@ export function compareRuns(
   );
   const names = [...identities.values()].map((endpoint) => endpoint.name);
   const isShared = (name: string) => names.indexOf(name) !== names.lastIndexOf(name);
+  // The gate judges each endpoint both sides measured; the aggregate only when there is none (it repeats
+  // them otherwise). An endpoint on one side only is shown, and warned about, not judged.
+  const onBothSides = (key: string) =>
+    [baseRuns, headRuns].every((runs) => runs.some((run) => run.endpoints.some((endpoint) => endpointKey(endpoint) === key)));
   const endpoints = [...identities.entries()].map(([key, identity]) => {
     const pick = (run: ComparableRun) => run.endpoints.find((endpoint) => endpointKey(endpoint) === key);
     const specs = customMetricsOf(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
     const name = isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name;
-    return compareEndpoint(name, baseRuns, headRuns, pick, specs, options);
+    return compareEndpoint(name, baseRuns, headRuns, pick, specs, options, onBothSides(key));
   });
   const aggregateSpecs = customMetricsOf(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
-  const aggregate = compareEndpoint(AGGREGATE_NAME, baseRuns, headRuns, aggregateWithRunMetrics, aggregateSpecs, options);
+  const isAggregateGated = !endpoints.some((endpoint) => endpoint.gateMetric !== null);
+  const aggregate = compareEndpoint(AGGREGATE_NAME, baseRuns, headRuns, aggregateWithRunMetrics, aggregateSpecs, options, isAggregateGated);
 
-  const corrected = correctForMultipleTests([...endpoints, aggregate], options.alpha);
+  const corrected = correctForMultipleTests([...endpoints, aggregate], options);
   const endpointsJudged = corrected.slice(0, -1);
   const aggregateJudged = corrected.at(-1)!;
-  const allMetrics = corrected.flatMap((endpoint) => endpoint.metrics);
+  const gateMetrics = corrected.flatMap((endpoint) => endpoint.metrics.filter((metric) => metric.gate));
   const counts: Record<Verdict, number> = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 };
   for (const endpoint of endpointsJudged.length > 0 ? endpointsJudged : [aggregateJudged]) counts[endpoint.verdict]++;
   const kind =
@@ -357,7 +94,12 @@ export function compareRuns(
   const tools = toolsOf(baseRuns, headRuns);
   const environment = diffEnvironments(baseRuns, headRuns, { repoUrl: options.repoUrl ?? null });
   const judged: Comparison = {
-    verdict: worstVerdict(allMetrics.map((metric) => metric.verdict)),
+    // An undecided gate metric (a likely slowdown not established) makes the comparison inconclusive,
+    // not "unchanged" because another endpoint was.
+    verdict:
+      !gateMetrics.some((metric) => metric.verdict === "regressed") && gateMetrics.some((metric) => metric.inconclusiveKind === "undecided")
+        ? "inconclusive"
+        : worstVerdict(gateMetrics.map((metric) => metric.verdict)),
     counts,
     endpoints: endpointsJudged,
     aggregate: aggregateJudged,
@@ -393,6 +135,8 @@ function notComparable(comparison: Comparison, tools: Comparison["tools"]): Comp
     metrics: endpoint.metrics.map((metric) => ({
       ...metric,
       verdict: "inconclusive",
+      inconclusiveKind: "not-comparable",
+      detectablePct: null,
       reason,
       pValue: null,
       adjustedPValue: null,
@@ -411,33 +155,6 @@ function notComparable(comparison: Comparison, tools: Comparison["tools"]): Comp
     notComparable: reason,
   };
 }
-
-/**
- * One comparison runs a test per endpoint × metric; a change counts only when it stays significant
- * once corrected for all of them (Holm, see ../stats/multiple-testing.ts), so an unchanged head is
- * called "regressed" anywhere with probability at most α. Each tested metric gets its adjusted p.
- */
-function correctForMultipleTests(endpoints: readonly EndpointComparison[], alpha: number): EndpointComparison[] {
-  const tested = endpoints.flatMap((endpoint) => endpoint.metrics.filter((metric) => metric.pValue !== null));
-  const adjustedValues = holmAdjusted(tested.map((metric) => metric.pValue!));
-  const adjusted = new Map(tested.map((metric, index) => [metric, adjustedValues[index]!]));
-  const tests = tested.length;
-  return endpoints.map((endpoint) => {
-    const metrics = endpoint.metrics.map((metric): MetricComparison => {
-      const adjustedPValue = adjusted.get(metric) ?? null;
-      const changed = metric.verdict === "regressed" || metric.verdict === "improved";
-      if (!changed || adjustedPValue === null || adjustedPValue < alpha) return { ...metric, adjustedPValue };
-      return {
-        ...metric,
-        adjustedPValue,
-        verdict: "unchanged",
-        reason: `${formatDeltaPct(metric.deltaPct)} is not significant once corrected for the ${tests} tests of this comparison (Holm-adjusted ${formatPValue(adjustedPValue)} ≥ ${alpha})`,
-      };
-    });
-    return { ...endpoint, metrics, verdict: worstVerdict(metrics.map((metric) => metric.verdict)) };
-  });
-}
-
 
 /**
  * Differences that make base and head not like for like, beyond the environment (tool, protocol, load

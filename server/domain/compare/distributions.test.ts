@@ -12,7 +12,7 @@ import { compareDistributions, compareEndpointDistribution, poolHistograms, toCd
 const FIXTURES = join(import.meta.dirname, "../parsers/fixtures");
 
 function comparable(id: string, run: ParsedRun): ComparableRun {
-  return { id, label: run.label, round: run.round, startedAt: "2026-11-22T10:00:00Z", tool: run.tool, durationSeconds: run.durationSeconds, hostName: null, config: {}, aggregate: run.aggregate, endpoints: run.endpoints, metrics: run.metrics };
+  return { id, label: run.label, round: run.round, startedAt: "2026-11-22T10:00:00Z", format: run.format, tool: run.tool, durationSeconds: run.durationSeconds, hostName: null, config: {}, aggregate: run.aggregate, endpoints: run.endpoints, metrics: run.metrics };
 }
 
 /** One ghz round: its five per-method JSON reports as one multipart upload, as CI would send them. */

@@ -17,6 +17,7 @@ function round(id: string, p95: number, extra: Record<string, unknown> = {}): Co
     label: "nightly",
     round: null,
     startedAt: "2026-11-22T10:00:00Z",
+    format: "benchtrack",
     tool: "k6",
     durationSeconds: 30,
     hostName: "perf-1",
@@ -39,12 +40,13 @@ describe("adviseRounds", () => {
     expect(comparison.verdict).toBe("unchanged");
     const advice = comparison.rounds!;
     expect(advice.headline).toMatchObject({ endpoint: "(all)", metric: "p95", have: { base: 5, head: 5 } });
-    // δ = 5 ms, s_b² + s_h² = 62.5 + 44.5 = 107: 35 per side (noncentral t at the Welch df, scipy: 34 → 79.3%, 35 → 80.5%).
-    expect(advice.headline.estimate).toEqual({ status: "ok", roundsPerSide: 35 });
+    // δ = 5 ms, s_b² + s_h² = 62.5 + 44.5 = 107, one-sided α = 0.01: 45 per side (noncentral t at the
+    // Welch df, scipy: 44 → 79.6%, 45 → 80.6%).
+    expect(advice.headline.estimate).toEqual({ status: "ok", roundsPerSide: 45 });
     expect(advice.headline.baseNoisePct).toBeCloseTo(7.906, 3);
     expect(advice.headline.headNoisePct).toBeCloseTo(6.414, 3);
     expect(advice.sentence).toBe(
-      "About 35 rounds per side would detect a 5% change in p95 (All endpoints) at this noise (round-to-round noise 7.9% base, 6.4% head; Welch's t-test, α = 0.05, 80% power); this comparison has 5 vs 5.",
+      "About 45 rounds per side would detect a 5% change in p95 (All endpoints) at this noise (round-to-round noise 7.9% base, 6.4% head; Welch's t-test, α = 0.01, 80% power); this comparison has 5 vs 5.",
     );
   });
 
@@ -55,13 +57,13 @@ describe("adviseRounds", () => {
       test: "mann-whitney",
     }).rounds!;
     expect(rank.test).toBe("mann-whitney");
-    expect(rank.headline.estimate).toEqual({ status: "ok", roundsPerSide: 37 }); // 35 / (3/π), the ARE
-    expect(welch).toEqual({ status: "ok", roundsPerSide: 35 });
+    expect(rank.headline.estimate).toEqual({ status: "ok", roundsPerSide: 47 }); // 45 / (3/π), the ARE
+    expect(welch).toEqual({ status: "ok", roundsPerSide: 45 });
     const larger = compareRuns(side("base", NOISY_BASE), side("head", NOISY_HEAD), {
       ...DEFAULT_COMPARE_OPTIONS,
       minEffectPct: 10,
     }).rounds!;
-    expect(larger.headline.estimate).toEqual({ status: "ok", roundsPerSide: 10 });
+    expect(larger.headline.estimate).toEqual({ status: "ok", roundsPerSide: 13 }); // scipy: 12 → 79.0%, 13 → 83.0%
   });
 
   it("answers 'more than 50 rounds' when the noise swamps the minimum effect", () => {

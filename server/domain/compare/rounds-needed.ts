@@ -16,32 +16,10 @@ import { isInsufficient, insufficientData } from "../stats/insufficient";
 import type { RoundsToDetect } from "../stats/sample-size";
 import { DEFAULT_POWER, roundsToDetect } from "../stats/sample-size";
 import type { SignificanceTest } from "../stats/verdict";
-import type { Comparison, MetricComparison } from "./compare-runs";
+import type { Comparison, MetricComparison, MetricRounds, RoundsAdvice } from "./comparison";
 import { MAX_RUNS_PER_SIDE } from "./selector";
 
-export interface MetricRounds {
-  endpoint: string;
-  metric: string;
-  /** Round-to-round noise of each side: the sd of its values over their mean, in percent; null when unknown. */
-  baseNoisePct: number | null;
-  headNoisePct: number | null;
-  /** Rounds of each side this comparison has for the metric. */
-  have: { base: number; head: number };
-  estimate: RoundsToDetect;
-}
-
-export interface RoundsAdvice {
-  minEffectPct: number;
-  alpha: number;
-  power: number;
-  test: SignificanceTest;
-  /** The metric the sentence is about: the aggregate's p95 when undecided, else the one needing the most rounds. */
-  headline: MetricRounds;
-  /** Every undecided metric, the most rounds first ("more than 50" first, "cannot tell" last). */
-  metrics: MetricRounds[];
-  /** The headline in words, as the compare page and the Markdown say it (describeMetricRounds). */
-  sentence: string;
-}
+export type { MetricRounds, RoundsAdvice } from "./comparison";
 
 export interface RoundsOptions {
   minEffectPct: number;
@@ -66,7 +44,7 @@ function isUndecided(metric: MetricComparison, options: RoundsOptions): boolean 
   if (
     metric.verdict !== "unchanged" ||
     metric.pValue === null ||
-    (metric.test !== "welch" && metric.test !== "mann-whitney")
+    (metric.test !== "welch" && metric.test !== "student" && metric.test !== "mann-whitney")
   )
     return false;
   if ((metric.adjustedPValue ?? metric.pValue) < options.alpha) return false; // significant, only smaller than the minimum effect
@@ -132,6 +110,7 @@ export function adviseRounds(
 
 const TEST_NAME: Record<SignificanceTest, string> = {
   welch: "Welch's t-test",
+  student: "the pooled-variance t-test",
   "mann-whitney": "the Mann–Whitney test",
 };
 

@@ -6,7 +6,7 @@ import { FORMAT_NAMES, FORMATS, formatsInOrder, formatTableMarkdown, resolveForm
 import { errorOf } from "./fixtures/input-error-of";
 
 describe("the format registry", () => {
-  it("describes every format once, with a command, a recipe, and what it keeps and drops", () => {
+  it("describes every format once, with a command, a recipe, what it keeps and drops, and its latency resolution", () => {
     expect(
       formatsInOrder()
         .map((format) => format.id)
@@ -17,6 +17,7 @@ describe("the format registry", () => {
       expect(format.recipe).toContain("$RUNS");
       expect(format.keeps.length).toBeGreaterThan(10);
       expect(format.drops.length).toBeGreaterThan(3);
+      expect(format.resolution.length).toBeGreaterThan(10);
     }
   });
 

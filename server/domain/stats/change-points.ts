@@ -30,7 +30,12 @@ import { studentTTestFromMoments, type StudentTTest } from "./student-t-test";
 export interface ChangePointOptions {
   /** Sliding-window length of the split step (Otava: 50). */
   readonly windowLength: number;
-  /** Final significance threshold (Otava: 0.001); the split step uses 10× this. */
+  /**
+   * Final significance threshold (Otava: 0.001), Bonferroni-adjusted over the split's positions; the split
+   * step uses 10× this. 1e-5 here: the product re-tests every (endpoint × metric) series after every upload
+   * and a recorded change is permanent, so Otava's 0.001 opened about 0.3 false regressions per flat
+   * 200-run series of five endpoints (docs/change-point-detection.md, "Repeated detection").
+   */
   readonly maxPValue: number;
   /** Minimum points on each side of a change point. */
   readonly minSegmentLength: number;
@@ -42,7 +47,7 @@ export interface ChangePointOptions {
 
 export const DEFAULT_CHANGE_POINT_OPTIONS: ChangePointOptions = {
   windowLength: 50,
-  maxPValue: 0.001,
+  maxPValue: 1e-5,
   minSegmentLength: 6,
   minRelativeChangePct: 2,
   minMagnitudeSd: 1,

@@ -10,24 +10,27 @@
  * Social Psychological and Personality Science 8(4)); Bencher and tachometer gate the same way.
  */
 import type { Better } from "../run";
-import { summarizeSample, type Interval, type SampleSummaryResult } from "./descriptive";
 import { formatDeltaPct, formatPValue } from "../format";
-import { isInsufficient } from "./insufficient";
-import { exactTwoSidedPValue, MANN_WHITNEY_EXACT_MAX_SIZE, mannWhitneyUTest } from "./mann-whitney";
-import { percentChange, relativeChangeOfMeans } from "./relative-change";
-import { welchTTest } from "./welch-t-test";
 
 export type Verdict = "regressed" | "improved" | "unchanged" | "inconclusive";
-export type SignificanceTest = "welch" | "mann-whitney";
+/** The tests a group comparison may use (stats/shift-test.ts). */
+export const SIGNIFICANCE_TESTS = ["welch", "student", "mann-whitney"] as const;
+export type SignificanceTest = (typeof SIGNIFICANCE_TESTS)[number];
+/** Each test's name in prose ("…, α = 0.01"): one spelling for the page, its Markdown and the docs. */
+export const SIGNIFICANCE_TEST_NAMES: Record<SignificanceTest, string> = {
+  welch: "Welch's t-test",
+  student: "pooled-variance t-test",
+  "mann-whitney": "Mann–Whitney U",
+};
 
 export interface VerdictOptions {
   /** Minimum |Δ%| that counts as a change, in percent. */
   readonly minEffectPct: number;
-  /** Significance level for the p-value. */
+  /** Significance level for the (one-sided) p-value. */
   readonly alpha: number;
 }
 
-export const DEFAULT_VERDICT_OPTIONS: VerdictOptions = { minEffectPct: 5, alpha: 0.05 };
+export const DEFAULT_VERDICT_OPTIONS: VerdictOptions = { minEffectPct: 5, alpha: 0.01 };
 
 export interface VerdictDecision {
   readonly verdict: Verdict;
@@ -60,84 +63,4 @@ export function decideVerdict(
   if (!isLargeEnough) why.push(`below the ${options.minEffectPct}% minimum effect`);
   if (!isSignificant) why.push(`not statistically significant (${formatPValue(pValue)} ≥ ${options.alpha})`);
   return { verdict: "unchanged", reason: `${change} is ${why.join(" and ")}` };
-}
-
-export interface CompareSamplesOptions extends Partial<VerdictOptions> {
-  readonly better: Better;
-  /** Welch's t-test by default; Mann–Whitney U for small or skewed samples. */
-  readonly test?: SignificanceTest;
-}
-
-export interface SampleComparison {
-  readonly base: SampleSummaryResult;
-  readonly head: SampleSummaryResult;
-  /** 100 · (mean_head − mean_base) / mean_base; null when it cannot be computed (see reason). */
-  readonly deltaPct: number | null;
-  /** Fieller 95% interval of deltaPct; null when unbounded or not computable. */
-  readonly deltaPctCi95: Interval | null;
-  readonly pValue: number | null;
-  readonly test: SignificanceTest;
-  readonly verdict: Verdict;
-  readonly reason: string;
-}
-
-/** Group comparison (≥ 2 values per side, e.g. the p95 of 5 rounds each): summaries, Δ% with CI, p, verdict. */
-export function compareSamples(
-  base: readonly number[],
-  head: readonly number[],
-  options: CompareSamplesOptions,
-): SampleComparison {
-  const test = options.test ?? "welch";
-  const verdictOptions: VerdictOptions = {
-    minEffectPct: options.minEffectPct ?? DEFAULT_VERDICT_OPTIONS.minEffectPct,
-    alpha: options.alpha ?? DEFAULT_VERDICT_OPTIONS.alpha,
-  };
-  const baseSummary = summarizeSample(base);
-  const headSummary = summarizeSample(head);
-  const inconclusive = (reason: string): SampleComparison => ({
-    base: baseSummary,
-    head: headSummary,
-    deltaPct: null,
-    deltaPctCi95: null,
-    pValue: null,
-    test,
-    verdict: "inconclusive",
-    reason,
-  });
-  if (isInsufficient(baseSummary)) return inconclusive(`base: ${baseSummary.reason}`);
-  if (isInsufficient(headSummary)) return inconclusive(`head: ${headSummary.reason}`);
-
-  const change = percentChange(baseSummary.mean, headSummary.mean);
-  if (isInsufficient(change)) return inconclusive("relative change undefined: the base mean is 0");
-  const interval = relativeChangeOfMeans(base, head);
-  const significance = test === "welch" ? welchTTest(base, head) : mannWhitneyUTest(base, head);
-  if (isInsufficient(significance)) return inconclusive(significance.reason);
-
-  const decision = decideVerdict(
-    { better: options.better, deltaPct: change.deltaPct, pValue: significance.pValue },
-    verdictOptions,
-  );
-  return {
-    base: baseSummary,
-    head: headSummary,
-    deltaPct: change.deltaPct,
-    deltaPctCi95: isInsufficient(interval) ? null : interval.ci95,
-    pValue: significance.pValue,
-    test,
-    verdict: decision.verdict,
-    reason: decision.reason + unreachableSignificanceNote(test, base.length, head.length, verdictOptions.alpha),
-  };
-}
-
-/**
- * Why: with 2 or 3 rounds per side the exact Mann–Whitney p-value cannot go below 2 / C(n_b + n_h, n_b)
- * (0.33 for 2 vs 2, 0.1 for 3 vs 3), so "unchanged" there means "this test cannot tell", and the
- * reader should know it.
- */
-function unreachableSignificanceNote(test: SignificanceTest, nBase: number, nHead: number, alpha: number): string {
-  if (test !== "mann-whitney") return "";
-  if (nBase > MANN_WHITNEY_EXACT_MAX_SIZE || nHead > MANN_WHITNEY_EXACT_MAX_SIZE) return "";
-  const smallestPValue = exactTwoSidedPValue(0, nBase, nHead);
-  if (smallestPValue < alpha) return "";
-  return ` (with ${nBase} vs ${nHead} values the Mann–Whitney test cannot reach p < ${alpha}; its smallest p is ${Number(smallestPValue.toPrecision(2))})`;
 }

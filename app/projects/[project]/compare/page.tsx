@@ -8,6 +8,7 @@ import type { CompareInput } from "@/components/compare/types";
 import { SHARE_PARAM } from "@/server/domain/share";
 import { MAX_RUNS_PER_SIDE } from "@/server/domain/compare/selector";
 import { AGGREGATE_NAME } from "@/server/domain/run";
+import { SIGNIFICANCE_TESTS } from "@/server/domain/stats/verdict";
 import { HydrateClient, getQueryClient, trpc } from "@/server/api/server";
 import { publicBaseUrl } from "@/server/public-url";
 
@@ -33,7 +34,7 @@ async function readInput(params: Params, searchParams: SearchParams): Promise<Co
     base,
     head,
     last: lastText && /^\d+$/.test(lastText) ? Math.min(Math.max(Number(lastText), 1), MAX_RUNS_PER_SIDE) : null,
-    test: first(search.test) === "mann-whitney" ? "mann-whitney" : "welch",
+    test: SIGNIFICANCE_TESTS.find((test) => test === first(search.test)) ?? "welch",
     tool: first(search.tool)?.trim().slice(0, 200) || null,
     baseUrl: publicBaseUrl(await headers()),
   };
@@ -91,7 +92,7 @@ export default async function ComparePage({ params, searchParams }: { params: Pa
 
   const outcome = await loadComparison(input);
   const search = await searchParams;
-  const show = first(search.show) === "all" ? "all" : "changed";
+  const show = first(search.show) === "all" ? "all" : "gate";
   const view = { show, metric: first(search.metric) ?? "p95", endpoint: first(search.endpoint) ?? AGGREGATE_NAME } as const;
   return (
     <HydrateClient>

@@ -43,7 +43,7 @@ describe("a project's settings over REST", () => {
     expect((await bad.json()).error.details[0].path).toBe("alpha");
     const changed = await patch({ defaultBranch: "trunk", minEffectPct: 3 });
     expect(changed.status).toBe(200);
-    expect(await changed.json()).toMatchObject({ slug, name: "Listings", defaultBranch: "trunk", minEffectPct: 3, alpha: 0.05 });
+    expect(await changed.json()).toMatchObject({ slug, name: "Listings", defaultBranch: "trunk", minEffectPct: 3, alpha: 0.01 });
     const shown = await call(getProject, `/api/v1/projects/${slug}`, { project: slug }, { token: null });
     expect(await shown.json()).toMatchObject({ slug, defaultBranch: "trunk", minEffectPct: 3, createdAt: expect.stringMatching(/Z$/) });
     const other = uniqueSlug("nope");

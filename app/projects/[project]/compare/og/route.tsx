@@ -1,7 +1,5 @@
 import { ImageResponse } from "next/og";
-import { formatDeltaPct } from "@/server/domain/format";
-import { describeRunSet } from "@/server/domain/compare/run-names";
-import { endpointDisplayName } from "@/server/domain/run";
+import { comparisonImageContent } from "@/server/domain/report/comparison-image";
 import { getDb } from "@/server/db";
 import { requireRead } from "@/server/http/auth";
 import { apiRoute } from "@/server/http/route";
@@ -11,6 +9,7 @@ import { parseProjectSlug } from "@/server/schemas/projects";
 import { compareProjectRuns } from "@/server/services/compare-runs";
 
 const VERDICT_COLOUR = { regressed: "#dc2626", improved: "#16a34a", unchanged: "#64748b", inconclusive: "#d97706" } as const;
+const TONE_COLOUR = { bad: "#f87171", good: "#4ade80", muted: "#94a3b8" } as const;
 
 // GET /projects/:project/compare/og?base=&head= — the Open Graph preview of a comparison link
 export const GET = apiRoute<{ project: string }>(async (request, params) => {
@@ -24,43 +23,33 @@ export const GET = apiRoute<{ project: string }>(async (request, params) => {
     { base: query.base, head: query.head, last: query.last ?? null, test: query.test, tool: query.tool ?? null },
     publicBaseUrl(request.headers),
   );
-  const { comparison, project } = result;
-  const changes = [...comparison.endpoints, comparison.aggregate]
-    .flatMap((endpoint) =>
-      endpoint.metrics
-        .filter((metric) => metric.verdict === "regressed" || metric.verdict === "improved")
-        .map((metric) => ({ endpoint: endpointDisplayName(endpoint.name), metric })),
-    )
-    .sort((a, b) => Math.abs(b.metric.deltaPct ?? 0) - Math.abs(a.metric.deltaPct ?? 0))
-    .slice(0, 4);
-  const colour = VERDICT_COLOUR[comparison.verdict];
+  const content = comparisonImageContent(result.comparison, result.base.runs, result.head.runs);
+  const muted = "#94a3b8";
 
   return new ImageResponse(
     (
       <div style={{ display: "flex", flexDirection: "column", width: "100%", height: "100%", padding: 64, background: "#0b1120", color: "#e2e8f0", fontSize: 32 }}>
-        <div style={{ display: "flex", alignItems: "center", gap: 16, fontSize: 30, color: "#94a3b8" }}>
+        <div style={{ display: "flex", alignItems: "center", gap: 16, fontSize: 30, color: muted }}>
           <div style={{ width: 28, height: 28, borderRadius: 6, background: "#818cf8" }} />
-          Benchtrack · {project.name}
+          Benchtrack · {result.project.name}
         </div>
-        <div style={{ display: "flex", marginTop: 40, fontSize: 80, fontWeight: 700, color: colour, textTransform: "capitalize" }}>
-          {comparison.verdict}
+        <div style={{ display: "flex", marginTop: 28, fontSize: 76, fontWeight: 700, color: VERDICT_COLOUR[content.verdict], textTransform: "capitalize" }}>
+          {content.verdict}
         </div>
-        <div style={{ display: "flex", marginTop: 12, fontSize: 34 }}>
-          {`${describeRunSet(result.base.runs)} → ${describeRunSet(result.head.runs)}`}
-        </div>
-        <div style={{ display: "flex", flexDirection: "column", marginTop: 36, gap: 10 }}>
-          {changes.length === 0 ? (
-            <div style={{ display: "flex", color: "#94a3b8" }}>No metric changed beyond the noise.</div>
-          ) : (
-            changes.map(({ endpoint, metric }) => (
-              <div key={`${endpoint}-${metric.metric}`} style={{ display: "flex", gap: 20 }}>
-                <span style={{ color: metric.verdict === "regressed" ? "#f87171" : "#4ade80" }}>
-                  {formatDeltaPct(metric.deltaPct)}
-                </span>
-                <span>{`${endpoint} ${metric.metric}`}</span>
-              </div>
-            ))
-          )}
+        <div style={{ display: "flex", marginTop: 4, fontSize: 34 }}>{content.sides}</div>
+        {content.reason !== null && (
+          <div style={{ display: "flex", marginTop: 18, fontSize: 28, color: "#fcd34d", lineHeight: 1.3 }}>{content.reason}</div>
+        )}
+        <div style={{ display: "flex", flexDirection: "column", marginTop: 22, gap: 8 }}>
+          {content.changesHeading !== null && <div style={{ display: "flex", fontSize: 26, color: muted }}>{content.changesHeading}</div>}
+          {content.changes.map((change) => (
+            <div key={change.label} style={{ display: "flex", gap: 20 }}>
+              <span style={{ color: TONE_COLOUR[change.tone] }}>{change.delta}</span>
+              <span>{change.label}</span>
+              {!change.isJudged && <span style={{ color: "#fbbf24" }}>not judged</span>}
+            </div>
+          ))}
+          {content.footnote !== null && <div style={{ display: "flex", fontSize: 26, color: muted }}>{content.footnote}</div>}
         </div>
       </div>
     ),

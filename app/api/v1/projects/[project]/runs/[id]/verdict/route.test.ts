@@ -41,34 +41,45 @@ async function upload(slug: string, body: string, query: Record<string, string> 
 describe("the CI verdict", () => {
   it("an upload that regresses against its baseline fails, lists the regression, and says so first in Markdown", async () => {
     const slug = uniqueSlug("verdict");
-    for (const [hour, p95] of BASE_P95.slice(0, 5).entries()) {
+    // The first five runs of a series have too little history to be judged: inconclusive, never pass.
+    for (const [hour, p95] of BASE_P95.slice(0, 6).entries()) {
       const first = await (await upload(slug, document(p95, hour))).json();
-      expect(first.verdict).toBe("pass");
+      expect(first.outcome).toBe(hour < 5 ? "inconclusive" : "pass");
+      expect(first.verdict).toBe(first.outcome);
     }
-    // A PR run is compared with the recent runs of its label on main.
+    // A PR run is compared with the history of its series on main.
     const slow = await upload(slug, document(26.4, 10), { branch: "feature/x" });
     expect(slow.status).toBe(201);
     const body = await slow.json();
-    expect(body.verdict).toBe("fail");
-    expect(body.comparison.baseline.runs).toHaveLength(5);
-    expect(body.comparison.baseline.how).toBe("the last 5 custom runs labelled nightly on main");
-    expect(body.comparison.regressions).toEqual(
-      expect.arrayContaining([expect.objectContaining({ endpoint: "GetListing", metric: "p95" })]),
-    );
-    expect(body.reasons[0]).toMatch(/regressed against the baseline/);
+    expect(body.outcome).toBe("fail");
+    expect(body.comparison.baseline.runs).toHaveLength(6);
+    expect(body.comparison.baseline.how).toBe("the 6 custom runs labelled nightly on main");
+    expect(body.comparison.regressions).toEqual([expect.objectContaining({ endpoint: "GetListing", metric: "p95", test: "prediction" })]);
+    expect(body.reasons[0]).toMatch(/^1 endpoint regressed against the baseline \(the 6 custom runs labelled nightly on main\): GetListing p95 \+31\.\d%$/);
 
     const relaxed = await (await upload(slug, document(26.5, 11), { branch: "feature/x", fail_on: "none" })).json();
-    expect(relaxed.verdict).toBe("pass");
+    expect(relaxed.outcome).toBe("pass");
     expect(relaxed.comparison.regressions.length).toBeGreaterThan(0);
 
     const markdown = await (await upload(slug, document(26.6, 12), {}, "text/markdown")).text();
-    expect(markdown.split("\n")[0]).toMatch(/^### ❌ Benchtrack: \*\*FAIL\*\*: \d+ metrics? regressed against the baseline/);
+    expect(markdown.split("\n")[0]).toMatch(/^### ❌ Benchtrack: \*\*FAIL\*\*: 1 endpoint regressed against the baseline/);
     expect(markdown).toMatch(/\| GetListing \| p95 \| 20\.1 ms \| 26\.6 ms \| \+32\.\d%/);
 
     const later = await call(getVerdict, `/api/v1/projects/${slug}/runs/${body.id}/verdict`, { project: slug, id: body.id }, { token: null });
-    expect((await later.json()).verdict).toBe("fail");
+    const laterBody = await later.json();
+    expect(laterBody).toMatchObject({ outcome: "fail", atUpload: { outcome: "fail", reasons: body.reasons } });
     const bad = await upload(slug, document(20, 13), { fail_on: "sometimes" });
     expect(bad.status).toBe(400);
+  });
+
+  it("an upload against a single earlier run is inconclusive, says why, and names the change it saw as not judged", async () => {
+    const slug = uniqueSlug("verdict-short");
+    await upload(slug, document(20.1, 0));
+    const slow = await upload(slug, document(35.2, 1), { branch: "feature/x" }, "text/markdown");
+    expect(slow.status).toBe(201);
+    const lines = (await slow.text()).split("\n");
+    expect(lines[0]).toMatch(/^### ⚠️ Benchtrack: \*\*INCONCLUSIVE\*\*: too little history: 1 vs 1, judged against the noise band of recent history: insufficient data: need 5 history points/);
+    expect(lines).toContain("Largest changes seen, **not judged**: GetListing p95 +75.1% (20.1 ms → 35.2 ms) · GetListing p50 +75.1% (10.1 ms → 17.6 ms).");
   });
 
   it("a pinned baseline is used and named", async () => {
@@ -92,7 +103,8 @@ describe("the PR comment", () => {
     const first = await (await upload(slug, document(20.1, 0))).json();
     expect(first.comment).toMatchObject({ series: "custom:nightly", marker: `<!-- benchtrack:${slug}:custom:nightly -->` });
     const markdown = await (await upload(slug, document(20.2, 1), { branch: "feature/x" }, "text/markdown")).text();
-    expect(markdown.split("\n")[0]).toMatch(/^### ✅ Benchtrack: \*\*PASS\*\*/);
+    // One run of main to compare with: the gate says it cannot tell, and why.
+    expect(markdown.split("\n")[0]).toMatch(/^### ⚠️ Benchtrack: \*\*INCONCLUSIVE\*\*: too little history: 1 vs 1/);
     expect(markdown.trimEnd().split("\n").at(-1)).toBe(first.comment.marker);
     // The JSON's Markdown is the Markdown answer, for the same judgement.
     const verdict = await (await call(getVerdict, `/api/v1/projects/${slug}/runs/${first.id}/verdict`, { project: slug, id: first.id }, { token: null })).json();
@@ -131,18 +143,16 @@ describe("the baseline's load profile", () => {
         environment: { config: { vus } },
         endpoints: [{ name: "GetListing", requests: 1000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } }],
       });
-    for (const [hour, p95] of [20.1, 19.8, 20.4].entries()) await upload(slug, driven(10, p95, hour));
+    for (const [hour, p95] of [20.1, 19.8, 20.4, 19.9, 20.2].entries()) await upload(slug, driven(10, p95, hour));
     // Two runs at five times the load: much slower, and no evidence about a 10-VU run.
-    await upload(slug, driven(50, 61.2, 3));
-    await upload(slug, driven(50, 60.7, 4));
-    const head = await (await upload(slug, driven(10, 20.2, 5), { branch: "feature/x" })).json();
-    expect(head.comparison.baseline.runs).toHaveLength(3);
-    expect(head.comparison.baseline.how).toBe(
-      "the last 5 custom runs labelled nightly on main; 2 of them left out for another load profile (vus 50 vs 10, …)",
-    );
-    expect(head.verdict).toBe("pass");
+    await upload(slug, driven(50, 61.2, 5));
+    await upload(slug, driven(50, 60.7, 6));
+    const head = await (await upload(slug, driven(10, 20.2, 7), { branch: "feature/x" })).json();
+    expect(head.comparison.baseline.runs).toHaveLength(5);
+    expect(head.comparison.baseline.how).toBe("the 5 custom runs labelled nightly on main; 2 left out for another load profile (vus 50 vs 10, …)");
+    expect(head.outcome).toBe("pass");
     const baseIds = head.comparison.baseline.runs.map((run: any) => run.id);
-    expect(head.comparison.url).toContain(`?base=${baseIds.join(",")}&head=${head.id}`);
+    expect(head.comparison.url).toContain(`?base=${baseIds.join(",")}&head=${head.id}&test=student`);
   });
 });
 
@@ -162,21 +172,23 @@ describe("merge-base baselines", () => {
       await upload(slug, document(p95, 10 + round), { commit: sha("b") });
     }
 
-    // Without its merge-base, a PR at 26 ms looks faster than main is now.
+    // Without its merge-base, a PR at 26 ms looks faster than main is now. (Each try is another commit:
+    // uploads of one commit on one branch would be pooled as its rounds.)
+    let commits = 0;
     const against = (query: Record<string, string>) =>
-      upload(slug, document(26.3, 20), { branch: "feature/y", commit: sha("c"), ...query }).then((response) => response.json());
+      upload(slug, document(26.3, 20), { branch: "feature/y", commit: sha(String(++commits)), ...query }).then((response) => response.json());
     const now = await against({});
-    expect(now.comparison.baseline).toMatchObject({ basis: "recent", how: "the last 5 custom runs labelled nightly on main" });
-    expect(now.verdict).toBe("pass");
+    expect(now.comparison.baseline).toMatchObject({ basis: "recent", how: "the 10 custom runs labelled nightly on main" });
+    expect(now.outcome).toBe("pass");
 
     // With it (a short SHA in any case names the commit), the PR is judged where it branched: slower.
     const pr = await against({ base_commit: "AAAAAAA" });
     expect(pr.comparison.baseline).toMatchObject({
       basis: "merge-base",
-      how: "the 5 custom runs labelled nightly on main at the merge-base aaaaaaa",
+      how: "the 5 custom runs labelled nightly on main at and before the merge-base aaaaaaa",
     });
     expect(pr.comparison.baseline.runs.map((run: { id: string }) => run.id).sort()).toEqual([...atBase].sort());
-    expect(pr.verdict).toBe("fail");
+    expect(pr.outcome).toBe("fail");
     // A later view of the verdict picks the same baseline: the merge-base is stored with the run.
     const later = await verdictOf(slug, pr.id);
     expect(later.comparison.baseline).toEqual(pr.comparison.baseline);
@@ -186,17 +198,17 @@ describe("merge-base baselines", () => {
     const unknown = await against({ base_commit: "d".repeat(40), base_time: between });
     expect(unknown.comparison.baseline.basis).toBe("before-merge-base");
     expect(unknown.comparison.baseline.how).toBe(
-      `no custom runs labelled nightly on main at the merge-base ddddddd: the last 5 custom runs labelled nightly on main before its commit time (${between})`,
+      `the 5 custom runs labelled nightly on main (none at the merge-base ddddddd) before its commit time (${between})`,
     );
     expect(unknown.comparison.baseline.runs.map((run: { id: string }) => run.id).sort()).toEqual([...atBase].sort());
     const noTime = await against({ base_commit: "d".repeat(40) });
-    expect(noTime.comparison.baseline.how).toMatch(/at the merge-base ddddddd: the last 5 .* before this run \(no base_time given\)$/);
-    expect(noTime.verdict).toBe("pass");
+    expect(noTime.comparison.baseline.how).toBe("the 10 custom runs labelled nightly on main (none at the merge-base ddddddd) before this run (no base_time given)");
+    expect(noTime.outcome).toBe("pass");
 
     // base_branch: a PR into a release branch is judged against that branch.
     await upload(slug, document(26.1, 30), { branch: "release/1.x", commit: sha("e") });
     const release = await against({ base_commit: "eeeeeee", base_branch: "release/1.x" });
-    expect(release.comparison.baseline).toMatchObject({ basis: "merge-base", how: expect.stringContaining("on release/1.x at the merge-base eeeeeee") });
+    expect(release.comparison.baseline).toMatchObject({ basis: "merge-base", how: expect.stringContaining("on release/1.x at and before the merge-base eeeeeee") });
   });
 
   it("refuses a base_commit that is no SHA and a base_time that is no time, naming the parameter", async () => {

@@ -1,0 +1,48 @@
+/**
+ * The metric each endpoint is gated on (docs/statistics.md, "The CI gate"): one per endpoint, so that an
+ * endpoint's p50, p90, p95 and p99 — four views of one set of requests that move together — do not
+ * divide the gate's α four ways. The project sets it (`gateMetric`): a metric name ("p99", "mean",
+ * "metrics.cpu"), or "auto", the default: the tail percentile every run of the comparison reports and
+ * has requests enough for (percentile-support.ts), in the order p95, p90, p99, p50, then the mean.
+ * Why p95 first: it is the tail most SLAs are written on, and a run's p99 varies about twice as much
+ * from run to run, which halves the slowdown a gate can see at the same noise; p90 is next because
+ * wrk, hey and autocannon print no p95.
+ */
+import type { EndpointResult } from "../run";
+import type { MetricDefinition } from "../metrics";
+import { customMetricsOf, metricDefinition, METRICS } from "../metrics";
+import { percentileUnsupportedReason } from "../stats/percentile-support";
+
+export const AUTO_GATE_METRIC = "auto";
+const AUTO_ORDER: readonly MetricDefinition[] = [METRICS.p95, METRICS.p90, METRICS.p99, METRICS.p50, METRICS.mean];
+
+export interface GateMetricChoice {
+  metric: MetricDefinition;
+  /** Why this one, in words: "p95 (auto: every run has ≥ 200 requests)". */
+  why: string;
+}
+
+/**
+ * The gate metric of one endpoint, from its results on both sides (undefined where a run lacks the
+ * endpoint). A named metric is used as named, even when the runs cannot support it: the comparison then
+ * says why it is inconclusive ("too few requests to judge p99").
+ */
+export function chooseGateMetric(setting: string, results: readonly (EndpointResult | undefined)[]): GateMetricChoice {
+  const present = results.filter((result): result is EndpointResult => result !== undefined);
+  if (setting !== AUTO_GATE_METRIC) {
+    const reported = customMetricsOf(present.map((result) => result.metrics)).find((spec) => spec.name === setting);
+    const metric = reported ?? metricDefinition(setting) ?? METRICS.p95;
+    return { metric, why: `${metric.name} (the project's gate metric)` };
+  }
+  const counts = present.map((result) => result.requests);
+  const isReportedByAll = (spec: MetricDefinition) => present.length > 0 && present.every((result) => spec.read(result) !== null);
+  for (const spec of AUTO_ORDER) {
+    if (!isReportedByAll(spec)) continue;
+    if (spec.percentile !== null && percentileUnsupportedReason(spec.percentile, counts) !== null) continue;
+    const fewest = Math.min(...counts.filter((count): count is number => count !== null));
+    const requests = Number.isFinite(fewest) ? `every run has ≥ ${fewest.toLocaleString("en-US")} requests` : "request counts unknown";
+    return { metric: spec, why: `${spec.name} (auto: ${spec.percentile === null ? "no percentile has requests enough" : requests})` };
+  }
+  const fallback = AUTO_ORDER.find((spec) => present.some((result) => spec.read(result) !== null)) ?? METRICS.p95;
+  return { metric: fallback, why: `${fallback.name} (auto: no latency statistic that every run reports)` };
+}

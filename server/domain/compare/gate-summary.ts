@@ -1,0 +1,123 @@
+/**
+ * A comparison's gate metrics summed up in words, for every place that states a verdict: the compare
+ * page, its Markdown, its preview image and the CI gate's outcome (../gate/outcome.ts). An inconclusive
+ * comparison is not an unchanged one: it says why no endpoint could be judged (and what would decide),
+ * and the changes it saw are shown as seen, marked as not judged, never as "no change".
+ */
+import { customMetricKey } from "../metrics";
+import { endpointDisplayName } from "../run";
+import type { Comparison, EndpointComparison, InconclusiveKind, MetricComparison } from "./compare-runs";
+
+export interface GateMetric {
+  endpoint: string;
+  metric: MetricComparison;
+}
+
+/** Why a comparison could not judge any endpoint. */
+export interface InconclusiveExplanation {
+  kind: InconclusiveKind;
+  /** In words, with what would decide where more runs would: "too little history: need 6 runs in all …". */
+  reason: string;
+}
+
+/** The kinds in a few words, for a headline or a compact table cell. */
+export const INCONCLUSIVE_KIND_WORDS: Record<InconclusiveKind, string> = {
+  "too-little-history": "too little history",
+  undecided: "undecided",
+  "too-few-requests": "too few requests",
+  "not-comparable": "not comparable",
+  "no-data": "no data",
+};
+
+type GateView = Pick<Comparison, "endpoints" | "aggregate" | "notComparable">;
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+/** The gate metrics of a comparison: each endpoint's, or the aggregate's when the runs have no endpoints. */
+export function gateMetricsOf(comparison: Pick<Comparison, "endpoints" | "aggregate">): GateMetric[] {
+  return [...comparison.endpoints, comparison.aggregate].flatMap((endpoint: EndpointComparison) =>
+    endpoint.metrics.filter((metric) => metric.gate).map((metric) => ({ endpoint: endpoint.name, metric })),
+  );
+}
+
+function mostCommon<T>(values: readonly T[]): T | undefined {
+  const counts = new Map<T, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/**
+ * Why the comparison cannot answer: a gate metric is undecided (worse, significant alone, not once
+ * corrected: a likely slowdown not established) and none regressed; or no endpoint could be judged (the
+ * most common kind among the gate metrics and one of their reasons). null when it has a verdict.
+ */
+export function explainInconclusive(comparison: GateView): InconclusiveExplanation | null {
+  if (comparison.notComparable !== null) return { kind: "not-comparable", reason: comparison.notComparable };
+  const gate = gateMetricsOf(comparison);
+  const undecided = gate.filter(({ metric }) => metric.inconclusiveKind === "undecided");
+  if (undecided.length > 0 && !gate.some(({ metric }) => metric.verdict === "regressed")) {
+    const [first] = undecided;
+    const others = undecided.length > 1 ? ` (and ${plural(undecided.length - 1, "other endpoint")})` : "";
+    return { kind: "undecided", reason: `${endpointDisplayName(first!.endpoint)} ${first!.metric.metric}${others}: ${first!.metric.reason}` };
+  }
+  if (gate.some(({ metric }) => metric.verdict !== "inconclusive")) return null;
+  const kind = mostCommon(gate.map(({ metric }) => metric.inconclusiveKind ?? "no-data")) ?? "no-data";
+  const example = gate.find(({ metric }) => (metric.inconclusiveKind ?? "no-data") === kind);
+  const reason = example ? example.metric.reason : "no endpoint has a gate metric on both sides";
+  return { kind, reason: kind === "too-little-history" ? `too little history: ${reason}` : reason };
+}
+
+/**
+ * On a comparison with a verdict, the endpoints it could not judge, in one line: "1 endpoint of 3 not
+ * judged (New: measured on one side only)"; null when every endpoint was judged, or none was. An
+ * endpoint only one side measured has no gate metric (compare-runs.ts) and counts as not judged.
+ */
+export function describeNotJudged(comparison: GateView): string | null {
+  if (explainInconclusive(comparison) !== null) return null;
+  const gate = gateMetricsOf(comparison);
+  const notJudged = [
+    ...gate
+      .filter(({ metric }) => metric.verdict === "inconclusive" && metric.inconclusiveKind !== "undecided")
+      .map(({ endpoint, metric }) => ({ endpoint, reason: metric.reason })),
+    ...comparison.endpoints.filter((endpoint) => endpoint.gateMetric === null).map((endpoint) => ({ endpoint: endpoint.name, reason: "measured on one side only" })),
+  ];
+  const first = notJudged[0];
+  if (!first) return null;
+  const more = notJudged.length > 1 ? "; …" : "";
+  const all = gate.length + comparison.endpoints.filter((endpoint) => endpoint.gateMetric === null).length;
+  return `${plural(notJudged.length, "endpoint")} of ${all} not judged (${endpointDisplayName(first.endpoint)}: ${first.reason}${more})`;
+}
+
+export interface ObservedChange {
+  endpoint: string;
+  metric: MetricComparison;
+  /** false: seen, not judged (inconclusive, or a metric whose direction nobody stated). */
+  isJudged: boolean;
+}
+
+/**
+ * What to show as a comparison's changes: the metrics that regressed or improved, largest |Δ| first;
+ * when none could be judged at all, the largest changes seen anyway, gate metrics first, each marked as
+ * not judged (the "+73%" of two runs says nothing yet, but hiding it would say less).
+ */
+export function headlineChanges(comparison: GateView, limit: number): ObservedChange[] {
+  const byMagnitude = (a: ObservedChange, b: ObservedChange) =>
+    Math.abs(b.metric.deltaPct ?? 0) - Math.abs(a.metric.deltaPct ?? 0) || Number(b.metric.gate) - Number(a.metric.gate);
+  const all = [...comparison.endpoints, comparison.aggregate].flatMap((endpoint) =>
+    endpoint.metrics.map((metric) => ({ endpoint: endpoint.name, metric, isJudged: metric.verdict !== "inconclusive" })),
+  );
+  // Runs of several tools: a pooled Δ mixes series, so there is no change to show, seen or judged.
+  if (comparison.notComparable !== null) return [];
+  if (explainInconclusive(comparison) === null) {
+    return all.filter(({ metric }) => metric.verdict === "regressed" || metric.verdict === "improved").sort(byMagnitude).slice(0, limit);
+  }
+  // The aggregate of runs with endpoints repeats them: only its run-level custom metrics are its own.
+  const isOwn = ({ endpoint, metric }: ObservedChange) =>
+    endpoint !== comparison.aggregate.name || comparison.endpoints.length === 0 || customMetricKey(metric.metric) !== null;
+  const seen = all
+    .filter((change) => change.metric.deltaPct !== null && change.metric.deltaPct !== 0 && isOwn(change))
+    .map((change) => ({ ...change, isJudged: false }));
+  const gate = seen.filter(({ metric }) => metric.gate).sort(byMagnitude);
+  const others = seen.filter(({ metric }) => !metric.gate).sort(byMagnitude);
+  return [...gate, ...others].slice(0, limit);
+}

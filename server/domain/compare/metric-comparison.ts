@@ -1,0 +1,252 @@
+/**
+ * One metric of one endpoint, base against head (docs/statistics.md): its sides' summaries, Δ% with a
+ * Fieller CI, and a one-sided test with the resolution and noise floors of ../stats/shift-test.ts — or
+ * the noise band for 1 vs 1 — and the verdict rule, before the family correction (families.ts).
+ *
+ * What a group value is, said plainly: a group's p95 is the MEAN OF PER-RUN p95s (n runs), not the p95
+ * of all requests pooled. Where every run has a latency histogram, the pooled percentile is given
+ * beside it.
+ */
+import type { SampleSummary } from "../stats/descriptive";
+import { summarizeSample } from "../stats/descriptive";
+import { isInsufficient } from "../stats/insufficient";
+import { percentileUnsupportedReason } from "../stats/percentile-support";
+import { formatDeltaPct } from "../format";
+import { compareWithNoiseBand, historySinceLastChange, learnRunToRunNoisePct } from "../stats/noise-band";
+import { readPooledPercentile } from "../stats/pooled-percentile";
+import { percentChange, relativeChangeOfMeans } from "../stats/relative-change";
+import { lowerTQuantile } from "../stats/t-distribution";
+import { testShift } from "../stats/shift-test";
+import type { ShiftTestName } from "../stats/shift-test";
+import { decideVerdict } from "../stats/verdict";
+import { latencyResolutionMs } from "../parsers/resolution";
+import type { EndpointResult } from "../run";
+import type { MetricDefinition } from "../metrics";
+import type { ComparableRun, CompareOptions, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
+import { DETECTABLE_POWER, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL } from "./comparison";
+
+function summarizeSide(values: number[], runIds: string[]): SideSummary {
+  const summary = summarizeSample(values);
+  if (isInsufficient(summary)) {
+    return { n: values.length, mean: values.length === 1 ? (values[0] ?? null) : null, sd: null, ci95: null, values, runIds };
+  }
+  const ok: SampleSummary = summary;
+  return { n: ok.n, mean: ok.mean, sd: ok.sd, ci95: ok.ci95, values, runIds };
+}
+
+function collect(runs: readonly ComparableRun[], pick: (run: ComparableRun) => EndpointResult | undefined, spec: MetricDefinition) {
+  const values: number[] = [];
+  const runIds: string[] = [];
+  let resolution = 0;
+  for (const run of runs) {
+    const result = pick(run);
+    const value = result ? spec.read(result) : null;
+    if (value !== null && Number.isFinite(value)) {
+      values.push(value);
+      runIds.push(run.id);
+      resolution = Math.max(resolution, latencyResolutionMs(run.format, spec.name, value));
+    }
+  }
+  return { values, runIds, resolution };
+}
+
+function aggregationLabel(spec: MetricDefinition, n: number): string {
+  const runs = `${n} run${n === 1 ? "" : "s"}`;
+  if (n === 1) return `${spec.name} of the run`;
+  return `mean of per-run ${spec.name} (${runs})`;
+}
+
+function pooledPercentile(
+  spec: MetricDefinition,
+  base: readonly (EndpointResult | undefined)[],
+  head: readonly (EndpointResult | undefined)[],
+): MetricComparison["pooled"] {
+  if (spec.percentile === null) return null;
+  const histogramsOf = (results: readonly (EndpointResult | undefined)[]) =>
+    results.every((result) => result?.histogram) ? results.map((result) => result!.histogram!) : null;
+  const baseHistograms = histogramsOf(base);
+  const headHistograms = histogramsOf(head);
+  if (!baseHistograms?.length || !headHistograms?.length) return null;
+  const basePooled = readPooledPercentile(baseHistograms, spec.percentile);
+  const headPooled = readPooledPercentile(headHistograms, spec.percentile);
+  if (isInsufficient(basePooled) || isInsufficient(headPooled)) return null;
+  const change = percentChange(basePooled.valueMs, headPooled.valueMs);
+  return {
+    baseMs: basePooled.valueMs,
+    headMs: headPooled.valueMs,
+    deltaPct: isInsufficient(change) ? null : change.deltaPct,
+  };
+}
+
+export const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+/** What would decide a comparison that has too few runs: "3 more rounds of the head, or 3 more base runs". */
+export function runsNeededReason(baseRuns: number, headRuns: number): string {
+  const baseMissing = Math.max(0, MIN_BASE_RUNS - baseRuns);
+  const allMissing = Math.max(0, MIN_RUNS_IN_ALL - baseRuns - headRuns);
+  const have = `have ${baseRuns} base + ${headRuns} head`;
+  const need = `need ${MIN_RUNS_IN_ALL} runs in all with at least ${MIN_BASE_RUNS} in the base (${have})`;
+  if (baseMissing > 0) {
+    const rest = allMissing - baseMissing;
+    return `${need}: ${plural(baseMissing, "more base run")}${rest > 0 ? ` and ${rest} more on either side` : ""} would decide`;
+  }
+  return `${need}: ${allMissing} more round${allMissing === 1 ? "" : "s"} of the head, or ${plural(allMissing, "more base run")}, would decide`;
+}
+
+/** The series' longer-run noise at the base's level: robust successive differences (noise-band.ts) / √2 for one run. */
+function longRunSd(history: readonly number[] | undefined, level: number): number | null {
+  if (!history || history.length < 5) return null;
+  const noisePct = learnRunToRunNoisePct(history);
+  return noisePct === null ? null : ((noisePct / 100) * Math.abs(level)) / Math.SQRT2;
+}
+
+export function compareMetric(
+  endpointName: string,
+  spec: MetricDefinition,
+  baseRuns: readonly ComparableRun[],
+  headRuns: readonly ComparableRun[],
+  pick: (run: ComparableRun) => EndpointResult | undefined,
+  options: CompareOptions,
+  isGate: boolean,
+): MetricComparison {
+  const baseData = collect(baseRuns, pick, spec);
+  const headData = collect(headRuns, pick, spec);
+  const base = summarizeSide(baseData.values, baseData.runIds);
+  const head = summarizeSide(headData.values, headData.runIds);
+  const resolution = Math.max(baseData.resolution, headData.resolution);
+  const common = {
+    metric: spec.name,
+    unit: spec.unit,
+    better: spec.better,
+    aggregation: aggregationLabel(spec, Math.max(base.n, head.n)),
+    base,
+    head,
+    pooled: pooledPercentile(spec, baseRuns.map(pick), headRuns.map(pick)),
+    adjustedPValue: null,
+    gate: isGate,
+    resolution: resolution > 0 ? resolution : null,
+    standardError: null,
+    degreesOfFreedom: null,
+    detectablePct: null,
+  };
+  const inconclusive = (kind: InconclusiveKind, reason: string): MetricComparison => ({
+    ...common,
+    deltaPct: null,
+    deltaPctCi95: null,
+    pValue: null,
+    test: null,
+    noiseBandPct: null,
+    verdict: "inconclusive",
+    reason,
+    inconclusiveKind: kind,
+  });
+
+  if (base.n === 0 || head.n === 0) {
+    return inconclusive("no-data", `no ${spec.name} on the ${base.n === 0 ? "base" : "head"} side`);
+  }
+  if (spec.percentile !== null) {
+    const judged = new Set([...baseData.runIds, ...headData.runIds]);
+    const counts = [...baseRuns, ...headRuns].filter((run) => judged.has(run.id)).map((run) => pick(run)?.requests ?? null);
+    const unsupported = percentileUnsupportedReason(spec.percentile, counts);
+    if (unsupported) return inconclusive("too-few-requests", unsupported);
+  }
+  if (base.mean === 0 && head.mean === 0) {
+    return { ...inconclusive("no-data", "0 on both sides"), deltaPct: 0, verdict: "unchanged", inconclusiveKind: null };
+  }
+  const change = base.mean !== null && head.mean !== null ? percentChange(base.mean, head.mean) : null;
+  const deltaPct = change === null || isInsufficient(change) ? null : change.deltaPct;
+  if (spec.better === null) {
+    // Shown with its change, never judged: nobody said whether up or down is the improvement.
+    return { ...inconclusive("no-data", "direction unknown: the tool did not say whether lower or higher is better, so no verdict"), deltaPct };
+  }
+  if (base.n === 1 && head.n === 1) {
+    const history = historySinceLastChange(options.history?.get(historyKey(endpointName, spec.name)) ?? []);
+    const result = compareWithNoiseBand(base.values[0]!, head.values[0]!, history, {
+      better: spec.better,
+      minEffectPct: options.minEffectPct,
+    });
+    const isShort = result.verdict === "inconclusive" && result.noiseBandPct === null;
+    return {
+      ...common,
+      deltaPct: result.deltaPct,
+      deltaPctCi95: null,
+      pValue: null,
+      test: "noise-band",
+      noiseBandPct: result.noiseBandPct,
+      verdict: result.verdict,
+      reason: `1 vs 1, judged against the noise band of recent history: ${result.reason}`,
+      inconclusiveKind: result.verdict === "inconclusive" ? (isShort ? "too-little-history" : "no-data") : null,
+    };
+  }
+  if (base.n < MIN_BASE_RUNS || base.n + head.n < MIN_RUNS_IN_ALL) {
+    return { ...inconclusive("too-little-history", runsNeededReason(base.n, head.n)), deltaPct };
+  }
+  if (deltaPct === null) return inconclusive("no-data", "relative change undefined: the base mean is 0");
+  const shift = testShift({
+    base: base.values,
+    head: head.values,
+    test: options.test,
+    resolution,
+    longRunSd: longRunSd(options.history?.get(historyKey(endpointName, spec.name)), base.mean!),
+  });
+  const interval = head.n >= 2 ? relativeChangeOfMeans(base.values, head.values) : null;
+  const tested = {
+    ...common,
+    deltaPct,
+    deltaPctCi95: interval === null || isInsufficient(interval) ? null : interval.ci95,
+    test: shift.test,
+    noiseBandPct: null,
+    inconclusiveKind: null,
+  };
+  if (shift.isWithinResolution) {
+    return {
+      ...tested,
+      pValue: null,
+      verdict: "unchanged",
+      reason: `${formatDeltaPct(deltaPct)} is within the tool's resolution (it writes ${spec.name} in steps of ${formatStep(resolution, spec.unit)})`,
+    };
+  }
+  const decision = decideVerdict({ better: spec.better, deltaPct, pValue: shift.pValue }, options);
+  const how =
+    shift.test === "prediction"
+      ? `one head run against ${base.n} base runs (prediction-interval t test, one-sided)`
+      : `${head.n} vs ${base.n} runs (${TEST_WORDS[shift.test]}, one-sided)`;
+  const floor = shift.floor === null ? "" : `; spread floored (${FLOOR_WORDS[shift.floor]})`;
+  return {
+    ...tested,
+    pValue: shift.pValue,
+    verdict: decision.verdict,
+    reason: `${how}: ${decision.reason}${floor}`,
+    standardError: shift.standardError,
+    degreesOfFreedom: shift.degreesOfFreedom,
+  };
+}
+
+const TEST_WORDS: Record<Exclude<ShiftTestName, "prediction">, string> = {
+  student: "pooled-variance t test",
+  welch: "Welch's t test",
+  "mann-whitney": "Mann–Whitney U",
+};
+
+const FLOOR_WORDS = {
+  resolution: "the runs agree to the tool's resolution: its quantisation noise is the floor",
+  "long-run": "this window is much quieter than the series has been: half its longer-run noise is the floor",
+  relative: "the runs agree to 0.1%: that is the floor",
+} as const;
+
+function formatStep(step: number, unit: string | null): string {
+  return `${Number(step.toPrecision(3))}${unit === "ms" ? " ms" : unit ? ` ${unit}` : ""}`;
+}
+
+/**
+ * The smallest change (% of the base) a one-sided test at level α/familySize would flag with 80%
+ * power at this standard error: (t(1 − α/m, df) + t(0.8, df)) · SE, plus the resolution step, and never
+ * below the minimum effect (the usual normal-approximation power formula with t quantiles; Cohen 1988, §2.3).
+ */
+export function detectableChangePct(metric: MetricComparison, options: Pick<CompareOptions, "alpha" | "minEffectPct">, familySize: number): number | null {
+  const { standardError, degreesOfFreedom: df } = metric;
+  const level = metric.base.mean;
+  if (standardError === null || df === null || level === null || level === 0) return null;
+  const absolute = (lowerTQuantile(1 - options.alpha / familySize, df) + lowerTQuantile(DETECTABLE_POWER, df)) * standardError + (metric.resolution ?? 0);
+  return Math.max(options.minEffectPct, (100 * absolute) / Math.abs(level));
+}

@@ -1,0 +1,129 @@
+/**
+ * The CI gate's answer (docs/statistics.md, "The CI gate"): one of three outcomes, never a PASS that
+ * only means "could not tell".
+ *
+ *   fail          something the upload's fail_on names failed: a gate metric regressed against the
+ *                 baseline (significant after Holm's correction over the endpoints judged, one-sided,
+ *                 and at least the minimum effect and the tool's resolution), an SLA check, or one of
+ *                 the tool's own thresholds;
+ *   inconclusive  nothing failed, but the regression check (when fail_on has it) found a likely slowdown
+ *                 it cannot establish yet ("undecided": significant alone, not once corrected), or could
+ *                 not judge a single endpoint: too little history, too few requests, not comparable, or
+ *                 no data — said why, with what would decide it;
+ *   pass          nothing failed and at least one endpoint was judged. Endpoints that could not be are
+ *                 named in the notes, and so is the smallest slowdown the check could have caught.
+ *
+ * An outcome is a different word from a comparison's verdict (regressed, improved, unchanged,
+ * inconclusive), which describes one metric.
+ */
+import type { FailOnValue } from "../fail-on";
+import { formatDeltaPct } from "../format";
+import type { SlaGrade } from "../sla/grade";
+import { endpointDisplayName } from "../run";
+import type { Comparison, InconclusiveKind } from "../compare/compare-runs";
+import type { GateMetric } from "../compare/gate-summary";
+import { describeNotJudged, explainInconclusive, gateMetricsOf } from "../compare/gate-summary";
+
+export const OUTCOMES = ["pass", "fail", "inconclusive"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Why a regression check could not decide, in one word each (the API's `inconclusive.kind`). */
+export const INCONCLUSIVE_KINDS = ["too-little-history", "undecided", "too-few-requests", "not-comparable", "no-data"] as const satisfies readonly InconclusiveKind[];
+
+export interface GateInput {
+  /** The run (or its rounds) against its baseline; null when there is no baseline run at all. */
+  comparison: Comparison | null;
+  failOn: readonly FailOnValue[];
+  grade: SlaGrade | null;
+  thresholds: { evaluated: number; failed: readonly { metric: string; expression: string }[] };
+  tool: string;
+  /** How the baseline was chosen, in words. */
+  baselineHow: string;
+  /** Where the window stops before an open regression: its summary, for the reasons and notes. */
+  openRegression: string | null;
+}
+
+export type GateRegression = GateMetric;
+
+export interface GateDecision {
+  outcome: Outcome;
+  /** Why it fails, or why it is inconclusive; empty when it passes. */
+  reasons: string[];
+  /** What else a reader should know: endpoints not judged, the smallest slowdown it could catch, an open regression. */
+  notes: string[];
+  /** The gate metrics that regressed (whatever fail_on says): what `runs.regressed` keeps. */
+  regressions: GateRegression[];
+  /** The regression check's own answer when it could not judge any endpoint (null when it could). */
+  inconclusive: { kind: InconclusiveKind; reason: string } | null;
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+function describeChange({ endpoint, metric }: GateRegression): string {
+  return `${endpointDisplayName(endpoint)} ${metric.metric} ${formatDeltaPct(metric.deltaPct)}`;
+}
+
+/** The regression check alone: its regressions, why it could not judge, and notes. */
+function checkRegressions(input: GateInput) {
+  const notes: string[] = [];
+  if (input.comparison === null) {
+    return {
+      regressions: [],
+      inconclusive: { kind: "too-little-history" as const, reason: `too little history: ${input.baselineHow}` },
+      notes,
+    };
+  }
+  const { comparison } = input;
+  const inconclusive = explainInconclusive(comparison);
+  if (inconclusive !== null) return { regressions: [], inconclusive, notes };
+  const judged = gateMetricsOf(comparison).filter(({ metric }) => metric.verdict !== "inconclusive");
+  const regressions = judged.filter(({ metric }) => metric.verdict === "regressed");
+  const notJudged = describeNotJudged(comparison);
+  if (notJudged !== null) notes.push(notJudged);
+  const detectable = judged.flatMap(({ metric }) => (metric.detectablePct === null ? [] : [metric.detectablePct]));
+  if (regressions.length === 0 && detectable.length > 0) {
+    const low = Math.min(...detectable);
+    const high = Math.max(...detectable);
+    const range = Math.round(low) === Math.round(high) ? `${Math.round(high)}%` : `${Math.round(low)}–${Math.round(high)}%`;
+    notes.push(`no endpoint slower beyond the noise; at this history's noise the check catches slowdowns of about ${range} or more (80% of the time)`);
+  }
+  if (input.openRegression !== null) {
+    notes.push(
+      `open regression on this series: ${input.openRegression}; runs are judged against the level before it until it is acknowledged (the new level becomes the baseline) or dismissed`,
+    );
+  }
+  return { regressions, inconclusive: null, notes };
+}
+
+export function decideOutcome(input: GateInput): GateDecision {
+  const check = checkRegressions(input);
+  const reasons: string[] = [];
+  const { failOn, thresholds, grade } = input;
+  if (failOn.includes("thresholds") && thresholds.failed.length > 0) {
+    const listed = thresholds.failed.slice(0, 5).map(({ metric, expression }) => `${metric} ${expression}`);
+    const more = thresholds.failed.length > listed.length ? ` and ${thresholds.failed.length - listed.length} more` : "";
+    reasons.push(`${thresholds.failed.length} of ${thresholds.evaluated} ${input.tool} thresholds failed: ${listed.join(", ")}${more}`);
+  }
+  if (failOn.includes("regression") && check.regressions.length > 0) {
+    const listed = check.regressions.slice(0, 3).map(describeChange).join(", ");
+    const more = check.regressions.length > 3 ? ", …" : "";
+    const against = input.openRegression === null ? input.baselineHow : `${input.baselineHow}, before the open regression`;
+    reasons.push(`${plural(check.regressions.length, "endpoint")} regressed against the baseline (${against}): ${listed}${more}`);
+  }
+  if (failOn.includes("sla") && grade?.letter && grade.passed < grade.evaluated) {
+    reasons.push(`SLA grade ${grade.letter}: ${grade.evaluated - grade.passed} of ${grade.evaluated} checks failed`);
+  }
+  if (reasons.length > 0) {
+    return { outcome: "fail", reasons, notes: check.notes, regressions: check.regressions, inconclusive: check.inconclusive };
+  }
+  if (failOn.includes("regression") && check.inconclusive !== null) {
+    return {
+      outcome: "inconclusive",
+      reasons: [check.inconclusive.reason],
+      notes: check.notes,
+      regressions: check.regressions,
+      inconclusive: check.inconclusive,
+    };
+  }
+  return { outcome: "pass", reasons: [], notes: check.notes, regressions: check.regressions, inconclusive: check.inconclusive };
+}
