@@ -48,6 +48,18 @@ describe("explainInconclusive and headlineChanges", () => {
     expect(describeNotJudged(comparison)).toBeNull();
   });
 
+  it("shows the aggregate's change when it is what the gate judges (no endpoint measured on both sides)", () => {
+    // A base run with no endpoints (k6's end-of-test summary) against one with them (its NDJSON).
+    const base = runOf("b", { Only: 20 });
+    const aggregateOnly = { ...base, endpoints: [] };
+    const comparison = compareRuns([aggregateOnly], [runOf("h", { Fast: 35 })]);
+    expect(explainInconclusive(comparison)?.reason).toMatch(/^too little history/);
+    const [first] = headlineChanges(comparison, 3);
+    expect(`${first!.endpoint} ${first!.metric.metric}`).toBe(`${comparison.aggregate.name} p95`);
+    expect(first!.metric.gate).toBe(true);
+    expect(first!.isJudged).toBe(false);
+  });
+
   it("gives runs of several tools no reason but theirs, and no pooled change", () => {
     const comparison = compareRuns([runOf("a", { Fast: 20 }, "k6"), runOf("b", { Fast: 60 }, "locust")], [runOf("h", { Fast: 90 }, "k6")]);
     expect(explainInconclusive(comparison)).toEqual({ kind: "not-comparable", reason: comparison.notComparable });

@@ -111,9 +111,10 @@ export function headlineChanges(comparison: GateView, limit: number): ObservedCh
   if (explainInconclusive(comparison) === null) {
     return all.filter(({ metric }) => metric.verdict === "regressed" || metric.verdict === "improved").sort(byMagnitude).slice(0, limit);
   }
-  // The aggregate of runs with endpoints repeats them: only its run-level custom metrics are its own.
+  // The aggregate of runs with endpoints repeats them: only its run-level custom metrics are its own,
+  // unless it is what the gate judges (no endpoint measured on both sides).
   const isOwn = ({ endpoint, metric }: ObservedChange) =>
-    endpoint !== comparison.aggregate.name || comparison.endpoints.length === 0 || customMetricKey(metric.metric) !== null;
+    metric.gate || endpoint !== comparison.aggregate.name || comparison.endpoints.length === 0 || customMetricKey(metric.metric) !== null;
   const seen = all
     .filter((change) => change.metric.deltaPct !== null && change.metric.deltaPct !== 0 && isOwn(change))
     .map((change) => ({ ...change, isJudged: false }));
