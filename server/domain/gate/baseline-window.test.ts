@@ -52,6 +52,20 @@ describe("chooseBaselineWindow", () => {
     expect(window.failedLeftOut).toBe(2);
   });
 
+  it("takes back a lone failure once a later run did not regress: it was a false alarm, not a step", () => {
+    const window = chooseBaselineWindow(runs(12, [9, 11]), [], "series");
+    // r12 did not regress, so neither r11 nor r9 is a streak any more.
+    expect(window.runIds[0]).toBe("r12");
+    expect(window.runIds).toContain("r11");
+    expect(window.runIds).toContain("r9");
+    expect(window.failedLeftOut).toBe(0);
+    // While the failures are the newest runs, they stay out.
+    const streak = chooseBaselineWindow(runs(12, [8, 11, 12]), [], "series");
+    expect(streak.runIds[0]).toBe("r10");
+    expect(streak.runIds).toContain("r8");
+    expect(streak.failedLeftOut).toBe(2);
+  });
+
   it("makes the new level the baseline once the regression is acknowledged (its failed runs included)", () => {
     const window = chooseBaselineWindow(runs(15, [11, 12, 13, 14]), [change("regression", "acknowledged", 11, 15)], "series");
     expect(window.runIds).toEqual(["r15", "r14", "r13", "r12", "r11"]);

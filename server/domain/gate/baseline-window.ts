@@ -10,10 +10,13 @@
  *   regression that is still open ends the window before its first run: a step nobody triaged must not
  *   become the new normal by being averaged in, so every later run is judged against the level before
  *   it (and says so) until someone acknowledges it (the new level becomes the baseline) or dismisses it.
- * - **Not runs that failed the gate.** For the same reason a run that regressed against its own baseline
- *   stays out of later baselines (a slowdown the change-point detector has not confirmed yet is not
- *   averaged in either), unless a later triage covers it: an acknowledgement, a dismissal or a change
- *   marker made after it was judged.
+ * - **Not a streak of runs that failed the gate.** For the same reason the runs that regressed against
+ *   their own baseline since the series' last run that did not stay out of later baselines (a slowdown
+ *   the change-point detector has not confirmed yet is not averaged in either), unless a later triage
+ *   covers them: an acknowledgement, a dismissal or a change marker made after they were judged. Only
+ *   the streak: once a later run does not regress, an earlier lone failure was one of the α false
+ *   alarms, and leaving every such high run out for good would bias the baseline low and raise the
+ *   false-alarm rate (docs/gate-evaluation.md measures both).
  * - **A pull request is judged against the regime it branched from**: the base branch's runs at and
  *   before its merge-base, since the last change that was not dismissed (an open regression included:
  *   the branch contains it, and blaming the PR for it would be wrong), failed runs included.
@@ -62,7 +65,7 @@ export interface BaselineWindow {
   since: SeriesChange | null;
   /** An open regression the window stops before (series mode). */
   openRegression: SeriesChange | null;
-  /** Runs of the window left out because they failed the gate and no triage covers them. */
+  /** Runs of the window left out because they failed the gate after the last run that did not, and no triage covers them. */
   failedLeftOut: number;
   /** Runs of the window beyond the cap. */
   beyondCap: number;
@@ -104,7 +107,11 @@ export function chooseBaselineWindow(
         change.decidedAt.getTime() >= run.uploadedAt.getTime(),
     );
   const inWindow = runs.filter((run) => run.startedAt.getTime() >= start && run.startedAt.getTime() < end);
-  const kept = mode === "series" ? inWindow.filter((run) => run.regressed !== true || isCovered(run)) : inWindow;
+  // Newest first: the failed runs before the newest run that did not regress are no longer a streak.
+  const newestNotRegressed = inWindow.findIndex((run) => run.regressed === false);
+  const isInFailedStreak = (run: SeriesRun, index: number) =>
+    run.regressed === true && (newestNotRegressed === -1 || index < newestNotRegressed) && !isCovered(run);
+  const kept = mode === "series" ? inWindow.filter((run, index) => !isInFailedStreak(run, index)) : inWindow;
   const before = runs.filter((run) => run.startedAt.getTime() < start);
   const runIds = kept.slice(0, cap).map((run) => run.id);
   return {
