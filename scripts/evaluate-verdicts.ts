@@ -1,145 +1,130 @@
 /**
- * Evaluates the CI verdict end to end: every upload goes through the upload use case (`uploadRun`, as
- * `POST …/runs` does) on a fresh embedded database, and the verdict it answers is counted.
+ * Measures the CI gate (docs/statistics.md, "The CI gate"; issue 21) against the issue's targets, and
+ * writes what it found as Markdown when asked:
  *
- *   npm run evaluate:verdicts [-- --trials=40 --seed=1 --cv=3]
+ *   npm run evaluate:verdicts -- [--part=synthetic,crosscheck,real,step,flat] [--trials=200] [--seed=1]
+ *     [--cv=3,5,10] [--crosscheck-trials=10] [--step-seeds=20] [--flat-seeds=3] [--flat-runs=200]
+ *     [--markdown docs/gate-evaluation.md]
  *
- * 1. Real rounds (the bundled fixtures: k6 summaries, Locust CSV sets, ghz reports; rounds 1–3 of the
- *    same service, nothing changed between them). The baseline rounds go up in order, tools
- *    interleaved, under one label on main: every `fail` is a false alarm. Then each ManagedAsync round
- *    (the same service with a real slowdown) goes up on a PR branch: every `pass` is a miss.
- * 2. Synthetic series: five endpoints (5 to 80 ms, 5,000 requests each), run-to-run noise with
- *    coefficient of variation `cv` % (shared by an endpoint's percentiles, as real runs are), eight
- *    unchanged uploads on main per trial (false alarms per upload, once a baseline exists), then one
- *    PR upload slowed by 0, 10, 20 or 50 % on one endpoint, and on all of them (power).
- * Deterministic: same seed, same figures.
+ * - synthetic: the grid (CV × history × slowdown) on the pure path: `decideFromRuns`, the function
+ *   `judgeRun` calls, on runs parsed by the upload's own parser (too many uploads for the database);
+ * - crosscheck: the same documents through `uploadRun` and the pure path, outcome by outcome;
+ * - real: every bundled fixture with rounds, through `uploadRun`;
+ * - step, flat: a 30% step and flat series through `uploadRun`, the detection job run after each upload.
+ * Deterministic: the same arguments give the same figures. Every figure in the Markdown is the program's.
  */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { runMetadataSchema } from "../server/domain/parsers";
-import { createSeededRandom, type SeededRandom } from "../server/domain/stats/random";
-import type { PrismaClient } from "../server/generated/prisma/client";
-import { openMigratedDatabase } from "../server/testing/databases";
-import { findProject } from "../server/services/projects";
-import type { ReceivedUpload } from "../server/services/received-upload";
-import { uploadOfFiles } from "../server/services/received-upload";
-import { uploadRun } from "../server/services/upload-run";
-import { FIXTURE_ROUNDS, readFixtureUpload } from "./seed/fixture-uploads";
-import type { FixtureKind } from "./seed/fixture-uploads";
+import { runCrosscheck } from "./evaluate-verdicts/crosscheck";
+import { runFlat } from "./evaluate-verdicts/flat";
+import { runReal } from "./evaluate-verdicts/real";
+import type { EvaluationOptions, PartReport } from "./evaluate-verdicts/shared";
+import { runStep } from "./evaluate-verdicts/step";
+import { reportSynthetic, runSynthetic } from "./evaluate-verdicts/synthetic";
+
+const PARTS = ["synthetic", "crosscheck", "real", "step", "flat"] as const;
+type Part = (typeof PARTS)[number];
 
 const { values: args } = parseArgs({
-  options: { trials: { type: "string", default: "40" }, seed: { type: "string", default: "1" }, cv: { type: "string", default: "3" } },
+  options: {
+    part: { type: "string", default: PARTS.join(",") },
+    trials: { type: "string", default: "200" },
+    seed: { type: "string", default: "1" },
+    cv: { type: "string", default: "3,5,10" },
+    "crosscheck-trials": { type: "string", default: "10" },
+    "step-seeds": { type: "string", default: "20" },
+    "flat-seeds": { type: "string", default: "3" },
+    "flat-runs": { type: "string", default: "200" },
+    markdown: { type: "string" },
+  },
 });
-const TRIALS = Number(args.trials);
-const SEED = Number(args.seed);
-const CV = Number(args.cv) / 100;
-const START = Date.UTC(2026, 0, 1);
-const hour = (index: number) => new Date(START + index * 3_600_000).toISOString();
 
-type Answer = Awaited<ReturnType<typeof uploadRun>>["json"];
+const positive = (name: string, text: string) => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number, got "${text}"`);
+  return value;
+};
+const parts = args.part.split(",").map((part) => part.trim());
+for (const part of parts) if (!PARTS.includes(part as Part)) throw new Error(`Unknown --part "${part}" (one of ${PARTS.join(", ")})`);
+const options: EvaluationOptions = {
+  trials: positive("trials", args.trials),
+  seed: positive("seed", args.seed),
+  cvs: args.cv.split(",").map((cv) => Number(cv) / 100),
+  crosscheckTrials: positive("crosscheck-trials", args["crosscheck-trials"]),
+  stepSeeds: positive("step-seeds", args["step-seeds"]),
+  flatSeeds: positive("flat-seeds", args["flat-seeds"]),
+  flatRuns: positive("flat-runs", args["flat-runs"]),
+};
+if (options.cvs.some((cv) => !(cv > 0 && cv < 1))) throw new Error(`--cv must be percentages between 0 and 100, got "${args.cv}"`);
 
-async function upload(db: PrismaClient, slug: string, body: ReceivedUpload, metadata: Record<string, unknown>): Promise<Answer> {
-  const answer = await uploadRun(db, {
-    target: { projectSlug: slug, project: await findProject(db, slug), mayCreateProject: true },
-    upload: body,
-    query: { format: null, metadata: runMetadataSchema.parse(metadata), idempotencyKey: null, failOn: ["regression"] },
-    baseUrl: "http://localhost:3000",
-  });
-  return answer.json;
-}
+const runners: Record<Part, () => Promise<PartReport>> = {
+  synthetic: async () => reportSynthetic(options, runSynthetic(options)),
+  crosscheck: () => runCrosscheck(options),
+  real: () => runReal(),
+  step: () => runStep(options),
+  flat: () => runFlat(options),
+};
 
-function why(answer: Answer): string {
-  const regressions = answer.comparison.regressions.map(
-    (regression) => `${regression.endpoint ?? "all"} ${regression.metric} ${regression.deltaPct?.toFixed(1)}% p=${regression.pValue?.toExponential(1)}`,
-  );
-  return regressions.length > 0 ? regressions.join("; ") : `(${answer.comparison.baseline.how})`;
-}
-
-const pct = (count: number, total: number) => `${count}/${total} (${total === 0 ? "–" : ((100 * count) / total).toFixed(1)}%)`;
-
-async function realRounds(db: PrismaClient): Promise<void> {
-  const kinds: FixtureKind[] = ["k6-summary", "locust-csv", "ghz"];
-  let index = 0;
-  /** Every round of a variant, tools interleaved; how many answered `fail`, of how many. */
-  const uploadRounds = async (variant: "baseline" | "managedasync", branchOf: (kind: FixtureKind, round: number) => string) => {
-    let failed = 0;
-    let total = 0;
-    for (let round = 1; round <= FIXTURE_ROUNDS; round++) {
-      for (const kind of kinds) {
-        const answer = await upload(db, "evaluate-real", readFixtureUpload({ kind, variant, round }), {
-          label: "nightly", branch: branchOf(kind, round), round, started_at: hour(index++),
-        });
-        total++;
-        if (answer.verdict === "fail") failed++;
-        console.log(`  ${kind.padEnd(11)} round ${round}: ${answer.verdict.padEnd(4)} ${why(answer)}`);
-      }
-    }
-    return { failed, total };
-  };
-  console.log("Real rounds, baseline, in order under label nightly on main (a fail is a false alarm):");
-  const unchanged = await uploadRounds("baseline", () => "main");
-  console.log("Real rounds, ManagedAsync, each on a PR branch after them (a pass is a miss):");
-  const slowed = await uploadRounds("managedasync", (kind, round) => `pr-${kind}-${round}`);
-  console.log(
-    `  false alarms: ${pct(unchanged.failed, unchanged.total)} of unchanged uploads; caught: ${pct(slowed.failed, slowed.total)} of slowed uploads\n`,
-  );
-}
-
-const LEVELS_MS = [5, 10, 20, 40, 80];
-
-function syntheticRun(random: SeededRandom, index: number, slowdown: { pct: number; endpoints: "one" | "all" } | null) {
-  const endpoints = LEVELS_MS.map((level, position) => {
-    const slowed = slowdown && (slowdown.endpoints === "all" || position === 0) ? 1 + slowdown.pct / 100 : 1;
-    // One factor per endpoint and run (a run is faster or slower as a whole), a little more on the tail.
-    const runFactor = 1 + random.gaussian(0, CV);
-    const value = (ratio: number, extraCv: number) => level * ratio * slowed * runFactor * (1 + random.gaussian(0, extraCv));
-    return {
-      name: `Endpoint${position + 1}`,
-      requests: 5000,
-      failures: 0,
-      latency: { unit: "ms", mean: value(1.1, CV / 4), p50: value(1, CV / 4), p95: value(2, CV / 2), p99: value(3, CV) },
-    };
-  });
-  const document = { schema: "benchtrack/v1", tool: "synthetic", label: "nightly", startedAt: hour(index), endpoints };
-  return uploadOfFiles([{ name: "run.json", contentType: "application/json", bytes: Buffer.from(JSON.stringify(document)) }]);
-}
-
-async function synthetic(db: PrismaClient): Promise<void> {
-  const random = createSeededRandom(SEED);
-  const cases = [0, 10, 20, 50].flatMap((pctSlower) =>
-    (["one", "all"] as const).map((endpoints) => ({ pct: pctSlower, endpoints })),
-  );
-  let falseAlarms = 0;
-  let judged = 0;
-  const caught = new Map(cases.map((slowdown) => [`${slowdown.pct}/${slowdown.endpoints}`, 0]));
-  for (let trial = 0; trial < TRIALS; trial++) {
-    const slug = `evaluate-synthetic-${trial}`;
-    let index = 0;
-    for (let run = 0; run < 8; run++) {
-      const answer = await upload(db, slug, syntheticRun(random, index++, null), { branch: "main" });
-      if (answer.comparison.baseline.runs.length >= 2) {
-        judged++;
-        if (answer.verdict === "fail") falseAlarms++;
-      }
-    }
-    for (const slowdown of cases) {
-      const answer = await upload(db, slug, syntheticRun(random, index++, slowdown), { branch: `pr-${slowdown.pct}-${slowdown.endpoints}` });
-      if (answer.verdict === "fail") caught.set(`${slowdown.pct}/${slowdown.endpoints}`, caught.get(`${slowdown.pct}/${slowdown.endpoints}`)! + 1);
-    }
-  }
-  console.log(`Synthetic: ${TRIALS} trials, 5 endpoints × 5,000 requests, run-to-run CV ${(CV * 100).toFixed(1)}%, baseline = last 5 runs`);
-  console.log(`  false alarms: ${pct(falseAlarms, judged)} of unchanged uploads on main with ≥ 2 baseline runs`);
-  console.log("  PR upload slowed by | one endpoint | all endpoints");
-  for (const pctSlower of [0, 10, 20, 50]) {
-    const one = caught.get(`${pctSlower}/one`)!;
-    const all = caught.get(`${pctSlower}/all`)!;
-    console.log(`  ${`${pctSlower}%`.padStart(19)} | ${pct(one, TRIALS).padEnd(12)} | ${pct(all, TRIALS)}`);
+/** The code measured: the commit, and the product files changed in the working tree when the run started. */
+function checkoutState(): string {
+  try {
+    const git = (...gitArgs: string[]) => execFileSync("git", gitArgs, { encoding: "utf8" });
+    // Porcelain lines are "XY path": the status's leading space is part of the line.
+    const changed = git("status", "--porcelain", "--", "server", "prisma").split("\n").filter(Boolean).map((line) => line.slice(3));
+    return `commit ${git("rev-parse", "--short", "HEAD").trim()}${changed.length > 0 ? ` with uncommitted changes to ${changed.join(", ")}` : ", no uncommitted product changes"}`;
+  } catch {
+    return "unknown (git not available)";
   }
 }
+const checkout = checkoutState();
 
-const database = await openMigratedDatabase({ kind: "memory" });
-try {
-  await realRounds(database.prisma);
-  await synthetic(database.prisma);
-} finally {
-  await database.close();
+const started = performance.now();
+const reports: PartReport[] = [];
+for (const part of PARTS.filter((name) => parts.includes(name))) {
+  const partStarted = performance.now();
+  console.log(`\n## ${part}…`);
+  const report = await runners[part]();
+  report.seconds = (performance.now() - partStarted) / 1000;
+  reports.push(report);
+  console.log(`### ${report.title} (${report.seconds.toFixed(0)} s)\n\n${report.method}\n\n${report.body}\n`);
+  for (const check of report.targets) console.log(`${check.met ? "MET    " : "NOT MET"}  ${check.target}: ${check.figure}`);
+}
+const seconds = (performance.now() - started) / 1000;
+
+const targets = reports.flatMap((report) => report.targets);
+const targetTable = [
+  "| target | figure | |",
+  "| --- | --- | --- |",
+  ...targets.map((check) => `| ${check.target} | ${check.figure} | ${check.met ? "MET" : "NOT MET"} |`),
+].join("\n");
+console.log(`\nTargets:\n${targetTable}\n\nWall time ${(seconds / 60).toFixed(1)} min.`);
+
+if (args.markdown) {
+  const command = `npx tsx scripts/evaluate-verdicts.ts ${process.argv.slice(2).join(" ")}`.trim();
+  const markdown = [
+    "# CI gate evaluation",
+    "",
+    "Written by `scripts/evaluate-verdicts.ts` (issue 21); every figure below is the program's output. Do not edit by hand: run it again.",
+    "",
+    `- Command: \`${command}\``,
+    `- Code measured: ${checkout} (when the run started).`,
+    `- Parts: ${reports.map((report) => report.title).join("; ")}`,
+    `- Sizes: ${options.trials} synthetic trials per cell; seed ${options.seed}; CV ${options.cvs.map((cv) => `${cv * 100}%`).join(", ")}; ` +
+      `${options.crosscheckTrials} crosscheck trials; ${options.stepSeeds} step seeds; ${options.flatSeeds} flat series of ${options.flatRuns} runs per CV.`,
+    `- Wall time: ${(seconds / 60).toFixed(1)} min (${reports.map((report) => `${report.title.split(" (")[0]} ${report.seconds!.toFixed(0)} s`).join(", ")}), Node ${process.version}.`,
+    "- Paths: the synthetic grid goes through the pure path (`decideFromRuns` in server/services/run-verdict.ts, the function `judgeRun` calls, on runs read by the upload's own parser); " +
+      "crosscheck, real, step and flat go through `uploadRun` (what `POST …/runs` calls) on a fresh embedded database. " +
+      (reports.find((report) => report.title.startsWith("Crosscheck"))
+        ? `Crosscheck of the two paths: ${reports.find((report) => report.title.startsWith("Crosscheck"))!.targets[0]!.figure} uploads agreed.`
+        : "The crosscheck was not run in this invocation."),
+    "",
+    "## Targets",
+    "",
+    targetTable,
+    "",
+    ...reports.flatMap((report) => [`## ${report.title}`, "", report.method, "", report.body, ""]),
+  ].join("\n");
+  writeFileSync(args.markdown, markdown);
+  console.log(`Wrote ${args.markdown}`);
 }

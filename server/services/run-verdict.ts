@@ -7,7 +7,7 @@ import type { SlaGrade } from "../domain/sla/grade";
 import type { Verdict } from "../domain/stats/verdict";
 import type { FailOnValue } from "../domain/fail-on";
 import { effectiveFailOn } from "../domain/fail-on";
-import type { GateDecision, Outcome } from "../domain/gate/outcome";
+import type { GateDecision, GateInput, Outcome } from "../domain/gate/outcome";
 import { decideOutcome } from "../domain/gate/outcome";
 import { prCommentIdentity } from "../domain/report/pr-comment";
 import { absoluteUrl, pagePaths } from "../domain/urls";
@@ -144,6 +144,49 @@ function seriesHistory(runs: readonly LoadedRun[]): Map<string, number[]> {
   return history;
 }
 
+/** What the gate decides from runs already chosen and loaded (the pure part of judgeRun; scripts/evaluate-verdicts.ts calls it too). */
+export interface GateRunsInput {
+  /** The baseline's runs (newest first, as chosen). */
+  baseRuns: readonly LoadedRun[];
+  /** The head: the run and the earlier rounds of its commit. */
+  headRuns: readonly LoadedRun[];
+  /** Runs of the series before the window, read only for its longer-run noise. */
+  noiseOnlyRuns: readonly LoadedRun[];
+  project: Pick<VerdictProject, "minEffectPct" | "alpha" | "gateMetric">;
+  failOn: readonly FailOnValue[];
+  grade: SlaGrade | null;
+  thresholds: GateInput["thresholds"];
+  tool: string;
+  baselineHow: string;
+  openRegression: string | null;
+}
+
+export function decideFromRuns(input: GateRunsInput): { comparison: Comparison | null; decision: GateDecision } {
+  const { baseRuns, headRuns, project } = input;
+  const comparison: Comparison | null =
+    baseRuns.length === 0
+      ? null
+      : compareRuns(baseRuns.map(toComparable), headRuns.map(toComparable), {
+          minEffectPct: project.minEffectPct,
+          alpha: project.alpha,
+          test: "student",
+          gateMetric: project.gateMetric,
+          // The series' earlier values: the floors' longer-run noise; for 1 vs 1, the noise band, learnt
+          // (as the compare page does) from the runs before the base run, not from the base run itself.
+          history: seriesHistory([...input.noiseOnlyRuns, ...(baseRuns.length > 1 ? baseRuns : [])]),
+        });
+  const decision = decideOutcome({
+    comparison,
+    failOn: input.failOn,
+    grade: input.grade,
+    thresholds: input.thresholds,
+    tool: input.tool,
+    baselineHow: input.baselineHow,
+    openRegression: input.openRegression,
+  });
+  return { comparison, decision };
+}
+
 /** Judges a run: its baseline and rounds (one read of their numbers), the run itself, the SLA policy. */
 export async function judgeRun(db: PrismaClient, project: VerdictProject, head: VerdictHead, failOn: FailOnValue[]): Promise<RunVerdict> {
   const baseline = await chooseBaseline(db, project, head);
@@ -159,25 +202,16 @@ export async function judgeRun(db: PrismaClient, project: VerdictProject, head: 
   const loaded = (ids: readonly string[]) => ids.flatMap((id) => (numbers.has(id) ? [numbers.get(id)!] : []));
   const baseRuns = loaded(baseline.runIds);
   const headRuns = [headRun, ...loaded(otherRounds)];
-  const comparison: Comparison | null =
-    baseRuns.length === 0
-      ? null
-      : compareRuns(baseRuns.map(toComparable), headRuns.map(toComparable), {
-          minEffectPct: project.minEffectPct,
-          alpha: project.alpha,
-          test: "student",
-          gateMetric: project.gateMetric,
-          // The series' earlier values: the floors' longer-run noise; for 1 vs 1, the noise band, learnt
-          // (as the compare page does) from the runs before the base run, not from the base run itself.
-          history: seriesHistory([...loaded(baseline.noiseOnlyRunIds), ...(baseRuns.length > 1 ? baseRuns : [])]),
-        });
   const grade = gradeParsedRun(policy, headRun.run);
   const thresholds = {
     evaluated: headRun.run.thresholds.length,
     failed: headRun.run.thresholds.filter((threshold) => !threshold.passed).map(({ metric, expression }) => ({ metric, expression })),
   };
-  const decision = decideOutcome({
-    comparison,
+  const { comparison, decision } = decideFromRuns({
+    baseRuns,
+    headRuns,
+    noiseOnlyRuns: loaded(baseline.noiseOnlyRunIds),
+    project,
     failOn,
     grade,
     thresholds,
