@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
@@ -22,12 +23,29 @@ export async function uploadRun(
   query: Record<string, string> = {},
 ) {
   const params = new URLSearchParams(query);
-  const response = await request.post(`/api/v1/projects/${slug}/runs?${params}`, {
-    data: body,
-    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Content-Type": "application/octet-stream" },
+  return postUpload(request, `/api/v1/projects/${slug}/runs?${params}`, { data: body, headers: { "Content-Type": "application/octet-stream" } });
+}
+
+type UploadAnswer = { id: string; url: string; format: string; endpoints: string[]; run: any };
+
+/**
+ * POSTs an upload with an Idempotency-Key, as a CI client should, and sends it once more if the
+ * connection was reset before an answer (a keep-alive socket the server closed as it was reused): the
+ * key makes the retry safe, the server answers 200 with the same run if the first one was stored.
+ */
+async function postUpload(
+  request: APIRequestContext,
+  url: string,
+  options: { data?: Buffer | string; multipart?: Record<string, { name: string; mimeType: string; buffer: Buffer }>; headers?: Record<string, string> },
+): Promise<UploadAnswer> {
+  const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Idempotency-Key": randomUUID(), ...options.headers };
+  const send = () => request.post(url, { ...options, headers });
+  const response = await send().catch((error: Error) => {
+    if (!/ECONNRESET|socket hang up/.test(error.message)) throw error;
+    return send();
   });
-  if (response.status() !== 201) throw new Error(`upload failed: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as { id: string; url: string; format: string; endpoints: string[]; run: any };
+  if (response.status() !== 201 && response.status() !== 200) throw new Error(`upload failed: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as UploadAnswer;
 }
 
 /** Uploads several files as one multipart run (curl -F name=@file …). */
@@ -41,12 +59,7 @@ export async function uploadFiles(
   const multipart = Object.fromEntries(
     Object.entries(files).map(([name, buffer]) => [name, { name, mimeType: "application/octet-stream", buffer }]),
   );
-  const response = await request.post(`/api/v1/projects/${slug}/runs?${params}`, {
-    multipart,
-    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
-  });
-  if (response.status() !== 201) throw new Error(`upload failed: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as { id: string; url: string; format: string; endpoints: string[]; run: any };
+  return postUpload(request, `/api/v1/projects/${slug}/runs?${params}`, { multipart });
 }
 
 export const GHZ_METHODS = ["GetListing", "ListListings", "SearchListings", "CheckStockAvailability", "GetAllCategories"];

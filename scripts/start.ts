@@ -28,7 +28,10 @@ console.log(
 );
 
 const url = `http://localhost:${env.PORT}`;
-const server = spawn(path.join(ROOT, "node_modules", ".bin", "next"), [isDev ? "dev" : "start", "-p", String(env.PORT)], {
+// Idle keep-alive connections stay open 65 s (Node's default is 5 s): a client or proxy that reuses one
+// just as the server closes it gets ECONNRESET on its upload; 65 s outlasts the usual 60 s of proxies.
+const nextArgs = isDev ? ["dev", "-p", String(env.PORT)] : ["start", "-p", String(env.PORT), "--keepAliveTimeout", "65000"];
+const server = spawn(path.join(ROOT, "node_modules", ".bin", "next"), nextArgs, {
   cwd: ROOT,
   stdio: ["inherit", "pipe", "inherit"],
 });
