@@ -1,11 +1,9 @@
 import type { ComparableRun, Comparison, CompareOptions } from "../domain/compare/compare-runs";
-import { compareRuns, historyKey } from "../domain/compare/compare-runs";
+import { compareRuns, seriesValues } from "../domain/compare/compare-runs";
 import type { DistributionComparison } from "../domain/compare/distributions";
 import { compareDistributions } from "../domain/compare/distributions";
-import { COMPARED_METRICS, customMetricsOf } from "../domain/metrics";
 import type { RunSelector } from "../domain/compare/selector";
 import { describeSelector, MAX_RUNS_PER_SIDE, parseRunSelector } from "../domain/compare/selector";
-import { AGGREGATE_NAME } from "../domain/run";
 import type { SignificanceTest } from "../domain/stats/verdict";
 import { absoluteUrl, apiPaths, pagePaths } from "../domain/urls";
 import type { CompareQuery } from "../domain/urls";
@@ -113,24 +111,7 @@ async function noiseHistory(db: PrismaClient, projectId: string, base: Comparabl
   });
   const loaded = await loadParsedRuns(db, projectId, previous.map((run) => run.id));
   const runs = previous.reverse().flatMap((run) => (loaded.has(run.id) ? [loaded.get(run.id)!.run] : []));
-  const history = new Map<string, number[]>();
-  const add = (endpoint: string, metric: string, value: number | null) => {
-    if (value === null || !Number.isFinite(value)) return;
-    const key = historyKey(endpoint, metric);
-    history.set(key, [...(history.get(key) ?? []), value]);
-  };
-  for (const run of runs) {
-    const aggregate = { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
-    for (const spec of [...COMPARED_METRICS, ...customMetricsOf([aggregate.metrics])]) {
-      add(AGGREGATE_NAME, spec.name, spec.read(aggregate));
-    }
-    for (const endpoint of run.endpoints) {
-      for (const spec of [...COMPARED_METRICS, ...customMetricsOf([endpoint.metrics])]) {
-        add(endpoint.name, spec.name, spec.read(endpoint));
-      }
-    }
-  }
-  return history;
+  return seriesValues(runs);
 }
 
 /** Two selections of a project's runs, compared (no side may be empty: see compareProjectRuns). */

@@ -1,7 +1,6 @@
 import type { Comparison, MetricComparison } from "../domain/compare/compare-runs";
-import { compareRuns, historyKey } from "../domain/compare/compare-runs";
+import { compareRuns, seriesValues } from "../domain/compare/compare-runs";
 import { explainInconclusive, headlineChanges } from "../domain/compare/gate-summary";
-import { COMPARED_METRICS, customMetricsOf } from "../domain/metrics";
 import { AGGREGATE_NAME } from "../domain/run";
 import type { SlaGrade } from "../domain/sla/grade";
 import type { Verdict } from "../domain/stats/verdict";
@@ -125,23 +124,10 @@ export async function findVerdictHead(db: PrismaClient, projectId: string, runId
   return head;
 }
 
-/** Each (endpoint, metric)'s values over the runs, oldest first: the series' longer-run noise (compare-runs.ts). */
+/** Each (endpoint, metric)'s values over the runs, oldest first: the series' longer-run noise. */
 function seriesHistory(runs: readonly LoadedRun[]): Map<string, number[]> {
-  const history = new Map<string, number[]>();
-  const add = (endpoint: string, metric: string, value: number | null) => {
-    if (value === null || !Number.isFinite(value)) return;
-    const key = historyKey(endpoint, metric);
-    history.set(key, [...(history.get(key) ?? []), value]);
-  };
   const ordered = [...runs].sort((a, b) => a.stored.startedAt.getTime() - b.stored.startedAt.getTime());
-  for (const { run } of ordered) {
-    const aggregate = { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
-    for (const spec of [...COMPARED_METRICS, ...customMetricsOf([aggregate.metrics])]) add(AGGREGATE_NAME, spec.name, spec.read(aggregate));
-    for (const endpoint of run.endpoints) {
-      for (const spec of [...COMPARED_METRICS, ...customMetricsOf([endpoint.metrics])]) add(endpoint.name, spec.name, spec.read(endpoint));
-    }
-  }
-  return history;
+  return seriesValues(ordered.map(({ run }) => run));
 }
 
 /** What the gate decides from runs already chosen and loaded (the pure part of judgeRun; scripts/evaluate-verdicts.ts calls it too). */

@@ -8,7 +8,9 @@ import type { Interval } from "../stats/descriptive";
 import type { ShiftTestName } from "../stats/shift-test";
 import type { SignificanceTest, Verdict } from "../stats/verdict";
 import { DEFAULT_VERDICT_OPTIONS } from "../stats/verdict";
-import type { Better, CustomMetric, EndpointResult } from "../run";
+import type { Better, CustomMetric, EndpointResult, ParsedRun } from "../run";
+import { AGGREGATE_NAME } from "../run";
+import { COMPARED_METRICS, customMetricsOf } from "../metrics";
 import type { EnvironmentDiff, RunSetup } from "./environment-diff";
 import type { RoundsToDetect } from "../stats/sample-size";
 import { AUTO_GATE_METRIC } from "./gate-metric";
@@ -64,6 +66,30 @@ export const DETECTABLE_POWER = 0.8;
 
 export function historyKey(endpoint: string, metric: string): string {
   return `${endpoint}\u0000${metric}`;
+}
+
+/**
+ * A series' earlier values under `historyKey(endpoint, metric)`, in the order of `runs` (give them
+ * oldest first): the aggregate (with the run-level metrics) and each endpoint, every compared and
+ * custom metric a run reports.
+ */
+export function seriesValues(runs: readonly Pick<ParsedRun, "aggregate" | "endpoints" | "metrics">[]): Map<string, number[]> {
+  const history = new Map<string, number[]>();
+  const add = (endpoint: string, metric: string, value: number | null) => {
+    if (value === null || !Number.isFinite(value)) return;
+    const key = historyKey(endpoint, metric);
+    const values = history.get(key);
+    if (values) values.push(value);
+    else history.set(key, [value]);
+  };
+  for (const run of runs) {
+    const aggregate = { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
+    for (const spec of [...COMPARED_METRICS, ...customMetricsOf([aggregate.metrics])]) add(AGGREGATE_NAME, spec.name, spec.read(aggregate));
+    for (const endpoint of run.endpoints) {
+      for (const spec of [...COMPARED_METRICS, ...customMetricsOf([endpoint.metrics])]) add(endpoint.name, spec.name, spec.read(endpoint));
+    }
+  }
+  return history;
 }
 
 export interface SideSummary {
