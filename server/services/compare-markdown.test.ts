@@ -2,38 +2,34 @@ import { describe, expect, it } from "vitest";
 import type { ComparableRun } from "../domain/compare/compare-runs";
 import { compareRuns, DEFAULT_COMPARE_OPTIONS } from "../domain/compare/compare-runs";
 import { compareDistributions } from "../domain/compare/distributions";
-import { parseBenchtrack } from "../domain/parsers/benchtrack";
 import { createSeededRandom } from "../domain/stats/random";
 import { renderComparisonMarkdown } from "./compare-markdown";
 import type { ComparisonResult } from "./compare-runs";
+import { comparableRun, p95Endpoints } from "../domain/compare/comparable-run.fixture";
 
 function runOf(id: string, p95s: Record<string, number>, hour: number): ComparableRun {
-  const parsed = parseBenchtrack({
-    schema: "benchtrack/v1",
-    tool: "k6",
-    endpoints: Object.entries(p95s).map(([name, p95]) => ({ name, requests: 5000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } })),
-  });
-  return {
+  return comparableRun(
     id,
-    label: null,
-    round: null,
-    startedAt: new Date(Date.UTC(2026, 10, 22, hour)).toISOString(),
-    format: "benchtrack",
-    tool: "k6",
-    branch: id.startsWith("h") ? "feature/x" : "main",
-    durationSeconds: 30,
-    hostName: null,
-    config: {},
-    aggregate: parsed.aggregate,
-    endpoints: parsed.endpoints,
-    metrics: parsed.metrics,
-  };
+    { tool: "k6", endpoints: p95Endpoints(p95s) },
+    {
+      label: null,
+      startedAt: new Date(Date.UTC(2026, 10, 22, hour)).toISOString(),
+      branch: id.startsWith("h") ? "feature/x" : "main",
+    },
+  );
 }
 
 function resultOf(base: ComparableRun[], head: ComparableRun[]): ComparisonResult {
   const side = (runs: ComparableRun[]) => ({
     selector: runs.map((run) => run.id).join(","),
-    runs: runs.map((run) => ({ id: run.id, label: run.label, round: run.round, startedAt: new Date(run.startedAt), branch: run.branch ?? null, commit: null })),
+    runs: runs.map((run) => ({
+      id: run.id,
+      label: run.label,
+      round: run.round,
+      startedAt: new Date(run.startedAt),
+      branch: run.branch ?? null,
+      commit: null,
+    })),
   });
   const options = { ...DEFAULT_COMPARE_OPTIONS, test: "student" as const };
   return {
@@ -49,7 +45,13 @@ const PAGE = "http://bench.test/projects/p/compare?base=a&head=b";
 
 describe("renderComparisonMarkdown", () => {
   it("says Inconclusive and why on top, and shows the largest changes seen as not judged, never as no change", () => {
-    const markdown = renderComparisonMarkdown(resultOf([runOf("b1", { Fast: 20, Slow: 40 }, 1), runOf("b2", { Fast: 20.5, Slow: 41 }, 2)], [runOf("h1", { Fast: 20.2, Slow: 70 }, 3)]), PAGE);
+    const markdown = renderComparisonMarkdown(
+      resultOf(
+        [runOf("b1", { Fast: 20, Slow: 40 }, 1), runOf("b2", { Fast: 20.5, Slow: 41 }, 2)],
+        [runOf("h1", { Fast: 20.2, Slow: 70 }, 3)],
+      ),
+      PAGE,
+    );
     const lines = markdown.split("\n");
     expect(lines[0]).toBe("### 🟡 **Inconclusive**: no endpoint could be judged");
     expect(lines[2]).toBe(
@@ -62,7 +64,13 @@ describe("renderComparisonMarkdown", () => {
 
   it("on a judged comparison names the endpoints it could not judge", () => {
     const random = createSeededRandom(5);
-    const base = Array.from({ length: 8 }, (_, index) => runOf(`b${index}`, { Fast: 20 * (1 + random.gaussian(0, 0.02)), Slow: 40 * (1 + random.gaussian(0, 0.02)) }, index));
+    const base = Array.from({ length: 8 }, (_, index) =>
+      runOf(
+        `b${index}`,
+        { Fast: 20 * (1 + random.gaussian(0, 0.02)), Slow: 40 * (1 + random.gaussian(0, 0.02)) },
+        index,
+      ),
+    );
     const head = runOf("h1", { Fast: 20.1, Slow: 40.2 }, 20);
     const withNew = { ...head, endpoints: [...head.endpoints, { ...head.endpoints[0]!, name: "New" }] };
     const markdown = renderComparisonMarkdown(resultOf(base, [withNew]), PAGE);

@@ -1,30 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { parseBenchtrack } from "../parsers/benchtrack";
 import { createSeededRandom } from "../stats/random";
 import type { ComparableRun } from "./compare-runs";
 import { compareRuns } from "./compare-runs";
 import { describeNotJudged, explainInconclusive, headlineChanges } from "./gate-summary";
+import { comparableRun, p95Endpoints } from "./comparable-run.fixture";
 
 function runOf(id: string, p95s: Record<string, number>, tool = "custom"): ComparableRun {
-  const parsed = parseBenchtrack({
-    schema: "benchtrack/v1",
-    tool,
-    endpoints: Object.entries(p95s).map(([name, p95]) => ({ name, requests: 5000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } })),
-  });
-  return {
-    id,
-    label: "nightly",
-    round: null,
-    startedAt: "2026-11-22T10:00:00Z",
-    format: "benchtrack",
-    tool,
-    durationSeconds: 30,
-    hostName: null,
-    config: {},
-    aggregate: parsed.aggregate,
-    endpoints: parsed.endpoints,
-    metrics: parsed.metrics,
-  };
+  return comparableRun(id, { tool, endpoints: p95Endpoints(p95s) });
 }
 
 const random = createSeededRandom(11);
@@ -38,11 +20,16 @@ describe("explainInconclusive and headlineChanges", () => {
     expect(comparison.verdict).toBe("inconclusive");
     expect(explainInconclusive(comparison)).toEqual({
       kind: "too-little-history",
-      reason: "too little history: need 6 runs in all with at least 2 in the base (have 2 base + 1 head): 3 more rounds of the head, or 3 more base runs, would decide",
+      reason:
+        "too little history: need 6 runs in all with at least 2 in the base (have 2 base + 1 head): 3 more rounds of the head, or 3 more base runs, would decide",
     });
     const changes = headlineChanges(comparison, 3);
     // The gate metrics (p95 of each endpoint) first, largest |Δ| first, none of them judged.
-    expect(changes.map(({ endpoint, metric }) => `${endpoint} ${metric.metric}`)).toEqual(["Slow p95", "Fast p95", expect.stringMatching(/p50$/)]);
+    expect(changes.map(({ endpoint, metric }) => `${endpoint} ${metric.metric}`)).toEqual([
+      "Slow p95",
+      "Fast p95",
+      expect.stringMatching(/p50$/),
+    ]);
     expect(changes.every((change) => !change.isJudged)).toBe(true);
     expect(changes[0]!.metric.deltaPct).toBeGreaterThan(60);
     expect(describeNotJudged(comparison)).toBeNull();
@@ -61,7 +48,10 @@ describe("explainInconclusive and headlineChanges", () => {
   });
 
   it("gives runs of several tools no reason but theirs, and no pooled change", () => {
-    const comparison = compareRuns([runOf("a", { Fast: 20 }, "k6"), runOf("b", { Fast: 60 }, "locust")], [runOf("h", { Fast: 90 }, "k6")]);
+    const comparison = compareRuns(
+      [runOf("a", { Fast: 20 }, "k6"), runOf("b", { Fast: 60 }, "locust")],
+      [runOf("h", { Fast: 90 }, "k6")],
+    );
     expect(explainInconclusive(comparison)).toEqual({ kind: "not-comparable", reason: comparison.notComparable });
     expect(headlineChanges(comparison, 4)).toEqual([]);
   });
@@ -74,7 +64,11 @@ describe("explainInconclusive and headlineChanges", () => {
     expect(explainInconclusive(comparison)).toBeNull();
     expect(describeNotJudged(comparison)).toBe("1 endpoint of 3 not judged (New: measured on one side only)");
     const changes = headlineChanges(comparison, 4);
-    expect(changes[0]).toMatchObject({ endpoint: "Slow", isJudged: true, metric: { metric: "p95", verdict: "regressed" } });
+    expect(changes[0]).toMatchObject({
+      endpoint: "Slow",
+      isJudged: true,
+      metric: { metric: "p95", verdict: "regressed" },
+    });
     expect(changes.every(({ metric }) => metric.verdict === "regressed" || metric.verdict === "improved")).toBe(true);
   });
 });

@@ -1,31 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { parseBenchtrack } from "../parsers/benchtrack";
 import type { ComparableRun } from "./compare-runs";
 import { compareRuns, DEFAULT_COMPARE_OPTIONS } from "./compare-runs";
 import { describeMetricRounds } from "./rounds-needed";
+import { comparableRun } from "./comparable-run.fixture";
 
 /** One round of a k6 nightly as uploaded (5,000 requests, so p95 can be judged), with its p95 in ms. */
 function round(id: string, p95: number, extra: Record<string, unknown> = {}): ComparableRun {
-  const parsed = parseBenchtrack({
-    schema: "benchtrack/v1",
-    tool: "k6",
-    label: "nightly",
-    summary: { requests: 5000, latency: { unit: "ms", p95 }, ...extra },
-  });
-  return {
+  return comparableRun(
     id,
-    label: "nightly",
-    round: null,
-    startedAt: "2026-11-22T10:00:00Z",
-    format: "benchtrack",
-    tool: "k6",
-    durationSeconds: 30,
-    hostName: "perf-1",
-    config: { vus: 50 },
-    aggregate: parsed.aggregate,
-    endpoints: parsed.endpoints,
-    metrics: parsed.metrics,
-  };
+    { tool: "k6", label: "nightly", summary: { requests: 5000, latency: { unit: "ms", p95 }, ...extra } },
+    { hostName: "perf-1", config: { vus: 50 } },
+  );
 }
 
 const side = (name: string, p95s: readonly number[]) => p95s.map((p95, index) => round(`${name}-${index + 1}`, p95));

@@ -1,35 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { compareRuns } from "../compare/compare-runs";
 import type { ComparableRun } from "../compare/compare-runs";
-import { parseBenchtrack } from "../parsers/benchtrack";
 import { createSeededRandom } from "../stats/random";
 import type { GateInput } from "./outcome";
 import { decideOutcome } from "./outcome";
+import { comparableRun, p95Endpoints } from "../compare/comparable-run.fixture";
 
 function runOf(id: string, p95s: readonly number[], requests = 5000): ComparableRun {
-  const parsed = parseBenchtrack({
-    schema: "benchtrack/v1",
+  return comparableRun(id, {
     tool: "custom",
-    endpoints: p95s.map((p95, index) => ({ name: `E${index + 1}`, requests, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } })),
+    endpoints: p95Endpoints(Object.fromEntries(p95s.map((p95, index) => [`E${index + 1}`, p95])), requests),
   });
-  return {
-    id,
-    label: "nightly",
-    round: null,
-    startedAt: "2026-11-22T10:00:00Z",
-    format: "benchtrack",
-    tool: "custom",
-    durationSeconds: 30,
-    hostName: null,
-    config: {},
-    aggregate: parsed.aggregate,
-    endpoints: parsed.endpoints,
-    metrics: parsed.metrics,
-  };
 }
 
 const random = createSeededRandom(7);
-const history = Array.from({ length: 20 }, (_, index) => runOf(`b${index}`, [20, 40].map((level) => level * (1 + random.gaussian(0, 0.03)))));
+const history = Array.from({ length: 20 }, (_, index) =>
+  runOf(
+    `b${index}`,
+    [20, 40].map((level) => level * (1 + random.gaussian(0, 0.03))),
+  ),
+);
 const input = (overrides: Partial<GateInput>): GateInput => ({
   comparison: null,
   failOn: ["regression", "sla", "thresholds"],
@@ -46,7 +36,9 @@ describe("decideOutcome", () => {
     const decision = decideOutcome(input({ comparison: compareRuns(history, [runOf("h", [20, 52])]) }));
     expect(decision.outcome).toBe("fail");
     expect(decision.reasons).toEqual([
-      expect.stringMatching(/^1 endpoint regressed against the baseline \(the 20 custom runs labelled nightly on main\): E2 p95 \+3\d\.\d%$/),
+      expect.stringMatching(
+        /^1 endpoint regressed against the baseline \(the 20 custom runs labelled nightly on main\): E2 p95 \+3\d\.\d%$/,
+      ),
     ]);
     expect(decision.regressions.map(({ endpoint, metric }) => `${endpoint} ${metric.metric}`)).toEqual(["E2 p95"]);
   });
@@ -54,15 +46,23 @@ describe("decideOutcome", () => {
   it("passes an unchanged run, and says how large a slowdown it could have caught", () => {
     const decision = decideOutcome(input({ comparison: compareRuns(history, [runOf("h", [20.2, 39.8])]) }));
     expect(decision).toMatchObject({ outcome: "pass", reasons: [], inconclusive: null });
-    expect(decision.notes).toEqual([expect.stringMatching(/^no endpoint slower beyond the noise; at this history's noise the check catches slowdowns of about \d+(–\d+)?% or more \(80% of the time\)$/)]);
+    expect(decision.notes).toEqual([
+      expect.stringMatching(
+        /^no endpoint slower beyond the noise; at this history's noise the check catches slowdowns of about \d+(–\d+)?% or more \(80% of the time\)$/,
+      ),
+    ]);
   });
 
   it("is inconclusive — never a pass — when no endpoint could be judged, saying why and what would decide", () => {
     const short = decideOutcome(input({ comparison: compareRuns(history.slice(0, 1), [runOf("h", [40, 80])]) }));
     expect(short.outcome).toBe("inconclusive");
     expect(short.inconclusive?.kind).toBe("too-little-history");
-    expect(short.reasons[0]).toMatch(/^too little history: 1 vs 1, judged against the noise band of recent history: insufficient data/);
-    const none = decideOutcome(input({ comparison: null, baselineHow: "no earlier custom runs labelled nightly on main" }));
+    expect(short.reasons[0]).toMatch(
+      /^too little history: 1 vs 1, judged against the noise band of recent history: insufficient data/,
+    );
+    const none = decideOutcome(
+      input({ comparison: null, baselineHow: "no earlier custom runs labelled nightly on main" }),
+    );
     expect(none).toMatchObject({
       outcome: "inconclusive",
       reasons: ["too little history: no earlier custom runs labelled nightly on main"],
@@ -91,9 +91,18 @@ describe("decideOutcome", () => {
       ...head,
       endpoints: [{ ...head.endpoints[0]!, requests: 10 }, head.endpoints[1]!, { ...head.endpoints[0]!, name: "New" }],
     };
-    const decision = decideOutcome(input({ comparison: compareRuns(history, [partial]), openRegression: "E2 p95 +31.0% from the run of 2026-01-05" }));
+    const decision = decideOutcome(
+      input({
+        comparison: compareRuns(history, [partial]),
+        openRegression: "E2 p95 +31.0% from the run of 2026-01-05",
+      }),
+    );
     expect(decision.outcome).toBe("pass");
-    expect(decision.notes[0]).toBe("2 endpoints of 3 not judged (E1: too few requests to judge p95 (10; needs 200); …)");
-    expect(decision.notes.at(-1)).toMatch(/^open regression on this series: E2 p95 \+31\.0% from the run of 2026-01-05; runs are judged against the level before it/);
+    expect(decision.notes[0]).toBe(
+      "2 endpoints of 3 not judged (E1: too few requests to judge p95 (10; needs 200); …)",
+    );
+    expect(decision.notes.at(-1)).toMatch(
+      /^open regression on this series: E2 p95 \+31\.0% from the run of 2026-01-05; runs are judged against the level before it/,
+    );
   });
 });

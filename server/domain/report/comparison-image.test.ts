@@ -1,26 +1,37 @@
 import { describe, expect, it } from "vitest";
 import type { ComparableRun } from "../compare/compare-runs";
 import { compareRuns } from "../compare/compare-runs";
-import { parseBenchtrack } from "../parsers/benchtrack";
 import { clipText, comparisonImageContent } from "./comparison-image";
+import { comparableRun, p95Endpoints } from "../compare/comparable-run.fixture";
 
 function runOf(id: string, p95s: Record<string, number>): ComparableRun {
-  const parsed = parseBenchtrack({
-    schema: "benchtrack/v1",
-    endpoints: Object.entries(p95s).map(([name, p95]) => ({ name, requests: 5000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } })),
-  });
-  return {
-    id, label: null, round: null, startedAt: "2026-11-22T00:00:00Z", format: "benchtrack", tool: "k6", durationSeconds: 30, hostName: null,
-    config: {}, aggregate: parsed.aggregate, endpoints: parsed.endpoints, metrics: parsed.metrics,
-  };
+  return comparableRun(
+    id,
+    { endpoints: p95Endpoints(p95s) },
+    { label: null, startedAt: "2026-11-22T00:00:00Z", tool: "k6" },
+  );
 }
 
-const named = (id: string, branch: string) => ({ id, label: null, round: null, startedAt: new Date("2026-11-22T00:00:00Z"), branch, commit: null });
+const named = (id: string, branch: string) => ({
+  id,
+  label: null,
+  round: null,
+  startedAt: new Date("2026-11-22T00:00:00Z"),
+  branch,
+  commit: null,
+});
 
 describe("comparisonImageContent", () => {
   it("an inconclusive comparison says so and why, and lists the largest changes seen as not judged", () => {
-    const comparison = compareRuns([runOf("b1", { GetListing: 20 }), runOf("b2", { GetListing: 20.4 })], [runOf("h1", { GetListing: 35 })]);
-    const content = comparisonImageContent(comparison, [named("b1", "main"), named("b2", "main")], [named("h1", "feature/x")]);
+    const comparison = compareRuns(
+      [runOf("b1", { GetListing: 20 }), runOf("b2", { GetListing: 20.4 })],
+      [runOf("h1", { GetListing: 35 })],
+    );
+    const content = comparisonImageContent(
+      comparison,
+      [named("b1", "main"), named("b2", "main")],
+      [named("h1", "feature/x")],
+    );
     expect(content.verdict).toBe("inconclusive");
     expect(content.reason).toBe(
       "No endpoint could be judged: too little history: need 6 runs in all with at least 2 in the base (have 2 base + 1 head): 3 more rounds of the head, or 3 more base runs, would decide",
@@ -38,7 +49,11 @@ describe("comparisonImageContent", () => {
     expect(slower).toMatchObject({ verdict: "regressed", reason: null, changesHeading: null, footnote: null });
     expect(slower.changes[0]).toMatchObject({ label: "GetListing p95", tone: "bad", isJudged: true });
     const same = comparisonImageContent(compareRuns(base, [runOf("h", { GetListing: 20.1 })]), [], []);
-    expect(same).toMatchObject({ verdict: "unchanged", changes: [], footnote: "No endpoint changed beyond the noise." });
+    expect(same).toMatchObject({
+      verdict: "unchanged",
+      changes: [],
+      footnote: "No endpoint changed beyond the noise.",
+    });
   });
 
   it("cuts a long line at a word", () => {
