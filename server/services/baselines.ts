@@ -66,17 +66,18 @@ const configOf = (config: unknown) => (config ?? {}) as Config;
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
-/** The earlier rounds of the run's commit on its branch (same series and load profile), with the run, newest first. */
-async function findHeadRounds(db: PrismaClient, projectId: string, run: RunForBaseline): Promise<string[]> {
-  if (run.gitCommit === null) return [run.id];
+/** The earlier rounds of the run's commit on its branch (same series and load profile), with the run first, then newest first. */
+async function findHeadRounds(db: PrismaClient, projectId: string, run: RunForBaseline): Promise<{ id: string; startedAt: Date }[]> {
+  const self = { id: run.id, startedAt: run.startedAt };
+  if (run.gitCommit === null) return [self];
   const rows = await db.run.findMany({
     where: { projectId, tool: run.tool, label: run.label, gitBranch: run.gitBranch, gitCommit: run.gitCommit, startedAt: { lte: run.startedAt } },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: MAX_HEAD_ROUNDS + 1,
-    select: { id: true, config: true },
+    select: { id: true, startedAt: true, config: true },
   });
-  const same = rows.filter((row) => row.id === run.id || loadProfileDifference(configOf(run.config), configOf(row.config)) === null);
-  return [run.id, ...same.map((row) => row.id).filter((id) => id !== run.id)].slice(0, MAX_HEAD_ROUNDS);
+  const earlier = rows.filter((row) => row.id !== run.id && loadProfileDifference(configOf(run.config), configOf(row.config)) === null);
+  return [self, ...earlier.map(({ id, startedAt }) => ({ id, startedAt }))].slice(0, MAX_HEAD_ROUNDS);
 }
 
 /** The series' change markers and recorded changes that start at or before `until`. */
@@ -141,7 +142,8 @@ export async function chooseBaseline(
   project: { id: string; defaultBranch: string },
   run: RunForBaseline,
 ): Promise<ChosenBaseline> {
-  const headRunIds = await findHeadRounds(db, project.id, run);
+  const headRounds = await findHeadRounds(db, project.id, run);
+  const headRunIds = headRounds.map((round) => round.id);
   const rounds =
     headRunIds.length > 1 ? `; judged with ${plural(headRunIds.length - 1, "earlier round")} of commit ${run.gitCommit!.slice(0, 7)}` : "";
   const pins = await db.baselinePin.findMany({
@@ -167,9 +169,7 @@ export async function chooseBaseline(
   const where = { projectId: project.id, label, tool: run.tool, gitBranch: branch, id: { notIn: headRunIds } };
 
   // The reference time: the merge-base's newest run, else base_time, else the head's first round.
-  const firstRound = headRunIds.length > 1
-    ? (await db.run.findFirst({ where: { id: { in: headRunIds } }, orderBy: [{ startedAt: "asc" }], select: { startedAt: true } }))?.startedAt ?? run.startedAt
-    : run.startedAt;
+  const firstRound = new Date(Math.min(...headRounds.map((round) => round.startedAt.getTime())));
   let until: { lt: Date } | { lte: Date } = { lt: firstRound };
   let basis: ChosenBaseline["basis"] = pin ? "pinned" : "recent";
   let place = `on ${branch}`;
@@ -203,8 +203,9 @@ export async function chooseBaseline(
     findSeriesChanges(db, project.id, { tool: run.tool, label, branch }, reference),
   ]);
   // A run driven with another load profile (a capacity sweep's other levels, an old VU count) measures something else.
-  const differing = rows.filter((row) => loadProfileDifference(configOf(run.config), configOf(row.config)) !== null);
-  const sameProfile = rows.filter((row) => !differing.includes(row));
+  const isSameProfile = (row: (typeof rows)[number]) => loadProfileDifference(configOf(run.config), configOf(row.config)) === null;
+  const differing = rows.filter((row) => !isSameProfile(row));
+  const sameProfile = rows.filter(isSameProfile);
   const window = chooseBaselineWindow(sameProfile, changes, mode);
 
   const labelText = label === null ? "without a label" : `labelled ${label}`;
