@@ -69,7 +69,7 @@ const MAX_HEAD_ROUNDS_ADVISED = 50;
  * (t(1 − level, n_b + k − 2) + t(0.8, n_b + k − 2)) · s · √(1/n_b + 1/k) ≤ |Δ| − resolution. When even
  * MAX_HEAD_ROUNDS_ADVISED rounds would not do (the base's own noise dominates), more history is the answer.
  */
-export function headRoundsToDecide(metric: MetricComparison, level: number): string {
+function headRoundsToDecide(metric: MetricComparison, level: number): string {
   const { standardError, base, head } = metric;
   if (standardError === null || base.mean === null || head.mean === null) return "more rounds would decide";
   const sd = standardError / Math.sqrt(1 / base.n + 1 / head.n);

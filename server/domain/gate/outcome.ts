@@ -43,8 +43,6 @@ export interface GateInput {
   openRegression: string | null;
 }
 
-export type GateRegression = GateMetric;
-
 export interface GateDecision {
   outcome: Outcome;
   /** Why it fails, or why it is inconclusive; empty when it passes. */
@@ -52,14 +50,14 @@ export interface GateDecision {
   /** What else a reader should know: endpoints not judged, the smallest slowdown it could catch, an open regression. */
   notes: string[];
   /** The gate metrics that regressed (whatever fail_on says): what `runs.regressed` keeps. */
-  regressions: GateRegression[];
+  regressions: GateMetric[];
   /** The regression check's own answer when it could not judge any endpoint (null when it could). */
   inconclusive: { kind: InconclusiveKind; reason: string } | null;
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
-function describeChange({ endpoint, metric }: GateRegression): string {
+function describeChange({ endpoint, metric }: GateMetric): string {
   return `${endpointDisplayName(endpoint)} ${metric.metric} ${formatDeltaPct(metric.deltaPct)}`;
 }
 
