@@ -41,6 +41,11 @@ describe("a project's settings over REST", () => {
     const bad = await patch({ alpha: 2 });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.details[0].path).toBe("alpha");
+    // The gate metric is a name the gate can judge, never free text.
+    const badMetric = await patch({ gateMetric: "p95; DROP TABLE runs" });
+    expect(badMetric.status).toBe(400);
+    expect((await badMetric.json()).error.details[0].path).toBe("gateMetric");
+    expect((await patch({ gateMetric: "x".repeat(10_000) })).status).toBe(400);
     const changed = await patch({ defaultBranch: "trunk", minEffectPct: 3 });
     expect(changed.status).toBe(200);
     expect(await changed.json()).toMatchObject({ slug, name: "Listings", defaultBranch: "trunk", minEffectPct: 3, alpha: 0.01 });
