@@ -45,6 +45,13 @@ function compareEndpoint(
   };
 }
 
+/** A run's endpoints by identity (run.ts:endpointKey), the first of a key where a file repeats one. */
+function indexEndpoints(endpoints: readonly EndpointResult[]): Map<string, EndpointResult> {
+  const index = new Map<string, EndpointResult>();
+  for (const endpoint of endpoints) if (!index.has(endpointKey(endpoint))) index.set(endpointKey(endpoint), endpoint);
+  return index;
+}
+
 /** The runs' aggregate with run-level custom metrics attached, so they compare on the aggregate. */
 function aggregateWithRunMetrics(run: ComparableRun): EndpointResult {
   return { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
@@ -65,10 +72,11 @@ export function compareRuns(
   const isShared = (name: string) => names.indexOf(name) !== names.lastIndexOf(name);
   // The gate judges each endpoint both sides measured; the aggregate only when there is none (it repeats
   // them otherwise). An endpoint on one side only is shown, and warned about, not judged.
-  const onBothSides = (key: string) =>
-    [baseRuns, headRuns].every((runs) => runs.some((run) => run.endpoints.some((endpoint) => endpointKey(endpoint) === key)));
+  // Each run's endpoints by identity, read once: a comparison picks every endpoint of every run per metric.
+  const byKey = new Map(allRuns.map((run) => [run, indexEndpoints(run.endpoints)]));
+  const onBothSides = (key: string) => [baseRuns, headRuns].every((runs) => runs.some((run) => byKey.get(run)!.has(key)));
   const endpoints = [...identities.entries()].map(([key, identity]) => {
-    const pick = (run: ComparableRun) => run.endpoints.find((endpoint) => endpointKey(endpoint) === key);
+    const pick = (run: ComparableRun) => byKey.get(run)!.get(key);
     const specs = customMetricsOf(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
     const name = isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name;
     return compareEndpoint(name, baseRuns, headRuns, pick, specs, options, onBothSides(key));
