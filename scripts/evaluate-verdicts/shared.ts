@@ -15,7 +15,8 @@ import { jobQueueOf } from "../../server/services/job-queue";
 import { findProject } from "../../server/services/projects";
 import type { ReceivedUpload } from "../../server/services/received-upload";
 import { uploadOfFiles } from "../../server/services/received-upload";
-import { decideFromRuns } from "../../server/services/run-verdict";
+import { decideFromRuns } from "../../server/domain/gate/verdict";
+import { toComparable } from "../../server/services/compare-runs";
 import type { LoadedRun } from "../../server/services/stored-runs";
 import { uploadRun } from "../../server/services/upload-run";
 
@@ -129,8 +130,8 @@ export interface PureAnswer {
 /** The gate on the pure path: `baseRuns` newest first, as chooseBaseline lists them; `headRuns` the run first. */
 export function judgePure(baseRuns: readonly LoadedRun[], headRuns: readonly LoadedRun[]): PureAnswer {
   const { decision } = decideFromRuns({
-    baseRuns,
-    headRuns,
+    baseRuns: baseRuns.map(toComparable),
+    headRuns: headRuns.map(toComparable),
     noiseOnlyRuns: [],
     project: PROJECT_DEFAULTS,
     failOn: FAIL_ON,

@@ -1,6 +1,6 @@
 import { loadProfileDifference } from "../domain/compare/load-profile";
 import { BASELINE_CAP, chooseBaselineWindow } from "../domain/gate/baseline-window";
-import type { SeriesChange, WindowMode } from "../domain/gate/baseline-window";
+import type { BaselineBasis, SeriesChange, WindowMode } from "../domain/gate/baseline-window";
 import { formatDeltaPct } from "../domain/format";
 import { endpointDisplayName } from "../domain/run";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -36,11 +36,8 @@ export interface ChosenBaseline {
   /** How it was chosen, in words: shown in the upload answer, the run page and the PR comment. */
   how: string;
   pinned: boolean;
-  /**
-   * What chose it: pinned runs or label; the merge-base's runs (and those before them); the base
-   * branch's runs before the merge-base's time (it had none); the default branch's runs before this run.
-   */
-  basis: "pinned" | "merge-base" | "before-merge-base" | "recent";
+  /** What chose it (domain/gate/baseline-window.ts). */
+  basis: BaselineBasis;
   /** The open regression of the series the window stops before, in words; null when none. */
   openRegression: string | null;
 }

@@ -1,6 +1,5 @@
-import type { ComparableRun, Comparison, CompareOptions } from "../domain/compare/compare-runs";
+import type { ComparableRun, CompareOptions } from "../domain/compare/compare-runs";
 import { compareRuns, seriesValues } from "../domain/compare/compare-runs";
-import type { DistributionComparison } from "../domain/compare/distributions";
 import { compareDistributions } from "../domain/compare/distributions";
 import type { RunSelector } from "../domain/compare/selector";
 import { describeSelector, MAX_RUNS_PER_SIDE, parseRunSelector } from "../domain/compare/selector";
@@ -8,7 +7,8 @@ import type { SignificanceTest } from "../domain/stats/verdict";
 import { absoluteUrl, apiPaths, pagePaths } from "../domain/urls";
 import type { CompareQuery } from "../domain/urls";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import { renderComparisonMarkdown } from "./compare-markdown";
+import { renderComparisonMarkdown } from "../domain/report/compare-markdown";
+import type { ComparisonResult, ResolvedRun, ResolvedSide } from "../domain/compare/comparison-result";
 import { ServiceError, toServiceError } from "./errors";
 import { requireProject } from "./projects";
 import { runPageUrl } from "./run-document";
@@ -22,30 +22,7 @@ import { loadParsedRuns } from "./stored-runs";
  */
 const NOISE_HISTORY_RUNS = 20;
 
-export interface ResolvedRun {
-  id: string;
-  label: string | null;
-  round: number | null;
-  startedAt: Date;
-  branch: string | null;
-  commit: string | null;
-}
-
-export interface ResolvedSide {
-  /** The selector, normalized ("label:baseline", "a,b"). */
-  selector: string;
-  runs: ResolvedRun[];
-}
-
-export interface ComparisonResult {
-  base: ResolvedSide;
-  head: ResolvedSide;
-  comparison: Comparison;
-  /** Base and head latency distributions, pooled across rounds from the runs' histograms, with a KS test. */
-  distributions: DistributionComparison;
-  options: { minEffectPct: number; alpha: number; test: SignificanceTest; gateMetric: string };
-  /** Per-round table: each run's p95/p50… is in comparison.*.metrics[].base/head.values with runIds. */
-}
+export type { ComparisonResult, ResolvedRun, ResolvedSide } from "../domain/compare/comparison-result";
 
 /** Run ids a selector names, newest first, at most `last` (and never more than MAX_RUNS_PER_SIDE). */
 async function resolveSelector(db: PrismaClient, projectId: string, selector: RunSelector, last: number | null, tool: string | null) {

@@ -9,18 +9,49 @@ import { notFound, ServiceError } from "./errors";
 import { jobQueueFor } from "./job-queue";
 import { seriesKey } from "./regression-detection";
 import type { ReceivedUpload, StoredRaw } from "./received-upload";
+import { newRunId } from "./run-ids";
+import type { RunForBaseline } from "./baselines";
+import type { LoadedRun } from "./stored-runs";
+import { asStoredRun } from "./stored-runs";
 
 /**
- * Stores an upload as a run: parse (pure), apply the query metadata, validate, then write the run,
- * its endpoints, results, custom metrics and raw upload in ONE transaction — a run is stored whole
- * or not at all. An idempotency key makes retries safe: the same key and body return the first run;
- * the same key with another body is a conflict.
+ * Stores an upload as a run, in one pass: parse (pure), apply the query metadata, validate, judge the
+ * parsed run (the caller's `judge`: its CI verdict, kept with it), then write the run with its verdict,
+ * its endpoints, results, custom metrics, raw upload and detection job in ONE transaction — a run is
+ * stored whole or not at all, and never changed after. The project is the one the caller read. An
+ * idempotency key makes retries safe: the same key and body return the first run; the same key with
+ * another body is a conflict.
  */
 /** 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines. */
 export const PARSER_VERSION = 2;
 
-export interface IngestRequest {
+/** The project as read from its row (findProject): its id, slug and gate settings. */
+export type IngestProject = NonNullable<Awaited<ReturnType<PrismaClient["project"]["findUnique"]>>>;
+
+/** What the upload keeps of its verdict, with the run. */
+export interface KeptVerdict {
+  outcome: string | null;
+  outcomeReasons: string[];
+  /** Whether its gate found a regression (such a run stays out of later baselines until triaged: domain/gate/baseline-window.ts). */
+  regressed: boolean | null;
+}
+
+const NOT_JUDGED: KeptVerdict = { outcome: null, outcomeReasons: [], regressed: null };
+
+/**
+ * Judges the parsed run before it is stored. `db` is the database, or the transaction that is creating
+ * the project (a new project's history is empty; reading it through the transaction sees the project).
+ */
+export type JudgeUpload<Verdict> = (
+  db: PrismaClient | Prisma.TransactionClient,
+  project: IngestProject,
+  head: { loaded: LoadedRun; forBaseline: RunForBaseline },
+) => Promise<{ verdict: Verdict; kept: KeptVerdict }>;
+
+export interface IngestRequest<Verdict> {
   projectSlug: string;
+  /** The project as the caller read it (null: it does not exist yet; undefined: read it here). */
+  project?: IngestProject | null;
   /** Admin uploads create an unknown project; project tokens never reach an unknown project. */
   createProjectIfMissing: boolean;
   upload: ReceivedUpload;
@@ -31,6 +62,8 @@ export interface IngestRequest {
   signal?: AbortSignal;
   /** The public URL the detection job's webhooks link to. */
   baseUrl: string;
+  /** Omitted: the run is stored without a verdict (outcome null, as runs stored before outcomes were kept): tests' seeding. */
+  judge?: JudgeUpload<Verdict>;
 }
 
 /** The stored run as what follows the upload (detection, the verdict) needs it, without reading it again. */
@@ -48,9 +81,14 @@ export interface IngestedRun {
   gitBaseTime: Date | null;
 }
 
-export interface IngestOutcome {
-  /** "replayed": an Idempotency-Key seen before with the same body; nothing was written. */
-  status: "created" | "replayed";
+/** "replayed": an Idempotency-Key seen before with the same body; nothing was written (and nothing judged). */
+export type IngestOutcome<Verdict> =
+  | { status: "created"; project: IngestProject; run: IngestedRun; verdict: Verdict | null; format: FormatId; endpoints: string[] }
+  | ReplayedUpload;
+
+export interface ReplayedUpload {
+  status: "replayed";
+  project: IngestProject;
   run: IngestedRun;
   format: FormatId;
   endpoints: string[];
@@ -109,15 +147,15 @@ function normalizeRunMetrics(run: ParsedRun): ParsedRun {
   return { ...run, metrics: { ...run.aggregate.metrics, ...run.metrics }, aggregate: { ...run.aggregate, metrics: {} } };
 }
 
-export async function ingestRun(db: PrismaClient, request: IngestRequest): Promise<IngestOutcome> {
+export async function ingestRun<Verdict>(db: PrismaClient, request: IngestRequest<Verdict>): Promise<IngestOutcome<Verdict>> {
   const { projectSlug, upload, idempotencyKey } = request;
-  const existingProject = await db.project.findUnique({ where: { slug: projectSlug }, select: { id: true, defaultBranch: true } });
-  const queue = await jobQueueFor(db);
+  const existingProject = request.project !== undefined ? request.project : await db.project.findUnique({ where: { slug: projectSlug } });
   if (!existingProject && !request.createProjectIfMissing) throw notFound(`Project "${projectSlug}"`);
+  const queue = await jobQueueFor(db);
   // What a retry must repeat to be the same upload: the content AND what the query says of it.
   const fingerprint = (contentSha256: string) => uploadFingerprint(contentSha256, request.format, request.metadata);
   const replayOf = async (sha256: string) =>
-    existingProject && idempotencyKey ? findReplay(db, existingProject.id, idempotencyKey, fingerprint(sha256)) : null;
+    existingProject && idempotencyKey ? findReplay(db, existingProject, idempotencyKey, fingerprint(sha256)) : null;
 
   // A document's hash is known before parsing, so a retry skips the parse; NDJSON's once it is read.
   const early = upload.kind === "files" ? await replayOf(upload.sha256) : null;
@@ -136,15 +174,38 @@ export async function ingestRun(db: PrismaClient, request: IngestRequest): Promi
   };
   const late = upload.kind === "ndjson" ? await replayOf(parsed.sha256) : null;
   if (late) return late;
+
+  // The run as it will be stored, with its id: judged now, from memory, and stored with its verdict.
+  const id = newRunId();
+  const now = new Date();
+  const startedAt = read.run.startedAt ? new Date(read.run.startedAt) : now;
+  const head = {
+    loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false }),
+    forBaseline: {
+      id,
+      label: read.run.label,
+      tool: read.run.tool,
+      startedAt,
+      gitBranch: read.run.environment.git.branch,
+      gitCommit: read.run.environment.git.commit,
+      config: read.run.environment.config,
+      gitBaseCommit: read.base.commit,
+      gitBaseBranch: read.base.branch,
+      gitBaseTime: read.base.time,
+    },
+  };
+  const judge: JudgeUpload<Verdict | null> = request.judge ?? (async () => ({ verdict: null, kept: NOT_JUDGED }));
+  const judgedBefore = existingProject ? await judge(db, existingProject, head) : null;
   // Stored after the client left, the run would be answered to nobody (and a retry without a key
   // would store it twice): stop here. Past this point the run commits and a retry replays it.
   request.signal?.throwIfAborted();
 
   try {
-    const stored = await db.$transaction(
+    const { project, run, judged } = await db.$transaction(
       async (tx) => {
         const project = existingProject ?? (await createProjectOnce(tx, projectSlug));
-        const run = await storeRun(tx, project.id, read, idempotencyKey);
+        const judged = judgedBefore ?? (await judge(tx, project, head));
+        const run = await storeRun(tx, project.id, read, { id, uploadedAt: now, startedAt, idempotencyKey, verdict: judged.kept });
         // Change-point detection over the series' history is a job (server/services/job-queue.ts), not
         // part of the answer: enqueued here (or coalesced into the series' waiting one), it exists
         // exactly when the run does.
@@ -153,16 +214,23 @@ export async function ingestRun(db: PrismaClient, request: IngestRequest): Promi
           const data = { ...series, runId: run.id, baseUrl: request.baseUrl };
           await queue.sendCoalesced("detect-regressions", data, tx, seriesKey(series));
         }
-        return run;
+        return { project, run, judged };
       },
       { timeout: 60_000, maxWait: 30_000 },
     );
-    return { status: "created", run: stored, format: read.format, endpoints: read.run.endpoints.map((endpoint) => endpoint.name) };
+    return {
+      status: "created",
+      project,
+      run,
+      verdict: judged.verdict,
+      format: read.format,
+      endpoints: read.run.endpoints.map((endpoint) => endpoint.name),
+    };
   } catch (error) {
     // A concurrent retry with the same key won the race: answer as that retry would.
     if (idempotencyKey && isUniqueViolation(error)) {
-      const project = await db.project.findUniqueOrThrow({ where: { slug: projectSlug }, select: { id: true } });
-      const replay = await findReplay(db, project.id, idempotencyKey, read.sha256);
+      const project = await db.project.findUniqueOrThrow({ where: { slug: projectSlug } });
+      const replay = await findReplay(db, project, idempotencyKey, read.sha256);
       if (replay) return replay;
     }
     throw error;
@@ -173,9 +241,9 @@ export async function ingestRun(db: PrismaClient, request: IngestRequest): Promi
  * Creates the project if no concurrent upload did: INSERT … ON CONFLICT DO NOTHING waits for a racing
  * insert to commit and then yields, where an upsert would fail on the unique slug.
  */
-async function createProjectOnce(tx: Prisma.TransactionClient, slug: string) {
+async function createProjectOnce(tx: Prisma.TransactionClient, slug: string): Promise<IngestProject> {
   await tx.project.createMany({ data: [{ slug, name: slug }], skipDuplicates: true });
-  return tx.project.findUniqueOrThrow({ where: { slug }, select: { id: true, defaultBranch: true } });
+  return tx.project.findUniqueOrThrow({ where: { slug } });
 }
 
 const INGESTED_RUN_SELECT = {
@@ -193,12 +261,12 @@ const INGESTED_RUN_SELECT = {
 
 async function findReplay(
   db: PrismaClient,
-  projectId: string,
+  project: IngestProject,
   idempotencyKey: string,
   bodySha256: string,
-): Promise<IngestOutcome | null> {
+): Promise<ReplayedUpload | null> {
   const previous = await db.run.findUnique({
-    where: { projectId_idempotencyKey: { projectId, idempotencyKey } },
+    where: { projectId_idempotencyKey: { projectId: project.id, idempotencyKey } },
     select: { ...INGESTED_RUN_SELECT, bodySha256: true, format: true, results: { select: { endpoint: { select: { name: true } } } } },
   });
   if (!previous) return null;
@@ -210,6 +278,7 @@ async function findReplay(
   const { bodySha256: _sha256, format, results, ...run } = previous;
   return {
     status: "replayed",
+    project,
     run,
     format: format as FormatId,
     endpoints: results.flatMap((result) => (result.endpoint ? [result.endpoint.name] : [])),
@@ -220,16 +289,25 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
+interface StoredAs {
+  id: string;
+  uploadedAt: Date;
+  startedAt: Date;
+  idempotencyKey: string | null;
+  verdict: KeptVerdict;
+}
+
 async function storeRun(
   tx: Prisma.TransactionClient,
   projectId: string,
   { run, format, sha256, rawFiles, base }: ReadUpload,
-  idempotencyKey: string | null,
+  { id, uploadedAt, startedAt, idempotencyKey, verdict }: StoredAs,
 ): Promise<IngestedRun> {
-  const startedAt = run.startedAt ? new Date(run.startedAt) : new Date();
   const { git, ci, host } = run.environment;
   const created = await tx.run.create({
     data: {
+      id,
+      uploadedAt,
       projectId,
       tool: run.tool,
       toolVersion: run.toolVersion,
@@ -258,6 +336,8 @@ async function storeRun(
       notes: run.notes,
       idempotencyKey,
       bodySha256: sha256,
+      // What CI was told, kept with the run: the history's outcome column, and whether its gate found a regression.
+      ...verdict,
     },
     select: INGESTED_RUN_SELECT,
   });

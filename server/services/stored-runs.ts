@@ -136,3 +136,22 @@ function toLoadedRun(row: StoredRunRow): LoadedRun {
     },
   };
 }
+
+/**
+ * A run about to be stored, as loadParsedRun will read it back: what storing drops (the repository
+ * URL) dropped, the aggregate's custom metrics as the run's, the start time as stored. The upload judges
+ * and answers with it, so its answer is the one GET …/runs/{id} and …/verdict give later.
+ */
+export function asStoredRun(run: ParsedRun, stored: LoadedRun["stored"]): LoadedRun {
+  const { aggregate, environment } = run;
+  return {
+    run: {
+      ...run,
+      startedAt: stored.startedAt.toISOString(),
+      environment: { ...environment, git: { ...environment.git, repoUrl: null } },
+      aggregate: { ...aggregate, name: AGGREGATE_NAME, fullName: null, method: null, metrics: {} },
+      metrics: { ...aggregate.metrics, ...run.metrics },
+    },
+    stored,
+  };
+}

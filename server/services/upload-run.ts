@@ -3,24 +3,26 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { UploadQuery } from "../schemas/runs";
 import type { Principal } from "./auth";
 import { requireUploadTo } from "./auth";
-import { ServiceError } from "./errors";
+import type { IngestProject, JudgeUpload } from "./ingest-run";
 import { ingestRun } from "./ingest-run";
 import { findProject } from "./projects";
 import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "./run-document";
-import { judgeRun, verdictAnswer } from "./run-verdict";
+import type { RunVerdict } from "./run-verdict";
+import { judgeRun, judgeWithHistory, readGateHistory, verdictAnswer } from "./run-verdict";
 
 /**
- * The upload use case, the one path every run takes in (the REST upload, the demo seed): store the
- * run whole (with, in the same transaction, the job that looks for regressions in its series' history
- * and notifies the project's webhook: server/services/job-queue.ts), and judge the run against its
- * baseline and SLA for CI. See docs/architecture.md.
+ * The upload use case, the one path every run takes in (the REST upload, the demo seed), in one pass:
+ * the project read once (before the body: authorizeUpload), the run parsed and judged against its
+ * baseline and SLA for CI from memory, then stored whole with its verdict and the job that looks for
+ * regressions in its series' history (server/services/job-queue.ts), in one transaction (ingest-run.ts).
+ * See docs/architecture.md.
  */
 
 /** Who may upload where, decided before the body is read: the project (null: an admin creates it). */
 export interface UploadTarget {
   projectSlug: string;
-  project: Awaited<ReturnType<typeof findProject>>;
+  project: IngestProject | null;
   /** Only the admin token creates a project by uploading to it. */
   mayCreateProject: boolean;
 }
@@ -42,8 +44,17 @@ export interface UploadRunRequest {
 }
 
 export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl, signal }: UploadRunRequest) {
-  const outcome = await ingestRun(db, {
+  const failOnOf = (project: IngestProject) => effectiveFailOn(query.failOn, project.failOn);
+  const judge: JudgeUpload<RunVerdict> = async (client, project, head) => {
+    const verdict = judgeWithHistory(project, await readGateHistory(client, project, head.forBaseline), head.loaded, failOnOf(project));
+    return {
+      verdict,
+      kept: { outcome: verdict.outcome, outcomeReasons: verdict.reasons, regressed: verdict.comparison.regressions.length > 0 },
+    };
+  };
+  const ingested = await ingestRun(db, {
     projectSlug: target.projectSlug,
+    project: target.project,
     createProjectIfMissing: target.mayCreateProject,
     upload,
     format: query.format,
@@ -51,30 +62,21 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
     idempotencyKey: query.idempotencyKey,
     signal,
     baseUrl,
+    judge,
   });
-  // Read again only when this upload created the project.
-  const project = target.project ?? (await findProject(db, target.projectSlug));
-  if (!project) throw new ServiceError("internal", "The project could not be read back");
-
-  const verdict = await judgeRun(db, project, outcome.run, effectiveFailOn(query.failOn, project.failOn));
-  if (outcome.status === "created") {
-    // What CI was told, kept with the run: the history's outcome column, and whether its gate found a
-    // regression (such a run stays out of later baselines until triaged: domain/gate/baseline-window.ts).
-    await db.run.update({
-      where: { id: outcome.run.id },
-      data: { outcome: verdict.outcome, outcomeReasons: verdict.reasons, regressed: verdict.comparison.regressions.length > 0 },
-    });
-  }
+  const { project } = ingested;
+  // A replay answers as the first upload would now: the stored run, judged again.
+  const verdict = (ingested.status === "created" ? ingested.verdict : null) ?? (await judgeRun(db, project, ingested.run, failOnOf(project)));
   const answer = await verdictAnswer(project, verdict, baseUrl);
   return {
-    created: outcome.status === "created",
-    runId: outcome.run.id,
+    created: ingested.status === "created",
+    runId: ingested.run.id,
     json: {
-      id: outcome.run.id,
-      url: runPageUrl(baseUrl, project.slug, outcome.run.id),
+      id: ingested.run.id,
+      url: runPageUrl(baseUrl, project.slug, ingested.run.id),
       project: project.slug,
-      format: outcome.format,
-      endpoints: outcome.endpoints,
+      format: ingested.format,
+      endpoints: ingested.endpoints,
       ...answer.fields,
       run: answer.run,
     },

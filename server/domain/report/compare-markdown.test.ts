@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { ComparableRun } from "../domain/compare/compare-runs";
-import { compareRuns, DEFAULT_COMPARE_OPTIONS } from "../domain/compare/compare-runs";
-import { compareDistributions } from "../domain/compare/distributions";
-import { createSeededRandom } from "../domain/stats/random";
+import type { ComparableRun } from "../compare/compare-runs";
+import { compareRuns, DEFAULT_COMPARE_OPTIONS } from "../compare/compare-runs";
+import { compareDistributions } from "../compare/distributions";
+import { createSeededRandom } from "../stats/random";
 import { renderComparisonMarkdown } from "./compare-markdown";
-import type { ComparisonResult } from "./compare-runs";
-import { comparableRun, p95Endpoints } from "../domain/compare/comparable-run.fixture";
+import type { ComparisonResult } from "../compare/comparison-result";
+import { comparableRun, p95Endpoints } from "../compare/comparable-run.fixture";
 
 function runOf(id: string, p95s: Record<string, number>, hour: number): ComparableRun {
   return comparableRun(

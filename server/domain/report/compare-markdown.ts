@@ -1,14 +1,14 @@
-import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
-import type { Comparison, EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
-import { describeCommits, describeDifference } from "../domain/compare/environment-diff";
-import type { InconclusiveExplanation } from "../domain/compare/gate-summary";
-import { describeNotJudged, explainInconclusive, headlineChanges, INCONCLUSIVE_KIND_WORDS } from "../domain/compare/gate-summary";
-import { describeRunSet } from "../domain/compare/run-names";
-import { markdownText } from "../domain/report/markdown";
-import { endpointDisplayName } from "../domain/run";
-import type { Verdict } from "../domain/stats/verdict";
-import { SIGNIFICANCE_TEST_NAMES } from "../domain/stats/verdict";
-import type { ComparisonResult } from "./compare-runs";
+import { formatDeltaPct, formatMetricValue, formatPValue } from "../format";
+import type { Comparison, EndpointComparison, MetricComparison } from "../compare/compare-runs";
+import { describeCommits, describeDifference } from "../compare/environment-diff";
+import type { InconclusiveExplanation } from "../compare/gate-summary";
+import { describeNotJudged, explainInconclusive, headlineChanges, INCONCLUSIVE_KIND_WORDS } from "../compare/gate-summary";
+import { describeRunSet } from "../compare/run-names";
+import { markdownText } from "./markdown";
+import { endpointDisplayName } from "../run";
+import type { Verdict } from "../stats/verdict";
+import { SIGNIFICANCE_TEST_NAMES } from "../stats/verdict";
+import type { ComparisonResult } from "../compare/comparison-result";
 
 /**
  * The comparison as a pull-request comment: the verdict first (why, when inconclusive), then a compact

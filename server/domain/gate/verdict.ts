@@ -1,0 +1,213 @@
+/**
+ * The CI gate's verdict on a run (docs/statistics.md, "The CI gate"), pure: its rounds against its
+ * series' history, already chosen (server/services/baselines.ts) and read, each endpoint judged on its
+ * gate metric, graded against the SLA, and decided (outcome.ts): pass, fail or inconclusive, on what the
+ * project (or the upload's `fail_on`) says fails. The upload calls it on the run it has just parsed,
+ * before storing it; GET …/verdict and the run page on the stored run.
+ */
+import type { ComparableRun, Comparison, MetricComparison } from "../compare/compare-runs";
+import { compareRuns, seriesValues } from "../compare/compare-runs";
+import { explainInconclusive, headlineChanges } from "../compare/gate-summary";
+import type { FailOnValue } from "../fail-on";
+import type { ParsedRun } from "../run";
+import { AGGREGATE_NAME } from "../run";
+import type { SlaGrade } from "../sla/grade";
+import type { Verdict } from "../stats/verdict";
+import { pagePaths } from "../urls";
+import type { BaselineBasis } from "./baseline-window";
+import type { GateDecision, GateInput, Outcome } from "./outcome";
+import { decideOutcome } from "./outcome";
+
+export interface VerdictRegression {
+  /** null: the run's aggregate ("all endpoints"). */
+  endpoint: string | null;
+  metric: string;
+  unit: string | null;
+  base: number | null;
+  head: number | null;
+  deltaPct: number | null;
+  pValue: number | null;
+  test: MetricComparison["test"];
+  reason: string;
+}
+
+/** How the baseline was chosen, in words and in a word (server/services/baselines.ts). */
+export interface BaselineChoice {
+  how: string;
+  pinned: boolean;
+  basis: BaselineBasis;
+  openRegression: string | null;
+}
+
+export interface GateVerdict {
+  outcome: Outcome;
+  failOn: FailOnValue[];
+  /** Why it fails, or why it is inconclusive (empty when it passes). */
+  reasons: string[];
+  /** What else a reader should know (endpoints not judged, what the check could catch, an open regression). */
+  notes: string[];
+  /** When the regression check could not judge any endpoint: why, in a word and in words. */
+  inconclusive: GateDecision["inconclusive"];
+  comparison: {
+    baseline: BaselineChoice & { runs: { id: string; label: string | null; round: number | null; startedAt: string }[] };
+    /** The head's runs: this run and the earlier rounds of its commit judged with it. */
+    headRuns: string[];
+    verdict: Verdict;
+    kind: string;
+    /** Each endpoint's gate metric that regressed (what fails the gate). */
+    regressions: VerdictRegression[];
+    /** When no endpoint could be judged: the largest changes seen anyway, not judged (shown as such, never as "no change"). */
+    unjudged: VerdictRegression[];
+    improvements: number;
+    /** Path of the comparison page (prefix with the public base URL). */
+    comparePath: string | null;
+  };
+  grade: SlaGrade | null;
+  /** The tool's own pass/fail criteria (k6 thresholds): how many it evaluated, which failed. */
+  thresholds: GateInput["thresholds"];
+}
+
+/** The gate settings of a project (prisma/schema.prisma's defaults for a new one). */
+export interface GateSettings {
+  minEffectPct: number;
+  alpha: number;
+  gateMetric: string;
+}
+
+/** What the gate decides from runs already chosen and read. */
+export interface GateRunsInput {
+  /** The baseline's runs (newest first, as chosen). */
+  baseRuns: readonly ComparableRun[];
+  /** The head: the run and the earlier rounds of its commit. */
+  headRuns: readonly ComparableRun[];
+  /** Runs of the series before the window, read only for its longer-run noise. */
+  noiseOnlyRuns: readonly ComparableRun[];
+  project: GateSettings;
+  failOn: readonly FailOnValue[];
+  grade: SlaGrade | null;
+  thresholds: GateInput["thresholds"];
+  tool: string;
+  baselineHow: string;
+  openRegression: string | null;
+}
+
+/** How many of the changes seen (not judged) an inconclusive verdict names. */
+const MAX_UNJUDGED = 3;
+
+function toVerdictRegression(endpoint: string, metric: MetricComparison): VerdictRegression {
+  return {
+    endpoint: endpoint === AGGREGATE_NAME ? null : endpoint,
+    metric: metric.metric,
+    unit: metric.unit,
+    base: metric.base.mean,
+    head: metric.head.mean,
+    deltaPct: metric.deltaPct,
+    pValue: metric.pValue,
+    test: metric.test,
+    reason: metric.reason,
+  };
+}
+
+/** The tool's own pass/fail criteria of a run (k6 thresholds): how many it evaluated, which failed. */
+export function thresholdsOf(run: Pick<ParsedRun, "thresholds">): GateInput["thresholds"] {
+  return {
+    evaluated: run.thresholds.length,
+    failed: run.thresholds.filter((threshold) => !threshold.passed).map(({ metric, expression }) => ({ metric, expression })),
+  };
+}
+
+/** Each (endpoint, metric)'s values over the runs, oldest first: the series' longer-run noise. */
+function seriesHistory(runs: readonly ComparableRun[]): Map<string, number[]> {
+  return seriesValues([...runs].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)));
+}
+
+/** The comparison and the decision (scripts/evaluate-verdicts.ts measures this path on its own). */
+export function decideFromRuns(input: GateRunsInput): { comparison: Comparison | null; decision: GateDecision } {
+  const { baseRuns, headRuns, project } = input;
+  const comparison: Comparison | null =
+    baseRuns.length === 0
+      ? null
+      : compareRuns(baseRuns, headRuns, {
+          minEffectPct: project.minEffectPct,
+          alpha: project.alpha,
+          test: "student",
+          gateMetric: project.gateMetric,
+          // The series' earlier values: the floors' longer-run noise; for 1 vs 1, the noise band, learnt
+          // (as the compare page does) from the runs before the base run, not from the base run itself.
+          history: seriesHistory([...input.noiseOnlyRuns, ...(baseRuns.length > 1 ? baseRuns : [])]),
+        });
+  const decision = decideOutcome({
+    comparison,
+    failOn: input.failOn,
+    grade: input.grade,
+    thresholds: input.thresholds,
+    tool: input.tool,
+    baselineHow: input.baselineHow,
+    openRegression: input.openRegression,
+  });
+  return { comparison, decision };
+}
+
+export interface JudgeInput {
+  projectSlug: string;
+  project: GateSettings;
+  baseline: BaselineChoice;
+  baseRuns: readonly ComparableRun[];
+  /** The run judged first, then the earlier rounds of its commit. */
+  headRuns: readonly [ComparableRun, ...ComparableRun[]];
+  noiseOnlyRuns: readonly ComparableRun[];
+  /** The head run as parsed (its thresholds). */
+  head: Pick<ParsedRun, "thresholds" | "tool">;
+  grade: SlaGrade | null;
+  failOn: FailOnValue[];
+}
+
+/** The gate's verdict on a run, from its baseline and rounds as read: what the upload answers and keeps. */
+export function judgeGate(input: JudgeInput): GateVerdict {
+  const { baseRuns, headRuns, baseline, project } = input;
+  const thresholds = thresholdsOf(input.head);
+  const { comparison, decision } = decideFromRuns({
+    baseRuns,
+    headRuns,
+    noiseOnlyRuns: input.noiseOnlyRuns,
+    project,
+    failOn: input.failOn,
+    grade: input.grade,
+    thresholds,
+    tool: input.head.tool,
+    baselineHow: baseline.how,
+    openRegression: baseline.openRegression,
+  });
+  const improvements = comparison
+    ? [...comparison.endpoints, comparison.aggregate].filter((endpoint) => endpoint.metrics.some((metric) => metric.gate && metric.verdict === "improved")).length
+    : 0;
+  const comparePath =
+    baseRuns.length > 0
+      ? pagePaths.compare(input.projectSlug, { base: baseRuns.map((run) => run.id), head: headRuns.map((run) => run.id), test: "student" })
+      : null;
+  return {
+    outcome: decision.outcome,
+    failOn: input.failOn,
+    reasons: decision.reasons,
+    notes: decision.notes,
+    inconclusive: decision.inconclusive,
+    thresholds,
+    comparison: {
+      baseline: {
+        runs: baseRuns.map((run) => ({ id: run.id, label: run.label, round: run.round, startedAt: run.startedAt })),
+        how: baseline.how,
+        pinned: baseline.pinned,
+        basis: baseline.basis,
+        openRegression: baseline.openRegression,
+      },
+      headRuns: headRuns.map((run) => run.id),
+      verdict: comparison?.verdict ?? "inconclusive",
+      kind: comparison?.kind ?? "none",
+      regressions: decision.regressions.map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)),
+      unjudged: comparison && explainInconclusive(comparison) ? headlineChanges(comparison, MAX_UNJUDGED).map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)) : [],
+      improvements,
+      comparePath,
+    },
+    grade: input.grade,
+  };
+}
