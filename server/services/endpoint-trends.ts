@@ -5,11 +5,11 @@ import {
   PRESELECT_BUCKETS_PER_POINT,
   rangeStart,
   selectFromCandidates,
-  shortCommit,
   toMetricPoints,
   toTrendPoints,
 } from "../domain/series/trend-series";
-import type { MetricPoint, MetricRow, TrendRange, TrendRow } from "../domain/series/trend-series";
+import type { MetricRow, MetricTrendPoint, TrendRange, TrendRow } from "../domain/series/trend-series";
+import { describeRunOfPoint } from "../domain/series/run-point";
 import type { Better } from "../domain/run";
 import { LRUCache } from "lru-cache";
 import { Prisma } from "../generated/prisma/client";
@@ -60,13 +60,6 @@ export interface EndpointTrendsQuery {
   now?: Date;
   /** A branch's or a pull request's runs to draw over the base branch's series. */
   overlay?: OverlayTarget | null;
-}
-
-export interface MetricTrendPoint extends MetricPoint {
-  label: string | null;
-  round: number | null;
-  branch: string | null;
-  commitShort: string | null;
 }
 
 export interface MetricTrend {
@@ -580,14 +573,16 @@ async function findMetricTrends(db: PrismaClient, scope: HistoryScope, maxPoints
     .filter((metric) => metric.total > 0)
     .map((metric) => ({
       ...metric,
-      points: metric.points.map((point) => {
+      points: metric.points.map((point): MetricTrendPoint => {
         const run = runs.get(point.runId);
         return {
           ...point,
-          label: run?.label ?? null,
-          round: run?.round ?? null,
-          branch: run?.gitBranch ?? null,
-          commitShort: shortCommit(run?.gitCommit ?? null),
+          ...describeRunOfPoint({
+            label: run?.label ?? null,
+            round: run?.round ?? null,
+            branch: run?.gitBranch ?? null,
+            commit: run?.gitCommit ?? null,
+          }),
         };
       }),
     }));

@@ -1,4 +1,5 @@
-import { shortCommit } from "../domain/series/trend-series";
+import { toRunPoint } from "../domain/series/run-point";
+import type { TrendRunInfo } from "../domain/series/run-point";
 import {
   bandAtTimes,
   describeOverlayPosition,
@@ -8,7 +9,7 @@ import {
   rollingNoiseBand,
   serializeOverlay,
 } from "../domain/series/trend-overlay";
-import type { BandPosition, NoiseBand, OverlayTarget } from "../domain/series/trend-overlay";
+import type { NoiseBand, OverlayPoint, OverlayTarget } from "../domain/series/trend-overlay";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 
@@ -43,31 +44,7 @@ export interface OverlayBaseRun {
   p95Ms: number | null;
 }
 
-export interface OverlayPoint {
-  runId: string;
-  time: number;
-  /** Run-axis position: after the base run it followed (placeOverlayOnRunAxis); fractional. */
-  order: number;
-  label: string | null;
-  round: number | null;
-  branch: string | null;
-  commitShort: string | null;
-  pullRequest: number | null;
-  p95Ms: number | null;
-  /** Against the base branch's band as it stood when the run started; null without a band. */
-  position: BandPosition | null;
-}
-
-interface OverlayRow {
-  runId: string;
-  startedAt: Date;
-  label: string | null;
-  round: number | null;
-  branch: string | null;
-  commit: string | null;
-  pullRequest: number | null;
-  p95Ms: number | null;
-}
+type OverlayRow = TrendRunInfo & { pullRequest: number | null; p95Ms: number | null };
 
 /** The overlay's runs of the series, oldest first (the newest MAX_OVERLAY_RUNS). */
 async function readOverlayRuns(db: PrismaClient, scope: OverlayScope, target: OverlayTarget): Promise<OverlayRow[]> {
@@ -116,13 +93,7 @@ export async function getTrendOverlay(
   const orders = placeOverlayOnRunAxis(based, times);
   const overlayBands = bandAtTimes(based, times);
   const points: OverlayPoint[] = rows.map((row, i) => ({
-    runId: row.runId,
-    time: times[i]!,
-    order: orders[i]!,
-    label: row.label,
-    round: row.round,
-    branch: row.branch,
-    commitShort: shortCommit(row.commit),
+    ...toRunPoint(row, orders[i]!),
     pullRequest: row.pullRequest,
     p95Ms: row.p95Ms !== null && Number.isFinite(row.p95Ms) ? row.p95Ms : null,
     position: positionInBand(row.p95Ms, overlayBands[i] ?? null),

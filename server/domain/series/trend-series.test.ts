@@ -6,7 +6,6 @@ import {
   PRESELECT_BUCKETS_PER_POINT,
   selectFromCandidates,
   selectTrendRuns,
-  shortCommit,
   toMetricPoints,
   toTrendPoints,
   rangeStart,
@@ -193,12 +192,6 @@ describe("toTrendPoints", () => {
     const [point] = toTrendPoints([{ row, order: 1 }]);
     expect(point).toMatchObject({ p90Ms: null, p99Ms: null, errorRate: null, throughput: null });
     expect(point?.p95Ms).toBeGreaterThan(0);
-  });
-
-  it("shortens commits as git does and keeps a missing one missing", () => {
-    expect(shortCommit("9f1c2e7deadbeef")).toBe("9f1c2e7");
-    expect(shortCommit("9f1c")).toBe("9f1c");
-    expect(shortCommit(null)).toBeNull();
   });
 });
 
