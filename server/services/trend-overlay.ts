@@ -12,6 +12,7 @@ import {
 import type { NoiseBand, OverlayPoint, OverlayTarget } from "../domain/series/trend-overlay";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
+import { endpointCondition } from "./endpoint-page";
 
 /**
  * The trend page's overlay: a branch's or a pull request's runs of the same series (endpoint, tool, and
@@ -21,7 +22,7 @@ import type { PrismaClient } from "../generated/prisma/client";
  * The overlay's runs are read in one statement over `runs (project_id, git_branch, started_at DESC)` or
  * `runs (project_id, pull_request, started_at DESC)`, each joined to its result for the endpoint by
  * `results (run_id)`; newest first, at most MAX_OVERLAY_RUNS. They are few and read each time (not
- * cached like the base history, whose candidates endpoint-trends.ts reads and caches as before).
+ * cached like the base history, whose candidates trend-history-cache.ts keeps).
  */
 export const MAX_OVERLAY_RUNS = 200;
 /** How many pull requests the overlay select offers, newest numbers first. */
@@ -53,7 +54,7 @@ async function readOverlayRuns(db: PrismaClient, scope: OverlayScope, target: Ov
            ru.git_commit AS commit, ru.pull_request AS "pullRequest", r.p95_ms AS "p95Ms"
       FROM runs ru
       JOIN results r ON r.run_id = ru.id
-       AND ${scope.endpointId === null ? Prisma.sql`r.endpoint_id IS NULL` : Prisma.sql`r.endpoint_id = ${scope.endpointId}`}
+       AND ${endpointCondition(scope.endpointId)}
      WHERE ru.project_id = ${scope.projectId}
        AND ${target.kind === "branch" ? Prisma.sql`ru.git_branch = ${target.branch}` : Prisma.sql`ru.pull_request = ${target.pullRequest}`}
        ${scope.since ? Prisma.sql`AND ru.started_at >= ${scope.since}` : Prisma.empty}

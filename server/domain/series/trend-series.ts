@@ -59,6 +59,8 @@ export const DEFAULT_MAX_POINTS = 300;
  * A history of at most PRESELECT_BUCKETS_PER_POINT × 2 × maxPoints runs is read whole.
  */
 export const PRESELECT_BUCKETS_PER_POINT = 2;
+/** How many of the latest runs the trend page's table lists; each is always a candidate of a long history. */
+export const LATEST_RUNS = 20;
 /** A trend needs two runs; one run is shown as values, never as a one-point chart. */
 export const MIN_TREND_RUNS = 2;
 
