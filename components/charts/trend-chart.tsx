@@ -15,14 +15,11 @@ import {
 } from "recharts";
 import type { TooltipContentProps } from "recharts";
 import { formatNumber } from "@/server/domain/format";
-import type { TrendPoint } from "@/server/domain/series/trend-series";
+import type { RunPoint } from "@/server/domain/series/run-point";
 import { formatRunTime, timeTickFormatter, timeTicks } from "./time-axis";
 
 /** What every point of a trend chart carries: its x, and the run it stands for (tooltip, click). */
-export type TrendChartDatum = Pick<
-  TrendPoint,
-  "runId" | "time" | "order" | "label" | "round" | "branch" | "commitShort"
-> & {
+export type TrendChartDatum = RunPoint & {
   /** Start time (epoch ms) in time mode, the run number in order mode. */
   x: number;
 };

@@ -22,7 +22,7 @@ const REPORTED_STATEMENTS = 5;
 /** A sequential scan reading fewer rows than this (the projects or endpoints table) is no finding. */
 const LARGE_SCAN_ROWS = 1_000;
 const TREND_FLOOR_SAMPLES = 11;
-/** How the trend page's history read starts (server/services/endpoint-trends.ts readTrendCandidates). */
+/** How the trend page's history read starts (server/services/trend-history-sql.ts readTrendCandidates). */
 const TREND_QUERY_START = "WITH h AS MATERIALIZED";
 
 export interface ServiceTiming {

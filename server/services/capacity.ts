@@ -11,15 +11,15 @@ import { LOAD_LEVEL_KEYS, chooseLoadKey, loadKeysOf, loadLevelOf } from "../doma
 import type { LoadLevelKey } from "../domain/capacity/load-level";
 import { describeSelector, parseRunSelector } from "../domain/compare/selector";
 import type { RunSelector } from "../domain/compare/selector";
-import { AGGREGATE_NAME, AGGREGATE_URL_NAME } from "../domain/run";
+import { AGGREGATE_NAME } from "../domain/run";
 import type { CustomMetric, EndpointResult } from "../domain/run";
 import { parseMetric } from "../domain/sla/policy";
 import type { SlaPolicy } from "../domain/sla/policy";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
-import { findEndpoint } from "./endpoint-trends";
-import { notFound, toServiceError } from "./errors";
-import { requireProject } from "./projects";
+import { endpointCondition, listEndpoints, resolveEndpointPage } from "./endpoint-page";
+import type { EndpointPageQuery } from "./endpoint-page";
+import { toServiceError } from "./errors";
 import { getSlaPolicy } from "./sla";
 
 /**
@@ -35,11 +35,7 @@ import { getSlaPolicy } from "./sla";
 export const MAX_CURVE_RUNS = 1000;
 const SERIES_SCAN_RESULTS = 2000;
 
-export interface CapacityQuery {
-  projectSlug: string;
-  /** The endpoint's name (decoded), or AGGREGATE_URL_NAME for the run aggregate. */
-  endpoint: string;
-  protocol?: string | null;
+export interface CapacityQuery extends EndpointPageQuery {
   /** The series' tool; null: the default series (see chooseSeries). */
   tool?: string | null;
   /** The series' label; undefined: the default one for the tool; null: runs without a label. */
@@ -75,26 +71,18 @@ interface CurveRow {
 }
 
 export async function getCapacity(db: PrismaClient, query: CapacityQuery) {
-  const project = await requireProject(db, query.projectSlug);
-  const isAggregate = query.endpoint === AGGREGATE_URL_NAME;
-  const endpoint = isAggregate ? null : await findEndpoint(db, project.id, query.endpoint, query.protocol ?? null);
-  if (!isAggregate && !endpoint) {
-    throw notFound(`Endpoint "${query.endpoint}"${query.protocol ? ` (${query.protocol})` : ""}`);
-  }
-  const endpointId = endpoint?.id ?? null;
+  const page = await resolveEndpointPage(db, query);
+  const { project, endpointId, endpoint } = page;
+  const isAggregate = endpoint.isAggregate;
   const sides = parseSides(query);
 
   const [seriesOptions, policy, endpoints] = await Promise.all([
     findSeriesOptions(db, project.id, endpointId),
     getSlaPolicy(db, project.id),
-    db.endpoint.findMany({
-      where: { projectId: project.id },
-      select: { name: true, protocol: true },
-      orderBy: [{ name: "asc" }, { protocol: "asc" }],
-    }),
+    listEndpoints(db, project.id),
   ]);
   const series = chooseSeries(seriesOptions, query.tool ?? null, query.label);
-  const name = endpoint?.name ?? AGGREGATE_NAME;
+  const name = isAggregate ? AGGREGATE_NAME : endpoint.name;
 
   const rowsBySide = series
     ? await Promise.all(sides.map((side) => readCurveRows(db, project.id, endpointId, series, side.selector)))
@@ -138,13 +126,7 @@ export async function getCapacity(db: PrismaClient, query: CapacityQuery) {
 
   return {
     project: { slug: project.slug, name: project.name },
-    endpoint: {
-      /** The URL name: the endpoint's name, or "_all". */
-      name: endpoint?.name ?? AGGREGATE_URL_NAME,
-      isAggregate,
-      fullName: endpoint?.fullName ?? null,
-      protocol: endpoint?.protocol ?? null,
-    },
+    endpoint,
     endpoints,
     /** The series drawn; null when the endpoint has no runs. */
     series,
@@ -219,10 +201,6 @@ async function findSeriesOptions(
   return rows;
 }
 
-function endpointCondition(endpointId: number | null): Prisma.Sql {
-  return endpointId === null ? Prisma.sql`r.endpoint_id IS NULL` : Prisma.sql`r.endpoint_id = ${endpointId}`;
-}
-
 /** The run condition of a curve: the series' label (unless the selector names a label or run ids) and the selector. */
 function sideCondition(label: string | null, selector: RunSelector | null): Prisma.Sql {
   const byLabel = label === null ? Prisma.sql`ru.label IS NULL` : Prisma.sql`ru.label = ${label}`;
@@ -285,13 +263,13 @@ async function readCustomMetrics(db: PrismaClient, endpointId: number | null, ru
 function toCapacityRun(
   row: CurveRow,
   name: string,
-  endpoint: { fullName: string | null; protocol: string | null } | null,
+  endpoint: { fullName: string | null; protocol: string | null },
   metrics: Record<string, CustomMetric>,
 ): CapacityRunResult {
   const result: EndpointResult = {
     name,
-    fullName: endpoint?.fullName ?? null,
-    protocol: endpoint?.protocol ?? null,
+    fullName: endpoint.fullName,
+    protocol: endpoint.protocol,
     method: null,
     requests: row.requests,
     failures: row.failures,

@@ -1,4 +1,5 @@
-import { shortCommit } from "../domain/series/trend-series";
+import { toRunPoint } from "../domain/series/run-point";
+import type { TrendRunInfo } from "../domain/series/run-point";
 import {
   bandAtTimes,
   describeOverlayPosition,
@@ -8,9 +9,10 @@ import {
   rollingNoiseBand,
   serializeOverlay,
 } from "../domain/series/trend-overlay";
-import type { BandPosition, NoiseBand, OverlayTarget } from "../domain/series/trend-overlay";
+import type { NoiseBand, OverlayPoint, OverlayTarget } from "../domain/series/trend-overlay";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
+import { endpointCondition } from "./endpoint-page";
 
 /**
  * The trend page's overlay: a branch's or a pull request's runs of the same series (endpoint, tool, and
@@ -20,7 +22,7 @@ import type { PrismaClient } from "../generated/prisma/client";
  * The overlay's runs are read in one statement over `runs (project_id, git_branch, started_at DESC)` or
  * `runs (project_id, pull_request, started_at DESC)`, each joined to its result for the endpoint by
  * `results (run_id)`; newest first, at most MAX_OVERLAY_RUNS. They are few and read each time (not
- * cached like the base history, whose candidates endpoint-trends.ts reads and caches as before).
+ * cached like the base history, whose candidates trend-history-cache.ts keeps).
  */
 export const MAX_OVERLAY_RUNS = 200;
 /** How many pull requests the overlay select offers, newest numbers first. */
@@ -43,31 +45,7 @@ export interface OverlayBaseRun {
   p95Ms: number | null;
 }
 
-export interface OverlayPoint {
-  runId: string;
-  time: number;
-  /** Run-axis position: after the base run it followed (placeOverlayOnRunAxis); fractional. */
-  order: number;
-  label: string | null;
-  round: number | null;
-  branch: string | null;
-  commitShort: string | null;
-  pullRequest: number | null;
-  p95Ms: number | null;
-  /** Against the base branch's band as it stood when the run started; null without a band. */
-  position: BandPosition | null;
-}
-
-interface OverlayRow {
-  runId: string;
-  startedAt: Date;
-  label: string | null;
-  round: number | null;
-  branch: string | null;
-  commit: string | null;
-  pullRequest: number | null;
-  p95Ms: number | null;
-}
+type OverlayRow = TrendRunInfo & { pullRequest: number | null; p95Ms: number | null };
 
 /** The overlay's runs of the series, oldest first (the newest MAX_OVERLAY_RUNS). */
 async function readOverlayRuns(db: PrismaClient, scope: OverlayScope, target: OverlayTarget): Promise<OverlayRow[]> {
@@ -76,7 +54,7 @@ async function readOverlayRuns(db: PrismaClient, scope: OverlayScope, target: Ov
            ru.git_commit AS commit, ru.pull_request AS "pullRequest", r.p95_ms AS "p95Ms"
       FROM runs ru
       JOIN results r ON r.run_id = ru.id
-       AND ${scope.endpointId === null ? Prisma.sql`r.endpoint_id IS NULL` : Prisma.sql`r.endpoint_id = ${scope.endpointId}`}
+       AND ${endpointCondition(scope.endpointId)}
      WHERE ru.project_id = ${scope.projectId}
        AND ${target.kind === "branch" ? Prisma.sql`ru.git_branch = ${target.branch}` : Prisma.sql`ru.pull_request = ${target.pullRequest}`}
        ${scope.since ? Prisma.sql`AND ru.started_at >= ${scope.since}` : Prisma.empty}
@@ -116,13 +94,7 @@ export async function getTrendOverlay(
   const orders = placeOverlayOnRunAxis(based, times);
   const overlayBands = bandAtTimes(based, times);
   const points: OverlayPoint[] = rows.map((row, i) => ({
-    runId: row.runId,
-    time: times[i]!,
-    order: orders[i]!,
-    label: row.label,
-    round: row.round,
-    branch: row.branch,
-    commitShort: shortCommit(row.commit),
+    ...toRunPoint(row, orders[i]!),
     pullRequest: row.pullRequest,
     p95Ms: row.p95Ms !== null && Number.isFinite(row.p95Ms) ? row.p95Ms : null,
     position: positionInBand(row.p95Ms, overlayBands[i] ?? null),

@@ -1,4 +1,7 @@
 import { DEFAULT_NOISE_BAND_MULTIPLIER, MIN_NOISE_HISTORY, learnRunToRunNoisePct, median } from "../stats/noise-band";
+import type { RunPoint } from "./run-point";
+import { byX, xOf } from "./trend-series";
+import type { TrendXMode } from "./trend-series";
 
 /**
  * A branch's (or a pull request's) runs drawn over the base branch's series on the trend page, with the
@@ -80,14 +83,7 @@ export function placeOverlayOnRunAxis(
   base: readonly { order: number; time: number }[],
   overlayTimes: readonly number[],
 ): number[] {
-  const followed = overlayTimes.map((time) => {
-    let order = 0;
-    for (const run of base) {
-      if (run.time <= time) order = run.order;
-      else break;
-    }
-    return order;
-  });
+  const followed = overlayTimes.map((time) => lastStartedBy(base, time)?.order ?? 0);
   const groupSize = new Map<number, number>();
   for (const order of followed) groupSize.set(order, (groupSize.get(order) ?? 0) + 1);
   const seen = new Map<number, number>();
@@ -116,14 +112,17 @@ export function bandAtTimes(
   base: readonly { time: number; band: NoiseBand | null }[],
   times: readonly number[],
 ): (NoiseBand | null)[] {
-  return times.map((time) => {
-    let band: NoiseBand | null = null;
-    for (const run of base) {
-      if (run.time <= time) band = run.band;
-      else break;
-    }
-    return band;
-  });
+  return times.map((time) => lastStartedBy(base, time)?.band ?? null);
+}
+
+/** The last base run (oldest first) that started at or before `time`: the one an overlay run follows. */
+function lastStartedBy<R extends { time: number }>(base: readonly R[], time: number): R | undefined {
+  let last: R | undefined;
+  for (const run of base) {
+    if (run.time > time) break;
+    last = run;
+  }
+  return last;
 }
 
 const POSITION_WORDS: Record<BandPosition, string> = {
@@ -180,20 +179,18 @@ function capitalize(text: string): string {
 }
 
 /** A run of the overlay as the chart draws it: its own p95 key, so no base line runs through it. */
-export interface OverlayChartRun {
-  runId: string;
-  time: number;
-  order: number;
-  label: string | null;
-  round: number | null;
-  branch: string | null;
-  commitShort: string | null;
-  p95Ms: number | null;
-}
+export type OverlayChartRun = RunPoint & { p95Ms: number | null };
+
+/** A run of the overlay as the trend page's answer gives it: its point, its PR, and where it sits against the band. */
+export type OverlayPoint = OverlayChartRun & {
+  pullRequest: number | null;
+  /** Against the base branch's band as it stood when the run started; null without a band. */
+  position: BandPosition | null;
+};
 
 export type OverlaySeriesPoint<B> =
   | (B & { x: number; noiseBandMs: [number, number] | null; overlayP95Ms: null })
-  | (Omit<OverlayChartRun, "p95Ms"> & { x: number; noiseBandMs: null; overlayP95Ms: number | null });
+  | (RunPoint & { x: number; noiseBandMs: null; overlayP95Ms: number | null });
 
 /**
  * One series for the latency chart: the base points with the band's [low, high] where it has one (an
@@ -204,19 +201,23 @@ export function toOverlaySeries<B extends { time: number; order: number }>(
   base: readonly B[],
   band: readonly { order: number; lowMs: number; highMs: number }[],
   overlay: readonly OverlayChartRun[],
-  mode: "time" | "order",
+  mode: TrendXMode,
 ): OverlaySeriesPoint<B>[] {
   const bandAt = new Map(band.map((entry) => [entry.order, entry]));
-  const x = (point: { time: number; order: number }) => (mode === "time" ? point.time : point.order);
   const basePoints = base.map((point): OverlaySeriesPoint<B> => {
     const entry = bandAt.get(point.order);
-    return { ...point, x: x(point), noiseBandMs: entry ? [entry.lowMs, entry.highMs] : null, overlayP95Ms: null };
+    return {
+      ...point,
+      x: xOf(point, mode),
+      noiseBandMs: entry ? [entry.lowMs, entry.highMs] : null,
+      overlayP95Ms: null,
+    };
   });
   const overlayPoints = overlay.map(({ p95Ms, ...run }): OverlaySeriesPoint<B> => ({
     ...run,
-    x: x(run),
+    x: xOf(run, mode),
     noiseBandMs: null,
     overlayP95Ms: p95Ms,
   }));
-  return [...basePoints, ...overlayPoints].sort((a, b) => a.x - b.x || a.order - b.order);
+  return [...basePoints, ...overlayPoints].sort(byX);
 }

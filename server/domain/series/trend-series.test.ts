@@ -6,7 +6,6 @@ import {
   PRESELECT_BUCKETS_PER_POINT,
   selectFromCandidates,
   selectTrendRuns,
-  shortCommit,
   toMetricPoints,
   toTrendPoints,
   rangeStart,
@@ -100,7 +99,7 @@ describe("selectTrendRuns", () => {
 });
 
 /**
- * The database's preselection (server/services/endpoint-trends.ts) in a few lines: per bucket of
+ * The database's preselection (server/services/trend-history-sql.ts) in a few lines: per bucket of
  * positions its lowest and highest p95, the first and last runs, and each pinned line's extremes.
  */
 function preselect(rows: readonly TrendRow[], maxPoints: number) {
@@ -193,12 +192,6 @@ describe("toTrendPoints", () => {
     const [point] = toTrendPoints([{ row, order: 1 }]);
     expect(point).toMatchObject({ p90Ms: null, p99Ms: null, errorRate: null, throughput: null });
     expect(point?.p95Ms).toBeGreaterThan(0);
-  });
-
-  it("shortens commits as git does and keeps a missing one missing", () => {
-    expect(shortCommit("9f1c2e7deadbeef")).toBe("9f1c2e7");
-    expect(shortCommit("9f1c")).toBe("9f1c");
-    expect(shortCommit(null)).toBeNull();
   });
 });
 

@@ -25,6 +25,8 @@
 import { METRICS } from "../metrics";
 import type { BuiltInMetricName, ResultColumn } from "../metrics";
 import { downsampleLttb } from "./downsample";
+import { toRunPoint } from "./run-point";
+import type { RunPoint, TrendRunInfo } from "./run-point";
 
 /** The latency lines a trend chart can draw, in legend order. */
 export const TREND_LINES = ["p50", "p90", "p95", "p99", "mean", "max"] as const satisfies readonly BuiltInMetricName[];
@@ -57,6 +59,8 @@ export const DEFAULT_MAX_POINTS = 300;
  * A history of at most PRESELECT_BUCKETS_PER_POINT × 2 × maxPoints runs is read whole.
  */
 export const PRESELECT_BUCKETS_PER_POINT = 2;
+/** How many of the latest runs the trend page's table lists; each is always a candidate of a long history. */
+export const LATEST_RUNS = 20;
 /** A trend needs two runs; one run is shown as values, never as a one-point chart. */
 export const MIN_TREND_RUNS = 2;
 
@@ -72,16 +76,6 @@ export interface TrendValues {
   throughput: number | null;
   /** failures / requests, 0..1. */
   errorRate: number | null;
-}
-
-/** What a tooltip and a link need to know about a run. */
-export interface TrendRunInfo {
-  runId: string;
-  startedAt: Date;
-  label: string | null;
-  round: number | null;
-  branch: string | null;
-  commit: string | null;
 }
 
 export type TrendRow = TrendRunInfo & TrendValues;
@@ -169,36 +163,13 @@ function assertMaxPoints(maxPoints: number): void {
   }
 }
 
-/** One drawn run: its values, both x coordinates (the URL picks one), and what its tooltip says. */
-export interface TrendPoint extends TrendValues {
-  runId: string;
-  /** Start time, epoch milliseconds (x in time mode). */
-  time: number;
-  /** 1-based position in the filtered history (x in run-order mode); gaps show what was thinned. */
-  order: number;
-  label: string | null;
-  round: number | null;
-  branch: string | null;
-  /** The commit's first 7 characters, as git shows it. */
-  commitShort: string | null;
-}
-
-export const COMMIT_SHORT_LENGTH = 7;
-
-export function shortCommit(commit: string | null): string | null {
-  return commit === null ? null : commit.slice(0, COMMIT_SHORT_LENGTH);
-}
+/** One drawn run: where it stands on both x axes (the URL picks one), what its tooltip says, and its values. */
+export type TrendPoint = RunPoint & TrendValues;
 
 /** Kept rows → the points the latency, throughput and error-rate charts share. */
 export function toTrendPoints(kept: readonly { row: TrendRow; order: number }[]): TrendPoint[] {
   return kept.map(({ row, order }) => ({
-    runId: row.runId,
-    time: row.startedAt.getTime(),
-    order,
-    label: row.label,
-    round: row.round,
-    branch: row.branch,
-    commitShort: shortCommit(row.commit),
+    ...toRunPoint(row, order),
     p50Ms: finiteOrNull(row.p50Ms),
     p90Ms: finiteOrNull(row.p90Ms),
     p95Ms: finiteOrNull(row.p95Ms),
@@ -225,9 +196,17 @@ export function toTrendSeries<P extends { time: number; order: number }>(
   points: readonly P[],
   mode: TrendXMode,
 ): TrendSeriesPoint<P>[] {
-  return points
-    .map((point) => ({ ...point, x: mode === "time" ? point.time : point.order }))
-    .sort((a, b) => a.x - b.x || a.order - b.order);
+  return points.map((point) => ({ ...point, x: xOf(point, mode) })).sort(byX);
+}
+
+/** A point's x in the URL's mode: its start time (epoch ms) or its run number. */
+export function xOf(point: Pick<RunPoint, "time" | "order">, mode: TrendXMode): number {
+  return mode === "time" ? point.time : point.order;
+}
+
+/** Chart order: by x, then by run number, so a line never doubles back and equal times keep the run order. */
+export function byX(a: { x: number; order: number }, b: { x: number; order: number }): number {
+  return a.x - b.x || a.order - b.order;
 }
 
 /** The latency lines with at least one value in `points`: the others get no toggle and no line. */
@@ -249,12 +228,11 @@ export interface MetricRow {
   order: number;
 }
 
-export interface MetricPoint {
-  runId: string;
-  time: number;
-  order: number;
-  value: number;
-}
+/** A custom metric's value at a run, placed on both x axes; the service adds the rest of the run's point. */
+export type MetricPoint = Pick<RunPoint, "runId" | "time" | "order"> & { value: number };
+
+/** A custom metric's point as its chart draws it. */
+export type MetricTrendPoint = RunPoint & { value: number };
 
 /**
  * A custom metric's history (oldest first; all of it, or the database's min/max candidates of a

@@ -1,0 +1,98 @@
+/**
+ * The trend charts' markers: what each says (a change point's metric and change, a pinned baseline,
+ * a note or a deploy/change marker) and where it stands on the history. Pure: the service
+ * (server/services/trend-markers.ts) reads the stored changes, pins and annotations, and the history's
+ * read tells where their runs stand.
+ */
+import { formatDeltaPct } from "../format";
+
+export type TrendMarkerKind = "regression" | "improvement" | "pinned" | "annotation" | "deploy" | "change";
+
+export interface TrendMarker {
+  /** The run it marks; null for a marker at a time between runs (placed at the first run after it). */
+  runId: string | null;
+  time: number;
+  order: number;
+  kind: TrendMarkerKind;
+  text: string;
+}
+
+/** A marker before it is placed: on a run, or at a time. */
+export type MarkerSource = Pick<TrendMarker, "kind" | "text"> &
+  ({ runId: string; at?: undefined } | { runId: null; at: Date });
+
+/** The stored things a trend marks, as the service reads them. */
+export interface MarkerRecords {
+  /** Detected change points of the endpoint (or the aggregate), dismissed ones left out. */
+  changes: readonly { firstRunId: string; metric: string; kind: "regression" | "improvement"; deltaPct: number }[];
+  /** Baselines pinned in the project, each of one or more runs. */
+  pins: readonly { runIds: readonly string[]; forLabel: string | null }[];
+  /** The project's notes and deploy/change markers, on a run or at a time. */
+  annotations: readonly { runId: string | null; at: Date; kind: "note" | "deploy" | "change"; text: string }[];
+}
+
+/** Each marker with its text: "p95 +76.1%", "baseline (nightly)", a note's own words. */
+export function toMarkerSources(records: MarkerRecords): MarkerSource[] {
+  return [
+    ...records.changes.map((change): MarkerSource => ({
+      runId: change.firstRunId,
+      kind: change.kind,
+      text: `${change.metric} ${formatDeltaPct(change.deltaPct)}`,
+    })),
+    ...records.pins.flatMap((pin) =>
+      pin.runIds.map((runId): MarkerSource => ({
+        runId,
+        kind: "pinned",
+        text: `baseline${pin.forLabel ? ` (${pin.forLabel})` : ""}`,
+      })),
+    ),
+    ...records.annotations.map((annotation): MarkerSource => {
+      const kind = annotation.kind === "note" ? "annotation" : annotation.kind;
+      return annotation.runId === null
+        ? { runId: null, at: annotation.at, kind, text: annotation.text }
+        : { runId: annotation.runId, kind, text: annotation.text };
+    }),
+  ];
+}
+
+/**
+ * Where the history's read must look to place the markers: the marked runs' ids and the marked times
+ * (ISO 8601), each distinct and sorted (they are part of a cache key).
+ */
+export function markedPlaces(markers: readonly MarkerSource[]): { runIds: string[]; times: string[] } {
+  const onRuns = markers.flatMap((marker) => (marker.runId === null ? [] : [marker.runId]));
+  const atTimes = markers.flatMap((marker) => (marker.runId === null ? [marker.at.toISOString()] : []));
+  return { runIds: [...new Set(onRuns)].sort(), times: [...new Set(atTimes)].sort() };
+}
+
+/**
+ * Places each marker at its run, or a marker at a time at the first run at or after it; markers of runs
+ * not in `rows` (the history read, oldest first) are left out. Sorted by run order, then time.
+ */
+export function placeMarkers(
+  markers: readonly MarkerSource[],
+  rows: readonly { runId: string; startedAt: Date; order: number }[],
+): TrendMarker[] {
+  const rowOf = new Map(rows.map((row) => [row.runId, row]));
+  return markers
+    .flatMap((marker): TrendMarker[] => {
+      if (marker.runId === null) {
+        const after = rows.find((row) => row.startedAt.getTime() >= marker.at.getTime());
+        if (!after) return [];
+        return [{ runId: null, kind: marker.kind, text: marker.text, time: marker.at.getTime(), order: after.order }];
+      }
+      const row = rowOf.get(marker.runId);
+      return row
+        ? [
+            {
+              runId: marker.runId,
+              kind: marker.kind,
+              text: marker.text,
+              time: row.startedAt.getTime(),
+              order: row.order,
+            },
+          ]
+        : [];
+    })
+    .sort((a, b) => a.order - b.order || a.time - b.time);
+}

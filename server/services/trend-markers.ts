@@ -1,0 +1,22 @@
+/**
+ * What the trend charts mark, as stored: detected change points of the endpoint (the aggregate's for
+ * "_all"), runs pinned as a baseline, notes, and the project's deploy and change markers (on a run or
+ * at a time). Read before the history, whose read places them (server/domain/series/trend-markers.ts):
+ * only markers inside the drawn history count.
+ */
+import { markedPlaces, toMarkerSources } from "../domain/series/trend-markers";
+import type { PrismaClient } from "../generated/prisma/client";
+
+/** The markers, with the runs and times the history's read must include to place them. */
+export async function findMarkerSources(db: PrismaClient, projectId: string, endpointId: number | null) {
+  const [changes, pins, annotations] = await Promise.all([
+    db.regression.findMany({
+      where: { projectId, endpointId, status: { not: "dismissed" } },
+      select: { firstRunId: true, metric: true, kind: true, deltaPct: true },
+    }),
+    db.baselinePin.findMany({ where: { projectId }, select: { runIds: true, forLabel: true } }),
+    db.annotation.findMany({ where: { projectId }, select: { runId: true, at: true, kind: true, text: true } }),
+  ]);
+  const markers = toMarkerSources({ changes, pins, annotations });
+  return { markers, ...markedPlaces(markers) };
+}
