@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { applyRunMetadata, nameByMethod, parseK6Ndjson, parseUpload, validateParsedRun } from "../domain/parsers";
 import type { RunMetadata } from "../domain/parsers";
-import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
-import { endpointKey, errorRateOf } from "../domain/run";
+import type { FormatId, ParsedRun } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 import { notFound, ServiceError } from "./errors";
@@ -10,6 +9,11 @@ import { jobQueueFor } from "./job-queue";
 import { seriesKey } from "./regression-detection";
 import type { ReceivedUpload, StoredRaw } from "./received-upload";
 import { newRunId } from "./run-ids";
+import type { IngestedRun, KeptVerdict, ReadUpload } from "./store-run";
+import { INGESTED_RUN_SELECT, storeRun } from "./store-run";
+
+export { PARSER_VERSION } from "./store-run";
+export type { IngestedRun, KeptVerdict } from "./store-run";
 import type { RunForBaseline } from "./baselines";
 import type { LoadedRun } from "./stored-runs";
 import { asStoredRun } from "./stored-runs";
@@ -22,19 +26,8 @@ import { asStoredRun } from "./stored-runs";
  * idempotency key makes retries safe: the same key and body return the first run; the same key with
  * another body is a conflict.
  */
-/** 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines. */
-export const PARSER_VERSION = 2;
-
 /** The project as read from its row (findProject): its id, slug and gate settings. */
 export type IngestProject = NonNullable<Awaited<ReturnType<PrismaClient["project"]["findUnique"]>>>;
-
-/** What the upload keeps of its verdict, with the run. */
-export interface KeptVerdict {
-  outcome: string | null;
-  outcomeReasons: string[];
-  /** Whether its gate found a regression (such a run stays out of later baselines until triaged: domain/gate/baseline-window.ts). */
-  regressed: boolean | null;
-}
 
 const NOT_JUDGED: KeptVerdict = { outcome: null, outcomeReasons: [], regressed: null };
 
@@ -66,21 +59,6 @@ export interface IngestRequest<Verdict> {
   judge?: JudgeUpload<Verdict>;
 }
 
-/** The stored run as what follows the upload (detection, the verdict) needs it, without reading it again. */
-export interface IngestedRun {
-  id: string;
-  label: string | null;
-  tool: string;
-  gitBranch: string | null;
-  gitCommit: string | null;
-  config: unknown;
-  startedAt: Date;
-  /** The merge-base the upload named (base_commit…), which picks its baseline. */
-  gitBaseCommit: string | null;
-  gitBaseBranch: string | null;
-  gitBaseTime: Date | null;
-}
-
 /** "replayed": an Idempotency-Key seen before with the same body; nothing was written (and nothing judged). */
 export type IngestOutcome<Verdict> =
   | { status: "created"; project: IngestProject; run: IngestedRun; verdict: Verdict | null; format: FormatId; endpoints: string[] }
@@ -92,16 +70,6 @@ export interface ReplayedUpload {
   run: IngestedRun;
   format: FormatId;
   endpoints: string[];
-}
-
-/** An upload read and parsed: the run (metadata applied, validated), and what is stored of the body. */
-interface ReadUpload {
-  run: ParsedRun;
-  format: FormatId;
-  sha256: string;
-  rawFiles: StoredRaw[];
-  /** The merge-base the metadata named (not part of the parsed run: it describes the comparison). */
-  base: { commit: string | null; branch: string | null; time: Date | null };
 }
 
 async function readReceivedUpload(
@@ -246,19 +214,6 @@ async function createProjectOnce(tx: Prisma.TransactionClient, slug: string): Pr
   return tx.project.findUniqueOrThrow({ where: { slug } });
 }
 
-const INGESTED_RUN_SELECT = {
-  id: true,
-  label: true,
-  tool: true,
-  gitBranch: true,
-  gitCommit: true,
-  config: true,
-  startedAt: true,
-  gitBaseCommit: true,
-  gitBaseBranch: true,
-  gitBaseTime: true,
-} as const;
-
 async function findReplay(
   db: PrismaClient,
   project: IngestProject,
@@ -287,148 +242,4 @@ async function findReplay(
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-}
-
-interface StoredAs {
-  id: string;
-  uploadedAt: Date;
-  startedAt: Date;
-  idempotencyKey: string | null;
-  verdict: KeptVerdict;
-}
-
-async function storeRun(
-  tx: Prisma.TransactionClient,
-  projectId: string,
-  { run, format, sha256, rawFiles, base }: ReadUpload,
-  { id, uploadedAt, startedAt, idempotencyKey, verdict }: StoredAs,
-): Promise<IngestedRun> {
-  const { git, ci, host } = run.environment;
-  const created = await tx.run.create({
-    data: {
-      id,
-      uploadedAt,
-      projectId,
-      tool: run.tool,
-      toolVersion: run.toolVersion,
-      format,
-      protocol: run.aggregate.protocol,
-      parserVersion: PARSER_VERSION,
-      label: run.label,
-      round: run.round,
-      startedAt,
-      durationSeconds: run.durationSeconds,
-      gitCommit: git.commit,
-      gitBranch: git.branch,
-      pullRequest: git.pullRequest,
-      gitBaseCommit: base.commit,
-      gitBaseBranch: base.branch,
-      gitBaseTime: base.time,
-      buildUrl: ci.buildUrl,
-      hostName: host.name,
-      hostCpus: host.cpus,
-      hostMemoryGb: host.memoryGb,
-      appVersion: run.environment.appVersion,
-      config: run.environment.config,
-      attributes: run.environment.attributes,
-      thresholds: run.thresholds as unknown as Prisma.InputJsonValue,
-      checks: run.checks as unknown as Prisma.InputJsonValue,
-      notes: run.notes,
-      idempotencyKey,
-      bodySha256: sha256,
-      // What CI was told, kept with the run: the history's outcome column, and whether its gate found a regression.
-      ...verdict,
-    },
-    select: INGESTED_RUN_SELECT,
-  });
-
-  const names = run.endpoints.map((endpoint) => endpoint.name);
-  if (names.length > 0) {
-    // ON CONFLICT DO NOTHING: concurrent uploads may introduce the same endpoint at once.
-    await tx.endpoint.createMany({
-      data: run.endpoints.map((endpoint) => ({
-        projectId,
-        name: endpoint.name,
-        fullName: endpoint.fullName,
-        protocol: endpoint.protocol,
-        method: endpoint.method,
-      })),
-      skipDuplicates: true,
-    });
-  }
-  // An endpoint is its name and protocol (domain/run.ts:endpointKey): read every row of these names, keep ours.
-  const endpointIds = new Map(
-    (
-      await tx.endpoint.findMany({ where: { projectId, name: { in: names } }, select: { id: true, name: true, protocol: true } })
-    ).map((endpoint) => [endpointKey(endpoint), endpoint.id]),
-  );
-
-  const resultRows = [
-    toResultRow(run.aggregate, null),
-    ...run.endpoints.map((endpoint) => toResultRow(endpoint, endpointIds.get(endpointKey(endpoint)) ?? null)),
-  ].map((row) => ({ ...row, runId: created.id, projectId, startedAt }));
-  await tx.result.createMany({ data: resultRows });
-
-  const metricRows = [
-    ...Object.entries(run.metrics).map(([key, metric]) => ({ key, metric, endpointId: null })),
-    ...run.endpoints.flatMap((endpoint) =>
-      Object.entries(endpoint.metrics).map(([key, metric]) => ({
-        key,
-        metric,
-        endpointId: endpointIds.get(endpointKey(endpoint)) ?? null,
-      })),
-    ),
-  ];
-  if (metricRows.length > 0) {
-    await tx.metric.createMany({
-      data: metricRows.map(({ key, metric, endpointId }) => ({
-        runId: created.id,
-        projectId,
-        endpointId,
-        startedAt,
-        key,
-        value: metric.value,
-        unit: metric.unit,
-        better: metric.better,
-      })),
-    });
-  }
-
-  await tx.rawUpload.createMany({
-    data: rawFiles.map((file, position) => ({
-      runId: created.id,
-      position,
-      fileName: file.name,
-      contentType: file.contentType,
-      sizeBytes: file.sizeBytes,
-      gzipData: new Uint8Array(file.gzip),
-    })),
-  });
-  await tx.project.update({ where: { id: projectId }, data: { updatedAt: new Date() } });
-  return created;
-}
-
-function toResultRow(result: EndpointResult, endpointId: number | null) {
-  const { latency } = result;
-  const percentile = (key: string) => latency.percentiles[key] ?? null;
-  return {
-    endpointId,
-    requests: result.requests,
-    failures: result.failures,
-    errorRate: errorRateOf(result),
-    throughput: result.throughput,
-    minMs: latency.minMs,
-    meanMs: latency.meanMs,
-    p50Ms: percentile("50"),
-    p90Ms: percentile("90"),
-    p95Ms: percentile("95"),
-    p99Ms: percentile("99"),
-    maxMs: latency.maxMs,
-    stdDevMs: latency.stdDevMs,
-    percentiles: latency.percentiles,
-    histogram: result.histogram ? (result.histogram as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-    timeline: result.timeline ? (result.timeline as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-    statusCodes: result.statusCodes ?? Prisma.DbNull,
-    errors: result.errors ?? Prisma.DbNull,
-  };
 }

@@ -1,0 +1,273 @@
+import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
+import { endpointKey, errorRateOf } from "../domain/run";
+import type { Prisma } from "../generated/prisma/client";
+import type { StoredRaw } from "./received-upload";
+
+/**
+ * Writes a parsed run inside the upload's transaction (ingest-run.ts): the run row with its verdict,
+ * its endpoints (new names added), results, custom metrics and raw upload.
+ */
+/** 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines. */
+export const PARSER_VERSION = 2;
+
+/** What the upload keeps of its verdict, with the run. */
+export interface KeptVerdict {
+  outcome: string | null;
+  outcomeReasons: string[];
+  /** Whether its gate found a regression (such a run stays out of later baselines until triaged: domain/gate/baseline-window.ts). */
+  regressed: boolean | null;
+}
+
+/** The stored run as what follows the upload (detection, the verdict) needs it, without reading it again. */
+export interface IngestedRun {
+  id: string;
+  label: string | null;
+  tool: string;
+  gitBranch: string | null;
+  gitCommit: string | null;
+  config: unknown;
+  startedAt: Date;
+  /** The merge-base the upload named (base_commit…), which picks its baseline. */
+  gitBaseCommit: string | null;
+  gitBaseBranch: string | null;
+  gitBaseTime: Date | null;
+}
+
+/** An upload read and parsed: the run (metadata applied, validated), and what is stored of the body. */
+export interface ReadUpload {
+  run: ParsedRun;
+  format: FormatId;
+  sha256: string;
+  rawFiles: StoredRaw[];
+  /** The merge-base the metadata named (not part of the parsed run: it describes the comparison). */
+  base: { commit: string | null; branch: string | null; time: Date | null };
+}
+
+export const INGESTED_RUN_SELECT = {
+  id: true,
+  label: true,
+  tool: true,
+  gitBranch: true,
+  gitCommit: true,
+  config: true,
+  startedAt: true,
+  gitBaseCommit: true,
+  gitBaseBranch: true,
+  gitBaseTime: true,
+} as const;
+
+export interface StoredAs {
+  id: string;
+  uploadedAt: Date;
+  startedAt: Date;
+  idempotencyKey: string | null;
+  verdict: KeptVerdict;
+}
+
+export async function storeRun(
+  tx: Prisma.TransactionClient,
+  projectId: string,
+  { run, format, sha256, rawFiles, base }: ReadUpload,
+  { id, uploadedAt, startedAt, idempotencyKey, verdict }: StoredAs,
+): Promise<IngestedRun> {
+  const { git, ci, host } = run.environment;
+  const created = await tx.run.create({
+    data: {
+      id,
+      uploadedAt,
+      projectId,
+      tool: run.tool,
+      toolVersion: run.toolVersion,
+      format,
+      protocol: run.aggregate.protocol,
+      parserVersion: PARSER_VERSION,
+      label: run.label,
+      round: run.round,
+      startedAt,
+      durationSeconds: run.durationSeconds,
+      gitCommit: git.commit,
+      gitBranch: git.branch,
+      pullRequest: git.pullRequest,
+      gitBaseCommit: base.commit,
+      gitBaseBranch: base.branch,
+      gitBaseTime: base.time,
+      buildUrl: ci.buildUrl,
+      hostName: host.name,
+      hostCpus: host.cpus,
+      hostMemoryGb: host.memoryGb,
+      appVersion: run.environment.appVersion,
+      config: run.environment.config,
+      attributes: run.environment.attributes,
+      thresholds: run.thresholds as unknown as Prisma.InputJsonValue,
+      checks: run.checks as unknown as Prisma.InputJsonValue,
+      notes: run.notes,
+      idempotencyKey,
+      bodySha256: sha256,
+      // What CI was told, kept with the run: the history's outcome column, and whether its gate found a regression.
+      ...verdict,
+    },
+    select: INGESTED_RUN_SELECT,
+  });
+
+  const names = run.endpoints.map((endpoint) => endpoint.name);
+  if (names.length > 0) {
+    // ON CONFLICT DO NOTHING: concurrent uploads may introduce the same endpoint at once.
+    await tx.endpoint.createMany({
+      data: run.endpoints.map((endpoint) => ({
+        projectId,
+        name: endpoint.name,
+        fullName: endpoint.fullName,
+        protocol: endpoint.protocol,
+        method: endpoint.method,
+      })),
+      skipDuplicates: true,
+    });
+  }
+  // An endpoint is its name and protocol (domain/run.ts:endpointKey): read every row of these names, keep ours.
+  const endpointIds = new Map(
+    (
+      await tx.endpoint.findMany({ where: { projectId, name: { in: names } }, select: { id: true, name: true, protocol: true } })
+    ).map((endpoint) => [endpointKey(endpoint), endpoint.id]),
+  );
+
+  const resultRows = [
+    toResultRow(run.aggregate, null),
+    ...run.endpoints.map((endpoint) => toResultRow(endpoint, endpointIds.get(endpointKey(endpoint)) ?? null)),
+  ];
+  await insertResults(tx, { runId: created.id, projectId, startedAt }, resultRows);
+
+  const metricRows = [
+    ...Object.entries(run.metrics).map(([key, metric]) => ({ key, metric, endpointId: null })),
+    ...run.endpoints.flatMap((endpoint) =>
+      Object.entries(endpoint.metrics).map(([key, metric]) => ({
+        key,
+        metric,
+        endpointId: endpointIds.get(endpointKey(endpoint)) ?? null,
+      })),
+    ),
+  ];
+  if (metricRows.length > 0) {
+    await tx.metric.createMany({
+      data: metricRows.map(({ key, metric, endpointId }) => ({
+        runId: created.id,
+        projectId,
+        endpointId,
+        startedAt,
+        key,
+        value: metric.value,
+        unit: metric.unit,
+        better: metric.better,
+      })),
+    });
+  }
+
+  await tx.rawUpload.createMany({
+    data: rawFiles.map((file, position) => ({
+      runId: created.id,
+      position,
+      fileName: file.name,
+      contentType: file.contentType,
+      sizeBytes: file.sizeBytes,
+      gzipData: new Uint8Array(file.gzip),
+    })),
+  });
+  await tx.project.update({ where: { id: projectId }, data: { updatedAt: new Date() } });
+  return created;
+}
+
+/** A result row's columns after run_id, project_id and started_at, in the order RESULT_COLUMNS names them. */
+type ResultRow = ReturnType<typeof toResultRow>;
+
+/** results' columns a run's rows fill (prisma/schema.prisma model Result), each with its SQL type. */
+const RESULT_COLUMNS = [
+  ["endpoint_id", "int"],
+  ["requests", "int"],
+  ["failures", "int"],
+  ["error_rate", "float8"],
+  ["throughput", "float8"],
+  ["min_ms", "float8"],
+  ["mean_ms", "float8"],
+  ["p50_ms", "float8"],
+  ["p90_ms", "float8"],
+  ["p95_ms", "float8"],
+  ["p99_ms", "float8"],
+  ["max_ms", "float8"],
+  ["std_dev_ms", "float8"],
+  ["percentiles", "jsonb"],
+  ["histogram", "jsonb"],
+  ["timeline", "jsonb"],
+  ["status_codes", "jsonb"],
+  ["errors", "jsonb"],
+] as const;
+
+/** Rows per INSERT: PostgreSQL takes at most 65,535 parameters in one statement. */
+const RESULT_ROWS_PER_INSERT = 1_000;
+
+/**
+ * A run's result rows in multi-row INSERTs. Not Prisma's createMany: for a 50-endpoint run it spent
+ * 34 ms of CPU shaping 1,000 arguments where this spends one (npm run bench:profile); the SQL is the
+ * same INSERT, with the run's columns given once.
+ */
+async function insertResults(
+  tx: Prisma.TransactionClient,
+  run: { runId: string; projectId: string; startedAt: Date },
+  rows: readonly ResultRow[],
+): Promise<void> {
+  const columns = RESULT_COLUMNS.map(([name]) => name).join(", ");
+  for (let offset = 0; offset < rows.length; offset += RESULT_ROWS_PER_INSERT) {
+    const batch = rows.slice(offset, offset + RESULT_ROWS_PER_INSERT);
+    const values: unknown[] = [run.runId, run.projectId, run.startedAt.toISOString()];
+    const tuples = batch.map((row) => {
+      const placeholders = RESULT_COLUMNS.map(([, type], index) => `$${values.length + index + 1}::${type}`);
+      values.push(
+        row.endpointId,
+        row.requests,
+        row.failures,
+        row.errorRate,
+        row.throughput,
+        row.minMs,
+        row.meanMs,
+        row.p50Ms,
+        row.p90Ms,
+        row.p95Ms,
+        row.p99Ms,
+        row.maxMs,
+        row.stdDevMs,
+        JSON.stringify(row.percentiles),
+        jsonOrNull(row.histogram),
+        jsonOrNull(row.timeline),
+        jsonOrNull(row.statusCodes),
+        jsonOrNull(row.errors),
+      );
+      return `($1::text, $2::text, $3::timestamptz, ${placeholders.join(", ")})`;
+    });
+    await tx.$executeRawUnsafe(`INSERT INTO results (run_id, project_id, started_at, ${columns}) VALUES ${tuples.join(", ")}`, ...values);
+  }
+}
+
+const jsonOrNull = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+function toResultRow(result: EndpointResult, endpointId: number | null) {
+  const { latency } = result;
+  const percentile = (key: string) => latency.percentiles[key] ?? null;
+  return {
+    endpointId,
+    requests: result.requests,
+    failures: result.failures,
+    errorRate: errorRateOf(result),
+    throughput: result.throughput,
+    minMs: latency.minMs,
+    meanMs: latency.meanMs,
+    p50Ms: percentile("50"),
+    p90Ms: percentile("90"),
+    p95Ms: percentile("95"),
+    p99Ms: percentile("99"),
+    maxMs: latency.maxMs,
+    stdDevMs: latency.stdDevMs,
+    percentiles: latency.percentiles,
+    histogram: result.histogram,
+    timeline: result.timeline,
+    statusCodes: result.statusCodes,
+    errors: result.errors,
+  };
+}
