@@ -58,8 +58,8 @@ export default tseslint.config(
           patterns: [
             { group: ["next", "next/*", "react", "react-dom"], message: "server/domain is pure: no framework imports." },
             {
-              group: ["**/generated/**", "@prisma/*", "**/db", "**/env", "**/services/**", "**/api/**", "**/http/**", "**/components/**", "@/app/**"],
-              message: "server/domain is pure: no database, configuration or upward imports.",
+              group: ["**/generated/**", "@prisma/*", "**/db", "**/env", "**/services/**", "**/api/**", "**/http/**", "**/components/**", "@/app/**", "**/schemas/**"],
+              message: "server/domain is pure: no database, configuration or upward imports (wire schemas live above it, in server/schemas).",
             },
             { group: ["node:fs", "node:fs/*", "fs", "node:http", "node:net"], message: "server/domain is pure: no I/O." },
           ],

@@ -1,8 +1,6 @@
 import { formatDeltaPct, formatMetricValue, formatPValue } from "../format";
 import { AGGREGATE_DISPLAY_NAME } from "../run";
 import { absoluteUrl, pagePaths } from "../urls";
-// The wire type of the webhook body; a type only, so nothing but its shape is imported.
-import type { RegressionWebhookPayload } from "../../schemas/webhooks";
 
 /**
  * The JSON body POSTed to a project's webhook for one regression (server/services/webhooks.ts sends
@@ -32,12 +30,11 @@ export function escapeSlack(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** The webhook body for one regression; links are absolute under `baseUrl`. */
-export function buildRegressionWebhookPayload(
-  project: { slug: string; name: string },
-  regression: RegressionForWebhook,
-  baseUrl: string,
-): RegressionWebhookPayload {
+/**
+ * The webhook body for one regression; links are absolute under `baseUrl`. Its wire schema is
+ * server/schemas/webhooks.ts (regressionWebhookPayloadSchema): the service that sends it types it so.
+ */
+export function buildRegressionWebhookPayload(project: { slug: string; name: string }, regression: RegressionForWebhook, baseUrl: string) {
   const { firstRun } = regression;
   const firstRunUrl = absoluteUrl(baseUrl, pagePaths.run(project.slug, firstRun.id));
   const url = absoluteUrl(baseUrl, pagePaths.regression(project.slug, regression.id));
@@ -59,7 +56,7 @@ export function buildRegressionWebhookPayload(
     `(${stats.join(", ")}) since ${escapeSlack(runParts.join(" "))}. <${url}|Open in Benchtrack>`;
 
   return {
-    event: "regression.opened",
+    event: "regression.opened" as const,
     text,
     project: { slug: project.slug, name: project.name },
     regression: {
