@@ -225,6 +225,29 @@ export function emptyEndpoint(name: string): EndpointResult {
   };
 }
 
+/**
+ * A run of `format`, written by `tool`, of which nothing is known yet: no endpoints, an aggregate with
+ * every number null, an empty environment. Every parser starts from it and sets only what its file says.
+ */
+export function emptyRun(format: FormatId, tool: string): ParsedRun {
+  return {
+    format,
+    tool,
+    toolVersion: null,
+    label: null,
+    round: null,
+    startedAt: null,
+    durationSeconds: null,
+    environment: emptyEnvironment(),
+    endpoints: [],
+    aggregate: emptyEndpoint(AGGREGATE_NAME),
+    metrics: {},
+    thresholds: [],
+    checks: [],
+    notes: [],
+  };
+}
+
 /** Failures / requests, or null when either is unknown or there were no requests. */
 export function errorRateOf(result: Pick<EndpointResult, "requests" | "failures">): number | null {
   if (result.requests === null || result.failures === null || result.requests === 0) return null;

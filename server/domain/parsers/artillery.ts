@@ -36,7 +36,7 @@ import { InputError } from "../input-error";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyRun,
   type Better,
   type CustomMetric,
   type EndpointResult,
@@ -128,14 +128,13 @@ function buildRun(format: FormatId, view: MetricView, spanMs: number | null): Pa
   const tally = aggregateTally(view);
   const hasHttp = "http.requests" in view.counters || (tally.requests ?? 0) > 0; // not a websocket-only run
   const aggregate = resultOf(AGGREGATE_NAME, hasHttp ? tally : { ...tally, requests: null, failures: null }, spanMs);
-  const environment = emptyEnvironment();
-  environment.config.protocol = "http";
-  const notes: string[] = [];
+  const run: ParsedRun = { ...emptyRun(format, "artillery"), endpoints, aggregate, metrics: runMetricsOf(view) };
+  run.environment.config.protocol = "http";
   if (endpoints.length === 0)
-    notes.push("No metrics-by-endpoint data in this artillery output: only the all-endpoints numbers are kept.");
+    run.notes.push("No metrics-by-endpoint data in this artillery output: only the all-endpoints numbers are kept.");
   for (const result of [...endpoints, aggregate]) {
     if (result.requests === null || result.failures === null || result.failures <= result.requests) continue;
-    notes.push(
+    run.notes.push(
       `${result.name === AGGREGATE_NAME ? "All endpoints" : result.name}: artillery counted ${result.failures} failures (error responses plus errors such as failed captures, which can fall on the same responses) for ${result.requests} requests; failures are capped at the requests.`,
     );
     result.failures = result.requests;
@@ -145,24 +144,9 @@ function buildRun(format: FormatId, view: MetricView, spanMs: number | null): Pa
     const listed = Object.entries(tally.errors)
       .map(([code, n]) => `${code} ×${n}`)
       .join(", ");
-    notes.push(`artillery recorded ${errorTotal} error(s) (${listed}); counted as failures.`);
+    run.notes.push(`artillery recorded ${errorTotal} error(s) (${listed}); counted as failures.`);
   }
-  return {
-    format,
-    tool: "artillery",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds: null,
-    environment,
-    endpoints,
-    aggregate,
-    metrics: runMetricsOf(view),
-    thresholds: [],
-    checks: [],
-    notes,
-  };
+  return run;
 }
 
 function aggregateTally(view: MetricView): Tally {

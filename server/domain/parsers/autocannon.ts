@@ -33,7 +33,8 @@ import { InputError } from "../input-error";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyLatency,
+  emptyRun,
   type CustomMetric,
   type EndpointResult,
   type LatencySummary,
@@ -80,29 +81,22 @@ export function parseAutocannonJson(document: unknown): ParsedRun {
   const endpoints = urls.length === 1 && onlyUrl !== undefined ? [endpointOf(onlyUrl, measured)] : [];
   const aggregate = endpoints.length > 0 ? aggregateEndpoints(endpoints) : measured;
 
-  const environment = emptyEnvironment();
-  environment.config.protocol = "http";
-  environment.config.connections = result.connections;
-  if (result.pipelining !== undefined) environment.config.pipelining = result.pipelining;
-  if (result.workers !== undefined && result.workers > 0) environment.config.workers = result.workers;
-  if (urls.length === 1 && onlyUrl !== undefined) environment.config.url = onlyUrl;
-
-  return {
-    format: "autocannon-json",
-    tool: "autocannon",
-    toolVersion: null,
-    label: null,
-    round: null,
+  const run: ParsedRun = {
+    ...emptyRun("autocannon-json", "autocannon"),
     startedAt: new Date(result.start).toISOString(),
     durationSeconds: result.duration,
-    environment,
     endpoints,
     aggregate,
     metrics: runMetricsOf(result),
-    thresholds: [],
-    checks: [],
     notes: notesOf(result, urls),
   };
+  const { config } = run.environment;
+  config.protocol = "http";
+  config.connections = result.connections;
+  if (result.pipelining !== undefined) config.pipelining = result.pipelining;
+  if (result.workers !== undefined && result.workers > 0) config.workers = result.workers;
+  if (urls.length === 1 && onlyUrl !== undefined) config.url = onlyUrl;
+  return run;
 }
 
 /** The numbers of the whole file, under the aggregate's name (the endpoint copies them). */
@@ -128,7 +122,7 @@ function latencyOf(result: AutocannonResult): LatencySummary {
   const { latency } = result;
   // No response at all: autocannon writes min 0 and NaN means, which are not measurements.
   if (result.requests.total === 0 || latency.totalCount === 0)
-    return { minMs: null, meanMs: null, maxMs: null, stdDevMs: null, percentiles: {} };
+    return emptyLatency();
   const percentiles: Record<string, number> = {};
   for (const [key, value] of Object.entries(latency)) {
     const match = PERCENTILE_KEY.exec(key);

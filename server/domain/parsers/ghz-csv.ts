@@ -23,7 +23,7 @@
  * fully qualified method name. Canceled/Unavailable calls get ghz.ts's shutdown note.
  */
 import { InputError } from "../input-error";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSamples } from "../stats/percentile";
 import { GHZ_SAMPLE_PERCENTILES, shutdownNoteOf } from "./ghz";
@@ -67,27 +67,17 @@ export function parseGhzCsv(files: readonly UploadedFile[]): ParsedRun {
     endpoints.push(endpointOf(methodNameOfFile(file.name), calls));
   }
 
-  const environment = emptyEnvironment();
-  environment.config.protocol = "grpc";
-  return {
-    format: "ghz-csv",
-    tool: "ghz",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds: null,
-    environment,
+  const run: ParsedRun = {
+    ...emptyRun("ghz-csv", "ghz"),
     endpoints,
     aggregate: endpointOf(AGGREGATE_NAME, mergeCalls(all)),
-    metrics: {},
-    thresholds: [],
-    checks: [],
     // ghz -O csv does not say why the run ended; the statuses alone identify ghz's own cut-offs.
     notes: unnamed
       ? shutdownNoteOf(null, all[0]?.statusCodes ?? {}, null)
       : endpoints.flatMap((endpoint) => shutdownNoteOf(endpoint.name, endpoint.statusCodes ?? {}, null)),
   };
+  run.environment.config.protocol = "grpc";
+  return run;
 }
 
 /** `reports/GetListing.csv` → `GetListing` (no folder, no extension). */

@@ -16,7 +16,7 @@
  * histogram of every report's OK calls; ghz's linear one is kept only when details are incomplete.
  */
 import { z } from "zod";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { SAMPLE_PERCENTILES, summarizeSamples } from "../stats/percentile";
 import { aggregateEndpoints, maxOf, minOf } from "./aggregate";
@@ -72,7 +72,17 @@ export function parseGhz(document: unknown): ParsedRun {
   const endMs = maxOf(windows.map((w) => w.endMs));
   const durationSeconds = Number.isFinite(endMs - startMs) && endMs > startMs ? (endMs - startMs) / 1000 : null;
 
-  const environment = emptyEnvironment();
+  const run: ParsedRun = {
+    ...emptyRun("ghz", "ghz"),
+    startedAt: Number.isFinite(startMs) ? new Date(startMs).toISOString() : null,
+    durationSeconds,
+    endpoints,
+    aggregate: aggregateOf(reports, endpoints, durationSeconds),
+    notes: reports.flatMap((report) =>
+      shutdownNoteOf(methodNameOf(report.options.call), report.statusCodeDistribution ?? {}, report.endReason ?? null),
+    ),
+  };
+  const { environment } = run;
   const agreedConfig = {
     name: agreed(reports.map((r) => r.name)),
     call: agreed(reports.map((r) => r.options.call)),
@@ -89,25 +99,7 @@ export function parseGhz(document: unknown): ParsedRun {
     const value = agreed(reports.map((r) => r.tags?.[key]));
     if (value !== undefined) environment.attributes[key] = String(value);
   }
-
-  return {
-    format: "ghz",
-    tool: "ghz",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: Number.isFinite(startMs) ? new Date(startMs).toISOString() : null,
-    durationSeconds,
-    environment,
-    endpoints,
-    aggregate: aggregateOf(reports, endpoints, durationSeconds),
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes: reports.flatMap((report) =>
-      shutdownNoteOf(methodNameOf(report.options.call), report.statusCodeDistribution ?? {}, report.endReason ?? null),
-    ),
-  };
+  return run;
 }
 
 function toEndpointResult(report: GhzReport): EndpointResult {

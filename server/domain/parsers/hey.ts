@@ -29,7 +29,7 @@ import { InputError } from "../input-error";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyRun,
   type EndpointResult,
   type HistogramBucket,
   type ParsedRun,
@@ -264,24 +264,9 @@ function heyRun(
   durationSeconds: number | null,
   notes: string[],
 ): ParsedRun {
-  const environment = emptyEnvironment();
-  environment.config.protocol = "http";
-  return {
-    format,
-    tool: "hey",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds,
-    environment,
-    endpoints: [],
-    aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes,
-  };
+  const run: ParsedRun = { ...emptyRun(format, "hey"), durationSeconds, aggregate, notes };
+  run.environment.config.protocol = "http";
+  return run;
 }
 
 /** Responses whose status is not 2xx or 3xx. */

@@ -34,7 +34,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 import sax from "sax";
 import { InputError } from "../input-error";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSamples } from "../stats/percentile";
 import { MAX_ENDPOINTS } from "./validate";
@@ -250,28 +250,21 @@ class JtlTally {
         `${this.subSamples} nested sub-sample(s) (embedded resources, redirects or a transaction's children) were not counted: their parent sample's time already covers them.`,
       );
     }
-    const environment = emptyEnvironment();
+    const run: ParsedRun = {
+      ...emptyRun(format, "jmeter"),
+      startedAt: Number.isFinite(this.firstStartMs) ? new Date(this.firstStartMs).toISOString() : null,
+      durationSeconds: span,
+      endpoints,
+      aggregate,
+      notes,
+    };
+    const { environment } = run;
     // The peak of active threads the samples saw: measured, so not a load-profile key (a run cut short
     // would look like another load), but worth showing.
     if (this.peakThreads !== null) environment.config.threads = this.peakThreads;
     if (aggregate.protocol !== null) environment.config.protocol = aggregate.protocol;
     if (typeof this.hostname === "string") environment.host.name = this.hostname;
-    return {
-      format,
-      tool: "jmeter",
-      toolVersion: null,
-      label: null,
-      round: null,
-      startedAt: Number.isFinite(this.firstStartMs) ? new Date(this.firstStartMs).toISOString() : null,
-      durationSeconds: span,
-      environment,
-      endpoints,
-      aggregate,
-      metrics: {},
-      thresholds: [],
-      checks: [],
-      notes,
-    };
+    return run;
   }
 }
 

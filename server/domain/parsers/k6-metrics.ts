@@ -31,7 +31,7 @@
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyRun,
   type Better,
   type CustomMetric,
   type EndpointResult,
@@ -182,39 +182,29 @@ export function buildK6SummaryRun(view: K6SummaryView): ParsedRun {
   const aggregate = toEndpointResult(AGGREGATE_NAME, overall);
   if (!overall.duration && !overall.reqs) aggregate.protocol = null;
 
-  const environment = emptyEnvironment();
+  const run: ParsedRun = {
+    ...emptyRun(view.format, "k6"),
+    durationSeconds: view.durationSeconds ?? durationFromCounter(view.metrics.get("http_reqs")),
+    endpoints,
+    aggregate,
+    // k6 writes metrics in map order, which differs run to run; sort so equal runs compare equal.
+    thresholds: thresholds.sort((a, b) => a.metric.localeCompare(b.metric) || a.expression.localeCompare(b.expression)),
+    checks: view.checks,
+  };
   const vus = view.metrics.get("vus")?.values.max;
   const vusMax = view.metrics.get("vus_max")?.values.max;
-  if (vus !== undefined) environment.config.vus = vus;
-  if (vusMax !== undefined) environment.config.vus_max = vusMax;
+  if (vus !== undefined) run.environment.config.vus = vus;
+  if (vusMax !== undefined) run.environment.config.vus_max = vusMax;
 
-  const notes: string[] = [];
   if (endpoints.length === 0) {
-    notes.push(
+    run.notes.push(
       "This k6 summary has no per-endpoint submetrics, so only the aggregate is available. k6 exports a " +
         "submetric per request name only when a threshold names it, e.g. 'http_req_duration{name:GetListing}'; " +
         "or upload the --out json points instead.",
     );
   }
-  const metrics = runMetricsOf(view, notes);
-
-  return {
-    format: view.format,
-    tool: "k6",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds: view.durationSeconds ?? durationFromCounter(view.metrics.get("http_reqs")),
-    environment,
-    endpoints,
-    aggregate,
-    metrics,
-    // k6 writes metrics in map order, which differs run to run; sort so equal runs compare equal.
-    thresholds: thresholds.sort((a, b) => a.metric.localeCompare(b.metric) || a.expression.localeCompare(b.expression)),
-    checks: view.checks,
-    notes,
-  };
+  run.metrics = runMetricsOf(view, run.notes);
+  return run;
 }
 
 interface Candidate {

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { InputError } from "../input-error";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSortedSamples } from "../stats/percentile";
 import { MAX_ENDPOINTS, validateParsedRun } from "./validate";
@@ -225,37 +225,26 @@ export class K6NdjsonAccumulator {
     aggregate.throughput = aggregate.requests !== null && spanSeconds !== null ? aggregate.requests / spanSeconds : null;
     aggregate.statusCodes = endpoints.length > 0 ? mergeStatusCodes(endpoints) : null;
 
-    const environment = emptyEnvironment();
-    if (this.vusMax !== null) environment.config.vus_max = this.vusMax;
-    for (const [key, value] of this.constantTags) if (value !== null) environment.attributes[key] = value;
+    const run: ParsedRun = {
+      ...emptyRun("k6-ndjson", "k6"),
+      startedAt: Number.isFinite(this.firstTimeMs) ? new Date(this.firstTimeMs).toISOString() : null,
+      durationSeconds: spanSeconds,
+      endpoints,
+      aggregate,
+      checks: [...this.checks.values()],
+    };
+    if (this.vusMax !== null) run.environment.config.vus_max = this.vusMax;
+    for (const [key, value] of this.constantTags) if (value !== null) run.environment.attributes[key] = value;
 
-    const notes: string[] = [];
-    if (endpoints.length === 0) notes.push("The k6 NDJSON has no http_req_duration points: no HTTP results to show.");
+    if (endpoints.length === 0) run.notes.push("The k6 NDJSON has no http_req_duration points: no HTTP results to show.");
     if (this.declaredThresholds > 0) {
-      notes.push(
+      run.notes.push(
         `k6 declares ${this.declaredThresholds} threshold(s) in the NDJSON but does not write their results there; ` +
           "upload the --summary-export or handleSummary JSON to keep pass/fail.",
       );
     }
-    const metrics: ParsedRun["metrics"] = {};
-    if (this.iterations > 0) metrics.iterations = { value: this.iterations, unit: "iterations", better: "higher" };
-
-    return validateParsedRun({
-      format: "k6-ndjson",
-      tool: "k6",
-      toolVersion: null,
-      label: null,
-      round: null,
-      startedAt: Number.isFinite(this.firstTimeMs) ? new Date(this.firstTimeMs).toISOString() : null,
-      durationSeconds: spanSeconds,
-      environment,
-      endpoints,
-      aggregate,
-      metrics,
-      thresholds: [],
-      checks: [...this.checks.values()],
-      notes,
-    });
+    if (this.iterations > 0) run.metrics.iterations = { value: this.iterations, unit: "iterations", better: "higher" };
+    return validateParsedRun(run);
   }
 
   private toResult(name: string, accumulator: EndpointAccumulator, sorted: Float64Array, spanSeconds: number | null): EndpointResult {

@@ -22,7 +22,7 @@ import { InputError } from "../input-error";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyRun,
   type EndpointResult,
   type ParsedRun,
   type TimelinePoint,
@@ -146,22 +146,7 @@ export function parseLocustCsv(files: readonly UploadedFile[]): ParsedRun {
   if (failures) attachFailures(failures.source, failures.table, endpoints, aggregateRow);
   const aggregate = aggregateRow ?? aggregateEndpoints(endpoints);
 
-  const run: ParsedRun = {
-    format: "locust-csv",
-    tool: "locust",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds: null,
-    environment: emptyEnvironment(),
-    endpoints,
-    aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes: [],
-  };
+  const run: ParsedRun = { ...emptyRun("locust-csv", "locust"), endpoints, aggregate };
   const history = byKind.get("history");
   if (history) applyHistory(history.source, history.table, run, stats.source);
   const exceptions = byKind.get("exceptions");

@@ -32,7 +32,7 @@ import { InputError } from "../input-error";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyRun,
   type EndpointResult,
   type ParsedRun,
   type TimelinePoint,
@@ -145,32 +145,24 @@ export function parseLocustHtml(text: string, source: string): ParsedRun {
   }));
   if (timeline.length > 0) aggregate.timeline = timeline;
 
-  const environment = emptyEnvironment();
-  environment.config.protocol = "http";
-  const host = args.host === null ? "" : unescapeHtml(args.host);
-  if (host !== "" && host !== "None") environment.config.host = host; // str(None) when no host was set
-  const users = timeline.map((point) => point.users).filter((value) => value !== null);
-  if (users.length > 0) environment.config.users = maxOf(users);
-  if (args.profile) environment.config.profile = unescapeHtml(args.profile);
   const endMs = args.end_time;
-
-  return {
-    format: "locust-html",
-    tool: "locust",
-    toolVersion: null,
-    label: null,
-    round: null,
+  const run: ParsedRun = {
+    ...emptyRun("locust-html", "locust"),
     startedAt: new Date(args.start_time).toISOString(),
     // end_time is the last request; equal to start_time when there was none.
     durationSeconds: endMs !== null && endMs > args.start_time ? (endMs - args.start_time) / 1000 : null,
-    environment,
     endpoints,
     aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
     notes: locustExceptionNotes(args.exceptions_statistics.map((e) => ({ count: e.count, message: e.msg }))),
   };
+  const { config } = run.environment;
+  config.protocol = "http";
+  const host = args.host === null ? "" : unescapeHtml(args.host);
+  if (host !== "" && host !== "None") config.host = host; // str(None) when no host was set
+  const users = timeline.map((point) => point.users).filter((value) => value !== null);
+  if (users.length > 0) config.users = maxOf(users);
+  if (args.profile) config.profile = unescapeHtml(args.profile);
+  return run;
 }
 
 /** The JSON text of the last `window.templateArgs = {…}` and the line it starts on. */

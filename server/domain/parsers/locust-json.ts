@@ -5,7 +5,7 @@
  * Times are milliseconds; timestamps are unix seconds.
  */
 import { z } from "zod";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { maxOf, minOf } from "./aggregate";
 import { locustPercentiles, mergeHistograms, toHistogram } from "./locust-histogram";
 import { parseWire } from "./wire";
@@ -46,20 +46,11 @@ export function parseLocustJson(document: unknown): ParsedRun {
   const aggregate = aggregateOf(entries, endpoints, spanSeconds);
 
   return {
-    format: "locust-json",
-    tool: "locust",
-    toolVersion: null,
-    label: null,
-    round: null,
+    ...emptyRun("locust-json", "locust"),
     startedAt: startSeconds !== null ? new Date(startSeconds * 1000).toISOString() : null,
     durationSeconds: spanSeconds,
-    environment: emptyEnvironment(),
     endpoints,
     aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes: [],
   };
 }
 

@@ -25,10 +25,8 @@
 import { z } from "zod";
 import { InputError, type InputErrorDetail } from "../input-error";
 import {
-  AGGREGATE_NAME,
-  emptyEndpoint,
-  emptyEnvironment,
   emptyLatency,
+  emptyRun,
   type FormatId,
   type HistogramBucket,
   type LatencySummary,
@@ -297,7 +295,7 @@ interface VegetaHistogram {
 
 export function parseVegetaHist(text: string, source: string): ParsedRun {
   const { requests, histogram, notes } = readVegetaHist(text, source);
-  const run = emptyRun("vegeta-hist");
+  const run = emptyVegetaRun("vegeta-hist");
   run.aggregate.requests = requests;
   run.aggregate.histogram = histogram;
   run.notes.push(...notes);
@@ -434,7 +432,7 @@ export function parseVegetaSet(files: readonly DetectedFile[]): ParsedRun {
 // ---- shared --------------------------------------------------------------------------------------
 
 function buildRun(format: FormatId, figures: VegetaFigures): ParsedRun {
-  const run = emptyRun(format);
+  const run = emptyVegetaRun(format);
   const aggregate = run.aggregate;
   const { requests, statusCodes } = figures;
   aggregate.requests = requests;
@@ -484,27 +482,12 @@ function errorsNote(errors: readonly string[]): string {
   return `vegeta listed ${errors.length} distinct error${s} without counting them: ${listed.join("; ")}${more}.`;
 }
 
-function emptyRun(format: FormatId): ParsedRun {
-  const environment = emptyEnvironment();
-  environment.config.protocol = "http";
-  const aggregate = emptyEndpoint(AGGREGATE_NAME);
-  aggregate.protocol = "http";
-  return {
-    format,
-    tool: "vegeta",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds: null,
-    environment,
-    endpoints: [],
-    aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes: [],
-  };
+/** A vegeta run: one HTTP attack, everything on the aggregate. */
+function emptyVegetaRun(format: FormatId): ParsedRun {
+  const run = emptyRun(format, "vegeta");
+  run.environment.config.protocol = "http";
+  run.aggregate.protocol = "http";
+  return run;
 }
 
 function malformed(path: string, message: string): InputError {

@@ -34,7 +34,7 @@
  * line must be one of wrk's and parse; so must `Running …` and `N threads and M connections`.
  */
 import { InputError } from "../input-error";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type ParsedRun } from "../run";
 import { aggregateEndpoints } from "./aggregate";
 
 const NAN = "-?nan";
@@ -136,38 +136,29 @@ export function parseWrkText(text: string, source: string): ParsedRun {
     }
   }
 
-  const environment = emptyEnvironment();
-  environment.config.duration = report.durationSeconds;
-  environment.config.threads = report.threads;
-  environment.config.connections = report.connections;
-  environment.config.url = report.url;
-  environment.config.protocol = "http";
   const aggregate = aggregateEndpoints([endpoint]);
   aggregate.name = AGGREGATE_NAME;
   const runtimeMs = timeMs(requests[2], requests[3]);
-  const notes = socketErrors
-    ? [
-        `wrk reported socket errors (connect ${connectErrors}, read ${readErrors}, write ${writeErrors}, timeout ${timeouts}): ` +
-          `connect, read and write errors are requests that never completed, added to wrk's ${responses} responses; ` +
-          "timeouts are responses slower than --timeout. All count as failures.",
-      ]
-    : [];
-  return {
-    format: "wrk-text",
-    tool: "wrk",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
+  const run: ParsedRun = {
+    ...emptyRun("wrk-text", "wrk"),
     durationSeconds: runtimeMs === null ? null : runtimeMs / 1000,
-    environment,
     endpoints: [endpoint],
     aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes,
   };
+  const { config } = run.environment;
+  config.duration = report.durationSeconds;
+  config.threads = report.threads;
+  config.connections = report.connections;
+  config.url = report.url;
+  config.protocol = "http";
+  if (socketErrors) {
+    run.notes.push(
+      `wrk reported socket errors (connect ${connectErrors}, read ${readErrors}, write ${writeErrors}, timeout ${timeouts}): ` +
+        `connect, read and write errors are requests that never completed, added to wrk's ${responses} responses; ` +
+        "timeouts are responses slower than --timeout. All count as failures.",
+    );
+  }
+  return run;
 }
 
 function readWrkText(text: string, source: string): WrkReport {
