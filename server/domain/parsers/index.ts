@@ -29,7 +29,10 @@ import { applyRunMetadata, runMetadataSchema, type RunMetadata } from "./metadat
 import { thinTimelines } from "./timeline";
 import { sourceOf, type DetectedFile, type UploadedFile } from "./uploaded-file";
 import { validateParsedRun } from "./validate";
-import { parseVegetaHist, parseVegetaJson, parseVegetaSet, parseVegetaText } from "./vegeta";
+import { parseVegetaHist } from "./vegeta-hist";
+import { parseVegetaJson } from "./vegeta-json";
+import { parseVegetaSet } from "./vegeta-set";
+import { parseVegetaText } from "./vegeta-text";
 import { parseWire } from "./wire";
 import { parseWrkText } from "./wrk";
 
