@@ -11,7 +11,9 @@
 import { InputError } from "../input-error";
 import { endpointKey } from "../run";
 import type { FormatId, ParsedRun } from "../run";
-import { parseArtilleryConsole, parseArtilleryJson, parseArtillerySet } from "./artillery";
+import { parseArtilleryConsole } from "./artillery-console";
+import { parseArtilleryJson } from "./artillery-json";
+import { parseArtillerySet } from "./artillery-set";
 import { parseAutocannonJson } from "./autocannon";
 import { parseBenchtrack } from "./benchtrack";
 import { describeContent, inspectFile, isUploadWrapper, type Inspection } from "./detect";
