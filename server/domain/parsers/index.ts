@@ -20,7 +20,8 @@ import { describeContent, inspectFile, isUploadWrapper, type Inspection } from "
 import { describeFormats, FORMATS, formatsInOrder, resolveFormatName } from "./formats";
 import { parseGhz } from "./ghz";
 import { parseGhzCsv } from "./ghz-csv";
-import { parseHeyCsv, parseHeyText } from "./hey";
+import { parseHeyCsv } from "./hey-csv";
+import { parseHeyText } from "./hey-text";
 import { parseJmeterCsv, parseJmeterXml } from "./jmeter";
 import { K6NdjsonAccumulator } from "./k6-ndjson";
 import { parseK6HandleSummary, parseK6NewSummary, parseK6SummaryExport } from "./k6-summary";
