@@ -1,21 +1,9 @@
 /**
- * Apache JMeter results files (JTL), as `jmeter -n -t plan.jmx -l results.jtl` writes them: CSV (the
- * default) or XML (`jmeter.save.saveservice.output_format=xml`). One sample per request. Built from
- * JMeter's documentation, not from a real file (none could be produced here): the user manual's
- * "Listeners" chapter (jmeter.apache.org/usermanual/listeners.html: 12.4 CSV Log format, 12.5 XML Log
- * format 2.1, 12.7 Sample Attributes) and apache/jmeter CSVSaveService.java (column names and order).
- *
- * CSV: a header row names the columns (timeStamp, elapsed, label, responseCode, responseMessage,
- * threadName, dataType, success, failureMessage, bytes, sentBytes, grpThreads, allThreads, URL, Latency,
- * IdleTime, Connect…, in JMeter's fixed order, any subset); columns are found by name, so any order works.
- * Required: timeStamp, elapsed, label, success. `timeStamp` must be epoch ms (JMeter's default,
- * `jmeter.save.saveservice.timestamp_format=ms`); a formatted date is refused, as its time zone is unknown.
- * The delimiter is `,` (JMeter's default_delimiter), or tab, `;` or `|` when the header uses it.
- * XML: `<testResults version="1.2">` holding `<httpSample>` / `<sample>` elements with attributes t
- * (elapsed ms), ts (epoch ms), s (success), lb (label), rc, rm, na (all active threads), sc (sample count),
- * hn (host); the URL in a `<java.net.URL>` child and failure messages in `<assertionResult>` children.
- * Samples nested in a sample (embedded resources, redirects, a transaction's children) are its
- * sub-results, already inside the parent's time: not counted. Read with sax, streaming, in strict mode.
+ * What JMeter's two results files (JTL, `jmeter-csv.ts` and `jmeter-xml.ts`) share: one sample per request,
+ * tallied per label into a run. Built from JMeter's documentation, not from a real file (none could be
+ * produced here): the user manual's "Listeners" chapter (jmeter.apache.org/usermanual/listeners.html: 12.4
+ * CSV Log format, 12.5 XML Log format 2.1, 12.7 Sample Attributes) and apache/jmeter CSVSaveService.java
+ * (column names and order).
  *
  * Per label an endpoint, as JMeter's Aggregate Report lists them: requests, failures (success false),
  * exact percentiles (50, 90 = JMeter's "90% Line", 95, 99, 99.9; interpolated between ranks, k6's method,
@@ -31,8 +19,6 @@
  * The run's host is `Hostname`/hn when every sample agrees. Dropped: latency and connect times, bytes,
  * thread names, response data; aggregated rows (SampleCount > 1, statistical mode) are refused.
  */
-import { CsvError, parse } from "csv-parse/sync";
-import sax from "sax";
 import { InputError } from "../input-error";
 import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
@@ -41,13 +27,10 @@ import { MAX_ENDPOINTS } from "./validate";
 
 /** TransactionController's parent sample message (NUMBER_OF_SAMPLES_IN_TRANSACTION_PREFIX). */
 const TRANSACTION_MESSAGE = /^Number of samples in transaction : \d+, number of failing samples : \d+/;
-const REQUIRED_COLUMNS = ["timeStamp", "elapsed", "label", "success"] as const;
-const DELIMITERS = [",", "\t", ";", "|"] as const;
-const SAMPLE_ELEMENTS = new Set(["httpSample", "sample"]);
 const TIMESTAMP_HINT = "set jmeter.save.saveservice.timestamp_format=ms (JMeter's default) and run again";
 
 /** One sample, as a CSV row or an XML element states it. */
-interface JtlSample {
+export interface JtlSample {
   label: string;
   timeStampMs: number;
   elapsedMs: number;
@@ -73,96 +56,7 @@ interface LabelTally {
   transaction: boolean;
 }
 
-export function parseJmeterCsv(text: string, source: string): ParsedRun {
-  const firstLine =
-    text
-      .replace(/^\uFEFF/, "")
-      .trimStart()
-      .split(/\r?\n/, 1)[0] ?? "";
-  const delimiter = DELIMITERS.find((d) => firstLine.split(d).map(unquote).includes("timeStamp")) ?? ",";
-  const tally = new JtlTally();
-  const state: { columns: Map<string, number> | null } = { columns: null };
-  try {
-    parse(text, {
-      bom: true,
-      delimiter,
-      skip_empty_lines: true,
-      on_record: (record, context) => {
-        const where = `${source}: line ${context.lines}`;
-        if (state.columns === null) state.columns = readHeader(record, where);
-        else tally.add(sampleOfRow(record, state.columns, where), where);
-        return null; // nothing is kept by csv-parse: rows are tallied as they come
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof CsvError)) throw error;
-    const where = typeof error.lines === "number" ? `${source}: line ${error.lines}` : source;
-    throw malformed(where, error.message);
-  }
-  if (state.columns === null) throw malformed(`${source}: line 1`, "empty file: no header row");
-  return tally.toRun("jmeter-csv", source, state.columns.has("responseCode"));
-}
-
-export function parseJmeterXml(text: string, source: string): ParsedRun {
-  const tally = new JtlTally();
-  const parser = sax.parser(true, { position: true });
-  const where = (): string => `${source}: line ${parser.line + 1}`;
-  const open: string[] = [];
-  let current: { sample: JtlSample; where: string } | null = null;
-  let assertion = { failed: false, message: "" };
-  let elementText = "";
-  let codesKnown = false;
-  const seen = { root: false };
-
-  parser.onopentag = (tag) => {
-    const depth = open.length;
-    open.push(tag.name);
-    elementText = "";
-    const attribute = (name: string): string | undefined => {
-      const value = tag.attributes[name];
-      return typeof value === "string" ? value : value?.value;
-    };
-    if (depth === 0 && tag.name !== "testResults")
-      throw malformed(where(), `expected a JMeter <testResults> root element, got <${tag.name}>`);
-    seen.root = true;
-    if (depth === 1 && SAMPLE_ELEMENTS.has(tag.name)) {
-      codesKnown ||= attribute("rc") !== undefined;
-      current = { sample: sampleOfElement(tag.name, attribute, where()), where: where() };
-    } else if (depth >= 2 && current && SAMPLE_ELEMENTS.has(tag.name)) tally.countSubSample();
-    else if (depth === 2 && tag.name === "assertionResult") assertion = { failed: false, message: "" };
-  };
-  parser.ontext = (chunk) => {
-    elementText += chunk;
-  };
-  parser.oncdata = (chunk) => {
-    elementText += chunk;
-  };
-  parser.onclosetag = (name) => {
-    open.pop();
-    const depth = open.length; // of the element just closed
-    if (!current) return;
-    if (depth === 1) {
-      tally.add(current.sample, current.where);
-      current = null;
-    } else if (depth === 2 && name === "java.net.URL") current.sample.url = elementText.trim();
-    else if (depth === 2 && name === "assertionResult" && assertion.failed && current.sample.failureMessage === "") {
-      current.sample.failureMessage = assertion.message;
-    } else if (depth === 3 && open[2] === "assertionResult") {
-      if ((name === "failure" || name === "error") && elementText.trim() === "true") assertion.failed = true;
-      if (name === "failureMessage") assertion.message = elementText.trim();
-    }
-  };
-
-  // sax reports syntax errors (and a file cut short, at close()) here; its message ends with its own position.
-  parser.onerror = (error) => {
-    throw malformed(where(), `invalid XML: ${error.message.split("\n")[0] ?? error.message}`);
-  };
-  parser.write(text).close();
-  if (!seen.root) throw malformed(`${source}: line 1`, "no <testResults> element");
-  return tally.toRun("jmeter-xml", source, codesKnown);
-}
-
-class JtlTally {
+export class JtlTally {
   private readonly labels = new Map<string, LabelTally>();
   private firstStartMs = Number.POSITIVE_INFINITY;
   private lastEndMs = Number.NEGATIVE_INFINITY;
@@ -294,65 +188,10 @@ function mergeCounts(maps: readonly Record<string, number>[]): Record<string, nu
   return merged;
 }
 
-function readHeader(record: readonly string[], where: string): Map<string, number> {
-  const columns = new Map(record.map((name, index) => [unquote(name.trim()), index] as const));
-  const missing = REQUIRED_COLUMNS.filter((column) => !columns.has(column));
-  if (missing.length > 0) {
-    const headerless = /^\d+$/.test(record[0]?.trim() ?? "")
-      ? " (the file seems to have no header row: set jmeter.save.saveservice.print_field_names=true)"
-      : "";
-    throw malformed(where, `missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}${headerless}`);
-  }
-  return columns;
-}
-
-function sampleOfRow(record: readonly string[], columns: ReadonlyMap<string, number>, where: string): JtlSample {
-  const cell = (name: string): string => {
-    const index = columns.get(name);
-    return index === undefined ? "" : (record[index] ?? "");
-  };
-  return {
-    label: cell("label"),
-    timeStampMs: epochMsOf(cell("timeStamp"), "timeStamp", where),
-    elapsedMs: wholeNumberOf(cell("elapsed"), "elapsed", where),
-    success: successOf(cell("success"), "success", where),
-    responseCode: cell("responseCode"),
-    responseMessage: cell("responseMessage"),
-    failureMessage: cell("failureMessage"),
-    url: cell("URL") === "null" ? "" : cell("URL"), // JMeter writes "null" for samplers without a URL
-    httpElement: false,
-    allThreads: optionalWholeNumberOf(cell("allThreads"), "allThreads", where),
-    sampleCount: optionalWholeNumberOf(cell("SampleCount"), "SampleCount", where),
-    hostname: cell("Hostname"),
-  };
-}
-
-function sampleOfElement(element: string, attribute: (name: string) => string | undefined, where: string): JtlSample {
-  const required = (name: string, meaning: string): string => {
-    const value = attribute(name);
-    if (value === undefined) throw malformed(where, `<${element}> without its ${name} attribute (${meaning})`);
-    return value;
-  };
-  return {
-    label: required("lb", "label"),
-    timeStampMs: epochMsOf(required("ts", "timestamp"), "ts", where),
-    elapsedMs: wholeNumberOf(required("t", "elapsed time"), "t", where),
-    success: successOf(required("s", "success flag"), "s", where),
-    responseCode: attribute("rc") ?? "",
-    responseMessage: attribute("rm") ?? "",
-    failureMessage: "",
-    url: "",
-    httpElement: element === "httpSample",
-    allThreads: optionalWholeNumberOf(attribute("na") ?? "", "na", where),
-    sampleCount: optionalWholeNumberOf(attribute("sc") ?? "", "sc", where),
-    hostname: attribute("hn") ?? "",
-  };
-}
-
 /** Latest instant a JavaScript date holds (year 275760): a later "epoch ms" is not a time. */
 const MAX_EPOCH_MS = 8.64e15;
 
-function epochMsOf(value: string, field: string, where: string): number {
+export function epochMsOf(value: string, field: string, where: string): number {
   if (/^\d+$/.test(value.trim())) {
     const epochMs = Number(value);
     if (epochMs > MAX_EPOCH_MS)
@@ -364,29 +203,26 @@ function epochMsOf(value: string, field: string, where: string): number {
   throw malformed(where, `${field} must be epoch milliseconds, got "${value}"`);
 }
 
-function wholeNumberOf(value: string, field: string, where: string): number {
+export function wholeNumberOf(value: string, field: string, where: string): number {
   if (!/^\d+$/.test(value.trim())) throw malformed(where, `${field} must be a whole number, got "${value}"`);
   const number = Number(value);
-  if (number > Number.MAX_SAFE_INTEGER) throw malformed(where, `${field} ${value.trim().slice(0, 40)}… is beyond any count or time JMeter writes`);
+  if (number > Number.MAX_SAFE_INTEGER)
+    throw malformed(where, `${field} ${value.trim().slice(0, 40)}… is beyond any count or time JMeter writes`);
   return number;
 }
 
 /** An optional count (allThreads, SampleCount): empty when JMeter did not write it. */
-function optionalWholeNumberOf(value: string, field: string, where: string): number | null {
+export function optionalWholeNumberOf(value: string, field: string, where: string): number | null {
   return value.trim() === "" ? null : wholeNumberOf(value, field, where);
 }
 
-function successOf(value: string, field: string, where: string): boolean {
+export function successOf(value: string, field: string, where: string): boolean {
   const flag = value.trim().toLowerCase();
   if (flag !== "true" && flag !== "false") throw malformed(where, `${field} must be true or false, got "${value}"`);
   return flag === "true";
 }
 
-function unquote(name: string): string {
-  return name.replace(/^"(.*)"$/, "$1");
-}
-
-function malformed(where: string, message: string): InputError {
+export function malformed(where: string, message: string): InputError {
   return new InputError("malformed", `Not a valid JMeter results file (${where}): ${message}`, [
     { path: where, message },
   ]);
