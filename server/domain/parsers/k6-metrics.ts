@@ -1,6 +1,7 @@
 /**
- * What the three k6 summary files have in common once their wire shapes are read (`k6-summary.ts`): metrics
- * by key, threshold results and checks. Each parser turns its file into a `K6SummaryView`, then
+ * What the three k6 summary files have in common (`k6-summary.ts`, `k6-handle-summary.ts`,
+ * `k6-new-summary.ts`): the shape of a check, and once their wire shapes are read, metrics by key,
+ * threshold results and checks. Each parser turns its file into a `K6SummaryView`, then
  * `buildK6SummaryRun` maps it to a `ParsedRun` the same way, so the formats cannot drift apart.
  *
  * Mapping:
@@ -28,6 +29,7 @@
  * - At most MAX_ATTRIBUTES metrics: threshold-named ones first, then custom ones, by key; a note names
  *   the rest. Keys longer than MAX_METRIC_NAME_LENGTH are left out with a note.
  */
+import { z } from "zod";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
@@ -42,6 +44,19 @@ import {
   type ToolThreshold,
 } from "../run";
 import { MAX_ATTRIBUTES } from "./validate";
+
+/** A check as all three files write it (grouped differently: see each parser). */
+export const k6CheckSchema = z.object({
+  name: z.string(),
+  path: z.string().optional(),
+  passes: z.number().int().nonnegative(),
+  fails: z.number().int().nonnegative(),
+});
+export type K6Check = z.infer<typeof k6CheckSchema>;
+
+export function toToolCheck(check: K6Check, groupPath: string): ToolCheck {
+  return { name: check.name, group: groupPath === "" ? null : groupPath, passes: check.passes, fails: check.fails };
+}
 
 export type K6MetricType = "counter" | "gauge" | "rate" | "trend";
 
