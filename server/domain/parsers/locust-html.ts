@@ -38,7 +38,7 @@ import {
   type TimelinePoint,
 } from "../run";
 import { aggregateEndpoints, maxOf } from "./aggregate";
-import { locustExceptionNotes } from "./locust-csv";
+import { attachLocustFailures, locustExceptionNotes, locustKey, type LocustFailure } from "./locust-failures";
 import { parseJsonText, parseWire } from "./wire";
 
 const ARGS_PATH = "window.templateArgs";
@@ -134,7 +134,7 @@ export function parseLocustHtml(text: string, source: string): ParsedRun {
   }
   const aggregate = aggregateRow ?? aggregateEndpoints(endpoints);
   aggregate.protocol = "http";
-  attachFailures(args.failures_statistics, endpoints, aggregate);
+  attachLocustFailures(failuresOf(args.failures_statistics), endpoints, aggregate);
   const timeline = args.history.map((entry): TimelinePoint => ({
     atMs: entry.time,
     requestsPerSecond: entry.current_rps,
@@ -251,28 +251,19 @@ function percentilesIn(fields: Record<string, unknown>, pattern: RegExp, path: s
   return percentiles;
 }
 
-function attachFailures(
-  failures: LocustHtmlArgs["failures_statistics"],
-  endpoints: EndpointResult[],
-  aggregate: EndpointResult,
-): void {
-  // The report lists every failure, so an endpoint absent from it had none.
-  for (const endpoint of endpoints) endpoint.errors = {};
-  aggregate.errors = {};
-  const byKey = new Map(endpoints.map((e) => [`${e.method ?? ""}\u0000${e.name}`, e])); // e's are unescaped already
-  for (const failure of failures) {
-    const message = unescapeHtml(failure.error);
-    const endpoint = byKey.get(keyOf(failure.name, failure.method));
-    for (const target of [endpoint, aggregate]) {
-      if (!target?.errors) continue;
-      target.errors[message] = (target.errors[message] ?? 0) + failure.occurrences;
-    }
-  }
+/** Failures by message, named as the endpoints are (unescaped: the statistics are escaped, failures not in every version). */
+function failuresOf(failures: LocustHtmlArgs["failures_statistics"]): LocustFailure[] {
+  return failures.map((failure) => ({
+    method: unescapeHtml(failure.method ?? ""),
+    name: unescapeHtml(failure.name),
+    error: unescapeHtml(failure.error),
+    occurrences: failure.occurrences,
+  }));
 }
 
-/** Endpoint identity: method and name, unescaped (the statistics are escaped, failures not in every version). */
+/** Endpoint identity: method and name, unescaped, as locustKey spells it. */
 function keyOf(name: string, methodName: string | null): string {
-  return `${unescapeHtml(methodName ?? "")}\u0000${unescapeHtml(name)}`;
+  return locustKey(unescapeHtml(methodName ?? ""), unescapeHtml(name));
 }
 
 const HTML_ENTITIES: Record<string, string> = {
