@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { maxOf, minOf } from "./aggregate";
-import { locustPercentiles, mergeHistograms, toHistogram } from "./locust-histogram";
+import { addLocustHistograms, locustPercentiles, toHistogram } from "./locust-histogram";
 import { parseWire } from "./wire";
 
 const countSchema = z.number().int().nonnegative();
@@ -87,7 +87,7 @@ function aggregateOf(
   aggregate.requests = requests;
   aggregate.failures = sum(entries.map((e) => e.num_failures));
   aggregate.throughput = spanSeconds !== null ? requests / spanSeconds : null;
-  const histogram = mergeHistograms(endpoints.map((e) => e.histogram ?? []));
+  const histogram = addLocustHistograms(endpoints.map((e) => e.histogram ?? []));
   aggregate.histogram = histogram;
   const mins = entries.map((e) => e.min_response_time).filter((m): m is number => m !== null);
   aggregate.latency = {
