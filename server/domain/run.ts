@@ -107,7 +107,8 @@ export interface ToolCheck {
 
 /**
  * Every format Benchtrack reads, one id each (what the upload answer's `format` says). What each keeps
- * and drops, its aliases for `?format=` and the tool command that writes it: parsers/formats.ts.
+ * and drops and the tool command that writes it: parsers/format-list.ts; its aliases for `?format=`:
+ * parsers/formats.ts.
  */
 export const FORMAT_IDS = [
   "benchtrack",
