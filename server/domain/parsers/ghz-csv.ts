@@ -20,13 +20,13 @@
  * report's `average` is: one method's mean means the same in both formats. Percentiles interpolate between ranks (k6's method, as everywhere samples
  * are at hand) on 0.01 ms values, so they can differ slightly from ghz's nearest-rank ones on nanoseconds.
  * Dropped (not in the file): start time, duration and throughput (no timestamps), load options, the
- * fully qualified method name. Canceled/Unavailable calls get ghz.ts's shutdown note.
+ * fully qualified method name. Canceled/Unavailable calls get ghz-calls.ts's shutdown note.
  */
 import { InputError } from "../input-error";
 import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSamples } from "../stats/percentile";
-import { GHZ_SAMPLE_PERCENTILES, shutdownNoteOf } from "./ghz";
+import { GHZ_SAMPLE_PERCENTILES, shutdownNoteOf } from "./ghz-calls";
 import { sourceOf, type UploadedFile } from "./uploaded-file";
 
 /** The longest latency a call may state: 10^9 ms (11.6 days); beyond, the file is garbled. */
