@@ -30,6 +30,7 @@ import {
   type LatencySummary,
   type ParsedRun,
 } from "../run";
+import { sumOfCounts } from "./aggregate";
 
 const ENDPOINT_TIME_PREFIX = "plugins.metrics-by-endpoint.response_time.";
 const ENDPOINT_COUNTER = /^plugins\.metrics-by-endpoint\.(.+)\.(codes|errors)\.([^.]+)$/;
@@ -66,7 +67,7 @@ export function buildArtilleryRun(format: FormatId, view: MetricView, spanMs: nu
     );
     result.failures = result.requests;
   }
-  const errorTotal = sum(tally.errors);
+  const errorTotal = sumOfCounts(tally.errors);
   if (errorTotal > 0) {
     const listed = Object.entries(tally.errors)
       .map(([code, n]) => `${code} ×${n}`)
@@ -79,7 +80,7 @@ export function buildArtilleryRun(format: FormatId, view: MetricView, spanMs: nu
 export function aggregateTally(view: MetricView): Tally {
   const codes = countersUnder(view.counters, "http.codes.");
   const errors = countersUnder(view.counters, "errors.");
-  const requests = view.counters["http.requests"] ?? sum(codes) + sum(errors); // a window of no requests has no counter
+  const requests = view.counters["http.requests"] ?? sumOfCounts(codes) + sumOfCounts(errors); // a window of no requests has no counter
   return {
     requests,
     failures: failuresOf(codes, errors),
@@ -107,9 +108,9 @@ export function endpointTallies(view: MetricView): Map<string, Tally> {
   for (const name of names) {
     const { codes, errors } = counts.get(name) ?? { codes: {}, errors: {} };
     const summary = view.summaries[`${ENDPOINT_TIME_PREFIX}${name}`];
-    const responses = summary?.count ?? sum(codes);
+    const responses = summary?.count ?? sumOfCounts(codes);
     tallies.set(name, {
-      requests: responses + sum(errors),
+      requests: responses + sumOfCounts(errors),
       failures: failuresOf(codes, errors),
       summary,
       codes,
@@ -164,11 +165,7 @@ function countersUnder(counters: Record<string, number>, prefix: string): Record
 }
 
 function failuresOf(codes: Record<string, number>, errors: Record<string, number>): number {
-  return Object.entries(codes).reduce((total, [code, n]) => total + (Number(code) >= 400 ? n : 0), 0) + sum(errors);
-}
-
-function sum(counts: Record<string, number>): number {
-  return Object.values(counts).reduce((total, n) => total + n, 0);
+  return Object.entries(codes).reduce((total, [code, n]) => total + (Number(code) >= 400 ? n : 0), 0) + sumOfCounts(errors);
 }
 
 const VUSER_COUNTERS: readonly (readonly [string, Better | null])[] = [

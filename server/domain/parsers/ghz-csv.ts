@@ -26,6 +26,7 @@ import { InputError } from "../input-error";
 import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSamples } from "../stats/percentile";
+import { addCounts } from "./aggregate";
 import { GHZ_SAMPLE_PERCENTILES, shutdownNoteOf } from "./ghz-calls";
 import { sourceOf, type UploadedFile } from "./uploaded-file";
 
@@ -121,14 +122,17 @@ function readCalls(text: string, source: string): GhzCalls {
 }
 
 function mergeCalls(parts: readonly GhzCalls[]): GhzCalls {
-  const merged: GhzCalls = { count: 0, totalMs: 0, okLatenciesMs: [], statusCodes: {}, errors: {} };
+  const merged: GhzCalls = {
+    count: 0,
+    totalMs: 0,
+    okLatenciesMs: [],
+    statusCodes: addCounts(parts.map((part) => part.statusCodes)),
+    errors: addCounts(parts.map((part) => part.errors)),
+  };
   for (const part of parts) {
     merged.count += part.count;
     merged.totalMs += part.totalMs;
     for (const latency of part.okLatenciesMs) merged.okLatenciesMs.push(latency);
-    for (const [status, n] of Object.entries(part.statusCodes))
-      merged.statusCodes[status] = (merged.statusCodes[status] ?? 0) + n;
-    for (const [error, n] of Object.entries(part.errors)) merged.errors[error] = (merged.errors[error] ?? 0) + n;
   }
   return merged;
 }

@@ -19,7 +19,7 @@ import { z } from "zod";
 import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSamples } from "../stats/percentile";
-import { aggregateEndpoints, maxOf, minOf } from "./aggregate";
+import { aggregateEndpoints, maxOf, minOf, sumOfCounts } from "./aggregate";
 import { GHZ_SAMPLE_PERCENTILES, shutdownNoteOf } from "./ghz-calls";
 import { parseWire } from "./wire";
 
@@ -137,7 +137,7 @@ function methodNameOf(call: string): string {
 
 function okCallsOf(report: GhzReport): number {
   if (report.statusCodeDistribution) return report.statusCodeDistribution.OK ?? 0;
-  const errors = Object.values(report.errorDistribution ?? {}).reduce((sum, n) => sum + n, 0);
+  const errors = sumOfCounts(report.errorDistribution ?? {});
   return Math.max(0, report.count - errors);
 }
 

@@ -13,6 +13,7 @@
  */
 import { InputError } from "../input-error";
 import type { HistogramBucket, ParsedRun } from "../run";
+import { sumOfCounts } from "./aggregate";
 import { capNote, emptyHeyRun, failedResponses, MAX_RESULTS, secondsToMs } from "./hey-report";
 
 type Section = "summary" | "histogram" | "latency" | "details" | "status" | "errors";
@@ -52,8 +53,8 @@ export function parseHeyText(text: string, source: string): ParsedRun {
   const report = readHeyText(text, source);
   const run = emptyHeyRun("hey-text");
   const { aggregate } = run;
-  const responses = sumOf(report.statusCodes);
-  const errorCount = sumOf(report.errors);
+  const responses = sumOfCounts(report.statusCodes);
+  const errorCount = sumOfCounts(report.errors);
   aggregate.requests = responses + errorCount;
   aggregate.failures = failedResponses(report.statusCodes) + errorCount;
   aggregate.throughput = goNumber(report.requestsPerSecond, Number);
@@ -175,10 +176,6 @@ function addHistogramBucket(
   if (previous && upperMs < previous.upperMs) fail("a histogram mark below the previous one: marks ascend");
   if (previous && upperMs === previous.upperMs) previous.count += count;
   else buckets.push({ upperMs, count });
-}
-
-function sumOf(counts: Readonly<Record<string, number>>): number {
-  return Object.values(counts).reduce((sum, count) => sum + count, 0);
 }
 
 /** A number as Go printed it, or null for `NaN`/`±Inf` (and when absent). */

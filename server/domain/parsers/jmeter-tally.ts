@@ -23,6 +23,7 @@ import { InputError } from "../input-error";
 import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSamples } from "../stats/percentile";
+import { addCounts } from "./aggregate";
 import { MAX_ENDPOINTS } from "./validate";
 
 /** TransactionController's parent sample message (NUMBER_OF_SAMPLES_IN_TRANSACTION_PREFIX). */
@@ -177,15 +178,9 @@ function endpointOf(
   result.throughput = spanSeconds === null ? null : elapsed.length / spanSeconds;
   result.latency = summarizeSamples(elapsed);
   result.histogram = latencyHistogramOf(elapsed);
-  result.statusCodes = codesKnown ? mergeCounts(tallies.map((tally) => tally.statusCodes)) : null;
-  result.errors = mergeCounts(tallies.map((tally) => tally.errors));
+  result.statusCodes = codesKnown ? addCounts(tallies.map((tally) => tally.statusCodes)) : null;
+  result.errors = addCounts(tallies.map((tally) => tally.errors));
   return result;
-}
-
-function mergeCounts(maps: readonly Record<string, number>[]): Record<string, number> {
-  const merged: Record<string, number> = {};
-  for (const map of maps) for (const [key, n] of Object.entries(map)) merged[key] = (merged[key] ?? 0) + n;
-  return merged;
 }
 
 /** Latest instant a JavaScript date holds (year 275760): a later "epoch ms" is not a time. */

@@ -13,6 +13,7 @@ import { InputError } from "../input-error";
 import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSortedSamples } from "../stats/percentile";
+import { addCounts } from "./aggregate";
 import { MAX_ENDPOINTS, validateParsedRun } from "./validate";
 import { parseWire } from "./wire";
 
@@ -223,7 +224,8 @@ export class K6NdjsonAccumulator {
       ? endpoints.reduce((sum, e) => sum + (e.failures ?? 0), 0)
       : null;
     aggregate.throughput = aggregate.requests !== null && spanSeconds !== null ? aggregate.requests / spanSeconds : null;
-    aggregate.statusCodes = endpoints.length > 0 ? mergeStatusCodes(endpoints) : null;
+    const statusCodes = addCounts(endpoints.map((endpoint) => endpoint.statusCodes ?? {}));
+    aggregate.statusCodes = Object.keys(statusCodes).length > 0 ? statusCodes : null;
 
     const run: ParsedRun = {
       ...emptyRun("k6-ndjson", "k6"),
@@ -261,18 +263,6 @@ export class K6NdjsonAccumulator {
     result.statusCodes = Object.keys(accumulator.statusCodes).length > 0 ? { ...accumulator.statusCodes } : null;
     return result;
   }
-}
-
-function mergeStatusCodes(endpoints: readonly EndpointResult[]): Record<string, number> | null {
-  const merged: Record<string, number> = {};
-  let any = false;
-  for (const endpoint of endpoints) {
-    for (const [code, count] of Object.entries(endpoint.statusCodes ?? {})) {
-      merged[code] = (merged[code] ?? 0) + count;
-      any = true;
-    }
-  }
-  return any ? merged : null;
 }
 
 /** Parses k6 NDJSON from a stream of lines (without their line breaks), holding only the reduced data. */

@@ -21,6 +21,7 @@
  */
 import { InputError, type InputErrorDetail } from "../input-error";
 import { emptyRun, type FormatId, type LatencySummary, type ParsedRun } from "../run";
+import { sumOfCounts } from "./aggregate";
 
 export const NS_PER_MS = 1e6;
 export const NS_PER_SECOND = 1e9;
@@ -56,7 +57,7 @@ export function buildVegetaRun(format: FormatId, figures: VegetaFigures): Parsed
   run.durationSeconds = figures.durationSeconds;
   run.notes.push(...figures.notes);
   if (statusCodes) {
-    const counted = Object.values(statusCodes).reduce((sum, n) => sum + n, 0);
+    const counted = sumOfCounts(statusCodes);
     if (counted !== requests)
       throw malformed(figures.statusCodesPath, `status codes add up to ${counted}, not the ${requests} requests`);
     aggregate.failures = Object.entries(statusCodes).reduce((sum, [code, n]) => (isSuccess(code) ? sum : sum + n), 0);
