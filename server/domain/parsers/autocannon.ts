@@ -41,6 +41,7 @@ import {
   type ParsedRun,
 } from "../run";
 import { aggregateEndpoints } from "./aggregate";
+import { pathAndQueryOf } from "./url-path";
 import { parseWire } from "./wire";
 
 const count = z.number().int().nonnegative();
@@ -138,18 +139,15 @@ function endpointOf(url: string, measured: EndpointResult): EndpointResult {
   return endpoint;
 }
 
-/** `http://host:8080/api/listings/42?x=1` → `/api/listings/42?x=1`. */
+/** The URL's path and query; an autocannon result always names an absolute URL. */
 function pathOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    throw new InputError(
-      "malformed",
-      `Not a valid autocannon --json result (url: "${url.slice(0, 200)}" is not a URL)`,
-      [{ path: "url", message: "expected an absolute URL such as http://host/path" }],
-    );
-  }
+  const path = pathAndQueryOf(url);
+  if (path !== null) return path;
+  throw new InputError(
+    "malformed",
+    `Not a valid autocannon --json result (url: "${url.slice(0, 200)}" is not a URL)`,
+    [{ path: "url", message: "expected an absolute URL such as http://host/path" }],
+  );
 }
 
 function runMetricsOf(result: AutocannonResult): Record<string, CustomMetric> {

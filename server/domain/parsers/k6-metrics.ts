@@ -43,6 +43,7 @@ import {
   type ToolCheck,
   type ToolThreshold,
 } from "../run";
+import { pathAndQueryOf } from "./url-path";
 import { MAX_ATTRIBUTES } from "./validate";
 
 /** A check as all three files write it (grouped differently: see each parser). */
@@ -154,11 +155,8 @@ function toEndpointResult(name: string, metrics: EndpointMetrics): EndpointResul
 
 /** A `name` tag that is a URL (k6's default name) → its path+query as the name, the URL as fullName. */
 function endpointNames(requestNames: readonly string[]): Map<string, { name: string; fullName: string | null }> {
-  const pathOf = (name: string): string | null => {
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(name) || !URL.canParse(name)) return null;
-    const url = new URL(name);
-    return `${url.pathname}${url.search}`;
-  };
+  // Only `scheme://…` names: "GetListing:v2" would parse as a URL of scheme "getlisting".
+  const pathOf = (name: string): string | null => (/^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? pathAndQueryOf(name) : null);
   const paths = requestNames.map(pathOf);
   const named = new Map<string, { name: string; fullName: string | null }>();
   for (const [index, requestName] of requestNames.entries()) {

@@ -36,6 +36,7 @@
 import { InputError } from "../input-error";
 import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type ParsedRun } from "../run";
 import { aggregateEndpoints } from "./aggregate";
+import { pathAndQueryOf } from "./url-path";
 
 const NAN = "-?nan";
 const TIME = String.raw`(${NAN}|\d+(?:\.\d+)?)(us|ms|s|m|h)`;
@@ -113,7 +114,8 @@ export function parseWrkText(text: string, source: string): ParsedRun {
   const { latency, requests, requestsPerSecond } = report;
   const { socketErrors, non2xx } = report.single;
 
-  const endpoint = emptyEndpoint(pathAndQueryOf(report.url));
+  // wrk only runs against a valid URL; else keep what it printed rather than invent a name.
+  const endpoint = emptyEndpoint(pathAndQueryOf(report.url) ?? report.url);
   endpoint.fullName = report.url;
   endpoint.protocol = "http";
   const responses = Number(requests[1]);
@@ -245,16 +247,6 @@ function timeMs(amount: string | undefined, unit: string | undefined): number | 
 
 function numberOrNull(text: string | undefined): number | null {
   return text === undefined || /nan/i.test(text) ? null : Number(text);
-}
-
-/** `http://host:8080/api/listings/42?x=1` → `/api/listings/42?x=1`. */
-function pathAndQueryOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return url; // wrk only runs against a valid URL; keep what it printed rather than invent one
-  }
 }
 
 function clip(text: string): string {
