@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectedPercentile } from "./fixtures/expected-stats";
 import { errorOf } from "./fixtures/input-error-of";
 import { readFixture } from "./fixtures/read-fixture";
 import { parseHeyCsv } from "./hey-csv";
@@ -7,14 +8,6 @@ const CSV_FIXTURE = "hey/baseline/csv/hey.csv";
 
 const isFailedStatus = (code: string): boolean => !/^[23]\d\d$/.test(code);
 
-/** Linear interpolation between closest ranks, rank = p/100 × (n − 1): the test's own percentile. */
-function percentileOf(sorted: readonly number[], p: number): number {
-  const rank = (p / 100) * (sorted.length - 1);
-  const low = Math.floor(rank);
-  const lower = sorted[low] ?? Number.NaN;
-  const upper = sorted[Math.min(low + 1, sorted.length - 1)] ?? Number.NaN;
-  return lower + (upper - lower) * (rank - low);
-}
 
 describe("hey CSV (-o csv)", () => {
   const text = readFixture(CSV_FIXTURE);
@@ -52,7 +45,7 @@ describe("hey CSV (-o csv)", () => {
     expect(aggregate.latency.meanMs).toBeCloseTo(mean, 9);
     expect(aggregate.latency.stdDevMs).toBeCloseTo(stdDev, 9);
     for (const p of [10, 25, 50, 75, 90, 95, 99, 99.9]) {
-      expect(aggregate.latency.percentiles[String(p)]).toBeCloseTo(percentileOf(sorted, p), 9);
+      expect(aggregate.latency.percentiles[String(p)]).toBeCloseTo(expectedPercentile(sorted, p), 9);
     }
   });
 
