@@ -95,10 +95,6 @@ export function summarizeLatencies(latenciesMs: number[]): LatencyFigures | null
   };
 }
 
-export function median(values: number[]): number | null {
-  return values.length === 0 ? null : percentileOfSorted(Float64Array.from(values).sort(), 50);
-}
-
 /** The `error.code` of the API's error envelope, or the status when the body is something else. */
 export function describeFailure(response: TimedResponse): string {
   const envelope = response.body as { error?: { code?: unknown; message?: unknown } } | null;

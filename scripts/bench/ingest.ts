@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { describeFailure, median, postFile, runConcurrently, send, summarizeLatencies } from "./http";
+import { median } from "../../server/domain/stats/descriptive";
+import { describeFailure, postFile, runConcurrently, send, summarizeLatencies } from "./http";
 import type { LatencyFigures, TimedResponse } from "./http";
 import { readMemory, sampleRss } from "./memory";
 import type { SyntheticNdjson } from "./ndjson";

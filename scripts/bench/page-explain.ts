@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { AGGREGATE_URL_NAME } from "../../server/domain/run";
+import { median } from "../../server/domain/stats/descriptive";
 import { PrismaClient } from "../../server/generated/prisma/client";
 import { getEndpointTrends } from "../../server/services/endpoint-trends";
 import { getProjectOverview } from "../../server/services/project-overview";
@@ -171,8 +172,6 @@ export async function explainPageQueries(databaseUrl: string, history: SeededHis
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 async function measureTrendFloor(
   client: pg.Client,
   trendQuery: CapturedStatement,
@@ -197,7 +196,7 @@ async function measureTrendFloor(
     floorRows = (await client.query(floorSql, floorParams)).rowCount ?? 0;
     floorMs.push(performance.now() - started);
   }
-  return { trendQueryMs: median(trendMs), floorMs: median(floorMs), trendQueryRows, floorRows };
+  return { trendQueryMs: median(trendMs) ?? 0, floorMs: median(floorMs) ?? 0, trendQueryRows, floorRows };
 }
 
 interface PlanNode {

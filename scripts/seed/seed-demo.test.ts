@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db";
+import { median } from "../../server/domain/stats/descriptive";
 import { openMigratedDatabase } from "../../server/testing/databases";
 import { GRPC_PROJECT, HTTP_PROJECT, MANAGED_ASYNC_BRANCH } from "./plan";
 import { NotADemoProjectError, seedDemo } from "./seed-demo";
@@ -7,12 +8,6 @@ import type { SeedSummary } from "./seed-demo";
 
 // Seeds a fresh in-memory database once (≈150 uploads through uploadRun) and checks the story holds.
 const NOW = new Date("2026-11-22T12:00:00Z");
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 describe("seedDemo", () => {
   let database: Database;
@@ -89,7 +84,7 @@ describe("seedDemo", () => {
       const after = aggregates.filter((row) => row.startedAt >= slowdownAt).map((row) => row.p95Ms!);
       expect(before.length).toBeGreaterThan(20);
       expect(after.length).toBeGreaterThan(8);
-      expect(median(after)).toBeGreaterThan(1.3 * median(before));
+      expect(median(after)).toBeGreaterThan(1.3 * (median(before) ?? Number.POSITIVE_INFINITY));
     },
   );
 

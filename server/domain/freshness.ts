@@ -13,6 +13,7 @@
  *    max(3 days, 3 × median gap): three missed uploads, and never less than a long weekend.
  * Without a cadence the answer is "irregular" (no expectation, so nothing can be missing).
  */
+import { median } from "./stats/descriptive";
 
 export type FreshnessStatus = "fresh" | "missing" | "irregular" | "no-runs";
 export type Cadence = "daily" | "weekly";
@@ -117,13 +118,6 @@ function sessionStarts(timesNewestFirst: readonly number[]): number[] {
     previous = time;
   }
   return starts;
-}
-
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** "daily", "every 3 days", "weekly", "every 8 days". */

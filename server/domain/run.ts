@@ -107,7 +107,8 @@ export interface ToolCheck {
 
 /**
  * Every format Benchtrack reads, one id each (what the upload answer's `format` says). What each keeps
- * and drops, its aliases for `?format=` and the tool command that writes it: parsers/formats.ts.
+ * and drops and the tool command that writes it: parsers/format-list.ts; its aliases for `?format=`:
+ * parsers/formats.ts.
  */
 export const FORMAT_IDS = [
   "benchtrack",
@@ -222,6 +223,29 @@ export function emptyEndpoint(name: string): EndpointResult {
     errors: null,
     metrics: {},
     timeline: null,
+  };
+}
+
+/**
+ * A run of `format`, written by `tool`, of which nothing is known yet: no endpoints, an aggregate with
+ * every number null, an empty environment. Every parser starts from it and sets only what its file says.
+ */
+export function emptyRun(format: FormatId, tool: string): ParsedRun {
+  return {
+    format,
+    tool,
+    toolVersion: null,
+    label: null,
+    round: null,
+    startedAt: null,
+    durationSeconds: null,
+    environment: emptyEnvironment(),
+    endpoints: [],
+    aggregate: emptyEndpoint(AGGREGATE_NAME),
+    metrics: {},
+    thresholds: [],
+    checks: [],
+    notes: [],
   };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AGGREGATE_NAME, emptyEndpoint, type EndpointResult } from "../run";
 import type { SlaPolicy } from "../sla/policy";
 import { slaPolicySchema } from "../sla/policy";
-import { buildLevels, gradeLevel, median, poolResults, type CapacityRunResult } from "./levels";
+import { buildLevels, gradeLevel, poolResults, type CapacityRunResult } from "./levels";
 
 /** GetListing of the bundled ghz reports (rounded): baseline rounds 1-3, ManagedAsync round 1. */
 function getListing(
@@ -42,14 +42,6 @@ const run = (runId: string, day: number, concurrency: number, result: EndpointRe
 });
 
 const policy = (targets: unknown[]): SlaPolicy => slaPolicySchema.parse({ targets });
-
-describe("median", () => {
-  it("is the middle value, or the mean of the middle two", () => {
-    expect(median([9.93, 9.66])).toBeCloseTo(9.795, 12);
-    expect(median([3, 1, 2])).toBe(2);
-    expect(median([])).toBeNull();
-  });
-});
 
 describe("poolResults", () => {
   it("takes medians of latency and throughput and pools the error rate exactly", () => {

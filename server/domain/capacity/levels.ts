@@ -6,6 +6,7 @@ import { formatMetricValue } from "../format";
 import { AGGREGATE_NAME, errorRateOf } from "../run";
 import type { CustomMetric, EndpointResult } from "../run";
 import { gradeRun } from "../sla/grade";
+import { median } from "../stats/descriptive";
 import type { SlaPolicy } from "../sla/policy";
 import { loadLevelOf, type LoadLevelKey } from "./load-level";
 
@@ -44,16 +45,9 @@ export interface CapacityLevel {
 }
 
 /**
- * The median; for an even count the mean of the middle two. Why medians: one slow round at a level
- * (a noisy neighbour, a GC pause) must not move the point, and percentiles do not average anyway.
+ * The median of what `read` finds in each run. Why medians: one slow round at a level (a noisy neighbour,
+ * a GC pause) must not move the point, and percentiles do not average anyway.
  */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 function medianOf<T>(items: readonly T[], read: (item: T) => number | null | undefined): number | null {
   return median(
     items.map(read).filter((value): value is number => typeof value === "number" && Number.isFinite(value)),

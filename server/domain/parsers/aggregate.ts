@@ -57,11 +57,19 @@ export function mergeCountsIfAllKnown(
   maps: readonly (Record<string, number> | null)[],
 ): Record<string, number> | null {
   if (maps.length === 0 || maps.some((map) => map === null)) return null;
-  const merged: Record<string, number> = {};
-  for (const map of maps) {
-    for (const [key, count] of Object.entries(map ?? {})) merged[key] = (merged[key] ?? 0) + count;
-  }
-  return merged;
+  return addCounts(maps.map((map) => map ?? {}));
+}
+
+/** Count maps (status code or message → count) added key by key. */
+export function addCounts(maps: readonly Readonly<Record<string, number>>[]): Record<string, number> {
+  const added: Record<string, number> = {};
+  for (const map of maps) for (const [key, count] of Object.entries(map)) added[key] = (added[key] ?? 0) + count;
+  return added;
+}
+
+/** Every count of a map added up (all status codes' counts: the responses). */
+export function sumOfCounts(counts: Readonly<Record<string, number>>): number {
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
 }
 
 /** Mean latency over all requests: each endpoint's mean weighted by its request count. */

@@ -33,13 +33,15 @@ import { InputError } from "../input-error";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyLatency,
+  emptyRun,
   type CustomMetric,
   type EndpointResult,
   type LatencySummary,
   type ParsedRun,
 } from "../run";
 import { aggregateEndpoints } from "./aggregate";
+import { pathAndQueryOf } from "./url-path";
 import { parseWire } from "./wire";
 
 const count = z.number().int().nonnegative();
@@ -80,29 +82,22 @@ export function parseAutocannonJson(document: unknown): ParsedRun {
   const endpoints = urls.length === 1 && onlyUrl !== undefined ? [endpointOf(onlyUrl, measured)] : [];
   const aggregate = endpoints.length > 0 ? aggregateEndpoints(endpoints) : measured;
 
-  const environment = emptyEnvironment();
-  environment.config.protocol = "http";
-  environment.config.connections = result.connections;
-  if (result.pipelining !== undefined) environment.config.pipelining = result.pipelining;
-  if (result.workers !== undefined && result.workers > 0) environment.config.workers = result.workers;
-  if (urls.length === 1 && onlyUrl !== undefined) environment.config.url = onlyUrl;
-
-  return {
-    format: "autocannon-json",
-    tool: "autocannon",
-    toolVersion: null,
-    label: null,
-    round: null,
+  const run: ParsedRun = {
+    ...emptyRun("autocannon-json", "autocannon"),
     startedAt: new Date(result.start).toISOString(),
     durationSeconds: result.duration,
-    environment,
     endpoints,
     aggregate,
     metrics: runMetricsOf(result),
-    thresholds: [],
-    checks: [],
     notes: notesOf(result, urls),
   };
+  const { config } = run.environment;
+  config.protocol = "http";
+  config.connections = result.connections;
+  if (result.pipelining !== undefined) config.pipelining = result.pipelining;
+  if (result.workers !== undefined && result.workers > 0) config.workers = result.workers;
+  if (urls.length === 1 && onlyUrl !== undefined) config.url = onlyUrl;
+  return run;
 }
 
 /** The numbers of the whole file, under the aggregate's name (the endpoint copies them). */
@@ -128,7 +123,7 @@ function latencyOf(result: AutocannonResult): LatencySummary {
   const { latency } = result;
   // No response at all: autocannon writes min 0 and NaN means, which are not measurements.
   if (result.requests.total === 0 || latency.totalCount === 0)
-    return { minMs: null, meanMs: null, maxMs: null, stdDevMs: null, percentiles: {} };
+    return emptyLatency();
   const percentiles: Record<string, number> = {};
   for (const [key, value] of Object.entries(latency)) {
     const match = PERCENTILE_KEY.exec(key);
@@ -144,18 +139,15 @@ function endpointOf(url: string, measured: EndpointResult): EndpointResult {
   return endpoint;
 }
 
-/** `http://host:8080/api/listings/42?x=1` → `/api/listings/42?x=1`. */
+/** The URL's path and query; an autocannon result always names an absolute URL. */
 function pathOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    throw new InputError(
-      "malformed",
-      `Not a valid autocannon --json result (url: "${url.slice(0, 200)}" is not a URL)`,
-      [{ path: "url", message: "expected an absolute URL such as http://host/path" }],
-    );
-  }
+  const path = pathAndQueryOf(url);
+  if (path !== null) return path;
+  throw new InputError(
+    "malformed",
+    `Not a valid autocannon --json result (url: "${url.slice(0, 200)}" is not a URL)`,
+    [{ path: "url", message: "expected an absolute URL such as http://host/path" }],
+  );
 }
 
 function runMetricsOf(result: AutocannonResult): Record<string, CustomMetric> {

@@ -8,7 +8,7 @@ import { z } from "zod";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyRun,
   type CustomMetric,
   type EndpointResult,
   type LatencySummary,
@@ -191,28 +191,27 @@ export function parseBenchtrack(document: unknown): ParsedRun {
   const endpoints = (input.endpoints ?? []).map((endpoint) => toEndpointResult(endpoint.name, endpoint));
   const givenAggregate = input.summary ?? input.aggregate;
   const aggregate = givenAggregate ? toEndpointResult(AGGREGATE_NAME, givenAggregate) : aggregateEndpoints(endpoints);
-  const environment = emptyEnvironment();
   const env = input.environment;
-  environment.git = {
-    commit: env?.git?.commit ?? null,
-    branch: env?.git?.branch ?? null,
-    pullRequest: env?.git?.pullRequest ?? null,
-    repoUrl: env?.git?.repoUrl ?? null,
-  };
-  environment.ci.buildUrl = env?.ci?.buildUrl ?? null;
-  environment.host = { name: env?.host?.name ?? null, cpus: env?.host?.cpus ?? null, memoryGb: env?.host?.memoryGb ?? null };
-  environment.appVersion = env?.appVersion ?? null;
-  environment.config = { ...env?.config };
-  environment.attributes = { ...env?.attributes };
   return {
-    format: "benchtrack",
-    tool: input.tool ?? "custom",
+    ...emptyRun("benchtrack", input.tool ?? "custom"),
     toolVersion: input.toolVersion ?? null,
     label: input.label ?? null,
     round: input.round ?? null,
     startedAt: input.startedAt ?? null,
     durationSeconds: input.durationSeconds ?? null,
-    environment,
+    environment: {
+      git: {
+        commit: env?.git?.commit ?? null,
+        branch: env?.git?.branch ?? null,
+        pullRequest: env?.git?.pullRequest ?? null,
+        repoUrl: env?.git?.repoUrl ?? null,
+      },
+      ci: { buildUrl: env?.ci?.buildUrl ?? null },
+      host: { name: env?.host?.name ?? null, cpus: env?.host?.cpus ?? null, memoryGb: env?.host?.memoryGb ?? null },
+      appVersion: env?.appVersion ?? null,
+      config: { ...env?.config },
+      attributes: { ...env?.attributes },
+    },
     endpoints,
     aggregate,
     metrics: toCustomMetrics(input.metrics),

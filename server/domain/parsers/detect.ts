@@ -7,7 +7,7 @@
  */
 import type { FormatId } from "../run";
 import { BENCHTRACK_SCHEMA_ID } from "./benchtrack";
-import { isK6NewSummary } from "./k6-summary";
+import { isK6NewSummary } from "./k6-new-summary";
 import { locustCsvKindOf } from "./locust-csv";
 import { parseJsonText } from "./wire";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AGGREGATE_NAME } from "../run";
+import { countBy, expectedPercentile } from "./fixtures/expected-stats";
 import { errorOf } from "./fixtures/input-error-of";
 import { filesIn, readFixture } from "./fixtures/read-fixture";
 import { parseGhzCsv } from "./ghz-csv";
@@ -18,21 +19,6 @@ function readRows(text: string): { ms: number; status: string; error: string }[]
   });
 }
 
-/** Linear interpolation between ranks, rank = p/100 × (n − 1), written out again here. */
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p / 100) * (sorted.length - 1);
-  const low = sorted[Math.floor(rank)] ?? Number.NaN;
-  const high = sorted[Math.ceil(rank)] ?? Number.NaN;
-  return low + (high - low) * (rank - Math.floor(rank));
-}
-
-function countBy(values: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
-}
-
 function expectCallsOf(
   result: ReturnType<typeof parseGhzCsv>["aggregate"] | undefined,
   rows: ReturnType<typeof readRows>,
@@ -43,7 +29,7 @@ function expectCallsOf(
   expect(result?.failures).toBe(rows.length - ok.length);
   expect(result?.statusCodes).toEqual(countBy(rows.map((row) => row.status)));
   expect(result?.errors).toEqual(countBy(rows.map((row) => row.error).filter((error) => error !== "")));
-  for (const p of PERCENTILES) expect(result?.latency.percentiles[String(p)]).toBeCloseTo(percentile(ok, p), 9);
+  for (const p of PERCENTILES) expect(result?.latency.percentiles[String(p)]).toBeCloseTo(expectedPercentile(ok, p), 9);
   expect(Object.keys(result?.latency.percentiles ?? {}).sort()).toEqual(PERCENTILES.map(String).sort());
   expect(result?.latency.minMs).toBe(Math.min(...ok));
   expect(result?.latency.maxMs).toBe(Math.max(...ok));
@@ -133,7 +119,7 @@ describe("ghz CSV built in the test (no special-casing of the fixtures)", () => 
       "rpc error: code = Internal desc = boom, with a comma, or two": 1,
       "rpc error: code = Code(17) desc = custom": 1,
     });
-    expect(endpoint?.latency.percentiles["50"]).toBeCloseTo(percentile([12.5, 3, 7.75, 20], 50), 9);
+    expect(endpoint?.latency.percentiles["50"]).toBeCloseTo(expectedPercentile([12.5, 3, 7.75, 20], 50), 9);
     expect(endpoint?.latency.minMs).toBe(3);
     expect(endpoint?.latency.maxMs).toBe(20);
     expect(endpoint?.latency.meanMs).toBeCloseTo((12.5 + 3 + 101.25 + 7.75 + 0.4 + 1 + 20) / 7, 9); // all calls, as ghz's average

@@ -20,13 +20,14 @@
  * report's `average` is: one method's mean means the same in both formats. Percentiles interpolate between ranks (k6's method, as everywhere samples
  * are at hand) on 0.01 ms values, so they can differ slightly from ghz's nearest-rank ones on nanoseconds.
  * Dropped (not in the file): start time, duration and throughput (no timestamps), load options, the
- * fully qualified method name. Canceled/Unavailable calls get ghz.ts's shutdown note.
+ * fully qualified method name. Canceled/Unavailable calls get ghz-calls.ts's shutdown note.
  */
 import { InputError } from "../input-error";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSamples } from "../stats/percentile";
-import { GHZ_SAMPLE_PERCENTILES, shutdownNoteOf } from "./ghz";
+import { addCounts } from "./aggregate";
+import { GHZ_SAMPLE_PERCENTILES, shutdownNoteOf } from "./ghz-calls";
 import { sourceOf, type UploadedFile } from "./uploaded-file";
 
 /** The longest latency a call may state: 10^9 ms (11.6 days); beyond, the file is garbled. */
@@ -67,27 +68,17 @@ export function parseGhzCsv(files: readonly UploadedFile[]): ParsedRun {
     endpoints.push(endpointOf(methodNameOfFile(file.name), calls));
   }
 
-  const environment = emptyEnvironment();
-  environment.config.protocol = "grpc";
-  return {
-    format: "ghz-csv",
-    tool: "ghz",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds: null,
-    environment,
+  const run: ParsedRun = {
+    ...emptyRun("ghz-csv", "ghz"),
     endpoints,
     aggregate: endpointOf(AGGREGATE_NAME, mergeCalls(all)),
-    metrics: {},
-    thresholds: [],
-    checks: [],
     // ghz -O csv does not say why the run ended; the statuses alone identify ghz's own cut-offs.
     notes: unnamed
       ? shutdownNoteOf(null, all[0]?.statusCodes ?? {}, null)
       : endpoints.flatMap((endpoint) => shutdownNoteOf(endpoint.name, endpoint.statusCodes ?? {}, null)),
   };
+  run.environment.config.protocol = "grpc";
+  return run;
 }
 
 /** `reports/GetListing.csv` → `GetListing` (no folder, no extension). */
@@ -131,14 +122,17 @@ function readCalls(text: string, source: string): GhzCalls {
 }
 
 function mergeCalls(parts: readonly GhzCalls[]): GhzCalls {
-  const merged: GhzCalls = { count: 0, totalMs: 0, okLatenciesMs: [], statusCodes: {}, errors: {} };
+  const merged: GhzCalls = {
+    count: 0,
+    totalMs: 0,
+    okLatenciesMs: [],
+    statusCodes: addCounts(parts.map((part) => part.statusCodes)),
+    errors: addCounts(parts.map((part) => part.errors)),
+  };
   for (const part of parts) {
     merged.count += part.count;
     merged.totalMs += part.totalMs;
     for (const latency of part.okLatenciesMs) merged.okLatenciesMs.push(latency);
-    for (const [status, n] of Object.entries(part.statusCodes))
-      merged.statusCodes[status] = (merged.statusCodes[status] ?? 0) + n;
-    for (const [error, n] of Object.entries(part.errors)) merged.errors[error] = (merged.errors[error] ?? 0) + n;
   }
   return merged;
 }

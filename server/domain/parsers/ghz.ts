@@ -16,10 +16,11 @@
  * histogram of every report's OK calls; ghz's linear one is kept only when details are incomplete.
  */
 import { z } from "zod";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
-import { SAMPLE_PERCENTILES, summarizeSamples } from "../stats/percentile";
-import { aggregateEndpoints, maxOf, minOf } from "./aggregate";
+import { summarizeSamples } from "../stats/percentile";
+import { aggregateEndpoints, maxOf, minOf, sumOfCounts } from "./aggregate";
+import { GHZ_SAMPLE_PERCENTILES, shutdownNoteOf } from "./ghz-calls";
 import { parseWire } from "./wire";
 
 const NS_PER_MS = 1e6;
@@ -58,11 +59,6 @@ type GhzReport = z.infer<typeof ghzReportSchema>;
 
 export const ghzInputSchema = z.union([ghzReportSchema, z.array(ghzReportSchema).min(1)]);
 
-/** Calls that end with these statuses were cut off by ghz itself, typically when `-z` ran out. */
-const SHUTDOWN_STATUSES = ["Canceled", "Unavailable"] as const;
-/** ghz's own 10/25/50/75/90/95/99 plus 99.9: what is computed wherever ghz's raw latencies are at hand. */
-export const GHZ_SAMPLE_PERCENTILES = [...new Set([10, 25, 75, ...SAMPLE_PERCENTILES])].sort((a, b) => a - b);
-
 export function parseGhz(document: unknown): ParsedRun {
   const parsed = parseWire(ghzInputSchema, document, "ghz JSON report");
   const reports = Array.isArray(parsed) ? parsed : [parsed];
@@ -72,7 +68,17 @@ export function parseGhz(document: unknown): ParsedRun {
   const endMs = maxOf(windows.map((w) => w.endMs));
   const durationSeconds = Number.isFinite(endMs - startMs) && endMs > startMs ? (endMs - startMs) / 1000 : null;
 
-  const environment = emptyEnvironment();
+  const run: ParsedRun = {
+    ...emptyRun("ghz", "ghz"),
+    startedAt: Number.isFinite(startMs) ? new Date(startMs).toISOString() : null,
+    durationSeconds,
+    endpoints,
+    aggregate: aggregateOf(reports, endpoints, durationSeconds),
+    notes: reports.flatMap((report) =>
+      shutdownNoteOf(methodNameOf(report.options.call), report.statusCodeDistribution ?? {}, report.endReason ?? null),
+    ),
+  };
+  const { environment } = run;
   const agreedConfig = {
     name: agreed(reports.map((r) => r.name)),
     call: agreed(reports.map((r) => r.options.call)),
@@ -89,25 +95,7 @@ export function parseGhz(document: unknown): ParsedRun {
     const value = agreed(reports.map((r) => r.tags?.[key]));
     if (value !== undefined) environment.attributes[key] = String(value);
   }
-
-  return {
-    format: "ghz",
-    tool: "ghz",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: Number.isFinite(startMs) ? new Date(startMs).toISOString() : null,
-    durationSeconds,
-    environment,
-    endpoints,
-    aggregate: aggregateOf(reports, endpoints, durationSeconds),
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes: reports.flatMap((report) =>
-      shutdownNoteOf(methodNameOf(report.options.call), report.statusCodeDistribution ?? {}, report.endReason ?? null),
-    ),
-  };
+  return run;
 }
 
 function toEndpointResult(report: GhzReport): EndpointResult {
@@ -149,7 +137,7 @@ function methodNameOf(call: string): string {
 
 function okCallsOf(report: GhzReport): number {
   if (report.statusCodeDistribution) return report.statusCodeDistribution.OK ?? 0;
-  const errors = Object.values(report.errorDistribution ?? {}).reduce((sum, n) => sum + n, 0);
+  const errors = sumOfCounts(report.errorDistribution ?? {});
   return Math.max(0, report.count - errors);
 }
 
@@ -196,29 +184,6 @@ function aggregateOf(reports: readonly GhzReport[], endpoints: readonly Endpoint
     aggregate.histogram = latencyHistogramOf(okLatencies);
   }
   return aggregate;
-}
-
-/**
- * The note for calls ghz cut off itself (Canceled, Unavailable), so they are not read as server errors.
- * `endReason` is the JSON report's (null when the output does not say, as with `-O csv`); `method` null
- * when the method is unknown (a CSV sent without its file name).
- */
-export function shutdownNoteOf(
-  method: string | null,
-  statuses: Readonly<Record<string, number>>,
-  endReason: string | null,
-): string[] {
-  const parts = SHUTDOWN_STATUSES.filter((status) => (statuses[status] ?? 0) > 0).map(
-    (status) => `${statuses[status]} ${status}`,
-  );
-  if (parts.length === 0) return [];
-  const why =
-    endReason === "timeout"
-      ? "calls still in flight when the run's duration ran out (ghz closes the connection)"
-      : endReason === null
-        ? "calls ghz cut off itself, typically still in flight when the run's duration (-z) ran out"
-        : "calls cut off by the client, not answered by the server";
-  return [`${method === null ? "" : `${method}: `}${parts.join(" and ")} — ${why}; counted as failures, not server errors.`];
 }
 
 /** The value every report agrees on, or undefined when they differ or none has it. */

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { CustomMetric, ParsedRun } from "../run";
 import { errorOf } from "./fixtures/input-error-of";
 import { readFixtureJson } from "./fixtures/read-fixture";
-import { parseK6HandleSummary, parseK6SummaryExport } from "./k6-summary";
+import { parseK6HandleSummary } from "./k6-handle-summary";
+import { parseK6SummaryExport } from "./k6-summary";
 
 // k6 groups, two scenarios, custom metrics and sub-metric thresholds (fixtures README, "k6: groups…"):
 // the same run as --summary-export (summary.json) and handleSummary (handle-summary.json).

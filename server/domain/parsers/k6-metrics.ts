@@ -1,6 +1,7 @@
 /**
- * What the three k6 summary files have in common once their wire shapes are read (`k6-summary.ts`): metrics
- * by key, threshold results and checks. Each parser turns its file into a `K6SummaryView`, then
+ * What the three k6 summary files have in common (`k6-summary.ts`, `k6-handle-summary.ts`,
+ * `k6-new-summary.ts`): the shape of a check, and once their wire shapes are read, metrics by key,
+ * threshold results and checks. Each parser turns its file into a `K6SummaryView`, then
  * `buildK6SummaryRun` maps it to a `ParsedRun` the same way, so the formats cannot drift apart.
  *
  * Mapping:
@@ -28,10 +29,11 @@
  * - At most MAX_ATTRIBUTES metrics: threshold-named ones first, then custom ones, by key; a note names
  *   the rest. Keys longer than MAX_METRIC_NAME_LENGTH are left out with a note.
  */
+import { z } from "zod";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyRun,
   type Better,
   type CustomMetric,
   type EndpointResult,
@@ -41,7 +43,21 @@ import {
   type ToolCheck,
   type ToolThreshold,
 } from "../run";
+import { pathAndQueryOf } from "./url-path";
 import { MAX_ATTRIBUTES } from "./validate";
+
+/** A check as all three files write it (grouped differently: see each parser). */
+export const k6CheckSchema = z.object({
+  name: z.string(),
+  path: z.string().optional(),
+  passes: z.number().int().nonnegative(),
+  fails: z.number().int().nonnegative(),
+});
+export type K6Check = z.infer<typeof k6CheckSchema>;
+
+export function toToolCheck(check: K6Check, groupPath: string): ToolCheck {
+  return { name: check.name, group: groupPath === "" ? null : groupPath, passes: check.passes, fails: check.fails };
+}
 
 export type K6MetricType = "counter" | "gauge" | "rate" | "trend";
 
@@ -139,11 +155,8 @@ function toEndpointResult(name: string, metrics: EndpointMetrics): EndpointResul
 
 /** A `name` tag that is a URL (k6's default name) → its path+query as the name, the URL as fullName. */
 function endpointNames(requestNames: readonly string[]): Map<string, { name: string; fullName: string | null }> {
-  const pathOf = (name: string): string | null => {
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(name) || !URL.canParse(name)) return null;
-    const url = new URL(name);
-    return `${url.pathname}${url.search}`;
-  };
+  // Only `scheme://…` names: "GetListing:v2" would parse as a URL of scheme "getlisting".
+  const pathOf = (name: string): string | null => (/^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? pathAndQueryOf(name) : null);
   const paths = requestNames.map(pathOf);
   const named = new Map<string, { name: string; fullName: string | null }>();
   for (const [index, requestName] of requestNames.entries()) {
@@ -182,39 +195,29 @@ export function buildK6SummaryRun(view: K6SummaryView): ParsedRun {
   const aggregate = toEndpointResult(AGGREGATE_NAME, overall);
   if (!overall.duration && !overall.reqs) aggregate.protocol = null;
 
-  const environment = emptyEnvironment();
+  const run: ParsedRun = {
+    ...emptyRun(view.format, "k6"),
+    durationSeconds: view.durationSeconds ?? durationFromCounter(view.metrics.get("http_reqs")),
+    endpoints,
+    aggregate,
+    // k6 writes metrics in map order, which differs run to run; sort so equal runs compare equal.
+    thresholds: thresholds.sort((a, b) => a.metric.localeCompare(b.metric) || a.expression.localeCompare(b.expression)),
+    checks: view.checks,
+  };
   const vus = view.metrics.get("vus")?.values.max;
   const vusMax = view.metrics.get("vus_max")?.values.max;
-  if (vus !== undefined) environment.config.vus = vus;
-  if (vusMax !== undefined) environment.config.vus_max = vusMax;
+  if (vus !== undefined) run.environment.config.vus = vus;
+  if (vusMax !== undefined) run.environment.config.vus_max = vusMax;
 
-  const notes: string[] = [];
   if (endpoints.length === 0) {
-    notes.push(
+    run.notes.push(
       "This k6 summary has no per-endpoint submetrics, so only the aggregate is available. k6 exports a " +
         "submetric per request name only when a threshold names it, e.g. 'http_req_duration{name:GetListing}'; " +
         "or upload the --out json points instead.",
     );
   }
-  const metrics = runMetricsOf(view, notes);
-
-  return {
-    format: view.format,
-    tool: "k6",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds: view.durationSeconds ?? durationFromCounter(view.metrics.get("http_reqs")),
-    environment,
-    endpoints,
-    aggregate,
-    metrics,
-    // k6 writes metrics in map order, which differs run to run; sort so equal runs compare equal.
-    thresholds: thresholds.sort((a, b) => a.metric.localeCompare(b.metric) || a.expression.localeCompare(b.expression)),
-    checks: view.checks,
-    notes,
-  };
+  run.metrics = runMetricsOf(view, run.notes);
+  return run;
 }
 
 interface Candidate {

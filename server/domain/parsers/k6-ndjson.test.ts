@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InputError } from "../input-error";
+import type { InputError } from "../input-error";
+import { expectedPercentile } from "./fixtures/expected-stats";
+import { errorOfAsync } from "./fixtures/input-error-of";
 import { readFixture, readFixtureJson, streamFixtureLines } from "./fixtures/read-fixture";
 import { parseK6Ndjson } from "./k6-ndjson";
 
@@ -11,14 +13,8 @@ async function* linesOf(text: string): AsyncIterable<string> {
   yield* text.split("\n");
 }
 
-async function parseError(text: string): Promise<InputError> {
-  try {
-    await parseK6Ndjson(linesOf(text));
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
+function parseError(text: string): Promise<InputError> {
+  return errorOfAsync(() => parseK6Ndjson(linesOf(text)));
 }
 
 /** The test's own reading of the raw points: durations per name tag, and the span. */
@@ -42,15 +38,6 @@ function independentReading(text: string) {
   return { durations, failed, spanSeconds: (Math.max(...times) - Math.min(...times)) / 1000 };
 }
 
-/** k6's percentile, written out again here: sorted[floor(r)] + frac(r) × (next − it), r = p/100 × (n − 1). */
-function k6Percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p / 100) * (sorted.length - 1);
-  const low = sorted[Math.floor(rank)] ?? Number.NaN;
-  const high = sorted[Math.ceil(rank)] ?? Number.NaN;
-  return low + (high - low) * (rank - Math.floor(rank));
-}
-
 describe("parseK6Ndjson on the short-ndjson fixture", async () => {
   const run = await parseK6Ndjson(streamFixtureLines(POINTS));
   const raw = independentReading(readFixture(POINTS));
@@ -68,7 +55,7 @@ describe("parseK6Ndjson on the short-ndjson fixture", async () => {
       expect(endpoint.requests).toBe(samples.length);
       expect(endpoint.failures).toBe(raw.failed.get(endpoint.name));
       for (const p of [50, 90, 95, 99, 99.9]) {
-        expect(endpoint.latency.percentiles[String(p)]).toBeCloseTo(k6Percentile(samples, p), 9);
+        expect(endpoint.latency.percentiles[String(p)]).toBeCloseTo(expectedPercentile(samples, p), 9);
       }
       expect(endpoint.latency.minMs).toBe(Math.min(...samples));
       expect(endpoint.latency.maxMs).toBe(Math.max(...samples));
@@ -88,7 +75,7 @@ describe("parseK6Ndjson on the short-ndjson fixture", async () => {
       // p95 interpolates between the samples of rank floor(r) and ceil(r): it lies between the lower edge
       // of the first one's bucket and the upper edge of the second one's (HDR records whole µs: ±0.0005 ms).
       const rank = 0.95 * (samples.length - 1);
-      const p95 = k6Percentile(samples, 95);
+      const p95 = expectedPercentile(samples, 95);
       const bucketOf = (index: number): number => {
         let seen = 0;
         return histogram.findIndex((bucket) => (seen += bucket.count) > index);

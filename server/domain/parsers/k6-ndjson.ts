@@ -10,9 +10,10 @@
  */
 import { z } from "zod";
 import { InputError } from "../input-error";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import { summarizeSortedSamples } from "../stats/percentile";
+import { addCounts } from "./aggregate";
 import { MAX_ENDPOINTS, validateParsedRun } from "./validate";
 import { parseWire } from "./wire";
 
@@ -223,39 +224,29 @@ export class K6NdjsonAccumulator {
       ? endpoints.reduce((sum, e) => sum + (e.failures ?? 0), 0)
       : null;
     aggregate.throughput = aggregate.requests !== null && spanSeconds !== null ? aggregate.requests / spanSeconds : null;
-    aggregate.statusCodes = endpoints.length > 0 ? mergeStatusCodes(endpoints) : null;
+    const statusCodes = addCounts(endpoints.map((endpoint) => endpoint.statusCodes ?? {}));
+    aggregate.statusCodes = Object.keys(statusCodes).length > 0 ? statusCodes : null;
 
-    const environment = emptyEnvironment();
-    if (this.vusMax !== null) environment.config.vus_max = this.vusMax;
-    for (const [key, value] of this.constantTags) if (value !== null) environment.attributes[key] = value;
+    const run: ParsedRun = {
+      ...emptyRun("k6-ndjson", "k6"),
+      startedAt: Number.isFinite(this.firstTimeMs) ? new Date(this.firstTimeMs).toISOString() : null,
+      durationSeconds: spanSeconds,
+      endpoints,
+      aggregate,
+      checks: [...this.checks.values()],
+    };
+    if (this.vusMax !== null) run.environment.config.vus_max = this.vusMax;
+    for (const [key, value] of this.constantTags) if (value !== null) run.environment.attributes[key] = value;
 
-    const notes: string[] = [];
-    if (endpoints.length === 0) notes.push("The k6 NDJSON has no http_req_duration points: no HTTP results to show.");
+    if (endpoints.length === 0) run.notes.push("The k6 NDJSON has no http_req_duration points: no HTTP results to show.");
     if (this.declaredThresholds > 0) {
-      notes.push(
+      run.notes.push(
         `k6 declares ${this.declaredThresholds} threshold(s) in the NDJSON but does not write their results there; ` +
           "upload the --summary-export or handleSummary JSON to keep pass/fail.",
       );
     }
-    const metrics: ParsedRun["metrics"] = {};
-    if (this.iterations > 0) metrics.iterations = { value: this.iterations, unit: "iterations", better: "higher" };
-
-    return validateParsedRun({
-      format: "k6-ndjson",
-      tool: "k6",
-      toolVersion: null,
-      label: null,
-      round: null,
-      startedAt: Number.isFinite(this.firstTimeMs) ? new Date(this.firstTimeMs).toISOString() : null,
-      durationSeconds: spanSeconds,
-      environment,
-      endpoints,
-      aggregate,
-      metrics,
-      thresholds: [],
-      checks: [...this.checks.values()],
-      notes,
-    });
+    if (this.iterations > 0) run.metrics.iterations = { value: this.iterations, unit: "iterations", better: "higher" };
+    return validateParsedRun(run);
   }
 
   private toResult(name: string, accumulator: EndpointAccumulator, sorted: Float64Array, spanSeconds: number | null): EndpointResult {
@@ -272,18 +263,6 @@ export class K6NdjsonAccumulator {
     result.statusCodes = Object.keys(accumulator.statusCodes).length > 0 ? { ...accumulator.statusCodes } : null;
     return result;
   }
-}
-
-function mergeStatusCodes(endpoints: readonly EndpointResult[]): Record<string, number> | null {
-  const merged: Record<string, number> = {};
-  let any = false;
-  for (const endpoint of endpoints) {
-    for (const [code, count] of Object.entries(endpoint.statusCodes ?? {})) {
-      merged[code] = (merged[code] ?? 0) + count;
-      any = true;
-    }
-  }
-  return any ? merged : null;
 }
 
 /** Parses k6 NDJSON from a stream of lines (without their line breaks), holding only the reduced data. */

@@ -3,7 +3,8 @@ import { detectJsonFormats } from "./detect";
 import { errorOf } from "./fixtures/input-error-of";
 import { readFixture, readFixtureJson } from "./fixtures/read-fixture";
 import { parseUpload } from "./index";
-import { parseK6HandleSummary, parseK6NewSummary } from "./k6-summary";
+import { parseK6HandleSummary } from "./k6-handle-summary";
+import { parseK6NewSummary } from "./k6-new-summary";
 
 // k6 1.x `--new-machine-readable-summary`, both files k6 wrote for one run (indented summary.json and
 // compact handle-summary.json): the numbers below are the files' own.

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { InputError } from "../input-error";
 import { readFixtureJson, roundsOf } from "./fixtures/read-fixture";
-import { parseK6HandleSummary, parseK6SummaryExport } from "./k6-summary";
+import { parseK6HandleSummary } from "./k6-handle-summary";
+import { parseK6SummaryExport } from "./k6-summary";
 
 // The test reads the files' numbers back through its own minimal view, independent of the parser.
 const legacyView = z.object({

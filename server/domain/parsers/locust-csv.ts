@@ -22,13 +22,14 @@ import { InputError } from "../input-error";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyRun,
   type EndpointResult,
   type ParsedRun,
   type TimelinePoint,
 } from "../run";
 import { aggregateEndpoints } from "./aggregate";
 import { readCsvTable, requireColumns, type CsvTable } from "./csv-table";
+import { attachLocustFailures, endpointsByKey, locustExceptionNotes, locustKey } from "./locust-failures";
 import type { UploadedFile } from "./uploaded-file";
 import { parseWire } from "./wire";
 
@@ -146,22 +147,7 @@ export function parseLocustCsv(files: readonly UploadedFile[]): ParsedRun {
   if (failures) attachFailures(failures.source, failures.table, endpoints, aggregateRow);
   const aggregate = aggregateRow ?? aggregateEndpoints(endpoints);
 
-  const run: ParsedRun = {
-    format: "locust-csv",
-    tool: "locust",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds: null,
-    environment: emptyEnvironment(),
-    endpoints,
-    aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes: [],
-  };
+  const run: ParsedRun = { ...emptyRun("locust-csv", "locust"), endpoints, aggregate };
   const history = byKind.get("history");
   if (history) applyHistory(history.source, history.table, run, stats.source);
   const exceptions = byKind.get("exceptions");
@@ -212,29 +198,12 @@ function readStats(source: string, table: CsvTable): { endpoints: EndpointResult
 
 function attachFailures(source: string, table: CsvTable, endpoints: EndpointResult[], aggregate: EndpointResult | null): void {
   requireColumns(table, ["Method", "Name", "Error", "Occurrences"], source);
-  // The failures file lists every failing endpoint, so an endpoint absent from it had no errors.
-  for (const endpoint of endpoints) endpoint.errors = {};
-  if (aggregate) aggregate.errors = {};
-  const byKey = endpointsByKey(endpoints);
-  for (const row of table.rows) {
+  const failures = table.rows.map((row) => {
     const where = `${source}: line ${row.line}`;
     const failure = parseWire(locustFailureRowSchema, row.cells, `Locust failures row (${where})`, `${where}: `);
-    const endpoint = byKey.get(locustKey(failure.Method, failure.Name));
-    for (const target of [endpoint, aggregate]) {
-      if (!target?.errors) continue;
-      target.errors[failure.Error] = (target.errors[failure.Error] ?? 0) + failure.Occurrences;
-    }
-  }
-}
-
-/** An endpoint's key as Locust's rows name it: method (Type) and Name. */
-export function locustKey(method: string | null, name: string): string {
-  return `${method ?? ""}\u0000${name}`;
-}
-
-/** Endpoints by locustKey: one lookup per history or failure row, not a scan (20,000 × 20,000 took seconds). */
-export function endpointsByKey(endpoints: readonly EndpointResult[]): Map<string, EndpointResult> {
-  return new Map(endpoints.map((endpoint) => [locustKey(endpoint.method, endpoint.name), endpoint]));
+    return { method: failure.Method, name: failure.Name, error: failure.Error, occurrences: failure.Occurrences };
+  });
+  attachLocustFailures(failures, endpoints, aggregate);
 }
 
 function applyHistory(source: string, table: CsvTable, run: ParsedRun, statsSource: string): void {
@@ -298,16 +267,4 @@ function exceptionNotes(source: string, table: CsvTable): string[] {
     return { count: exception.Count, message: exception.Message };
   });
   return locustExceptionNotes(exceptions);
-}
-
-/**
- * Exceptions raised in the locustfile (`_exceptions.csv` rows, the HTML report's `exceptions_statistics`)
- * as one note listing the first five, or no note when there were none.
- */
-export function locustExceptionNotes(exceptions: readonly { count: number; message: string }[]): string[] {
-  if (exceptions.length === 0) return [];
-  const total = exceptions.reduce((sum, e) => sum + e.count, 0);
-  const listed = exceptions.slice(0, 5).map((e) => `${e.message.slice(0, 200)} (×${e.count})`);
-  const more = exceptions.length > 5 ? `, and ${exceptions.length - 5} more` : "";
-  return [`Locust recorded ${total} exception(s) in the locustfile: ${listed.join("; ")}${more}.`];
 }

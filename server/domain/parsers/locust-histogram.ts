@@ -34,8 +34,12 @@ export function toHistogram(responseTimes: Record<string, number>): HistogramBuc
     .sort((a, b) => a.upperMs - b.upperMs);
 }
 
-/** Adds histograms bucket by bucket (Locust's own Aggregated row is built the same way). */
-export function mergeHistograms(histograms: readonly HistogramBucket[][]): HistogramBucket[] {
+/**
+ * Adds Locust histograms: counts of the same rounded response time add up, every other time keeps its own
+ * bucket (Locust's own Aggregated row is built the same way). Not `poolHistograms`
+ * (`stats/pooled-percentile.ts`), which spreads counts over the union of differing bucket edges.
+ */
+export function addLocustHistograms(histograms: readonly HistogramBucket[][]): HistogramBucket[] {
   const counts = new Map<number, number>();
   for (const histogram of histograms) {
     for (const bucket of histogram) counts.set(bucket.upperMs, (counts.get(bucket.upperMs) ?? 0) + bucket.count);

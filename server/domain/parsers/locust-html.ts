@@ -32,13 +32,13 @@ import { InputError } from "../input-error";
 import {
   AGGREGATE_NAME,
   emptyEndpoint,
-  emptyEnvironment,
+  emptyRun,
   type EndpointResult,
   type ParsedRun,
   type TimelinePoint,
 } from "../run";
 import { aggregateEndpoints, maxOf } from "./aggregate";
-import { locustExceptionNotes } from "./locust-csv";
+import { attachLocustFailures, locustExceptionNotes, locustKey, type LocustFailure } from "./locust-failures";
 import { parseJsonText, parseWire } from "./wire";
 
 const ARGS_PATH = "window.templateArgs";
@@ -134,7 +134,7 @@ export function parseLocustHtml(text: string, source: string): ParsedRun {
   }
   const aggregate = aggregateRow ?? aggregateEndpoints(endpoints);
   aggregate.protocol = "http";
-  attachFailures(args.failures_statistics, endpoints, aggregate);
+  attachLocustFailures(failuresOf(args.failures_statistics), endpoints, aggregate);
   const timeline = args.history.map((entry): TimelinePoint => ({
     atMs: entry.time,
     requestsPerSecond: entry.current_rps,
@@ -145,32 +145,24 @@ export function parseLocustHtml(text: string, source: string): ParsedRun {
   }));
   if (timeline.length > 0) aggregate.timeline = timeline;
 
-  const environment = emptyEnvironment();
-  environment.config.protocol = "http";
-  const host = args.host === null ? "" : unescapeHtml(args.host);
-  if (host !== "" && host !== "None") environment.config.host = host; // str(None) when no host was set
-  const users = timeline.map((point) => point.users).filter((value) => value !== null);
-  if (users.length > 0) environment.config.users = maxOf(users);
-  if (args.profile) environment.config.profile = unescapeHtml(args.profile);
   const endMs = args.end_time;
-
-  return {
-    format: "locust-html",
-    tool: "locust",
-    toolVersion: null,
-    label: null,
-    round: null,
+  const run: ParsedRun = {
+    ...emptyRun("locust-html", "locust"),
     startedAt: new Date(args.start_time).toISOString(),
     // end_time is the last request; equal to start_time when there was none.
     durationSeconds: endMs !== null && endMs > args.start_time ? (endMs - args.start_time) / 1000 : null,
-    environment,
     endpoints,
     aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
     notes: locustExceptionNotes(args.exceptions_statistics.map((e) => ({ count: e.count, message: e.msg }))),
   };
+  const { config } = run.environment;
+  config.protocol = "http";
+  const host = args.host === null ? "" : unescapeHtml(args.host);
+  if (host !== "" && host !== "None") config.host = host; // str(None) when no host was set
+  const users = timeline.map((point) => point.users).filter((value) => value !== null);
+  if (users.length > 0) config.users = maxOf(users);
+  if (args.profile) config.profile = unescapeHtml(args.profile);
+  return run;
 }
 
 /** The JSON text of the last `window.templateArgs = {…}` and the line it starts on. */
@@ -259,28 +251,19 @@ function percentilesIn(fields: Record<string, unknown>, pattern: RegExp, path: s
   return percentiles;
 }
 
-function attachFailures(
-  failures: LocustHtmlArgs["failures_statistics"],
-  endpoints: EndpointResult[],
-  aggregate: EndpointResult,
-): void {
-  // The report lists every failure, so an endpoint absent from it had none.
-  for (const endpoint of endpoints) endpoint.errors = {};
-  aggregate.errors = {};
-  const byKey = new Map(endpoints.map((e) => [`${e.method ?? ""}\u0000${e.name}`, e])); // e's are unescaped already
-  for (const failure of failures) {
-    const message = unescapeHtml(failure.error);
-    const endpoint = byKey.get(keyOf(failure.name, failure.method));
-    for (const target of [endpoint, aggregate]) {
-      if (!target?.errors) continue;
-      target.errors[message] = (target.errors[message] ?? 0) + failure.occurrences;
-    }
-  }
+/** Failures by message, named as the endpoints are (unescaped: the statistics are escaped, failures not in every version). */
+function failuresOf(failures: LocustHtmlArgs["failures_statistics"]): LocustFailure[] {
+  return failures.map((failure) => ({
+    method: unescapeHtml(failure.method ?? ""),
+    name: unescapeHtml(failure.name),
+    error: unescapeHtml(failure.error),
+    occurrences: failure.occurrences,
+  }));
 }
 
-/** Endpoint identity: method and name, unescaped (the statistics are escaped, failures not in every version). */
+/** Endpoint identity: method and name, unescaped, as locustKey spells it. */
 function keyOf(name: string, methodName: string | null): string {
-  return `${unescapeHtml(methodName ?? "")}\u0000${unescapeHtml(name)}`;
+  return locustKey(unescapeHtml(methodName ?? ""), unescapeHtml(name));
 }
 
 const HTML_ENTITIES: Record<string, string> = {

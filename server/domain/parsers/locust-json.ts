@@ -5,9 +5,9 @@
  * Times are milliseconds; timestamps are unix seconds.
  */
 import { z } from "zod";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type EndpointResult, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type ParsedRun } from "../run";
 import { maxOf, minOf } from "./aggregate";
-import { locustPercentiles, mergeHistograms, toHistogram } from "./locust-histogram";
+import { addLocustHistograms, locustPercentiles, toHistogram } from "./locust-histogram";
 import { parseWire } from "./wire";
 
 const countSchema = z.number().int().nonnegative();
@@ -46,20 +46,11 @@ export function parseLocustJson(document: unknown): ParsedRun {
   const aggregate = aggregateOf(entries, endpoints, spanSeconds);
 
   return {
-    format: "locust-json",
-    tool: "locust",
-    toolVersion: null,
-    label: null,
-    round: null,
+    ...emptyRun("locust-json", "locust"),
     startedAt: startSeconds !== null ? new Date(startSeconds * 1000).toISOString() : null,
     durationSeconds: spanSeconds,
-    environment: emptyEnvironment(),
     endpoints,
     aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes: [],
   };
 }
 
@@ -96,7 +87,7 @@ function aggregateOf(
   aggregate.requests = requests;
   aggregate.failures = sum(entries.map((e) => e.num_failures));
   aggregate.throughput = spanSeconds !== null ? requests / spanSeconds : null;
-  const histogram = mergeHistograms(endpoints.map((e) => e.histogram ?? []));
+  const histogram = addLocustHistograms(endpoints.map((e) => e.histogram ?? []));
   aggregate.histogram = histogram;
   const mins = entries.map((e) => e.min_response_time).filter((m): m is number => m !== null);
   aggregate.latency = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type ParsedRun, type TimelinePoint } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type ParsedRun, type TimelinePoint } from "../run";
 import { thinTimelines } from "./timeline";
 
 function point(second: number): TimelinePoint {
@@ -18,22 +18,7 @@ function runWith(points: number): ParsedRun {
     ...emptyEndpoint(AGGREGATE_NAME),
     timeline: Array.from({ length: points }, (_, second) => point(second)),
   };
-  return {
-    format: "locust-csv",
-    tool: "locust",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds: null,
-    environment: emptyEnvironment(),
-    endpoints: [],
-    aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes: [],
-  };
+  return { ...emptyRun("locust-csv", "locust"), aggregate };
 }
 
 describe("thinTimelines", () => {

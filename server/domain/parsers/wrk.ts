@@ -34,8 +34,9 @@
  * line must be one of wrk's and parse; so must `Running …` and `N threads and M connections`.
  */
 import { InputError } from "../input-error";
-import { AGGREGATE_NAME, emptyEndpoint, emptyEnvironment, type ParsedRun } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type ParsedRun } from "../run";
 import { aggregateEndpoints } from "./aggregate";
+import { pathAndQueryOf } from "./url-path";
 
 const NAN = "-?nan";
 const TIME = String.raw`(${NAN}|\d+(?:\.\d+)?)(us|ms|s|m|h)`;
@@ -113,7 +114,8 @@ export function parseWrkText(text: string, source: string): ParsedRun {
   const { latency, requests, requestsPerSecond } = report;
   const { socketErrors, non2xx } = report.single;
 
-  const endpoint = emptyEndpoint(pathAndQueryOf(report.url));
+  // wrk only runs against a valid URL; else keep what it printed rather than invent a name.
+  const endpoint = emptyEndpoint(pathAndQueryOf(report.url) ?? report.url);
   endpoint.fullName = report.url;
   endpoint.protocol = "http";
   const responses = Number(requests[1]);
@@ -136,38 +138,29 @@ export function parseWrkText(text: string, source: string): ParsedRun {
     }
   }
 
-  const environment = emptyEnvironment();
-  environment.config.duration = report.durationSeconds;
-  environment.config.threads = report.threads;
-  environment.config.connections = report.connections;
-  environment.config.url = report.url;
-  environment.config.protocol = "http";
   const aggregate = aggregateEndpoints([endpoint]);
   aggregate.name = AGGREGATE_NAME;
   const runtimeMs = timeMs(requests[2], requests[3]);
-  const notes = socketErrors
-    ? [
-        `wrk reported socket errors (connect ${connectErrors}, read ${readErrors}, write ${writeErrors}, timeout ${timeouts}): ` +
-          `connect, read and write errors are requests that never completed, added to wrk's ${responses} responses; ` +
-          "timeouts are responses slower than --timeout. All count as failures.",
-      ]
-    : [];
-  return {
-    format: "wrk-text",
-    tool: "wrk",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
+  const run: ParsedRun = {
+    ...emptyRun("wrk-text", "wrk"),
     durationSeconds: runtimeMs === null ? null : runtimeMs / 1000,
-    environment,
     endpoints: [endpoint],
     aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes,
   };
+  const { config } = run.environment;
+  config.duration = report.durationSeconds;
+  config.threads = report.threads;
+  config.connections = report.connections;
+  config.url = report.url;
+  config.protocol = "http";
+  if (socketErrors) {
+    run.notes.push(
+      `wrk reported socket errors (connect ${connectErrors}, read ${readErrors}, write ${writeErrors}, timeout ${timeouts}): ` +
+        `connect, read and write errors are requests that never completed, added to wrk's ${responses} responses; ` +
+        "timeouts are responses slower than --timeout. All count as failures.",
+    );
+  }
+  return run;
 }
 
 function readWrkText(text: string, source: string): WrkReport {
@@ -254,16 +247,6 @@ function timeMs(amount: string | undefined, unit: string | undefined): number | 
 
 function numberOrNull(text: string | undefined): number | null {
   return text === undefined || /nan/i.test(text) ? null : Number(text);
-}
-
-/** `http://host:8080/api/listings/42?x=1` → `/api/listings/42?x=1`. */
-function pathAndQueryOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return url; // wrk only runs against a valid URL; keep what it printed rather than invent one
-  }
 }
 
 function clip(text: string): string {

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SERIES_LENGTH, medianOf, p95TrendOf, toP95Series } from "./overview";
-
-describe("medianOf", () => {
-  it("takes the middle value, or the mean of the middle two", () => {
-    expect(medianOf([])).toBeNull();
-    expect(medianOf([3])).toBe(3);
-    expect(medianOf([5, 1, 3])).toBe(3);
-    expect(medianOf([4, 1, 3, 2])).toBe(2.5);
-  });
-});
+import { SERIES_LENGTH, p95TrendOf, toP95Series } from "./overview";
 
 describe("p95TrendOf", () => {
   it("gives an arrow only to a change beyond ±5% that the prediction test finds significant", () => {

@@ -1,3 +1,4 @@
+import { median } from "../stats/descriptive";
 import { isInsufficient } from "../stats/insufficient";
 import { predictionTest } from "../stats/prediction-test";
 /**
@@ -55,15 +56,6 @@ export type Trend =
 /** The significance level of the overview's arrows. */
 export const TREND_ALPHA = 0.05;
 
-/** The median of a non-empty list (mean of the middle two for an even count). */
-export function medianOf(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const upper = sorted[middle] ?? 0;
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
-}
-
 /**
  * The trend arrow's rule: the latest p95 against the previous up-to-TREND_WINDOW runs of the same
  * series (runs without a p95 are skipped). An arrow needs both a change beyond ±5% of their median
@@ -76,17 +68,17 @@ export function p95TrendOf(newestFirst: readonly (number | null)[]): Trend {
   if (latest === undefined) return { kind: "insufficient", reason: "no runs yet" };
   if (latest === null) return { kind: "insufficient", reason: "the latest run has no p95" };
   const previous = rest.slice(0, TREND_WINDOW).filter((value): value is number => value !== null);
-  const median = medianOf(previous);
-  if (median === null) return { kind: "insufficient", reason: "need 2 runs with a p95, have 1" };
+  const previousMedian = median(previous);
+  if (previousMedian === null) return { kind: "insufficient", reason: "need 2 runs with a p95, have 1" };
   const test = predictionTest(previous, latest);
   const pValue = isInsufficient(test) ? null : test.pValue;
-  const base = { latestMs: latest, medianMs: median, previousRuns: previous.length, pValue };
-  if (median === 0) {
+  const base = { latestMs: latest, medianMs: previousMedian, previousRuns: previous.length, pValue };
+  if (previousMedian === 0) {
     return latest === 0
       ? { kind: "change", direction: "flat", relativeDelta: 0, ...base }
       : { kind: "insufficient", reason: "the previous median is 0 ms, so no relative change" };
   }
-  const relativeDelta = (latest - median) / median;
+  const relativeDelta = (latest - previousMedian) / previousMedian;
   const significant = pValue !== null && pValue < TREND_ALPHA;
   const direction = !significant ? "flat" : relativeDelta > TREND_THRESHOLD ? "up" : relativeDelta < -TREND_THRESHOLD ? "down" : "flat";
   return { kind: "change", direction, relativeDelta, ...base };

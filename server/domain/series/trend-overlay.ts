@@ -1,4 +1,5 @@
-import { DEFAULT_NOISE_BAND_MULTIPLIER, MIN_NOISE_HISTORY, learnRunToRunNoisePct, median } from "../stats/noise-band";
+import { median } from "../stats/descriptive";
+import { DEFAULT_NOISE_BAND_MULTIPLIER, MIN_NOISE_HISTORY, learnRunToRunNoisePct } from "../stats/noise-band";
 import type { RunPoint } from "./run-point";
 import { byX, xOf } from "./trend-series";
 import type { TrendXMode } from "./trend-series";
@@ -66,8 +67,8 @@ export function rollingNoiseBand(
     const window = known.slice(-windowRuns);
     if (window.length < MIN_NOISE_HISTORY) return null;
     const noisePct = learnRunToRunNoisePct(window);
-    if (noisePct === null) return null;
     const medianMs = median(window);
+    if (noisePct === null || medianMs === null) return null;
     const halfWidth = (multiplier * noisePct * Math.abs(medianMs)) / 100;
     return { medianMs, lowMs: medianMs - halfWidth, highMs: medianMs + halfWidth, runs: window.length };
   });

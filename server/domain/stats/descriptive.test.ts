@@ -1,8 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { mean, sampleStandardDeviation, sampleVariance, summarizeSample } from "./descriptive";
+import { mean, median, sampleStandardDeviation, sampleVariance, summarizeSample } from "./descriptive";
 import { isInsufficient } from "./insufficient";
 import { ISSUE_BASE_P95_MS } from "./issue-example.fixture";
 import { createSeededRandom } from "./random";
+
+describe("median", () => {
+  it("takes the middle value, or the mean of the middle two", () => {
+    expect(median([])).toBeNull();
+    expect(median([3])).toBe(3);
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it("is the middle value, or the mean of the middle two", () => {
+    expect(median([9.93, 9.66])).toBeCloseTo(9.795, 12);
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([])).toBeNull();
+  });
+});
 
 describe("summarizeSample", () => {
   it("matches hand-computed values for the issue's base rounds", () => {

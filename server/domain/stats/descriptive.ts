@@ -1,5 +1,5 @@
 /**
- * Descriptive statistics of one sample: mean, sample standard deviation and the 95% confidence
+ * Descriptive statistics of one sample: mean, median, sample standard deviation and the 95% confidence
  * interval of the mean.
  */
 import { assertFiniteValues, tooFewValues, type InsufficientData } from "./insufficient";
@@ -25,6 +25,18 @@ export function mean(values: readonly number[]): number {
   let sum = 0;
   for (const value of values) sum += value;
   return sum / values.length;
+}
+
+/**
+ * The middle value, or the mean of the two middle ones for an even count; null for no values. Why a
+ * median where it is used: one odd value (a noisy run, a skipped day) must not move it, as it moves a mean.
+ */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? Number.NaN;
+  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
 }
 
 /**

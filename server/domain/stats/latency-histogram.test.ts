@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { latencyHistogramOf, LatencyRecorder } from "./latency-histogram";
-import { mergeHistograms } from "./pooled-percentile";
+import { poolHistograms } from "./pooled-percentile";
 import { createSeededRandom } from "./random";
 
 function lognormalSamples(seed: number, count: number, medianMs: number): number[] {
@@ -39,7 +39,7 @@ describe("latency histogram (HDR, 2 significant digits)", () => {
 
   it("pools rounds exactly: merged histograms equal the histogram of the pooled samples", () => {
     const rounds = [lognormalSamples(2, 1000, 5), lognormalSamples(3, 800, 9), lognormalSamples(4, 1200, 7)];
-    const merged = mergeHistograms(rounds.map((samples) => latencyHistogramOf(samples)!));
+    const merged = poolHistograms(rounds.map((samples) => latencyHistogramOf(samples)!));
     const pooled = rounds.flat();
     const nonEmpty = merged.filter((bucket) => bucket.count > 0);
     expect(nonEmpty).toEqual(latencyHistogramOf(pooled)!.filter((bucket) => bucket.count > 0));

@@ -6,7 +6,7 @@
  * Why HDR (HdrHistogram, via hdr-histogram-js): its buckets are log-spaced with a fixed relative width
  * (2 significant digits: every bucket is at most 1% wide), and the edges depend only on that setting,
  * never on the data. Two runs' histograms therefore share their edges, so adding them bucket by bucket
- * (`pooled-percentile.ts:mergeHistograms`) loses nothing: the pooled histogram is the one the pooled
+ * (`pooled-percentile.ts:poolHistograms`) loses nothing: the pooled histogram is the one the pooled
  * samples would have made. Reference: Gil Tene, HdrHistogram (http://hdrhistogram.org).
  *
  * Samples are recorded in whole microseconds (the tools write at most µs precision). A bucket is stored

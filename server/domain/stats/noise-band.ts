@@ -20,6 +20,7 @@
 import type { Better } from "../run";
 import { detectChangePoints } from "./change-points";
 import { formatDeltaPct } from "../format";
+import { median } from "./descriptive";
 import { assertFiniteValues, isInsufficient } from "./insufficient";
 import { percentChange } from "./relative-change";
 import { DEFAULT_VERDICT_OPTIONS, isWorse, type Verdict } from "./verdict";
@@ -61,9 +62,9 @@ export interface NoiseBandComparison {
 export function learnRunToRunNoisePct(history: readonly number[]): number | null {
   if (history.length < 2) return null;
   const level = median(history);
-  if (level === 0) return null;
-  const absoluteDifferences = history.slice(1).map((value, i) => Math.abs(value - (history[i] ?? value)));
-  return (100 * MAD_TO_SD * median(absoluteDifferences)) / Math.abs(level);
+  const spread = median(history.slice(1).map((value, i) => Math.abs(value - (history[i] ?? value))));
+  if (level === null || level === 0 || spread === null) return null;
+  return (100 * MAD_TO_SD * spread) / Math.abs(level);
 }
 
 export function compareWithNoiseBand(
@@ -128,12 +129,4 @@ export function compareWithNoiseBand(
     verdict,
     reason: `${changeText} is beyond ±${thresholdPct.toFixed(1)}% (${limits})`,
   };
-}
-
-/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const upper = sorted[middle] ?? Number.NaN;
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isInsufficient } from "./insufficient";
-import { mergeHistograms, readPooledPercentile, type PooledPercentileResult } from "./pooled-percentile";
+import { poolHistograms, readPooledPercentile, type PooledPercentileResult } from "./pooled-percentile";
 
 function valueOf(result: PooledPercentileResult): number {
   if (isInsufficient(result)) throw new Error(result.reason);
@@ -43,7 +43,7 @@ describe("readPooledPercentile", () => {
       { upperMs: 10, count: 50 },
     ];
     // coarse's 100 samples in (0, 10] become 50 in (0, 5] and 50 in (5, 10].
-    expect(mergeHistograms([coarse, fine])).toEqual([
+    expect(poolHistograms([coarse, fine])).toEqual([
       { upperMs: 5, count: 100 },
       { upperMs: 10, count: 100 },
     ]);

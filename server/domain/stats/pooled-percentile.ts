@@ -35,11 +35,12 @@ export interface HistogramOptions {
 }
 
 /**
- * Sums histograms on the union of their bucket edges (empty merged buckets included, so each bucket's
+ * Pools histograms of differing edges: sums them on the union of their bucket edges, spreading each
+ * source bucket over the merged buckets it covers (empty merged buckets included, so each bucket's
  * lower edge is the previous bucket's upper edge). An open-ended source bucket (upperMs = +∞) stays
  * open-ended: its whole count goes to the merged +∞ bucket.
  */
-export function mergeHistograms(
+export function poolHistograms(
   histograms: readonly (readonly HistogramBucket[])[],
   options: HistogramOptions = {},
 ): HistogramBucket[] {
@@ -66,7 +67,7 @@ export function readPooledPercentile(
   options: HistogramOptions = {},
 ): PooledPercentileResult {
   if (!(percentile >= 0 && percentile <= 100)) throw new RangeError(`percentile ${percentile} is not in [0, 100]`);
-  const merged = mergeHistograms(histograms, options);
+  const merged = poolHistograms(histograms, options);
   const totalCount = merged.reduce((sum, bucket) => sum + bucket.count, 0);
   if (totalCount === 0) return insufficientData("insufficient data: the histograms hold no samples");
 

@@ -1,13 +1,5 @@
 /**
- * hey (github.com/rakyll/hey, checked on 0.1.4, Debian's `hey`): its plain-text report and `-o csv`.
- * Neither prints the URL nor the load settings (-c, -q, -n, -z), so a run has no endpoint (the aggregate
- * holds everything; `?endpoint=` names it) and no load config beyond `protocol: "http"`.
- *
- * How hey 0.1.4 counts (requester/report.go, print.go): a request either got an HTTP response (any
- * status) or failed with a Go error (dial, timeout…). Slowest/Fastest/Average, the histogram, the latency
- * distribution and the status codes cover only the responses; errors are listed apart under
- * "Error distribution" (`  [count]\tmessage`, printed only when there are some); Requests/sec counts both.
- * Here requests = responses + errors, failures = responses whose status is not 2xx/3xx + errors.
+ * hey's plain-text report (hey 0.1.4; what hey counts where: `hey-report.ts`).
  *
  * Text report: Summary (seconds, `%4.4f`; Average prints `NaN` when nothing got a response), the response
  * time histogram (11 lines `  <mark> [count]\t|■■■`, mark = the bucket's upper edge in seconds printed
@@ -18,31 +10,11 @@
  * Quirks kept as printed: the 3-decimal marks can round two buckets onto one edge (they are merged, so
  * edges ascend); hey passes the whole report through printf, so a `%` inside an error message comes out
  * mangled (`%!F(MISSING)`). hey keeps at most 1,000,000 results for its distributions and status codes.
- *
- * CSV (`-o csv`): one row per request that got a response, in completion order; requests that failed
- * with an error are NOT in the file (so its failures are the non-2xx/3xx rows only). Times are seconds
- * with 4 decimals; `offset` is when the request started, counted from hey's start. Kept: response-time
- * (exact percentiles, mean, spread, HDR histogram), status-code; the phase columns are dropped.
  */
-import { z } from "zod";
 import { InputError } from "../input-error";
-import {
-  AGGREGATE_NAME,
-  emptyEndpoint,
-  emptyEnvironment,
-  type EndpointResult,
-  type HistogramBucket,
-  type ParsedRun,
-} from "../run";
-import { latencyHistogramOf } from "../stats/latency-histogram";
-import { SAMPLE_PERCENTILES, summarizeSamples } from "../stats/percentile";
-import { readCsvTable, requireColumns } from "./csv-table";
-import { parseWire } from "./wire";
-
-/** hey records at most this many results for its distributions, status codes and CSV rows. */
-const MAX_RESULTS = 1_000_000;
-/** For CSV samples: hey's own 10…99 % plus the ones Benchtrack computes from samples. */
-const CSV_PERCENTILES = [...new Set([10, 25, 75, ...SAMPLE_PERCENTILES])].sort((a, b) => a - b);
+import type { HistogramBucket, ParsedRun } from "../run";
+import { sumOfCounts } from "./aggregate";
+import { capNote, emptyHeyRun, failedResponses, MAX_RESULTS, secondsToMs } from "./hey-report";
 
 type Section = "summary" | "histogram" | "latency" | "details" | "status" | "errors";
 const SECTION_HEADERS: ReadonlyMap<string, Section> = new Map([
@@ -79,10 +51,10 @@ interface HeyTextReport {
 
 export function parseHeyText(text: string, source: string): ParsedRun {
   const report = readHeyText(text, source);
-  const aggregate = emptyEndpoint(AGGREGATE_NAME);
-  aggregate.protocol = "http";
-  const responses = sumOf(report.statusCodes);
-  const errorCount = sumOf(report.errors);
+  const run = emptyHeyRun("hey-text");
+  const { aggregate } = run;
+  const responses = sumOfCounts(report.statusCodes);
+  const errorCount = sumOfCounts(report.errors);
   aggregate.requests = responses + errorCount;
   aggregate.failures = failedResponses(report.statusCodes) + errorCount;
   aggregate.throughput = goNumber(report.requestsPerSecond, Number);
@@ -99,8 +71,9 @@ export function parseHeyText(text: string, source: string): ParsedRun {
     };
     aggregate.histogram = report.histogram.length > 0 ? report.histogram : null;
   }
-  const notes = responses >= MAX_RESULTS ? [capNote("status codes and latency distribution")] : [];
-  return heyRun("hey-text", aggregate, goNumber(report.seconds.Total, Number), notes);
+  run.durationSeconds = goNumber(report.seconds.Total, Number);
+  if (responses >= MAX_RESULTS) run.notes.push(capNote("status codes and latency distribution"));
+  return run;
 }
 
 function readHeyText(text: string, source: string): HeyTextReport {
@@ -205,106 +178,9 @@ function addHistogramBucket(
   else buckets.push({ upperMs, count });
 }
 
-const secondsCell = z
-  .string()
-  .trim()
-  .regex(/^\d+(\.\d+)?$/, "expected seconds, e.g. 0.0036")
-  .transform(secondsToMs)
-  // A thousand-digit "number" passes the pattern but is no time (and would overflow to Infinity).
-  .refine((ms) => ms <= 1e9, "seconds beyond any request's latency");
-
-export const heyCsvRowSchema = z.object({
-  "response-time": secondsCell,
-  "status-code": z.string().trim().regex(/^\d+$/, "expected an HTTP status code, e.g. 200"),
-  offset: secondsCell,
-});
-
-export function parseHeyCsv(text: string, source: string): ParsedRun {
-  const table = readCsvTable(text, source);
-  requireColumns(table, ["response-time", "status-code", "offset"], source);
-  const latenciesMs = new Float64Array(table.rows.length);
-  const statusCodes: Record<string, number> = {};
-  let firstStartMs = Number.POSITIVE_INFINITY;
-  let lastEndMs = Number.NEGATIVE_INFINITY;
-  for (const [index, row] of table.rows.entries()) {
-    const where = `${source}: line ${row.line}`;
-    const cells = parseWire(heyCsvRowSchema, row.cells, `hey CSV row (${where})`, `${where}: `);
-    const latencyMs = cells["response-time"];
-    latenciesMs[index] = latencyMs;
-    statusCodes[cells["status-code"]] = (statusCodes[cells["status-code"]] ?? 0) + 1;
-    firstStartMs = Math.min(firstStartMs, cells.offset);
-    lastEndMs = Math.max(lastEndMs, cells.offset + latencyMs);
-  }
-
-  const aggregate = emptyEndpoint(AGGREGATE_NAME);
-  aggregate.protocol = "http";
-  aggregate.requests = table.rows.length;
-  aggregate.failures = failedResponses(statusCodes);
-  aggregate.statusCodes = statusCodes;
-  aggregate.latency = summarizeSamples(latenciesMs, CSV_PERCENTILES);
-  aggregate.histogram = latencyHistogramOf(latenciesMs);
-  // `offset` counts from hey's start, which comes before the first request (with -q every worker first
-  // waits one tick), so the run is measured from the first request's start to the last response's end.
-  // Offsets and times carry 4 decimals: the span is rounded back to that precision.
-  const spanSeconds = table.rows.length > 0 ? Math.round((lastEndMs - firstStartMs) * 10) / 1e4 : null;
-  const durationSeconds = spanSeconds !== null && spanSeconds > 0 ? spanSeconds : null;
-  aggregate.throughput = durationSeconds === null ? null : table.rows.length / durationSeconds;
-  const notes: string[] = [];
-  if (table.rows.length === 0)
-    notes.push(
-      "hey's CSV has no rows: no request got a response (hey leaves requests that failed with an error out of its CSV).",
-    );
-  if (table.rows.length >= MAX_RESULTS) notes.push(capNote("CSV rows"));
-  return heyRun("hey-csv", aggregate, durationSeconds, notes);
-}
-
-function heyRun(
-  format: "hey-text" | "hey-csv",
-  aggregate: EndpointResult,
-  durationSeconds: number | null,
-  notes: string[],
-): ParsedRun {
-  const environment = emptyEnvironment();
-  environment.config.protocol = "http";
-  return {
-    format,
-    tool: "hey",
-    toolVersion: null,
-    label: null,
-    round: null,
-    startedAt: null,
-    durationSeconds,
-    environment,
-    endpoints: [],
-    aggregate,
-    metrics: {},
-    thresholds: [],
-    checks: [],
-    notes,
-  };
-}
-
-/** Responses whose status is not 2xx or 3xx. */
-function failedResponses(statusCodes: Readonly<Record<string, number>>): number {
-  return Object.entries(statusCodes).reduce((sum, [code, count]) => (/^[23]\d\d$/.test(code) ? sum : sum + count), 0);
-}
-
-function sumOf(counts: Readonly<Record<string, number>>): number {
-  return Object.values(counts).reduce((sum, count) => sum + count, 0);
-}
-
-/** Seconds as printed ("0.0017") → ms, shifting the decimal point in the text so no binary error creeps in. */
-function secondsToMs(seconds: string): number {
-  return Number(`${seconds}e3`);
-}
-
 /** A number as Go printed it, or null for `NaN`/`±Inf` (and when absent). */
 function goNumber(text: string | undefined, convert: (text: string) => number): number | null {
   return text === undefined || /^(NaN|[+-]Inf)$/.test(text) ? null : convert(text);
-}
-
-function capNote(what: string): string {
-  return `hey keeps only its first ${MAX_RESULTS.toLocaleString("en-US")} results: its ${what} cover those, so the request count here is short of the real one.`;
 }
 
 function clip(text: string): string {
