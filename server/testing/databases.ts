@@ -6,8 +6,8 @@ import { applyPendingMigrations } from "../migrate/migrations";
 
 /**
  * The database integration tests run against: PostgreSQL when DATABASE_URL is set, else the embedded
- * database (CI runs `npm test` both ways, so every test meets both without running twice on the
- * embedded one). Use with `describe.each(testDatabaseTargets())`.
+ * database (CI runs the `db` project of vitest.config.ts both ways, so those tests meet both without
+ * running twice on the embedded one). Use with `describe.each(testDatabaseTargets())`.
  */
 export function testDatabaseTargets(): { name: string; target: DatabaseTarget }[] {
   const url = process.env.DATABASE_URL?.trim();

@@ -6,7 +6,7 @@ import { checkAgainstOpenApi } from "./openapi-responses";
 
 /**
  * Calls the REST route handlers in-process, as Next.js would, against the database the environment
- * names: PostgreSQL when DATABASE_URL is set (CI runs the suite both ways), else a fresh embedded
+ * names: PostgreSQL when DATABASE_URL is set (CI runs the `db` project both ways), else a fresh embedded
  * database in a temporary folder. Real handlers, real parsing, real database: only the HTTP socket
  * is skipped (the Playwright suite covers that).
  */
