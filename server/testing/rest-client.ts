@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { closeDb, targetFromEnv } from "../db";
+import { migrateDatabase } from "../migrate/apply";
 import { checkAgainstOpenApi } from "./openapi-responses";
 
 /**
@@ -20,6 +23,22 @@ export async function configureTestEnvironment(): Promise<void> {
   if (!process.env.DATABASE_URL?.trim()) {
     process.env.BENCHTRACK_DATA_DIR = await mkdtemp(path.join(os.tmpdir(), "benchtrack-api-"));
   }
+}
+
+/**
+ * A route test file's database: before its tests, the test environment (with `env` on top, set before
+ * the environment is first read) and the database it names, migrated; closed after them. Call once, at
+ * the top of the file.
+ */
+export function setUpRouteTestDatabase(env: Record<string, string> = {}): void {
+  beforeAll(async () => {
+    await configureTestEnvironment();
+    Object.assign(process.env, env);
+    await migrateDatabase(targetFromEnv());
+  });
+  afterAll(async () => {
+    await closeDb();
+  });
 }
 
 type Handler<Params> = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
