@@ -3,8 +3,9 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { closeDb, targetFromEnv } from "../db";
+import { closeDb, openDatabase, targetFromEnv } from "../db";
 import { migrateDatabase } from "../migrate/apply";
+import { migratedSnapshot } from "./databases";
 import { checkAgainstOpenApi } from "./openapi-responses";
 
 /**
@@ -21,7 +22,11 @@ export async function configureTestEnvironment(): Promise<void> {
   // Test files share one PostgreSQL database and run at once: each drains a job queue of its own.
   process.env.BENCHTRACK_JOB_SCHEMA = `pgboss_test_${randomUUID().slice(0, 8).replaceAll("-", "")}`;
   if (!process.env.DATABASE_URL?.trim()) {
-    process.env.BENCHTRACK_DATA_DIR = await mkdtemp(path.join(os.tmpdir(), "benchtrack-api-"));
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "benchtrack-api-"));
+    process.env.BENCHTRACK_DATA_DIR = dataDir;
+    // The new folder starts as a migrated database (databases.ts: migratedSnapshot), in under a second.
+    const database = await openDatabase({ kind: "embedded", dataDir }, { initialData: await migratedSnapshot() });
+    await database.close();
   }
 }
 
