@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
+import { SLA_SUGGESTED_METRICS } from "@/server/domain/metrics";
 import type { SlaTargetInput } from "@/server/domain/sla/policy";
 import { Problem } from "./problem";
 
@@ -17,7 +18,6 @@ interface Row {
   weight: string;
 }
 
-const METRICS = ["p50", "p90", "p95", "p99", "p99.9", "mean", "max", "errorRate", "throughput"];
 const DEFAULT_UNIT: Record<string, string> = { errorRate: "", throughput: "req/s" };
 
 function toRow(target: SlaTargetInput): Row {
@@ -110,7 +110,7 @@ export function SlaEditor({ project, initial }: { project: string; initial: SlaT
         </fieldset>
       ))}
       <datalist id="sla-metrics">
-        {METRICS.map((metric) => (
+        {SLA_SUGGESTED_METRICS.map((metric) => (
           <option key={metric} value={metric} />
         ))}
       </datalist>

@@ -104,9 +104,6 @@ export const COMPARED_METRICS: readonly MetricDefinition[] = [
   METRICS.errorRate,
 ];
 
-/** The latency metrics change-point detection tracks over history (custom metrics follow). */
-export const DETECTED_METRICS: readonly MetricDefinition[] = [METRICS.p50, METRICS.p95, METRICS.p99, METRICS.mean];
-
 /** Metrics an SLA target is usually written on, for the editor's suggestions (any "p<number>" works too). */
 export const SLA_SUGGESTED_METRICS: readonly string[] = ["p50", "p90", "p95", "p99", "p99.9", "mean", "max", "errorRate", "throughput"];
 
@@ -123,11 +120,11 @@ export function isTrackedCustomMetric(key: string): boolean {
   return !LOAD_GENERATOR_METRIC_KEYS.has(key);
 }
 
-export function isBuiltInMetric(name: string): name is BuiltInMetricName {
+function isBuiltInMetric(name: string): name is BuiltInMetricName {
   return Object.hasOwn(METRICS, name);
 }
 
-export function customMetricName(key: string): string {
+function customMetricName(key: string): string {
   return `${CUSTOM_METRIC_PREFIX}${key}`;
 }
 

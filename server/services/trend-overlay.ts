@@ -147,5 +147,3 @@ export async function getTrendOverlay(
     ),
   };
 }
-
-export type TrendOverlay = Awaited<ReturnType<typeof getTrendOverlay>>;

@@ -15,9 +15,9 @@ import { call } from "./rest-client";
  */
 
 /** The public URL the tests' uploads and comparisons link to. */
-export const TEST_BASE_URL = "http://bench.test";
+const TEST_BASE_URL = "http://bench.test";
 
-export interface SeedOptions {
+interface SeedOptions {
   /** `?format=`: null (the default) detects it from the content. */
   format?: string | null;
   /** The upload's metadata (`?label=`, `?branch=`…), over what the file says. */

@@ -48,12 +48,12 @@ export function maxOf(values: readonly number[]): number {
   return max;
 }
 
-export function sumIfAllKnown(values: readonly (number | null)[]): number | null {
+function sumIfAllKnown(values: readonly (number | null)[]): number | null {
   if (values.length === 0 || !values.every(isNumber)) return null;
   return values.reduce((sum, value) => sum + value, 0);
 }
 
-export function mergeCountsIfAllKnown(
+function mergeCountsIfAllKnown(
   maps: readonly (Record<string, number> | null)[],
 ): Record<string, number> | null {
   if (maps.length === 0 || maps.some((map) => map === null)) return null;

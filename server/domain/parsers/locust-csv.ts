@@ -228,12 +228,12 @@ function attachFailures(source: string, table: CsvTable, endpoints: EndpointResu
 }
 
 /** An endpoint's key as Locust's rows name it: method (Type) and Name. */
-export function locustKey(method: string | null, name: string): string {
+function locustKey(method: string | null, name: string): string {
   return `${method ?? ""}\u0000${name}`;
 }
 
 /** Endpoints by locustKey: one lookup per history or failure row, not a scan (20,000 × 20,000 took seconds). */
-export function endpointsByKey(endpoints: readonly EndpointResult[]): Map<string, EndpointResult> {
+function endpointsByKey(endpoints: readonly EndpointResult[]): Map<string, EndpointResult> {
   return new Map(endpoints.map((endpoint) => [locustKey(endpoint.method, endpoint.name), endpoint]));
 }
 
