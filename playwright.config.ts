@@ -17,7 +17,10 @@ export default defineConfig({
   outputDir: "test-results",
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: 1,
+  // Spec files run side by side, two at a time, against the one server; the tests of one file run in
+  // order in one worker (their beforeAll seeds what they read). Every file uploads to project slugs of
+  // its own (uniqueSlug) and reads no count across projects; the demo projects are only read.
+  workers: 2,
   reporter: [["list"]],
   timeout: 60_000,
   use: {
@@ -56,6 +59,9 @@ export default defineConfig({
         BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
         // The e2e server always uses the embedded database, whatever the shell has.
         DATABASE_URL: "",
+        // Two workers upload with one token from one address, faster than any client: the upload
+        // limit is off here (its own tests are app/api/v1/projects/[project]/runs/rate-limits.test.ts).
+        BENCHTRACK_RATE_UPLOADS_PER_MINUTE: "0",
       },
     },
     {

@@ -1,8 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../playwright.config";
+
+/**
+ * Screenshots are for a person to look at what a change did to the pages: nothing compares them, so a
+ * run writes them only with E2E_SCREENSHOTS=1 (to e2e/screenshots/, git-ignored), and skips otherwise
+ * the page changes (colour scheme, viewport) made only to take them.
+ */
+export const WRITES_SCREENSHOTS = process.env.E2E_SCREENSHOTS === "1";
+export const SCREENSHOT_DIR = "e2e/screenshots";
+
+/** Writes e2e/screenshots/<name>.png with E2E_SCREENSHOTS=1: a page whole (or only its viewport), or one element. */
+export async function lookAt(target: Page | Locator, name: string, options: { viewportOnly?: boolean } = {}): Promise<void> {
+  if (!WRITES_SCREENSHOTS) return;
+  const path = `${SCREENSHOT_DIR}/${name}.png`;
+  if ("goto" in target) await target.screenshot({ path, fullPage: !options.viewportOnly });
+  else await target.screenshot({ path });
+}
 
 /** The real tool outputs the parser tests use; the e2e suite uploads them through the public API. */
 export const FIXTURES = path.resolve(import.meta.dirname, "../server/domain/parsers/fixtures");

@@ -100,7 +100,18 @@ function redactPassword(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]+@/, "//$1:***@");
 }
 
-export async function openDatabase(target: DatabaseTarget, options: { jobSchema?: string } = {}): Promise<Database> {
+interface OpenDatabaseOptions {
+  /** The job queue's schema (default JOB_SCHEMA). */
+  jobSchema?: string;
+  /**
+   * Embedded only, for tests: a PGlite data folder tarball (`dumpDataDir`) a NEW database starts from,
+   * instead of an empty cluster (a migrated one: server/testing/databases.ts). Never give it for a
+   * folder that already holds a database.
+   */
+  initialData?: Blob;
+}
+
+export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
   const schema = options.jobSchema ?? JOB_SCHEMA;
   if (target.kind === "postgres") {
     const adapterFactory = new PrismaPg({ connectionString: target.url });
@@ -110,8 +121,11 @@ export async function openDatabase(target: DatabaseTarget, options: { jobSchema?
   }
   const releaseLock = target.kind === "embedded" ? lockDataDir(target.dataDir) : () => undefined;
   try {
+    const pgliteOptions = { loadDataDir: options.initialData };
     const pglite =
-      target.kind === "embedded" ? new PGlite(path.join(target.dataDir, "pglite")) : new PGlite();
+      target.kind === "embedded"
+        ? new PGlite(path.join(target.dataDir, "pglite"), pgliteOptions)
+        : new PGlite(pgliteOptions);
     await pglite.waitReady;
     const adapterFactory = new PrismaPGlite(pglite);
     const prisma = new PrismaClient({ adapter: adapterFactory });

@@ -13,7 +13,7 @@ export interface LatencyHistogramBar {
 }
 
 /** The bar's range as text: "≤ 1.71 ms" for the first bucket, else "1.71 ms – 3.26 ms". */
-export function describeBucket(bar: Pick<LatencyHistogramBar, "lowerMs" | "upperMs">): string {
+function describeBucket(bar: Pick<LatencyHistogramBar, "lowerMs" | "upperMs">): string {
   return bar.lowerMs === null ? `≤ ${formatMs(bar.upperMs)}` : `${formatMs(bar.lowerMs)} – ${formatMs(bar.upperMs)}`;
 }
 

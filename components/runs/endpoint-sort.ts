@@ -44,7 +44,7 @@ export function parseSortState(params: { get(name: string): string | null }): So
 }
 
 /** Names read A→Z first; numbers worst-first (highest latency, most errors) — what one looks for. */
-export function defaultDirection(key: SortKey): SortDirection {
+function defaultDirection(key: SortKey): SortDirection {
   return key === "name" ? "asc" : "desc";
 }
 

@@ -5,7 +5,7 @@ import type { AppRouter } from "@/server/api/root";
 export type AdminCallError = TRPCClientErrorLike<AppRouter>;
 
 /** True when the admin token was missing, wrong, or not the admin's (401/403). */
-export function isTokenRefused(error: AdminCallError): boolean {
+function isTokenRefused(error: AdminCallError): boolean {
   return error.data?.code === "UNAUTHORIZED" || error.data?.code === "FORBIDDEN";
 }
 

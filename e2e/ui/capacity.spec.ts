@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
-import { fixture, ghzRound, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import { WRITES_SCREENSHOTS, fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
 /**
  * The capacity page (issue 14, item 6) on real tool outputs uploaded through the public API at three
@@ -145,12 +145,14 @@ test.describe("capacity page", () => {
     // ghz states its own rate limit (rps 100), concurrency and connections: one level of each.
     await expect(page.getByTestId("capacity-empty-detail")).toContainText("has 1 run, all at rps 100");
     await expect(page.getByTestId("capacity-chart")).toHaveCount(0);
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize({ width: 1440, height: 900 });
-      await page.screenshot({ path: `e2e/screenshots/capacity-single-level-${colorScheme}-1440.png`, fullPage: true });
-      await page.setViewportSize({ width: 375, height: 812 });
-      await page.screenshot({ path: `e2e/screenshots/capacity-single-level-${colorScheme}-375.png`, fullPage: true });
+    if (WRITES_SCREENSHOTS) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await lookAt(page, `capacity-single-level-${colorScheme}-1440`);
+        await page.setViewportSize({ width: 375, height: 812 });
+        await lookAt(page, `capacity-single-level-${colorScheme}-375`);
+      }
     }
   });
 
@@ -192,14 +194,13 @@ test.describe("capacity page", () => {
       "p95 bends at rate 300 (296 req/s): 19 ms there, 85 ms at rate 400.",
     );
     await expect(page.getByTestId("capacity-sla")).toHaveText("No SLA limit: no SLA target applies to this endpoint.");
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      for (const width of [1440, 375]) {
-        await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-        await page.screenshot({
-          path: `e2e/screenshots/capacity-throughput-${colorScheme}-${width}.png`,
-          fullPage: true,
-        });
+    if (WRITES_SCREENSHOTS) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        for (const width of [1440, 375]) {
+          await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+          await lookAt(page, `capacity-throughput-${colorScheme}-${width}`);
+        }
       }
     }
   });
@@ -213,7 +214,7 @@ test.describe("capacity page", () => {
         ["one", `${GET_LISTING}&base=branch%3Amain`],
         ["compare", `${GET_LISTING}&base=branch%3Amain&head=branch%3Afeature%2Fasync`],
       ] as const) {
-        test(`screenshot of ${name} curve${name === "one" ? "" : "s"}, ${colorScheme} at ${viewport.width} px`, async ({
+        test(`${name === "one" ? "one curve" : "two curves"}, ${colorScheme} at ${viewport.width} px: drawn, and the page never scrolls sideways`, async ({
           page,
         }) => {
           await page.setViewportSize(viewport);
@@ -225,10 +226,7 @@ test.describe("capacity page", () => {
             () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
           );
           expect(overflow).toBeLessThanOrEqual(0);
-          await page.screenshot({
-            path: `e2e/screenshots/capacity-${name}-${colorScheme}-${viewport.width}.png`,
-            fullPage: true,
-          });
+          await lookAt(page, `capacity-${name}-${colorScheme}-${viewport.width}`);
         });
       }
     }

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { fixture, ghzRound, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import { fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
 // ghz JSON with complete details[] is per-request: each run carries HDR histograms (aggregate and per
 // method), so three rounds a side pool exactly and the compare page overlays the two distributions.
@@ -28,7 +28,7 @@ test("the compare page overlays base and head latency distributions pooled acros
     await expect(overlay.getByTestId("distribution-test")).toContainText("Shapes differ");
     await expect(overlay.getByTestId("distribution-test")).toContainText("What this does not prove");
     await overlay.scrollIntoViewIfNeeded();
-    await overlay.screenshot({ path: `e2e/screenshots/compare-distribution-${colorScheme}.png` });
+    await lookAt(overlay, `compare-distribution-${colorScheme}`);
 
     // The endpoint whose shape changed most is marked; picking an endpoint redraws for it.
     const starred = overlay.getByRole("link", { name: /★/ });
@@ -40,9 +40,10 @@ test("the compare page overlays base and head latency distributions pooled acros
     await expect(page.getByTestId("distribution-overlay").getByTestId("latency-cdf-chart")).toBeVisible();
 
     await page.setViewportSize({ width: 375, height: 800 });
-    await page.getByTestId("distribution-overlay").screenshot({ path: `e2e/screenshots/compare-distribution-${colorScheme}-375.png` });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await lookAt(page.getByTestId("distribution-overlay"), `compare-distribution-${colorScheme}-375`);
+    // Polled: charts measure their new width a moment after the viewport changes.
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await expect.poll(overflow).toBeLessThanOrEqual(0);
     await context.close();
   }
 });
@@ -55,5 +56,5 @@ test("a side without a histogram is said, not drawn as an empty chart", async ({
   const overlay = page.getByTestId("distribution-overlay");
   await expect(overlay.getByTestId("distribution-unavailable")).toContainText("No base run carries a latency histogram");
   await expect(overlay.getByTestId("latency-cdf-chart")).toHaveCount(0);
-  await overlay.screenshot({ path: "e2e/screenshots/compare-distribution-missing.png" });
+  await lookAt(overlay, "compare-distribution-missing");
 });

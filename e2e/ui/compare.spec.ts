@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
-import { uniqueSlug, uploadRun } from "../helpers";
+import { lookAt, uniqueSlug, uploadRun } from "../helpers";
 
 // The compare issue's table: five rounds of baseline vs five of ManagedAsync (seconds).
 const ROUNDS = {
@@ -49,11 +49,12 @@ test("a compare link opened in a fresh browser shows the verdict and copies the 
     expect(markdown.split("\n")[0]).toBe("### 🔴 **Regressed**: head is worse than base");
     expect(markdown).toContain("| All endpoints | p95 | 2.48 s | 4.37 s | +76.1%");
 
-    await page.screenshot({ path: `e2e/screenshots/compare-${colorScheme}.png`, fullPage: true });
+    await lookAt(page, `compare-${colorScheme}`);
     await page.setViewportSize({ width: 375, height: 800 });
-    await page.screenshot({ path: `e2e/screenshots/compare-${colorScheme}-375.png`, fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await lookAt(page, `compare-${colorScheme}-375`);
+    // Polled: charts measure their new width a moment after the viewport changes.
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await expect.poll(overflow).toBeLessThanOrEqual(0);
     await context.close();
   }
 
@@ -151,11 +152,12 @@ test("a compare across another host and load profile warns beside the verdict, l
     expect(markdown).toContain("**How many rounds?** About 45 rounds per side");
     expect(markdown).toContain("[commits 9f1c2e7 → 4b1d2aa](https://github.com/acme/listings/compare/9f1c2e7aa41b...4b1d2aa0c9d3)");
 
-    await page.screenshot({ path: `e2e/screenshots/compare-environment-${colorScheme}.png`, fullPage: true });
+    await lookAt(page, `compare-environment-${colorScheme}`);
     await page.setViewportSize({ width: 375, height: 800 });
-    await page.screenshot({ path: `e2e/screenshots/compare-environment-${colorScheme}-375.png`, fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await lookAt(page, `compare-environment-${colorScheme}-375`);
+    // Polled: charts measure their new width a moment after the viewport changes.
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await expect.poll(overflow).toBeLessThanOrEqual(0);
     await context.close();
   }
 });

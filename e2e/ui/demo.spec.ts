@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { lookAt } from "../helpers";
 
 // The e2e server starts after `npm run seed:demo` (playwright.config.ts): the demo a newcomer opens
 // must show main's slowdown in the regressions inbox and on the trend chart, not an empty inbox.
@@ -13,11 +14,11 @@ for (const slug of ["listings-demo", "listings-grpc-demo"]) {
     await expect(incidents.first()).toContainText(/\d+ changes on \d+ endpoints? starting at/);
     expect(await incidents.count()).toBeLessThan(await rows.count());
     await expect(rows.filter({ hasText: "metrics.iterations" })).toHaveCount(0);
-    await page.screenshot({ path: `e2e/screenshots/demo-${slug}-regressions.png`, fullPage: true });
+    await lookAt(page, `demo-${slug}-regressions`);
 
     await rows.filter({ hasText: /p9[59]/ }).first().getByRole("link", { name: "trend" }).click();
     await expect(page.getByTestId("latency-chart").locator(".trend-marker").first()).toBeAttached();
-    await page.screenshot({ path: `e2e/screenshots/demo-${slug}-trend.png`, fullPage: true });
+    await lookAt(page, `demo-${slug}-trend`);
   });
 }
 
@@ -26,7 +27,7 @@ test("the README's compare example on the demo gives no pooled verdict over two 
   const banner = page.getByTestId("compare-not-comparable");
   await expect(banner).toContainText("No verdict: runs of different tools are different series.");
   await expect(page.getByTestId("compare-verdict")).toContainText("Not comparable");
-  await page.screenshot({ path: "e2e/screenshots/demo-compare-not-comparable.png", fullPage: true });
+  await lookAt(page, "demo-compare-not-comparable");
 
   await banner.getByTestId("compare-per-tool").filter({ hasText: "k6" }).click();
   await expect(page).toHaveURL(/[?&]tool=k6(&|$)/);
@@ -34,7 +35,7 @@ test("the README's compare example on the demo gives no pooled verdict over two 
   await expect(page.getByTestId("compare-not-comparable")).toHaveCount(0);
   // Sides named as people name runs, not as selectors or ids.
   await expect(page.getByTestId("compare-sides")).toContainText("head ManagedAsync #1–5 on feature/managed-async");
-  await page.screenshot({ path: "e2e/screenshots/demo-compare-k6.png", fullPage: true });
+  await lookAt(page, "demo-compare-k6");
 });
 
 test("the compare picker offers one tool and puts the older selection on the base side", async ({ page }) => {
@@ -47,7 +48,7 @@ test("the compare picker offers one tool and puts the older selection on the bas
   await expect(page).toHaveURL(/[?&]tool=k6(&|$)/);
   await expect(page.getByTestId("compare-verdict")).toBeVisible();
   await expect(page.getByTestId("compare-not-comparable")).toHaveCount(0);
-  await page.screenshot({ path: "e2e/screenshots/demo-compare-picker-default.png", fullPage: true });
+  await lookAt(page, "demo-compare-picker-default");
 });
 
 test("the demo's aggregate trend draws one tool's series by default, and mixes them only when asked", async ({ page }) => {
@@ -56,7 +57,7 @@ test("the demo's aggregate trend draws one tool's series by default, and mixes t
   await expect(note).toContainText(/Showing (k6|locust) runs only, the tool of the latest run/);
   const tool = (await note.textContent())!.includes("k6") ? "k6" : "locust";
   await expect(page.locator("#trend-tool")).toHaveValue(tool);
-  await page.screenshot({ path: "e2e/screenshots/demo-aggregate-trend-one-tool.png", fullPage: true });
+  await lookAt(page, "demo-aggregate-trend-one-tool");
   await page.locator("#trend-tool").selectOption("all");
   await expect(page).toHaveURL(/[?&]tool=all(&|$)/);
   await expect(page.getByTestId("trend-tool-note")).toHaveCount(0);

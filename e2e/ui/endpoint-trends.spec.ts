@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { formatMs } from "../../server/domain/format";
-import { fixture, ghzRound, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import { fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
 /**
  * The per-endpoint trend page on real ghz reports: rounds 1-3 of baseline, then of ManagedAsync, one
@@ -129,7 +129,7 @@ test.describe("endpoint trends page", () => {
     await expect(tooltip).toContainText(uploaded[5]!.p95);
     // Hover is synced: the throughput chart shows the same run.
     await expect(page.getByTestId("throughput-chart").locator(".recharts-tooltip-wrapper")).toContainText("Run #6");
-    await page.screenshot({ path: test.info().outputPath("tooltip-dark.png") });
+    await lookAt(page, "endpoint-trends-tooltip-dark", { viewportOnly: true });
     await page.mouse.click(box.x + box.width - 20, box.y + box.height / 2);
     await expect(page).toHaveURL(new RegExp(`/projects/${slug}/runs/${uploaded[5]!.id}$`));
 
@@ -199,7 +199,7 @@ test.describe("endpoint trends page", () => {
     for (const key of ["cpu", "messages"]) {
       await expect.poll(() => linePathCount(page, `metric-chart-${key}`, "value")).toBeGreaterThan(0);
     }
-    await page.screenshot({ path: test.info().outputPath("metrics-light.png"), fullPage: true });
+    await lookAt(page, "endpoint-trends-metrics-light");
 
     // Run-level metrics belong to the aggregate page.
     await page.goto(`/projects/${metricsSlug}/endpoints/_all`);
@@ -212,7 +212,7 @@ test.describe("endpoint trends page", () => {
       { width: 1440, height: 900 },
       { width: 375, height: 812 },
     ]) {
-      test(`screenshot ${colorScheme} at ${viewport.width} px`, async ({ page }) => {
+      test(`${colorScheme} at ${viewport.width} px: drawn, and the page never scrolls sideways`, async ({ page }) => {
         await page.setViewportSize(viewport);
         await page.emulateMedia({ colorScheme });
         await page.goto(`/projects/${slug}/endpoints/GetListing`);
@@ -222,10 +222,7 @@ test.describe("endpoint trends page", () => {
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         expect(overflow).toBeLessThanOrEqual(0);
-        await page.screenshot({
-          path: `e2e/screenshots/endpoint-trends-${colorScheme}-${viewport.width}.png`,
-          fullPage: true,
-        });
+        await lookAt(page, `endpoint-trends-${colorScheme}-${viewport.width}`);
       });
     }
   }
@@ -321,7 +318,7 @@ test.describe("a branch over main, with main's noise band", () => {
       { width: 1440, height: 900 },
       { width: 375, height: 812 },
     ]) {
-      test(`overlay screenshot ${colorScheme} at ${viewport.width} px`, async ({ page }) => {
+      test(`overlay, ${colorScheme} at ${viewport.width} px: drawn, and the page never scrolls sideways`, async ({ page }) => {
         await page.setViewportSize(viewport);
         await page.emulateMedia({ colorScheme });
         await page.goto(`/projects/${overlaySlug}/endpoints/GetListing?overlay=branch%3Afeature%2Fcache`);
@@ -330,10 +327,7 @@ test.describe("a branch over main, with main's noise band", () => {
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         expect(overflow).toBeLessThanOrEqual(0);
-        await page.screenshot({
-          path: `e2e/screenshots/endpoint-trends-overlay-${colorScheme}-${viewport.width}.png`,
-          fullPage: true,
-        });
+        await lookAt(page, `endpoint-trends-overlay-${colorScheme}-${viewport.width}`);
       });
     }
   }

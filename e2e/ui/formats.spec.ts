@@ -1,16 +1,18 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { fixture, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import { WRITES_SCREENSHOTS, fixture, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
+/** Screenshots to look at (E2E_SCREENSHOTS=1), light and dark, 1440 and 375 px wide. */
 async function screenshots(page: Page, name: string) {
+  if (!WRITES_SCREENSHOTS) return;
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.reload();
     await expect(page.locator("html")).toHaveClass(colorScheme === "dark" ? /dark/ : /^(?!.*dark)/);
-    await page.screenshot({ path: `e2e/screenshots/${name}-${colorScheme}.png`, fullPage: true });
+    await lookAt(page, `${name}-${colorScheme}`);
     await page.setViewportSize({ width: 375, height: 812 });
-    await page.screenshot({ path: `e2e/screenshots/${name}-375-${colorScheme}.png`, fullPage: true });
+    await lookAt(page, `${name}-375-${colorScheme}`);
   }
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 1440, height: 900 });

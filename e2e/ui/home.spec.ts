@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { lookAt } from "../helpers";
 
 test.describe("home page", () => {
   for (const colorScheme of ["light", "dark"] as const) {
@@ -13,7 +14,7 @@ test.describe("home page", () => {
       // Dark mode follows the system preference by default.
       await expect(page.locator("html")).toHaveClass(colorScheme === "dark" ? /dark/ : /^(?!.*dark)/);
 
-      await page.screenshot({ path: `e2e/screenshots/home-${colorScheme}.png`, fullPage: true });
+      await lookAt(page, `home-${colorScheme}`);
     });
   }
 

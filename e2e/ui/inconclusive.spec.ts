@@ -1,8 +1,7 @@
-import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
-import { fixture, uniqueSlug, uploadRun } from "../helpers";
+import { WRITES_SCREENSHOTS, fixture, lookAt, uniqueSlug, uploadRun } from "../helpers";
 
 /**
  * One run on main is not a history. A k6 run on main, then one on a feature branch: the upload answers
@@ -10,17 +9,17 @@ import { fixture, uniqueSlug, uploadRun } from "../helpers";
  * tooltip), with the change it saw marked as not judged, never as "no change": the comparison page the
  * answer links to, that page's preview image, the branch run's page, and the PR comment.
  */
-const SHOTS = "e2e/screenshots";
-
-async function screenshots(page: Page, name: string) {
+/** At 375 px the page never scrolls sideways, light or dark; screenshots to look at with E2E_SCREENSHOTS=1. */
+async function checkWidths(page: Page, name: string) {
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${colorScheme}.png`, fullPage: true });
+    await lookAt(page, `${name}-${colorScheme}`);
     await page.setViewportSize({ width: 375, height: 812 });
-    await page.screenshot({ path: `${SHOTS}/${name}-375-${colorScheme}.png`, fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} at 375 px (${colorScheme}) scrolls sideways`).toBeLessThanOrEqual(0);
+    await lookAt(page, `${name}-375-${colorScheme}`);
+    // Polled: charts measure their new width a moment after the viewport changes.
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await expect.poll(overflow, { message: `${name} at 375 px (${colorScheme}) scrolls sideways` }).toBeLessThanOrEqual(0);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -50,7 +49,7 @@ async function uploadBranchRun(request: APIRequestContext, slug: string, file: s
   return { answer, markdown: await replayed.text() };
 }
 
-/** The PR comment's text as a reviewer reads it, screenshot. */
+/** The PR comment's text as a reviewer reads it (a screenshot with E2E_SCREENSHOTS=1). */
 async function showMarkdown(page: Page, markdown: string, name: string, headline = "**INCONCLUSIVE**") {
   await page.emulateMedia({ colorScheme: "light" });
   await page.setContent(
@@ -59,7 +58,7 @@ async function showMarkdown(page: Page, markdown: string, name: string, headline
   );
   await expect(page.getByTestId("markdown")).toContainText(headline);
   await page.setViewportSize({ width: 900, height: 600 });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  await lookAt(page, name);
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
@@ -67,7 +66,6 @@ test("a +75% p95 against a single run on main: inconclusive for too little histo
   page,
   request,
 }) => {
-  mkdirSync(SHOTS, { recursive: true });
   const slug = uniqueSlug("inconclusive");
   await uploadRun(request, slug, fixture("k6/baseline/round1/summary.json"), { branch: "main", started_at: "2026-11-22T09:00:00Z" });
   // The slower variant of the service, 10 VUs as on main: its p95 is 75% higher. It also fails its own
@@ -100,16 +98,18 @@ test("a +75% p95 against a single run on main: inconclusive for too little histo
   await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
   const image = await page.locator('meta[property="og:image"]').getAttribute("content");
   expect(image).toContain("/compare/og?");
-  await screenshots(page, "inconclusive-compare");
+  await checkWidths(page, "inconclusive-compare");
 
   // Its preview image (its words are checked where they are shaped: server/domain/report/comparison-image.test.ts).
   const og = await request.get(image!);
   expect(og.status()).toBe(200);
   expect(og.headers()["content-type"]).toBe("image/png");
-  await page.setViewportSize({ width: 1200, height: 630 });
-  await page.goto(image!);
-  await page.screenshot({ path: `${SHOTS}/inconclusive-og.png` });
-  await page.setViewportSize({ width: 1440, height: 900 });
+  if (WRITES_SCREENSHOTS) {
+    await page.setViewportSize({ width: 1200, height: 630 });
+    await page.goto(image!);
+    await lookAt(page, "inconclusive-og", { viewportOnly: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
 
   // The branch run's page: its CI gate, the outcome kept at upload, and why.
   await page.goto(answer.url);
@@ -120,7 +120,7 @@ test("a +75% p95 against a single run on main: inconclusive for too little histo
   await expect(verdict.getByTestId("verdict-unjudged")).toContainText("Largest changes seen, not judged: All endpoints p95 +75.0% (21.7 ms → 38.1 ms)");
   // Judged now with the project's fail_on (which counts k6's thresholds), it fails: said beside, not instead.
   await expect(verdict.getByTestId("verdict-now")).toContainText("Now: ✗ FAIL");
-  await screenshots(page, "inconclusive-run");
+  await checkWidths(page, "inconclusive-run");
 
   await showMarkdown(page, markdown, "inconclusive-pr-comment");
 
@@ -137,7 +137,6 @@ test("a +75% p95 against a single run on main: inconclusive for too little histo
 });
 
 test("k6's NDJSON output on a branch against k6's summary on main: per-endpoint numbers on one side only, inconclusive and why", async ({ page, request }) => {
-  mkdirSync(SHOTS, { recursive: true });
   const slug = uniqueSlug("inconclusive-ndjson");
   // The same short k6 test (5 VUs), its end-of-test summary on main: one aggregate, no endpoints.
   await uploadRun(request, slug, fixture("k6/baseline/short-ndjson/summary.json"), { branch: "main", started_at: "2026-11-22T09:00:00Z" });
@@ -156,7 +155,7 @@ test("k6's NDJSON output on a branch against k6's summary on main: per-endpoint 
   await expect(page.getByTestId("compare-gate-metric")).toHaveCount(1);
   await expect(page.getByTestId("compare-row-reason")).toHaveCount(1);
   await expect(page.getByTestId("compare-inconclusive-reason")).toContainText(/^Why: too little history/);
-  await screenshots(page, "inconclusive-ndjson-compare");
+  await checkWidths(page, "inconclusive-ndjson-compare");
 
   await page.goto(answer.url);
   await expect(page.getByTestId("verdict-badge")).toHaveText("? INCONCLUSIVE");
@@ -165,6 +164,6 @@ test("k6's NDJSON output on a branch against k6's summary on main: per-endpoint 
   // is no change to show as "seen, not judged".
   await expect(page.getByTestId("verdict-unjudged")).toHaveCount(0);
   expect(markdown).not.toContain("Largest changes seen");
-  await screenshots(page, "inconclusive-ndjson-run");
+  await checkWidths(page, "inconclusive-ndjson-run");
   await showMarkdown(page, markdown, "inconclusive-ndjson-pr-comment");
 });

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { formatMs } from "../../server/domain/format";
-import { GHZ_METHODS, fixture, ghzRound, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import { GHZ_METHODS, WRITES_SCREENSHOTS, fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
 /**
  * Home cards, project overview and run history on one project seeded through the public upload API:
@@ -60,7 +60,9 @@ const VIEWPORTS = [
   { name: "375", width: 375, height: 812 },
 ] as const;
 
+/** Screenshots to look at (E2E_SCREENSHOTS=1) of `url`, light and dark, 1440 and 375 px wide. */
 async function screenshots(page: Page, name: string, url: string) {
+  if (!WRITES_SCREENSHOTS) return;
   for (const colorScheme of ["light", "dark"] as const) {
     for (const viewport of VIEWPORTS) {
       await page.emulateMedia({ colorScheme });
@@ -69,7 +71,7 @@ async function screenshots(page: Page, name: string, url: string) {
       await expect(page.locator("html")).toHaveClass(colorScheme === "dark" ? /dark/ : /^(?!.*dark)/);
       // Sparklines draw after hydration (their container measures itself).
       await page.waitForLoadState("networkidle");
-      await page.screenshot({ path: `e2e/screenshots/${name}-${colorScheme}-${viewport.name}.png`, fullPage: true });
+      await lookAt(page, `${name}-${colorScheme}-${viewport.name}`);
     }
   }
 }
@@ -167,11 +169,13 @@ test("history: newest first, filters in the URL, and a Compare link for two sele
   await expect(page.getByTestId("selection-count")).toHaveText("2 selected");
 
   // Screenshots with the page as a reviewer would leave it: two runs selected on the full list.
-  for (const colorScheme of ["light", "dark"] as const) {
-    for (const viewport of VIEWPORTS) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize({ width: viewport.width, height: viewport.height });
-      await page.screenshot({ path: `e2e/screenshots/history-${colorScheme}-${viewport.name}.png`, fullPage: true });
+  if (WRITES_SCREENSHOTS) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      for (const viewport of VIEWPORTS) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize({ width: viewport.width, height: viewport.height });
+        await lookAt(page, `history-${colorScheme}-${viewport.name}`);
+      }
     }
   }
 });

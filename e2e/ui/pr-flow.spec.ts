@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
 import { startFakeGithub } from "../../scripts/ci/fake-forges";
 import type { FakeForge } from "../../scripts/ci/fake-forges";
-import { ghzRound, uniqueSlug, uploadFiles } from "../helpers";
+import { SCREENSHOT_DIR, WRITES_SCREENSHOTS, ghzRound, lookAt, uniqueSlug, uploadFiles } from "../helpers";
 
 /**
  * The pull-request review loop end to end: main's rounds at the merge-base, main moving on, then a PR's
@@ -143,12 +143,14 @@ test("a PR judged at its merge-base: one living comment, updated by the next pus
   await expect(page.getByTestId("distribution-test")).toContainText(/D = \d/);
   // The base-vs-head chart has drawn its bars (a chart that renders empty is a bug).
   await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.screenshot({ path: `e2e/screenshots/pr-flow-compare-${colorScheme}.png`, fullPage: true });
+  if (WRITES_SCREENSHOTS) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await lookAt(page, `pr-flow-compare-${colorScheme}`);
+    }
+    writeFileSync(`${SCREENSHOT_DIR}/pr-flow-comment.md`, updated);
   }
-  writeFileSync("e2e/screenshots/pr-flow-comment.md", updated);
   await context.close();
 });
 
@@ -171,8 +173,10 @@ test("deploy and change markers posted by a pipeline show on the trend charts", 
   const legend = page.getByTestId("trend-marker-legend").first();
   await expect(legend).toContainText("v1.4 rolled out");
   await expect(legend).toContainText("pool 20 → 10");
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: `e2e/screenshots/trend-markers-${colorScheme}.png`, fullPage: true });
+  if (WRITES_SCREENSHOTS) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      await lookAt(page, `trend-markers-${colorScheme}`);
+    }
   }
 });

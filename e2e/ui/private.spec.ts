@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { E2E_ADMIN_TOKEN, E2E_PRIVATE_BASE_URL, E2E_READ_TOKEN } from "../../playwright.config";
-import { fixture, uniqueSlug } from "../helpers";
+import { fixture, lookAt, uniqueSlug } from "../helpers";
 
 /**
  * A private server (BENCHTRACK_READ_TOKEN set; the second web server of playwright.config.ts): nothing
@@ -55,7 +55,7 @@ test("a share link opens its comparison in a fresh browser, and nothing else", a
   await page.goto(`${shared.pathname}${shared.search}`);
   await expect(page.getByRole("heading", { level: 1, name: "Compare" })).toBeVisible();
   await expect(page.getByTestId("compare-verdict")).toBeVisible();
-  await page.screenshot({ path: "e2e/screenshots/private-share-link.png", fullPage: true });
+  await lookAt(page, "private-share-link");
   // Its preview image too, with the same token.
   const image = await context.request.get(`${E2E_PRIVATE_BASE_URL}/projects/${slug}/compare/og?base=${runIds[0]},${runIds[1]}&head=${runIds[2]}&share=${encodeURIComponent(shared.searchParams.get("share")!)}`);
   expect(image.status()).toBe(200);
@@ -82,7 +82,7 @@ test("signing in with the read token opens everything until signing out", async 
   await expect(page.getByTestId("aggregate-row")).toBeVisible();
   const cookies = await page.context().cookies();
   expect(cookies.find((cookie) => cookie.name === "benchtrack_session")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
-  await page.screenshot({ path: "e2e/screenshots/private-signed-in.png", fullPage: true });
+  await lookAt(page, "private-signed-in");
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in\?signed-out=1/);

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
-import { uniqueSlug, uploadRun } from "../helpers";
+import { WRITES_SCREENSHOTS, lookAt, uniqueSlug, uploadRun } from "../helpers";
 
 function nightly(p95: number, hour: number) {
   return JSON.stringify({
@@ -27,7 +27,7 @@ test("a step on main shows up in the inbox, on the trend, and can be acknowledge
   await expect(row).toContainText("open");
   await expect(row).toContainText("20.1 ms → 26.2 ms");
   await expect(row).toContainText(/\+30\.\d%/);
-  await page.screenshot({ path: "e2e/screenshots/regressions-light.png", fullPage: true });
+  await lookAt(page, "regressions-light");
 
   await row.getByRole("link", { name: "trend" }).click();
   await expect(page.getByTestId("latency-chart").locator(".trend-marker").first()).toBeAttached();
@@ -48,12 +48,14 @@ test("a step on main shows up in the inbox, on the trend, and can be acknowledge
   await expect(jobs.getByTestId("failed-jobs")).toHaveText("No job has failed for good.");
   await expect(jobs.getByTestId("job-row").first()).toContainText("change-point detection");
   await expect(jobs.getByTestId("job-row").first()).toContainText("completed");
-  await page.screenshot({ path: "e2e/screenshots/settings-light.png", fullPage: true });
-  await page.emulateMedia({ colorScheme: "dark" });
-  await page.reload();
-  await expect(page.getByTestId("jobs-panel").getByTestId("job-row").first()).toBeVisible();
-  await page.screenshot({ path: "e2e/screenshots/settings-dark.png", fullPage: true });
-  await page.emulateMedia({ colorScheme: "light" });
+  await lookAt(page, "settings-light");
+  if (WRITES_SCREENSHOTS) {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.reload();
+    await expect(page.getByTestId("jobs-panel").getByTestId("job-row").first()).toBeVisible();
+    await lookAt(page, "settings-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+  }
 
   await page.goto(`/projects/${slug}/regressions`);
   await page.getByTestId("regressions").getByTestId("regression-row").filter({ hasText: "p95" }).getByRole("button", { name: "Acknowledge" }).click();

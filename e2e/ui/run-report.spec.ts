@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { formatMs, formatNumber, formatRate } from "../../server/domain/format";
 import { withoutUnit } from "../../components/runs/display";
-import { GHZ_METHODS, fixture, ghzRound, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import { GHZ_METHODS, WRITES_SCREENSHOTS, fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
 /** What the page shows for each ghz method, computed here from the fixture files themselves. */
 interface GhzReport {
@@ -30,15 +30,17 @@ async function endpointOrder(page: Page): Promise<(string | null)[]> {
   return page.getByTestId("endpoint-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-endpoint")));
 }
 
+/** Screenshots to look at (E2E_SCREENSHOTS=1), light and dark, 1440 and 375 px wide. */
 async function screenshots(page: Page, name: string) {
+  if (!WRITES_SCREENSHOTS) return;
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.reload();
     await expect(page.locator("html")).toHaveClass(colorScheme === "dark" ? /dark/ : /^(?!.*dark)/);
-    await page.screenshot({ path: `e2e/screenshots/${name}-${colorScheme}.png`, fullPage: true });
+    await lookAt(page, `${name}-${colorScheme}`);
     await page.setViewportSize({ width: 375, height: 812 });
-    await page.screenshot({ path: `e2e/screenshots/${name}-375-${colorScheme}.png`, fullPage: true });
+    await lookAt(page, `${name}-375-${colorScheme}`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }

@@ -16,7 +16,7 @@ import { openDatabase } from "../../server/db";
 import { runMetadataSchema } from "../../server/domain/parsers";
 import { findProject } from "../../server/services/projects";
 import { uploadRun } from "../../server/services/upload-run";
-import { receivedUpload } from "../../server/testing/uploads";
+import { uploadOfFiles } from "../../server/services/received-upload";
 import { ROOT } from "../lib/build";
 import { DEFAULT_POSTGRES_URL, prepareEmbedded, preparePostgres } from "./backends";
 import { synthesizeWideSummary } from "./scale";
@@ -74,7 +74,7 @@ async function main() {
   const uploadOne = async (round: number) => {
     const answer = await uploadRun(db, {
       target: { projectSlug: SLUG, project: await findProject(db, SLUG), mayCreateProject: true },
-      upload: receivedUpload(body, "summary.json"),
+      upload: uploadOfFiles([{ name: "summary.json", contentType: "application/json", bytes: Buffer.from(body) }]),
       query: { format: null, metadata: runMetadataSchema.parse({ label: "nightly", branch: "main", round }), idempotencyKey: null, failOn: null },
       baseUrl: "http://localhost:3000",
     });

@@ -3,15 +3,12 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as createProject } from "@/app/api/v1/projects/route";
-import { POST as createToken } from "@/app/api/v1/projects/[project]/tokens/route";
 import { POST as uploadRun } from "@/app/api/v1/projects/[project]/runs/route";
-import { closeDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import type { RouteServer } from "@/server/testing/route-server";
 import { serveRoutes } from "@/server/testing/route-server";
+import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
 import type { FakeForge } from "./fake-forges";
 import { GITHUB_BODY_LIMIT, startFakeGithub, startFakeGitlab } from "./fake-forges";
 import { nextCommentBody } from "./living-comment.mjs";
@@ -45,20 +42,11 @@ function commit(message: string): string {
   return sh("rev-parse", "HEAD");
 }
 
+setUpRouteTestDatabase();
+
 beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-  expect(
-    (await call(createProject, "/api/v1/projects", {}, { method: "POST", body: JSON.stringify({ slug: SLUG }) }))
-      .status,
-  ).toBe(201);
-  const created = await call(
-    createToken,
-    `/api/v1/projects/${SLUG}/tokens`,
-    { project: SLUG },
-    { method: "POST", body: JSON.stringify({ name: "ci" }) },
-  );
-  uploadToken = ((await created.json()) as { token: string }).token;
+  await createProjectThroughApi(SLUG);
+  uploadToken = await mintProjectToken(SLUG, "ci");
   bench = await serveRoutes([{ path: /^\/api\/v1\/projects\/(?<project>[^/]+)\/runs$/, methods: { POST: uploadRun } }]);
   github = await startFakeGithub(GITHUB_TOKEN);
   gitlab = await startFakeGitlab(GITLAB_TOKEN);
@@ -78,7 +66,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([bench?.close(), github?.close(), gitlab?.close()]);
-  await closeDb();
 });
 
 function resultFile(name: string, p95: number, label = "nightly", hour = 0): string {

@@ -120,11 +120,11 @@ export function isTrackedCustomMetric(key: string): boolean {
   return !LOAD_GENERATOR_METRIC_KEYS.has(key);
 }
 
-export function isBuiltInMetric(name: string): name is BuiltInMetricName {
+function isBuiltInMetric(name: string): name is BuiltInMetricName {
   return Object.hasOwn(METRICS, name);
 }
 
-export function customMetricName(key: string): string {
+function customMetricName(key: string): string {
   return `${CUSTOM_METRIC_PREFIX}${key}`;
 }
 

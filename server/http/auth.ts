@@ -18,7 +18,7 @@ export async function authenticate(request: Request, db: PrismaClient): Promise<
 }
 
 /** The value of one cookie of a Cookie header, or null. */
-export function cookieValue(cookieHeader: string | null, name: string): string | null {
+function cookieValue(cookieHeader: string | null, name: string): string | null {
   if (!cookieHeader) return null;
   for (const part of cookieHeader.split(";")) {
     const separator = part.indexOf("=");

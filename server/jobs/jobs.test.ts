@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { receivedUpload } from "../testing/uploads";
-import { ingestRun } from "../services/ingest-run";
+import { ingestTestRun } from "../testing/seed";
 import { getJobActivity } from "../services/job-activity";
 import { jobQueueOf, openJobQueue, type JobQueue } from "../services/job-queue";
 import { updateProjectSettings } from "../services/project-settings";
@@ -25,15 +24,7 @@ async function upload(db: PrismaClient, slug: string, p95: number, hour: number,
     startedAt: new Date(Date.UTC(2026, 0, 1) + hour * 3_600_000).toISOString(),
     endpoints: [{ name: "GetListing", requests: 5000, latency: { unit: "ms", p95 } }],
   };
-  return ingestRun(db, {
-    projectSlug: slug,
-    createProjectIfMissing: true,
-    upload: receivedUpload(JSON.stringify(document)),
-    format: null,
-    metadata: { branch },
-    idempotencyKey: null,
-    baseUrl: "http://bench.test",
-  });
+  return ingestTestRun(db, slug, document, { metadata: { branch } });
 }
 
 const jobsOf = (db: PrismaClient, name: string, projectId: string, queue: JobQueue = current!) =>

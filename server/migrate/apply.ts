@@ -35,7 +35,7 @@ export async function migrateDatabase(target: DatabaseTarget): Promise<string[]>
 }
 
 /** Names of the migrations recorded as applied in Prisma's `_prisma_migrations` table. */
-export async function readAppliedMigrations(prisma: PrismaClient): Promise<Set<string>> {
+async function readAppliedMigrations(prisma: PrismaClient): Promise<Set<string>> {
   const [table] = await prisma.$queryRaw<{ name: string | null }[]>`
     SELECT to_regclass('_prisma_migrations')::text AS name`;
   if (!table?.name) return new Set();

@@ -27,8 +27,6 @@ export const createAnnotationSchema = z
   .strict()
   .describe("A new annotation on a run (admin).");
 
-export type CreateAnnotationInput = z.infer<typeof createAnnotationSchema>;
-
 export const createMarkerSchema = z
   .object({
     text: textSchema,
@@ -45,8 +43,6 @@ export const createMarkerSchema = z
     path: ["at"],
   })
   .describe("A marker of the project (admin or the project's token): on a run, or at a time.");
-
-export type CreateMarkerInput = z.infer<typeof createMarkerSchema>;
 
 export const annotationSchema = z
   .object({

@@ -18,8 +18,6 @@ export const listRunsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-export type ListRunsQuery = z.infer<typeof listRunsQuerySchema>;
-
 // ---- Answers ----
 
 const aggregateSummarySchema = z

@@ -33,8 +33,6 @@ export const createShareLinkSchema = z
   })
   .describe("What to share: exactly one of a comparison or a run (admin or a token of the project).");
 
-export type CreateShareLinkInput = z.input<typeof createShareLinkSchema>;
-
 export const shareLinkSchema = z
   .object({
     url: z.url().describe("The page, with its share token; opens without signing in until it expires."),

@@ -12,8 +12,6 @@ export const putWebhookSchema = z
   .strict()
   .describe("The project's webhook (admin).");
 
-export type PutWebhookInput = z.infer<typeof putWebhookSchema>;
-
 export const webhookDeliverySchema = z.object({
   id: z.string(),
   regressionId: z.string().nullable().describe("Null once the regression was deleted."),

@@ -38,7 +38,7 @@ export interface Credentials {
  * read or project; an unknown one is refused), then a signed-in session, then a share link. Forged or
  * expired sessions and share links count as none.
  */
-export async function resolvePrincipal(db: PrismaClient, credentials: Credentials): Promise<Principal> {
+async function resolvePrincipal(db: PrismaClient, credentials: Credentials): Promise<Principal> {
   const token = bearerTokenOf(credentials.authorization ?? null);
   if (token !== null) {
     const readToken = getEnv().BENCHTRACK_READ_TOKEN;
@@ -112,7 +112,7 @@ export function requireReadAccess(principal: Principal, target: ReadTarget): voi
 }
 
 /** The token of an `Authorization: Bearer <token>` header (null without a header); any other form is refused. */
-export function bearerTokenOf(authorization: string | null): string | null {
+function bearerTokenOf(authorization: string | null): string | null {
   if (!authorization) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match?.[1]) throw new ServiceError("unauthorized", 'The Authorization header must be "Bearer <token>"');

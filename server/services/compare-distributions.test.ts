@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
 import { AGGREGATE_NAME } from "../domain/run";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
+import { ingestTestRun } from "../testing/seed";
 import { compareProjectRuns } from "./compare-runs";
-import { ingestRun } from "./ingest-run";
 import { uploadOfFiles } from "./received-upload";
 
 const GHZ = join(import.meta.dirname, "../domain/parsers/fixtures/ghz");
@@ -16,15 +16,7 @@ describe.each(testDatabaseTargets())("compare: latency distributions pooled acro
   const slug = uniqueSlug("compare-dist");
 
   const upload = async (files: { name: string; bytes: Buffer }[], metadata: { label: string; round?: number }) =>
-    ingestRun(database.prisma, {
-      projectSlug: slug,
-      createProjectIfMissing: true,
-      upload: uploadOfFiles(files.map((file) => ({ ...file, contentType: "application/json" }))),
-      format: null,
-      metadata,
-      idempotencyKey: null,
-      baseUrl: "http://bench.test",
-    });
+    ingestTestRun(database.prisma, slug, uploadOfFiles(files.map((file) => ({ ...file, contentType: "application/json" }))), { metadata });
 
   beforeAll(async () => {
     database = await openMigratedDatabase(target);

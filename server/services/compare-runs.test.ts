@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { receivedUpload } from "../testing/uploads";
+import { ingestTestRun } from "../testing/seed";
 import { compareProjectRuns } from "./compare-runs";
-import { ingestRun } from "./ingest-run";
 
 const REPO = "https://github.com/acme/listings";
 
@@ -63,15 +62,7 @@ describe.each(testDatabaseTargets())("compare: what changed and how many rounds,
   const slug = uniqueSlug("compare-env");
 
   const upload = async (round: NightlyRound) => {
-    await ingestRun(database.prisma, {
-      projectSlug: slug,
-      createProjectIfMissing: true,
-      upload: receivedUpload(nightly(round)),
-      format: null,
-      metadata: {},
-      idempotencyKey: null,
-      baseUrl: "http://bench.test",
-    });
+    await ingestTestRun(database.prisma, slug, nightly(round));
   };
 
   beforeAll(async () => {

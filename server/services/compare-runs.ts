@@ -92,7 +92,7 @@ async function noiseHistory(db: PrismaClient, projectId: string, base: Comparabl
 }
 
 /** Two selections of a project's runs, compared (no side may be empty: see compareProjectRuns). */
-export async function compareSelections(
+async function compareSelections(
   db: PrismaClient,
   project: { id: string; minEffectPct: number; alpha: number; gateMetric: string; repoUrl?: string | null },
   request: { base: RunSelector; head: RunSelector; last: number | null; test: SignificanceTest; tool: string | null },

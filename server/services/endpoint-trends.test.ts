@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { receivedUpload } from "../testing/uploads";
+import { ingestTestRun } from "../testing/seed";
 import { createMarker } from "./annotations";
 import { getEndpointTrends } from "./endpoint-trends";
 import { ServiceError } from "./errors";
-import { ingestRun } from "./ingest-run";
 
 const ROUTE = "GET /api/listings/:id";
 const DAY = 86_400_000;
@@ -57,16 +56,7 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
     summary: { name: "all", requests: 110, failures: 0, throughput: 250, latency: { unit: "ms", p95: run.p95 + 1 } },
     ...(run.memory !== undefined && { metrics: { memory: { value: run.memory, unit: "MB", better: "lower" } } }),
   };
-  const text = JSON.stringify(document);
-  return ingestRun(database.prisma, {
-    projectSlug: slug,
-    createProjectIfMissing: true,
-    upload: receivedUpload(text),
-    format: "benchtrack",
-    metadata: {},
-    idempotencyKey: null,
-    baseUrl: "http://bench.test",
-  });
+  return ingestTestRun(database.prisma, slug, document, { format: "benchtrack" });
 }
 
 const ALL = { branch: null, label: null, range: "all" } as const;

@@ -96,7 +96,7 @@ async function readReceivedUpload(
  * bytes, never a multipart boundary) with the format and metadata the query gave, so the same key with
  * another ?label= is a conflict, not a silent replay of the old run.
  */
-export function uploadFingerprint(contentSha256: string, format: string | null, metadata: RunMetadata): string {
+function uploadFingerprint(contentSha256: string, format: string | null, metadata: RunMetadata): string {
   const canonical = (value: unknown): unknown =>
     value !== null && typeof value === "object" && !Array.isArray(value)
       ? Object.fromEntries(

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { receivedUpload } from "../testing/uploads";
-import { ingestRun } from "./ingest-run";
+import { ingestTestRun } from "../testing/seed";
 import { getProjectOverview } from "./project-overview";
 
 interface SeedEndpoint {
@@ -12,7 +11,7 @@ interface SeedEndpoint {
 }
 
 async function seedRun(database: Database, slug: string, startedAt: string, endpoints: SeedEndpoint[], label = "baseline") {
-  const text = JSON.stringify({
+  const outcome = await ingestTestRun(database.prisma, slug, {
     schema: "benchtrack/v1",
     tool: "ghz",
     label,
@@ -27,15 +26,6 @@ async function seedRun(database: Database, slug: string, startedAt: string, endp
       throughput: 10,
       latency: { unit: "ms", p50: p95 / 2, p95, p99: p95 * 2 },
     })),
-  });
-  const outcome = await ingestRun(database.prisma, {
-    projectSlug: slug,
-    createProjectIfMissing: true,
-    upload: receivedUpload(text),
-    format: null,
-    metadata: {},
-    idempotencyKey: null,
-      baseUrl: "http://bench.test",
   });
   return outcome.run.id;
 }

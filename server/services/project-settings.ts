@@ -17,7 +17,7 @@ import { getSlaPolicy } from "./sla";
 type ProjectRow = Awaited<ReturnType<typeof requireProject>>;
 
 /** The project as the API shows it: identity and the settings an admin can change. */
-export function projectSettings(project: ProjectRow) {
+function projectSettings(project: ProjectRow) {
   return {
     slug: project.slug,
     name: project.name,

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
 import { createSeededRandom, generateNormalSample } from "../domain/stats/random";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { receivedUpload } from "../testing/uploads";
+import { ingestTestRun } from "../testing/seed";
 import { createMarker } from "./annotations";
-import { ingestRun } from "./ingest-run";
 import { detectRegressionsAfterRun } from "./regression-detection";
 
 /** Uploads a p95 series one run at a time, on main, running detection after each upload as the API does. */
@@ -20,14 +19,8 @@ async function replayHistory(
     await beforeRun?.(index, new Date(Date.UTC(2026, 0, 1) + index * 3_600_000));
     const startedAt = new Date(Date.UTC(2026, 0, 1) + index * 3_600_000).toISOString();
     const document = { schema: "benchtrack/v1", label: "nightly", startedAt, endpoints: [{ name: "GetListing", latency: { unit: "ms", p95 } }] };
-    const outcome = await ingestRun(database.prisma, {
-      projectSlug: slug,
-      createProjectIfMissing: true,
-      upload: receivedUpload(JSON.stringify(document)),
-      format: null,
+    const outcome = await ingestTestRun(database.prisma, slug, document, {
       metadata: { branch: "main", ...(vusOf ? { config: { vus: vusOf(index) } } : {}) },
-      idempotencyKey: null,
-      baseUrl: "http://bench.test",
     });
     runIds.push(outcome.run.id);
     const project = await database.prisma.project.findUniqueOrThrow({ where: { slug } });

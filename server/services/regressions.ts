@@ -49,7 +49,7 @@ export async function listRegressions(
 }
 
 /** Rows with their links (one more query for all of them). */
-export async function withRegressionLinks(db: PrismaClient, project: InboxProject, rows: RegressionRow[]): Promise<RegressionWithLinks[]> {
+async function withRegressionLinks(db: PrismaClient, project: InboxProject, rows: RegressionRow[]): Promise<RegressionWithLinks[]> {
   const links = await regressionLinksForRows(db, project, rows);
   return rows.map((row, index) => ({ ...row, links: links[index]! }));
 }
@@ -112,7 +112,7 @@ export async function setRegressionStatus(
  */
 const RUNS_AROUND_CHANGE = 10;
 
-export async function regressionLinksForRows(
+async function regressionLinksForRows(
   db: Prisma.TransactionClient,
   project: InboxProject,
   rows: readonly RegressionRow[],

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { receivedUpload } from "../testing/uploads";
-import { ingestRun } from "./ingest-run";
+import { ingestTestRun } from "../testing/seed";
 import { encodeCursor } from "../domain/run-cursor";
 import { hasActiveFilters, historySearch, parseHistorySearchParams } from "../schemas/history";
 import { listRunFilterOptions, listRunHistory, toRunFilters } from "./run-history";
@@ -86,7 +85,7 @@ interface SeedRun {
 }
 
 async function seedRun(database: Database, slug: string, run: SeedRun) {
-  const text = JSON.stringify({
+  const outcome = await ingestTestRun(database.prisma, slug, {
     schema: "benchtrack/v1",
     tool: run.tool ?? "k6",
     label: run.label,
@@ -95,15 +94,6 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
     durationSeconds: 30,
     environment: { git: { branch: run.branch, commit: "9f1c2e7aa" }, attributes: run.attributes ?? {} },
     endpoints: [{ name: "GET /a", requests: 100, failures: 1, throughput: 3.3, latency: { unit: "ms", p50: 1, p95: 2, p99: 3 } }],
-  });
-  const outcome = await ingestRun(database.prisma, {
-    projectSlug: slug,
-    createProjectIfMissing: true,
-    upload: receivedUpload(text),
-    format: null,
-    metadata: {},
-    idempotencyKey: null,
-      baseUrl: "http://bench.test",
   });
   return outcome.run.id;
 }

@@ -3,8 +3,8 @@ import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { readFixture } from "../domain/parsers/fixtures/read-fixture";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
+import { ingestTestRun } from "../testing/seed";
 import { uploadOfFiles } from "./received-upload";
-import { ingestRun } from "./ingest-run";
 
 const GHZ_METHODS = ["GetListing", "ListListings", "SearchListings", "CheckStockAvailability", "GetAllCategories"];
 const ghzFiles = () =>
@@ -26,15 +26,7 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
     const upload = uploadOfFiles(
       ghzFiles().map(({ name, text }) => ({ name, contentType: "application/json", bytes: Buffer.from(text) })),
     );
-    const outcome = await ingestRun(database.prisma, {
-      projectSlug: slug,
-      createProjectIfMissing: true,
-      upload,
-      format: null,
-      metadata: { label: "baseline", round: 1 },
-      idempotencyKey: null,
-      baseUrl: "http://bench.test",
-    });
+    const outcome = await ingestTestRun(database.prisma, slug, upload, { metadata: { label: "baseline", round: 1 } });
     const caller = createCaller({ db: database.prisma });
 
     const report = await caller.run.get({ project: slug, id: outcome.run.id });

@@ -108,7 +108,7 @@ export async function judgeRun(db: PrismaClient, project: VerdictProject, head: 
 }
 
 /** The verdict's comparison as the API shows it: absolute links to the baseline runs and the comparison page. */
-export function verdictComparison(verdict: RunVerdict, baseUrl: string, projectSlug: string) {
+function verdictComparison(verdict: RunVerdict, baseUrl: string, projectSlug: string) {
   const { comparison } = verdict;
   return {
     baseline: {

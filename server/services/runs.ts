@@ -50,7 +50,7 @@ export interface RunFilters {
 }
 
 /** The where clause for a project's runs under `filters`: each filter narrows, none is required. */
-export function runFiltersWhere(projectId: string, filters: RunFilters): Prisma.RunWhereInput {
+function runFiltersWhere(projectId: string, filters: RunFilters): Prisma.RunWhereInput {
   const attributeFilters = Object.entries(filters.attributes ?? {}).map(
     ([key, value]): Prisma.RunWhereInput => ({ attributes: { path: [key], equals: value } }),
   );

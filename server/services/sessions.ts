@@ -17,7 +17,6 @@ import { getEnv } from "../env";
  * rotating either signs everyone out and voids every share link.
  */
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
-export const DEFAULT_SHARE_TTL_DAYS = 30;
 export const MAX_SHARE_TTL_DAYS = 365;
 
 export type SessionRole = "read" | "admin";

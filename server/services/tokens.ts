@@ -9,7 +9,7 @@ import type { PrismaClient } from "../generated/prisma/client";
  */
 const TOKEN_PREFIX = "bt_";
 
-export function hashToken(token: string): string {
+function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { receivedUpload } from "../testing/uploads";
+import { ingestTestRun } from "../testing/seed";
 import { getEndpointTrends } from "./endpoint-trends";
-import { ingestRun } from "./ingest-run";
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1, 9);
@@ -29,15 +28,7 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
       { name: "GetListing", requests: 100, failures: 0, latency: { unit: "ms", p50: run.p95 / 2, p95: run.p95 } },
     ],
   };
-  return ingestRun(database.prisma, {
-    projectSlug: slug,
-    createProjectIfMissing: true,
-    upload: receivedUpload(JSON.stringify(document)),
-    format: "benchtrack",
-    metadata: {},
-    idempotencyKey: null,
-    baseUrl: "http://bench.test",
-  });
+  return ingestTestRun(database.prisma, slug, document, { format: "benchtrack" });
 }
 
 // main: p95 100, 102, 99, 101, 100, 103 at hours 0…5 (band at hour 5: 91.6 … 109.4 ms, see

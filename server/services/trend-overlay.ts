@@ -119,5 +119,3 @@ export async function getTrendOverlay(
     ),
   };
 }
-
-export type TrendOverlay = Awaited<ReturnType<typeof getTrendOverlay>>;

@@ -2,11 +2,15 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { closeDb, openDatabase, targetFromEnv } from "../db";
+import { migrateDatabase } from "../migrate/apply";
+import { migratedSnapshot } from "./databases";
 import { checkAgainstOpenApi } from "./openapi-responses";
 
 /**
  * Calls the REST route handlers in-process, as Next.js would, against the database the environment
- * names: PostgreSQL when DATABASE_URL is set (CI runs the suite both ways), else a fresh embedded
+ * names: PostgreSQL when DATABASE_URL is set (CI runs the `db` project both ways), else a fresh embedded
  * database in a temporary folder. Real handlers, real parsing, real database: only the HTTP socket
  * is skipped (the Playwright suite covers that).
  */
@@ -18,8 +22,28 @@ export async function configureTestEnvironment(): Promise<void> {
   // Test files share one PostgreSQL database and run at once: each drains a job queue of its own.
   process.env.BENCHTRACK_JOB_SCHEMA = `pgboss_test_${randomUUID().slice(0, 8).replaceAll("-", "")}`;
   if (!process.env.DATABASE_URL?.trim()) {
-    process.env.BENCHTRACK_DATA_DIR = await mkdtemp(path.join(os.tmpdir(), "benchtrack-api-"));
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "benchtrack-api-"));
+    process.env.BENCHTRACK_DATA_DIR = dataDir;
+    // The new folder starts as a migrated database (databases.ts: migratedSnapshot), in under a second.
+    const database = await openDatabase({ kind: "embedded", dataDir }, { initialData: await migratedSnapshot() });
+    await database.close();
   }
+}
+
+/**
+ * A route test file's database: before its tests, the test environment (with `env` on top, set before
+ * the environment is first read) and the database it names, migrated; closed after them. Call once, at
+ * the top of the file.
+ */
+export function setUpRouteTestDatabase(env: Record<string, string> = {}): void {
+  beforeAll(async () => {
+    await configureTestEnvironment();
+    Object.assign(process.env, env);
+    await migrateDatabase(targetFromEnv());
+  });
+  afterAll(async () => {
+    await closeDb();
+  });
 }
 
 type Handler<Params> = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;

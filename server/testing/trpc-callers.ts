@@ -13,7 +13,7 @@ import { TEST_ADMIN_TOKEN } from "./rest-client";
  */
 export type Caller = ReturnType<typeof createCaller>;
 
-export function configureAdminToken(): void {
+function configureAdminToken(): void {
   process.env.BENCHTRACK_ADMIN_TOKEN = TEST_ADMIN_TOKEN;
 }
 

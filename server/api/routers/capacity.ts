@@ -20,8 +20,6 @@ export const capacityInputSchema = z.object({
   load: z.enum(LOAD_LEVEL_KEYS).nullable().default(null),
 });
 
-export type CapacityInput = z.input<typeof capacityInputSchema>;
-
 // Procedures for the capacity page.
 export const capacityRouter = createTRPCRouter({
   /** An endpoint's capacity curve(s) (server/services/capacity.ts); NOT_FOUND for an unknown endpoint, BAD_REQUEST for a bad selector. */

@@ -21,8 +21,6 @@ export const endpointTrendsInputSchema = z.object({
   overlay: z.string().min(1).max(1100).nullable().default(null),
 });
 
-export type EndpointTrendsInput = z.input<typeof endpointTrendsInputSchema>;
-
 // Procedures for the per-endpoint trend page.
 export const endpointRouter = createTRPCRouter({
   /** An endpoint's (or the aggregate's) trend under the page's filters; NOT_FOUND (mapped once, ../errors) for an unknown one. */

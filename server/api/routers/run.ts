@@ -6,7 +6,6 @@ export const runGetInputSchema = z.object({
   project: z.string().min(1).max(100),
   id: z.string().min(1).max(100),
 });
-export type RunGetInput = z.infer<typeof runGetInputSchema>;
 
 // Procedures for the run history and the run report pages.
 export const runRouter = createTRPCRouter({

@@ -48,7 +48,7 @@ export function maxOf(values: readonly number[]): number {
   return max;
 }
 
-export function sumIfAllKnown(values: readonly (number | null)[]): number | null {
+function sumIfAllKnown(values: readonly (number | null)[]): number | null {
   if (values.length === 0 || !values.every(isNumber)) return null;
   return values.reduce((sum, value) => sum + value, 0);
 }

@@ -176,7 +176,7 @@ function isJmeterXmlStart(start: string): boolean {
 }
 
 /** The text with a byte-order mark and leading whitespace removed: where markers look. */
-export function textStart(text: string): string {
+function textStart(text: string): string {
   return text.replace(/^\uFEFF/, "").trimStart();
 }
 

@@ -105,7 +105,7 @@ function isEndpointBase(base: string): base is keyof typeof ENDPOINT_BASES {
 }
 
 /** `http_req_duration{name:GetListing}` → base metric and tags; a plain metric has no tags. */
-export function splitMetricKey(key: string): { base: string; tags: Record<string, string> } {
+function splitMetricKey(key: string): { base: string; tags: Record<string, string> } {
   const open = key.indexOf("{");
   if (open < 0 || !key.endsWith("}")) return { base: key, tags: {} };
   const tags: Record<string, string> = {};
@@ -123,7 +123,7 @@ function normalizeStat(stat: string): string {
 }
 
 /** The stat a threshold tests and the direction it asks for; null for an expression k6 syntax does not match. */
-export function parseThresholdExpression(expression: string): { stat: string; better: Better | null } | null {
+function parseThresholdExpression(expression: string): { stat: string; better: Better | null } | null {
   const match = THRESHOLD_PATTERN.exec(expression);
   if (match?.[1] === undefined || match[2] === undefined) return null;
   const better = match[2].startsWith("<") ? "lower" : match[2].startsWith(">") ? "higher" : null;
@@ -131,7 +131,7 @@ export function parseThresholdExpression(expression: string): { stat: string; be
 }
 
 /** k6 trend stats → latency in ms (k6 writes times in ms in every file): `med` is p50, `p(99.9)` is "99.9". */
-export function latencyFromTrend(values: Record<string, number>): LatencySummary {
+function latencyFromTrend(values: Record<string, number>): LatencySummary {
   const percentiles: Record<string, number> = {};
   for (const [stat, value] of Object.entries(values)) {
     if (stat === "med") percentiles["50"] = value;

@@ -54,7 +54,7 @@ export function parseWire<Schema extends z.ZodType>(
 }
 
 /** `["endpoints", 3, "latency"]` → `endpoints[3].latency`, prefixed with `pathPrefix` when given. */
-export function joinPath(pathPrefix: string, path: readonly PropertyKey[]): string {
+function joinPath(pathPrefix: string, path: readonly PropertyKey[]): string {
   let joined = pathPrefix;
   for (const key of path) {
     if (typeof key === "number") joined += `[${key}]`;

@@ -95,7 +95,6 @@ export const slaPolicySchema = z
 
 export type SlaMetric = z.infer<typeof slaMetricSchema>;
 export type SlaOperator = z.infer<typeof slaOperatorSchema>;
-export type SlaScope = z.infer<typeof slaScopeSchema>;
 /** A validated target, defaults applied. */
 export type SlaTarget = z.infer<typeof slaTargetSchema>;
 /** A target as a user may write it (scope and weight optional). */

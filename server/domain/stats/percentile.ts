@@ -22,7 +22,7 @@ export function percentileOfSorted(sorted: Float64Array | readonly number[], p: 
 }
 
 /** The key a percentile is stored under in `LatencySummary.percentiles`: 50 → "50", 99.9 → "99.9". */
-export function percentileKey(p: number): string {
+function percentileKey(p: number): string {
   return String(p);
 }
 

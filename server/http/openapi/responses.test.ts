@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
 import { DELETE as deleteAnnotation } from "@/app/api/v1/projects/[project]/annotations/[annotationId]/route";
 import { GET as listMarkers, POST as postMarker } from "@/app/api/v1/projects/[project]/annotations/route";
@@ -22,11 +22,9 @@ import { GET as listTokens, POST as createToken } from "@/app/api/v1/projects/[p
 import { GET as getWebhook, PUT as putWebhook } from "@/app/api/v1/projects/[project]/webhook/route";
 import { GET as listProjects, POST as createProject } from "@/app/api/v1/projects/route";
 import { GET as getRunSchema } from "@/app/api/v1/schema/run.json/route";
-import { closeDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
 import { uniqueSlug } from "@/server/testing/databases";
 import { documentedSuccesses, pathTemplateOf } from "@/server/testing/openapi-responses";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import type { CallOptions } from "@/server/testing/rest-client";
 import { runQueuedJobsNow } from "@/server/testing/jobs";
 
@@ -58,13 +56,7 @@ function nightly(p95: number, hour: number) {
 }
 const STEP = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3, 20.1, 19.9, 20.2, 20.0, 26.1, 26.4, 25.9, 26.3, 26.0, 26.2, 26.5];
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 describe("every answer the OpenAPI document describes", () => {
   const slug = uniqueSlug("documented");

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { POST as createProject } from "../route";
 import { DELETE as unpin, GET as listPins, PUT as pin } from "./baseline/route";
 import { GET as listTokens, POST as createToken } from "./tokens/route";
 import { GET as getProject, PATCH as patchProject } from "./route";
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { beforeAll, describe, expect, it } from "vitest";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
+import { mintProjectToken } from "@/server/testing/seed";
 import { POST as uploadRun } from "../runs/route";
-import { POST as createToken } from "../tokens/route";
 import { GET as listMarkers, POST as postMarker } from "./route";
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 const document = (hour: number) =>
   JSON.stringify({
@@ -40,12 +31,8 @@ describe("POST and GET /api/v1/projects/:project/annotations", () => {
     const upload = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, { method: "POST", body: document(9), query: { branch: "main" } });
     runId = (await upload.json()).id;
     await call(uploadRun, `/api/v1/projects/${other}/runs`, { project: other }, { method: "POST", body: document(9) });
-    const token = (project: string) =>
-      call(createToken, `/api/v1/projects/${project}/tokens`, { project }, { method: "POST", body: "{}" }).then(
-        async (response) => (await response.json()).token as string,
-      );
-    projectToken = await token(slug);
-    otherToken = await token(other);
+    projectToken = await mintProjectToken(slug);
+    otherToken = await mintProjectToken(other);
   });
 
   it("takes a deploy at a time with the project's token and a change on a run, and lists them in time order", async () => {

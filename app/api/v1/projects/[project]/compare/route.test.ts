@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
+import { getDb } from "@/server/db";
 import { ISSUE_BASE_P95_MS, ISSUE_HEAD_P95_MS } from "@/server/domain/stats/issue-example.fixture";
-import { migrateDatabase } from "@/server/migrate/apply";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { POST as uploadRun } from "../runs/route";
 import { GET as compare } from "./route";
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 // The compare issue's table: five rounds each, p50/p90/p95 in seconds, completion time in seconds.
 const ROUNDS = {

@@ -1,13 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, targetFromEnv } from "@/server/db";
+import { describe, expect, it } from "vitest";
 import { FORMATS, parseUpload, toBenchtrackDocument } from "@/server/domain/parsers";
 import { fixtureUploads, type FixtureUpload } from "@/server/domain/parsers/fixtures/fixture-uploads";
 import type { FormatId } from "@/server/domain/run";
-import { migrateDatabase } from "@/server/migrate/apply";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { GET as getRun } from "./[id]/route";
 import { POST as uploadRun } from "./route";
 
@@ -22,14 +20,7 @@ const fixtureText = (relative: string) => readFileSync(path.join(FIXTURES, relat
 
 type Json = Record<string, any>;
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 /** Linear interpolation between the two nearest ranks (k6's and NumPy's default), written out here. */
 function percentile(values: readonly number[], p: number): number {

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, targetFromEnv } from "@/server/db";
+import { describe, expect, it } from "vitest";
 import { readFixture } from "@/server/domain/parsers/fixtures/read-fixture";
 import { createSeededRandom } from "@/server/domain/stats/random";
 import type { SeededRandom } from "@/server/domain/stats/random";
-import { migrateDatabase } from "@/server/migrate/apply";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { POST as uploadRun } from "./route";
 
 // Fuzzing the upload route (issue "Access control … hostile input", tests): seeded mutations of real
@@ -17,14 +15,7 @@ import { POST as uploadRun } from "./route";
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const INPUTS = Number(process.env.FUZZ_INPUTS ?? 1500);
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 const SEEDS = [
   readFixture("k6/baseline/round1/summary.json"),

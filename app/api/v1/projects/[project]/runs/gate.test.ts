@@ -1,12 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, targetFromEnv } from "@/server/db";
+import { describe, expect, it } from "vitest";
 import { createSeededRandom } from "@/server/domain/stats/random";
-import { migrateDatabase } from "@/server/migrate/apply";
 import { uniqueSlug } from "@/server/testing/databases";
 import { runQueuedJobsNow } from "@/server/testing/jobs";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { GET as compare } from "../compare/route";
 import { PATCH as patchRegression } from "../regressions/[id]/route";
 import { GET as listRegressions } from "../regressions/route";
@@ -21,13 +19,7 @@ import { POST as uploadRun } from "./route";
 // milliseconds, and a branch run against a single run of main.
 const FIXTURES = path.resolve(import.meta.dirname, "../../../../../../server/domain/parsers/fixtures");
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 interface Answer {
   id: string;

@@ -1,12 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { GET as badge } from "../badge.svg/route";
 import { GET as compare } from "../compare/route";
 import { GET as getRun } from "./[id]/route";
@@ -16,14 +15,7 @@ import { GET as listRuns, POST as uploadRun } from "./route";
 // beyond the database's 32 bits, NUL characters and lone surrogates in stored text or in read routes'
 // parameters, more failures than requests. Each is a 4xx naming the path at fault, and nothing is
 // stored. On the embedded database and, with DATABASE_URL, PostgreSQL.
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 type ErrorAnswer = { error: { code: string; message: string; details: { path: string; message: string }[] } };
 

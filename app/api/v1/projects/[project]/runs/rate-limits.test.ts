@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
 import { seedProjectWithToken } from "@/server/testing/trpc-callers";
-import { call, configureTestEnvironment, TEST_ADMIN_TOKEN } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase, TEST_ADMIN_TOKEN } from "@/server/testing/rest-client";
 import { GET as listRuns, POST as uploadRun } from "./route";
 
 // Rate limits (issue "Access control … rate limits"): counted in PostgreSQL (embedded or server), so
@@ -13,14 +12,7 @@ process.env.BENCHTRACK_RATE_UPLOADS_PER_MINUTE = "3";
 process.env.BENCHTRACK_RATE_AUTH_FAILURES_PER_MINUTE = "2";
 process.env.BENCHTRACK_RATE_READS_PER_MINUTE = "5";
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 /** Each test from its own client address, well inside one minute's window. */
 async function freshAddress(): Promise<string> {

@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseUpload, toBenchtrackDocument } from "@/server/domain/parsers";
 import { percentileOfSorted } from "@/server/domain/stats/percentile";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import type { CallOptions } from "@/server/testing/rest-client";
 import { POST as createToken } from "../tokens/route";
 import { DELETE as revokeToken } from "../tokens/[id]/route";
@@ -20,14 +19,7 @@ const fixture = (relative: string) => readFileSync(path.join(FIXTURES, relative)
 
 type Json = Record<string, any>;
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 async function upload(slug: string, body: BodyInit, options: CallOptions = {}) {
   const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {

@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { POST as uploadRun } from "./route";
 
 // The CI gate on real tool outputs: the bundled baseline rounds of k6, Locust and ghz are the same
@@ -31,14 +30,7 @@ function body(tool: Tool, variant: "baseline" | "managedasync", round: number): 
   return form;
 }
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 describe("the CI verdict on the bundled real rounds", () => {
   const slug = uniqueSlug("gate");

@@ -1,14 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as signIn } from "@/app/api/auth/session/route";
 import { createCaller } from "@/server/api/root";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
+import { getDb } from "@/server/db";
 import { SESSION_COOKIE, SHARE_PARAM } from "@/server/domain/share";
-import { migrateDatabase } from "@/server/migrate/apply";
 import { sealSession, sealShare } from "@/server/services/sessions";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment, TEST_ADMIN_TOKEN } from "@/server/testing/rest-client";
+import { call, TEST_ADMIN_TOKEN, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { GET as badge } from "../badge.svg/route";
 import { POST as uploadRun } from "../runs/route";
 import { POST as createShareLink } from "./route";
@@ -25,10 +24,9 @@ const k6Summary = (variant: "baseline" | "managedasync", round: number) =>
 const slug = uniqueSlug("private");
 const runIds: string[] = [];
 
+setUpRouteTestDatabase({ BENCHTRACK_READ_TOKEN: READ_TOKEN });
+
 beforeAll(async () => {
-  await configureTestEnvironment();
-  process.env.BENCHTRACK_READ_TOKEN = READ_TOKEN;
-  await migrateDatabase(targetFromEnv());
   for (const [index, variant] of (["baseline", "baseline", "managedasync"] as const).entries()) {
     const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
       method: "POST",
@@ -38,10 +36,6 @@ beforeAll(async () => {
     expect(response.status).toBe(201);
     runIds.push(((await response.json()) as { id: string }).id);
   }
-});
-
-afterAll(async () => {
-  await closeDb();
 });
 
 const caller = async (credentials: { authorization?: string; session?: string; share?: string }) =>

@@ -1,10 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { beforeAll, describe, expect, it } from "vitest";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { GET as badge } from "../badge.svg/route";
 import { GET as getRun } from "../runs/[id]/route";
 import { POST as uploadRun } from "../runs/route";
@@ -13,14 +11,7 @@ import { GET as getPolicy, PUT as putPolicy } from "./route";
 const FIXTURES = path.resolve(import.meta.dirname, "../../../../../../server/domain/parsers/fixtures");
 const METHODS = ["GetListing", "ListListings", "SearchListings", "CheckStockAvailability", "GetAllCategories"];
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 const POLICY = {
   targets: [

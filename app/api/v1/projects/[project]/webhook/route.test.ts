@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
-import { POST as createProject } from "../../route";
-import { POST as createToken } from "../tokens/route";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
+import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
 import { GET as getWebhook, PUT as putWebhook } from "./route";
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 describe("project webhook settings and delivery log", () => {
   const slug = uniqueSlug("webhook");
@@ -22,20 +13,8 @@ describe("project webhook settings and delivery log", () => {
   let projectToken: string;
 
   beforeAll(async () => {
-    const created = await call(
-      createProject,
-      "/api/v1/projects",
-      {},
-      { method: "POST", body: JSON.stringify({ slug }) },
-    );
-    expect(created.status).toBe(201);
-    const token = await call(
-      createToken,
-      `/api/v1/projects/${slug}/tokens`,
-      { project: slug },
-      { method: "POST", body: "{}" },
-    );
-    projectToken = (await token.json()).token;
+    await createProjectThroughApi(slug);
+    projectToken = await mintProjectToken(slug);
   });
 
   const get = (token?: string | null) => call(getWebhook, path, { project: slug }, { token });

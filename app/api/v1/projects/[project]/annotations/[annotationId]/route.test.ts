@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
+import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
 import { GET as listAnnotations, POST as annotate } from "../../runs/[id]/annotations/route";
-import { POST as createToken } from "../../tokens/route";
-import { POST as createProject } from "../../../route";
 import { DELETE as deleteAnnotation } from "./route";
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 /** A project with one run; returns the run's id. */
 async function seedProject(slug: string): Promise<string> {
-  expect(
-    (await call(createProject, "/api/v1/projects", {}, { method: "POST", body: JSON.stringify({ slug }) })).status,
-  ).toBe(201);
+  await createProjectThroughApi(slug);
   const db = await getDb();
   const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
   const run = await db.run.create({
@@ -38,13 +27,7 @@ describe("DELETE an annotation", () => {
 
   beforeAll(async () => {
     runId = await seedProject(slug);
-    const token = await call(
-      createToken,
-      `/api/v1/projects/${slug}/tokens`,
-      { project: slug },
-      { method: "POST", body: "{}" },
-    );
-    projectToken = (await token.json()).token;
+    projectToken = await mintProjectToken(slug);
   });
 
   const annotateRun = async (text: string) => {

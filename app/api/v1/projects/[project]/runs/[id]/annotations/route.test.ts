@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
-import { POST as createToken } from "../../../tokens/route";
-import { POST as createProject } from "../../../../route";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
+import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
 import { GET as listAnnotations, POST as annotate } from "./route";
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 /** A project with two runs, created through the API and the database. */
 async function seedProject(slug: string) {
-  expect(
-    (await call(createProject, "/api/v1/projects", {}, { method: "POST", body: JSON.stringify({ slug }) })).status,
-  ).toBe(201);
+  await createProjectThroughApi(slug);
   const db = await getDb();
   const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
   const runs = await Promise.all(
@@ -43,13 +32,7 @@ describe("run annotations", () => {
   beforeAll(async () => {
     const seeded = await seedProject(slug);
     [runId, otherRunId] = seeded.runIds as [string, string];
-    const token = await call(
-      createToken,
-      `/api/v1/projects/${slug}/tokens`,
-      { project: slug },
-      { method: "POST", body: "{}" },
-    );
-    projectToken = (await token.json()).token;
+    projectToken = await mintProjectToken(slug);
   });
 
   const path = (id: string) => `/api/v1/projects/${slug}/runs/${id}/annotations`;

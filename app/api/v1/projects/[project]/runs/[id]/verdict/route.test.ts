@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, targetFromEnv } from "@/server/db";
-import { migrateDatabase } from "@/server/migrate/apply";
+import { describe, expect, it } from "vitest";
 import { uniqueSlug } from "@/server/testing/databases";
-import { call, configureTestEnvironment } from "@/server/testing/rest-client";
+import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { PUT as pinBaseline } from "../../../baseline/route";
 import { PATCH as patchRegression } from "../../../regressions/[id]/route";
 import { GET as listRegressions } from "../../../regressions/route";
@@ -10,13 +8,7 @@ import { POST as uploadRun } from "../../route";
 import { GET as getVerdict } from "./route";
 import { runQueuedJobsNow } from "@/server/testing/jobs";
 
-beforeAll(async () => {
-  await configureTestEnvironment();
-  await migrateDatabase(targetFromEnv());
-});
-afterAll(async () => {
-  await closeDb();
-});
+setUpRouteTestDatabase();
 
 const BASE_P95 = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3, 20.1, 19.9, 20.2, 20.0];
 
