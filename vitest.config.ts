@@ -39,6 +39,7 @@ const SLOW = [
   // Child processes: job workers killed and restarted; the PR comment script and git.
   "server/jobs/restart.test.ts",
   "scripts/ci/benchtrack-pr.test.ts",
+  "scripts/ci/benchtrack-pr-gitlab.test.ts",
   // Always on an embedded database of their own: the demo seed (≈150 uploads), the database lock across
   // a child process, migrations on a folder, on a scratch database, and on data stored before them.
   "scripts/seed/seed-demo.test.ts",

@@ -1,161 +1,20 @@
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as uploadRun } from "@/app/api/v1/projects/[project]/runs/route";
-import { uniqueSlug } from "@/server/testing/databases";
-import { setUpRouteTestDatabase } from "@/server/testing/rest-client";
-import type { RouteServer } from "@/server/testing/route-server";
-import { serveRoutes } from "@/server/testing/route-server";
-import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { FakeForge } from "./fake-forges";
-import { GITHUB_BODY_LIMIT, startFakeGithub, startFakeGitlab } from "./fake-forges";
+import { GITHUB_BODY_LIMIT } from "./fake-forges";
 import { nextCommentBody } from "./living-comment.mjs";
+import type { RouteServer } from "@/server/testing/route-server";
+import { setUpPrStep } from "./pr-step.fixture";
 
-// The CI script (scripts/ci/benchtrack-pr.mjs) run as CI runs it, a child process, against the real
-// upload route behind a real socket (the database the environment names: embedded, or PostgreSQL with
-// DATABASE_URL) and against small GitHub and GitLab servers that record what they receive.
-const SCRIPT = path.resolve(import.meta.dirname, "benchtrack-pr.mjs");
-const GITHUB_TOKEN = "ghs_FakeGithubToken0123456789";
-const GITLAB_TOKEN = "glpat-FakeGitlabToken0123456789";
-const SLUG = uniqueSlug("ci-comment");
-let uploadToken = "";
-
+// The CI script (scripts/ci/benchtrack-pr.mjs) run as CI runs it: see pr-step.fixture.ts.
+const step = setUpPrStep();
+const { SLUG, GITHUB_TOKEN, git, work, resultFile, runScript, githubEnv, MARKER, entryIds, uploadsSeen } = step;
 let bench: RouteServer;
 let github: FakeForge;
-let gitlab: FakeForge;
-const work = mkdtempSync(path.join(os.tmpdir(), "benchtrack-pr-"));
-
-/** A repository as a pull_request checkout sees it: main moved on after the branch forked, HEAD is GitHub's merge commit. */
-const git = { fork: "", heads: [] as string[], mainTip: "", merge: "", dir: path.join(work, "repo") };
-
-function sh(...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=ci", "-c", "user.email=ci@example.test", ...args], {
-    cwd: git.dir,
-    encoding: "utf8",
-  }).trim();
-}
-
-function commit(message: string): string {
-  sh("commit", "-q", "--allow-empty", "-m", message);
-  return sh("rev-parse", "HEAD");
-}
-
-setUpRouteTestDatabase();
-
-beforeAll(async () => {
-  await createProjectThroughApi(SLUG);
-  uploadToken = await mintProjectToken(SLUG, "ci");
-  bench = await serveRoutes([{ path: /^\/api\/v1\/projects\/(?<project>[^/]+)\/runs$/, methods: { POST: uploadRun } }]);
-  github = await startFakeGithub(GITHUB_TOKEN);
-  gitlab = await startFakeGitlab(GITLAB_TOKEN);
-
-  mkdirSync(git.dir);
-  sh("init", "-q", "-b", "main");
-  git.fork = commit("A: where the pull request forks");
-  sh("checkout", "-q", "-b", "feature/x");
-  git.heads = [commit("B1"), commit("B2"), commit("B3")];
-  sh("checkout", "-q", "main");
-  git.mainTip = commit("C: main moves on");
-  sh("update-ref", "refs/remotes/origin/main", git.mainTip);
-  sh("checkout", "-q", "--detach", git.mainTip);
-  sh("merge", "-q", "--no-ff", "-m", "M: GitHub's merge commit", git.heads[2]!);
-  git.merge = sh("rev-parse", "HEAD");
+beforeAll(() => {
+  ({ bench, github } = step);
 });
-
-afterAll(async () => {
-  await Promise.all([bench?.close(), github?.close(), gitlab?.close()]);
-});
-
-function resultFile(name: string, p95: number, label = "nightly", hour = 0): string {
-  const file = path.join(work, `${name}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      schema: "benchtrack/v1",
-      label,
-      startedAt: new Date(Date.UTC(2026, 10, 1, hour)).toISOString(),
-      endpoints: [{ name: "GetListing", requests: 1000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95 } }],
-    }),
-  );
-  return file;
-}
-
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function runScript(mode: string, env: Record<string, string>): Promise<Outcome> {
-  const child = spawn(process.execPath, [SCRIPT, mode], {
-    env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", ...env },
-    cwd: work,
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  // Whatever happened, no token is in what the job log would show.
-  for (const secret of [uploadToken, GITHUB_TOKEN, GITLAB_TOKEN, env.BENCHTRACK_TOKEN, env.GITHUB_TOKEN].filter(
-    (value) => value && value.length > 8,
-  )) {
-    expect(stdout + stderr).not.toContain(secret!);
-  }
-  return { code, stdout, stderr };
-}
-
-let pushes = 0;
-
-/** A GitHub Actions step's environment: a pull_request event of `pr` at `head` (or a push to main without `pr`). */
-function githubEnv(
-  file: string,
-  options: { pr?: number; head?: string; label?: string; extra?: Record<string, string> } = {},
-): Record<string, string> {
-  pushes += 1;
-  const event = path.join(work, `event-${pushes}.json`);
-  const isPull = options.pr !== undefined;
-  writeFileSync(
-    event,
-    JSON.stringify(
-      isPull
-        ? { pull_request: { number: options.pr, head: { sha: options.head ?? git.heads[0] }, base: { ref: "main" } } }
-        : { ref: "refs/heads/main" },
-    ),
-  );
-  return {
-    GITHUB_ACTIONS: "true",
-    BENCHTRACK_URL: bench.url,
-    BENCHTRACK_PROJECT: SLUG,
-    BENCHTRACK_TOKEN: uploadToken,
-    BENCHTRACK_FILES: file,
-    BENCHTRACK_LABEL: options.label ?? "nightly",
-    GITHUB_TOKEN,
-    GITHUB_API_URL: github.url,
-    GITHUB_SERVER_URL: "https://github.test",
-    GITHUB_REPOSITORY: "acme/shop",
-    GITHUB_RUN_ID: String(5000 + pushes),
-    GITHUB_RUN_ATTEMPT: "1",
-    GITHUB_JOB: "perf",
-    GITHUB_EVENT_NAME: isPull ? "pull_request" : "push",
-    GITHUB_EVENT_PATH: event,
-    GITHUB_BASE_REF: isPull ? "main" : "",
-    GITHUB_HEAD_REF: isPull ? "feature/x" : "",
-    GITHUB_REF_NAME: isPull ? `${options.pr}/merge` : "main",
-    GITHUB_SHA: isPull ? git.merge : git.mainTip,
-    GITHUB_WORKSPACE: git.dir,
-    GITHUB_OUTPUT: path.join(work, `output-${pushes}.txt`),
-    GITHUB_STEP_SUMMARY: path.join(work, `summary-${pushes}.md`),
-    ...options.extra,
-  };
-}
-
-const MARKER = () => `<!-- benchtrack:${SLUG}:custom:nightly -->`;
-const entryIds = (body: string) =>
-  [...body.matchAll(/^<!-- benchtrack:entry run=(\S+) -->$/gm)].map((match) => match[1]);
-const uploadsSeen = () => bench.requests.filter((request) => request.method === "POST").length;
 
 describe("the GitHub Actions step", () => {
   const PR = 7;
@@ -198,7 +57,9 @@ describe("the GitHub Actions step", () => {
     expect(upload.url.searchParams.get("base_commit")).toBe(git.fork);
     // With its branch and commit time: a merge-base main has no run at is placed in time.
     expect(upload.url.searchParams.get("base_branch")).toBe("main");
-    expect(upload.url.searchParams.get("base_time")).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}([+-]\d{2}:\d{2}|Z)$/);
+    expect(upload.url.searchParams.get("base_time")).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}([+-]\d{2}:\d{2}|Z)$/,
+    );
     expect(upload.url.searchParams.get("commit")).toBe(git.heads[0]);
     expect(Object.fromEntries(upload.url.searchParams)).toMatchObject({
       branch: "feature/x",
@@ -261,7 +122,9 @@ describe("the GitHub Actions step", () => {
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain("Created the GitHub comment");
     expect(outcome.stdout).toMatch(/^Benchtrack: INCONCLUSIVE /m);
-    expect(outcome.stdout).toMatch(/^::warning title=Benchtrack::Benchtrack INCONCLUSIVE: nothing failed, but the gate could not judge: too little history: /m);
+    expect(outcome.stdout).toMatch(
+      /^::warning title=Benchtrack::Benchtrack INCONCLUSIVE: nothing failed, but the gate could not judge: too little history: /m,
+    );
     expect(readFileSync(env.GITHUB_OUTPUT!, "utf8")).toContain("outcome=inconclusive\n");
     const soak = github.threads
       .get(PR)!
@@ -272,10 +135,17 @@ describe("the GitHub Actions step", () => {
     // BENCHTRACK_INCONCLUSIVE=fail: a team that wants every run judged fails the job instead.
     const strict = await runScript(
       "github",
-      githubEnv(resultFile("pr-soak-2", 45, "soak", 13), { pr: PR, head: git.heads[2], label: "soak", extra: { BENCHTRACK_INCONCLUSIVE: "fail" } }),
+      githubEnv(resultFile("pr-soak-2", 45, "soak", 13), {
+        pr: PR,
+        head: git.heads[2],
+        label: "soak",
+        extra: { BENCHTRACK_INCONCLUSIVE: "fail" },
+      }),
     );
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toMatch(/^::error title=Benchtrack::Benchtrack INCONCLUSIVE \(BENCHTRACK_INCONCLUSIVE=fail\): too little history/m);
+    expect(strict.stderr).toMatch(
+      /^::error title=Benchtrack::Benchtrack INCONCLUSIVE \(BENCHTRACK_INCONCLUSIVE=fail\): too little history/m,
+    );
   });
 
   it("fails the job on a failing verdict, after writing the comment", async () => {
@@ -457,93 +327,7 @@ describe("errors, reported clearly", () => {
   });
 });
 
-describe("the GitLab merge request note", () => {
-  const MR = 5;
-  const gitlabEnv = (file: string, extra: Record<string, string> = {}): Record<string, string> => ({
-    BENCHTRACK_URL: bench.url,
-    BENCHTRACK_PROJECT: SLUG,
-    BENCHTRACK_TOKEN: uploadToken,
-    BENCHTRACK_FILES: file,
-    BENCHTRACK_LABEL: "nightly",
-    BENCHTRACK_GITLAB_TOKEN: GITLAB_TOKEN,
-    CI_API_V4_URL: `${gitlab.url}/api/v4`,
-    CI_PROJECT_ID: "42",
-    CI_PROJECT_URL: "https://gitlab.test/acme/shop",
-    CI_MERGE_REQUEST_IID: String(MR),
-    CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: "feature/y",
-    CI_MERGE_REQUEST_DIFF_BASE_SHA: git.fork,
-    CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main",
-    CI_PROJECT_DIR: git.dir,
-    CI_COMMIT_SHA: git.heads[1]!,
-    CI_JOB_ID: String(7000 + ++pushes),
-    CI_JOB_URL: `https://gitlab.test/acme/shop/-/jobs/${pushes}`,
-    ...extra,
-  });
-
-  it("creates the note, then updates it in place with the first result folded", async () => {
-    // 130 notes, GitLab's own among them: two pages.
-    gitlab.threads.set(
-      MR,
-      Array.from({ length: 130 }, (_, index) => ({ id: 500 + index, body: `note ${index}`, system: index % 2 === 0 })),
-    );
-    const first = await runScript("gitlab", gitlabEnv(resultFile("mr-1", 20.1, "nightly", 30)));
-    expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(
-      /Created the GitLab comment on merge request !5: https:\/\/gitlab\.test\/acme\/shop\/-\/merge_requests\/5#note_\d+/,
-    );
-    const upload = bench.requests.at(-1)!;
-    expect(upload.url.searchParams.get("base_commit")).toBe(git.fork);
-    expect(upload.url.searchParams.get("base_branch")).toBe("main");
-    expect(upload.url.searchParams.get("base_time")).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    expect(upload.url.searchParams.get("branch")).toBe("feature/y");
-    expect(upload.url.searchParams.get("pr")).toBe(String(MR));
-
-    // The next push is another commit (one commit's uploads would be pooled as its rounds).
-    const second = await runScript("gitlab", gitlabEnv(resultFile("mr-2", 30.2, "nightly", 31), { CI_COMMIT_SHA: git.heads[2]! }));
-    expect(second.code).toBe(1);
-    expect(second.stdout).toContain("Updated the GitLab comment on merge request !5");
-    expect(second.stderr).toMatch(/^error: Benchtrack FAIL/m);
-    const methods = gitlab.requests.map((request) => `${request.method} ${request.query.get("page") ?? ""}`.trim());
-    expect(methods).toEqual(["GET 1", "GET 2", "POST", "GET 1", "GET 2", "PUT"]);
-    expect(gitlab.requests.every((request) => request.credential === GITLAB_TOKEN)).toBe(true);
-    const ours = gitlab.threads.get(MR)!.filter((note) => note.body.includes(MARKER()));
-    expect(ours).toHaveLength(1);
-    expect(entryIds(ours[0]!.body)).toHaveLength(2);
-    expect(ours[0]!.body).toContain("<details>");
-    expect(ours[0]!.body.split("\n").find((line) => line !== "" && !line.startsWith("<!--"))).toMatch(
-      /^### ❌ Benchtrack: \*\*FAIL\*\*/,
-    );
-  });
-
-  it("outside a merge request pipeline uploads without a note; a refused note is reported", async () => {
-    const before = gitlab.requests.length;
-    const plain = await runScript(
-      "gitlab",
-      gitlabEnv(resultFile("mr-none", 20.1, "nightly", 32), { CI_MERGE_REQUEST_IID: "" }),
-    );
-    expect(plain.code).toBe(0);
-    expect(plain.stdout).toContain("Not a merge request pipeline");
-    expect(gitlab.requests.length).toBe(before);
-
-    gitlab.fail("POST", /\/merge_requests\/6\/notes$/, 403, { message: "403 Forbidden" });
-    const refused = await runScript(
-      "gitlab",
-      gitlabEnv(resultFile("mr-6", 20.1, "nightly", 33), { CI_MERGE_REQUEST_IID: "6" }),
-    );
-    expect(refused.code).toBe(3);
-    expect(refused.stderr).toMatch(
-      /GitLab: POST http:\/\/127\.0\.0\.1:\d+\/api\/v4\/projects\/42\/merge_requests\/6\/notes answered 403 Forbidden: 403 Forbidden/,
-    );
-    expect(refused.stderr).toContain("api scope");
-
-    const missing = await runScript(
-      "gitlab",
-      gitlabEnv(resultFile("mr-7", 20.1), { CI_MERGE_REQUEST_IID: "7", BENCHTRACK_GITLAB_TOKEN: "" }),
-    );
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("BENCHTRACK_GITLAB_TOKEN is not set");
-  });
-
+describe("what it read", () => {
   it("the answers it read matched the OpenAPI document", () => {
     expect(bench.mismatches).toEqual([]);
   });

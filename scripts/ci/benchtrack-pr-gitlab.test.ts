@@ -1,0 +1,117 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeForge } from "./fake-forges";
+import type { RouteServer } from "@/server/testing/route-server";
+import { setUpPrStep } from "./pr-step.fixture";
+
+// The CI script (scripts/ci/benchtrack-pr.mjs) in a GitLab merge request pipeline: see pr-step.fixture.ts.
+const step = setUpPrStep();
+const { SLUG, GITLAB_TOKEN, git, resultFile, runScript, githubEnv, MARKER, entryIds } = step;
+let bench: RouteServer;
+let gitlab: FakeForge;
+let uploadToken = "";
+beforeAll(async () => {
+  ({ bench, gitlab, uploadToken } = step);
+  // The default branch's history the merge request is judged against, uploaded by the step on main.
+  for (const [hour, p95] of [20.1, 19.8, 20.4, 19.9, 20.2].entries()) {
+    const outcome = await runScript("github", githubEnv(resultFile(`main-${hour}`, p95, "nightly", hour)));
+    expect(outcome.code).toBe(0);
+  }
+});
+
+describe("the GitLab merge request note", () => {
+  const MR = 5;
+  const ciJob = (job: number) => ({
+    CI_JOB_ID: String(7000 + job),
+    CI_JOB_URL: `https://gitlab.test/acme/shop/-/jobs/${job}`,
+  });
+  const gitlabEnv = (file: string, extra: Record<string, string> = {}): Record<string, string> => ({
+    BENCHTRACK_URL: bench.url,
+    BENCHTRACK_PROJECT: SLUG,
+    BENCHTRACK_TOKEN: uploadToken,
+    BENCHTRACK_FILES: file,
+    BENCHTRACK_LABEL: "nightly",
+    BENCHTRACK_GITLAB_TOKEN: GITLAB_TOKEN,
+    CI_API_V4_URL: `${gitlab.url}/api/v4`,
+    CI_PROJECT_ID: "42",
+    CI_PROJECT_URL: "https://gitlab.test/acme/shop",
+    CI_MERGE_REQUEST_IID: String(MR),
+    CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: "feature/y",
+    CI_MERGE_REQUEST_DIFF_BASE_SHA: git.fork,
+    CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main",
+    CI_PROJECT_DIR: git.dir,
+    CI_COMMIT_SHA: git.heads[1]!,
+    ...ciJob(step.nextPush()),
+    ...extra,
+  });
+
+  it("creates the note, then updates it in place with the first result folded", async () => {
+    // 130 notes, GitLab's own among them: two pages.
+    gitlab.threads.set(
+      MR,
+      Array.from({ length: 130 }, (_, index) => ({ id: 500 + index, body: `note ${index}`, system: index % 2 === 0 })),
+    );
+    const first = await runScript("gitlab", gitlabEnv(resultFile("mr-1", 20.1, "nightly", 30)));
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      /Created the GitLab comment on merge request !5: https:\/\/gitlab\.test\/acme\/shop\/-\/merge_requests\/5#note_\d+/,
+    );
+    const upload = bench.requests.at(-1)!;
+    expect(upload.url.searchParams.get("base_commit")).toBe(git.fork);
+    expect(upload.url.searchParams.get("base_branch")).toBe("main");
+    expect(upload.url.searchParams.get("base_time")).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(upload.url.searchParams.get("branch")).toBe("feature/y");
+    expect(upload.url.searchParams.get("pr")).toBe(String(MR));
+
+    // The next push is another commit (one commit's uploads would be pooled as its rounds).
+    const second = await runScript(
+      "gitlab",
+      gitlabEnv(resultFile("mr-2", 30.2, "nightly", 31), { CI_COMMIT_SHA: git.heads[2]! }),
+    );
+    expect(second.code).toBe(1);
+    expect(second.stdout).toContain("Updated the GitLab comment on merge request !5");
+    expect(second.stderr).toMatch(/^error: Benchtrack FAIL/m);
+    const methods = gitlab.requests.map((request) => `${request.method} ${request.query.get("page") ?? ""}`.trim());
+    expect(methods).toEqual(["GET 1", "GET 2", "POST", "GET 1", "GET 2", "PUT"]);
+    expect(gitlab.requests.every((request) => request.credential === GITLAB_TOKEN)).toBe(true);
+    const ours = gitlab.threads.get(MR)!.filter((note) => note.body.includes(MARKER()));
+    expect(ours).toHaveLength(1);
+    expect(entryIds(ours[0]!.body)).toHaveLength(2);
+    expect(ours[0]!.body).toContain("<details>");
+    expect(ours[0]!.body.split("\n").find((line) => line !== "" && !line.startsWith("<!--"))).toMatch(
+      /^### ❌ Benchtrack: \*\*FAIL\*\*/,
+    );
+  });
+
+  it("outside a merge request pipeline uploads without a note; a refused note is reported", async () => {
+    const before = gitlab.requests.length;
+    const plain = await runScript(
+      "gitlab",
+      gitlabEnv(resultFile("mr-none", 20.1, "nightly", 32), { CI_MERGE_REQUEST_IID: "" }),
+    );
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain("Not a merge request pipeline");
+    expect(gitlab.requests.length).toBe(before);
+
+    gitlab.fail("POST", /\/merge_requests\/6\/notes$/, 403, { message: "403 Forbidden" });
+    const refused = await runScript(
+      "gitlab",
+      gitlabEnv(resultFile("mr-6", 20.1, "nightly", 33), { CI_MERGE_REQUEST_IID: "6" }),
+    );
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(
+      /GitLab: POST http:\/\/127\.0\.0\.1:\d+\/api\/v4\/projects\/42\/merge_requests\/6\/notes answered 403 Forbidden: 403 Forbidden/,
+    );
+    expect(refused.stderr).toContain("api scope");
+
+    const missing = await runScript(
+      "gitlab",
+      gitlabEnv(resultFile("mr-7", 20.1), { CI_MERGE_REQUEST_IID: "7", BENCHTRACK_GITLAB_TOKEN: "" }),
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("BENCHTRACK_GITLAB_TOKEN is not set");
+  });
+
+  it("the answers it read matched the OpenAPI document", () => {
+    expect(bench.mismatches).toEqual([]);
+  });
+});
