@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readPageUrl } from "./page-url";
+import { projectPageTitle, readPageUrl } from "./page-url";
 
 describe("a page's URL, as every page reads it", () => {
   it("decodes each path parameter, and takes a malformed escape literally", async () => {
@@ -22,5 +22,11 @@ describe("a page's URL, as every page reads it", () => {
     const url = await readPageUrl({});
     expect(url.params).toEqual({});
     expect([...url.search]).toEqual([]);
+  });
+
+  it("titles a project's page after what it shows and the decoded project", async () => {
+    const params = Promise.resolve({ project: "my%2Eshop" });
+    expect(await projectPageTitle("Runs")({ params })).toEqual({ title: "Runs · my.shop" });
+    expect(await projectPageTitle()({ params })).toEqual({ title: "my.shop" });
   });
 });

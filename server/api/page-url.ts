@@ -1,3 +1,5 @@
+import type { Metadata } from "next";
+
 /**
  * What Next hands a page (and its generateMetadata): the path parameters and the query, both promised.
  * A page without dynamic segments or without a query leaves them out.
@@ -38,4 +40,12 @@ export async function readPageUrl<Params extends Record<string, string> = Record
   }
   const decoded = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, decodeSegment(value)]));
   return { params: decoded as Params, search };
+}
+
+/** The generateMetadata of a project's page titled "<what> · <project>" (the project alone without `what`). */
+export function projectPageTitle(what?: string) {
+  return async (props: PageProps<{ project: string }>): Promise<Metadata> => {
+    const { project } = (await readPageUrl(props)).params;
+    return { title: what === undefined ? project : `${what} · ${project}` };
+  };
 }

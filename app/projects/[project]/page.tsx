@@ -1,8 +1,7 @@
-import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { ProjectOverview } from "@/components/projects/project-overview";
 import type { PageProps } from "@/server/api/page-url";
-import { readPageUrl } from "@/server/api/page-url";
+import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
 import { fetchPageQuery, trpc } from "@/server/api/server";
 import { publicBaseUrl } from "@/server/public-url";
 
@@ -11,10 +10,7 @@ export const dynamic = "force-dynamic";
 
 type Props = PageProps<{ project: string }>;
 
-export async function generateMetadata(props: Props): Promise<Metadata> {
-  const { params } = await readPageUrl(props);
-  return { title: params.project };
-}
+export const generateMetadata = projectPageTitle();
 
 /**
  * `/projects/{p}`: a server component end to end (nothing here needs the browser but the sparklines),

@@ -1,18 +1,14 @@
-import type { Metadata } from "next";
 import { INBOX_STATUSES, RegressionInbox } from "@/components/regressions/regression-inbox";
 import type { InboxStatus } from "@/components/regressions/regression-inbox";
 import type { PageProps } from "@/server/api/page-url";
-import { readPageUrl } from "@/server/api/page-url";
+import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
 import { fetchPageQuery, trpc } from "@/server/api/server";
 
 export const dynamic = "force-dynamic";
 
 type Props = PageProps<{ project: string }>;
 
-export async function generateMetadata(props: Props): Promise<Metadata> {
-  const { params } = await readPageUrl(props);
-  return { title: `Regressions · ${params.project}` };
-}
+export const generateMetadata = projectPageTitle("Regressions");
 
 // /projects/{p}/regressions?status=open|acknowledged|dismissed|all — the inbox (an unknown status reads as open).
 export default async function RegressionsPage(props: Props) {

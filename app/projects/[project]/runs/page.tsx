@@ -1,9 +1,8 @@
-import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { RunHistory } from "@/components/history/run-history";
 import type { HistoryHrefs } from "@/components/history/run-history";
 import type { PageProps } from "@/server/api/page-url";
-import { readPageUrl } from "@/server/api/page-url";
+import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
 import { fetchPageQuery, trpc } from "@/server/api/server";
 import { pagePaths } from "@/server/domain/urls";
 import { hasActiveFilters, historySearch, parseHistorySearchParams } from "@/server/schemas/history";
@@ -13,10 +12,7 @@ export const dynamic = "force-dynamic";
 
 type Props = PageProps<{ project: string }>;
 
-export async function generateMetadata(props: Props): Promise<Metadata> {
-  const { params } = await readPageUrl(props);
-  return { title: `Runs · ${params.project}` };
-}
+export const generateMetadata = projectPageTitle("Runs");
 
 /**
  * `/projects/{p}/runs`: every bit of view state is in the URL (`?branch=…&label=…&tool=…&from=…&to=…

@@ -1,17 +1,13 @@
-import type { Metadata } from "next";
 import { SettingsView } from "@/components/settings/settings-view";
 import type { PageProps } from "@/server/api/page-url";
-import { readPageUrl } from "@/server/api/page-url";
+import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
 import { HydrateClient, fetchPageQuery, trpc } from "@/server/api/server";
 
 export const dynamic = "force-dynamic";
 
 type Props = PageProps<{ project: string }>;
 
-export async function generateMetadata(props: Props): Promise<Metadata> {
-  const { params } = await readPageUrl(props);
-  return { title: `Settings · ${params.project}` };
-}
+export const generateMetadata = projectPageTitle("Settings");
 
 export default async function SettingsPage(props: Props) {
   const { project } = (await readPageUrl(props)).params;
