@@ -5,16 +5,7 @@ import { createTRPCRouter, readProcedure } from "../trpc";
 // Procedures for the capacity page.
 export const capacityRouter = createTRPCRouter({
   /** An endpoint's capacity curve(s) (server/services/capacity.ts); NOT_FOUND for an unknown endpoint, BAD_REQUEST for a bad selector. */
-  get: readProcedure.input(capacityInputSchema).query(({ ctx, input }) =>
-    getCapacity(ctx.db, {
-      projectSlug: input.project,
-      endpoint: input.endpoint,
-      protocol: input.protocol,
-      tool: input.tool,
-      label: input.label,
-      base: input.base,
-      head: input.head,
-      load: input.load,
-    }),
-  ),
+  get: readProcedure
+    .input(capacityInputSchema)
+    .query(({ ctx, input: { project, ...series } }) => getCapacity(ctx.db, { projectSlug: project, ...series })),
 });

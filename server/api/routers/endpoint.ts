@@ -6,17 +6,9 @@ import { createTRPCRouter, readProcedure } from "../trpc";
 // Procedures for the per-endpoint trend page.
 export const endpointRouter = createTRPCRouter({
   /** An endpoint's (or the aggregate's) trend under the page's filters; NOT_FOUND (mapped once, ../errors) for an unknown one. */
-  trends: readProcedure.input(endpointTrendsInputSchema).query(({ ctx, input }) =>
-    getEndpointTrends(ctx.db, {
-      projectSlug: input.project,
-      endpoint: input.endpoint,
-      protocol: input.protocol,
-      branch: input.branch,
-      label: input.label,
-      tool: input.tool,
-      range: input.range,
-      maxPoints: input.maxPoints,
-      overlay: parseOverlay(input.overlay),
-    }),
-  ),
+  trends: readProcedure
+    .input(endpointTrendsInputSchema)
+    .query(({ ctx, input: { project, overlay, ...filters } }) =>
+      getEndpointTrends(ctx.db, { projectSlug: project, ...filters, overlay: parseOverlay(overlay) }),
+    ),
 });
