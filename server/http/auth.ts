@@ -13,7 +13,7 @@ export function clientAddress(request: Request): string {
 }
 
 /** Who sent the request, by its bearer token only (writes: CI sends a token, never a cookie). services/auth.ts holds the rules. */
-export async function authenticate(request: Request, db: PrismaClient): Promise<Principal> {
+async function authenticate(request: Request, db: PrismaClient): Promise<Principal> {
   return resolvePrincipalLimited(db, { authorization: request.headers.get("authorization") }, clientAddress(request));
 }
 
@@ -28,7 +28,7 @@ export function credentialsOf(request: Request): Credentials {
  * privacy allows it (BENCHTRACK_READ_TOKEN set): a token, a signed-in session, or a share link
  * covering `target`.
  */
-export async function requireRead(request: Request, db: PrismaClient, target: ReadTarget = { kind: "any" }): Promise<Principal> {
+async function requireRead(request: Request, db: PrismaClient, target: ReadTarget = { kind: "any" }): Promise<Principal> {
   const address = clientAddress(request);
   await takeRateLimit(db, "read", [address]);
   // A public server reads for anyone: no token lookup (and no token bookkeeping) on every read.
@@ -39,7 +39,7 @@ export async function requireRead(request: Request, db: PrismaClient, target: Re
 }
 
 /** Counts an upload against its token's and its address's limits (429 over either). */
-export async function takeUploadLimit(request: Request, db: PrismaClient, principal: Principal): Promise<void> {
+async function takeUploadLimit(request: Request, db: PrismaClient, principal: Principal): Promise<void> {
   const token = principal.kind === "project-token" ? `token:${principal.tokenId}` : `principal:${principal.kind}`;
   await takeRateLimit(db, "upload", [token, clientAddress(request)]);
 }
