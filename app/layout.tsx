@@ -4,7 +4,7 @@ import { SiteHeader } from "@/components/layout/site-header";
 import { ThemeScript } from "@/components/layout/theme-script";
 import { SessionProvider } from "@/components/providers/session-provider";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
-import { getQueryClient, trpc } from "@/server/api/server";
+import { fetchPageQuery, trpc } from "@/server/api/server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -14,7 +14,7 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // A forged or expired cookie grants nothing (and offers no sign-out of a session that is not one).
-  const { role } = await getQueryClient().fetchQuery(trpc.session.get.queryOptions());
+  const { role } = await fetchPageQuery(trpc.session.get.queryOptions());
   return (
     // The theme script changes <html>'s class before hydration, by design.
     <html lang="en" suppressHydrationWarning>

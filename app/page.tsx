@@ -1,13 +1,13 @@
 import { headers } from "next/headers";
 import { ProjectList } from "@/components/projects/project-list";
-import { HydrateClient, getQueryClient, trpc } from "@/server/api/server";
+import { HydrateClient, fetchPageQuery, trpc } from "@/server/api/server";
 import { publicBaseUrl } from "@/server/public-url";
 
 // Lists live data: never prerender at build time.
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
-  await getQueryClient().prefetchQuery(trpc.project.list.queryOptions());
+  await fetchPageQuery(trpc.project.list.queryOptions());
   const baseUrl = publicBaseUrl(await headers());
   return (
     <HydrateClient>

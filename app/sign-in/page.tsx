@@ -1,21 +1,19 @@
 import type { Metadata } from "next";
 import { Card } from "@/components/ui/card";
 import { SESSION_FORM_ACTION } from "@/server/domain/urls";
-import { getQueryClient, trpc } from "@/server/api/server";
+import type { PageProps } from "@/server/api/page-url";
+import { readPageUrl } from "@/server/api/page-url";
+import { fetchPageQuery, trpc } from "@/server/api/server";
 
 export const metadata: Metadata = { title: "Sign in" };
-
-type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
 
 // /sign-in — a private Benchtrack (BENCHTRACK_READ_TOKEN set) asks for a token once per browser: the read
 // token, the admin token (which also unlocks admin actions) or a project token. On any server, the admin
 // token signs a browser in for admin actions (the Settings page posts here too).
-export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
-  const params = await searchParams;
-  const next = first(params.next) ?? "/";
-  const session = await getQueryClient().fetchQuery(trpc.session.get.queryOptions());
+export default async function SignInPage(props: PageProps) {
+  const { search } = await readPageUrl(props);
+  const next = search.get("next") ?? "/";
+  const session = await fetchPageQuery(trpc.session.get.queryOptions());
   return (
     <div className="mx-auto max-w-md space-y-4 pt-8">
       <h1 className="text-2xl font-semibold tracking-tight">Sign in</h1>
@@ -25,14 +23,14 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           : "Enter the admin token to change settings, pin baselines and triage regressions from the dashboard."}{" "}
         The browser stays signed in for 7 days.
       </p>
-      {first(params.error) && (
+      {search.get("error") && (
         <p role="alert" className="rounded-md border border-bad/40 bg-bad/10 px-3 py-2 text-sm text-bad">
-          {first(params.error) === "too-many"
+          {search.get("error") === "too-many"
             ? "Too many wrong tokens from this address: wait a minute and try again."
             : "That token is not valid (unknown or revoked)."}
         </p>
       )}
-      {first(params["signed-out"]) && (
+      {search.get("signed-out") && (
         <p role="status" className="text-sm text-text-muted">
           You are signed out.
         </p>

@@ -28,17 +28,41 @@ export function HydrateClient({ children }: { children: ReactNode }) {
   return <HydrationBoundary state={dehydrate(getQueryClient())}>{children}</HydrationBoundary>;
 }
 
+/** Why a page's query has nothing to show: the URL names nothing that exists, or asks what cannot be asked. */
+export interface PageQueryMiss {
+  ok: false;
+  /** "missing": NOT_FOUND; "invalid": a value in the URL the server refuses (BAD_REQUEST, PAYLOAD_TOO_LARGE). */
+  reason: "missing" | "invalid";
+  message: string;
+}
+
 /**
- * A page's query, called in-process: a missing project (or a malformed slug or cursor in the URL)
- * renders the page's 404, anything else propagates to the error page.
+ * A page's query, called in-process, for a page that says itself why it has nothing to show (the
+ * comparison, the capacity curves, a run's title): its data, or the miss; any other error propagates
+ * to the error page. The request's QueryClient keeps the answer for generateMetadata and HydrateClient.
+ */
+export async function tryPageQuery<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
+  options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey>,
+): Promise<{ ok: true; data: TData } | PageQueryMiss> {
+  try {
+    return { ok: true, data: await getQueryClient().fetchQuery(options) };
+  } catch (error) {
+    if (error instanceof TRPCError && error.code === "NOT_FOUND") return { ok: false, reason: "missing", message: error.message };
+    if (error instanceof TRPCError && (error.code === "BAD_REQUEST" || error.code === "PAYLOAD_TOO_LARGE")) {
+      return { ok: false, reason: "invalid", message: error.message };
+    }
+    throw error;
+  }
+}
+
+/**
+ * A page's query, called in-process: a missing project (or a malformed slug, selector or cursor in the
+ * URL) renders the page's 404, anything else propagates to the error page.
  */
 export async function fetchPageQuery<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
   options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey>,
 ): Promise<TData> {
-  try {
-    return await getQueryClient().fetchQuery(options);
-  } catch (error) {
-    if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) notFound();
-    throw error;
-  }
+  const outcome = await tryPageQuery(options);
+  if (!outcome.ok) notFound();
+  return outcome.data;
 }

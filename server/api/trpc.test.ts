@@ -3,16 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
 import { ServiceError } from "../services/errors";
 import { openMigratedDatabase } from "../testing/databases";
-import { adminProcedure, createCallerFactory, createTRPCRouter, publicProcedure } from "./trpc";
+import { adminProcedure, createCallerFactory, createTRPCRouter, readProcedure } from "./trpc";
 
 const ADMIN_TOKEN = "trpc-test-admin-token-0123";
 
 const router = createTRPCRouter({
   whoAmI: adminProcedure.query(({ ctx }) => ctx.principal.kind),
-  missing: publicProcedure.query(() => {
+  missing: readProcedure.query(() => {
     throw new ServiceError("not_found", 'Run "r1" not found', [{ path: "id", message: "no such run" }]);
   }),
-  broken: publicProcedure.query(() => {
+  broken: readProcedure.query(() => {
     throw new Error('relation "runs" does not exist (a database message)');
   }),
 });

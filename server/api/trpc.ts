@@ -2,9 +2,8 @@ import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
 import { getDb } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Credentials, ReadTarget } from "../services/auth";
-import { isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited } from "../services/auth";
-import { SESSION_COOKIE, SHARE_HEADER } from "../domain/share";
+import type { Credentials, ShareRead } from "../services/auth";
+import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited, shareReadTarget } from "../services/auth";
 import { textProblems } from "../domain/parsers/validate";
 import { ServiceError, toServiceError } from "../services/errors";
 import { clientAddressOf } from "../services/rate-limits";
@@ -22,29 +21,17 @@ export interface TRPCContext extends Credentials {
   clientAddress?: string | null;
 }
 
-/** The value of one cookie of a Cookie header. */
-function cookieOf(header: string | null, name: string): string | null {
-  const match = header?.split(";").find((part) => part.trim().startsWith(`${name}=`));
-  if (!match) return null;
-  const raw = match.slice(match.indexOf("=") + 1).trim();
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
 export async function createTRPCContext(options: { headers: Headers }): Promise<TRPCContext> {
-  return {
-    db: await getDb(),
-    authorization: options.headers.get("authorization"),
-    session: cookieOf(options.headers.get("cookie"), SESSION_COOKIE),
-    share: options.headers.get(SHARE_HEADER),
-    clientAddress: clientAddressOf(options.headers),
-  };
+  return { db: await getDb(), ...credentialsOfHeaders(options.headers), clientAddress: clientAddressOf(options.headers) };
 }
 
-const t = initTRPC.context<TRPCContext>().create({
+/** What a procedure declares beside its input: the one read a share link may open through it, if any. */
+export interface ProcedureMeta {
+  /** A share link opens this read when its scope covers the target named by the input's fields (services/auth.ts:shareReadTarget). */
+  share?: ShareRead;
+}
+
+const t = initTRPC.context<TRPCContext>().meta<ProcedureMeta>().create({
   // Dates and other non-JSON values survive the trip to the browser.
   transformer: superjson,
   // The service's error code and the path at fault travel with every error, as in the REST envelope.
@@ -74,37 +61,23 @@ const mapErrors = t.middleware(async ({ next, getRawInput }) => {
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/**
- * What a read asks for, from the procedure and its input, so that a share link opens its one comparison
- * or run (and its project's name for the page header) and nothing else.
- */
-function readTargetOf(path: string, input: unknown): ReadTarget {
-  const field = (key: string) => {
-    const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;
-    return typeof value === "string" ? value : null;
-  };
-  const project = field("project");
-  if (project === null) return { kind: "any" };
-  if (path === "project.get") return { kind: "project", project };
-  if (path === "compare.get") {
-    const [base, head] = [field("base"), field("head")];
-    if (base !== null && head !== null) return { kind: "compare", project, base, head, tool: field("tool") };
-  }
-  if (path === "run.get" && field("id") !== null) return { kind: "run", project, runId: field("id")! };
-  return { kind: "any" };
-}
-
 /** What anyone may ask, signed in or not, private server or not: what their own session grants. */
 export const openProcedure = t.procedure.use(mapErrors);
 
 /**
- * Reads: open unless the server is private (BENCHTRACK_READ_TOKEN); then a token, a signed-in session,
- * or a share link covering the call (services/auth.ts:requireReadAccess).
+ * Reads: open unless the server is private (BENCHTRACK_READ_TOKEN); then the read token, the admin or
+ * a project token, a signed-in session, or a share link covering the read the procedure declares in
+ * `.meta({ share })` (services/auth.ts:requireReadAccess). Without that declaration a share link opens nothing.
  */
-export const publicProcedure = t.procedure.use(mapErrors).use(async ({ ctx, path, getRawInput, next }) => {
+export const readProcedure = t.procedure.use(mapErrors).use(async ({ ctx, meta, getRawInput, next }) => {
   if (!isPrivate()) return next();
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
-  requireReadAccess(principal, readTargetOf(path, await getRawInput()));
+  const input = await getRawInput();
+  const field = (name: string) => {
+    const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[name] : undefined;
+    return typeof value === "string" ? value : null;
+  };
+  requireReadAccess(principal, shareReadTarget(meta?.share, field));
   return next({ ctx: { ...ctx, principal } });
 });
 

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import { SESSION_COOKIE, SHARE_HEADER, SHARE_PARAM } from "../domain/share";
+import { SHARE_PARAM } from "../domain/share";
 import type { Credentials, Principal, ReadTarget } from "../services/auth";
-import { isPrivate, requireReadAccess, resolvePrincipalLimited } from "../services/auth";
+import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited } from "../services/auth";
 import { clientAddressOf, takeRateLimit } from "../services/rate-limits";
 
 /**
@@ -13,34 +13,14 @@ export function clientAddress(request: Request): string {
 }
 
 /** Who sent the request, by its bearer token only (writes: CI sends a token, never a cookie). services/auth.ts holds the rules. */
-export async function authenticate(request: Request, db: PrismaClient): Promise<Principal> {
+async function authenticate(request: Request, db: PrismaClient): Promise<Principal> {
   return resolvePrincipalLimited(db, { authorization: request.headers.get("authorization") }, clientAddress(request));
 }
 
-/** The value of one cookie of a Cookie header, or null. */
-function cookieValue(cookieHeader: string | null, name: string): string | null {
-  if (!cookieHeader) return null;
-  for (const part of cookieHeader.split(";")) {
-    const separator = part.indexOf("=");
-    if (separator === -1) continue;
-    if (part.slice(0, separator).trim() !== name) continue;
-    const raw = part.slice(separator + 1).trim();
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  }
-  return null;
-}
-
-/** Everything a request carries that may identify its caller: bearer token, session cookie, share link. */
+/** Everything a request carries that may identify its caller: bearer token, session cookie, share link (also as `?share=`). */
 export function credentialsOf(request: Request): Credentials {
-  return {
-    authorization: request.headers.get("authorization"),
-    session: cookieValue(request.headers.get("cookie"), SESSION_COOKIE),
-    share: new URL(request.url).searchParams.get(SHARE_PARAM) ?? request.headers.get(SHARE_HEADER),
-  };
+  const credentials = credentialsOfHeaders(request.headers);
+  return { ...credentials, share: new URL(request.url).searchParams.get(SHARE_PARAM) ?? credentials.share };
 }
 
 /**
@@ -48,7 +28,7 @@ export function credentialsOf(request: Request): Credentials {
  * privacy allows it (BENCHTRACK_READ_TOKEN set): a token, a signed-in session, or a share link
  * covering `target`.
  */
-export async function requireRead(request: Request, db: PrismaClient, target: ReadTarget = { kind: "any" }): Promise<Principal> {
+async function requireRead(request: Request, db: PrismaClient, target: ReadTarget = { kind: "any" }): Promise<Principal> {
   const address = clientAddress(request);
   await takeRateLimit(db, "read", [address]);
   // A public server reads for anyone: no token lookup (and no token bookkeeping) on every read.
@@ -59,7 +39,27 @@ export async function requireRead(request: Request, db: PrismaClient, target: Re
 }
 
 /** Counts an upload against its token's and its address's limits (429 over either). */
-export async function takeUploadLimit(request: Request, db: PrismaClient, principal: Principal): Promise<void> {
+async function takeUploadLimit(request: Request, db: PrismaClient, principal: Principal): Promise<void> {
   const token = principal.kind === "project-token" ? `token:${principal.tokenId}` : `principal:${principal.kind}`;
   await takeRateLimit(db, "upload", [token, clientAddress(request)]);
+}
+
+/**
+ * Who may call a REST route, checked before its handler runs (and so before it reads the body):
+ * - "read": counted against the read limit, then open unless the server is private (requireRead); a
+ *   share link only opens the read its route declares (`share`: services/auth.ts:shareReadTarget).
+ * - "write": the caller's bearer token becomes a principal (none: anonymous), and the service the route
+ *   calls applies its own rule to it (the admin, or a token of the project): the service takes it.
+ * - "admin": the admin token, checked here, for routes whose services take no principal.
+ * - "upload": as "write", then counted against the upload limits of the token and of the address.
+ */
+export type RouteAccess = "read" | "write" | "admin" | "upload";
+
+/** The principal of a request under a route's access rule, or the 401/403/429 that refuses it. */
+export async function admit(request: Request, db: PrismaClient, access: RouteAccess, target: ReadTarget = { kind: "any" }): Promise<Principal> {
+  if (access === "read") return requireRead(request, db, target);
+  const principal = await authenticate(request, db);
+  if (access === "admin") requireAdmin(principal);
+  if (access === "upload") await takeUploadLimit(request, db, principal);
+  return principal;
 }

@@ -1,6 +1,15 @@
+import type { z } from "zod";
+import { getDb } from "../db";
 import { textProblem } from "../domain/parsers/validate";
+import type { PrismaClient } from "../generated/prisma/client";
+import { publicBaseUrl } from "../public-url";
+import { parseProjectSlug } from "../schemas/projects";
+import type { Principal, ReadTarget, ShareRead } from "../services/auth";
+import { shareReadTarget } from "../services/auth";
 import type { ErrorDetail } from "../services/errors";
 import { ServiceError, toServiceError } from "../services/errors";
+import type { RouteAccess } from "./auth";
+import { admit } from "./auth";
 import { errorResponse } from "./errors";
 
 /** Seconds a client should wait before retrying when the database is unavailable (503). */
@@ -77,6 +86,76 @@ export function apiRoute<Params = Record<string, never>>(
       return errorResponse(serviceError, retryAfter === null ? undefined : { "Retry-After": String(retryAfter) });
     }
   };
+}
+
+/** What a route handler is handed once its caller is admitted: the request, and what every handler reads from it. */
+export interface RouteCall<Params> {
+  request: Request;
+  params: Params;
+  db: PrismaClient;
+  /** Who is calling (anonymous for a read on a public server): services that authorize take it. */
+  principal: Principal;
+  searchParams: URLSearchParams;
+  /** The query string as `schema` reads it (a 400 naming the parameter at fault otherwise). */
+  readQuery: <T>(schema: z.ZodType<T>) => T;
+  /** The body as JSON (readJsonBody). */
+  readBody: (emptyAs?: unknown) => Promise<unknown>;
+  /** The public base URL for the links an answer hands out (server/public-url.ts). */
+  baseUrl: string;
+}
+
+/** A project's route: its slug (from the path, validated) comes with the call. */
+export interface ProjectRouteCall<Params> extends RouteCall<Params> {
+  slug: string;
+}
+
+interface RouteOptions {
+  access: RouteAccess;
+}
+
+interface ProjectRouteOptions extends RouteOptions {
+  /** The one read a share link may open here (services/auth.ts:shareReadTarget), from the path and query. */
+  share?: ShareRead;
+}
+
+/** The call a handler is handed: the database, and the caller admitted by `access` (auth.ts:admit). */
+async function admitCall<Params>(request: Request, params: Params, access: RouteAccess, target?: ReadTarget): Promise<RouteCall<Params>> {
+  const db = await getDb();
+  const principal = await admit(request, db, access, target);
+  const searchParams = new URL(request.url).searchParams;
+  return {
+    request,
+    params,
+    db,
+    principal,
+    searchParams,
+    readQuery: (schema) => schema.parse(Object.fromEntries(searchParams)),
+    readBody: (emptyAs) => readJsonBody(request, emptyAs),
+    baseUrl: publicBaseUrl(request.headers),
+  };
+}
+
+/** A REST route outside any project (the project list): apiRoute's error envelope, the caller admitted before the handler runs. */
+export function accessRoute<Params = Record<string, never>>(options: RouteOptions, handler: (call: RouteCall<Params>) => Promise<Response>) {
+  return apiRoute<Params>(async (request, params) => handler(await admitCall(request, params, options.access)));
+}
+
+/**
+ * A project's REST route, the preamble every one of them shares written once: the `project` path
+ * parameter validated as a slug (a 400 before any query), the database, and the caller admitted by
+ * `access` (auth.ts:admit); a share link opens only the read that `share` names. The handler then
+ * validates its input, calls one service and answers; errors leave as apiRoute's envelope.
+ */
+export function projectRoute<Params extends { project: string } = { project: string }>(
+  options: ProjectRouteOptions,
+  handler: (call: ProjectRouteCall<Params>) => Promise<Response>,
+) {
+  return apiRoute<Params>(async (request, params) => {
+    const slug = parseProjectSlug(params.project);
+    const fields: Record<string, string | undefined> = { ...params, project: slug };
+    const target = shareReadTarget(options.share, (name) => fields[name] ?? new URL(request.url).searchParams.get(name));
+    return handler({ ...(await admitCall(request, params, options.access, target)), slug });
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { StringDecoder } from "node:string_decoder";
 import { createGunzip, createGzip, gzipSync } from "node:zlib";
 import type { Gzip } from "node:zlib";
 import { InputError } from "../domain/input-error";
+import type { Env } from "../env";
 import { MAX_NDJSON_FIRST_LINE, isNdjsonStart } from "../domain/parsers/detect";
 import { resolveFormatName } from "../domain/parsers/formats";
 import type { ReceivedFile, ReceivedUpload, StoredRaw } from "../services/received-upload";
@@ -27,6 +28,16 @@ export interface UploadLimits {
   maxDocumentBytes: number;
   /** Longest NDJSON line (characters): a longer one is refused at once, before it is held whole. */
   maxLineChars?: number;
+}
+
+/** The limits the server's configuration sets (BENCHTRACK_MAX_*): a document may be as large as the body. */
+export function uploadLimitsOf(env: Env): UploadLimits {
+  return {
+    maxBodyBytes: env.BENCHTRACK_MAX_BODY_BYTES,
+    maxDecompressedBytes: env.BENCHTRACK_MAX_DECOMPRESSED_BYTES,
+    maxDocumentBytes: env.BENCHTRACK_MAX_BODY_BYTES,
+    maxLineChars: env.BENCHTRACK_MAX_NDJSON_LINE_CHARS,
+  };
 }
 
 /** k6's NDJSON lines are a few hundred bytes; a megabyte is far beyond any real one. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { projectInputSchema, projectSlugSchema } from "./projects";
 
 /** Wire schemas of annotations: notes on runs, and markers at a time or on a run (deploys, changes). */
 
@@ -88,3 +89,9 @@ export function toAnnotationJson(annotation: {
     createdAt: annotation.createdAt.toISOString(),
   };
 }
+
+// ---- Dashboard (tRPC) inputs: the resource's fields plus the project it lives in ----
+
+export const createRunAnnotationInputSchema = createAnnotationSchema.extend({ project: projectSlugSchema, runId: z.string().min(1) });
+
+export const deleteAnnotationInputSchema = projectInputSchema.extend({ annotationId: z.string().min(1) });

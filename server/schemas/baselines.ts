@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { projectInputSchema, projectSlugSchema } from "./projects";
 
 /** Wire schemas of pinned baselines. */
 export const baselinePinSchema = z
@@ -31,3 +32,10 @@ export const baselineListSchema = z
     pins: z.array(pinnedBaselineSchema).describe("Newest first."),
   })
   .describe("The project's pinned baselines.");
+
+// ---- Dashboard (tRPC) inputs: the resource's fields plus the project it lives in ----
+
+export const pinBaselineInputSchema = baselinePinSchema.safeExtend({ project: projectSlugSchema });
+
+/** `forLabel` null: the pin for every label. */
+export const unpinBaselineInputSchema = projectInputSchema.extend({ forLabel: z.string().min(1).nullable().default(null) });

@@ -2,7 +2,9 @@ import { z } from "zod";
 import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
 import type { EnvironmentDiff } from "../domain/compare/environment-diff";
 import type { RoundsAdvice } from "../domain/compare/rounds-needed";
+import { MAX_RUNS_PER_SIDE } from "../domain/compare/selector";
 import { SIGNIFICANCE_TESTS } from "../domain/stats/verdict";
+import { projectSlugSchema } from "./projects";
 
 /** Wire schemas of comparisons: the query (base and head selectors) and the answer, tied to the domain types below. */
 export const compareQuerySchema = z.object({
@@ -16,6 +18,13 @@ export const compareQuerySchema = z.object({
   tool: z.string().min(1).max(200).optional().describe("Only runs of this tool on both sides (one series: see notComparable)."),
   format: z.enum(["json", "markdown"]).optional().describe("markdown: the same as Accept: text/markdown."),
 });
+
+export type CompareQuery = z.infer<typeof compareQuerySchema>;
+
+/** The comparison a query asks for, as the use case takes it (services/compare-runs.ts:CompareRequest): absent is null. */
+export function compareRequestOf(query: CompareQuery) {
+  return { base: query.base, head: query.head, last: query.last ?? null, test: query.test, tool: query.tool ?? null };
+}
 
 const verdictSchema = z.enum(["regressed", "improved", "unchanged", "inconclusive"]);
 const intervalSchema = z.tuple([z.number(), z.number()]).readonly().nullable();
@@ -173,3 +182,18 @@ export type MetricShapeMatches = Assert<MetricComparison extends z.infer<typeof 
 export type EndpointShapeMatches = Assert<EndpointComparison extends z.infer<typeof endpointComparisonSchema> ? true : false>;
 export type EnvironmentShapeMatches = Assert<EnvironmentDiff extends z.infer<typeof environmentSchema> ? true : false>;
 export type RoundsShapeMatches = Assert<RoundsAdvice extends NonNullable<z.infer<typeof roundsSchema>> ? true : false>;
+
+// ---- Dashboard (tRPC) inputs ----
+
+/** The comparison page's: the selectors as typed (compareProjectRuns parses them), as compareRequestOf gives them. */
+export const compareInputSchema = z.object({
+  project: projectSlugSchema,
+  base: z.string(),
+  head: z.string(),
+  last: z.number().int().min(1).max(MAX_RUNS_PER_SIDE).nullable(),
+  test: z.enum(SIGNIFICANCE_TESTS),
+  /** Only runs of this tool on both sides; null: any. */
+  tool: z.string().min(1).max(200).nullable().default(null),
+  /** The public base URL the page was served under, for the absolute links (copy link, Markdown). */
+  baseUrl: z.string(),
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { projectInputSchema } from "./projects";
 import { decodeCursor } from "../domain/run-cursor";
 
 /**
@@ -137,3 +138,11 @@ export function hasActiveFilters(filters: HistoryFilters): boolean {
   );
 }
 
+// ---- Dashboard (tRPC) inputs: the resource's fields plus the project it lives in ----
+
+/** One page of the run history under the URL's filters; `cursor` continues after an earlier page. */
+export const historyListInputSchema = projectInputSchema.extend({
+  filters: historyFiltersSchema,
+  cursor: z.string().max(200).nullish(),
+  limit: z.number().int().min(1).max(200).default(HISTORY_PAGE_SIZE),
+});

@@ -97,3 +97,10 @@ export const projectListSchema = z
     ),
   })
   .describe("Every project, most recently active first.");
+
+// ---- Dashboard (tRPC) inputs: the resource's fields plus the project it lives in ----
+
+/** The input of every procedure that reads or changes one project as a whole. */
+export const projectInputSchema = z.object({ project: projectSlugSchema });
+
+export const updateProjectInputSchema = updateProjectSchema.extend({ project: projectSlugSchema });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { projectSlugSchema } from "./projects";
 import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
 import { FORMAT_NAMES, resolveFormatName } from "../domain/parsers/formats";
 import { FAIL_ON_VALUES, parseFailOn } from "../domain/fail-on";
@@ -236,3 +237,8 @@ export function parseUploadQuery(searchParams: URLSearchParams, headers: Headers
     failOn: parseFailOn(searchParams.get("fail_on")),
   };
 }
+
+// ---- Dashboard (tRPC) inputs: the resource's fields plus the project it lives in ----
+
+/** The run report page's run. */
+export const runReportInputSchema = z.object({ project: projectSlugSchema, id: z.string().min(1).max(100) });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { projectSlugSchema } from "./projects";
 import type { SlaGrade } from "../domain/sla/grade";
 import { slaPolicySchema } from "../domain/sla/policy";
 
@@ -60,3 +61,7 @@ export const gradeSchema = z
 // Compile-time link between the domain's grade and this schema.
 type Assert<T extends true> = T;
 export type GradeShapeMatches = Assert<SlaGrade extends NonNullable<z.infer<typeof gradeSchema>> ? true : false>;
+
+// ---- Dashboard (tRPC) inputs: the resource's fields plus the project it lives in ----
+
+export const putSlaPolicyInputSchema = slaPolicySchema.extend({ project: projectSlugSchema });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { projectInputSchema, projectSlugSchema } from "./projects";
 
 /** Wire schemas of project upload tokens. */
 export const createTokenSchema = z
@@ -27,3 +28,9 @@ export const createdTokenSchema = z
     createdAt: z.iso.datetime(),
   })
   .describe("A new token, with its secret.");
+
+// ---- Dashboard (tRPC) inputs: the resource's fields plus the project it lives in ----
+
+export const createTokenInputSchema = createTokenSchema.extend({ project: projectSlugSchema });
+
+export const revokeTokenInputSchema = projectInputSchema.extend({ id: z.string().min(1).describe("The token's id (not its secret).") });

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { getEnv } from "../env";
 import type { PrismaClient } from "../generated/prisma/client";
+import { SESSION_COOKIE, SHARE_HEADER } from "../domain/share";
 import { ServiceError } from "./errors";
 import { checkAuthFailures, recordAuthFailure } from "./rate-limits";
 import type { ShareScope } from "./sessions";
@@ -31,6 +32,36 @@ export interface Credentials {
   session?: string | null;
   /** A share link's token (sessions.ts). */
   share?: string | null;
+}
+
+/** The value of one cookie of a Cookie header, or null. */
+function cookieValue(cookieHeader: string | null, name: string): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(";")) {
+    const separator = part.indexOf("=");
+    if (separator === -1) continue;
+    if (part.slice(0, separator).trim() !== name) continue;
+    const raw = part.slice(separator + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return null;
+}
+
+/**
+ * The credentials a request's headers carry, read the same way by both transports: the Authorization
+ * header, the session cookie, and a share link's token in the header the dashboard forwards it in (a
+ * REST request may also carry it as `?share=`: server/http/auth.ts).
+ */
+export function credentialsOfHeaders(headers: Headers): Credentials {
+  return {
+    authorization: headers.get("authorization"),
+    session: cookieValue(headers.get("cookie"), SESSION_COOKIE),
+    share: headers.get(SHARE_HEADER),
+  };
 }
 
 /**
@@ -75,6 +106,34 @@ export function shareCovers(scope: ShareScope, target: ReadTarget): boolean {
   return scope.kind === "run" && scope.runId === target.runId;
 }
 
+/**
+ * The reads a share link may open, each declared where the read is served — a tRPC procedure's
+ * `meta.share` (server/api/trpc.ts), a page in SHARE_PAGES below, the comparison image's route —
+ * and turned into its target here, from the read's named fields (a procedure's input; a page's path
+ * parameters, then its query): "project" (the project's name, for every page's header), "compare"
+ * (`base`, `head`, `tool`) or "run" (`id`).
+ */
+export type ShareRead = "project" | "compare" | "run";
+
+export function shareReadTarget(share: ShareRead | undefined, field: (name: string) => string | null): ReadTarget {
+  const project = field("project");
+  if (share === undefined || project === null) return { kind: "any" };
+  if (share === "project") return { kind: "project", project };
+  if (share === "compare") {
+    const [base, head] = [field("base"), field("head")];
+    return base !== null && head !== null ? { kind: "compare", project, base, head, tool: field("tool") } : { kind: "any" };
+  }
+  const runId = field("id");
+  return runId !== null ? { kind: "run", project, runId } : { kind: "any" };
+}
+
+/** The pages a share link opens (`:name` is a path parameter), beside the procedures that feed them. */
+const SHARE_PAGES: { path: string[]; share: ShareRead }[] = [
+  { path: ["projects", ":project", "compare"], share: "compare" },
+  { path: ["projects", ":project", "compare", "og"], share: "compare" },
+  { path: ["projects", ":project", "runs", ":id"], share: "run" },
+];
+
 /** What a page URL reads, as far as a share link is concerned: a comparison (or its image), a run, or anything. */
 export function readTargetOfPage(url: URL): ReadTarget {
   const parts = url.pathname.split("/").filter(Boolean).map((part) => {
@@ -84,13 +143,15 @@ export function readTargetOfPage(url: URL): ReadTarget {
       return part;
     }
   });
-  if (parts[0] !== "projects" || parts[1] === undefined) return { kind: "any" };
-  const project = parts[1];
-  if (parts[2] === "compare" && (parts.length === 3 || (parts.length === 4 && parts[3] === "og"))) {
-    const [base, head] = [url.searchParams.get("base"), url.searchParams.get("head")];
-    if (base !== null && head !== null) return { kind: "compare", project, base, head, tool: url.searchParams.get("tool") };
+  for (const page of SHARE_PAGES) {
+    if (page.path.length !== parts.length) continue;
+    const params = new Map<string, string>();
+    const matches = page.path.every((segment, index) => {
+      if (segment.startsWith(":")) params.set(segment.slice(1), parts[index]!);
+      return segment.startsWith(":") || segment === parts[index];
+    });
+    if (matches) return shareReadTarget(page.share, (name) => params.get(name) ?? url.searchParams.get(name));
   }
-  if (parts[2] === "runs" && parts[3] !== undefined && parts.length === 4) return { kind: "run", project, runId: parts[3] };
   return { kind: "any" };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readTargetOfPage, shareCovers } from "./auth";
+import { readTargetOfPage, shareCovers, shareReadTarget } from "./auth";
 import type { ShareScope } from "./sessions";
 
 describe("what a share link opens", () => {
@@ -26,5 +26,17 @@ describe("what a share link opens", () => {
     expect(shareCovers(run, page("/projects/shop/runs/r2"))).toBe(false);
     expect(shareCovers(run, page("/projects/shop/runs/r3/raw"))).toBe(false);
     expect(shareCovers(run, page("/projects/shop/runs"))).toBe(false);
+  });
+
+  it("a procedure's declared read, from its input, the same way as a page's", () => {
+    const input = (fields: Record<string, string>) => (name: string) => fields[name] ?? null;
+    expect(shareCovers(compare, shareReadTarget("compare", input({ project: "shop", base: "r1,r2", head: "r3" })))).toBe(true);
+    expect(shareCovers(run, shareReadTarget("run", input({ project: "shop", id: "r3" })))).toBe(true);
+    expect(shareCovers(run, shareReadTarget("project", input({ project: "shop" })))).toBe(true);
+    expect(shareCovers(run, shareReadTarget("project", input({ project: "other" })))).toBe(false);
+    // Undeclared, or without the fields its read needs: nothing a share link covers.
+    expect(shareReadTarget(undefined, input({ project: "shop", id: "r3" }))).toEqual({ kind: "any" });
+    expect(shareReadTarget("compare", input({ project: "shop", base: "r1,r2" }))).toEqual({ kind: "any" });
+    expect(shareReadTarget("run", input({ id: "r3" }))).toEqual({ kind: "any" });
   });
 });

@@ -2,18 +2,14 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ProjectTabs } from "@/components/projects/project-tabs";
 import { Badge } from "@/components/ui/badge";
+import type { PageProps } from "@/server/api/page-url";
+import { readPageUrl } from "@/server/api/page-url";
 import { fetchPageQuery, trpc } from "@/server/api/server";
 import { pagePaths } from "@/server/domain/urls";
 
-export default async function ProjectLayout({
-  children,
-  params,
-}: {
-  children: ReactNode;
-  params: Promise<{ project: string }>;
-}) {
-  const { project: slug } = await params;
-  const project = await fetchPageQuery(trpc.project.get.queryOptions({ project: decodeURIComponent(slug) }));
+export default async function ProjectLayout({ children, ...props }: { children: ReactNode } & PageProps<{ project: string }>) {
+  const { params } = await readPageUrl(props);
+  const project = await fetchPageQuery(trpc.project.get.queryOptions({ project: params.project }));
   return (
     <div>
       <div className="mb-1 text-sm text-text-muted">

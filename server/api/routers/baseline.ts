@@ -1,6 +1,4 @@
-import { z } from "zod";
-import { baselinePinSchema } from "../../schemas/baselines";
-import { projectSlugSchema } from "../../schemas/projects";
+import { pinBaselineInputSchema, unpinBaselineInputSchema } from "../../schemas/baselines";
 import { pinBaseline, unpinBaseline } from "../../services/baselines";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
@@ -8,11 +6,11 @@ import { adminProcedure, createTRPCRouter } from "../trpc";
 export const baselineRouter = createTRPCRouter({
   /** Pins runs or a label as the baseline of `forLabel` (null: every label), replacing that label's pin. */
   pin: adminProcedure
-    .input(baselinePinSchema.safeExtend({ project: projectSlugSchema }))
+    .input(pinBaselineInputSchema)
     .mutation(({ ctx, input: { project, ...pin } }) => pinBaseline(ctx.db, ctx.principal, project, pin)),
 
   /** Removes the pin of `forLabel` (null: the pin for every label). */
   unpin: adminProcedure
-    .input(z.object({ project: projectSlugSchema, forLabel: z.string().min(1).nullable().default(null) }))
+    .input(unpinBaselineInputSchema)
     .mutation(({ ctx, input }) => unpinBaseline(ctx.db, ctx.principal, input.project, input.forLabel)),
 });

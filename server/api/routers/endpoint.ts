@@ -1,40 +1,14 @@
-import { z } from "zod";
-import { DEFAULT_MAX_POINTS, TREND_RANGES } from "../../domain/series/trend-series";
 import { parseOverlay } from "../../domain/series/trend-overlay";
+import { endpointTrendsInputSchema } from "../../schemas/trends";
 import { getEndpointTrends } from "../../services/endpoint-trends";
-import { createTRPCRouter, publicProcedure } from "../trpc";
-
-export const endpointTrendsInputSchema = z.object({
-  project: z.string().min(1).max(200),
-  /** The endpoint's name, decoded from the URL; "_all" is the run aggregate. */
-  endpoint: z.string().min(1).max(2048),
-  /** The endpoint's protocol (part of its identity); null: the one of that name, or the latest measured. */
-  protocol: z.string().min(1).max(200).nullable().default(null),
-  branch: z.string().min(1).max(1024).nullable().default(null),
-  label: z.string().min(1).max(1024).nullable().default(null),
-  /** One tool's runs; "all" for every tool; null: the tool of the endpoint's latest run. */
-  tool: z.string().min(1).max(200).nullable().default(null),
-  range: z.enum(TREND_RANGES).default("all"),
-  /** The chart's budget of runs; the server never ships more. */
-  maxPoints: z.number().int().min(10).max(2000).default(DEFAULT_MAX_POINTS),
-  /** `branch:<name>` or `pr:<number>`: runs drawn over the base branch's series; anything else is ignored. */
-  overlay: z.string().min(1).max(1100).nullable().default(null),
-});
+import { createTRPCRouter, readProcedure } from "../trpc";
 
 // Procedures for the per-endpoint trend page.
 export const endpointRouter = createTRPCRouter({
   /** An endpoint's (or the aggregate's) trend under the page's filters; NOT_FOUND (mapped once, ../errors) for an unknown one. */
-  trends: publicProcedure.input(endpointTrendsInputSchema).query(({ ctx, input }) =>
-    getEndpointTrends(ctx.db, {
-      projectSlug: input.project,
-      endpoint: input.endpoint,
-      protocol: input.protocol,
-      branch: input.branch,
-      label: input.label,
-      tool: input.tool,
-      range: input.range,
-      maxPoints: input.maxPoints,
-      overlay: parseOverlay(input.overlay),
-    }),
-  ),
+  trends: readProcedure
+    .input(endpointTrendsInputSchema)
+    .query(({ ctx, input: { project, overlay, ...filters } }) =>
+      getEndpointTrends(ctx.db, { projectSlug: project, ...filters, overlay: parseOverlay(overlay) }),
+    ),
 });

@@ -1,25 +1,27 @@
 import { TRPCError } from "@trpc/server";
-import { z } from "zod";
-import { projectSlugSchema } from "../../schemas/projects";
+import { projectInputSchema } from "../../schemas/projects";
 import { getProjectOverview } from "../../services/project-overview";
 import { listProjectCards, requireProject } from "../../services/projects";
-import { createTRPCRouter, publicProcedure } from "../trpc";
+import { createTRPCRouter, readProcedure } from "../trpc";
 
 export const projectRouter = createTRPCRouter({
   /**
    * The home page's cards: every project with its run count, last run and aggregate p95 sparkline.
    * `generatedAt` is when they were read, the "now" of their "3 h ago" (identical on server and client).
    */
-  list: publicProcedure.query(async ({ ctx }) => ({ projects: await listProjectCards(ctx.db), generatedAt: new Date() })),
+  list: readProcedure.query(async ({ ctx }) => ({ projects: await listProjectCards(ctx.db), generatedAt: new Date() })),
 
-  /** The project's heading (every project page's layout): name, description, demo flag, default branch. */
-  get: publicProcedure.input(z.object({ project: projectSlugSchema })).query(async ({ ctx, input }) => {
-    const { slug, name, description, isDemo, defaultBranch } = await requireProject(ctx.db, input.project);
-    return { slug, name, description, isDemo, defaultBranch };
-  }),
+  /** The project's heading (every project page's layout): name, description, demo flag, default branch. A share link of the project opens it. */
+  get: readProcedure
+    .meta({ share: "project" })
+    .input(projectInputSchema)
+    .query(async ({ ctx, input }) => {
+      const { slug, name, description, isDemo, defaultBranch } = await requireProject(ctx.db, input.project);
+      return { slug, name, description, isDemo, defaultBranch };
+    }),
 
   /** The overview page: per-endpoint latest numbers, sparklines and trends, and the recent runs. */
-  overview: publicProcedure.input(z.object({ project: projectSlugSchema })).query(async ({ ctx, input }) => {
+  overview: readProcedure.input(projectInputSchema).query(async ({ ctx, input }) => {
     const overview = await getProjectOverview(ctx.db, input.project);
     if (!overview) throw new TRPCError({ code: "NOT_FOUND", message: `Project "${input.project}" not found` });
     return overview;

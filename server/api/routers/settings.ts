@@ -1,30 +1,25 @@
-import { z } from "zod";
-import { slaPolicySchema } from "../../domain/sla/policy";
-import { projectSlugSchema, updateProjectSchema } from "../../schemas/projects";
+import { projectInputSchema, updateProjectInputSchema } from "../../schemas/projects";
+import { putSlaPolicyInputSchema } from "../../schemas/sla";
 import { getJobActivity } from "../../services/job-activity";
 import { getSettingsPage, updateProjectSettings } from "../../services/project-settings";
 import { putSlaPolicy } from "../../services/sla-policy";
-import { adminProcedure, createTRPCRouter, publicProcedure } from "../trpc";
+import { adminProcedure, createTRPCRouter, readProcedure } from "../trpc";
 
 /** The settings page: what it shows (open to readers), and the admin's changes to settings and SLA policy. */
 export const settingsRouter = createTRPCRouter({
   /** Name, branch, repository, regression settings and the current SLA targets. */
-  get: publicProcedure
-    .input(z.object({ project: projectSlugSchema }))
-    .query(({ ctx, input }) => getSettingsPage(ctx.db, input.project)),
+  get: readProcedure.input(projectInputSchema).query(({ ctx, input }) => getSettingsPage(ctx.db, input.project)),
 
   /** Changes the project's settings (admin), as PATCH /api/v1/projects/:project. */
   update: adminProcedure
-    .input(updateProjectSchema.extend({ project: projectSlugSchema }))
+    .input(updateProjectInputSchema)
     .mutation(({ ctx, input: { project, ...changes } }) => updateProjectSettings(ctx.db, ctx.principal, project, changes)),
 
   /** The project's background jobs and webhook deliveries (admin: deliveries name their targets). */
-  activity: adminProcedure
-    .input(z.object({ project: projectSlugSchema }))
-    .query(({ ctx, input }) => getJobActivity(ctx.db, input.project)),
+  activity: adminProcedure.input(projectInputSchema).query(({ ctx, input }) => getJobActivity(ctx.db, input.project)),
 
   /** Replaces the SLA policy (admin), as PUT /api/v1/projects/:project/sla; no targets: no SLA. */
   setSlaPolicy: adminProcedure
-    .input(slaPolicySchema.extend({ project: projectSlugSchema }))
+    .input(putSlaPolicyInputSchema)
     .mutation(({ ctx, input: { project, ...policy } }) => putSlaPolicy(ctx.db, ctx.principal, project, policy)),
 });

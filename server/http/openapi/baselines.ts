@@ -1,6 +1,6 @@
 import { baselineListSchema, baselinePinSchema, pinnedBaselineSchema } from "../../schemas/baselines";
 import type { ApiResource } from "./building-blocks";
-import { answer, errorResponses, jsonContent, projectParameter, ref, request, SECURITY_BEARER, SECURITY_READ } from "./building-blocks";
+import { answer, operation, projectParameter, request, success } from "./building-blocks";
 
 /** Pinned baselines: what a label's new runs are compared with. */
 export const baselinesResource: ApiResource = {
@@ -12,35 +12,29 @@ export const baselinesResource: ApiResource = {
   paths: {
     "/api/v1/projects/{project}/baseline": {
       parameters: [projectParameter],
-      get: {
+      get: operation({
         operationId: "listBaselinePins",
-        tags: ["projects"],
+        tag: "projects",
         summary: "Pinned baselines (without one, a run is compared with its label's recent runs on the default branch)",
-        security: SECURITY_READ,
-        responses: {
-          "200": { description: "The pins.", content: jsonContent(ref("schemas", "BaselineList")) },
-          ...errorResponses("Unauthorized", "NotFound"),
-        },
-      },
-      put: {
+        security: "read",
+        responses: { "200": success("The pins.", "BaselineList") },
+      }),
+      put: operation({
         operationId: "pinBaseline",
-        tags: ["projects"],
+        tag: "projects",
         summary: "Pin runs or a label as the baseline of a label (admin)",
-        security: SECURITY_BEARER,
-        requestBody: { required: true, content: jsonContent(ref("schemas", "BaselinePin")) },
-        responses: {
-          "200": { description: "The pin.", content: jsonContent(ref("schemas", "PinnedBaseline")) },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
-        },
-      },
-      delete: {
+        security: "token",
+        body: "BaselinePin",
+        responses: { "200": success("The pin.", "PinnedBaseline") },
+      }),
+      delete: operation({
         operationId: "unpinBaseline",
-        tags: ["projects"],
+        tag: "projects",
         summary: "Remove the pin of a label (?for_label=), or the pin for every label (admin)",
-        security: SECURITY_BEARER,
+        security: "token",
         parameters: [{ name: "for_label", in: "query", required: false, schema: { type: "string" } }],
-        responses: { "204": { description: "Removed." }, ...errorResponses("Unauthorized", "Forbidden", "NotFound") },
-      },
+        responses: { "204": success("Removed.") },
+      }),
     },
   },
 };

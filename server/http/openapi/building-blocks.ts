@@ -93,10 +93,63 @@ export function queryParameters(schema: z.ZodType): JsonSchema[] {
   });
 }
 
-export const SECURITY_BEARER = [{ bearerAuth: [] }];
-/** Reading is open unless BENCHTRACK_READ_TOKEN is set. */
-export const SECURITY_READ = [{}, { bearerAuth: [] }];
-export const SECURITY_NONE = [{}];
+/** Who may call an operation: "token", a bearer token; "read", anyone unless BENCHTRACK_READ_TOKEN is set; "none", anyone. */
+const SECURITY = {
+  token: [{ bearerAuth: [] }],
+  read: [{}, { bearerAuth: [] }],
+  none: [{}],
+} as const;
+
+const DEFAULT_ERRORS: Record<keyof typeof SECURITY, ErrorResponseName[] | null> = {
+  read: ["Unauthorized", "NotFound"],
+  token: ["Unauthorized", "Forbidden", "NotFound"],
+  none: null,
+};
+
+/** A success answer: its description and, when it has a body, the named component schema it follows (as Markdown too with `markdown`). */
+export function success(description: string, schemaName?: string, { markdown = false } = {}) {
+  if (schemaName === undefined) return { description };
+  return { description, content: { ...jsonContent(ref("schemas", schemaName)), ...(markdown && markdownContent) } };
+}
+
+/** What one operation of a resource says; `operation` adds what they all share. */
+export interface OperationSpec {
+  operationId: string;
+  tag: "projects" | "runs" | "tokens" | "meta";
+  summary: string;
+  description?: string;
+  security: keyof typeof SECURITY;
+  parameters?: unknown[];
+  /** The JSON request body, by component schema name (`required: false` where an empty body means the defaults). */
+  body?: string | { schema: string; required: false };
+  /** A request body of several media types, as it stands (instead of `body`). */
+  requestBody?: Record<string, unknown>;
+  /** The success answers, by status (`success(…)`, or a content of its own). */
+  responses: Record<string, unknown>;
+  /**
+   * The error answers it may give besides those every route may (errorResponses); absent: those of a
+   * project's operation under its security ("read": Unauthorized and NotFound; "token": Forbidden too;
+   * "none", the static documents: no error answer at all).
+   */
+  errors?: ErrorResponseName[];
+}
+
+/** One operation of the document, from its spec: tags, security, request body and error answers spelled out. */
+export function operation(spec: OperationSpec): Record<string, unknown> {
+  const body = typeof spec.body === "string" ? { schema: spec.body, required: true } : spec.body;
+  const errors = spec.errors ?? DEFAULT_ERRORS[spec.security];
+  return {
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    ...(spec.description !== undefined && { description: spec.description }),
+    security: SECURITY[spec.security],
+    ...(spec.parameters !== undefined && { parameters: spec.parameters }),
+    ...(body !== undefined && { requestBody: { required: body.required, content: jsonContent(ref("schemas", body.schema)) } }),
+    ...(spec.requestBody !== undefined && { requestBody: spec.requestBody }),
+    responses: { ...spec.responses, ...(errors !== null && errorResponses(...errors)) },
+  };
+}
 
 export function pathParameter(name: string, description: string) {
   return { name, in: "path", required: true, description, schema: { type: "string" } };

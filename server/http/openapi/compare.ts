@@ -1,6 +1,6 @@
 import { compareQuerySchema, comparisonResponseSchema } from "../../schemas/compare";
 import type { ApiResource } from "./building-blocks";
-import { answer, errorResponses, jsonContent, markdownContent, projectParameter, queryParameters, ref, SECURITY_READ } from "./building-blocks";
+import { answer, operation, projectParameter, queryParameters, success } from "./building-blocks";
 
 /** Comparisons: two run selections, before and after. Comparisons are URLs, not stored objects. */
 export const compareResource: ApiResource = {
@@ -8,17 +8,15 @@ export const compareResource: ApiResource = {
   paths: {
     "/api/v1/projects/{project}/compare": {
       parameters: [projectParameter],
-      get: {
+      get: operation({
         operationId: "compareRuns",
-        tags: ["runs"],
+        tag: "runs",
         summary: "Compare two run selections (JSON, or a PR comment with Accept: text/markdown)",
-        security: SECURITY_READ,
+        security: "read",
         parameters: queryParameters(compareQuerySchema),
-        responses: {
-          "200": { description: "The comparison.", content: { ...jsonContent(ref("schemas", "Comparison")), ...markdownContent } },
-          ...errorResponses("BadRequest", "Unauthorized", "NotFound", "PayloadTooLarge"),
-        },
-      },
+        responses: { "200": success("The comparison.", "Comparison", { markdown: true }) },
+        errors: ["BadRequest", "Unauthorized", "NotFound", "PayloadTooLarge"],
+      }),
     },
   },
 };

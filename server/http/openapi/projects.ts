@@ -1,6 +1,6 @@
 import { createdProjectSchema, createProjectSchema, projectListSchema, projectSettingsSchema, updateProjectSchema } from "../../schemas/projects";
 import type { ApiResource } from "./building-blocks";
-import { answer, errorResponses, jsonContent, projectParameter, ref, request, SECURITY_BEARER, SECURITY_READ } from "./building-blocks";
+import { answer, operation, projectParameter, request, success } from "./building-blocks";
 
 /** Projects: the services under test and their settings. */
 export const projectsResource: ApiResource = {
@@ -13,51 +13,41 @@ export const projectsResource: ApiResource = {
   },
   paths: {
     "/api/v1/projects": {
-      get: {
+      get: operation({
         operationId: "listProjects",
-        tags: ["projects"],
+        tag: "projects",
         summary: "List projects",
-        security: SECURITY_READ,
-        responses: {
-          "200": { description: "The projects.", content: jsonContent(ref("schemas", "ProjectList")) },
-          ...errorResponses("Unauthorized"),
-        },
-      },
-      post: {
+        security: "read",
+        responses: { "200": success("The projects.", "ProjectList") },
+        errors: ["Unauthorized"],
+      }),
+      post: operation({
         operationId: "createProject",
-        tags: ["projects"],
+        tag: "projects",
         summary: "Create a project (admin)",
-        security: SECURITY_BEARER,
-        requestBody: { required: true, content: jsonContent(ref("schemas", "CreateProject")) },
-        responses: {
-          "201": { description: "Created.", content: jsonContent(ref("schemas", "Project")) },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "Conflict"),
-        },
-      },
+        security: "token",
+        body: "CreateProject",
+        responses: { "201": success("Created.", "Project") },
+        errors: ["BadRequest", "Unauthorized", "Forbidden", "Conflict"],
+      }),
     },
     "/api/v1/projects/{project}": {
       parameters: [projectParameter],
-      get: {
+      get: operation({
         operationId: "getProject",
-        tags: ["projects"],
+        tag: "projects",
         summary: "The project and its settings",
-        security: SECURITY_READ,
-        responses: {
-          "200": { description: "The project.", content: jsonContent(ref("schemas", "ProjectSettings")) },
-          ...errorResponses("Unauthorized", "NotFound"),
-        },
-      },
-      patch: {
+        security: "read",
+        responses: { "200": success("The project.", "ProjectSettings") },
+      }),
+      patch: operation({
         operationId: "updateProject",
-        tags: ["projects"],
+        tag: "projects",
         summary: "Change the project's settings (admin)",
-        security: SECURITY_BEARER,
-        requestBody: { required: true, content: jsonContent(ref("schemas", "UpdateProject")) },
-        responses: {
-          "200": { description: "The updated project.", content: jsonContent(ref("schemas", "ProjectSettings")) },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
-        },
-      },
+        security: "token",
+        body: "UpdateProject",
+        responses: { "200": success("The updated project.", "ProjectSettings") },
+      }),
     },
   },
 };

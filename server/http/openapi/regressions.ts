@@ -1,17 +1,6 @@
 import { regressionListSchema, regressionSchema, regressionsQuerySchema, updateRegressionSchema } from "../../schemas/regressions";
 import type { ApiResource } from "./building-blocks";
-import {
-  answer,
-  errorResponses,
-  jsonContent,
-  pathParameter,
-  projectParameter,
-  queryParameters,
-  ref,
-  request,
-  SECURITY_BEARER,
-  SECURITY_READ,
-} from "./building-blocks";
+import { answer, operation, pathParameter, projectParameter, queryParameters, request, success } from "./building-blocks";
 
 /** The regressions inbox: changes detected in each endpoint's history on the default branch. */
 export const regressionsResource: ApiResource = {
@@ -23,31 +12,25 @@ export const regressionsResource: ApiResource = {
   paths: {
     "/api/v1/projects/{project}/regressions": {
       parameters: [projectParameter],
-      get: {
+      get: operation({
         operationId: "listRegressions",
-        tags: ["projects"],
+        tag: "projects",
         summary: "Detected regressions and improvements, newest first",
-        security: SECURITY_READ,
+        security: "read",
         parameters: queryParameters(regressionsQuerySchema),
-        responses: {
-          "200": { description: "The regressions.", content: jsonContent(ref("schemas", "RegressionList")) },
-          ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
-        },
-      },
+        responses: { "200": success("The regressions.", "RegressionList") },
+      }),
     },
     "/api/v1/projects/{project}/regressions/{id}": {
       parameters: [projectParameter, pathParameter("id", "The regression's id.")],
-      patch: {
+      patch: operation({
         operationId: "updateRegression",
-        tags: ["projects"],
+        tag: "projects",
         summary: "Acknowledge, dismiss or reopen a regression (admin)",
-        security: SECURITY_BEARER,
-        requestBody: { required: true, content: jsonContent(ref("schemas", "UpdateRegression")) },
-        responses: {
-          "200": { description: "The regression.", content: jsonContent(ref("schemas", "Regression")) },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
-        },
-      },
+        security: "token",
+        body: "UpdateRegression",
+        responses: { "200": success("The regression.", "Regression") },
+      }),
     },
   },
 };

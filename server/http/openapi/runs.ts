@@ -12,19 +12,7 @@ import {
   uploadWrapperSchema,
 } from "../../schemas/runs";
 import type { ApiResource } from "./building-blocks";
-import {
-  answer,
-  errorResponses,
-  jsonContent,
-  markdownContent,
-  projectParameter,
-  queryParameters,
-  ref,
-  request,
-  runIdParameter,
-  SECURITY_BEARER,
-  SECURITY_READ,
-} from "./building-blocks";
+import { answer, operation, projectParameter, queryParameters, ref, request, runIdParameter, success } from "./building-blocks";
 import type { JsonSchema } from "./json-schema";
 
 /**
@@ -77,9 +65,9 @@ const failOnParameter = {
   schema: { type: "string" },
 };
 
-const uploadOperation = {
+const uploadOperation = operation({
   operationId: "uploadRun",
-  tags: ["runs"],
+  tag: "runs",
   summary: "Upload a run",
   description:
     "The body is a tool's raw output (k6 --summary-export or handleSummary JSON, k6 --out json NDJSON, Locust --json, " +
@@ -88,7 +76,7 @@ const uploadOperation = {
     "The Content-Type curl --data-binary sends by default (application/x-www-form-urlencoded) is ignored. " +
     "Metadata query parameters override the body. With the admin token, a missing project is created. " +
     "The answer carries the CI verdict against the run's baseline; with Accept: text/markdown it is a PR comment.",
-  security: SECURITY_BEARER,
+  security: "token",
   parameters: [
     ref("parameters", "format"),
     ...Object.keys(metadata).map((name) => ref("parameters", `metadata.${name}`)),
@@ -125,14 +113,11 @@ const uploadOperation = {
     },
   },
   responses: {
-    "200": {
-      description: "Replayed: this Idempotency-Key already stored this run.",
-      content: { ...jsonContent(ref("schemas", "UploadResponse")), ...markdownContent },
-    },
-    "201": { description: "Created.", content: { ...jsonContent(ref("schemas", "UploadResponse")), ...markdownContent } },
-    ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PayloadTooLarge", "UnsupportedMediaType", "Unprocessable"),
+    "200": success("Replayed: this Idempotency-Key already stored this run.", "UploadResponse", { markdown: true }),
+    "201": success("Created.", "UploadResponse", { markdown: true }),
   },
-};
+  errors: ["BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PayloadTooLarge", "UnsupportedMediaType", "Unprocessable"],
+});
 
 /** Runs: one upload = one run, immutable; read back, listed, judged. */
 export const runsResource: ApiResource = {
@@ -185,41 +170,35 @@ export const runsResource: ApiResource = {
     "/api/v1/projects/{project}/runs": {
       parameters: [projectParameter],
       post: uploadOperation,
-      get: {
+      get: operation({
         operationId: "listRuns",
-        tags: ["runs"],
+        tag: "runs",
         summary: "List runs, newest first",
-        security: SECURITY_READ,
+        security: "read",
         parameters: queryParameters(listRunsQuerySchema),
-        responses: {
-          "200": { description: "A page of runs.", content: jsonContent(ref("schemas", "RunList")) },
-          ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
-        },
-      },
+        responses: { "200": success("A page of runs.", "RunList") },
+      }),
     },
     "/api/v1/projects/{project}/runs/{id}": {
       parameters: [projectParameter, runIdParameter],
-      get: {
+      get: operation({
         operationId: "getRun",
-        tags: ["runs"],
+        tag: "runs",
         summary: "One run in the Benchtrack format, normalized (ms, errorRate, aggregate)",
-        security: SECURITY_READ,
-        responses: {
-          "200": { description: "The run.", content: jsonContent(ref("schemas", "StoredRun")) },
-          ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
-        },
-      },
+        security: "read",
+        responses: { "200": success("The run.", "StoredRun") },
+      }),
     },
     "/api/v1/projects/{project}/runs/{id}/raw": {
       parameters: [projectParameter, runIdParameter],
-      get: {
+      get: operation({
         operationId: "getRunRaw",
-        tags: ["runs"],
+        tag: "runs",
         summary: "The original upload",
         description:
           "A single-file upload is returned as sent (gzip Content-Encoding when the client accepts it), with the " +
           "Content-Type it was sent with. A multi-file upload without ?file= lists its files as JSON.",
-        security: SECURITY_READ,
+        security: "read",
         parameters: [
           {
             name: "file",
@@ -239,23 +218,19 @@ export const runsResource: ApiResource = {
               },
             },
           },
-          ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
         },
-      },
+      }),
     },
     "/api/v1/projects/{project}/runs/{id}/verdict": {
       parameters: [projectParameter, runIdParameter],
-      get: {
+      get: operation({
         operationId: "getRunVerdict",
-        tags: ["runs"],
+        tag: "runs",
         summary: "The CI verdict of a stored run: pass/fail against its baseline and the SLA (Markdown with Accept: text/markdown)",
-        security: SECURITY_READ,
+        security: "read",
         parameters: [ref("parameters", "failOn")],
-        responses: {
-          "200": { description: "The verdict.", content: { ...jsonContent(ref("schemas", "RunVerdict")), ...markdownContent } },
-          ...errorResponses("BadRequest", "Unauthorized", "NotFound"),
-        },
-      },
+        responses: { "200": success("The verdict.", "RunVerdict", { markdown: true }) },
+      }),
     },
   },
 };

@@ -1,6 +1,6 @@
 import { slaPolicySchema } from "../../domain/sla/policy";
 import type { ApiResource } from "./building-blocks";
-import { errorResponses, jsonContent, projectParameter, ref, request, SECURITY_BEARER, SECURITY_READ } from "./building-blocks";
+import { operation, projectParameter, request, success } from "./building-blocks";
 
 /** SLA policies and the grade badge. */
 export const slaResource: ApiResource = {
@@ -8,41 +8,32 @@ export const slaResource: ApiResource = {
   paths: {
     "/api/v1/projects/{project}/sla": {
       parameters: [projectParameter],
-      get: {
+      get: operation({
         operationId: "getSlaPolicy",
-        tags: ["projects"],
+        tag: "projects",
         summary: "The project's SLA policy ({ targets: [] } when it has none)",
-        security: SECURITY_READ,
-        responses: {
-          "200": { description: "The policy.", content: jsonContent(ref("schemas", "SlaPolicy")) },
-          ...errorResponses("Unauthorized", "NotFound"),
-        },
-      },
-      put: {
+        security: "read",
+        responses: { "200": success("The policy.", "SlaPolicy") },
+      }),
+      put: operation({
         operationId: "putSlaPolicy",
-        tags: ["projects"],
+        tag: "projects",
         summary: "Replace the SLA policy (admin); an empty target list removes it. Runs are graded against the current policy.",
-        security: SECURITY_BEARER,
-        requestBody: { required: true, content: jsonContent(ref("schemas", "SlaPolicy")) },
-        responses: {
-          "200": { description: "The stored policy.", content: jsonContent(ref("schemas", "SlaPolicy")) },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
-        },
-      },
+        security: "token",
+        body: "SlaPolicy",
+        responses: { "200": success("The stored policy.", "SlaPolicy") },
+      }),
     },
     "/api/v1/projects/{project}/badge.svg": {
       parameters: [projectParameter],
-      get: {
+      get: operation({
         operationId: "getGradeBadge",
-        tags: ["projects"],
+        tag: "projects",
         summary: "SVG badge with the SLA grade of the latest run on the default branch",
-        security: SECURITY_READ,
+        security: "read",
         parameters: [{ name: "label", in: "query", required: false, description: "Only runs with this label.", schema: { type: "string" } }],
-        responses: {
-          "200": { description: "The badge.", content: { "image/svg+xml": { schema: { type: "string" } } } },
-          ...errorResponses("Unauthorized", "NotFound"),
-        },
-      },
+        responses: { "200": { description: "The badge.", content: { "image/svg+xml": { schema: { type: "string" } } } } },
+      }),
     },
   },
 };

@@ -1,6 +1,6 @@
 import { createdTokenSchema, createTokenSchema, tokenListSchema } from "../../schemas/tokens";
 import type { ApiResource } from "./building-blocks";
-import { answer, errorResponses, jsonContent, pathParameter, projectParameter, ref, request, SECURITY_BEARER } from "./building-blocks";
+import { answer, operation, pathParameter, projectParameter, request, success } from "./building-blocks";
 
 /** Project upload tokens (admin). */
 export const tokensResource: ApiResource = {
@@ -12,40 +12,31 @@ export const tokensResource: ApiResource = {
   paths: {
     "/api/v1/projects/{project}/tokens": {
       parameters: [projectParameter],
-      post: {
+      post: operation({
         operationId: "createToken",
-        tags: ["tokens"],
+        tag: "tokens",
         summary: "Create an upload token (admin); the secret is in this answer only",
-        security: SECURITY_BEARER,
-        requestBody: { required: false, content: jsonContent(ref("schemas", "CreateToken")) },
-        responses: {
-          "201": { description: "Created.", content: jsonContent(ref("schemas", "CreatedToken")) },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
-        },
-      },
-      get: {
+        security: "token",
+        body: { schema: "CreateToken", required: false },
+        responses: { "201": success("Created.", "CreatedToken") },
+      }),
+      get: operation({
         operationId: "listTokens",
-        tags: ["tokens"],
+        tag: "tokens",
         summary: "List tokens, never their secrets (admin)",
-        security: SECURITY_BEARER,
-        responses: {
-          "200": { description: "The tokens.", content: jsonContent(ref("schemas", "TokenList")) },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
-        },
-      },
+        security: "token",
+        responses: { "200": success("The tokens.", "TokenList") },
+      }),
     },
     "/api/v1/projects/{project}/tokens/{id}": {
       parameters: [projectParameter, pathParameter("id", "The token's id.")],
-      delete: {
+      delete: operation({
         operationId: "revokeToken",
-        tags: ["tokens"],
+        tag: "tokens",
         summary: "Revoke a token (admin)",
-        security: SECURITY_BEARER,
-        responses: {
-          "204": { description: "Revoked (or already revoked)." },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
-        },
-      },
+        security: "token",
+        responses: { "204": success("Revoked (or already revoked).") },
+      }),
     },
   },
 };

@@ -1,6 +1,6 @@
 import { putWebhookSchema, regressionWebhookPayloadSchema, webhookSettingsSchema } from "../../schemas/webhooks";
 import type { ApiResource } from "./building-blocks";
-import { answer, errorResponses, jsonContent, projectParameter, ref, request, SECURITY_BEARER } from "./building-blocks";
+import { answer, operation, projectParameter, request, success } from "./building-blocks";
 
 /** The project's regression webhook and its delivery log. */
 export const webhooksResource: ApiResource = {
@@ -12,31 +12,25 @@ export const webhooksResource: ApiResource = {
   paths: {
     "/api/v1/projects/{project}/webhook": {
       parameters: [projectParameter],
-      get: {
+      get: operation({
         operationId: "getWebhook",
-        tags: ["projects"],
+        tag: "projects",
         summary: "The webhook URL and the last 50 deliveries, newest first (admin)",
         description:
           "For each regression an upload opens, Benchtrack POSTs a RegressionWebhookPayload to the project's webhook URL " +
           "(5 s timeout; network errors, timeouts and 5xx answers are retried twice, after 0.5 s and 2 s; 3xx and 4xx are final). " +
           "Every delivery is logged here with its attempts.",
-        security: SECURITY_BEARER,
-        responses: {
-          "200": { description: "The webhook settings.", content: jsonContent(ref("schemas", "WebhookSettings")) },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
-        },
-      },
-      put: {
+        security: "token",
+        responses: { "200": success("The webhook settings.", "WebhookSettings") },
+      }),
+      put: operation({
         operationId: "putWebhook",
-        tags: ["projects"],
+        tag: "projects",
         summary: "Set the webhook URL (http or https), or turn webhooks off with null (admin)",
-        security: SECURITY_BEARER,
-        requestBody: { required: true, content: jsonContent(ref("schemas", "PutWebhook")) },
-        responses: {
-          "200": { description: "The webhook settings.", content: jsonContent(ref("schemas", "WebhookSettings")) },
-          ...errorResponses("BadRequest", "Unauthorized", "Forbidden", "NotFound"),
-        },
-      },
+        security: "token",
+        body: "PutWebhook",
+        responses: { "200": success("The webhook settings.", "WebhookSettings") },
+      }),
     },
   },
 };

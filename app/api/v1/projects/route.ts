@@ -1,13 +1,9 @@
-import { getDb } from "@/server/db";
-import { authenticate, requireRead } from "@/server/http/auth";
-import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
+import { accessRoute, otherMethods } from "@/server/http/route";
 import { createProject } from "@/server/services/project-settings";
 import { listProjects } from "@/server/services/projects";
 
 // GET /api/v1/projects — list projects
-export const GET = apiRoute(async (request) => {
-  const db = await getDb();
-  await requireRead(request, db);
+export const GET = accessRoute({ access: "read" }, async ({ db }) => {
   const projects = await listProjects(db);
   return Response.json({
     projects: projects.map((project) => ({
@@ -21,11 +17,8 @@ export const GET = apiRoute(async (request) => {
 });
 
 // POST /api/v1/projects — create a project (admin)
-export const POST = apiRoute(async (request) => {
-  const db = await getDb();
-  const principal = await authenticate(request, db);
-  const body = await readJsonBody(request);
-  const project = await createProject(db, principal, body);
+export const POST = accessRoute({ access: "write" }, async ({ db, principal, readBody }) => {
+  const project = await createProject(db, principal, await readBody());
   return Response.json(
     { slug: project.slug, name: project.name, description: project.description, defaultBranch: project.defaultBranch },
     { status: 201 },

@@ -1,24 +1,19 @@
-import type { Metadata } from "next";
 import { INBOX_STATUSES, RegressionInbox } from "@/components/regressions/regression-inbox";
 import type { InboxStatus } from "@/components/regressions/regression-inbox";
+import type { PageProps } from "@/server/api/page-url";
+import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
 import { fetchPageQuery, trpc } from "@/server/api/server";
 
 export const dynamic = "force-dynamic";
 
-type Props = {
-  params: Promise<{ project: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+type Props = PageProps<{ project: string }>;
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Regressions · ${decodeURIComponent((await params).project)}` };
-}
+export const generateMetadata = projectPageTitle("Regressions");
 
 // /projects/{p}/regressions?status=open|acknowledged|dismissed|all — the inbox (an unknown status reads as open).
-export default async function RegressionsPage({ params, searchParams }: Props) {
-  const project = decodeURIComponent((await params).project);
-  const requested = (await searchParams).status;
-  const status = INBOX_STATUSES.find((value) => value === requested) ?? "open";
-  const inbox = await fetchPageQuery(trpc.regression.inbox.queryOptions({ project, status: status satisfies InboxStatus }));
+export default async function RegressionsPage(props: Props) {
+  const { params, search } = await readPageUrl(props);
+  const status = INBOX_STATUSES.find((value) => value === search.get("status")) ?? "open";
+  const inbox = await fetchPageQuery(trpc.regression.inbox.queryOptions({ project: params.project, status: status satisfies InboxStatus }));
   return <RegressionInbox inbox={inbox} />;
 }

@@ -1,31 +1,28 @@
-import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { RunHistory } from "@/components/history/run-history";
 import type { HistoryHrefs } from "@/components/history/run-history";
+import type { PageProps } from "@/server/api/page-url";
+import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
 import { fetchPageQuery, trpc } from "@/server/api/server";
 import { pagePaths } from "@/server/domain/urls";
 import { hasActiveFilters, historySearch, parseHistorySearchParams } from "@/server/schemas/history";
-import type { SearchParamsRecord } from "@/server/schemas/history";
 
 // Live data, filtered by the URL: never prerender.
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ project: string }>; searchParams: Promise<SearchParamsRecord> };
+type Props = PageProps<{ project: string }>;
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { project } = await params;
-  return { title: `Runs · ${decodeURIComponent(project)}` };
-}
+export const generateMetadata = projectPageTitle("Runs");
 
 /**
  * `/projects/{p}/runs`: every bit of view state is in the URL (`?branch=…&label=…&tool=…&from=…&to=…
  * &attr.<key>=…&cursor=…`), read here and applied by the history procedures, server-side.
  */
-export default async function RunHistoryPage({ params, searchParams }: Props) {
-  const { project } = await params;
-  const slug = decodeURIComponent(project);
+export default async function RunHistoryPage(props: Props) {
+  const { params, search } = await readPageUrl(props);
+  const slug = params.project;
   const path = pagePaths.runs(slug);
-  const parsed = parseHistorySearchParams(await searchParams);
+  const parsed = parseHistorySearchParams(search);
   // A submitted filter form (empty fields, "attr=key=value") lands on its clean, shareable URL.
   if (parsed.shouldRedirect) redirect(`${path}${parsed.canonical}`);
 

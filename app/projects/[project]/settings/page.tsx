@@ -1,17 +1,16 @@
-import type { Metadata } from "next";
 import { SettingsView } from "@/components/settings/settings-view";
+import type { PageProps } from "@/server/api/page-url";
+import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
 import { HydrateClient, fetchPageQuery, trpc } from "@/server/api/server";
 
 export const dynamic = "force-dynamic";
 
-type Params = Promise<{ project: string }>;
+type Props = PageProps<{ project: string }>;
 
-export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  return { title: `Settings · ${decodeURIComponent((await params).project)}` };
-}
+export const generateMetadata = projectPageTitle("Settings");
 
-export default async function SettingsPage({ params }: { params: Params }) {
-  const project = decodeURIComponent((await params).project);
+export default async function SettingsPage(props: Props) {
+  const { project } = (await readPageUrl(props)).params;
   // Prefetched for SettingsView (settings.get is open to readers: the page shows the SLA before unlocking).
   await fetchPageQuery(trpc.settings.get.queryOptions({ project }));
   return (

@@ -1,28 +1,15 @@
 import { ImageResponse } from "next/og";
 import { comparisonImageContent } from "@/server/domain/report/comparison-image";
-import { getDb } from "@/server/db";
-import { requireRead } from "@/server/http/auth";
-import { apiRoute } from "@/server/http/route";
-import { publicBaseUrl } from "@/server/public-url";
-import { compareQuerySchema } from "@/server/schemas/compare";
-import { parseProjectSlug } from "@/server/schemas/projects";
+import { projectRoute } from "@/server/http/route";
+import { compareQuerySchema, compareRequestOf } from "@/server/schemas/compare";
 import { compareProjectRuns } from "@/server/services/compare-runs";
 
 const VERDICT_COLOUR = { regressed: "#dc2626", improved: "#16a34a", unchanged: "#64748b", inconclusive: "#d97706" } as const;
 const TONE_COLOUR = { bad: "#f87171", good: "#4ade80", muted: "#94a3b8" } as const;
 
 // GET /projects/:project/compare/og?base=&head= — the Open Graph preview of a comparison link
-export const GET = apiRoute<{ project: string }>(async (request, params) => {
-  const slug = parseProjectSlug(params.project);
-  const query = compareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const db = await getDb();
-  await requireRead(request, db, { kind: "compare", project: slug, base: query.base, head: query.head, tool: query.tool ?? null });
-  const result = await compareProjectRuns(
-    db,
-    slug,
-    { base: query.base, head: query.head, last: query.last ?? null, test: query.test, tool: query.tool ?? null },
-    publicBaseUrl(request.headers),
-  );
+export const GET = projectRoute({ access: "read", share: "compare" }, async ({ db, slug, readQuery, baseUrl }) => {
+  const result = await compareProjectRuns(db, slug, compareRequestOf(readQuery(compareQuerySchema)), baseUrl);
   const content = comparisonImageContent(result.comparison, result.base.runs, result.head.runs);
   const muted = "#94a3b8";
 

@@ -1,56 +1,31 @@
-import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { EndpointTrends } from "@/components/trends/endpoint-trends";
 import { parseTrendView, trendsQueryInput } from "@/components/trends/trend-view";
-import { HydrateClient, getQueryClient, trpc } from "@/server/api/server";
+import type { PageProps } from "@/server/api/page-url";
+import { readPageUrl } from "@/server/api/page-url";
+import { HydrateClient, fetchPageQuery, trpc } from "@/server/api/server";
 import { AGGREGATE_URL_NAME, endpointDisplayName } from "@/server/domain/run";
 
 // Live data: never prerender at build time.
 export const dynamic = "force-dynamic";
 
-type Params = Promise<{ project: string; name: string }>;
-type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+type Props = PageProps<{ project: string; name: string }>;
 
-/** A URL segment as the name it encodes (`encodeURIComponent(name)`); a malformed escape is taken literally. */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const { name } = await params;
-  const endpoint = decodeSegment(name);
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const { name: endpoint } = (await readPageUrl(props)).params;
   return { title: `${endpoint === AGGREGATE_URL_NAME ? endpointDisplayName(null) : endpoint} · trends` };
 }
 
 // /projects/{p}/endpoints/{name} — an endpoint's trends ("_all": the run aggregate).
-export default async function EndpointTrendsPage({
-  params,
-  searchParams,
-}: {
-  params: Params;
-  searchParams: SearchParams;
-}) {
-  const { project, name } = await params;
-  const projectSlug = decodeSegment(project);
-  const endpoint = decodeSegment(name);
-  const input = trendsQueryInput(projectSlug, endpoint, parseTrendView(await searchParams));
-  try {
-    // fetchQuery (not prefetchQuery) so an unknown endpoint is a 404, not an empty page.
-    await getQueryClient().fetchQuery(trpc.endpoint.trends.queryOptions(input));
-  } catch (error) {
-    if (error instanceof TRPCError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  }
+export default async function EndpointTrendsPage(props: Props) {
+  const { params, search } = await readPageUrl(props);
+  // Fetched (not only prefetched) so an unknown endpoint is a 404, not an empty page.
+  await fetchPageQuery(trpc.endpoint.trends.queryOptions(trendsQueryInput(params.project, params.name, parseTrendView(search))));
   return (
     <HydrateClient>
       <Suspense fallback={<p className="text-text-muted text-sm">Loading trends…</p>}>
-        <EndpointTrends projectSlug={projectSlug} endpoint={endpoint} />
+        <EndpointTrends projectSlug={params.project} endpoint={params.name} />
       </Suspense>
     </HydrateClient>
   );

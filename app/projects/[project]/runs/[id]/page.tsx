@@ -1,40 +1,31 @@
-import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunReport } from "@/components/runs/run-report";
-import { HydrateClient, getQueryClient, trpc } from "@/server/api/server";
+import type { PageProps } from "@/server/api/page-url";
+import { readPageUrl } from "@/server/api/page-url";
+import { HydrateClient, trpc, tryPageQuery } from "@/server/api/server";
 
 // A run's report reads live data: never prerender at build time.
 export const dynamic = "force-dynamic";
 
-type Params = Promise<{ project: string; id: string }>;
+type Props = PageProps<{ project: string; id: string }>;
 
-/** An unknown project or run (or an id no run can have) is a 404 page. */
-function isMissing(error: unknown): boolean {
-  return error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST");
+/** The run's report, or null for an unknown project or run (or an id no run can have): a 404 page. */
+async function loadReport(props: Props) {
+  const { params: input } = await readPageUrl(props);
+  // The request's QueryClient (shared with generateMetadata) keeps it for HydrateClient.
+  const outcome = await tryPageQuery(trpc.run.get.queryOptions(input));
+  return { input, report: outcome.ok ? outcome.data : null };
 }
 
-async function loadReport(params: Params) {
-  const { project, id } = await params;
-  const input = { project: decodeURIComponent(project), id: decodeURIComponent(id) };
-  // fetchQuery fills the request's QueryClient (shared with generateMetadata), which HydrateClient hands over.
-  const report = await getQueryClient()
-    .fetchQuery(trpc.run.get.queryOptions(input))
-    .catch((error: unknown) => {
-      if (isMissing(error)) return null;
-      throw error;
-    });
-  return { input, report };
-}
-
-export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const { input, report } = await loadReport(params);
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const { input, report } = await loadReport(props);
   if (!report) return { title: "Run not found" };
   return { title: `Run ${report.run.title} · ${input.project}` };
 }
 
-export default async function RunReportPage({ params }: { params: Params }) {
-  const { input, report } = await loadReport(params);
+export default async function RunReportPage(props: Props) {
+  const { input, report } = await loadReport(props);
   if (!report) notFound();
   return (
     <HydrateClient>

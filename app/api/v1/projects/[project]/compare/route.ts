@@ -1,23 +1,11 @@
-import { getDb } from "@/server/db";
-import { requireRead } from "@/server/http/auth";
-import { apiRoute, jsonOrMarkdown, otherMethods } from "@/server/http/route";
-import { publicBaseUrl } from "@/server/public-url";
-import { compareQuerySchema } from "@/server/schemas/compare";
-import { parseProjectSlug } from "@/server/schemas/projects";
+import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route";
+import { compareQuerySchema, compareRequestOf } from "@/server/schemas/compare";
 import { compareProjectRuns } from "@/server/services/compare-runs";
 
 // GET /api/v1/projects/:project/compare?base=<selector>&head=<selector> — before/after comparison (JSON or Markdown)
-export const GET = apiRoute<{ project: string }>(async (request, params) => {
-  const slug = parseProjectSlug(params.project);
-  const db = await getDb();
-  await requireRead(request, db);
-  const query = compareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const result = await compareProjectRuns(
-    db,
-    slug,
-    { base: query.base, head: query.head, last: query.last ?? null, test: query.test, tool: query.tool ?? null },
-    publicBaseUrl(request.headers),
-  );
+export const GET = projectRoute({ access: "read" }, async ({ request, db, slug, readQuery, baseUrl }) => {
+  const query = readQuery(compareQuerySchema);
+  const result = await compareProjectRuns(db, slug, compareRequestOf(query), baseUrl);
   return jsonOrMarkdown(
     request,
     {

@@ -1,55 +1,31 @@
-import { getDb } from "@/server/db";
-import { getEnv } from "@/server/env";
-import { authenticate, requireRead, takeUploadLimit } from "@/server/http/auth";
-import { apiRoute, jsonOrMarkdown, otherMethods } from "@/server/http/route";
-import { listRunsQuerySchema, parseUploadQuery } from "@/server/schemas/runs";
-import { parseProjectSlug } from "@/server/schemas/projects";
-import { readUpload } from "@/server/http/upload-body";
-import { publicBaseUrl } from "@/server/public-url";
-import { runPageUrl } from "@/server/services/run-document";
 import { decodeCursor } from "@/server/domain/run-cursor";
-import { listRuns } from "@/server/services/runs";
+import { getEnv } from "@/server/env";
+import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route";
+import { readUpload, uploadLimitsOf } from "@/server/http/upload-body";
+import { listRunsQuerySchema, parseUploadQuery } from "@/server/schemas/runs";
 import { ServiceError } from "@/server/services/errors";
 import { requireProject } from "@/server/services/projects";
+import { runPageUrl } from "@/server/services/run-document";
+import { listRuns } from "@/server/services/runs";
 import { authorizeUpload, uploadRun } from "@/server/services/upload-run";
 
-type Params = { project: string };
-
 // POST /api/v1/projects/:project/runs — upload a run (a tool's raw output, the Benchtrack format, or a wrapper)
-export const POST = apiRoute<Params>(async (request, params) => {
-  const slug = parseProjectSlug(params.project);
-  const db = await getDb();
-  const principal = await authenticate(request, db);
-  await takeUploadLimit(request, db, principal);
+export const POST = projectRoute({ access: "upload" }, async ({ request, db, principal, slug, searchParams, baseUrl }) => {
   // Who may upload is settled before a byte of the body is read.
   const target = await authorizeUpload(db, principal, slug);
-  const query = parseUploadQuery(new URL(request.url).searchParams, request.headers);
-  const env = getEnv();
-  const upload = await readUpload(
-    request,
-    {
-      maxBodyBytes: env.BENCHTRACK_MAX_BODY_BYTES,
-      maxDecompressedBytes: env.BENCHTRACK_MAX_DECOMPRESSED_BYTES,
-      maxDocumentBytes: env.BENCHTRACK_MAX_BODY_BYTES,
-      maxLineChars: env.BENCHTRACK_MAX_NDJSON_LINE_CHARS,
-    },
-    query.format,
-  );
-  const answer = await uploadRun(db, { target, upload, query, baseUrl: publicBaseUrl(request.headers), signal: request.signal });
+  const query = parseUploadQuery(searchParams, request.headers);
+  const upload = await readUpload(request, uploadLimitsOf(getEnv()), query.format);
+  const answer = await uploadRun(db, { target, upload, query, baseUrl, signal: request.signal });
   return jsonOrMarkdown(request, answer, answer.created ? 201 : 200);
 });
 
 // GET /api/v1/projects/:project/runs — list runs, newest first (filters: label, branch, tool; cursor pagination)
-export const GET = apiRoute<Params>(async (request, params) => {
-  const slug = parseProjectSlug(params.project);
-  const db = await getDb();
-  await requireRead(request, db);
+export const GET = projectRoute({ access: "read" }, async ({ db, slug, readQuery, baseUrl }) => {
   const project = await requireProject(db, slug);
-  const query = listRunsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = readQuery(listRunsQuerySchema);
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   if (query.cursor && !cursor) throw new ServiceError("bad_request", "The cursor is not valid", [{ path: "query.cursor", message: "use nextCursor as given" }]);
   const page = await listRuns(db, project.id, { ...query, cursor });
-  const baseUrl = publicBaseUrl(request.headers);
   return Response.json({
     runs: page.runs.map((run) => ({
       id: run.id,

@@ -1,14 +1,8 @@
-import { getDb } from "@/server/db";
-import { authenticate } from "@/server/http/auth";
-import { apiRoute, otherMethods } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/schemas/projects";
+import { otherMethods, projectRoute } from "@/server/http/route";
 import { deleteAnnotation } from "@/server/services/annotations";
 
 // DELETE /api/v1/projects/:project/annotations/:annotationId — delete an annotation (admin)
-export const DELETE = apiRoute<{ project: string; annotationId: string }>(async (request, params) => {
-  const slug = parseProjectSlug(params.project);
-  const db = await getDb();
-  const principal = await authenticate(request, db);
+export const DELETE = projectRoute<{ project: string; annotationId: string }>({ access: "write" }, async ({ db, principal, slug, params }) => {
   await deleteAnnotation(db, principal, slug, params.annotationId);
   return new Response(null, { status: 204 });
 });

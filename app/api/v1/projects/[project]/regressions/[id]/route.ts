@@ -1,20 +1,11 @@
-import { getDb } from "@/server/db";
-import { authenticate } from "@/server/http/auth";
-import { apiRoute, otherMethods, readJsonBody } from "@/server/http/route";
-import { parseProjectSlug } from "@/server/schemas/projects";
-import { publicBaseUrl } from "@/server/public-url";
+import { otherMethods, projectRoute } from "@/server/http/route";
 import { updateRegressionSchema } from "@/server/schemas/regressions";
-import { requireAdmin } from "@/server/services/auth";
 import { setRegressionStatus, toRegressionJson } from "@/server/services/regressions";
 
 // PATCH /api/v1/projects/:project/regressions/:id — acknowledge, dismiss or reopen (admin)
-export const PATCH = apiRoute<{ project: string; id: string }>(async (request, params) => {
-  const slug = parseProjectSlug(params.project);
-  const db = await getDb();
-  requireAdmin(await authenticate(request, db));
-  const change = updateRegressionSchema.parse(await readJsonBody(request));
-  const regression = await setRegressionStatus(db, slug, params.id, change);
-  return Response.json(toRegressionJson(regression, publicBaseUrl(request.headers)));
+export const PATCH = projectRoute<{ project: string; id: string }>({ access: "admin" }, async ({ db, slug, params, readBody, baseUrl }) => {
+  const change = updateRegressionSchema.parse(await readBody());
+  return Response.json(toRegressionJson(await setRegressionStatus(db, slug, params.id, change), baseUrl));
 });
 
 // Any other method: 405 in the error envelope, with Allow.

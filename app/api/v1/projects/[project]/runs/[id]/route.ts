@@ -1,19 +1,11 @@
-import { getDb } from "@/server/db";
-import { requireRead } from "@/server/http/auth";
-import { apiRoute, otherMethods } from "@/server/http/route";
-import { requireProject } from "@/server/services/projects";
-import { parseProjectSlug } from "@/server/schemas/projects";
-import { publicBaseUrl } from "@/server/public-url";
-import { getRunDocument } from "@/server/services/run-document";
+import { otherMethods, projectRoute } from "@/server/http/route";
 import { notFound } from "@/server/services/errors";
+import { requireProject } from "@/server/services/projects";
+import { getRunDocument } from "@/server/services/run-document";
 
 // GET /api/v1/projects/:project/runs/:id — one stored run in the Benchtrack format, normalized
-export const GET = apiRoute<{ project: string; id: string }>(async (request, params) => {
-  const slug = parseProjectSlug(params.project);
-  const db = await getDb();
-  await requireRead(request, db);
-  const project = await requireProject(db, slug);
-  const run = await getRunDocument(db, project, params.id, publicBaseUrl(request.headers));
+export const GET = projectRoute<{ project: string; id: string }>({ access: "read" }, async ({ db, slug, params, baseUrl }) => {
+  const run = await getRunDocument(db, await requireProject(db, slug), params.id, baseUrl);
   if (!run) throw notFound(`Run "${params.id}"`);
   return Response.json(run);
 });

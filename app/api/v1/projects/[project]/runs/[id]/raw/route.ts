@@ -1,22 +1,15 @@
 import { gunzipSync } from "node:zlib";
-import { getDb } from "@/server/db";
-import { requireRead } from "@/server/http/auth";
-import { apiRoute, otherMethods } from "@/server/http/route";
-import { requireProject } from "@/server/services/projects";
-import { parseProjectSlug } from "@/server/schemas/projects";
-import { findRawUploads } from "@/server/services/runs";
+import { otherMethods, projectRoute } from "@/server/http/route";
 import { notFound, ServiceError } from "@/server/services/errors";
+import { requireProject } from "@/server/services/projects";
+import { findRawUploads } from "@/server/services/runs";
 
 // GET /api/v1/projects/:project/runs/:id/raw — the original upload (?file=N for one file of a multi-file upload)
-export const GET = apiRoute<{ project: string; id: string }>(async (request, params) => {
-  const slug = parseProjectSlug(params.project);
-  const db = await getDb();
-  await requireRead(request, db);
-  const project = await requireProject(db, slug);
-  const run = await findRawUploads(db, project.id, params.id);
+export const GET = projectRoute<{ project: string; id: string }>({ access: "read" }, async ({ request, db, slug, params, searchParams }) => {
+  const run = await findRawUploads(db, (await requireProject(db, slug)).id, params.id);
   if (!run) throw notFound(`Run "${params.id}"`);
 
-  const fileParam = new URL(request.url).searchParams.get("file");
+  const fileParam = searchParams.get("file");
   if (run.uploads.length > 1 && fileParam === null) {
     return Response.json({
       files: run.uploads.map((upload) => ({
