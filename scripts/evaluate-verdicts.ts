@@ -113,7 +113,7 @@ if (args.markdown) {
     `- Sizes: ${options.trials} synthetic trials per cell; seed ${options.seed}; CV ${options.cvs.map((cv) => `${cv * 100}%`).join(", ")}; ` +
       `${options.crosscheckTrials} crosscheck trials; ${options.stepSeeds} step seeds; ${options.flatSeeds} flat series of ${options.flatRuns} runs per CV.`,
     `- Wall time: ${(seconds / 60).toFixed(1)} min (${reports.map((report) => `${report.title.split(" (")[0]} ${report.seconds!.toFixed(0)} s`).join(", ")}), Node ${process.version}.`,
-    "- Paths: the synthetic grid goes through the pure path (`decideFromRuns` in server/domain/gate/verdict.ts, the function the upload and `judgeRun` call, on runs read by the upload's own parser); " +
+    "- Paths: the synthetic grid goes through the pure path (`decideFromRuns` in server/domain/gate/judge.ts, the function the upload and `judgeRun` call, on runs read by the upload's own parser); " +
       "crosscheck, real, step and flat go through `uploadRun` (what `POST …/runs` calls) on a fresh embedded database. " +
       (reports.find((report) => report.title.startsWith("Crosscheck"))
         ? `Crosscheck of the two paths: ${reports.find((report) => report.title.startsWith("Crosscheck"))!.targets[0]!.figure} uploads agreed.`

@@ -8,7 +8,7 @@ import { EndpointTable } from "./endpoint-table";
 import { LatencyDistribution } from "./latency-distribution";
 import { ReportSection } from "./report-section";
 import { RunTimeline } from "./run-timeline";
-import { RunVerdict } from "./run-verdict";
+import { RunGate } from "./run-gate";
 import { RunHeader } from "./run-header";
 import { SlaChecks } from "./sla-checks";
 import { StatusAndErrors } from "./status-and-errors";
@@ -29,7 +29,7 @@ export function RunReport({ project, id }: { project: string; id: string }) {
     <div className="flex flex-col gap-6" data-testid="run-report">
       <RunHeader report={report} now={dataUpdatedAt} />
 
-      <RunVerdict verdict={report.verdict} />
+      <RunGate verdict={report.verdict} />
 
       <ReportSection
         id="endpoints"

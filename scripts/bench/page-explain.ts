@@ -8,7 +8,7 @@ import { getProjectOverview } from "../../server/services/project-overview";
 import { listProjectCards } from "../../server/services/projects";
 import { EMPTY_HISTORY_FILTERS } from "../../server/schemas/history";
 import { listRunFilterOptions, listRunHistory } from "../../server/services/run-history";
-import { getRunReport } from "../../server/services/run-report";
+import { getRunReport } from "../../server/services/run-page";
 import { BENCH_PROJECT_SLUG } from "./page-history";
 import type { SeededHistory } from "./page-history";
 

@@ -15,8 +15,8 @@ import { jobQueueOf } from "../../server/services/job-queue";
 import { findProject } from "../../server/services/projects";
 import type { ReceivedUpload } from "../../server/services/received-upload";
 import { uploadOfFiles } from "../../server/services/received-upload";
-import { decideFromRuns } from "../../server/domain/gate/verdict";
-import { toComparable } from "../../server/services/compare-runs";
+import { decideFromRuns } from "../../server/domain/gate/judge";
+import { toComparable } from "../../server/services/comparisons";
 import type { LoadedRun } from "../../server/services/stored-runs";
 import { uploadRun } from "../../server/services/upload-run";
 

@@ -6,7 +6,7 @@ import { ingestTestRun } from "../testing/seed";
 import { getJobActivity } from "../services/job-activity";
 import { jobQueueOf, openJobQueue, type JobQueue } from "../services/job-queue";
 import { updateProjectSettings } from "../services/project-settings";
-import { findChangeCandidates, lockSeries, recordChanges, seriesKey } from "../services/regression-detection";
+import { findChangeCandidates, lockSeries, recordChanges, defaultBranchSeriesKey } from "../services/regression-detection";
 import { applyRawRetention } from "../services/raw-retention";
 import { runQueuedJobs } from "./worker";
 
@@ -128,7 +128,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true, defaultBranch: true } });
     const candidates = await findChangeCandidates(db, project, { ...runs.at(-1)!, gitBranch: "main" });
     expect(candidates.filter((candidate) => candidate.kind === "regression")).toHaveLength(1);
-    const key = seriesKey({ projectId: project.id, tool: "custom", label: "nightly" });
+    const key = defaultBranchSeriesKey({ projectId: project.id, tool: "custom", label: "nightly" });
     const record = (hold: Promise<unknown>) =>
       db.$transaction(async (tx) => {
         await lockSeries(tx, key);
@@ -147,7 +147,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     const slug = uniqueSlug("hold");
     const first = (await upload(db, slug, 20, 0)).run;
     const project = await db.project.findUniqueOrThrow({ where: { slug } });
-    const key = seriesKey({ projectId: project.id, tool: "custom", label: "nightly" });
+    const key = defaultBranchSeriesKey({ projectId: project.id, tool: "custom", label: "nightly" });
     const data = { projectId: project.id, runId: first.id, tool: "custom", label: "nightly", baseUrl: "http://bench.test" };
     const other = await openJobQueue(database);
     const fetchedIds = async () => (await other.boss.fetch<typeof data>("detect-regressions", { batchSize: 100 })).map((job) => job.id);

@@ -5,7 +5,7 @@ import type { Database } from "../db";
 import { AGGREGATE_NAME } from "../domain/run";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { ingestTestRun } from "../testing/seed";
-import { compareProjectRuns } from "./compare-runs";
+import { compareProjectRuns } from "./comparisons";
 import { uploadOfFiles } from "./received-upload";
 
 const GHZ = join(import.meta.dirname, "../domain/parsers/fixtures/ghz");

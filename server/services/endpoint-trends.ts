@@ -3,7 +3,7 @@
  * the page's filters, thinned on the server to what a chart can draw (see trend-series.ts for the
  * choice of runs), its custom metrics, the latest runs, its markers, and the values the filter selects
  * offer. This module puts the page together; the page's scope comes from endpoint-page.ts, the reads
- * from trend-history-sql.ts (kept by trend-history-cache.ts), trend-metrics.ts and trend-markers.ts.
+ * from trend-history-sql.ts (kept by trend-history-cache.ts), trend-metrics.ts and marked-runs.ts.
  *
  * A history is read twice: first the few columns run selection looks at, of every run when the history
  * is short, else of the candidates the database preselects (min/max per bucket, see trend-series.ts: on
@@ -23,9 +23,9 @@ import { listRunFilterOptions } from "./run-history";
 import { cachedHistoryRead, historySignature } from "./trend-history-cache";
 import { readTrendCandidates, readTrendRows } from "./trend-history-sql";
 import type { CandidateRow } from "./trend-history-sql";
-import { findMarkerSources } from "./trend-markers";
+import { findMarkerSources } from "./marked-runs";
 import { findMetricTrends } from "./trend-metrics";
-import { getTrendOverlay, listOverlayPullRequests } from "./trend-overlay";
+import { getTrendOverlay, listOverlayPullRequests } from "./overlay-runs";
 
 export interface EndpointTrendsQuery extends EndpointPageQuery, Omit<TrendScopeQuery, "hasOverlay"> {
   /** The most runs a chart draws (default DEFAULT_MAX_POINTS, 300). */

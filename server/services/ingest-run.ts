@@ -6,7 +6,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 import { notFound, ServiceError } from "./errors";
 import { jobQueueFor } from "./job-queue";
-import { seriesKey } from "./regression-detection";
+import { defaultBranchSeriesKey } from "./regression-detection";
 import type { ReceivedUpload, StoredRaw } from "./received-upload";
 import { newRunId } from "./run-ids";
 import type { IngestedRun, KeptVerdict, ReadUpload } from "./store-run";
@@ -180,7 +180,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
         if (run.gitBranch !== null && run.gitBranch === project.defaultBranch) {
           const series = { projectId: project.id, tool: run.tool, label: run.label };
           const data = { ...series, runId: run.id, baseUrl: request.baseUrl };
-          await queue.sendCoalesced("detect-regressions", data, tx, seriesKey(series));
+          await queue.sendCoalesced("detect-regressions", data, tx, defaultBranchSeriesKey(series));
         }
         return { project, run, judged };
       },

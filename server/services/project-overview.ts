@@ -4,7 +4,7 @@ import { AGGREGATE_DISPLAY_NAME, endpointDisplayName } from "../domain/run";
 import { RECENT_RUNS, SERIES_LENGTH, summarizeSeries } from "../domain/series/overview";
 import type { SeriesResult } from "../domain/series/overview";
 import { seriesName } from "../domain/series/series";
-import { checkProjectFreshness } from "./freshness";
+import { checkProjectFreshness } from "./project-freshness";
 
 /**
  * The project overview (`/projects/{p}`): per endpoint (and for the run aggregate) the latest

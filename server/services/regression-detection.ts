@@ -178,7 +178,7 @@ async function loadSeries(db: Prisma.TransactionClient, runIds: string[]): Promi
   const byKey = new Map<string, Series & { points: { index: number; runId: string; value: number }[] }>();
   const add = (endpointId: number | null, metric: string, better: Better, runId: string, value: number | null) => {
     if (value === null || !Number.isFinite(value)) return;
-    const key = `${endpointId ?? "all"}|${metric}`;
+    const key = JSON.stringify([endpointId, metric]);
     let entry = byKey.get(key);
     if (!entry) {
       entry = { endpointId, metric, better, runIds: [], values: [], points: [] };
@@ -241,7 +241,7 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
   const candidates = (await Promise.all(ends.map((end) => findChangeCandidates(db, project, end)))).flat();
   return db.$transaction(
     async (tx) => {
-      await lockSeries(tx, seriesKey(series));
+      await lockSeries(tx, defaultBranchSeriesKey(series));
       const recorded = await recordChanges(tx, project.id, candidates);
       const deliveries = await queueRegressionWebhooks(tx, queue, recorded.opened, request.baseUrl);
       return { ...recorded, deliveries };
@@ -251,7 +251,7 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
 }
 
 /** A series' key (tool and label on the default branch): its waiting detection job's singletonKey and its lock. */
-export function seriesKey(run: { projectId: string; tool: string; label: string | null }): string {
+export function defaultBranchSeriesKey(run: { projectId: string; tool: string; label: string | null }): string {
   return JSON.stringify([run.projectId, run.tool, run.label]);
 }
 
@@ -270,7 +270,7 @@ export async function queueProjectRedetection(db: PrismaClient, queue: JobQueue,
     await queue.send(
       "detect-regressions",
       { projectId: project.id, runId: run.id, tool: run.tool, label: run.label, baseUrl },
-      { singletonKey: seriesKey({ projectId: project.id, tool: run.tool, label: run.label }) },
+      { singletonKey: defaultBranchSeriesKey({ projectId: project.id, tool: run.tool, label: run.label }) },
     );
   }
   return newest.length;

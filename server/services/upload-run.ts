@@ -8,8 +8,8 @@ import { ingestRun } from "./ingest-run";
 import { findProject } from "./projects";
 import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "./run-document";
-import type { RunVerdict } from "./run-verdict";
-import { judgeRun, judgeWithHistory, readGateHistory, verdictAnswer } from "./run-verdict";
+import type { RunGateResult } from "./run-gate";
+import { judgeRun, judgeWithHistory, readGateHistory, gateAnswer } from "./run-gate";
 
 /**
  * The upload use case, the one path every run takes in (the REST upload, the demo seed), in one pass:
@@ -45,7 +45,7 @@ export interface UploadRunRequest {
 
 export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl, signal }: UploadRunRequest) {
   const failOnOf = (project: IngestProject) => effectiveFailOn(query.failOn, project.failOn);
-  const judge: JudgeUpload<RunVerdict> = async (client, project, head) => {
+  const judge: JudgeUpload<RunGateResult> = async (client, project, head) => {
     const verdict = judgeWithHistory(project, await readGateHistory(client, project, head.forBaseline), head.loaded, failOnOf(project));
     return {
       verdict,
@@ -67,7 +67,7 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
   const { project } = ingested;
   // A replay answers as the first upload would now: the stored run, judged again.
   const verdict = (ingested.status === "created" ? ingested.verdict : null) ?? (await judgeRun(db, project, ingested.run, failOnOf(project)));
-  const answer = await verdictAnswer(project, verdict, baseUrl);
+  const answer = await gateAnswer(project, verdict, baseUrl);
   return {
     created: ingested.status === "created",
     runId: ingested.run.id,

@@ -1,7 +1,7 @@
 import { formatDeltaPct, formatMetricValue, formatMs, formatNumber, formatPct, formatPValue, formatRate } from "../format";
 import type { RunDocument } from "../parsers";
 import type { SlaGrade } from "../sla/grade";
-import type { GateVerdict } from "../gate/verdict";
+import type { GateResult } from "../gate/judge";
 import { markdownCode, markdownText } from "./markdown";
 import { AGGREGATE_DISPLAY_NAME, endpointDisplayName, isAggregate } from "../run";
 
@@ -43,12 +43,12 @@ const HEADLINES = {
 } as const;
 
 /** "All endpoints p95 +75.0% (21.7 ms → 38.1 ms)": a change seen, without a verdict. */
-function describeUnjudged(change: GateVerdict["comparison"]["unjudged"][number]): string {
+function describeUnjudged(change: GateResult["comparison"]["unjudged"][number]): string {
   const values = `${formatMetricValue(change.metric, change.unit, change.base)} → ${formatMetricValue(change.metric, change.unit, change.head)}`;
   return `${markdownText(endpointDisplayName(change.endpoint))} ${markdownText(change.metric)} ${formatDeltaPct(change.deltaPct)} (${values})`;
 }
 
-function verdictLines(verdict: GateVerdict, baseUrl: string, compareUrl: string | null | undefined): string[] {
+function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string | null | undefined): string[] {
   const { comparison } = verdict;
   const why = verdict.reasons.length > 0 ? `: ${verdict.reasons.map(markdownText).join("; ")}` : "";
   const headline = `${HEADLINES[verdict.outcome]}${why}${verdict.outcome === "pass" && verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
@@ -86,7 +86,7 @@ function verdictLines(verdict: GateVerdict, baseUrl: string, compareUrl: string 
  */
 export function renderRunMarkdown(
   run: RunDocument & { url: string; grade: SlaGrade | null },
-  verdict?: GateVerdict,
+  verdict?: GateResult,
   baseUrl = "",
   compareUrl?: string | null,
 ): string {

@@ -1,11 +1,11 @@
 import { parseFailOn } from "@/server/domain/fail-on";
 import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route";
-import { getRunVerdict } from "@/server/services/run-verdict";
+import { getRunGate } from "@/server/services/run-gate";
 
 // GET /api/v1/projects/:project/runs/:id/verdict — the CI verdict of a stored run (?fail_on=regression,sla|none)
 export const GET = projectRoute<{ project: string; id: string }>({ access: "read" }, async ({ request, db, slug, params, searchParams, baseUrl }) => {
   const failOn = parseFailOn(searchParams.get("fail_on"));
-  return jsonOrMarkdown(request, await getRunVerdict(db, slug, params.id, failOn, baseUrl));
+  return jsonOrMarkdown(request, await getRunGate(db, slug, params.id, failOn, baseUrl));
 });
 
 // Any other method: 405 in the error envelope, with Allow.

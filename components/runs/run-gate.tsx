@@ -12,7 +12,7 @@ import type { RunReportData } from "./types";
  * which baseline, why (a reason is always written out, never only in a tooltip), what else to know,
  * which endpoints regressed, and the tool's own failed thresholds.
  */
-export function RunVerdict({ verdict }: { verdict: RunReportData["verdict"] }) {
+export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
   const { comparison, thresholds, atUpload } = verdict;
   const shown = atUpload?.outcome ?? verdict.outcome;
   const hasChanged = atUpload !== null && atUpload.outcome !== verdict.outcome;

@@ -2,8 +2,8 @@ import type { FailOnValue } from "../domain/fail-on";
 import { effectiveFailOn } from "../domain/fail-on";
 import type { ComparableRun } from "../domain/compare/compare-runs";
 import type { Outcome } from "../domain/gate/outcome";
-import type { GateSettings, GateVerdict } from "../domain/gate/verdict";
-import { judgeGate } from "../domain/gate/verdict";
+import type { GateSettings, GateResult } from "../domain/gate/judge";
+import { judgeGate } from "../domain/gate/judge";
 import { prCommentIdentity } from "../domain/report/pr-comment";
 import { renderRunMarkdown } from "../domain/report/run-markdown";
 import type { SlaPolicy } from "../domain/sla/policy";
@@ -11,7 +11,7 @@ import { absoluteUrl } from "../domain/urls";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { chooseBaseline } from "./baselines";
 import type { ChosenBaseline, RunForBaseline } from "./baselines";
-import { toComparable } from "./compare-runs";
+import { toComparable } from "./comparisons";
 import { isPrivate } from "./auth";
 import { shareLinkFor } from "./share-links";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
@@ -24,21 +24,21 @@ import { runPageUrl, toRunDocument } from "./run-document";
 
 /**
  * The CI gate of a run as a use case: read what its verdict needs (its baseline, chosen by baselines.ts,
- * the earlier rounds of its commit, the SLA policy), judge it (domain/gate/verdict.ts, pure), and answer
+ * the earlier rounds of its commit, the SLA policy), judge it (domain/gate/judge.ts, pure), and answer
  * it as JSON and Markdown. The upload judges the run it has just parsed before storing it (upload-run.ts);
  * GET …/verdict and the run page judge a stored run here.
  */
 
 /** A verdict with the judged run as read or parsed, so callers can render it without reading it again. */
-export type RunVerdict = GateVerdict & { run: LoadedRun };
+export type RunGateResult = GateResult & { run: LoadedRun };
 
 /** The run a verdict judges: its id, what picks its baseline, and what its upload answered (when known). */
-export type VerdictHead = RunForBaseline & { outcome?: string | null; outcomeReasons?: string[] };
+export type GateHead = RunForBaseline & { outcome?: string | null; outcomeReasons?: string[] };
 
-export type VerdictProject = GateSettings & { id: string; slug: string; defaultBranch: string };
+export type GateProject = GateSettings & { id: string; slug: string; defaultBranch: string };
 
 /** The stored run a verdict judges, or the not-found of a run that is not the project's. */
-export async function findVerdictHead(db: PrismaClient, projectId: string, runId: string): Promise<VerdictHead> {
+export async function findGateHead(db: PrismaClient, projectId: string, runId: string): Promise<GateHead> {
   const head = await db.run.findFirst({
     where: { id: runId, projectId },
     select: {
@@ -74,7 +74,7 @@ export interface GateHistory {
  * Reads a run's gate history: the baseline's choice (a few small queries), then the numbers of its runs,
  * most of them from memory (run-numbers.ts). `db` may be a transaction (the upload that creates its project).
  */
-export async function readGateHistory(db: PrismaClient | Prisma.TransactionClient, project: VerdictProject, head: RunForBaseline): Promise<GateHistory> {
+export async function readGateHistory(db: PrismaClient | Prisma.TransactionClient, project: GateProject, head: RunForBaseline): Promise<GateHistory> {
   const client = db as PrismaClient;
   const [baseline, policy] = await Promise.all([chooseBaseline(client, project, head), getSlaPolicy(client, project.id)]);
   const otherRoundIds = baseline.headRunIds.filter((id) => id !== head.id);
@@ -84,7 +84,7 @@ export async function readGateHistory(db: PrismaClient | Prisma.TransactionClien
 }
 
 /** Judges a run (stored, or parsed and about to be stored) against the history read for it. */
-export function judgeWithHistory(project: VerdictProject, history: GateHistory, head: LoadedRun, failOn: FailOnValue[]): RunVerdict {
+export function judgeWithHistory(project: GateProject, history: GateHistory, head: LoadedRun, failOn: FailOnValue[]): RunGateResult {
   const grade = gradeParsedRun(history.policy, head.run);
   const verdict = judgeGate({
     projectSlug: project.slug,
@@ -101,14 +101,14 @@ export function judgeWithHistory(project: VerdictProject, history: GateHistory, 
 }
 
 /** Judges a stored run: its history, and the run itself with its timelines (the answer carries the whole run, as GET …/runs/{id} does). */
-export async function judgeRun(db: PrismaClient, project: VerdictProject, head: VerdictHead, failOn: FailOnValue[]): Promise<RunVerdict> {
+export async function judgeRun(db: PrismaClient, project: GateProject, head: GateHead, failOn: FailOnValue[]): Promise<RunGateResult> {
   const [history, headRun] = await Promise.all([readGateHistory(db, project, head), loadParsedRun(db, project.id, head.id, { timelines: true })]);
   if (!headRun) throw notFound(`Run "${head.id}"`);
   return judgeWithHistory(project, history, headRun, failOn);
 }
 
 /** The verdict's comparison as the API shows it: absolute links to the baseline runs and the comparison page. */
-function verdictComparison(verdict: RunVerdict, baseUrl: string, projectSlug: string) {
+function gateComparison(verdict: RunGateResult, baseUrl: string, projectSlug: string) {
   const { comparison } = verdict;
   return {
     baseline: {
@@ -140,7 +140,7 @@ const PR_SHARE_LINK_SECONDS = 30 * 24 * 3600;
  * series, and the JSON carries it too (`comment`), so CI can find its comment again and update it in
  * place rather than add one per push (docs/ci.md).
  */
-export async function verdictAnswer(project: { slug: string }, verdict: RunVerdict, baseUrl: string) {
+export async function gateAnswer(project: { slug: string }, verdict: RunGateResult, baseUrl: string) {
   const run = toRunDocument(project, verdict.run, verdict.grade, baseUrl);
   const comparePath = verdict.comparison.comparePath;
   const compareShare = async () => {
@@ -179,7 +179,7 @@ export async function verdictAnswer(project: { slug: string }, verdict: RunVerdi
       inconclusive: verdict.inconclusive,
       failOn: verdict.failOn,
       thresholds: verdict.thresholds,
-      comparison: verdictComparison(verdict, baseUrl, project.slug),
+      comparison: gateComparison(verdict, baseUrl, project.slug),
       grade: verdict.grade,
       comment: { ...identity, markdown },
     },
@@ -203,10 +203,10 @@ export function keptOutcome(row: { outcome?: string | null; outcomeReasons?: str
  * project's), and what its upload answered (`atUpload`): they differ when the SLA policy, a pin, a
  * triage or the history changed since, and both are shown, never one for the other.
  */
-export async function getRunVerdict(db: PrismaClient, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
+export async function getRunGate(db: PrismaClient, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
   const project = await requireProject(db, projectSlug);
-  const head = await findVerdictHead(db, project.id, runId);
+  const head = await findGateHead(db, project.id, runId);
   const verdict = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));
-  const answer = await verdictAnswer(project, verdict, baseUrl);
+  const answer = await gateAnswer(project, verdict, baseUrl);
   return { json: { id: head.id, ...answer.fields, atUpload: keptOutcome(head) }, markdown: answer.markdown };
 }

@@ -18,7 +18,7 @@ import type { BaselineBasis } from "./baseline-window";
 import type { GateDecision, GateInput, Outcome } from "./outcome";
 import { decideOutcome } from "./outcome";
 
-export interface VerdictRegression {
+export interface GateChange {
   /** null: the run's aggregate ("all endpoints"). */
   endpoint: string | null;
   metric: string;
@@ -39,7 +39,7 @@ export interface BaselineChoice {
   openRegression: string | null;
 }
 
-export interface GateVerdict {
+export interface GateResult {
   outcome: Outcome;
   failOn: FailOnValue[];
   /** Why it fails, or why it is inconclusive (empty when it passes). */
@@ -55,9 +55,9 @@ export interface GateVerdict {
     verdict: Verdict;
     kind: string;
     /** Each endpoint's gate metric that regressed (what fails the gate). */
-    regressions: VerdictRegression[];
+    regressions: GateChange[];
     /** When no endpoint could be judged: the largest changes seen anyway, not judged (shown as such, never as "no change"). */
-    unjudged: VerdictRegression[];
+    unjudged: GateChange[];
     improvements: number;
     /** Path of the comparison page (prefix with the public base URL). */
     comparePath: string | null;
@@ -94,7 +94,7 @@ export interface GateRunsInput {
 /** How many of the changes seen (not judged) an inconclusive verdict names. */
 const MAX_UNJUDGED = 3;
 
-function toVerdictRegression(endpoint: string, metric: MetricComparison): VerdictRegression {
+function toVerdictRegression(endpoint: string, metric: MetricComparison): GateChange {
   return {
     endpoint: endpoint === AGGREGATE_NAME ? null : endpoint,
     metric: metric.metric,
@@ -163,7 +163,7 @@ export interface JudgeInput {
 }
 
 /** The gate's verdict on a run, from its baseline and rounds as read: what the upload answers and keeps. */
-export function judgeGate(input: JudgeInput): GateVerdict {
+export function judgeGate(input: JudgeInput): GateResult {
   const { baseRuns, headRuns, baseline, project } = input;
   const thresholds = thresholdsOf(input.head);
   const { comparison, decision } = decideFromRuns({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { FRESHNESS_RUNS, checkProjectFreshness } from "./freshness";
+import { FRESHNESS_RUNS, checkProjectFreshness } from "./project-freshness";
 
 const DAY = 86_400_000;
 const NOW = new Date("2025-11-20T12:00:00Z");

@@ -4,8 +4,8 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { pinnedRunIds } from "./baselines";
 import { requireProject } from "./projects";
 import { effectiveFailOn } from "../domain/fail-on";
-import { findVerdictHead, judgeRun, keptOutcome } from "./run-verdict";
-import type { KeptOutcome, RunVerdict } from "./run-verdict";
+import { findGateHead, judgeRun, keptOutcome } from "./run-gate";
+import type { KeptOutcome, RunGateResult } from "./run-gate";
 
 /**
  * The run report page's data: the stored run with its CI gate against its baseline as it stands now
@@ -22,9 +22,9 @@ export async function getRunReport(
   db: PrismaClient,
   projectSlug: string,
   runId: string,
-): Promise<RunReport & { verdict: Omit<RunVerdict, "run"> & { atUpload: KeptOutcome | null } }> {
+): Promise<RunReport & { verdict: Omit<RunGateResult, "run"> & { atUpload: KeptOutcome | null } }> {
   const project = await requireProject(db, projectSlug);
-  const head = await findVerdictHead(db, project.id, runId);
+  const head = await findGateHead(db, project.id, runId);
   // The run is read once, with its baseline, by the verdict it opens with (the same as CI's).
   const { run: loaded, ...verdict } = await judgeRun(db, project, head, effectiveFailOn(null, project.failOn));
   const [previous, labels, annotations, pinned] = await Promise.all([

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { ingestTestRun } from "../testing/seed";
-import { compareProjectRuns } from "./compare-runs";
+import { compareProjectRuns } from "./comparisons";
 
 const REPO = "https://github.com/acme/listings";
 
