@@ -1,10 +1,9 @@
 "use client";
 
-import { usePathname, useSearchParams } from "next/navigation";
-import { useId } from "react";
 import { TimelineChart, type TimelineChartLine, type TimelineChartRow } from "@/components/charts/timeline-chart";
 import { Card } from "@/components/ui/card";
 import { formatDuration, formatMs, formatNumber } from "@/server/domain/format";
+import { EndpointPicker, useEndpointInUrl } from "./endpoint-picker";
 import type { RunReportData } from "./types";
 
 type Timeline = RunReportData["timelines"][number];
@@ -44,22 +43,12 @@ const LATENCY_LINES: readonly TimelineChartLine[] = [
  * history, artillery's periods).
  */
 export function RunTimeline({ timelines }: { timelines: RunReportData["timelines"] }) {
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const selectId = useId();
-  const first = timelines[0];
-  if (!first) return null;
+  const { selected, select } = useEndpointInUrl<Timeline>(timelines, "timeline");
+  if (!selected) return null;
 
-  const wanted = searchParams.get("timeline");
-  const selected: Timeline = timelines.find((timeline) => timeline.endpoint === wanted) ?? first;
   const rows: TimelineChartRow[] = selected.rows.map((row) => ({ ...row }));
   const last = selected.rows[selected.rows.length - 1];
   const span = last ? formatDuration(last.seconds) : "";
-  const onSelect = (endpoint: string) => {
-    const params = new URLSearchParams(searchParams.toString());
-    params.set("timeline", endpoint);
-    window.history.replaceState(null, "", `${pathname}?${params.toString()}`);
-  };
   const thinned =
     selected.step > 1
       ? ` Showing one in every ${selected.step} of the ${formatNumber(selected.total, 0)} points the tool wrote.`
@@ -69,30 +58,7 @@ export function RunTimeline({ timelines }: { timelines: RunReportData["timelines
     <Card
       title="Over the run"
       data-testid="run-timeline"
-      actions={
-        timelines.length > 1 ? (
-          <div className="flex items-center gap-2 text-sm">
-            <label htmlFor={selectId} className="text-text-muted">
-              Endpoint
-            </label>
-            <select
-              id={selectId}
-              value={selected.endpoint}
-              onChange={(event) => onSelect(event.target.value)}
-              className="border-border bg-surface max-w-[14rem] rounded-md border px-2 py-1 text-sm"
-              data-testid="timeline-select"
-            >
-              {timelines.map((timeline) => (
-                <option key={timeline.endpoint} value={timeline.endpoint}>
-                  {timeline.displayName}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : (
-          <span className="text-text-muted text-sm">{selected.displayName}</span>
-        )
-      }
+      actions={<EndpointPicker items={timelines} selected={selected} onSelect={select} testId="timeline-select" />}
     >
       <p className="text-text-muted mb-2 text-xs">
         {selected.displayName} over {span}, window by window.{thinned}

@@ -1,3 +1,4 @@
+import { recentDeliveries } from "./webhook-settings";
 import type { PrismaClient } from "../generated/prisma/client";
 import { jobQueueFor, type JobName } from "./job-queue";
 import { requireProject } from "./projects";
@@ -55,20 +56,7 @@ export async function getJobActivity(db: PrismaClient, slug: string) {
      ) failed WHERE data->>'projectId' = $1`,
     project.id,
   );
-  const deliveries = await db.webhookDelivery.findMany({
-    where: { projectId: project.id },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: ACTIVITY_LENGTH,
-    select: {
-      id: true,
-      url: true,
-      attempts: true,
-      lastStatus: true,
-      lastError: true,
-      deliveredAt: true,
-      createdAt: true,
-    },
-  });
+  const deliveries = await recentDeliveries(db, project.id, ACTIVITY_LENGTH);
   return {
     failedJobs: failed?.n ?? 0,
     jobs: jobs.map((job): JobRow => ({

@@ -7,12 +7,12 @@ import { webhookTargetProblem } from "./webhook-targets";
 /** How many deliveries the delivery log shows. */
 export const DELIVERY_LOG_LENGTH = 50;
 
-/** The project's webhook URL and its last deliveries, newest first (the delivery log). */
-export async function getWebhookSettings(db: PrismaClient, project: { id: string; webhookUrl: string | null }) {
-  const deliveries = await db.webhookDelivery.findMany({
-    where: { projectId: project.id },
+/** A project's last webhook deliveries, newest first: the delivery log here, the activity panel (job-activity.ts). */
+export async function recentDeliveries(db: PrismaClient, projectId: string, take: number) {
+  return db.webhookDelivery.findMany({
+    where: { projectId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: DELIVERY_LOG_LENGTH,
+    take,
     select: {
       id: true,
       regressionId: true,
@@ -24,6 +24,11 @@ export async function getWebhookSettings(db: PrismaClient, project: { id: string
       createdAt: true,
     },
   });
+}
+
+/** The project's webhook URL and its last deliveries, newest first (the delivery log). */
+export async function getWebhookSettings(db: PrismaClient, project: { id: string; webhookUrl: string | null }) {
+  const deliveries = await recentDeliveries(db, project.id, DELIVERY_LOG_LENGTH);
   return {
     url: project.webhookUrl,
     deliveries: deliveries.map((delivery) => ({
