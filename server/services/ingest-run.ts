@@ -17,6 +17,7 @@ export type { IngestedRun, KeptVerdict } from "./store-run";
 import type { RunForBaseline } from "./baselines";
 import type { LoadedRun } from "./stored-runs";
 import { asStoredRun } from "./stored-runs";
+import { rememberStoredRun } from "./run-numbers";
 
 /**
  * Stores an upload as a run, in one pass: parse (pure), apply the query metadata, validate, judge the
@@ -186,6 +187,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
       },
       { timeout: 60_000, maxWait: 30_000 },
     );
+    rememberStoredRun(project.id, head.loaded);
     return {
       status: "created",
       project,

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import type { EndpointResult } from "../domain/run";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
@@ -30,4 +31,18 @@ export async function loadRunNumbers(db: PrismaClient, projectId: string, runIds
       return loaded ? [[id, loaded] as const] : [];
     }),
   );
+}
+
+/**
+ * Keeps the numbers of a run this process has just stored (after its transaction committed): they are
+ * what loadParsedRuns would read back for the gate (the stored form, stored-runs.ts asStoredRun, without
+ * histograms, status codes, errors or timelines), so the series' next upload reads none of its rows.
+ */
+export function rememberStoredRun(projectId: string, loaded: LoadedRun): void {
+  const numbersOnly = (result: EndpointResult): EndpointResult => ({ ...result, histogram: null, statusCodes: null, errors: null, timeline: null });
+  const { run } = loaded;
+  cache.set(cacheKey(projectId, loaded.stored.id), {
+    ...loaded,
+    run: { ...run, aggregate: numbersOnly(run.aggregate), endpoints: run.endpoints.map(numbersOnly) },
+  });
 }
