@@ -8,6 +8,7 @@
  * from run to run, which halves the slowdown a gate can see at the same noise; p90 is next because
  * wrk, hey and autocannon print no p95.
  */
+import { formatNumber } from "../format";
 import type { EndpointResult } from "../run";
 import type { MetricDefinition } from "../metrics";
 import { customMetricsOf, metricDefinition, METRICS } from "../metrics";
@@ -40,7 +41,7 @@ export function chooseGateMetric(setting: string, results: readonly (EndpointRes
     if (!isReportedByAll(spec)) continue;
     if (spec.percentile !== null && percentileUnsupportedReason(spec.percentile, counts) !== null) continue;
     const fewest = Math.min(...counts.filter((count): count is number => count !== null));
-    const requests = Number.isFinite(fewest) ? `every run has ≥ ${fewest.toLocaleString("en-US")} requests` : "request counts unknown";
+    const requests = Number.isFinite(fewest) ? `every run has ≥ ${formatNumber(fewest, 3)} requests` : "request counts unknown";
     return { metric: spec, why: `${spec.name} (auto: ${spec.percentile === null ? "no percentile has requests enough" : requests})` };
   }
   const fallback = AUTO_ORDER.find((spec) => present.some((result) => spec.read(result) !== null)) ?? METRICS.p95;

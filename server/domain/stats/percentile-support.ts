@@ -7,6 +7,8 @@
  * With 10 observations in the tail, the order statistic that estimates q has a relative spread small
  * enough that run-to-run noise, not the rank of one request, dominates (see docs/statistics.md).
  */
+import { formatNumber } from "../format";
+
 export const MIN_TAIL_REQUESTS = 10;
 
 /** The fewest requests a run needs for its `percentile` (0–100) to be judged. */
@@ -27,6 +29,7 @@ export function percentileUnsupportedReason(percentile: number, requestCounts: r
   const fewest = Math.min(...known);
   const needed = minRequestsForPercentile(percentile);
   if (fewest >= needed) return null;
-  const format = (value: number) => value.toLocaleString("en-US");
+  // formatNumber's formatter is made once; toLocaleString builds one per call (a comparison asks this ~600 times).
+  const format = (value: number) => (Number.isFinite(value) ? formatNumber(value, 3) : value.toLocaleString("en-US"));
   return `too few requests to judge p${percentile} (${format(fewest)}; needs ${format(needed)})`;
 }
