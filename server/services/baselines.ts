@@ -3,7 +3,7 @@ import { BASELINE_CAP, chooseBaselineWindow } from "../domain/gate/baseline-wind
 import type { BaselineBasis, SeriesChange, WindowMode } from "../domain/gate/baseline-window";
 import { formatDeltaPct } from "../domain/format";
 import { endpointDisplayName } from "../domain/run";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { baselinePinSchema } from "../schemas/baselines";
 import type { Principal } from "./auth";
 import { requireAdmin } from "./auth";
@@ -64,7 +64,7 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The earlier rounds of the run's commit on its branch (same series and load profile), with the run first, then newest first. */
-async function findHeadRounds(db: PrismaClient, projectId: string, run: RunForBaseline): Promise<{ id: string; startedAt: Date }[]> {
+async function findHeadRounds(db: Prisma.TransactionClient, projectId: string, run: RunForBaseline): Promise<{ id: string; startedAt: Date }[]> {
   const self = { id: run.id, startedAt: run.startedAt };
   if (run.gitCommit === null) return [self];
   const rows = await db.run.findMany({
@@ -79,7 +79,7 @@ async function findHeadRounds(db: PrismaClient, projectId: string, run: RunForBa
 
 /** The series' change markers and recorded changes that start at or before `until`. */
 async function findSeriesChanges(
-  db: PrismaClient,
+  db: Prisma.TransactionClient,
   projectId: string,
   series: { tool: string; label: string | null; branch: string },
   until: Date,
@@ -135,7 +135,7 @@ function describeSince(change: SeriesChange | null): string {
 }
 
 export async function chooseBaseline(
-  db: PrismaClient,
+  db: Prisma.TransactionClient,
   project: { id: string; defaultBranch: string },
   run: RunForBaseline,
 ): Promise<ChosenBaseline> {

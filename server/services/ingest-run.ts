@@ -37,7 +37,7 @@ const NOT_JUDGED: KeptVerdict = { outcome: null, outcomeReasons: [], regressed: 
  * the project (a new project's history is empty; reading it through the transaction sees the project).
  */
 export type JudgeUpload<Verdict> = (
-  db: PrismaClient | Prisma.TransactionClient,
+  db: Prisma.TransactionClient,
   project: IngestProject,
   head: { loaded: LoadedRun; forBaseline: RunForBaseline },
 ) => Promise<{ verdict: Verdict; kept: KeptVerdict }>;

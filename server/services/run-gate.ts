@@ -74,11 +74,10 @@ export interface GateHistory {
  * Reads a run's gate history: the baseline's choice (a few small queries), then the numbers of its runs,
  * most of them from memory (run-numbers.ts). `db` may be a transaction (the upload that creates its project).
  */
-export async function readGateHistory(db: PrismaClient | Prisma.TransactionClient, project: GateProject, head: RunForBaseline): Promise<GateHistory> {
-  const client = db as PrismaClient;
-  const [baseline, policy] = await Promise.all([chooseBaseline(client, project, head), getSlaPolicy(client, project.id)]);
+export async function readGateHistory(db: Prisma.TransactionClient, project: GateProject, head: RunForBaseline): Promise<GateHistory> {
+  const [baseline, policy] = await Promise.all([chooseBaseline(db, project, head), getSlaPolicy(db, project.id)]);
   const otherRoundIds = baseline.headRunIds.filter((id) => id !== head.id);
-  const numbers = await loadRunNumbers(client, project.id, [...baseline.runIds, ...baseline.noiseOnlyRunIds, ...otherRoundIds]);
+  const numbers = await loadRunNumbers(db, project.id, [...baseline.runIds, ...baseline.noiseOnlyRunIds, ...otherRoundIds]);
   const loaded = (ids: readonly string[]) => ids.flatMap((id) => (numbers.has(id) ? [toComparable(numbers.get(id)!)] : []));
   return { baseline, baseRuns: loaded(baseline.runIds), noiseOnlyRuns: loaded(baseline.noiseOnlyRunIds), otherRounds: loaded(otherRoundIds), policy };
 }

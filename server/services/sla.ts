@@ -3,7 +3,7 @@ import type { SlaGrade } from "../domain/sla/grade";
 import { gradeRunIfPolicy } from "../domain/sla/grade";
 import type { SlaPolicy } from "../domain/sla/policy";
 import { slaPolicySchema } from "../domain/sla/policy";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { loadParsedRuns } from "./stored-runs";
 
 /**
@@ -11,7 +11,7 @@ import { loadParsedRuns } from "./stored-runs";
  * computed on read against the CURRENT policy (so changing a target regrades history at once, and
  * nothing goes stale), from the run's stored results.
  */
-export async function getSlaPolicy(db: PrismaClient, projectId: string): Promise<SlaPolicy | null> {
+export async function getSlaPolicy(db: Prisma.TransactionClient, projectId: string): Promise<SlaPolicy | null> {
   const stored = await db.slaPolicy.findUnique({ where: { projectId }, select: { targets: true } });
   if (!stored) return null;
   const parsed = slaPolicySchema.safeParse({ targets: stored.targets });

@@ -56,7 +56,7 @@ export async function loadParsedRun(db: PrismaClient, projectId: string, runId: 
 
 /** Several runs in one query; the map holds the ids that exist in the project. */
 export async function loadParsedRuns(
-  db: PrismaClient,
+  db: Prisma.TransactionClient,
   projectId: string,
   runIds: readonly string[],
   options: LoadOptions = {},
