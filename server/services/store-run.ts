@@ -175,30 +175,30 @@ export async function storeRun(
   return created;
 }
 
-/** A result row's columns after run_id, project_id and started_at, in the order RESULT_COLUMNS names them. */
+/** A result row's columns after run_id, project_id and started_at. */
 type ResultRow = ReturnType<typeof toResultRow>;
 
-/** results' columns a run's rows fill (prisma/schema.prisma model Result), each with its SQL type. */
-const RESULT_COLUMNS = [
-  ["endpoint_id", "int"],
-  ["requests", "int"],
-  ["failures", "int"],
-  ["error_rate", "float8"],
-  ["throughput", "float8"],
-  ["min_ms", "float8"],
-  ["mean_ms", "float8"],
-  ["p50_ms", "float8"],
-  ["p90_ms", "float8"],
-  ["p95_ms", "float8"],
-  ["p99_ms", "float8"],
-  ["max_ms", "float8"],
-  ["std_dev_ms", "float8"],
-  ["percentiles", "jsonb"],
-  ["histogram", "jsonb"],
-  ["timeline", "jsonb"],
-  ["status_codes", "jsonb"],
-  ["errors", "jsonb"],
-] as const;
+/** results' columns a run's rows fill (prisma/schema.prisma model Result): the row's field, its SQL type. */
+const RESULT_COLUMNS: readonly (readonly [column: string, field: keyof ResultRow, type: "int" | "float8" | "jsonb"])[] = [
+  ["endpoint_id", "endpointId", "int"],
+  ["requests", "requests", "int"],
+  ["failures", "failures", "int"],
+  ["error_rate", "errorRate", "float8"],
+  ["throughput", "throughput", "float8"],
+  ["min_ms", "minMs", "float8"],
+  ["mean_ms", "meanMs", "float8"],
+  ["p50_ms", "p50Ms", "float8"],
+  ["p90_ms", "p90Ms", "float8"],
+  ["p95_ms", "p95Ms", "float8"],
+  ["p99_ms", "p99Ms", "float8"],
+  ["max_ms", "maxMs", "float8"],
+  ["std_dev_ms", "stdDevMs", "float8"],
+  ["percentiles", "percentiles", "jsonb"],
+  ["histogram", "histogram", "jsonb"],
+  ["timeline", "timeline", "jsonb"],
+  ["status_codes", "statusCodes", "jsonb"],
+  ["errors", "errors", "jsonb"],
+];
 
 /** Rows per INSERT: PostgreSQL takes at most 65,535 parameters in one statement. */
 const RESULT_ROWS_PER_INSERT = 1_000;
@@ -206,46 +206,27 @@ const RESULT_ROWS_PER_INSERT = 1_000;
 /**
  * A run's result rows in multi-row INSERTs. Not Prisma's createMany: for a 50-endpoint run it spent
  * 34 ms of CPU shaping 1,000 arguments where this spends one (npm run bench:profile); the SQL is the
- * same INSERT, with the run's columns given once.
+ * same INSERT, with the run's columns given once. JSON goes as its text, SQL NULL for none.
  */
 async function insertResults(
   tx: Prisma.TransactionClient,
   run: { runId: string; projectId: string; startedAt: Date },
   rows: readonly ResultRow[],
 ): Promise<void> {
-  const columns = RESULT_COLUMNS.map(([name]) => name).join(", ");
+  const columns = RESULT_COLUMNS.map(([column]) => column).join(", ");
   for (let offset = 0; offset < rows.length; offset += RESULT_ROWS_PER_INSERT) {
-    const batch = rows.slice(offset, offset + RESULT_ROWS_PER_INSERT);
     const values: unknown[] = [run.runId, run.projectId, run.startedAt.toISOString()];
-    const tuples = batch.map((row) => {
-      const placeholders = RESULT_COLUMNS.map(([, type], index) => `$${values.length + index + 1}::${type}`);
-      values.push(
-        row.endpointId,
-        row.requests,
-        row.failures,
-        row.errorRate,
-        row.throughput,
-        row.minMs,
-        row.meanMs,
-        row.p50Ms,
-        row.p90Ms,
-        row.p95Ms,
-        row.p99Ms,
-        row.maxMs,
-        row.stdDevMs,
-        JSON.stringify(row.percentiles),
-        jsonOrNull(row.histogram),
-        jsonOrNull(row.timeline),
-        jsonOrNull(row.statusCodes),
-        jsonOrNull(row.errors),
-      );
+    const tuples = rows.slice(offset, offset + RESULT_ROWS_PER_INSERT).map((row) => {
+      const placeholders = RESULT_COLUMNS.map(([, field, type]) => {
+        const value = row[field];
+        values.push(type === "jsonb" && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null));
+        return `$${values.length}::${type}`;
+      });
       return `($1::text, $2::text, $3::timestamptz, ${placeholders.join(", ")})`;
     });
     await tx.$executeRawUnsafe(`INSERT INTO results (run_id, project_id, started_at, ${columns}) VALUES ${tuples.join(", ")}`, ...values);
   }
 }
-
-const jsonOrNull = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
 function toResultRow(result: EndpointResult, endpointId: number | null) {
   const { latency } = result;
