@@ -18,7 +18,7 @@ async function authenticate(request: Request, db: PrismaClient): Promise<Princip
 }
 
 /** Everything a request carries that may identify its caller: bearer token, session cookie, share link (also as `?share=`). */
-export function credentialsOf(request: Request): Credentials {
+function credentialsOf(request: Request): Credentials {
   const credentials = credentialsOfHeaders(request.headers);
   return { ...credentials, share: new URL(request.url).searchParams.get(SHARE_PARAM) ?? credentials.share };
 }

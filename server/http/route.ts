@@ -89,7 +89,7 @@ export function apiRoute<Params = Record<string, never>>(
 }
 
 /** What a route handler is handed once its caller is admitted: the request, and what every handler reads from it. */
-export interface RouteCall<Params> {
+interface RouteCall<Params> {
   request: Request;
   params: Params;
   db: PrismaClient;
@@ -105,7 +105,7 @@ export interface RouteCall<Params> {
 }
 
 /** A project's route: its slug (from the path, validated) comes with the call. */
-export interface ProjectRouteCall<Params> extends RouteCall<Params> {
+interface ProjectRouteCall<Params> extends RouteCall<Params> {
   slug: string;
 }
 

@@ -23,7 +23,7 @@ export interface EndpointPageQuery {
   protocol?: string | null;
 }
 
-export type EndpointPage = Awaited<ReturnType<typeof resolveEndpointPage>>;
+type EndpointPage = Awaited<ReturnType<typeof resolveEndpointPage>>;
 
 /** The project and endpoint a page is about; not_found for an unknown project or endpoint. */
 export async function resolveEndpointPage(db: PrismaClient, query: EndpointPageQuery) {
@@ -97,7 +97,7 @@ export interface HistoryScope {
 }
 
 /** `tool=all`: every tool's runs on one chart, as asked. */
-export const ALL_TOOLS = "all";
+const ALL_TOOLS = "all";
 
 export interface TrendScopeQuery {
   branch: string | null;

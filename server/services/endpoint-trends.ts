@@ -41,7 +41,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const overlayTarget = query.overlay ?? null;
   const scope = await resolveTrendScope(db, page, { ...query, hasOverlay: overlayTarget !== null });
 
-  const [markerSources, filters, endpoints, pullRequests] = await Promise.all([
+  const [markerSources, filters, endpoints, pullRequests, signature] = await Promise.all([
     findMarkerSources(db, project.id, endpointId),
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
@@ -49,11 +49,11 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     listRunFilterOptions(db, project.id),
     listEndpoints(db, project.id),
     listOverlayPullRequests(db, project.id),
+    historySignature(db, scope),
   ]);
 
   // 1st read: the history's candidates (all of it when short), only the columns run selection looks at,
   // with the marked runs (to place their markers); beside it, the custom metrics' series.
-  const signature = await historySignature(db, scope);
   const marked = { runIds: markerSources.runIds, times: markerSources.times };
   const [history, metrics] = await Promise.all([
     cachedHistoryRead(signature, scope, ["candidates", maxPoints, marked.runIds, marked.times], () =>
@@ -87,9 +87,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
         { projectId: project.id, endpointId, since: scope.since, label: query.label, tool: scope.tool },
         overlayTarget,
         scope.branch ?? project.defaultBranch,
-        history.rows
-          .filter((row) => row.isCandidate)
-          .map((row) => ({ order: row.order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
+        candidates.map(({ row, order }) => ({ order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
         new Set(points.map((point) => point.order)),
       )
     : null;

@@ -24,9 +24,9 @@ import { endpointCondition } from "./endpoint-page";
  * `results (run_id)`; newest first, at most MAX_OVERLAY_RUNS. They are few and read each time (not
  * cached like the base history, whose candidates trend-history-cache.ts keeps).
  */
-export const MAX_OVERLAY_RUNS = 200;
+const MAX_OVERLAY_RUNS = 200;
 /** How many pull requests the overlay select offers, newest numbers first. */
-export const MAX_OVERLAY_PULL_REQUESTS = 50;
+const MAX_OVERLAY_PULL_REQUESTS = 50;
 
 export interface OverlayScope {
   projectId: string;
@@ -39,7 +39,7 @@ export interface OverlayScope {
 }
 
 /** A base run as the overlay needs it: its place on both axes and its p95. */
-export interface OverlayBaseRun {
+interface OverlayBaseRun {
   order: number;
   time: number;
   p95Ms: number | null;

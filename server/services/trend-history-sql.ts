@@ -157,7 +157,7 @@ export async function readNamedRuns(db: PrismaClient, runIds: readonly string[])
 }
 
 /** A custom metric's unit and direction, as its newest run in the history states them. */
-export interface MetricUnit {
+interface MetricUnit {
   key: string;
   unit: string | null;
   better: Better | null;

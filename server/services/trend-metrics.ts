@@ -49,10 +49,8 @@ export async function findMetricTrends(
 
   const runIds = [...new Set(series.flatMap((metric) => metric.points.map((point) => point.runId)))];
   const runs = await readNamedRuns(db, runIds);
-  return series
-    .filter((metric) => metric.total > 0)
-    .map((metric) => ({
-      ...metric,
-      points: metric.points.map((point) => ({ ...point, ...describeRunOfPoint(runs.get(point.runId) ?? NO_RUN) })),
-    }));
+  return series.map((metric) => ({
+    ...metric,
+    points: metric.points.map((point) => ({ ...point, ...describeRunOfPoint(runs.get(point.runId) ?? NO_RUN) })),
+  }));
 }
