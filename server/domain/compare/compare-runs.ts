@@ -32,7 +32,7 @@ function compareEndpoint(
   isGated: boolean,
 ): EndpointComparison {
   const gateMetric = isGated ? chooseGateMetric(options.gateMetric ?? AUTO_GATE_METRIC, [...baseRuns, ...headRuns].map(pick)) : null;
-  const specs = [...COMPARED_METRICS, ...extraSpecs];
+  const specs = options.metrics === "gate" ? [] : [...COMPARED_METRICS, ...extraSpecs];
   if (gateMetric && !specs.some((spec) => spec.name === gateMetric.metric.name)) specs.push(gateMetric.metric);
   const metrics = specs.map((spec) => compareMetric(name, spec, baseRuns, headRuns, pick, options, spec.name === gateMetric?.metric.name));
   // A custom metric absent on both sides is noise in the table: drop it.
@@ -63,6 +63,7 @@ export function compareRuns(
   options: CompareOptions = DEFAULT_COMPARE_OPTIONS,
 ): Comparison {
   const allRuns = [...baseRuns, ...headRuns];
+  const onlyGate = options.metrics === "gate";
   // An endpoint is its name and protocol (run.ts:EndpointIdentity); a name two protocols share is shown
   // with its protocol, "GetListing (grpc)".
   const identities = new Map(
@@ -77,11 +78,11 @@ export function compareRuns(
   const onBothSides = (key: string) => [baseRuns, headRuns].every((runs) => runs.some((run) => byKey.get(run)!.has(key)));
   const endpoints = [...identities.entries()].map(([key, identity]) => {
     const pick = (run: ComparableRun) => byKey.get(run)!.get(key);
-    const specs = customMetricsOf(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
+    const specs = onlyGate ? [] : customMetricsOf(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
     const name = isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name;
     return compareEndpoint(name, baseRuns, headRuns, pick, specs, options, onBothSides(key));
   });
-  const aggregateSpecs = customMetricsOf(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
+  const aggregateSpecs = onlyGate ? [] : customMetricsOf(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
   const isAggregateGated = !endpoints.some((endpoint) => endpoint.gateMetric !== null);
   const aggregate = compareEndpoint(AGGREGATE_NAME, baseRuns, headRuns, aggregateWithRunMetrics, aggregateSpecs, options, isAggregateGated);
 

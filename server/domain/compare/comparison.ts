@@ -48,6 +48,12 @@ export interface CompareOptions {
   history?: ReadonlyMap<string, readonly number[]>;
   /** The project's repository, to link the commits of "what changed" (environment-diff.ts). */
   repoUrl?: string | null;
+  /**
+   * "gate": compare each endpoint's gate metric only (the gate's decision reads nothing else; the two
+   * families are corrected apart, so its p-values and verdicts are the same as in a full comparison).
+   * Default "all": every metric, as pages show.
+   */
+  metrics?: "all" | "gate";
 }
 
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { ...DEFAULT_VERDICT_OPTIONS, test: "welch", gateMetric: AUTO_GATE_METRIC };

@@ -5,7 +5,7 @@
  * project (or the upload's `fail_on`) says fails. The upload calls it on the run it has just parsed,
  * before storing it; GET …/verdict and the run page on the stored run.
  */
-import type { ComparableRun, Comparison, MetricComparison } from "../compare/compare-runs";
+import type { ComparableRun, Comparison, CompareOptions, MetricComparison } from "../compare/compare-runs";
 import { compareRuns, seriesValues } from "../compare/compare-runs";
 import { explainInconclusive, headlineChanges } from "../compare/gate-summary";
 import type { FailOnValue } from "../fail-on";
@@ -124,18 +124,15 @@ function seriesHistory(runs: readonly ComparableRun[]): Map<string, number[]> {
 /** The comparison and the decision (scripts/evaluate-verdicts.ts measures this path on its own). */
 export function decideFromRuns(input: GateRunsInput): { comparison: Comparison | null; decision: GateDecision } {
   const { baseRuns, headRuns, project } = input;
-  const comparison: Comparison | null =
-    baseRuns.length === 0
-      ? null
-      : compareRuns(baseRuns, headRuns, {
-          minEffectPct: project.minEffectPct,
-          alpha: project.alpha,
-          test: "student",
-          gateMetric: project.gateMetric,
-          // The series' earlier values: the floors' longer-run noise; for 1 vs 1, the noise band, learnt
-          // (as the compare page does) from the runs before the base run, not from the base run itself.
-          history: seriesHistory([...input.noiseOnlyRuns, ...(baseRuns.length > 1 ? baseRuns : [])]),
-        });
+  // The series' earlier values: the floors' longer-run noise; for 1 vs 1, the noise band, learnt (as the
+  // compare page does) from the runs before the base run, not from the base run itself.
+  const history = baseRuns.length === 0 ? undefined : seriesHistory([...input.noiseOnlyRuns, ...(baseRuns.length > 1 ? baseRuns : [])]);
+  const compare = (metrics: CompareOptions["metrics"]) =>
+    compareRuns(baseRuns, headRuns, { minEffectPct: project.minEffectPct, alpha: project.alpha, test: "student", gateMetric: project.gateMetric, history, metrics });
+  // The decision reads the gate metrics alone; every metric is compared only when no endpoint could be
+  // judged, where the answer names the largest changes seen on any metric (judgeGate's `unjudged`).
+  const gateOnly = baseRuns.length === 0 ? null : compare("gate");
+  const comparison = gateOnly !== null && explainInconclusive(gateOnly) !== null ? compare("all") : gateOnly;
   const decision = decideOutcome({
     comparison,
     failOn: input.failOn,
