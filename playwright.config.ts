@@ -10,6 +10,8 @@ export const E2E_ADMIN_TOKEN = "e2e-admin-token-0123456789";
 /** A second server, private (BENCHTRACK_READ_TOKEN set), on the next port, for e2e/ui/private.spec.ts. */
 export const E2E_PRIVATE_BASE_URL = `http://localhost:${PORT + 1}`;
 export const E2E_READ_TOKEN = "e2e-read-token-0123456789";
+/** A third server, started by e2e/ui/first-upload.spec.ts itself as a newcomer would (npm start, nothing set). */
+export const E2E_FRESH_PORT = PORT + 2;
 const CHROMIUM_PATH = process.env.BENCHTRACK_CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({

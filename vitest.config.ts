@@ -19,6 +19,7 @@ const UNIT = [
   "components/**/*.test.ts",
   "app/api/v1/methods.test.ts",
   "scripts/ci/living-comment.test.ts",
+  "server/admin-token.test.ts",
   "server/env.test.ts",
   "server/http/openapi/index.test.ts",
   "server/http/upload-body.test.ts",

@@ -12,8 +12,9 @@ export function AuthSection({ tokensUrl }: { tokensUrl: string }) {
       <ul className="list-disc space-y-1.5 pl-5">
         <li>
           <strong>Admin token</strong>: the value of <Code>BENCHTRACK_ADMIN_TOKEN</Code> on the server (at least 16
-          characters; unset means no admin access). It can do everything, and an upload with it creates a missing
-          project.
+          characters). Unset, <Code>npm start</Code> with the embedded database makes one on its first start and keeps it
+          in <Code>$BENCHTRACK_DATA_DIR/admin-token</Code>; otherwise there is no admin access. It can do everything, and
+          an upload with it creates a missing project.
         </li>
         <li>
           <strong>Project tokens</strong>: upload runs to one project only. Create one on the server with{" "}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useSuspenseQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import Link from "next/link";
 import { pagePaths } from "@/server/domain/urls";
 import { Sparkline } from "@/components/charts/sparkline";
@@ -8,20 +9,21 @@ import { describeRunTime } from "@/components/history/run-time";
 import { formatMs, formatNumber, formatRelativeTime } from "@/server/domain/format";
 import { GradeChip } from "@/components/sla/grade-badge";
 import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import { FirstUploadHint } from "./first-upload-hint";
 
 /**
- * The home page's project cards. Ages ("3 h ago") are relative to when the list was read
- * (`generatedAt`), so the server HTML and the hydrated page say the same.
+ * The home page's project cards, or `empty` when there is none (the first-upload hint, rendered on the
+ * server when it found no project; a plain note if the last one went since). Ages ("3 h ago") are
+ * relative to when the list was read (`generatedAt`), so the server HTML and the hydrated page say the same.
  */
-export function ProjectList({ baseUrl }: { baseUrl: string }) {
+export function ProjectList({ empty }: { empty: ReactNode }) {
   const trpc = useTRPC();
   const {
     data: { projects, generatedAt: now },
   } = useSuspenseQuery(trpc.project.list.queryOptions());
 
-  if (projects.length === 0) return <FirstUploadHint baseUrl={baseUrl} />;
+  if (projects.length === 0) return empty ?? <EmptyState title="No projects yet" />;
 
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="project-list">

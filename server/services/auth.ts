@@ -172,12 +172,29 @@ export function requireReadAccess(principal: Principal, target: ReadTarget): voi
   );
 }
 
+/**
+ * Said after a refusal on a server with no admin token, so a 401 is not taken for a mistyped token: the
+ * admin token the caller reached for does not exist here. Names the variable and the file `npm start`
+ * would keep it in, never a path of this machine.
+ */
+export function noAdminTokenNote(): string {
+  const env = getEnv();
+  if (env.BENCHTRACK_ADMIN_TOKEN) return "";
+  return env.DATABASE_URL
+    ? " This server has no admin token configured: set BENCHTRACK_ADMIN_TOKEN (16 characters or more) in its environment and restart it."
+    : " This server has no admin token configured: start it with `npm start`, which makes one (kept in $BENCHTRACK_DATA_DIR/admin-token), or set BENCHTRACK_ADMIN_TOKEN (16 characters or more) in its environment.";
+}
+
 /** The token of an `Authorization: Bearer <token>` header (null without a header); any other form is refused. */
 function bearerTokenOf(authorization: string | null): string | null {
   if (!authorization) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match?.[1]) throw new ServiceError("unauthorized", 'The Authorization header must be "Bearer <token>"');
-  return match[1];
+  if (match?.[1]) return match[1];
+  // "Bearer " and nothing: the shell variable meant to hold the token was empty.
+  const message = /^Bearer\s*$/i.test(authorization)
+    ? 'The Authorization header holds no token after "Bearer" (was the variable meant to hold it empty in your shell?).'
+    : 'The Authorization header must be "Bearer <token>".';
+  throw new ServiceError("unauthorized", `${message}${noAdminTokenNote()}`);
 }
 
 /** Compares secrets in constant time (hashing first makes the lengths equal). */
@@ -196,13 +213,13 @@ export async function authenticateToken(db: PrismaClient, token: string | null):
     await touchToken(db, projectToken.id);
     return { kind: "project-token", tokenId: projectToken.id, projectId: projectToken.projectId };
   }
-  throw new ServiceError("unauthorized", "The token is not valid (unknown or revoked)");
+  throw new ServiceError("unauthorized", `The token is not valid (unknown or revoked).${noAdminTokenNote()}`);
 }
 
 export function requireAdmin(principal: Principal): void {
   if (principal.kind === "admin") return;
   if (principal.kind === "anonymous" || principal.kind === "share") {
-    throw new ServiceError("unauthorized", "This call needs the admin token: Authorization: Bearer $BENCHTRACK_ADMIN_TOKEN");
+    throw new ServiceError("unauthorized", `This call needs the admin token: Authorization: Bearer $BENCHTRACK_ADMIN_TOKEN.${noAdminTokenNote()}`);
   }
   throw new ServiceError("forbidden", "This call needs the admin token; a project or read token may not do it");
 }
@@ -218,7 +235,7 @@ export function requireUploadTo(
 ): void {
   if (principal.kind === "admin") return;
   if (principal.kind === "anonymous" || principal.kind === "share") {
-    throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>`);
+    throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>.${noAdminTokenNote()}`);
   }
   if (principal.kind === "reader") throw new ServiceError("forbidden", `The read token may not ${verb}`);
   if (principal.projectId !== projectId) {

@@ -3,7 +3,7 @@ import { createTokenSchema } from "../schemas/tokens";
 import type { Principal } from "./auth";
 import { requireAdmin } from "./auth";
 import { notFound } from "./errors";
-import { requireProject } from "./projects";
+import { findProject, requireProject } from "./projects";
 import { newTokenSecret } from "./tokens";
 
 /**
@@ -15,7 +15,13 @@ const TOKEN_SELECT = { id: true, name: true, prefix: true, createdAt: true, last
 /** Creates an upload token (admin); `input` is checked against createTokenSchema. */
 export async function createProjectToken(db: PrismaClient, principal: Principal, slug: string, input: unknown) {
   requireAdmin(principal);
-  const project = await requireProject(db, slug);
+  // The README's token recipe is often a new server's first call: say how a project comes to be.
+  const project = await findProject(db, slug);
+  if (!project) {
+    throw notFound(`Project "${slug}"`, [
+      { path: "project", message: `create it first: an upload with the admin token creates its project, or POST /api/v1/projects {"slug": "${slug}"}` },
+    ]);
+  }
   const { name } = createTokenSchema.parse(input);
   const { token, prefix, tokenHash } = newTokenSecret();
   const created = await db.apiToken.create({

@@ -296,6 +296,22 @@ describe("tokens", () => {
     await upload(slug, fixture("k6/baseline/round1/summary.json"));
     const anonymous = await call(createToken, `/api/v1/projects/${slug}/tokens`, { project: slug }, { method: "POST", token: null });
     expect(anonymous.status).toBe(401);
+    // This server has an admin token: no refusal says otherwise (no-admin-token.test.ts has the other case).
+    expect(((await anonymous.json()) as Json).error.message).not.toMatch(/no admin token/);
+    const empty = await upload(slug, fixture("k6/baseline/round2/summary.json"), { token: "" });
+    expect(empty.status).toBe(401);
+    expect(empty.json.error.message).toBe('The Authorization header holds no token after "Bearer" (was the variable meant to hold it empty in your shell?).');
+  });
+
+  it("a token for a project that does not exist yet is a 404 that says how the project comes to be", async () => {
+    const slug = uniqueSlug("not-yet");
+    const response = await call(createToken, `/api/v1/projects/${slug}/tokens`, { project: slug }, { method: "POST" });
+    expect(response.status).toBe(404);
+    const { error } = ((await response.json()) as Json) as { error: { message: string; details: { path: string; message: string }[] } };
+    expect(error.message).toBe(`Project "${slug}" not found`);
+    expect(error.details).toEqual([
+      { path: "project", message: `create it first: an upload with the admin token creates its project, or POST /api/v1/projects {"slug": "${slug}"}` },
+    ]);
   });
 });
 
