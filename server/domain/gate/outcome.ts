@@ -20,6 +20,7 @@ import type { FailOnValue } from "../fail-on";
 import { formatDeltaPct } from "../format";
 import type { SlaGrade } from "../sla/grade";
 import { endpointDisplayName } from "../run";
+import { describeThreshold } from "../tool-thresholds";
 import type { Comparison, InconclusiveKind } from "../compare/compare-runs";
 import type { GateMetric } from "../compare/gate-summary";
 import { describeNotJudged, explainInconclusive, gateMetricsOf } from "../compare/gate-summary";
@@ -98,7 +99,7 @@ export function decideOutcome(input: GateInput): GateDecision {
   const reasons: string[] = [];
   const { failOn, thresholds, grade } = input;
   if (failOn.includes("thresholds") && thresholds.failed.length > 0) {
-    const listed = thresholds.failed.slice(0, 5).map(({ metric, expression }) => `${metric} ${expression}`);
+    const listed = thresholds.failed.slice(0, 5).map(describeThreshold);
     const more = thresholds.failed.length > listed.length ? ` and ${thresholds.failed.length - listed.length} more` : "";
     reasons.push(`${thresholds.failed.length} of ${thresholds.evaluated} ${input.tool} thresholds failed: ${listed.join(", ")}${more}`);
   }

@@ -4,6 +4,7 @@ import type { SlaGrade } from "../sla/grade";
 import type { GateResult } from "../gate/judge";
 import { markdownCode, markdownText } from "./markdown";
 import { AGGREGATE_DISPLAY_NAME, endpointDisplayName, isAggregate } from "../run";
+import { thresholdSubject } from "../tool-thresholds";
 
 /**
  * A run as a pull-request comment: what ran, its SLA grade and why, the per-endpoint table, a link.
@@ -55,7 +56,10 @@ function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string |
   const lines = [headline, ""];
   if (verdict.thresholds.failed.length > 0) {
     const { failed } = verdict.thresholds;
-    const listed = failed.slice(0, MAX_THRESHOLDS_LISTED).map(({ metric, expression }) => `${markdownCode(expression)} on ${markdownCode(metric)}`);
+    const listed = failed.slice(0, MAX_THRESHOLDS_LISTED).map((threshold) => {
+      const subject = thresholdSubject(threshold);
+      return `${markdownCode(threshold.expression)}${subject === null ? "" : ` on ${markdownCode(subject)}`}`;
+    });
     const rest = failed.length > listed.length ? ` and ${more(failed.length - listed.length, "threshold")}` : "";
     lines.push(`**Tool thresholds failed** (${failed.length} of ${verdict.thresholds.evaluated}): ${listed.join(", ")}${rest}.`, "");
   }
