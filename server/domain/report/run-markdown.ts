@@ -20,6 +20,9 @@ const MAX_ENDPOINT_ROWS = 25;
 const MAX_THRESHOLDS_LISTED = 10;
 const MAX_REGRESSION_ROWS = 15;
 
+/** A reason as a sentence: it ends with one full stop. */
+const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
+
 const more = (count: number, what: string) => `${count} more ${what}${count === 1 ? "" : "s"}`;
 
 function gradeLine(grade: SlaGrade | null): string {
@@ -51,9 +54,15 @@ function describeUnjudged(change: GateResult["comparison"]["unjudged"][number]):
 
 function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string | null | undefined): string[] {
   const { comparison } = verdict;
-  const why = verdict.reasons.length > 0 ? `: ${verdict.reasons.map(markdownText).join("; ")}` : "";
-  const headline = `${HEADLINES[verdict.outcome]}${why}${verdict.outcome === "pass" && verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
+  // The first line is what a PR timeline, a notification and a check title show: the outcome and its
+  // reasons in a few words (no user text, so it stays under ~100 characters); the reasons in full below.
+  const summary = verdict.summary === "" ? "" : `: ${verdict.summary}`;
+  const headline = `${HEADLINES[verdict.outcome]}${summary}${verdict.outcome === "pass" && verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
   const lines = [headline, ""];
+  const [reason, ...moreReasons] = verdict.reasons.map((text) => markdownText(sentence(text)));
+  if (reason !== undefined) {
+    lines.push(...(moreReasons.length === 0 ? [`**Why:** ${reason}`] : ["**Why:**", "", ...[reason, ...moreReasons].map((text) => `- ${text}`)]), "");
+  }
   if (verdict.thresholds.failed.length > 0) {
     const { failed } = verdict.thresholds;
     const listed = failed.slice(0, MAX_THRESHOLDS_LISTED).map((threshold) => {
