@@ -63,7 +63,8 @@ function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string |
   if (reason !== undefined) {
     lines.push(...(moreReasons.length === 0 ? [`**Why:** ${reason}`] : ["**Why:**", "", ...[reason, ...moreReasons].map((text) => `- ${text}`)]), "");
   }
-  if (verdict.thresholds.failed.length > 0) {
+  // Failed thresholds that fail the run are among the reasons above; listed apart only when fail_on leaves them out.
+  if (verdict.thresholds.failed.length > 0 && !verdict.failOn.includes("thresholds")) {
     const { failed } = verdict.thresholds;
     const listed = failed.slice(0, MAX_THRESHOLDS_LISTED).map((threshold) => {
       const subject = thresholdSubject(threshold);
