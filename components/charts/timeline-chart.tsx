@@ -4,7 +4,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import type { TooltipContentProps } from "recharts";
 import { formatDuration, formatNumber } from "@/server/domain/format";
 
-/** One moment of a run: seconds since its first point, and the figures of that window. */
+/** One moment of a run: seconds into the run, and the figures of the window ending then. */
 export interface TimelineChartRow {
   seconds: number;
   [field: string]: number | null;
@@ -77,7 +77,7 @@ export function TimelineChart({
           <XAxis
             type="number"
             dataKey="seconds"
-            domain={["dataMin", "dataMax"]}
+            domain={[0, "dataMax"]}
             tickFormatter={(value: number) => formatDuration(value)}
             tick={AXIS_TICK}
             tickLine={false}

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Table, Td, Th } from "@/components/ui/table";
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import { endpointDisplayName } from "@/server/domain/run";
+import { thresholdSubject } from "@/server/domain/tool-thresholds";
 import { OUTCOME_LOOK, OUTCOME_TEXT_CLASS, OutcomeBadge } from "./outcome-badge";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
@@ -97,12 +98,16 @@ export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
         {thresholds.failed.length > 0 && (
           <p data-testid="verdict-thresholds">
             <span className="font-medium text-bad">Tool thresholds failed</span> ({thresholds.failed.length} of {thresholds.evaluated}):{" "}
-            {thresholds.failed.map(({ metric, expression }, index) => (
-              <span key={`${metric} ${expression}`}>
-                {index > 0 && ", "}
-                <code>{expression}</code> on {metric}
-              </span>
-            ))}
+            {thresholds.failed.map((threshold, index) => {
+              const subject = thresholdSubject(threshold);
+              return (
+                <span key={`${threshold.metric} ${threshold.expression}`}>
+                  {index > 0 && ", "}
+                  <code>{threshold.expression}</code>
+                  {subject !== null && <> on {subject}</>}
+                </span>
+              );
+            })}
           </p>
         )}
         {comparison.regressions.length > 0 && (

@@ -79,6 +79,24 @@ test.describe("every tool's own output, on the run page", () => {
     await screenshots(page, "formats-artillery");
   });
 
+  test("artillery report.json: the timeline spans the run's duration, from its start", async ({ page, request }) => {
+    // managedasync's two 10 s windows end 4.4 s and 12 s into its 12 s run: drawn from the first window's
+    // end, the timeline said 7.5 s.
+    const uploaded = await uploadFiles(request, uniqueSlug("artillery-span"), {
+      "report.json": fixture("artillery/managedasync/round1/report.json"),
+    });
+    await page.goto(uploaded.url);
+    const duration = page.locator("dt", { hasText: /^Duration$/ }).locator("xpath=following-sibling::dd");
+    await expect(duration).toHaveText("12 s");
+    await expect(page.getByTestId("run-timeline")).toContainText("All endpoints over 12 s, window by window.");
+    await expect(page.getByTestId("timeline-throughput").locator("path.recharts-curve").first()).toBeAttached();
+    // The time axis starts at the run's start.
+    const ticks = page.getByTestId("timeline-throughput").locator("text.recharts-cartesian-axis-tick-value").filter({ hasText: / s$/ });
+    await expect(ticks.first()).toHaveText("0 s");
+    await expect(ticks.last()).toHaveText("12 s");
+    await screenshots(page, "formats-artillery-span");
+  });
+
   test("hey -o csv: one row per request becomes a histogram; ?endpoint= names the target", async ({
     page,
     request,

@@ -75,7 +75,8 @@ test("a +75% p95 against a single run on main: inconclusive for too little histo
   expect(answer.inconclusive.kind).toBe("too-little-history");
   expect(answer.reasons[0]).toMatch(/^too little history: 1 vs 1, judged against the noise band of recent history: insufficient data: need 5 history points/);
   expect(answer.comparison.url).toContain("test=student");
-  expect(markdown.split("\n")[0]).toMatch(/^### ⚠️ Benchtrack: \*\*INCONCLUSIVE\*\*: too little history: /);
+  expect(markdown.split("\n")[0]).toBe("### ⚠️ Benchtrack: **INCONCLUSIVE**: too little history");
+  expect(markdown.split("\n")[2]).toMatch(/^\*\*Why:\*\* too little history: 1 vs 1, /);
   expect(markdown).toContain("Largest changes seen, **not judged**: All endpoints p95 +75.0% (21.7 ms → 38.1 ms)");
 
   // The comparison the answer links to: the verdict and why, in words; the gate metric named and why.

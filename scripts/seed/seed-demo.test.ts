@@ -1,7 +1,13 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { groupIntoIncidents } from "../../components/regressions/incidents";
 import type { Database } from "../../server/db";
+import { formatDeltaPct, formatMetricValue } from "../../server/domain/format";
+import { metricDefinition } from "../../server/domain/metrics";
 import { median } from "../../server/domain/stats/descriptive";
 import { openMigratedDatabase } from "../../server/testing/databases";
+import { callerWith } from "../../server/testing/trpc-callers";
 import { GRPC_PROJECT, HTTP_PROJECT, MANAGED_ASYNC_BRANCH } from "./plan";
 import { NotADemoProjectError, seedDemo } from "./seed-demo";
 import type { SeedSummary } from "./seed-demo";
@@ -52,6 +58,49 @@ describe("seedDemo", () => {
     const managedAsyncRounds = runs.filter((run) => run.label === "ManagedAsync").map((run) => run.round);
     expect(managedAsyncRounds.sort()).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
     expect(runs.every((run) => run.startedAt < NOW)).toBe(true);
+  });
+
+  it("gives a run only attributes that describe it, not the tags its fixture was recorded with", async () => {
+    const runs = await database.prisma.run.findMany({ select: { label: true, round: true, gitBranch: true, attributes: true } });
+    const described = runs.map(({ attributes, ...run }) => ({ ...run, attributes: attributes as Record<string, string> }));
+    // The ghz fixtures were recorded with `variant` and `round` tags (the recording's, not the demo run's).
+    const mainNightlies = described.filter((run) => run.label === "nightly" && run.gitBranch === "main");
+    expect(mainNightlies.length).toBeGreaterThan(40);
+    expect(mainNightlies.filter((run) => "variant" in run.attributes || "round" in run.attributes)).toEqual([]);
+    for (const run of described) {
+      if ("round" in run.attributes) expect(run.attributes.round).toBe(String(run.round));
+      if ("variant" in run.attributes) expect(run.attributes.variant.toLowerCase()).toBe(run.label?.toLowerCase());
+    }
+  });
+
+  it("shows in its inboxes exactly what the README's demo paragraph says", async () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+    // The paragraph as one line: the README wraps at any word.
+    const paragraph = (readme.split("\n\n").find((text) => text.includes("npm run seed:demo")) ?? "").replace(/\s+/g, " ");
+    const caller = callerWith(database.prisma, null);
+    const said: string[] = [];
+    let incidentCount = 0;
+    for (const slug of [HTTP_PROJECT, GRPC_PROJECT]) {
+      const inbox = await caller.regression.inbox({ project: slug });
+      const incidents = groupIntoIncidents(inbox.regressions);
+      incidentCount += incidents.length;
+      // "`listings-demo` lists 2 incidents", "`listings-grpc-demo` 1": the count after the project's name.
+      expect({ slug, incidents: Number(new RegExp(`\`${slug}\`\\D*(\\d+)`).exec(paragraph)?.[1]) }).toEqual({ slug, incidents: incidents.length });
+      for (const incident of incidents) {
+        const run = await database.prisma.run.findUniqueOrThrow({ where: { id: incident.firstRunId }, select: { tool: true, label: true } });
+        const largest = incident.rows[0]!;
+        const unit = metricDefinition(largest.metric)?.unit ?? null;
+        const aggregateOnly = incident.endpoints.every((endpoint) => endpoint === null);
+        const changes = `${incident.rows.length} ${incident.rows.length === 1 ? "change" : "changes"}`;
+        const where = aggregateOnly ? "the all-endpoints aggregate" : `${incident.endpoints.length} endpoints`;
+        const what = aggregateOnly ? largest.metric : `${largest.endpoint?.name} ${largest.metric}`;
+        const values = `${formatMetricValue(largest.metric, unit, largest.beforeValue)} → ${formatMetricValue(largest.metric, unit, largest.afterValue)}`;
+        said.push(`${run.tool} ${run.label} runs: ${changes} on ${where}, the largest ${what} ${values}, ${formatDeltaPct(largest.deltaPct)}`);
+      }
+    }
+    for (const phrase of said) expect(paragraph).toContain(phrase);
+    // And no incident the demo does not have.
+    expect(paragraph.match(/ changes? on /g)?.length).toBe(incidentCount);
   });
 
   it("names the five baseline and five ManagedAsync rounds of each project for a group comparison", async () => {

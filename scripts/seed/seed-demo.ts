@@ -29,7 +29,7 @@ const DEMO_PROJECTS = [
   {
     slug: GRPC_PROJECT,
     name: "Listings gRPC (demo)",
-    description: `gRPC load tests (ghz, one report per method, five per run). ${DESCRIPTION_TAIL}`,
+    description: `gRPC load tests (ghz, one report per method, five per run; the tags the fixtures were recorded with are left out). ${DESCRIPTION_TAIL}`,
   },
 ] as const;
 

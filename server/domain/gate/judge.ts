@@ -44,6 +44,8 @@ export interface GateResult {
   failOn: FailOnValue[];
   /** Why it fails, or why it is inconclusive (empty when it passes). */
   reasons: string[];
+  /** The reasons in a few words each, no user text: a headline's (GateDecision's `summary`). */
+  summary: string;
   /** What else a reader should know (endpoints not judged, what the check could catch, an open regression). */
   notes: string[];
   /** When the regression check could not judge any endpoint: why, in a word and in words. */
@@ -186,6 +188,7 @@ export function judgeGate(input: JudgeInput): GateResult {
     outcome: decision.outcome,
     failOn: input.failOn,
     reasons: decision.reasons,
+    summary: decision.summary,
     notes: decision.notes,
     inconclusive: decision.inconclusive,
     thresholds,

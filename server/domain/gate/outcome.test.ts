@@ -41,11 +41,12 @@ describe("decideOutcome", () => {
       ),
     ]);
     expect(decision.regressions.map(({ endpoint, metric }) => `${endpoint} ${metric.metric}`)).toEqual(["E2 p95"]);
+    expect(decision.summary).toBe("1 endpoint regressed");
   });
 
   it("passes an unchanged run, and says how large a slowdown it could have caught", () => {
     const decision = decideOutcome(input({ comparison: compareRuns(history, [runOf("h", [20.2, 39.8])]) }));
-    expect(decision).toMatchObject({ outcome: "pass", reasons: [], inconclusive: null });
+    expect(decision).toMatchObject({ outcome: "pass", reasons: [], summary: "", inconclusive: null });
     expect(decision.notes).toEqual([
       expect.stringMatching(
         /^no endpoint slower beyond the noise; at this history's noise the check catches slowdowns of about \d+(–\d+)?% or more \(80% of the time\)$/,
@@ -66,19 +67,27 @@ describe("decideOutcome", () => {
     expect(none).toMatchObject({
       outcome: "inconclusive",
       reasons: ["too little history: no earlier custom runs labelled nightly on main"],
+      summary: "too little history",
       inconclusive: { kind: "too-little-history" },
     });
     // 10 requests support no percentile, and these runs report no mean to fall back on.
     const fewRequests = decideOutcome(input({ comparison: compareRuns(history, [runOf("h", [20, 40], 10)]) }));
     expect(fewRequests).toMatchObject({
       outcome: "inconclusive",
+      summary: "too few requests",
       inconclusive: { kind: "too-few-requests", reason: "too few requests to judge p95 (10; needs 200)" },
     });
   });
 
   it("lets a failed SLA or tool threshold fail an otherwise inconclusive run, and fail_on decide what counts", () => {
     const thresholds = { evaluated: 2, failed: [{ metric: "http_req_duration", expression: "p(95)<35" }] };
-    expect(decideOutcome(input({ thresholds })).outcome).toBe("fail");
+    expect(decideOutcome(input({ thresholds }))).toMatchObject({ outcome: "fail", summary: "1 of 2 tool thresholds failed" });
+    const slow = compareRuns(history, [runOf("h", [30, 60])]);
+    const grade = { letter: "D", passed: 1, evaluated: 4 } as GateInput["grade"];
+    // Everything that failed, in a few words each; the reasons say it in full (user text included).
+    expect(decideOutcome(input({ thresholds, comparison: slow, grade })).summary).toBe(
+      "1 of 2 tool thresholds failed · 2 endpoints regressed · SLA grade D",
+    );
     expect(decideOutcome(input({ thresholds, failOn: ["regression"] })).outcome).toBe("inconclusive");
     expect(decideOutcome(input({ failOn: ["sla"] })).outcome).toBe("pass");
     expect(decideOutcome(input({ failOn: [] })).outcome).toBe("pass");

@@ -20,9 +20,10 @@ import type { FailOnValue } from "../fail-on";
 import { formatDeltaPct } from "../format";
 import type { SlaGrade } from "../sla/grade";
 import { endpointDisplayName } from "../run";
+import { describeThreshold } from "../tool-thresholds";
 import type { Comparison, InconclusiveKind } from "../compare/compare-runs";
 import type { GateMetric } from "../compare/gate-summary";
-import { describeNotJudged, explainInconclusive, gateMetricsOf } from "../compare/gate-summary";
+import { describeNotJudged, explainInconclusive, gateMetricsOf, INCONCLUSIVE_KIND_WORDS } from "../compare/gate-summary";
 
 export const OUTCOMES = ["pass", "fail", "inconclusive"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -47,6 +48,12 @@ export interface GateDecision {
   outcome: Outcome;
   /** Why it fails, or why it is inconclusive; empty when it passes. */
   reasons: string[];
+  /**
+   * The reasons in a few words each, for a headline (a PR comment's first line, a check's title):
+   * "2 endpoints regressed · SLA grade D", "too little history"; empty when it passes. No user text,
+   * so it stays short whatever the labels and endpoint names are.
+   */
+  summary: string;
   /** What else a reader should know: endpoints not judged, the smallest slowdown it could catch, an open regression. */
   notes: string[];
   /** The gate metrics that regressed (whatever fail_on says): what `runs.regressed` keeps. */
@@ -96,32 +103,31 @@ function checkRegressions(input: GateInput) {
 export function decideOutcome(input: GateInput): GateDecision {
   const check = checkRegressions(input);
   const reasons: string[] = [];
+  const summaries: string[] = [];
   const { failOn, thresholds, grade } = input;
   if (failOn.includes("thresholds") && thresholds.failed.length > 0) {
-    const listed = thresholds.failed.slice(0, 5).map(({ metric, expression }) => `${metric} ${expression}`);
+    const listed = thresholds.failed.slice(0, 5).map(describeThreshold);
     const more = thresholds.failed.length > listed.length ? ` and ${thresholds.failed.length - listed.length} more` : "";
-    reasons.push(`${thresholds.failed.length} of ${thresholds.evaluated} ${input.tool} thresholds failed: ${listed.join(", ")}${more}`);
+    const failed = `${thresholds.failed.length} of ${thresholds.evaluated}`;
+    reasons.push(`${failed} ${input.tool} thresholds failed: ${listed.join(", ")}${more}`);
+    summaries.push(`${failed} tool thresholds failed`);
   }
   if (failOn.includes("regression") && check.regressions.length > 0) {
     const listed = check.regressions.slice(0, 3).map(describeChange).join(", ");
     const more = check.regressions.length > 3 ? ", …" : "";
     const against = input.openRegression === null ? input.baselineHow : `${input.baselineHow}, before the open regression`;
     reasons.push(`${plural(check.regressions.length, "endpoint")} regressed against the baseline (${against}): ${listed}${more}`);
+    summaries.push(`${plural(check.regressions.length, "endpoint")} regressed`);
   }
   if (failOn.includes("sla") && grade?.letter && grade.passed < grade.evaluated) {
     reasons.push(`SLA grade ${grade.letter}: ${grade.evaluated - grade.passed} of ${grade.evaluated} checks failed`);
+    summaries.push(`SLA grade ${grade.letter}`);
   }
-  if (reasons.length > 0) {
-    return { outcome: "fail", reasons, notes: check.notes, regressions: check.regressions, inconclusive: check.inconclusive };
+  const { notes, regressions, inconclusive } = check;
+  if (reasons.length > 0) return { outcome: "fail", reasons, summary: summaries.join(" · "), notes, regressions, inconclusive };
+  if (failOn.includes("regression") && inconclusive !== null) {
+    const summary = INCONCLUSIVE_KIND_WORDS[inconclusive.kind];
+    return { outcome: "inconclusive", reasons: [inconclusive.reason], summary, notes, regressions, inconclusive };
   }
-  if (failOn.includes("regression") && check.inconclusive !== null) {
-    return {
-      outcome: "inconclusive",
-      reasons: [check.inconclusive.reason],
-      notes: check.notes,
-      regressions: check.regressions,
-      inconclusive: check.inconclusive,
-    };
-  }
-  return { outcome: "pass", reasons: [], notes: check.notes, regressions: check.regressions, inconclusive: check.inconclusive };
+  return { outcome: "pass", reasons: [], summary: "", notes, regressions, inconclusive };
 }

@@ -41,7 +41,7 @@ export interface EndpointHistogram {
   bars: HistogramBar[];
 }
 
-/** One drawn moment of a timeline: seconds since the timeline's first point, and that window's figures. */
+/** One drawn moment of a timeline: seconds since the run began (timelineOriginMs), and the figures of the window ending then. */
 export interface TimelineRow {
   seconds: number;
   atMs: number;
@@ -152,15 +152,38 @@ export function toHistograms(run: ParsedRun): EndpointHistogram[] {
 }
 
 /**
- * The run's timelines (the aggregate's first, then each endpoint's), as rows to draw. Long ones are
+ * When the run began, on its timelines' clock: the end of its last window less the run's duration (a
+ * tool's timeline ends where its run ends). A point marks the END of its window, so the first one lies
+ * a window into the run: artillery's first 10 s window, clipped to the run, ends 4.4 s after its first
+ * request; Locust's HTML history starts 5 s in. Counting from the first point drew a 12 s run as 7.5 s.
+ * The run's startedAt is no help here: upload metadata (`started_at`) may set it on another clock.
+ * Without a duration, or with one shorter than the timeline, the first point is the origin.
+ */
+export function timelineOriginMs(run: Pick<ParsedRun, "aggregate" | "endpoints" | "durationSeconds">): number | null {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const result of [run.aggregate, ...run.endpoints]) {
+    for (const point of result.timeline ?? []) {
+      first = Math.min(first, point.atMs);
+      last = Math.max(last, point.atMs);
+    }
+  }
+  if (first > last) return null; // no timeline
+  if (run.durationSeconds === null) return first;
+  return Math.min(first, last - run.durationSeconds * 1000);
+}
+
+/**
+ * The run's timelines (the aggregate's first, then each endpoint's), as rows to draw, each at its time
+ * into the run (one origin for all, so an endpoint's chart lines up with the aggregate's). Long ones are
  * thinned to every n-th point the tool wrote (never averaged: each drawn value is one the tool gave),
  * and the caption says so.
  */
 export function toTimelines(run: ParsedRun): EndpointTimeline[] {
+  const origin = timelineOriginMs(run);
   return [run.aggregate, ...run.endpoints].flatMap((result) => {
     const points = result.timeline ?? [];
-    const first = points[0];
-    if (!first) return [];
+    if (origin === null || points.length === 0) return [];
     const step = Math.ceil(points.length / MAX_TIMELINE_ROWS);
     const kept = points.filter((_, index) => index % step === 0 || index === points.length - 1);
     return [
@@ -169,7 +192,7 @@ export function toTimelines(run: ParsedRun): EndpointTimeline[] {
         displayName: endpointDisplayName(result.name),
         total: points.length,
         step,
-        rows: kept.map((point) => ({ ...point, seconds: (point.atMs - first.atMs) / 1000 })),
+        rows: kept.map((point) => ({ ...point, seconds: (point.atMs - origin) / 1000 })),
         hasLatency: points.some((point) => point.p50Ms !== null || point.p95Ms !== null),
         hasUsers: points.some((point) => point.users !== null),
       },

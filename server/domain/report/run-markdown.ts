@@ -4,6 +4,7 @@ import type { SlaGrade } from "../sla/grade";
 import type { GateResult } from "../gate/judge";
 import { markdownCode, markdownText } from "./markdown";
 import { AGGREGATE_DISPLAY_NAME, endpointDisplayName, isAggregate } from "../run";
+import { thresholdSubject } from "../tool-thresholds";
 
 /**
  * A run as a pull-request comment: what ran, its SLA grade and why, the per-endpoint table, a link.
@@ -18,6 +19,9 @@ type ResultRow = RunDocument["endpoints"][number];
 const MAX_ENDPOINT_ROWS = 25;
 const MAX_THRESHOLDS_LISTED = 10;
 const MAX_REGRESSION_ROWS = 15;
+
+/** A reason as a sentence: it ends with one full stop. */
+const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
 
 const more = (count: number, what: string) => `${count} more ${what}${count === 1 ? "" : "s"}`;
 
@@ -50,12 +54,22 @@ function describeUnjudged(change: GateResult["comparison"]["unjudged"][number]):
 
 function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string | null | undefined): string[] {
   const { comparison } = verdict;
-  const why = verdict.reasons.length > 0 ? `: ${verdict.reasons.map(markdownText).join("; ")}` : "";
-  const headline = `${HEADLINES[verdict.outcome]}${why}${verdict.outcome === "pass" && verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
+  // The first line is what a PR timeline, a notification and a check title show: the outcome and its
+  // reasons in a few words (no user text, so it stays under ~100 characters); the reasons in full below.
+  const summary = verdict.summary === "" ? "" : `: ${verdict.summary}`;
+  const headline = `${HEADLINES[verdict.outcome]}${summary}${verdict.outcome === "pass" && verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
   const lines = [headline, ""];
-  if (verdict.thresholds.failed.length > 0) {
+  const [reason, ...moreReasons] = verdict.reasons.map((text) => markdownText(sentence(text)));
+  if (reason !== undefined) {
+    lines.push(...(moreReasons.length === 0 ? [`**Why:** ${reason}`] : ["**Why:**", "", ...[reason, ...moreReasons].map((text) => `- ${text}`)]), "");
+  }
+  // Failed thresholds that fail the run are among the reasons above; listed apart only when fail_on leaves them out.
+  if (verdict.thresholds.failed.length > 0 && !verdict.failOn.includes("thresholds")) {
     const { failed } = verdict.thresholds;
-    const listed = failed.slice(0, MAX_THRESHOLDS_LISTED).map(({ metric, expression }) => `${markdownCode(expression)} on ${markdownCode(metric)}`);
+    const listed = failed.slice(0, MAX_THRESHOLDS_LISTED).map((threshold) => {
+      const subject = thresholdSubject(threshold);
+      return `${markdownCode(threshold.expression)}${subject === null ? "" : ` on ${markdownCode(subject)}`}`;
+    });
     const rest = failed.length > listed.length ? ` and ${more(failed.length - listed.length, "threshold")}` : "";
     lines.push(`**Tool thresholds failed** (${failed.length} of ${verdict.thresholds.evaluated}): ${listed.join(", ")}${rest}.`, "");
   }

@@ -5,7 +5,7 @@ import { readFixture } from "../parsers/fixtures/read-fixture";
 import { gradeRun } from "../sla/grade";
 import { slaPolicySchema } from "../sla/policy";
 import { safeHttpUrl } from "../urls";
-import { statusToneOf } from "./report-sections";
+import { statusToneOf, toTimelines } from "./report-sections";
 import { runTitle, toCompareLinks, toRunReport } from "./run-report";
 
 const GHZ_METHODS = ["GetListing", "ListListings", "SearchListings", "CheckStockAvailability", "GetAllCategories"];
@@ -154,5 +154,56 @@ describe("toRunReport extras", () => {
     expect(report.aggregate.slaCompliant).toBeNull();
     expect(report).toMatchObject({ grade, compare, annotations, isPinnedBaseline: true });
     expect(report.project.repoUrl).toBeNull();
+  });
+});
+
+describe("toTimelines: a timeline spans the run, from its start", () => {
+  interface ArtilleryWindow {
+    period: number | string;
+  }
+  interface ArtilleryReport {
+    aggregate: { firstMetricAt: number; lastMetricAt: number };
+    intermediate: ArtilleryWindow[];
+  }
+
+  it.each(["baseline", "managedasync"])("artillery %s: the points at their windows' ends, the last at the run's duration", (variant) => {
+    const text = readFixture(`artillery/${variant}/round1/report.json`);
+    const report = JSON.parse(text) as ArtilleryReport;
+    const { firstMetricAt, lastMetricAt } = report.aggregate;
+    const { run } = parseUpload({ files: [{ name: "report.json", text }] });
+    // The file's own span: the first metric to the last (the 12 s phase at 10 arrivals/s).
+    expect(run.durationSeconds).toBe((lastMetricAt - firstMetricAt) / 1000);
+    expect(run.durationSeconds).toBeGreaterThan(11.9);
+    const [aggregate, ...endpoints] = toTimelines(run);
+    // Each 10 s window (wall-clock aligned) ends at period + 10 s, the last one cut at the run's end.
+    const ends = report.intermediate
+      .map((window) => Math.min(Number(window.period) + 10_000, lastMetricAt))
+      .sort((a, b) => a - b);
+    expect(aggregate?.rows.map((row) => row.seconds)).toEqual(ends.map((end) => (end - firstMetricAt) / 1000));
+    expect(aggregate?.rows.at(-1)?.seconds).toBe(run.durationSeconds);
+    // Not from the first point: artillery's first window ends seconds into the run (4.4 s in managedasync).
+    expect(aggregate?.rows[0]?.seconds).toBeGreaterThan(1);
+    for (const endpoint of endpoints) expect(endpoint.rows.at(-1)?.seconds).toBe(run.durationSeconds);
+  });
+
+  it("Locust's HTML history: from the report's start_time, to its end_time", () => {
+    const { run } = parseUpload({ files: [{ name: "report.html", text: readFixture("locust/baseline/round1/report.html") }] });
+    const [aggregate] = toTimelines(run);
+    const startMs = Date.parse(run.startedAt ?? "");
+    expect(aggregate?.rows.map((row) => row.seconds)).toEqual(run.aggregate.timeline?.map((point) => (point.atMs - startMs) / 1000));
+    expect(aggregate?.rows.at(-1)?.seconds).toBe(run.durationSeconds);
+  });
+
+  it("is not moved by a started_at given on another clock, and starts at the first point without a duration", () => {
+    const text = readFixture("artillery/managedasync/round1/report.json");
+    const { run } = parseUpload({ files: [{ name: "report.json", text }] });
+    const seconds = toTimelines(run)[0]?.rows.map((row) => row.seconds);
+    expect(toTimelines({ ...run, startedAt: "2026-01-01T00:00:00.000Z" })[0]?.rows.map((row) => row.seconds)).toEqual(seconds);
+    const first = run.aggregate.timeline?.[0]?.atMs ?? 0;
+    expect(toTimelines({ ...run, durationSeconds: null })[0]?.rows.map((row) => row.seconds)).toEqual(
+      run.aggregate.timeline?.map((point) => (point.atMs - first) / 1000),
+    );
+    // A duration shorter than the timeline cannot place its start: the first point is the origin.
+    expect(toTimelines({ ...run, durationSeconds: 1 })[0]?.rows[0]?.seconds).toBe(0);
   });
 });

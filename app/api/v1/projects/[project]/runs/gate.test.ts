@@ -154,7 +154,8 @@ describe("a k6 run on a feature branch against a single run of main", () => {
       expect(branch.comparison.baseline.runs.map((run) => run.id)).toEqual([main.id]);
       expect(branch.inconclusive).toMatchObject({ kind: "too-little-history" });
       expect(branch.reasons[0]).toMatch(/^too little history: 1 vs 1, judged against the noise band of recent history: insufficient data: need 5 history points/);
-      expect(branch.comment.markdown.split("\n")[0]).toMatch(/^### ⚠️ Benchtrack: \*\*INCONCLUSIVE\*\*: too little history: /);
+      expect(branch.comment.markdown.split("\n")[0]).toBe("### ⚠️ Benchtrack: **INCONCLUSIVE**: too little history");
+      expect(branch.comment.markdown.split("\n")[2]).toMatch(/^\*\*Why:\*\* too little history: 1 vs 1, /);
       expect(branch.comment.markdown).not.toMatch(/PASS/);
     }
   }, 60_000);

@@ -12,7 +12,8 @@ import { POST as uploadRun } from "./route";
 // and with 1 to 3 runs of history it cannot pass either: it says it has too little history. The
 // ManagedAsync rounds (a real slowdown) of one commit uploaded on a PR branch are pooled as rounds:
 // inconclusive until there are 6 runs in all, then a fail. Runs on the embedded database and, with
-// DATABASE_URL, PostgreSQL.
+// DATABASE_URL, PostgreSQL. Every answer's PR comment leads with a headline short enough for a PR
+// timeline and a check's title, whatever it says.
 const FIXTURES = path.resolve(import.meta.dirname, "../../../../../../server/domain/parsers/fixtures");
 const TOOLS = {
   k6: { folder: "k6", files: ["summary.json"] },
@@ -20,6 +21,17 @@ const TOOLS = {
   ghz: { folder: "ghz", files: ["GetListing.json", "ListListings.json", "SearchListings.json", "CheckStockAvailability.json", "GetAllCategories.json"] },
 } as const;
 type Tool = keyof typeof TOOLS;
+
+/** A PR comment's first line fits a PR timeline and a check's title; the reasons follow in full. */
+const HEADLINE_MAX_CHARS = 100;
+function expectShortHeadline(answer: { outcome: string; reasons: string[]; comment: { markdown: string } }) {
+  const [headline, , why] = answer.comment.markdown.split("\n");
+  expect(headline).toMatch(new RegExp(`^### \\S+ Benchtrack: \\*\\*${answer.outcome.toUpperCase()}\\*\\*`));
+  expect(headline?.length).toBeLessThanOrEqual(HEADLINE_MAX_CHARS);
+  if (answer.reasons.length === 1) expect(why).toMatch(/^\*\*Why:\*\* /);
+  if (answer.reasons.length > 1) expect(why).toBe("**Why:**");
+  return headline;
+}
 
 function body(tool: Tool, variant: "baseline" | "managedasync", round: number): BodyInit {
   const { folder, files } = TOOLS[tool];
@@ -48,12 +60,15 @@ describe("the CI verdict on the bundled real rounds", () => {
       },
     });
     expect(response.status).toBe(201);
-    return (await response.json()) as {
+    const answer = (await response.json()) as {
       outcome: string;
       reasons: string[];
       inconclusive: { kind: string; reason: string } | null;
       comparison: { baseline: { how: string; runs: unknown[] }; headRuns: string[]; regressions: { endpoint: string | null; metric: string }[] };
+      comment: { markdown: string };
     };
+    expectShortHeadline(answer);
+    return answer;
   };
 
   it("never fails an unchanged baseline round, and says it has too little history to pass one", async () => {
@@ -63,6 +78,7 @@ describe("the CI verdict on the bundled real rounds", () => {
         expect({ tool, round, outcome: answer.outcome, kind: answer.inconclusive?.kind }).toEqual({ tool, round, outcome: "inconclusive", kind: "too-little-history" });
         expect(answer.comparison.baseline.runs).toHaveLength(round - 1);
         expect(answer.comparison.baseline.how).toContain(`${tool} run`);
+        expect(answer.comment.markdown.split("\n")[0]).toBe("### ⚠️ Benchtrack: **INCONCLUSIVE**: too little history");
       }
     }
   }, 120_000);
@@ -84,10 +100,16 @@ describe("the CI verdict on the bundled real rounds", () => {
           // gate says the slowdown is likely, not established, and how many rounds would establish it.
           expect(answer.outcome).toBe("inconclusive");
           expect(answer.inconclusive).toMatchObject({ kind: "undecided" });
+          expect(answer.comment.markdown.split("\n")[0]).toBe("### ⚠️ Benchtrack: **INCONCLUSIVE**: undecided");
           expect(answer.inconclusive?.reason).toMatch(/^GetListing p90 \(and 2 other endpoints\): undecided: \+55\.6% is worse and significant alone .* about \d+ more rounds of the head/);
         } else {
           expect({ tool, outcome: answer.outcome }).toEqual({ tool, outcome: "fail" });
           expect(answer.comparison.regressions.length).toBeGreaterThan(0);
+          // Several endpoints regressed (and k6's thresholds failed): counted in the headline, named below.
+          const regressed = `${answer.comparison.regressions.length} endpoint${answer.comparison.regressions.length === 1 ? "" : "s"} regressed`;
+          expect(answer.comment.markdown.split("\n")[0]).toBe(
+            `### ❌ Benchtrack: **FAIL**: ${tool === "k6" ? "2 of 4 tool thresholds failed · " : ""}${regressed}`,
+          );
           expect(answer.reasons).toContainEqual(
             expect.stringMatching(new RegExp(`regressed against the baseline \\(the 3 ${tool} runs labelled nightly on main; judged with 2 earlier rounds of commit ${commit.slice(0, 7)}\\)`)),
           );
@@ -142,8 +164,17 @@ describe("the tool's own verdict", () => {
 
     const markdown = await (await post(slug, {}, "text/markdown")).text();
     const lines = markdown.split("\n");
-    expect(lines[0]).toMatch(/FAIL\*\*: 2 of 4 k6 thresholds failed/);
-    expect(lines[2]).toBe("**Tool thresholds failed** (2 of 4): `p(95)<35` on `http_req_duration`, `p(99)<60` on `http_req_duration`.");
+    expect(lines.slice(0, 4)).toEqual([
+      "### ❌ Benchtrack: **FAIL**: 2 of 4 tool thresholds failed",
+      "",
+      "**Why:** 2 of 4 k6 thresholds failed: http\\_req\\_duration p(95)&lt;35, http\\_req\\_duration p(99)&lt;60.",
+      "",
+    ]);
+    expect(markdown).not.toContain("**Tool thresholds failed**");
+    expectShortHeadline({ ...answer, comment: { markdown } });
+    // When fail_on leaves thresholds out, they are no reason, and are listed apart.
+    const relaxed = await (await post(uniqueSlug("thresholds"), { fail_on: "regression" }, "text/markdown")).text();
+    expect(relaxed).toContain("**Tool thresholds failed** (2 of 4): `p(95)<35` on `http_req_duration`, `p(99)<60` on `http_req_duration`.");
   });
 
   it("does not fail the same run when fail_on leaves thresholds out, nor a run whose thresholds all passed", async () => {
@@ -155,6 +186,7 @@ describe("the tool's own verdict", () => {
     expect(await passing.json()).toMatchObject({ outcome: "inconclusive", thresholds: { evaluated: 4, failed: [] } });
     const unjudged = await (await post(slug, { fail_on: "sla" })).json();
     expect(unjudged).toMatchObject({ outcome: "pass", reasons: [] });
+    expect(expectShortHeadline(unjudged)).toBe("### ✅ Benchtrack: **PASS**");
   });
 });
 

@@ -54,7 +54,8 @@ describe("the CI verdict", () => {
     expect(relaxed.comparison.regressions.length).toBeGreaterThan(0);
 
     const markdown = await (await upload(slug, document(26.6, 12), {}, "text/markdown")).text();
-    expect(markdown.split("\n")[0]).toMatch(/^### ❌ Benchtrack: \*\*FAIL\*\*: 1 endpoint regressed against the baseline/);
+    expect(markdown.split("\n")[0]).toBe("### ❌ Benchtrack: **FAIL**: 1 endpoint regressed");
+    expect(markdown.split("\n")[2]).toMatch(/^\*\*Why:\*\* 1 endpoint regressed against the baseline \(the \d+ custom runs labelled nightly on main\): GetListing p95 \+32\.\d%\.$/);
     expect(markdown).toMatch(/\| GetListing \| p95 \| 20\.1 ms \| 26\.6 ms \| \+32\.\d%/);
 
     const later = await call(getVerdict, `/api/v1/projects/${slug}/runs/${body.id}/verdict`, { project: slug, id: body.id }, { token: null });
@@ -70,7 +71,8 @@ describe("the CI verdict", () => {
     const slow = await upload(slug, document(35.2, 1), { branch: "feature/x" }, "text/markdown");
     expect(slow.status).toBe(201);
     const lines = (await slow.text()).split("\n");
-    expect(lines[0]).toMatch(/^### ⚠️ Benchtrack: \*\*INCONCLUSIVE\*\*: too little history: 1 vs 1, judged against the noise band of recent history: insufficient data: need 5 history points/);
+    expect(lines[0]).toBe("### ⚠️ Benchtrack: **INCONCLUSIVE**: too little history");
+    expect(lines[2]).toMatch(/^\*\*Why:\*\* too little history: 1 vs 1, judged against the noise band of recent history: insufficient data: need 5 history points/);
     expect(lines).toContain("Largest changes seen, **not judged**: GetListing p95 +75.1% (20.1 ms → 35.2 ms) · GetListing p50 +75.1% (10.1 ms → 17.6 ms).");
   });
 
@@ -96,7 +98,8 @@ describe("the PR comment", () => {
     expect(first.comment).toMatchObject({ series: "custom:nightly", marker: `<!-- benchtrack:${slug}:custom:nightly -->` });
     const markdown = await (await upload(slug, document(20.2, 1), { branch: "feature/x" }, "text/markdown")).text();
     // One run of main to compare with: the gate says it cannot tell, and why.
-    expect(markdown.split("\n")[0]).toMatch(/^### ⚠️ Benchtrack: \*\*INCONCLUSIVE\*\*: too little history: 1 vs 1/);
+    expect(markdown.split("\n")[0]).toBe("### ⚠️ Benchtrack: **INCONCLUSIVE**: too little history");
+    expect(markdown.split("\n")[2]).toMatch(/^\*\*Why:\*\* too little history: 1 vs 1/);
     expect(markdown.trimEnd().split("\n").at(-1)).toBe(first.comment.marker);
     // The JSON's Markdown is the Markdown answer, for the same judgement.
     const verdict = await (await call(getVerdict, `/api/v1/projects/${slug}/runs/${first.id}/verdict`, { project: slug, id: first.id }, { token: null })).json();
