@@ -40,7 +40,7 @@ export interface TrendChartLine {
   hasDots?: boolean;
 }
 
-/** A shaded range behind the lines: the field holds [low, high] or null. */
+/** A shaded range behind the lines: the field holds [low, high], or null where there is none (drawn as a gap). */
 export interface TrendChartBand {
   dataKey: string;
   name: string;
@@ -173,7 +173,8 @@ export function TrendChart<P extends TrendChartDatum>({
                 fill={band.color}
                 fillOpacity={0.22}
                 activeDot={false}
-                connectNulls
+                // A null is a run without a band (right after a change): a gap, never a bridge across it.
+                connectNulls={false}
                 isAnimationActive={false}
               />
             )}

@@ -73,17 +73,24 @@ describe("toChartMarkers", () => {
   ];
 
   it("places markers at the x of the mode, with their kind's glyph and colour", () => {
-    expect(toChartMarkers(markers, "time")).toEqual([
+    expect(toChartMarkers(markers, "time", [])).toEqual([
       { x: 1000, text: "📌 baseline (nightly)", color: "var(--accent)" },
       { x: 2000, text: "◆ p95 +76.1%", color: "var(--bad)" },
       { x: 3000, text: "◆ p95 −4.2%", color: "var(--good)" },
       { x: 3000, text: "✎ deployed v2.3", color: "var(--text-muted)" },
     ]);
-    expect(toChartMarkers(markers, "order").map((marker) => marker.x)).toEqual([1, 2, 3, 3]);
+    expect(toChartMarkers(markers, "order", []).map((marker) => marker.x)).toEqual([1, 2, 3, 3]);
+  });
+
+  it("stands where its run is drawn, when the chart moved it (rounds of one commit spread in time)", () => {
+    const drawn = [{ runId: "b", x: 2600 }];
+    expect(toChartMarkers(markers, "time", drawn).map((marker) => marker.x)).toEqual([1000, 2600, 3000, 3000]);
+    const between: Marker = { runId: null, time: 2500, order: 3, kind: "deploy", text: "v2.4" };
+    expect(toChartMarkers([between], "time", drawn).map((marker) => marker.x)).toEqual([2500]);
   });
 
   it("keeps only the kinds asked for", () => {
-    expect(toChartMarkers(markers, "order", ["annotation"])).toEqual([
+    expect(toChartMarkers(markers, "order", [], ["annotation"])).toEqual([
       { x: 3, text: "✎ deployed v2.3", color: "var(--text-muted)" },
     ]);
   });

@@ -103,16 +103,22 @@ export function errorRateTickDigits(errorRates: readonly (number | null)[]): num
   return top < 0.05 ? 2 : top < 0.5 ? 1 : 0;
 }
 
-/** Server markers at the chart's x (time or run order), coloured by kind; `kinds` keeps only those. */
+/**
+ * Server markers at the chart's x (time or run order), coloured by kind; `kinds` keeps only those. A
+ * marker on a drawn run stands where that run is drawn (`drawn`: the chart's points, whose x in time
+ * mode may be spread by commit); one between runs at its time or its run's number.
+ */
 export function toChartMarkers(
   markers: readonly TrendMarker[],
   xMode: TrendXMode,
+  drawn: readonly { runId: string; x: number }[],
   kinds?: readonly TrendMarker["kind"][],
 ): TrendChartMarker[] {
+  const drawnAt = new Map(drawn.map((point) => [point.runId, point.x]));
   return markers
     .filter((marker) => kinds === undefined || kinds.includes(marker.kind))
     .map((marker) => ({
-      x: xMode === "time" ? marker.time : marker.order,
+      x: (marker.runId === null ? undefined : drawnAt.get(marker.runId)) ?? (xMode === "time" ? marker.time : marker.order),
       text: `${TREND_MARKER_STYLE[marker.kind].glyph} ${marker.text}`,
       color: TREND_MARKER_STYLE[marker.kind].color,
     }));

@@ -8,6 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { formatPct } from "@/server/domain/format";
 import { toOverlaySeries } from "@/server/domain/series/trend-overlay";
 import { availableTrendLines, hasValues, toTrendSeries } from "@/server/domain/series/trend-series";
+import { MIN_NOISE_HISTORY, NOISE_HISTORY_RUNS } from "@/server/domain/stats/noise-band";
 import type { TrendLine } from "@/server/domain/series/trend-series";
 import {
   ERROR_RATE_CHART_LINE,
@@ -47,6 +48,8 @@ export function TrendCharts({
     () => (overlay ? toOverlaySeries(data.points, overlay.band, overlay.points, view.x) : series),
     [overlay, data.points, view.x, series],
   );
+  // Time mode moves rounds of one commit apart (trend-series.ts, spreadCommitRounds): the chart says so.
+  const hasSpreadRounds = view.x === "time" && latencySeries.some((point) => point.x !== point.time);
   const available = useMemo(() => availableTrendLines(data.points), [data.points]);
   const enabled = linesToDraw(view.lines, available);
   const hasThroughput = hasValues(data.points, (point) => point.throughput);
@@ -71,8 +74,14 @@ export function TrendCharts({
             title={`Latency ${enabled.join(", ")} in milliseconds, ${series.length} runs${overlay ? `, with ${overlay.name}'s ${overlay.points.length} runs over ${overlay.baseBranch}'s noise band` : ""}`}
             onSelectRun={onSelectRun}
             testId="latency-chart"
-            markers={toChartMarkers(data.markers, view.x)}
+            markers={toChartMarkers(data.markers, view.x, latencySeries)}
           />
+          {hasSpreadRounds && (
+            <p className="text-text-muted mt-1 text-xs" data-testid="trend-rounds-note">
+              Runs of one commit are drawn side by side in run order until the next commit&apos;s first run; hover a
+              point for its own start time and round.
+            </p>
+          )}
           {overlay && (
             <div className="mt-2 space-y-1 text-xs" data-testid="trend-overlay">
               <ul className="text-text-muted flex flex-wrap gap-x-4 gap-y-1" aria-label="Overlay legend">
@@ -91,7 +100,9 @@ export function TrendCharts({
                     className="inline-block h-2.5 w-3.5 rounded-sm opacity-60"
                     style={{ background: NOISE_BAND_COLOR }}
                   />
-                  {overlay.baseBranch}&apos;s p95 noise band: median ± 3 × run-to-run noise of its last 20 runs
+                  {overlay.baseBranch}&apos;s p95 noise band: median ± 3 × run-to-run noise of its last{" "}
+                  {NOISE_HISTORY_RUNS} runs since its last change (none until {MIN_NOISE_HISTORY} runs after it), never
+                  below 0 ms
                 </li>
               </ul>
               <p className="text-text font-medium" data-testid="trend-overlay-caption">
@@ -116,7 +127,7 @@ export function TrendCharts({
               title={`Throughput in requests per second, ${series.length} runs`}
               onSelectRun={onSelectRun}
               testId="throughput-chart"
-              markers={toChartMarkers(data.markers, view.x, ["annotation", "deploy", "change"])}
+              markers={toChartMarkers(data.markers, view.x, series, ["annotation", "deploy", "change"])}
             />
           </Card>
         )}

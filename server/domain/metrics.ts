@@ -33,6 +33,32 @@ export interface MetricDefinition {
 
 export const CUSTOM_METRIC_PREFIX = "metrics.";
 
+/** The values a metric can take: what a band or an axis drawn around its values may never leave. */
+export interface ValueRange {
+  min: number;
+  max: number;
+}
+
+export const UNBOUNDED: ValueRange = { min: Number.NEGATIVE_INFINITY, max: Number.POSITIVE_INFINITY };
+const NON_NEGATIVE: ValueRange = { min: 0, max: Number.POSITIVE_INFINITY };
+/** The error rate is stored as a fraction (failures / requests). */
+const FRACTION: ValueRange = { min: 0, max: 1 };
+/**
+ * Units whose values are never negative: durations, sizes, rates, counts and percentages of a whole
+ * (CPU %, which may pass 100 on several cores). Any other unit (a temperature, a difference) is unbounded.
+ */
+const NON_NEGATIVE_UNIT = /^(?:ns|us|µs|ms|s|min|h|b|kb|mb|gb|kib|mib|gib|bytes?|%|count|calls|requests|iterations|[a-z]*\/(?:s|op))$/i;
+
+/**
+ * The range of a metric's values: latency, throughput and counts are never negative; the error rate
+ * (a fraction) lies within [0, 1]; a custom metric is bounded below by 0 when its unit says so.
+ */
+export function metricRange(metric: Pick<MetricDefinition, "name" | "unit">): ValueRange {
+  if (metric.name === "errorRate") return FRACTION;
+  if (metric.unit !== null && NON_NEGATIVE_UNIT.test(metric.unit.trim())) return NON_NEGATIVE;
+  return UNBOUNDED;
+}
+
 /** Tools spell percentiles differently ("99.9", "99.90"): read them as numbers. */
 function readPercentile(result: EndpointResult, percentile: number): number | null {
   const exact = result.latency.percentiles[String(percentile)];

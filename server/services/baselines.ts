@@ -1,4 +1,4 @@
-import { loadProfileDifference } from "../domain/compare/load-profile";
+import { describeLoadDifference, loadProfileDifference } from "../domain/compare/load-profile";
 import { BASELINE_CAP, chooseBaselineWindow } from "../domain/gate/baseline-window";
 import type { BaselineBasis, SeriesChange, WindowMode } from "../domain/gate/baseline-window";
 import { formatDeltaPct } from "../domain/format";
@@ -201,23 +201,31 @@ export async function chooseBaseline(
   ]);
   // A run driven with another load profile (a capacity sweep's other levels, an old VU count) measures something else.
   const isSameProfile = (row: (typeof rows)[number]) => loadProfileDifference(configOf(run.config), configOf(row.config)) === null;
-  const differing = rows.filter((row) => !isSameProfile(row));
   const sameProfile = rows.filter(isSameProfile);
   const window = chooseBaselineWindow(sameProfile, changes, mode);
+  // The runs of other loads the same window would have held (since the same change, before the same open
+  // regression): those, and only those, the text says were not compared with.
+  const otherLoads = rows.filter((row) => !isSameProfile(row));
+  const otherWindow = chooseBaselineWindow(otherLoads, changes, mode, Number.POSITIVE_INFINITY);
+  const otherIds = new Set(otherWindow.runIds);
+  const otherLoadRows = otherLoads.filter((row) => otherIds.has(row.id));
 
   const labelText = label === null ? "without a label" : `labelled ${label}`;
   const runs = (count: number) => `${run.tool} run${count === 1 ? "" : "s"}`;
   const prefix = pin ? "pinned baseline: " : "";
+  const loads = describeLoadDifference(configOf(run.config), otherLoadRows.map((row) => configOf(row.config)));
+  // With runs of other loads beside them, the runs compared with say their load, so the two counts never read as one.
+  const atLoad = loads ? ` at this run's load (${loads.own})` : "";
   const parts = [
     window.runIds.length === 0
-      ? `no earlier ${runs(2)} ${labelText} ${place}${describeSince(window.since)}`
-      : `the ${window.runIds.length === 1 ? "" : `${window.runIds.length} `}${runs(window.runIds.length)} ${labelText} ${place}${describeSince(window.since)}${window.beyondCap > 0 ? ` (the newest ${BASELINE_CAP})` : ""}`,
+      ? `no earlier ${runs(2)} ${labelText} ${place}${atLoad}${describeSince(window.since)}`
+      : `the ${window.runIds.length === 1 ? "" : `${window.runIds.length} `}${runs(window.runIds.length)} ${labelText} ${place}${atLoad}${describeSince(window.since)}${window.beyondCap > 0 ? ` (the newest ${BASELINE_CAP})` : ""}`,
   ];
   if (window.openRegression) parts.push(`before the open regression ${window.openRegression.summary}`);
   if (window.failedLeftOut > 0) parts.push(`${plural(window.failedLeftOut, "run")} that failed the gate left out until triaged`);
-  if (differing.length > 0) {
-    const example = loadProfileDifference(configOf(run.config), configOf(differing[0]!.config));
-    parts.push(`${differing.length} left out for another load profile (${example}${differing.length > 1 ? ", …" : ""})`);
+  if (loads) {
+    const count = otherLoadRows.length;
+    parts.push(`not the ${count === 1 ? "run" : `${count} runs`} at ${loads.loads === 1 ? "another load" : "other loads"} (${loads.others}), which measure${count === 1 ? "s" : ""} something else`);
   }
   return {
     runIds: window.runIds,

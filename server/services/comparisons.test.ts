@@ -207,3 +207,65 @@ describe.each(testDatabaseTargets())("compare: what changed and how many rounds,
     );
   });
 });
+
+describe.each(testDatabaseTargets())("compare 1 vs 1: the noise band since the series' last change, on $name", ({ target }) => {
+  let database: Database;
+  const slug = uniqueSlug("compare-band");
+  const ENDPOINT = "GET /api/listings/:id";
+  // main's nightly p95: 8 runs near 20 ms, then 4 near 30 ms (a step), then the head.
+  const MAIN_P95 = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3, 30.2, 29.8, 30.4, 30.1];
+  const runIds: string[] = [];
+  let headId = "";
+
+  beforeAll(async () => {
+    database = await openMigratedDatabase(target);
+    for (const [index, p95Ms] of [...MAIN_P95, 30.3].entries()) {
+      const outcome = await ingestTestRun(
+        database.prisma,
+        slug,
+        nightly({ label: "nightly", round: 1, branch: "main", commit: `c0ffee${index}0000`, startedAt: `2026-11-${String(index + 1).padStart(2, "0")}T02:00:00Z`, p95Ms }),
+      );
+      runIds.push(outcome.run.id);
+    }
+    headId = runIds.pop()!;
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  /** The p95 row of the endpoint, base = main's last run before the head. */
+  const p95Of = async () => {
+    const result = await compareProjectRuns(database.prisma, slug, { base: runIds.at(-1)!, head: headId, last: null, test: "welch", tool: null }, "http://bench.test");
+    return result.comparison.endpoints.find((endpoint) => endpoint.name === ENDPOINT)!.metrics.find((metric) => metric.metric === "p95")!;
+  };
+
+  it("learns from the runs since a recorded change only; a dismissed one, or none, does not cut the history", async () => {
+    const project = await database.prisma.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+    const endpoint = await database.prisma.endpoint.findFirstOrThrow({ where: { projectId: project.id, name: ENDPOINT }, select: { id: true } });
+    // Without a recorded change the 11 runs before the base are too few for detection (12): all are learnt from.
+    expect((await p95Of()).noiseBandPct).not.toBeNull();
+
+    const regression = await database.prisma.regression.create({
+      data: { projectId: project.id, endpointId: endpoint.id, metric: "p95", kind: "regression", firstRunId: runIds[8]!, beforeValue: 20, afterValue: 30, deltaPct: 50 },
+      select: { id: true },
+    });
+    // Runs 9–11 of the new level precede the base: 3 of the 5 a band needs.
+    const cut = await p95Of();
+    expect(cut.verdict).toBe("inconclusive");
+    expect(cut.noiseBandPct).toBeNull();
+    expect(cut.reason).toMatch(/need 5 history points on the base branch to learn the noise band, have 3$/);
+
+    await database.prisma.regression.update({ where: { id: regression.id }, data: { status: "dismissed" } });
+    expect((await p95Of()).noiseBandPct).not.toBeNull();
+  });
+
+  it("starts again at a change marker, for every endpoint and metric", async () => {
+    const project = await database.prisma.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+    await database.prisma.annotation.create({
+      data: { projectId: project.id, kind: "change", text: "new load balancer", at: new Date("2026-11-09T12:00:00Z") },
+    });
+    // The runs of Nov 10 and 11 follow it and precede the base (Nov 12): 2 values.
+    expect((await p95Of()).reason).toMatch(/have 2$/);
+  });
+});

@@ -1,5 +1,8 @@
 import type { ComparableRun, CompareOptions } from "../domain/compare/compare-runs";
-import { compareRuns, seriesValues } from "../domain/compare/compare-runs";
+import { compareRuns, seriesValuesSinceChanges } from "../domain/compare/compare-runs";
+import type { SeriesRegimeStart } from "../domain/compare/compare-runs";
+import { AGGREGATE_NAME } from "../domain/run";
+import { NOISE_HISTORY_RUNS } from "../domain/stats/noise-band";
 import { compareDistributions } from "../domain/compare/distributions";
 import type { RunSelector } from "../domain/compare/selector";
 import { describeSelector, MAX_RUNS_PER_SIDE, parseRunSelector } from "../domain/compare/selector";
@@ -20,8 +23,6 @@ import { loadParsedRuns } from "./stored-runs";
  * Comparisons are URLs, not stored objects: everything here is recomputed from stored runs on each
  * request. `compareProjectRuns` is the one use case every transport calls.
  */
-const NOISE_HISTORY_RUNS = 20;
-
 export type { ComparisonResult, ResolvedRun, ResolvedSide } from "../domain/compare/comparison-result";
 
 /** Run ids a selector names, newest first, at most `last` (and never more than MAX_RUNS_PER_SIDE). */
@@ -76,19 +77,37 @@ function protocolOf(config: Record<string, string | number | boolean>): string |
 }
 
 /**
- * For 1 vs 1: the recent runs of the base run's series (same tool and label, on its branch) before
- * it, as the noise history of each (endpoint, metric), oldest first.
+ * For 1 vs 1: the recent runs of the base run's series (same tool and label, on its branch) before it,
+ * as the noise history of each (endpoint, metric), oldest first, each since its last known change: a
+ * recorded change of that endpoint and metric that was not dismissed, or a change marker (the rule of
+ * domain/stats/noise-band.ts, which the trend page's band follows too).
  */
 async function noiseHistory(db: PrismaClient, projectId: string, base: ComparableRun, branch: string | null) {
+  const before = new Date(base.startedAt);
   const previous = await db.run.findMany({
-    where: { projectId, gitBranch: branch, label: base.label, tool: base.tool, startedAt: { lt: new Date(base.startedAt) } },
-    select: { id: true },
+    where: { projectId, gitBranch: branch, label: base.label, tool: base.tool, startedAt: { lt: before } },
+    select: { id: true, startedAt: true },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: NOISE_HISTORY_RUNS,
   });
-  const loaded = await loadParsedRuns(db, projectId, previous.map((run) => run.id));
-  const runs = previous.reverse().flatMap((run) => (loaded.has(run.id) ? [loaded.get(run.id)!.run] : []));
-  return seriesValues(runs);
+  const runIds = previous.map((run) => run.id);
+  const [loaded, changes, markers] = await Promise.all([
+    loadParsedRuns(db, projectId, runIds),
+    db.regression.findMany({
+      where: { projectId, firstRunId: { in: runIds }, status: { not: "dismissed" } },
+      select: { firstRunId: true, metric: true, endpoint: { select: { name: true } } },
+    }),
+    db.annotation.findMany({ where: { projectId, kind: "change", at: { lte: before } }, select: { at: true } }),
+  ]);
+  const runs = previous.reverse().flatMap((run) => {
+    const parsed = loaded.get(run.id);
+    return parsed ? [{ runId: run.id, time: run.startedAt.getTime(), run: parsed.run }] : [];
+  });
+  const starts: SeriesRegimeStart[] = [
+    ...changes.map((change) => ({ endpoint: change.endpoint?.name ?? AGGREGATE_NAME, metric: change.metric, runId: change.firstRunId })),
+    ...markers.map((marker) => ({ at: marker.at.getTime() })),
+  ];
+  return seriesValuesSinceChanges(runs, starts, before.getTime());
 }
 
 /** Two selections of a project's runs, compared (no side may be empty: see compareProjectRuns). */

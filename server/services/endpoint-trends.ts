@@ -80,15 +80,16 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const markers = placeMarkers(markerSources.markers, history.rows);
 
   // The band is learnt from the base runs read (every run of a short history; of a long one, its
-  // preselected candidates, whose latest LATEST_RUNS are always all there).
+  // preselected candidates, whose latest LATEST_RUNS and marked runs, changes included, are always there).
   const overlay = overlayTarget
     ? await getTrendOverlay(
         db,
         { projectId: project.id, endpointId, since: scope.since, label: query.label, tool: scope.tool },
         overlayTarget,
         scope.branch ?? project.defaultBranch,
-        candidates.map(({ row, order }) => ({ order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
+        candidates.map(({ row, order }) => ({ runId: row.runId, order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
         new Set(points.map((point) => point.order)),
+        markerSources.bandRegimeStarts,
       )
     : null;
 

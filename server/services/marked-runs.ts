@@ -4,10 +4,14 @@
  * at a time). Read before the history, whose read places them (server/domain/series/trend-markers.ts):
  * only markers inside the drawn history count.
  */
-import { markedPlaces, toMarkerSources } from "../domain/series/trend-markers";
+import { markedPlaces, regimeStartsOf, toMarkerSources } from "../domain/series/trend-markers";
+import { OVERLAY_METRIC } from "../domain/series/trend-overlay";
 import type { PrismaClient } from "../generated/prisma/client";
 
-/** The markers, with the runs and times the history's read must include to place them. */
+/**
+ * The markers, with the runs and times the history's read must include to place them, and where the
+ * series' regimes begin for the overlay's noise band (its recorded p95 changes and the change markers).
+ */
 export async function findMarkerSources(db: PrismaClient, projectId: string, endpointId: number | null) {
   const [changes, pins, annotations] = await Promise.all([
     db.regression.findMany({
@@ -17,6 +21,7 @@ export async function findMarkerSources(db: PrismaClient, projectId: string, end
     db.baselinePin.findMany({ where: { projectId }, select: { runIds: true, forLabel: true } }),
     db.annotation.findMany({ where: { projectId }, select: { runId: true, at: true, kind: true, text: true } }),
   ]);
-  const markers = toMarkerSources({ changes, pins, annotations });
-  return { markers, ...markedPlaces(markers) };
+  const records = { changes, pins, annotations };
+  const markers = toMarkerSources(records);
+  return { markers, ...markedPlaces(markers), bandRegimeStarts: regimeStartsOf(records, OVERLAY_METRIC) };
 }

@@ -107,4 +107,42 @@ describe.each(testDatabaseTargets())("trend overlay on $name", ({ target }) => {
     expect(data.overlay).toBeNull();
     expect(data.totalRuns).toBe(9);
   });
+
+  it("learns main's band after its recorded p95 change only, and never draws it below 0 ms", async () => {
+    const stepSlug = uniqueSlug("overlay-step");
+    // main: 8 runs near 2 ms, noisy (rounds differ by half the level), then 8 near 6 ms; the branch after them.
+    const before = [1.5, 2.5, 1.4, 2.6, 2.0, 1.3, 2.7, 1.9];
+    const after = [6.1, 5.8, 6.4, 5.9, 6.2, 6.0, 5.7, 6.3];
+    const ids: string[] = [];
+    for (const [hour, p95] of [...before, ...after].entries()) {
+      ids.push((await seedRun(database, stepSlug, { hour, branch: "main", p95 })).run.id);
+    }
+    await seedRun(database, stepSlug, { hour: 16.5, branch: "feature/fast", p95: 2 });
+    const project = await database.prisma.project.findUniqueOrThrow({ where: { slug: stepSlug }, select: { id: true } });
+    const endpoint = await database.prisma.endpoint.findFirstOrThrow({ where: { projectId: project.id }, select: { id: true } });
+    await database.prisma.regression.create({
+      data: { projectId: project.id, endpointId: endpoint.id, metric: "p95", kind: "regression", firstRunId: ids[8]!, beforeValue: 2, afterValue: 6, deltaPct: 200 },
+    });
+    const data = await getEndpointTrends(database.prisma, {
+      projectSlug: stepSlug,
+      endpoint: "GetListing",
+      branch: null,
+      label: null,
+      tool: "custom",
+      range: "all",
+      overlay: { kind: "branch", branch: "feature/fast" },
+    });
+    const band = data.overlay!.band;
+    // Runs 5–8 before the step; from the step's 5th run (order 13) on, learnt from the new level alone.
+    expect(band.map((entry) => entry.order)).toEqual([5, 6, 7, 8, 13, 14, 15, 16]);
+    for (const entry of band.slice(4)) {
+      expect(entry.lowMs).toBeGreaterThan(Math.max(...before));
+      expect(entry.runs).toBe(entry.order - 8);
+    }
+    // The low level's noise is wider than the level: the band stops at 0 ms.
+    expect(band.slice(0, 4).every((entry) => entry.lowMs === 0)).toBe(true);
+    expect(Math.min(...band.map((entry) => entry.lowMs))).toBe(0);
+    // The branch's run at 2 ms is below main's band as it stands after the step.
+    expect(data.overlay!.points.map((point) => point.position)).toEqual(["below"]);
+  });
 });

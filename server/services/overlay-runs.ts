@@ -1,15 +1,18 @@
+import { METRICS, metricRange } from "../domain/metrics";
 import { toRunPoint } from "../domain/series/run-point";
 import type { TrendRunInfo } from "../domain/series/run-point";
 import {
   bandAtTimes,
   describeOverlayPosition,
   describeOverlayTarget,
+  OVERLAY_METRIC,
   placeOverlayOnRunAxis,
   positionInBand,
   rollingNoiseBand,
   serializeOverlay,
 } from "../domain/series/trend-overlay";
 import type { NoiseBand, OverlayPoint, OverlayTarget } from "../domain/series/trend-overlay";
+import type { RegimeStart } from "../domain/stats/noise-band";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 import { endpointCondition } from "./endpoint-page";
@@ -38,8 +41,9 @@ export interface OverlayScope {
   tool: string | null;
 }
 
-/** A base run as the overlay needs it: its place on both axes and its p95. */
+/** A base run as the overlay needs it: which run, its place on both axes and its p95. */
 interface OverlayBaseRun {
+  runId: string;
   order: number;
   time: number;
   p95Ms: number | null;
@@ -77,7 +81,8 @@ export async function listOverlayPullRequests(db: PrismaClient, projectId: strin
 /**
  * The overlay for a trend page: its runs placed on both axes, the base branch's band at each drawn base
  * run, and the caption. `history` is every base run read (oldest first: the whole history when short,
- * else its candidates), which the band is learnt from; `drawnOrders` the base runs the chart draws.
+ * else its candidates), which the band is learnt from, after the last of `regimeStarts` (the endpoint's
+ * recorded p95 changes and the change markers); `drawnOrders` the base runs the chart draws.
  */
 export async function getTrendOverlay(
   db: PrismaClient,
@@ -86,9 +91,13 @@ export async function getTrendOverlay(
   baseBranch: string,
   history: readonly OverlayBaseRun[],
   drawnOrders: ReadonlySet<number>,
+  regimeStarts: readonly RegimeStart[],
 ) {
   const rows = await readOverlayRuns(db, scope, target);
-  const bands = rollingNoiseBand(history.map((run) => run.p95Ms));
+  const bands = rollingNoiseBand(
+    history.map((run) => ({ runId: run.runId, time: run.time, value: run.p95Ms })),
+    { regimeStarts, range: metricRange(METRICS[OVERLAY_METRIC]) },
+  );
   const based = history.map((run, i) => ({ order: run.order, time: run.time, band: bands[i] ?? null }));
   const times = rows.map((row) => row.startedAt.getTime());
   const orders = placeOverlayOnRunAxis(based, times);

@@ -4,6 +4,7 @@ import type { Database } from "../db";
 import { readFixture } from "../domain/parsers/fixtures/read-fixture";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { ingestTestRun } from "../testing/seed";
+import { compareProjectRuns } from "./comparisons";
 import { uploadOfFiles } from "./received-upload";
 
 const GHZ_METHODS = ["GetListing", "ListListings", "SearchListings", "CheckStockAvailability", "GetAllCategories"];
@@ -44,5 +45,62 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
       code: "NOT_FOUND",
       message: `Project "${missing}" not found`,
     });
+  });
+
+  it("offers only comparable runs to compare with: a Locust run never gets k6 runs, and says so when it has none", async () => {
+    const slug = uniqueSlug("compare-with");
+    const caller = createCaller({ db: database.prisma });
+    const day = (n: number) => `2026-11-${String(n).padStart(2, "0")}T10:00:00Z`;
+    const k6 = (label: string, n: number) =>
+      ingestTestRun(database.prisma, slug, readFixture("k6/baseline/round1/summary.json"), {
+        metadata: { label, branch: "main", started_at: day(n) },
+      });
+    const locust = (round: number, n: number, config?: Record<string, number>) => {
+      const files = ["locust_stats.csv", "locust_stats_history.csv", "locust_failures.csv"].map((name) => ({
+        name,
+        contentType: "text/csv",
+        bytes: Buffer.from(readFixture(`locust/baseline/round${round}/${name}`)),
+      }));
+      return ingestTestRun(database.prisma, slug, uploadOfFiles(files), {
+        metadata: { label: "baseline", branch: "main", started_at: day(n), ...(config && { config }) },
+      });
+    };
+    // k6 runs labelled baseline (the same label) and nightly before any Locust run.
+    const k6Ids = [(await k6("baseline", 1)).run.id, (await k6("baseline", 2)).run.id, (await k6("nightly", 3)).run.id];
+    const first = await locust(1, 4);
+    const firstReport = await caller.run.get({ project: slug, id: first.run.id });
+    expect(firstReport.run.tool).toBe("locust");
+    expect(firstReport.compare).toEqual({
+      tool: "locust",
+      previous: null,
+      groups: [],
+      none: "No comparable run yet: no earlier locust run of this label and load, and no other label with locust runs. Runs of other tools are other series.",
+    });
+
+    const second = await locust(2, 5);
+    // Driven with another load: not a run to compare with.
+    await locust(3, 6, { users: 200 });
+    const third = await locust(3, 7);
+    const { compare } = await caller.run.get({ project: slug, id: third.run.id });
+    expect(compare.none).toBeNull();
+    expect(compare.previous?.href).toBe(`/projects/${slug}/compare?base=${second.run.id}&head=${third.run.id}&tool=locust`);
+    expect(compare.groups).toEqual([
+      {
+        label: "baseline",
+        href: `/projects/${slug}/compare?base=${second.run.id},${first.run.id}&head=${third.run.id}&tool=locust`,
+        text: "the 2 earlier locust runs labelled baseline on main",
+      },
+    ]);
+    const hrefs = JSON.stringify(compare);
+    for (const id of k6Ids) expect(hrefs).not.toContain(id);
+    expect(hrefs).not.toContain("nightly");
+
+    // Each link compares without a "not comparable" answer.
+    for (const href of [compare.previous!.href, ...compare.groups.map((group) => group.href)]) {
+      const query = new URLSearchParams(href.split("?")[1]);
+      const request = { base: query.get("base")!, head: query.get("head")!, last: query.has("last") ? Number(query.get("last")) : null, test: "welch" as const, tool: query.get("tool") };
+      const result = await compareProjectRuns(database.prisma, slug, request, "http://bench.test");
+      expect(result.comparison.notComparable).toBeNull();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { toCompareLinks, toRunReport } from "../domain/report/run-report";
+import { loadProfileDifference } from "../domain/compare/load-profile";
+import { COMPARE_WITH_LAST_RUNS, toCompareLinks, toRunReport } from "../domain/report/run-report";
 import type { RunReport } from "../domain/report/run-report";
 import type { PrismaClient } from "../generated/prisma/client";
 import { pinnedRunIds } from "./baselines";
@@ -16,6 +17,10 @@ import type { KeptOutcome, RunGateResult } from "./run-gate";
 
 /** How many labels the "compare with…" control offers. */
 const COMPARE_LABELS = 12;
+/** How many of the label's earlier runs are read to find COMPARE_WITH_LAST_RUNS of the same load profile. */
+const COMPARE_SCAN = 30;
+
+const configOf = (config: unknown) => (config ?? {}) as Readonly<Record<string, string | number | boolean>>;
 
 /** The report of one run; not_found for an unknown project, or a run that is not the project's. */
 export async function getRunReport(
@@ -27,20 +32,20 @@ export async function getRunReport(
   const head = await findGateHead(db, project.id, runId);
   // The run is read once, with its baseline, by the verdict it opens with (the same as CI's).
   const { run: loaded, ...verdict } = await judgeRun(db, project, head, effectiveFailOn(null, project.failOn));
-  const [previous, labels, annotations, pinned] = await Promise.all([
-    db.run.findFirst({
-      where: {
-        projectId: project.id,
-        label: loaded.run.label,
-        gitBranch: loaded.run.environment.git.branch,
-        startedAt: { lt: loaded.stored.startedAt },
-      },
+  const { tool, label } = loaded.run;
+  const [earlier, labels, annotations, pinned] = await Promise.all([
+    // Only runs a comparison can judge this one against: the same tool (another is "not comparable"),
+    // and for its own label the same branch and load profile.
+    db.run.findMany({
+      where: { projectId: project.id, tool, label, gitBranch: loaded.run.environment.git.branch, startedAt: { lt: loaded.stored.startedAt } },
       orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-      select: { id: true, label: true, round: true, tool: true },
+      take: COMPARE_SCAN,
+      select: { id: true, label: true, round: true, tool: true, config: true },
     }),
     db.run.groupBy({
       by: ["label"],
-      where: { projectId: project.id, label: { not: null } },
+      where: { projectId: project.id, tool, label: label === null ? { not: null } : { not: label } },
+      _count: { _all: true },
       orderBy: { label: "asc" },
       take: COMPARE_LABELS,
     }),
@@ -55,9 +60,13 @@ export async function getRunReport(
     grade: verdict.grade,
     compare: toCompareLinks(
       project.slug,
-      loaded.stored.id,
-      previous,
-      labels.flatMap(({ label }) => (label ? [label] : [])),
+      { id: loaded.stored.id, tool, label, branch: loaded.run.environment.git.branch },
+      {
+        earlier: earlier
+          .filter((row) => loadProfileDifference(loaded.run.environment.config, configOf(row.config)) === null)
+          .slice(0, COMPARE_WITH_LAST_RUNS),
+        labels: labels.flatMap((row) => (row.label === null ? [] : [{ label: row.label, runs: row._count._all }])),
+      },
     ),
     annotations: annotations.map((annotation) => ({ ...annotation, createdAt: annotation.createdAt.toISOString() })),
     isPinnedBaseline: pinned.has(loaded.stored.id),

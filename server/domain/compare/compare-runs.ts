@@ -19,7 +19,8 @@ import { correctForMultipleTests, endpointVerdict } from "./families";
 import { compareMetric } from "./metric-comparison";
 
 export type { ComparableRun, Comparison, CompareOptions, EndpointComparison, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
-export { DEFAULT_COMPARE_OPTIONS, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL, seriesValues } from "./comparison";
+export { DEFAULT_COMPARE_OPTIONS, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL, seriesValues, seriesValuesSinceChanges } from "./comparison";
+export type { SeriesRegimeStart } from "./comparison";
 export { detectableChangePct, runsNeededReason } from "./metric-comparison";
 
 function compareEndpoint(

@@ -5,6 +5,8 @@
  * families.ts.
  */
 import type { Interval } from "../stats/descriptive";
+import { sinceLastKnownChange } from "../stats/noise-band";
+import type { RegimeStart } from "../stats/noise-band";
 import type { ShiftTestName } from "../stats/shift-test";
 import type { SignificanceTest, Verdict } from "../stats/verdict";
 import { DEFAULT_VERDICT_OPTIONS } from "../stats/verdict";
@@ -74,28 +76,72 @@ export function historyKey(endpoint: string, metric: string): string {
   return `${endpoint}\u0000${metric}`;
 }
 
+type SeriesRun = Pick<ParsedRun, "aggregate" | "endpoints" | "metrics">;
+
+/** Each (endpoint, metric) value a run reports, by `historyKey`: the aggregate (with the run-level metrics) and each endpoint. */
+function eachSeriesValue(run: SeriesRun, add: (key: string, value: number) => void): void {
+  const read = (endpoint: string, metric: string, value: number | null) => {
+    if (value !== null && Number.isFinite(value)) add(historyKey(endpoint, metric), value);
+  };
+  const aggregate = { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
+  for (const spec of [...COMPARED_METRICS, ...customMetricsOf([aggregate.metrics])]) read(AGGREGATE_NAME, spec.name, spec.read(aggregate));
+  for (const endpoint of run.endpoints) {
+    for (const spec of [...COMPARED_METRICS, ...customMetricsOf([endpoint.metrics])]) read(endpoint.name, spec.name, spec.read(endpoint));
+  }
+}
+
 /**
  * A series' earlier values under `historyKey(endpoint, metric)`, in the order of `runs` (give them
  * oldest first): the aggregate (with the run-level metrics) and each endpoint, every compared and
  * custom metric a run reports.
  */
-export function seriesValues(runs: readonly Pick<ParsedRun, "aggregate" | "endpoints" | "metrics">[]): Map<string, number[]> {
+export function seriesValues(runs: readonly SeriesRun[]): Map<string, number[]> {
   const history = new Map<string, number[]>();
-  const add = (endpoint: string, metric: string, value: number | null) => {
-    if (value === null || !Number.isFinite(value)) return;
-    const key = historyKey(endpoint, metric);
-    const values = history.get(key);
-    if (values) values.push(value);
-    else history.set(key, [value]);
-  };
   for (const run of runs) {
-    const aggregate = { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
-    for (const spec of [...COMPARED_METRICS, ...customMetricsOf([aggregate.metrics])]) add(AGGREGATE_NAME, spec.name, spec.read(aggregate));
-    for (const endpoint of run.endpoints) {
-      for (const spec of [...COMPARED_METRICS, ...customMetricsOf([endpoint.metrics])]) add(endpoint.name, spec.name, spec.read(endpoint));
-    }
+    eachSeriesValue(run, (key, value) => {
+      const values = history.get(key);
+      if (values) values.push(value);
+      else history.set(key, [value]);
+    });
   }
   return history;
+}
+
+/**
+ * A change the series is known to have had, as a noise history reads it: a recorded change (not
+ * dismissed) of one endpoint's metric (`endpoint` is AGGREGATE_NAME for the aggregate), from its first
+ * run on; or a change marker, which starts a new regime for every endpoint and metric.
+ */
+export type SeriesRegimeStart = { endpoint: string; metric: string; runId: string } | { at: number };
+
+/**
+ * The 1 vs 1 noise history of each (endpoint, metric): `seriesValues` of the runs (oldest first, each
+ * with its id and start time), each key's values since its own last known change at or before `until`
+ * (the judged run's start), as stats/noise-band.ts `sinceLastKnownChange` cuts them. 1 vs 1 then learns
+ * from their latest runs after any change point detected in them (`noiseHistory`, metric-comparison.ts).
+ */
+export function seriesValuesSinceChanges(
+  runs: readonly { runId: string; time: number; run: SeriesRun }[],
+  starts: readonly SeriesRegimeStart[],
+  until: number,
+): Map<string, number[]> {
+  const points = new Map<string, { runId: string; time: number; value: number }[]>();
+  for (const { runId, time, run } of runs) {
+    eachSeriesValue(run, (key, value) => {
+      const list = points.get(key);
+      if (list) list.push({ runId, time, value });
+      else points.set(key, [{ runId, time, value }]);
+    });
+  }
+  const markers: RegimeStart[] = starts.flatMap((start) => ("at" in start ? [{ at: start.at }] : []));
+  return new Map(
+    [...points].map(([key, list]) => {
+      const recorded = starts.flatMap((start) =>
+        "runId" in start && historyKey(start.endpoint, start.metric) === key ? [{ runId: start.runId }] : [],
+      );
+      return [key, sinceLastKnownChange(list, [...markers, ...recorded], until).map((point) => point.value)];
+    }),
+  );
 }
 
 export interface SideSummary {

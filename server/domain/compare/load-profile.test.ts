@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareLoadProfiles, loadProfileDifference } from "./load-profile";
+import { compareLoadProfiles, describeLoadDifference, loadProfileDifference } from "./load-profile";
 
 describe("loadProfileDifference", () => {
   it("names the load keys whose values differ, and ignores keys only one side sets", () => {
@@ -20,5 +20,18 @@ describe("compareLoadProfiles", () => {
     });
     expect(compareLoadProfiles([{ users: 10 }, { users: 20 }], [{ users: 20 }, { users: 10 }]).different).toEqual([]);
     expect(compareLoadProfiles([{ host: "a" }], [{ host: "b" }])).toEqual({ same: [], different: [] });
+  });
+});
+
+describe("describeLoadDifference", () => {
+  it("says a run's load and the other loads of a sweep, by the keys that differ, in increasing order", () => {
+    const sweep: Record<string, number>[] = [{ vus: 40, vus_max: 10 }, { vus: 20 }, { vus: 30 }, { vus: 20, rate: 5 }];
+    expect(describeLoadDifference({ vus: 10, vus_max: 10, duration: "30s" }, sweep)).toEqual({ own: "vus 10", others: "vus 20, 30, 40", loads: 3 });
+    expect(describeLoadDifference({ vus: 10, rate: 2 }, [{ vus: 10, rate: 4 }, { vus: 20, rate: 2 }])).toEqual({
+      own: "vus 10, rate 2",
+      others: "vus 20; rate 4",
+      loads: 2,
+    });
+    expect(describeLoadDifference({ vus: 10 }, [{ vus: 10 }, { rate: 3 }])).toBeNull();
   });
 });

@@ -45,3 +45,38 @@ export function loadProfileDifference(reference: Config, other: Config): string 
   const { different } = compareLoadProfiles([reference], [other]);
   return different.length > 0 ? different.map(({ key, base, head }) => `${key} ${head.join(", ")} vs ${base.join(", ")}`).join(", ") : null;
 }
+
+/** Numbers in increasing order, then text: "vus 10, 20, 40" rather than first-seen order. */
+function byValue(a: string, b: string): number {
+  const [x, y] = [Number(a), Number(b)];
+  return Number.isFinite(x) && Number.isFinite(y) ? x - y : a.localeCompare(b);
+}
+
+/**
+ * How a run's load differs from other runs', in words, by the load keys that differ (in LOAD_CONFIG_KEYS
+ * order, as loadProfileDifference decides): the run's own values ("vus 10"), the others' ("vus 20, 30,
+ * 40") and how many distinct loads they are; null when none differs.
+ */
+export function describeLoadDifference(
+  reference: Config,
+  others: readonly Config[],
+): { own: string; others: string; loads: number } | null {
+  const values = new Map<string, Set<string>>();
+  const loads = new Set<string>();
+  for (const other of others) {
+    const different = compareLoadProfiles([reference], [other]).different;
+    if (different.length > 0) loads.add(JSON.stringify(different.map(({ key, head }) => [key, head])));
+    for (const { key, head } of different) {
+      const seen = values.get(key) ?? new Set<string>();
+      for (const value of head) seen.add(value);
+      values.set(key, seen);
+    }
+  }
+  const keys = LOAD_CONFIG_KEYS.filter((key) => values.has(key));
+  if (keys.length === 0) return null;
+  return {
+    own: keys.map((key) => `${key} ${String(reference[key])}`).join(", "),
+    others: keys.map((key) => `${key} ${[...values.get(key)!].sort(byValue).join(", ")}`).join("; "),
+    loads: loads.size,
+  };
+}

@@ -12,7 +12,7 @@ import { summarizeSample } from "../stats/descriptive";
 import { isInsufficient } from "../stats/insufficient";
 import { percentileUnsupportedReason } from "../stats/percentile-support";
 import { formatDeltaPct } from "../format";
-import { compareWithNoiseBand, historySinceLastChange, learnRunToRunNoisePct } from "../stats/noise-band";
+import { compareWithNoiseBand, learnRunToRunNoisePct, noiseHistory } from "../stats/noise-band";
 import { readPooledPercentile } from "../stats/pooled-percentile";
 import { percentChange, relativeChangeOfMeans } from "../stats/relative-change";
 import { lowerTQuantile } from "../stats/t-distribution";
@@ -160,7 +160,7 @@ export function compareMetric(
     return { ...inconclusive("no-data", "direction unknown: the tool did not say whether lower or higher is better, so no verdict"), deltaPct };
   }
   if (base.n === 1 && head.n === 1) {
-    const history = historySinceLastChange(options.history?.get(historyKey(endpointName, spec.name)) ?? []);
+    const history = noiseHistory(options.history?.get(historyKey(endpointName, spec.name)) ?? []);
     const result = compareWithNoiseBand(base.values[0]!, head.values[0]!, history, {
       better: spec.better,
       minEffectPct: options.minEffectPct,

@@ -113,19 +113,51 @@ describe("toRunReport on a k6 summary", () => {
 
 
 describe("toCompareLinks", () => {
-  it("links the previous run and each label's newest runs to this run, through the compare page's builder", () => {
-    const links = toCompareLinks("list ings", "run9", { id: "run8", label: "baseline", round: 2, tool: "ghz" }, ["baseline", "load test"]);
-    expect(links).toEqual({
-      previous: { href: "/projects/list%20ings/compare?base=run8&head=run9", title: "baseline #2" },
-      byLabel: [
-        { label: "baseline", href: "/projects/list%20ings/compare?base=label%3Abaseline&head=run9&last=5" },
-        { label: "load test", href: "/projects/list%20ings/compare?base=label%3Aload%20test&head=run9&last=5" },
+  const run = { id: "run9", tool: "locust", label: "baseline", branch: "main" };
+  const earlier = (ids: string[]) => ids.map((id, i) => ({ id, label: "baseline", round: ids.length - i, tool: "locust" }));
+
+  it("offers the previous run, this label's earlier runs and other labels' newest runs, all of the run's tool", () => {
+    const links = toCompareLinks("list ings", run, {
+      earlier: earlier(["run8", "run7", "run6"]),
+      labels: [
+        { label: "load test", runs: 12 },
+        { label: "smoke", runs: 1 },
       ],
+    });
+    expect(links).toEqual({
+      tool: "locust",
+      previous: { href: "/projects/list%20ings/compare?base=run8&head=run9&tool=locust", title: "baseline #3" },
+      groups: [
+        {
+          label: "baseline",
+          href: "/projects/list%20ings/compare?base=run8,run7,run6&head=run9&tool=locust",
+          text: "the 3 earlier locust runs labelled baseline on main",
+        },
+        {
+          label: "load test",
+          href: "/projects/list%20ings/compare?base=label%3Aload%20test&head=run9&last=5&tool=locust",
+          text: "the last 5 locust runs labelled load test",
+        },
+        { label: "smoke", href: "/projects/list%20ings/compare?base=label%3Asmoke&head=run9&last=5&tool=locust", text: "the locust run labelled smoke" },
+      ],
+      none: null,
     });
   });
 
-  it("has no previous link for a first run", () => {
-    expect(toCompareLinks("p", "r1", null, [])).toEqual({ previous: null, byLabel: [] });
+  it("offers one earlier run as the previous run only, and never the run itself", () => {
+    const links = toCompareLinks("p", run, { earlier: earlier(["run8"]), labels: [] });
+    expect(links.previous?.href).toBe("/projects/p/compare?base=run8&head=run9&tool=locust");
+    expect(links.groups).toEqual([]);
+    expect(JSON.stringify(links)).not.toContain("base=label%3Abaseline");
+  });
+
+  it("says plainly that there is nothing comparable, rather than offering an empty menu", () => {
+    expect(toCompareLinks("p", run, { earlier: [], labels: [] })).toEqual({
+      tool: "locust",
+      previous: null,
+      groups: [],
+      none: "No comparable run yet: no earlier locust run of this label and load, and no other label with locust runs. Runs of other tools are other series.",
+    });
   });
 });
 
@@ -142,7 +174,7 @@ describe("toRunReport extras", () => {
       }),
       run,
     );
-    const compare = toCompareLinks("p", "r", null, ["baseline"]);
+    const compare = toCompareLinks("p", { id: "r", tool: "ghz", label: null, branch: null }, { earlier: [], labels: [{ label: "baseline", runs: 3 }] });
     const annotations = [{ id: "a1", kind: "note" as const, text: "deployed v2.3", createdAt: "2026-11-22T10:00:00.000Z" }];
     const report = toRunReport({ slug: "p", name: "p", repoUrl: "javascript:alert(1)" }, { id: "r", uploadedAt: new Date() }, run, {
       grade,

@@ -31,11 +31,23 @@ export interface KeyValue {
   value: string | number | boolean;
 }
 
+/**
+ * The "compare with…" control's choices: only runs a comparison can judge this run against. Runs of
+ * another tool measure another client (compare-runs.ts answers "not comparable"), and a run driven with
+ * another load profile measures another load (environment-diff.ts calls it unfair): neither is offered.
+ */
 export interface CompareLinks {
-  /** The previous run with the same label on the same branch, vs this one. */
+  /** The tool every choice keeps to. */
+  tool: string;
+  /** The previous run of the same tool, label, branch and load profile, vs this one. */
   previous: { href: string; title: string } | null;
-  /** The newest 5 runs of a label vs this run, one per label in the project. */
-  byLabel: { label: string; href: string }[];
+  /**
+   * Groups of runs vs this one, each in words: this label's earlier runs (same tool, branch and load
+   * profile, this run left out), then each other label's newest runs of the same tool.
+   */
+  groups: { label: string; href: string; text: string }[];
+  /** Why nothing is offered, when nothing is: shown instead of an empty menu. */
+  none: string | null;
 }
 
 export interface RunReport {
@@ -93,19 +105,53 @@ export interface RunReport {
 /** How many runs of a label the "compare with the last runs labelled …" links take. */
 export const COMPARE_WITH_LAST_RUNS = 5;
 
-/** The "compare with…" links of a run: its predecessor (same label and branch), and each label's newest runs. */
+/** What the run page's service found to compare a run with (all of the run's tool). */
+export interface CompareChoices {
+  /** This run's label's earlier runs on its branch with its load profile, newest first (≤ COMPARE_WITH_LAST_RUNS). */
+  earlier: readonly { id: string; label: string | null; round: number | null; tool: string }[];
+  /** Every other label with runs of the tool, with how many. */
+  labels: readonly { label: string; runs: number }[];
+}
+
+const runsWord = (count: number) => (count === 1 ? "run" : "runs");
+
+/**
+ * The "compare with…" choices of a run (see CompareLinks): the previous comparable run, this label's
+ * earlier runs as a group (two or more), and each other label's newest runs of the same tool (the link
+ * names the tool, so the comparison reads that tool's runs only); or, when there is none, why.
+ */
 export function toCompareLinks(
   projectSlug: string,
-  runId: string,
-  previous: { id: string; label: string | null; round: number | null; tool: string } | null,
-  labels: readonly string[],
+  run: { id: string; tool: string; label: string | null; branch: string | null },
+  choices: CompareChoices,
 ): CompareLinks {
-  return {
-    previous: previous ? { href: pagePaths.compare(projectSlug, { base: previous.id, head: runId }), title: runTitle(previous) } : null,
-    byLabel: labels.map((label) => ({
+  const { tool } = run;
+  const [previous] = choices.earlier;
+  const groups: CompareLinks["groups"] = [];
+  if (choices.earlier.length >= 2) {
+    const count = choices.earlier.length;
+    groups.push({
+      label: run.label ?? "",
+      href: pagePaths.compare(projectSlug, { base: choices.earlier.map((earlier) => earlier.id), head: run.id, tool }),
+      text: `the ${count} earlier ${tool} runs ${run.label === null ? "without a label" : `labelled ${run.label}`}${run.branch ? ` on ${run.branch}` : ""}`,
+    });
+  }
+  for (const { label, runs } of choices.labels) {
+    const count = Math.min(runs, COMPARE_WITH_LAST_RUNS);
+    groups.push({
       label,
-      href: pagePaths.compare(projectSlug, { base: `label:${label}`, head: runId, last: COMPARE_WITH_LAST_RUNS }),
-    })),
+      href: pagePaths.compare(projectSlug, { base: `label:${label}`, head: run.id, last: COMPARE_WITH_LAST_RUNS, tool }),
+      text: `${count === 1 ? "the" : `the last ${count}`} ${tool} ${runsWord(count)} labelled ${label}`,
+    });
+  }
+  const isEmpty = previous === undefined && groups.length === 0;
+  return {
+    tool,
+    previous: previous ? { href: pagePaths.compare(projectSlug, { base: previous.id, head: run.id, tool }), title: runTitle(previous) } : null,
+    groups,
+    none: isEmpty
+      ? `No comparable run yet: no earlier ${tool} run of this label and load, and no other label with ${tool} runs. Runs of other tools are other series.`
+      : null,
   };
 }
 
@@ -116,7 +162,7 @@ export function toRunReport(
   run: ParsedRun,
   extras: Pick<RunReport, "grade" | "compare" | "annotations" | "isPinnedBaseline"> = {
     grade: null,
-    compare: { previous: null, byLabel: [] },
+    compare: { tool: run.tool, previous: null, groups: [], none: null },
     annotations: [],
     isPinnedBaseline: false,
   },

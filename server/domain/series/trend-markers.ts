@@ -5,6 +5,7 @@
  * read tells where their runs stand.
  */
 import { formatDeltaPct } from "../format";
+import type { RegimeStart } from "../stats/noise-band";
 
 export type TrendMarkerKind = "regression" | "improvement" | "pinned" | "annotation" | "deploy" | "change";
 
@@ -52,6 +53,18 @@ export function toMarkerSources(records: MarkerRecords): MarkerSource[] {
         ? { runId: null, at: annotation.at, kind, text: annotation.text }
         : { runId: annotation.runId, kind, text: annotation.text };
     }),
+  ];
+}
+
+/**
+ * Where the series' regimes begin for a noise band learnt on `metric`: its recorded changes of that metric
+ * (dismissed ones are not among the records) at their first runs, and every change marker at its time.
+ * Notes and deploy markers start nothing.
+ */
+export function regimeStartsOf(records: MarkerRecords, metric: string): RegimeStart[] {
+  return [
+    ...records.changes.filter((change) => change.metric === metric).map((change) => ({ runId: change.firstRunId })),
+    ...records.annotations.filter((annotation) => annotation.kind === "change").map((annotation) => ({ at: annotation.at.getTime() })),
   ];
 }
 

@@ -1,4 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { METRICS, metricRange } from "../metrics";
+import { readFixtureJson } from "../parsers/fixtures/read-fixture";
+import { parseGhz } from "../parsers/ghz";
+import { median } from "../stats/descriptive";
+import { learnNoiseBand } from "../stats/noise-band";
 import {
   bandAtTimes,
   describeOverlayPosition,
@@ -36,9 +41,14 @@ describe("parseOverlay", () => {
   });
 });
 
+/** Base runs one hour apart with these p95 values (null: none reported). */
+function baseRuns(values: readonly (number | null)[]) {
+  return values.map((value, i) => ({ runId: `r${i}`, time: i * 3_600_000, value }));
+}
+
 describe("rollingNoiseBand", () => {
   it("is the median ± 3 × the run-to-run noise of the window, once 5 runs are known", () => {
-    const bands = rollingNoiseBand(HISTORY);
+    const bands = rollingNoiseBand(baseRuns(HISTORY));
     expect(bands.slice(0, 4)).toEqual([null, null, null, null]);
     const last = bands[5]!;
     expect(last.medianMs).toBeCloseTo(100.5, 10);
@@ -47,14 +57,73 @@ describe("rollingNoiseBand", () => {
     expect(last.runs).toBe(6);
   });
 
-  it("rolls over the last N runs only, and skips missing values", () => {
-    const bands = rollingNoiseBand([500, 500, ...HISTORY, null], { windowRuns: 6 });
-    expect(bands[7]!.medianMs).toBeCloseTo(100.5, 10);
-    expect(bands[8]).toEqual(bands[7]);
+  it("learns from the last 20 runs only, and a run without a value gets the band of those before it", () => {
+    const values = [...Array.from({ length: 20 }, (_, i) => 500 + (i % 2)), ...HISTORY, ...HISTORY, ...HISTORY, ...HISTORY, null];
+    const bands = rollingNoiseBand(baseRuns(values));
+    // After 24 runs at 100 ms, the 20 learnt from are all at 100 ms: the 500 ms runs no longer count.
+    expect(bands[43]!.medianMs).toBeCloseTo(100.5, 10);
+    expect(bands[43]!.runs).toBe(20);
+    expect(bands[44]).toEqual(bands[43]);
   });
 
   it("has no band over a median of 0", () => {
-    expect(rollingNoiseBand([0, 0, 0, 0, 0, 0])).toEqual([null, null, null, null, null, null]);
+    expect(rollingNoiseBand(baseRuns([0, 0, 0, 0, 0, 0]))).toEqual([null, null, null, null, null, null]);
+  });
+
+  it("starts again at a recorded change or a change marker: nothing before it is learnt from", () => {
+    const runs = baseRuns([...HISTORY, 130, 131, 129, 132, 130, 131]);
+    const recorded = rollingNoiseBand(runs, { regimeStarts: [{ runId: "r6" }] });
+    // Runs 6–9 are 4 runs of the new level: no band; from run 10 (5 runs) it is theirs alone.
+    expect(recorded.slice(6, 10)).toEqual([null, null, null, null]);
+    expect(recorded[10]).toEqual(rollingNoiseBand(baseRuns([130, 131, 129, 132, 130]))[4]);
+    expect(recorded[5]).toEqual(rollingNoiseBand(runs)[5]);
+    // A marker between runs 5 and 6 starts the same regime.
+    expect(rollingNoiseBand(runs, { regimeStarts: [{ at: runs[5]!.time + 60_000 }] })).toEqual(recorded);
+  });
+});
+
+/**
+ * The real ghz reports of GetAllCategories (p95 5.8–7.4 ms, then 9.2–10 ms on the ManagedAsync build),
+ * cycled as the demo's nightly runs upload them: 18 baseline nights, then 12 after the slowdown. A low
+ * latency whose rounds differ by a quarter of its level: a noisy, low-level series with a step.
+ */
+function ghzNights(): { runs: ReturnType<typeof baseRuns>; step: number } {
+  const p95 = (variant: string, round: number) => {
+    const run = parseGhz(readFixtureJson(`ghz/${variant}/round${round}/GetAllCategories.json`));
+    return run.aggregate.latency.percentiles["95"]!;
+  };
+  const nights = (variant: string, count: number) => Array.from({ length: count }, (_, i) => p95(variant, (i % 3) + 1));
+  return { runs: baseRuns([...nights("baseline", 18), ...nights("managedasync", 12)]), step: 18 };
+}
+
+describe("rollingNoiseBand on real ghz rounds with a step", () => {
+  const { runs, step } = ghzNights();
+  const range = metricRange(METRICS.p95);
+
+  it("never reaches below 0 ms, though the rounds' noise is larger than the level", () => {
+    const unclamped = rollingNoiseBand(runs);
+    expect(Math.min(...unclamped.flatMap((band) => (band ? [band.lowMs] : [])))).toBeLessThan(0);
+    const bands = rollingNoiseBand(runs, { range, regimeStarts: [{ runId: `r${step}` }] });
+    for (const band of bands) if (band) expect(band.lowMs).toBeGreaterThanOrEqual(0);
+    expect(bands.some((band) => band?.lowMs === 0)).toBe(true);
+  });
+
+  it("after the step, is learnt from the runs after it only (the recorded change)", () => {
+    const bands = rollingNoiseBand(runs, { range, regimeStarts: [{ runId: `r${step}` }] });
+    const after = runs.slice(step).map((run) => run.value!);
+    expect(bands.slice(step, step + 4)).toEqual([null, null, null, null]);
+    for (let i = step + 4; i < runs.length; i++) {
+      const expected = learnNoiseBand(after.slice(0, i - step + 1), { range })!;
+      expect(bands[i]).toEqual({ medianMs: expected.median, lowMs: expected.low, highMs: expected.high, runs: i - step + 1 });
+      expect(bands[i]!.lowMs).toBeGreaterThan(Math.max(...runs.slice(0, step).map((run) => run.value!)));
+    }
+  });
+
+  it("finds the step by itself once 6 runs follow it, when no change was recorded (another branch)", () => {
+    const bands = rollingNoiseBand(runs, { range });
+    const last = bands.at(-1)!;
+    expect(last.runs).toBe(runs.length - step);
+    expect(last.medianMs).toBeCloseTo(median(runs.slice(step).map((run) => run.value!))!, 10);
   });
 });
 
@@ -160,5 +229,29 @@ describe("toOverlaySeries", () => {
     expect(series.map((point) => point.overlayP95Ms)).toEqual([null, 130, null]);
     expect(series[1]).not.toHaveProperty("p95Ms");
     expect(toOverlaySeries(base, [], [run], "order").map((point) => point.x)).toEqual([1, 1.5, 2]);
+  });
+
+  it("carries the band under an overlay run between two banded base runs, and leaves a gap where a base run has none", () => {
+    const bands = [
+      { order: 1, lowMs: 90, highMs: 110 },
+      { order: 2, lowMs: 94, highMs: 130 },
+    ];
+    // At x = 20, a quarter of the way from 10 to 50.
+    const later = [...base.slice(0, 1), { ...base[1]!, time: 50 }];
+    expect(toOverlaySeries(later, bands, [run], "time")[1]!.noiseBandMs).toEqual([91, 115]);
+    // No band at the base run after it (a change just happened): none under the overlay run either.
+    expect(toOverlaySeries(later, bands.slice(0, 1), [run], "time")[1]!.noiseBandMs).toBeNull();
+  });
+
+  it("spreads each line's rounds of one commit in time mode, over the span of both lines", () => {
+    const minute = 60_000;
+    const nights = [0, 1, 2, 3].map((day) => ({ runId: `n${day}`, time: day * 86_400_000, order: day + 1, commitShort: `c${day}`, branch: "main" }));
+    const rounds = [1, 2, 3].map((round) => ({ ...run, runId: `o${round}`, time: 86_400_000 + 18 * 3_600_000 + round * 3 * minute, order: 2 + round / 4, round, commitShort: "bbbbbbb" }));
+    const series = toOverlaySeries(nights, [], rounds, "time");
+    const drawn = series.filter((point) => point.overlayP95Ms !== null).map((point) => point.x);
+    // 1% of the 3-day span apart (43.2 minutes), not 3 minutes.
+    expect(drawn[1]! - drawn[0]!).toBeCloseTo(0.01 * 3 * 86_400_000, 6);
+    expect(drawn[2]! - drawn[1]!).toBeCloseTo(0.01 * 3 * 86_400_000, 6);
+    expect(series.filter((point) => point.overlayP95Ms === null).map((point) => point.x)).toEqual(nights.map((night) => night.time));
   });
 });

@@ -1,24 +1,31 @@
-import { median } from "../stats/descriptive";
-import { DEFAULT_NOISE_BAND_MULTIPLIER, MIN_NOISE_HISTORY, learnRunToRunNoisePct } from "../stats/noise-band";
+import type { ValueRange } from "../metrics";
+import { UNBOUNDED } from "../metrics";
+import { learnNoiseBand, MIN_NOISE_HISTORY, NOISE_HISTORY_RUNS, noiseHistory, regimeStartIndex } from "../stats/noise-band";
+import type { RegimeStart } from "../stats/noise-band";
 import type { RunPoint } from "./run-point";
-import { byX, xOf } from "./trend-series";
-import type { TrendXMode } from "./trend-series";
+import { byX, timeSpan, xPositions } from "./trend-series";
+import type { PlaceablePoint, TrendXMode } from "./trend-series";
 
 /**
  * A branch's (or a pull request's) runs drawn over the base branch's series on the trend page, with the
  * base branch's noise band behind them (docs/statistics.md, "Series" and "1 vs 1 against a noise band").
  *
- * The band is the one the 1 vs 1 compare uses (`learnRunToRunNoisePct`, × DEFAULT_NOISE_BAND_MULTIPLIER),
- * learnt at each base run from the last NOISE_BAND_WINDOW_RUNS base runs up to it and centred on their
- * median: median ± 3 · 1.4826 · median(|x_i − x_{i−1}|). A run outside it differs from the base
- * branch's typical run by more than a 1 vs 1 comparison would call noise.
+ * The band is the 1 vs 1 compare's, learnt by the same rule (stats/noise-band.ts): at each base run, from
+ * the base runs up to it since the series' last known change (a recorded p95 change that was not
+ * dismissed, or a change marker), the latest NOISE_HISTORY_RUNS of them, after the last change point
+ * detected in them (`noiseHistory`); centred on their median: median ± 3 · 1.4826 · median(|x_i − x_{i−1}|),
+ * clamped to the metric's range (p95 ≥ 0 ms). A run outside it differs from the base branch's typical run
+ * by more than a 1 vs 1 comparison would call noise. Right after a step there is no band until
+ * MIN_NOISE_HISTORY runs of the new level are known: a band learnt across the step would be the two
+ * levels' distance, not noise.
  */
+
+/** The metric the overlay draws and its band is learnt on. */
+export const OVERLAY_METRIC = "p95";
 
 /** What the overlay shows: a branch's runs, or a pull request's (`?overlay=branch:<name>`, `?overlay=pr:<n>`). */
 export type OverlayTarget = { kind: "branch"; branch: string } | { kind: "pr"; pullRequest: number };
 
-/** How many base runs, up to each one, the rolling band is learnt from. */
-export const NOISE_BAND_WINDOW_RUNS = 20;
 /** How many of the overlay's latest runs the caption speaks of. */
 export const OVERLAY_CAPTION_RUNS = 3;
 
@@ -46,31 +53,40 @@ export interface NoiseBand {
   medianMs: number;
   lowMs: number;
   highMs: number;
-  /** How many base runs it was learnt from (≤ NOISE_BAND_WINDOW_RUNS). */
+  /** How many base runs it was learnt from (MIN_NOISE_HISTORY … NOISE_HISTORY_RUNS). */
   runs: number;
 }
 
+/** A base run as its band needs it: which run, when, and its value (null: the tool gave none). */
+export interface BandBaseRun {
+  runId: string;
+  time: number;
+  value: number | null;
+}
+
 /**
- * The rolling noise band at each base run (oldest first): learnt from the last `windowRuns` base values
- * up to and including it; null where fewer than MIN_NOISE_HISTORY values are known, or the median is 0.
- * A run without a value gets the band of the values before it.
+ * The rolling noise band at each base run (oldest first), learnt by the rule of the module comment from
+ * the base runs up to and including it: null where fewer than MIN_NOISE_HISTORY values are known since
+ * the last change, or their median is 0. `regimeStarts`: the series' recorded changes and change markers.
  */
 export function rollingNoiseBand(
-  values: readonly (number | null)[],
-  options: { windowRuns?: number; bandMultiplier?: number } = {},
+  base: readonly BandBaseRun[],
+  options: { regimeStarts?: readonly RegimeStart[]; range?: ValueRange; bandMultiplier?: number } = {},
 ): (NoiseBand | null)[] {
-  const windowRuns = options.windowRuns ?? NOISE_BAND_WINDOW_RUNS;
-  const multiplier = options.bandMultiplier ?? DEFAULT_NOISE_BAND_MULTIPLIER;
-  const known: number[] = [];
-  return values.map((value) => {
-    if (value !== null && Number.isFinite(value)) known.push(value);
-    const window = known.slice(-windowRuns);
-    if (window.length < MIN_NOISE_HISTORY) return null;
-    const noisePct = learnRunToRunNoisePct(window);
-    const medianMs = median(window);
-    if (noisePct === null || medianMs === null) return null;
-    const halfWidth = (multiplier * noisePct * Math.abs(medianMs)) / 100;
-    return { medianMs, lowMs: medianMs - halfWidth, highMs: medianMs + halfWidth, runs: window.length };
+  const regimeStart = regimeStartIndex(base, options.regimeStarts ?? []);
+  return base.map((run, i) => {
+    // The latest NOISE_HISTORY_RUNS known values from its regime's start up to this run, oldest first.
+    const from = regimeStart(run.time);
+    const values: number[] = [];
+    for (let j = i; j >= from && values.length < NOISE_HISTORY_RUNS; j--) {
+      const value = base[j]!.value;
+      if (value !== null && Number.isFinite(value)) values.push(value);
+    }
+    const band = learnNoiseBand(noiseHistory(values.reverse()), {
+      bandMultiplier: options.bandMultiplier,
+      range: options.range ?? UNBOUNDED,
+    });
+    return band && { medianMs: band.median, lowMs: band.low, highMs: band.high, runs: band.runs };
   });
 }
 
@@ -191,34 +207,54 @@ export type OverlayPoint = OverlayChartRun & {
 
 export type OverlaySeriesPoint<B> =
   | (B & { x: number; noiseBandMs: [number, number] | null; overlayP95Ms: null })
-  | (RunPoint & { x: number; noiseBandMs: null; overlayP95Ms: number | null });
+  | (RunPoint & { x: number; noiseBandMs: [number, number] | null; overlayP95Ms: number | null });
 
 /**
  * One series for the latency chart: the base points with the band's [low, high] where it has one (an
  * area drawn behind), and the overlay's runs with their p95 under `overlayP95Ms` (a line of its own),
- * at their time or run-axis position, sorted by x. Base points without a band get null (no area there).
+ * at their time or run-axis position, sorted by x. Base points without a band get null: the area has a
+ * gap there (right after a change, where no band is learnt yet), never a bridge across it. An overlay run
+ * between two base points that both have a band carries the band interpolated at its x, so the area runs
+ * on under it. In time mode each line's rounds of one commit are spread over the commit's slot
+ * (`xPositions`), over the span of both lines.
  */
-export function toOverlaySeries<B extends { time: number; order: number }>(
+export function toOverlaySeries<B extends PlaceablePoint>(
   base: readonly B[],
   band: readonly { order: number; lowMs: number; highMs: number }[],
   overlay: readonly OverlayChartRun[],
   mode: TrendXMode,
 ): OverlaySeriesPoint<B>[] {
   const bandAt = new Map(band.map((entry) => [entry.order, entry]));
-  const basePoints = base.map((point): OverlaySeriesPoint<B> => {
+  const span = timeSpan([...base, ...overlay]);
+  const baseX = xPositions(base, mode, span);
+  const overlayX = xPositions(overlay, mode, span);
+  const basePoints = base.map((point, i): OverlaySeriesPoint<B> => {
     const entry = bandAt.get(point.order);
     return {
       ...point,
-      x: xOf(point, mode),
+      x: baseX[i]!,
       noiseBandMs: entry ? [entry.lowMs, entry.highMs] : null,
       overlayP95Ms: null,
     };
   });
-  const overlayPoints = overlay.map(({ p95Ms, ...run }): OverlaySeriesPoint<B> => ({
+  const overlayPoints = overlay.map(({ p95Ms, ...run }, i): OverlaySeriesPoint<B> => ({
     ...run,
-    x: xOf(run, mode),
+    x: overlayX[i]!,
     noiseBandMs: null,
     overlayP95Ms: p95Ms,
   }));
-  return [...basePoints, ...overlayPoints].sort(byX);
+  const merged = [
+    ...basePoints.map((point) => ({ point, isBase: true })),
+    ...overlayPoints.map((point) => ({ point, isBase: false })),
+  ].sort((a, b) => byX(a.point, b.point));
+  return merged.map(({ point, isBase }, i) => {
+    if (isBase) return point;
+    // Between two base points that both have a band, the band at this x; else none (a gap in the area).
+    const before = merged.slice(0, i).findLast((entry) => entry.isBase)?.point;
+    const after = merged.slice(i + 1).find((entry) => entry.isBase)?.point;
+    if (!before?.noiseBandMs || !after?.noiseBandMs) return point;
+    const t = after.x === before.x ? 0 : (point.x - before.x) / (after.x - before.x);
+    const [low, high] = [0, 1].map((k) => before.noiseBandMs![k]! + t * (after.noiseBandMs![k]! - before.noiseBandMs![k]!));
+    return { ...point, noiseBandMs: [low!, high!] };
+  });
 }

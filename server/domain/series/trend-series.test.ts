@@ -9,8 +9,11 @@ import {
   toMetricPoints,
   toTrendPoints,
   rangeStart,
+  ROUND_STEP_FRACTION,
+  spreadCommitRounds,
   toTrendSeries,
   TREND_LINE_FIELD,
+  xPositions,
 } from "./trend-series";
 import type { TrendRow } from "./trend-series";
 
@@ -213,6 +216,67 @@ describe("toTrendSeries", () => {
     const series = toTrendSeries(gappy, "order");
     expect(series[1]?.p99Ms).toBeNull();
     expect(series[0]?.p99Ms).not.toBeNull();
+  });
+});
+
+describe("spreadCommitRounds", () => {
+  const MINUTE = 60_000;
+  const HOUR = 60 * MINUTE;
+  /** As the demo's main: a nightly run at 02:00 for 42 days, each of the day's commit; on day 24, five rounds of one commit from 18:03, 3 minutes apart. */
+  function nights() {
+    const points = Array.from({ length: 42 }, (_, day) => ({
+      time: START + day * DAY + 2 * HOUR,
+      order: 0,
+      commitShort: `c${String(day).padStart(6, "0")}`,
+      branch: "main",
+      round: null as number | null,
+    }));
+    const rounds = [1, 2, 3, 4, 5].map((round) => ({
+      time: START + 24 * DAY + 18 * HOUR + round * 3 * MINUTE,
+      order: 0,
+      commitShort: "c000025",
+      branch: "main",
+      round,
+    }));
+    // Day 25's nightly tests the same commit as the rounds (merged on day 24).
+    const all = [...points.slice(0, 25), ...rounds, ...points.slice(25)].map((point, i) => ({ ...point, order: i + 1 }));
+    return all;
+  }
+
+  it("spreads the rounds of one commit in run order over its slot, never past the next commit's first run", () => {
+    const points = nights();
+    const span = points.at(-1)!.time - points[0]!.time;
+    const xs = spreadCommitRounds(points, span);
+    const first = points.findIndex((point) => point.round === 1);
+    // The commit's runs: 5 rounds and the next nightly; its slot ends at day 26's nightly (another commit).
+    const slot = points[first + 6]!.time - points[first]!.time;
+    const step = Math.min(ROUND_STEP_FRACTION * span, slot / 6);
+    expect(step).toBeGreaterThan(4 * HOUR);
+    for (let k = 0; k < 6; k++) expect(xs[first + k]).toBeCloseTo(Math.max(points[first + k]!.time, points[first]!.time + k * step), 6);
+    expect(xs[first + 5]).toBeLessThan(points[first + 6]!.time);
+    // Run order kept; the other nights where they ran.
+    expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+    for (const [i, point] of points.entries()) if (i < first || i > first + 5) expect(xs[i]).toBe(point.time);
+  });
+
+  it("leaves runs of one commit that are far enough apart, and runs without a commit, where they ran", () => {
+    const apart = [0, 1, 2].map((day) => ({ time: START + day * DAY, order: day + 1, commitShort: "aaaaaaa", branch: "main" }));
+    expect(spreadCommitRounds(apart, 10 * DAY)).toEqual(apart.map((point) => point.time));
+    const unknown = [0, 1, 2].map((minute) => ({ time: START + minute * 60_000, order: minute + 1, commitShort: null, branch: "main" }));
+    expect(spreadCommitRounds(unknown, 10 * DAY)).toEqual(unknown.map((point) => point.time));
+    // The same commit on two branches is two commits' runs.
+    const branches = ["main", "feature/x"].map((branch, i) => ({ time: START + i * 60_000, order: i + 1, commitShort: "aaaaaaa", branch }));
+    expect(spreadCommitRounds(branches, 10 * DAY)).toEqual(branches.map((point) => point.time));
+  });
+
+  it("places by run number in order mode, and by spread time in time mode through toTrendSeries", () => {
+    const points = nights();
+    expect(xPositions(points, "order")).toEqual(points.map((point) => point.order));
+    const series = toTrendSeries(points, "time");
+    const rounds = series.filter((point) => point.round !== null);
+    expect(rounds.map((point) => point.round)).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(rounds.map((point) => point.x)).size).toBe(5);
+    expect(rounds[4]!.x - rounds[0]!.x).toBeGreaterThan(DAY / 2);
   });
 });
 

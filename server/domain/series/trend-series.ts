@@ -188,18 +188,77 @@ function finiteOrNull(value: number | null): number | null {
 /** A point placed on the chart's x axis: `x` is the start time (epoch ms) or the run number. */
 export type TrendSeriesPoint<P extends { time: number; order: number } = TrendPoint> = P & { x: number };
 
+/** What placing a point needs: where it stands on both axes, and its commit (rounds of one commit are spread). */
+export type PlaceablePoint = Pick<RunPoint, "time" | "order"> & Partial<Pick<RunPoint, "commitShort" | "branch">>;
+
 /**
  * Points → the series a chart draws for the x mode in the URL. Missing values stay null (the chart
- * skips them; a missing p99 is never drawn as 0). Sorted by x so a line never doubles back.
+ * skips them; a missing p99 is never drawn as 0). Sorted by x so a line never doubles back. In time mode
+ * the runs of one commit are spread in run order (`spreadCommitRounds`).
  */
-export function toTrendSeries<P extends { time: number; order: number }>(
-  points: readonly P[],
-  mode: TrendXMode,
-): TrendSeriesPoint<P>[] {
-  return points.map((point) => ({ ...point, x: xOf(point, mode) })).sort(byX);
+export function toTrendSeries<P extends PlaceablePoint>(points: readonly P[], mode: TrendXMode): TrendSeriesPoint<P>[] {
+  const xs = xPositions(points, mode);
+  return points.map((point, i) => ({ ...point, x: xs[i]! })).sort(byX);
 }
 
-/** A point's x in the URL's mode: its start time (epoch ms) or its run number. */
+/** Each point's x in the URL's mode (in the points' order): its run number, or its time spread by commit. */
+export function xPositions(points: readonly PlaceablePoint[], mode: TrendXMode, span = timeSpan(points)): number[] {
+  if (mode === "order") return points.map((point) => point.order);
+  const byTime = points.map((point, index) => ({ point, index })).sort((a, b) => a.point.time - b.point.time || a.point.order - b.point.order);
+  const spread = spreadCommitRounds(byTime.map(({ point }) => point), span);
+  const xs = new Array<number>(points.length);
+  byTime.forEach(({ index }, k) => (xs[index] = spread[k]!));
+  return xs;
+}
+
+/** From the first run's start to the last's (epoch ms): the time axis's span. */
+export function timeSpan(points: readonly Pick<RunPoint, "time">[]): number {
+  if (points.length === 0) return 0;
+  const times = points.map((point) => point.time);
+  return Math.max(...times) - Math.min(...times);
+}
+
+/** In time mode, one run of a commit is drawn at most this fraction of the axis's span right of the one before it (1% ≈ 13 px on a wide chart). */
+export const ROUND_STEP_FRACTION = 0.01;
+
+/**
+ * Time-mode x of one line's runs (sorted by start time): runs of one commit on one branch that follow one
+ * another (its rounds, and its other runs until the next commit is measured) are spread in run order over
+ * the commit's slot, from its first run to the next commit's first run (for the line's last commit, as
+ * far as the steps need): x_k = max(t_k, t_first + k · step), step = min(ROUND_STEP_FRACTION · span,
+ * slot / m) for m runs. Why: rounds uploaded minutes apart would stack on one x on an axis of weeks; spread,
+ * each is a point of its own. A run never passes the next commit's first run, the runs keep their order,
+ * a run already far enough right keeps its time, and a run without a commit is never moved; the tooltip
+ * still gives each run's own start time, commit and round.
+ */
+export function spreadCommitRounds(points: readonly PlaceablePoint[], span: number): number[] {
+  const xs = points.map((point) => point.time);
+  const maxStep = ROUND_STEP_FRACTION * Math.max(0, span);
+  let first = 0;
+  while (first < points.length) {
+    const commit = points[first]!.commitShort ?? null;
+    let end = first + 1;
+    while (
+      commit !== null &&
+      end < points.length &&
+      points[end]!.commitShort === commit &&
+      (points[end]!.branch ?? null) === (points[first]!.branch ?? null)
+    ) {
+      end++;
+    }
+    const count = end - first;
+    if (count > 1) {
+      const start = points[first]!.time;
+      const slot = end < points.length ? points[end]!.time - start : Number.POSITIVE_INFINITY;
+      const step = Math.min(maxStep, slot / count);
+      for (let k = 1; k < count; k++) xs[first + k] = Math.max(points[first + k]!.time, start + k * step);
+    }
+    first = end;
+  }
+  return xs;
+}
+
+/** A point's x by its start time (epoch ms) or its run number, unspread: where a marker between runs stands. */
 export function xOf(point: Pick<RunPoint, "time" | "order">, mode: TrendXMode): number {
   return mode === "time" ? point.time : point.order;
 }

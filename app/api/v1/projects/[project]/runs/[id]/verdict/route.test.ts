@@ -144,7 +144,9 @@ describe("the baseline's load profile", () => {
     await upload(slug, driven(50, 60.7, 6));
     const head = await (await upload(slug, driven(10, 20.2, 7), { branch: "feature/x" })).json();
     expect(head.comparison.baseline.runs).toHaveLength(5);
-    expect(head.comparison.baseline.how).toBe("the 5 custom runs labelled nightly on main; 2 left out for another load profile (vus 50 vs 10, …)");
+    expect(head.comparison.baseline.how).toBe(
+      "the 5 custom runs labelled nightly on main at this run's load (vus 10); not the 2 runs at another load (vus 50), which measure something else",
+    );
     expect(head.outcome).toBe("pass");
     const baseIds = head.comparison.baseline.runs.map((run: any) => run.id);
     expect(head.comparison.url).toContain(`?base=${baseIds.join(",")}&head=${head.id}&test=student`);

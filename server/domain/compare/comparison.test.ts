@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { comparableRun, p95Endpoints } from "./comparable-run.fixture";
+import { historyKey, seriesValues, seriesValuesSinceChanges } from "./comparison";
+
+/** Runs one hour apart, each measuring GetListing and Search at these p95s (ms). */
+function runs(values: readonly [number, number][]) {
+  return values.map(([getListing, search], i) => ({
+    runId: `r${i}`,
+    time: i * 3_600_000,
+    run: comparableRun(`r${i}`, { endpoints: p95Endpoints({ GetListing: getListing, Search: search }) }),
+  }));
+}
+
+describe("seriesValuesSinceChanges", () => {
+  const history = runs([
+    [10, 50],
+    [11, 51],
+    [20, 49],
+    [21, 50],
+  ]);
+
+  it("is seriesValues when no change is known", () => {
+    expect(seriesValuesSinceChanges(history, [], Number.POSITIVE_INFINITY)).toEqual(seriesValues(history.map(({ run }) => run)));
+  });
+
+  it("cuts each (endpoint, metric) at its own recorded change, and every one at a change marker", () => {
+    const recorded = seriesValuesSinceChanges(history, [{ endpoint: "GetListing", metric: "p95", runId: "r2" }], 10 * 3_600_000);
+    expect(recorded.get(historyKey("GetListing", "p95"))).toEqual([20, 21]);
+    expect(recorded.get(historyKey("Search", "p95"))).toEqual([50, 51, 49, 50]);
+    const marker = seriesValuesSinceChanges(history, [{ at: 2.5 * 3_600_000 }], 10 * 3_600_000);
+    expect(marker.get(historyKey("GetListing", "p95"))).toEqual([21]);
+    expect(marker.get(historyKey("Search", "p95"))).toEqual([50]);
+    // A marker after the history and before the judged run leaves nothing to learn from.
+    expect(seriesValuesSinceChanges(history, [{ at: 5 * 3_600_000 }], 6 * 3_600_000).get(historyKey("Search", "p95"))).toEqual([]);
+  });
+});
