@@ -3,6 +3,7 @@ import { toRunPoint } from "../domain/series/run-point";
 import type { TrendRunInfo } from "../domain/series/run-point";
 import {
   bandAtTimes,
+  bandIndexesNeeded,
   describeOverlayPosition,
   describeOverlayTarget,
   OVERLAY_METRIC,
@@ -94,12 +95,13 @@ export async function getTrendOverlay(
   regimeStarts: readonly RegimeStart[],
 ) {
   const rows = await readOverlayRuns(db, scope, target);
+  const times = rows.map((row) => row.startedAt.getTime());
+  // Learnt only where the chart draws it or an overlay run is judged by it (a change-point search each).
   const bands = rollingNoiseBand(
     history.map((run) => ({ runId: run.runId, time: run.time, value: run.p95Ms })),
-    { regimeStarts, range: metricRange(METRICS[OVERLAY_METRIC]) },
+    { regimeStarts, range: metricRange(METRICS[OVERLAY_METRIC]), at: bandIndexesNeeded(history, drawnOrders, times) },
   );
   const based = history.map((run, i) => ({ order: run.order, time: run.time, band: bands[i] ?? null }));
-  const times = rows.map((row) => row.startedAt.getTime());
   const orders = placeOverlayOnRunAxis(based, times);
   const overlayBands = bandAtTimes(based, times);
   const points: OverlayPoint[] = rows.map((row, i) => ({

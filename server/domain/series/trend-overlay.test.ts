@@ -6,6 +6,7 @@ import { median } from "../stats/descriptive";
 import { learnNoiseBand } from "../stats/noise-band";
 import {
   bandAtTimes,
+  bandIndexesNeeded,
   describeOverlayPosition,
   describeOverlayTarget,
   parseOverlay,
@@ -151,6 +152,19 @@ describe("placeOverlayOnRunAxis", () => {
         [200],
       ),
     ).toEqual([1.5]);
+  });
+});
+
+describe("bandIndexesNeeded", () => {
+  it("is the drawn base runs and, for each overlay run, the last base run before it; rollingNoiseBand learns only those", () => {
+    const base = [1, 2, 3, 4, 5, 6, 7].map((order) => ({ order, time: order * 10 }));
+    const needed = bandIndexesNeeded(base, new Set([1, 7]), [35, 36, 5, 100]);
+    expect([...needed].sort()).toEqual([0, 2, 6]);
+    const runs = baseRuns([...HISTORY, 101]);
+    const all = rollingNoiseBand(runs);
+    const some = rollingNoiseBand(runs, { at: new Set([5]) });
+    expect(some[5]).toEqual(all[5]);
+    expect(some.filter((band) => band !== null)).toHaveLength(1);
   });
 });
 

@@ -71,10 +71,17 @@ export interface BandBaseRun {
  */
 export function rollingNoiseBand(
   base: readonly BandBaseRun[],
-  options: { regimeStarts?: readonly RegimeStart[]; range?: ValueRange; bandMultiplier?: number } = {},
+  options: {
+    regimeStarts?: readonly RegimeStart[];
+    range?: ValueRange;
+    bandMultiplier?: number;
+    /** Only the bands at these indexes are learnt (the others are null): a change-point search each. */
+    at?: ReadonlySet<number>;
+  } = {},
 ): (NoiseBand | null)[] {
   const regimeStart = regimeStartIndex(base, options.regimeStarts ?? []);
   return base.map((run, i) => {
+    if (options.at && !options.at.has(i)) return null;
     // The latest NOISE_HISTORY_RUNS known values from its regime's start up to this run, oldest first.
     const from = regimeStart(run.time);
     const values: number[] = [];
@@ -119,6 +126,26 @@ export function positionInBand(value: number | null, band: NoiseBand | null): Ba
   if (value > band.highMs) return "above";
   if (value < band.lowMs) return "below";
   return "within";
+}
+
+/**
+ * The base runs (indexes, oldest first) whose band a trend page shows or judges by: those drawn, and for
+ * each overlay run the last base run that started at or before it.
+ */
+export function bandIndexesNeeded(
+  base: readonly { order: number; time: number }[],
+  drawnOrders: ReadonlySet<number>,
+  overlayTimes: readonly number[],
+): Set<number> {
+  const needed = new Set<number>();
+  base.forEach((run, index) => {
+    if (drawnOrders.has(run.order)) needed.add(index);
+  });
+  for (const time of overlayTimes) {
+    const index = base.findLastIndex((run) => run.time <= time);
+    if (index !== -1) needed.add(index);
+  }
+  return needed;
 }
 
 /**
