@@ -4,6 +4,21 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, To
 import { formatMetricValue } from "@/server/domain/format";
 import type { ChartDatum } from "./shape";
 
+/**
+ * A CI whisker, drawn without animation and twice. Without animation: Recharts grows error bars from
+ * scaleX(0) by a CSS transition, which was seen still at 0 (no whisker at all) on a settled page; the
+ * bars are not animated either. Twice: a wide stroke of the card's colour under a
+ * thin one of the text's. A whisker mostly lies over its bar's end, and no one colour stands out on both
+ * the bars and the card in both themes (dark mode's light text all but vanishes on its light bars); the
+ * halo makes it readable on either.
+ */
+function whiskers(dataKey: "baseError" | "headError") {
+  return [
+    <ErrorBar key="halo" dataKey={dataKey} width={5} stroke="var(--surface)" strokeWidth={4} direction="x" isAnimationActive={false} />,
+    <ErrorBar key="line" dataKey={dataKey} width={5} stroke="var(--text)" strokeWidth={1.5} direction="x" isAnimationActive={false} />,
+  ];
+}
+
 /** Base vs head per endpoint for one metric: bars are group means, whiskers their 95% CIs. */
 export function ComparisonChart({ data, metric, unit }: { data: ChartDatum[]; metric: string; unit: string | null }) {
   const format = (value: number) => formatMetricValue(metric, unit, value);
@@ -34,10 +49,10 @@ export function ComparisonChart({ data, metric, unit }: { data: ChartDatum[]; me
           />
           <Legend wrapperStyle={{ color: "var(--text)" }} />
           <Bar dataKey="base" name="base" fill="var(--chart-2)" isAnimationActive={false}>
-            <ErrorBar dataKey="baseError" width={4} stroke="var(--text)" direction="x" />
+            {whiskers("baseError")}
           </Bar>
           <Bar dataKey="head" name="head" fill="var(--chart-1)" isAnimationActive={false}>
-            <ErrorBar dataKey="headError" width={4} stroke="var(--text)" direction="x" />
+            {whiskers("headError")}
           </Bar>
         </BarChart>
       </ResponsiveContainer>

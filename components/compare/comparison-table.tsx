@@ -1,7 +1,7 @@
 import { Fragment } from "react";
 import { cn } from "@/components/lib/cn";
 import { Badge } from "@/components/ui/badge";
-import { Table, Td, Th } from "@/components/ui/table";
+import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { Comparison, MetricComparison } from "@/server/domain/compare/compare-runs";
 import { formatDeltaPct, formatMetricValue, formatPct, formatPValue, MISSING } from "@/server/domain/format";
 import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
@@ -27,16 +27,45 @@ function gateWhy(gateMetric: NonNullable<TableGroup["gateMetric"]>): string {
   return gateMetric.why.startsWith(prefix) && gateMetric.why.endsWith(")") ? gateMetric.why.slice(prefix.length, -1) : gateMetric.why;
 }
 
+/** "metrics.iterations_per_second" may break after its dots and underscores, so a long name does not widen the table. */
+function BreakableName({ name }: { name: string }) {
+  return name.split(/(?<=[._])/).map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
+
 const COLUMNS = 8;
 
 /**
- * Per endpoint and metric: each endpoint names its gate metric and why that one (the CI gate decides on
- * it), and a gate metric that could not be judged says why in full, under its row; another metric not
- * judged says why in a few words. Never only in a tooltip.
+ * Below `sm` each row is a section of its endpoint's card, verdict first: metric and verdict, Δ and
+ * p, the CI, then base and head; the endpoint's name heads its first row.
+ */
+const PHONE_ROW = cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]");
+const PHONE = {
+  endpoint: "max-sm:order-1 max-sm:col-span-2 max-sm:text-base max-sm:empty:hidden",
+  metric: "max-sm:order-2",
+  verdict: "max-sm:order-3 max-sm:text-right",
+  delta: "max-sm:order-4 max-sm:text-left max-sm:text-lg max-sm:leading-tight max-sm:font-semibold",
+  p: "max-sm:order-5 max-sm:self-end",
+  ci: "max-sm:order-6 max-sm:col-span-2 max-sm:text-left",
+  base: "max-sm:order-7 max-sm:text-left",
+  head: "max-sm:order-8",
+} as const;
+
+/**
+ * Per endpoint and metric, one body per endpoint: each endpoint names its gate metric and why that
+ * one (the CI gate decides on it), and a gate metric that could not be judged says why in full, under
+ * its row; another metric not judged says why in a few words. Never only in a tooltip. Below `sm` the
+ * same cells stack into a card per endpoint (PHONE), so a phone sees the verdicts without scrolling
+ * sideways.
  */
 export function ComparisonTable({ groups, kind }: { groups: TableGroup[]; kind: Comparison["kind"] }) {
+  const ciHeader = kind === "pairwise" ? "Noise band (1 vs 1)" : kind === "groups" ? "95% CI of Δ" : "95% CI of Δ / band";
   return (
-    <Table label="Comparison per endpoint and metric">
+    <Table label="Comparison per endpoint and metric" stacked>
       <thead>
         <tr>
           <Th>Endpoint</Th>
@@ -44,23 +73,23 @@ export function ComparisonTable({ groups, kind }: { groups: TableGroup[]; kind: 
           <Th numeric>Base</Th>
           <Th numeric>Head</Th>
           <Th numeric>Δ</Th>
-          <Th numeric>{kind === "pairwise" ? "Noise band (1 vs 1)" : kind === "groups" ? "95% CI of Δ" : "95% CI of Δ / band"}</Th>
+          <Th numeric>{ciHeader}</Th>
           <Th numeric>p (one-sided)</Th>
           <Th>Verdict</Th>
         </tr>
       </thead>
-      <tbody>
-        {groups.flatMap((group) =>
-          group.rows.map(({ metric, reason, note }, index) => {
-            const shade = group.endpoint === AGGREGATE_NAME ? "bg-surface-muted" : undefined;
-            return (
-              <Fragment key={`${group.endpoint}-${metric.metric}`}>
+      {groups.map((group) => {
+        const shade = group.endpoint === AGGREGATE_NAME ? "bg-surface-muted" : undefined;
+        return (
+          <tbody key={group.endpoint} data-testid="compare-group">
+            {group.rows.map(({ metric, reason, note }, index) => (
+              <Fragment key={metric.metric}>
                 <tr
                   data-testid="compare-row"
                   data-gate={metric.gate ? "true" : undefined}
-                  className={cn(shade, reason && "[&>td]:border-b-0")}
+                  className={cn(PHONE_ROW, shade, reason && "max-sm:border-b-0! [&>td]:border-b-0")}
                 >
-                  <Td className="align-top font-medium">
+                  <Td className={cn("align-top font-medium", PHONE.endpoint)} data-column="endpoint">
                     {index === 0 && (
                       <>
                         {endpointDisplayName(group.endpoint)}
@@ -72,8 +101,8 @@ export function ComparisonTable({ groups, kind }: { groups: TableGroup[]; kind: 
                       </>
                     )}
                   </Td>
-                  <Td className="align-top" title={metric.aggregation}>
-                    {metric.metric}
+                  <Td className={cn("align-top", PHONE.metric)} title={metric.aggregation} data-column="metric">
+                    <BreakableName name={metric.metric} />
                     {metric.gate && (
                       <>
                         {" "}
@@ -83,28 +112,33 @@ export function ComparisonTable({ groups, kind }: { groups: TableGroup[]; kind: 
                       </>
                     )}
                   </Td>
-                  <Td numeric className="align-top">
+                  <Td numeric label="base" className={cn("align-top", PHONE.base)} data-column="base">
                     {sideValue(metric, "base")}
                   </Td>
-                  <Td numeric className="align-top">
+                  <Td numeric label="head" className={cn("align-top", PHONE.head)} data-column="head">
                     {sideValue(metric, "head")}
                   </Td>
                   <Td
                     numeric
-                    className={`align-top ${metric.verdict === "regressed" ? "text-bad" : metric.verdict === "improved" ? "text-good" : ""}`}
+                    className={cn(
+                      "align-top",
+                      metric.verdict === "regressed" ? "text-bad" : metric.verdict === "improved" ? "text-good" : undefined,
+                      PHONE.delta,
+                    )}
+                    data-column="delta"
                   >
                     {formatDeltaPct(metric.deltaPct)}
                     {metric.verdict === "inconclusive" && metric.deltaPct !== null && (
-                      <span className="block text-xs text-text-muted">not judged</span>
+                      <span className="block text-xs font-normal text-text-muted">not judged</span>
                     )}
                   </Td>
-                  <Td numeric className="align-top">
+                  <Td numeric label={ciHeader} className={cn("align-top", PHONE.ci)} data-column="ci">
                     {formatCi(metric)}
                   </Td>
-                  <Td numeric className="align-top">
+                  <Td numeric className={cn("align-top", PHONE.p)} data-column="p">
                     {formatPValue(metric.pValue)}
                   </Td>
-                  <Td className="align-top">
+                  <Td className={cn("align-top", PHONE.verdict)} data-column="verdict">
                     <VerdictBadge verdict={metric.verdict} title={metric.reason} />
                     {note && (
                       <span className="block text-xs text-text-muted" data-testid="compare-row-note">
@@ -124,10 +158,10 @@ export function ComparisonTable({ groups, kind }: { groups: TableGroup[]; kind: 
                   </tr>
                 )}
               </Fragment>
-            );
-          }),
-        )}
-      </tbody>
+            ))}
+          </tbody>
+        );
+      })}
     </Table>
   );
 }

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { StatusActions } from "@/components/regressions/status-actions";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, Td, Th } from "@/components/ui/table";
+import { cn } from "@/components/lib/cn";
+import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import { metricDefinition } from "@/server/domain/metrics";
@@ -77,11 +78,27 @@ function runContext(row: Regression): string {
 
 const COLUMNS = 8;
 
-/** One table, one body per incident: a heading row (the run where it began, how wide) and its changes. */
+/**
+ * Below `sm` each change is a section of its incident's card, what a reviewer weighs first on top:
+ * endpoint and metric, Δ and p, before → after; then when, its status, and the links and actions.
+ */
+const PHONE_ROW = cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]");
+const PHONE = {
+  endpoint: "max-sm:order-1 max-sm:[overflow-wrap:anywhere]",
+  metric: "max-sm:order-2 max-sm:text-right max-sm:font-medium",
+  delta: "max-sm:order-3 max-sm:text-left max-sm:text-lg max-sm:leading-tight max-sm:font-semibold",
+  p: "max-sm:order-4 max-sm:self-end",
+  values: "max-sm:order-5 max-sm:col-span-2 max-sm:text-left",
+  detected: "max-sm:order-6 max-sm:text-xs",
+  status: "max-sm:order-7 max-sm:text-right",
+  links: "max-sm:order-8 max-sm:col-span-2",
+} as const;
+
+/** One table, one body per incident: a heading row (the run where it began, how wide) and its changes; a card per incident below `sm`. */
 function RegressionTable({ slug, rows, testId }: { slug: string; rows: Regression[]; testId: string }) {
   const incidents = groupIntoIncidents(rows);
   return (
-    <Table label="Detected changes by incident, newest first">
+    <Table label="Detected changes by incident, newest first" stacked>
       <thead>
         <tr>
           <Th>Detected</Th>
@@ -130,24 +147,32 @@ function RegressionRow({ slug, row }: { slug: string; row: Regression }) {
   const unit = unitOf(row.metric);
   const endpoint = endpointDisplayName(row.endpoint?.name ?? null);
   return (
-    <tr id={`regression-${row.id}`} data-testid="regression-row">
-      <Td className="text-text-muted">{row.createdAt.toISOString().slice(0, 16).replace("T", " ")}</Td>
-      <Td className="font-medium">{endpoint}</Td>
-      <Td>{row.metric}</Td>
-      <Td numeric>
+    <tr id={`regression-${row.id}`} data-testid="regression-row" className={PHONE_ROW}>
+      <Td label="detected" className={cn("text-text-muted", PHONE.detected)} data-column="detected">
+        {row.createdAt.toISOString().slice(0, 16).replace("T", " ")}
+      </Td>
+      <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
+        {endpoint}
+      </Td>
+      <Td className={PHONE.metric} data-column="metric">
+        {row.metric}
+      </Td>
+      <Td numeric label="before → after" className={PHONE.values} data-column="values">
         {formatMetricValue(row.metric, unit, row.beforeValue)} → {formatMetricValue(row.metric, unit, row.afterValue)}
       </Td>
-      <Td numeric className={row.kind === "regression" ? "text-bad" : "text-good"}>
+      <Td numeric className={cn(row.kind === "regression" ? "text-bad" : "text-good", PHONE.delta)} data-column="delta">
         {formatDeltaPct(row.deltaPct)}
       </Td>
-      <Td numeric>{formatPValue(row.pValue)}</Td>
-      <Td>
+      <Td numeric className={PHONE.p} data-column="p">
+        {formatPValue(row.pValue)}
+      </Td>
+      <Td className={PHONE.status} data-column="status">
         <span className={row.status === "open" ? "font-medium text-bad" : "text-text-muted"}>{row.status}</span>
         {row.statusChangedBy && <span className="block text-xs text-text-muted">by {row.statusChangedBy}</span>}
       </Td>
-      <Td>
-        <span className="flex flex-col gap-1">
-          <span className="flex gap-2 text-xs">
+      <Td className={PHONE.links} data-column="links">
+        <span className="flex flex-col gap-1 max-sm:flex-row max-sm:flex-wrap max-sm:items-center max-sm:gap-x-3">
+          <span className="flex gap-2 text-xs max-sm:gap-3">
             {row.links.comparePath && (
               <Link href={row.links.comparePath} className="text-accent hover:underline" aria-label={`Before vs after: ${endpoint} ${row.metric}`}>
                 before vs after

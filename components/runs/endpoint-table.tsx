@@ -4,10 +4,10 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { formatMs, formatNumber, formatPct, formatRate } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
-import { Table, Td, Th } from "@/components/ui/table";
+import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
 import { withoutUnit } from "./display";
 import type { SortKey, SortState } from "./endpoint-sort";
-import { nextSortState, parseSortState, sortEndpointRows, withSortParams } from "./endpoint-sort";
+import { SORT_KEYS, nextSortState, parseSortState, sortEndpointRows, withSortParams } from "./endpoint-sort";
 import type { EndpointRowData } from "./types";
 
 interface Column {
@@ -130,27 +130,82 @@ function EndpointName({ row }: { row: EndpointRowData }) {
   );
 }
 
+/** A column's name with the unit its cells leave out: "P95 (ms)". */
+function columnName(column: Column): string {
+  return column.unit ? `${column.label} (${column.unit})` : column.label;
+}
+
 function Row({ row, showSla }: { row: EndpointRowData; showSla: boolean }) {
   return (
     <tr
       data-testid={row.isAggregate ? "aggregate-row" : "endpoint-row"}
       data-endpoint={row.name}
-      className={row.isAggregate ? "bg-surface-muted font-semibold" : "hover:bg-surface-muted/60"}
+      // Below `sm`: the name (and the SLA mark beside it) over a grid of the numbers, each named.
+      className={cn(STACKED_ROW, "max-sm:grid-cols-4", row.isAggregate ? "bg-surface-muted font-semibold" : "hover:bg-surface-muted/60")}
     >
-      <Td className={cn("sticky left-0 z-10", row.isAggregate ? "bg-surface-muted" : "bg-surface")}>
+      <Td
+        className={cn(
+          "sticky left-0 z-10 max-sm:static max-sm:bg-transparent",
+          showSla ? "max-sm:col-span-3" : "max-sm:col-span-4",
+          row.isAggregate ? "bg-surface-muted" : "bg-surface",
+        )}
+        data-column="name"
+      >
         <EndpointName row={row} />
       </Td>
       {COLUMNS.map((column) => (
-        <Td key={column.key} numeric data-column={column.key} className={cn(column.isBad?.(row) && "text-bad")}>
+        <Td
+          key={column.key}
+          numeric
+          label={columnName(column)}
+          data-column={column.key}
+          className={cn("max-sm:text-left", column.isBad?.(row) && "text-bad")}
+        >
           {column.render(row)}
         </Td>
       ))}
       {showSla && (
-        <Td className="text-center" data-column="sla">
+        <Td label="SLA" className="text-center max-sm:col-start-4 max-sm:row-start-1 max-sm:text-right" data-column="sla">
           <SlaCell row={row} />
         </Td>
       )}
     </tr>
+  );
+}
+
+const COLUMN_LABELS: Record<SortKey, string> = {
+  name: "Endpoint",
+  ...(Object.fromEntries(COLUMNS.map((column) => [column.key, column.label])) as Record<Exclude<SortKey, "name">, string>),
+};
+
+/** "P95 (highest first)", "Endpoint (A→Z)": a sort in words, in the direction it has (or would start in). */
+function describeSort(key: SortKey, sort: SortState | null): string {
+  const direction = sort?.key === key ? sort.direction : nextSortState(null, key).direction;
+  if (key === "name") return `${COLUMN_LABELS[key]} (${direction === "asc" ? "A→Z" : "Z→A"})`;
+  return `${COLUMN_LABELS[key]} (${direction === "desc" ? "highest" : "lowest"} first)`;
+}
+
+/** The sort as a menu below `sm`, where the table's header buttons are hidden: any column, in its default direction. */
+function PhoneSort({ sort, onSort }: { sort: SortState | null; onSort: (sort: SortState | null) => void }) {
+  return (
+    <label className="mb-2 flex items-center gap-2 text-xs text-text-muted sm:hidden">
+      Sort by
+      <select
+        value={sort?.key ?? ""}
+        onChange={(event) => {
+          const key = SORT_KEYS.find((candidate) => candidate === event.target.value);
+          onSort(key ? nextSortState(null, key) : null);
+        }}
+        className="rounded border border-border bg-surface px-2 py-1 text-sm text-text"
+      >
+        <option value="">upload order</option>
+        {SORT_KEYS.map((key) => (
+          <option key={key} value={key}>
+            {describeSort(key, sort)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -172,42 +227,46 @@ export function EndpointTable({
   const sort = parseSortState(searchParams);
   const rows = sortEndpointRows(endpoints, sort);
 
-  const onSort = (key: SortKey) => {
+  const setSort = (next: SortState | null) => {
     // The native history API keeps Next's router (and useSearchParams) in sync without a server round trip.
-    window.history.replaceState(null, "", `${pathname}${withSortParams(searchParams.toString(), nextSortState(sort, key))}`);
+    window.history.replaceState(null, "", `${pathname}${withSortParams(searchParams.toString(), next)}`);
   };
+  const onSort = (key: SortKey) => setSort(nextSortState(sort, key));
 
   return (
-    <Table label="Endpoints" className="max-h-[70vh] overflow-y-auto">
-      <thead className="sticky top-0 z-20">
-        <tr>
-          <SortHeader sortKey="name" sort={sort} numeric={false} title="Endpoint name" onSort={onSort} className="sticky left-0 z-30">
-            Endpoint
-          </SortHeader>
-          {COLUMNS.map((column) => (
-            <SortHeader
-              key={column.key}
-              sortKey={column.key}
-              sort={sort}
-              numeric
-              title={column.title}
-              unit={column.unit}
-              onSort={onSort}
-            >
-              {column.label}
+    <>
+      <PhoneSort sort={sort} onSort={setSort} />
+      <Table label="Endpoints" className="max-h-[70vh] overflow-y-auto max-sm:max-h-none" stacked>
+        <thead className="sticky top-0 z-20">
+          <tr>
+            <SortHeader sortKey="name" sort={sort} numeric={false} title="Endpoint name" onSort={onSort} className="sticky left-0 z-30">
+              Endpoint
             </SortHeader>
+            {COLUMNS.map((column) => (
+              <SortHeader
+                key={column.key}
+                sortKey={column.key}
+                sort={sort}
+                numeric
+                title={column.title}
+                unit={column.unit}
+                onSort={onSort}
+              >
+                {column.label}
+              </SortHeader>
+            ))}
+            {showSla && <Th className="text-center">SLA</Th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <Row key={row.name} row={row} showSla={showSla} />
           ))}
-          {showSla && <Th className="text-center">SLA</Th>}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <Row key={row.name} row={row} showSla={showSla} />
-        ))}
-      </tbody>
-      <tfoot className="sticky bottom-0 z-20 border-t-2 border-border">
-        <Row row={aggregate} showSla={showSla} />
-      </tfoot>
-    </Table>
+        </tbody>
+        <tfoot className="sticky bottom-0 z-20 border-t-2 border-border max-sm:static">
+          <Row row={aggregate} showSla={showSla} />
+        </tfoot>
+      </Table>
+    </>
   );
 }

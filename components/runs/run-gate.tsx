@@ -1,11 +1,23 @@
 import Link from "next/link";
-import { Table, Td, Th } from "@/components/ui/table";
+import { cn } from "@/components/lib/cn";
+import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import { endpointDisplayName } from "@/server/domain/run";
 import { thresholdSubject } from "@/server/domain/tool-thresholds";
 import { OUTCOME_LOOK, OUTCOME_TEXT_CLASS, OutcomeBadge } from "./outcome-badge";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
+
+/** Below `sm` each regression is a section of one card: endpoint and metric, Δ and p, baseline → this run. */
+const PHONE_ROW = cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]");
+const PHONE = {
+  endpoint: "max-sm:order-1 max-sm:[overflow-wrap:anywhere]",
+  metric: "max-sm:order-2 max-sm:text-right max-sm:font-medium",
+  delta: "max-sm:order-3 max-sm:text-left max-sm:text-lg max-sm:leading-tight max-sm:font-semibold",
+  p: "max-sm:order-4 max-sm:self-end",
+  base: "max-sm:order-5 max-sm:text-left",
+  head: "max-sm:order-6",
+} as const;
 
 /**
  * The run's CI gate, first on its page: what its upload answered and, when it no longer holds (the SLA
@@ -34,6 +46,7 @@ export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
     </>
   );
   const reasons = hasChanged ? atUpload.reasons : verdict.reasons;
+  const headLabel = comparison.headRuns.length > 1 ? `These ${comparison.headRuns.length} rounds` : "This run";
   return (
     <ReportSection
       id="run-verdict"
@@ -111,28 +124,38 @@ export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
           </p>
         )}
         {comparison.regressions.length > 0 && (
-          <Table label="Endpoints that regressed against the baseline">
+          <Table label="Endpoints that regressed against the baseline" stacked>
             <thead>
               <tr>
                 <Th>Endpoint</Th>
                 <Th>Metric</Th>
                 <Th numeric>Baseline</Th>
-                <Th numeric>{comparison.headRuns.length > 1 ? `These ${comparison.headRuns.length} rounds` : "This run"}</Th>
+                <Th numeric>{headLabel}</Th>
                 <Th numeric>Δ</Th>
                 <Th numeric>p (one-sided)</Th>
               </tr>
             </thead>
             <tbody>
               {comparison.regressions.map((regression) => (
-                <tr key={`${regression.endpoint ?? ""} ${regression.metric}`} data-testid="verdict-regression">
-                  <Td className="font-medium">{endpointDisplayName(regression.endpoint)}</Td>
-                  <Td>{regression.metric}</Td>
-                  <Td numeric>{formatMetricValue(regression.metric, regression.unit, regression.base)}</Td>
-                  <Td numeric>{formatMetricValue(regression.metric, regression.unit, regression.head)}</Td>
-                  <Td numeric className="text-bad">
+                <tr key={`${regression.endpoint ?? ""} ${regression.metric}`} data-testid="verdict-regression" className={PHONE_ROW}>
+                  <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
+                    {endpointDisplayName(regression.endpoint)}
+                  </Td>
+                  <Td className={PHONE.metric} data-column="metric">
+                    {regression.metric}
+                  </Td>
+                  <Td numeric label="baseline" className={PHONE.base} data-column="base">
+                    {formatMetricValue(regression.metric, regression.unit, regression.base)}
+                  </Td>
+                  <Td numeric label={headLabel.toLowerCase()} className={PHONE.head} data-column="head">
+                    {formatMetricValue(regression.metric, regression.unit, regression.head)}
+                  </Td>
+                  <Td numeric className={cn("text-bad", PHONE.delta)} data-column="delta">
                     {formatDeltaPct(regression.deltaPct)}
                   </Td>
-                  <Td numeric>{formatPValue(regression.pValue)}</Td>
+                  <Td numeric className={PHONE.p} data-column="p">
+                    {formatPValue(regression.pValue)}
+                  </Td>
                 </tr>
               ))}
             </tbody>

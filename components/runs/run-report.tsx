@@ -37,7 +37,7 @@ export function RunReport({ project, id }: { project: string; id: string }) {
         description={
           endpointCount === 0
             ? "The tool reported only the aggregate for this run, no per-endpoint numbers. Latency in milliseconds."
-            : `${endpointCount} ${endpointCount === 1 ? "endpoint" : "endpoints"}; click a column header to sort, an endpoint for its trends. Latency in milliseconds.`
+            : `${endpointCount} ${endpointCount === 1 ? "endpoint" : "endpoints"}; sort by any column (its header, or the menu on a phone), click an endpoint for its trends. Latency in milliseconds.`
         }
       >
         <EndpointTable endpoints={report.endpoints} aggregate={report.aggregate} showSla={report.grade !== null} />

@@ -1,5 +1,6 @@
 import { formatMetricValue } from "@/server/domain/format";
-import { Table, Td, Th } from "@/components/ui/table";
+import { cn } from "@/components/lib/cn";
+import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { SlaGrade } from "@/server/domain/sla/grade";
 import { ReportSection } from "./report-section";
 import { endpointDisplayName } from "@/server/domain/run";
@@ -7,6 +8,17 @@ import { endpointDisplayName } from "@/server/domain/run";
 function describeScope(scope: SlaGrade["checks"][number]["target"]["scope"]): string {
   return typeof scope === "string" ? scope : `endpoints matching ${scope.match}`;
 }
+
+/** Below `sm` each check is a section of one card: endpoint and result, the target, value against threshold, the headroom. */
+const PHONE_ROW = cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]");
+const PHONE = {
+  endpoint: "max-sm:order-1 max-sm:[overflow-wrap:anywhere]",
+  result: "max-sm:order-2 max-sm:text-right",
+  target: "max-sm:order-3 max-sm:col-span-2",
+  value: "max-sm:order-4 max-sm:text-left",
+  threshold: "max-sm:order-5",
+  headroom: "max-sm:order-6 max-sm:col-span-2 max-sm:text-xs max-sm:empty:hidden",
+} as const;
 
 /** "Why this grade": every check, the limiting condition first, with its headroom. */
 export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; settingsHref: string }) {
@@ -28,7 +40,7 @@ export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; set
       : `Grade ${grade.letter} (${grade.score}%): ${grade.passed} of ${grade.evaluated} checks passed; ${grade.endpointsCompliant} of ${grade.endpointsEvaluated} endpoints compliant. A = 100%, B ≥ 90%, C ≥ 75%, D ≥ 50%, F below.`;
   return (
     <ReportSection id="sla" title="SLA: why this grade" description={summary}>
-      <Table label="SLA checks, limiting first">
+      <Table label="SLA checks, limiting first" stacked>
         <thead>
           <tr>
             <Th>Endpoint</Th>
@@ -41,15 +53,25 @@ export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; set
         </thead>
         <tbody>
           {grade.checks.map((check, index) => (
-            <tr key={`${check.targetIndex}-${check.endpoint}`} data-testid="sla-check" className={index === 0 && check.passed === false ? "bg-surface-muted" : undefined}>
-              <Td className="font-medium">{endpointDisplayName(check.endpoint)}</Td>
-              <Td>
+            <tr
+              key={`${check.targetIndex}-${check.endpoint}`}
+              data-testid="sla-check"
+              className={cn(PHONE_ROW, index === 0 && check.passed === false && "bg-surface-muted")}
+            >
+              <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
+                {endpointDisplayName(check.endpoint)}
+              </Td>
+              <Td className={PHONE.target} data-column="target">
                 {check.target.metric} {check.target.op}{" "}
                 <span className="text-text-muted">({describeScope(check.target.scope)}{check.target.weight !== 1 ? `, weight ${check.target.weight}` : ""})</span>
               </Td>
-              <Td numeric>{formatMetricValue(check.target.metric, check.unit, check.value)}</Td>
-              <Td numeric>{formatMetricValue(check.target.metric, check.unit, check.threshold)}</Td>
-              <Td>
+              <Td numeric label="value" className={PHONE.value} data-column="value">
+                {formatMetricValue(check.target.metric, check.unit, check.value)}
+              </Td>
+              <Td numeric label="threshold" className={PHONE.threshold} data-column="threshold">
+                {formatMetricValue(check.target.metric, check.unit, check.threshold)}
+              </Td>
+              <Td className={PHONE.result} data-column="result">
                 {check.passed === null ? (
                   <span className="text-text-muted" title={check.noDataReason ?? undefined}>
                     no data
@@ -60,7 +82,9 @@ export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; set
                   <span className="font-medium text-bad">✗ fail</span>
                 )}
               </Td>
-              <Td className="text-text-muted">{check.headroom?.label ?? check.noDataReason ?? ""}</Td>
+              <Td className={cn("text-text-muted", PHONE.headroom)} data-column="headroom">
+                {check.headroom?.label ?? check.noDataReason ?? ""}
+              </Td>
             </tr>
           ))}
         </tbody>

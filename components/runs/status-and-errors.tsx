@@ -1,6 +1,7 @@
 import { formatNumber } from "@/server/domain/format";
 import { Badge } from "@/components/ui/badge";
-import { Table, Td, Th } from "@/components/ui/table";
+import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
+import { cn } from "@/components/lib/cn";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
 
@@ -41,7 +42,7 @@ export function StatusAndErrors({ statusCodes, errors }: Pick<RunReportData, "st
       )}
       {errors.length > 0 && (
         <ReportSection id="errors" title="Errors" description="Error messages as the tool reported them, most frequent first.">
-          <Table label="Errors">
+          <Table label="Errors" stacked>
             <thead>
               <tr>
                 <Th>Endpoint</Th>
@@ -51,10 +52,13 @@ export function StatusAndErrors({ statusCodes, errors }: Pick<RunReportData, "st
             </thead>
             <tbody>
               {errors.map((error) => (
-                <tr key={`${error.endpoint}\u0000${error.message}`}>
-                  <Td className="align-top font-medium">{error.displayName}</Td>
-                  <Td wrap className="min-w-[12rem] font-mono text-xs break-words">{error.message}</Td>
-                  <Td numeric className="align-top text-bad">
+                // Below `sm`: endpoint and count over the message.
+                <tr key={`${error.endpoint}\u0000${error.message}`} className={cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]")}>
+                  <Td className="align-top font-medium max-sm:order-1 max-sm:[overflow-wrap:anywhere]">{error.displayName}</Td>
+                  <Td wrap className="min-w-[12rem] font-mono text-xs break-words max-sm:order-3 max-sm:col-span-2 max-sm:min-w-0">
+                    {error.message}
+                  </Td>
+                  <Td numeric className="align-top text-bad max-sm:order-2">
                     {formatNumber(error.count, 0)}
                   </Td>
                 </tr>

@@ -1,6 +1,6 @@
 import { formatNumber, formatPct } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
-import { Table, Td, Th } from "@/components/ui/table";
+import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
 
@@ -39,7 +39,7 @@ export function ToolChecks({ thresholds, checks, tool }: Pick<RunReportData, "th
       )}
       {checks.length > 0 && (
         <ReportSection id="checks" title="Checks">
-          <Table label="Checks">
+          <Table label="Checks" stacked>
             <thead>
               <tr>
                 <Th>Check</Th>
@@ -51,14 +51,19 @@ export function ToolChecks({ thresholds, checks, tool }: Pick<RunReportData, "th
             </thead>
             <tbody>
               {checks.map((check) => (
-                <tr key={`${check.group ?? ""}\u0000${check.name}`}>
-                  <Td>{check.name}</Td>
-                  <Td className="text-text-muted">{check.group ?? "—"}</Td>
-                  <Td numeric>{formatNumber(check.passes, 0)}</Td>
-                  <Td numeric className={cn(check.fails > 0 && "text-bad")}>
+                // Below `sm`: the check and its pass rate, then passes and fails, then its group.
+                <tr key={`${check.group ?? ""}\u0000${check.name}`} className={cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]")}>
+                  <Td className="max-sm:order-1 max-sm:[overflow-wrap:anywhere]">{check.name}</Td>
+                  <Td label="group" className={cn("text-text-muted max-sm:order-5 max-sm:col-span-2 max-sm:text-xs", check.group === null && "max-sm:hidden")}>
+                    {check.group ?? "—"}
+                  </Td>
+                  <Td numeric label="passes" className="max-sm:order-3 max-sm:text-left">
+                    {formatNumber(check.passes, 0)}
+                  </Td>
+                  <Td numeric label="fails" className={cn("max-sm:order-4", check.fails > 0 && "text-bad")}>
                     {formatNumber(check.fails, 0)}
                   </Td>
-                  <Td numeric className={cn(check.fails > 0 ? "text-bad" : "text-good")}>
+                  <Td numeric className={cn("max-sm:order-2 max-sm:font-medium", check.fails > 0 ? "text-bad" : "text-good")}>
                     {formatPct(check.passRate)}
                   </Td>
                 </tr>
