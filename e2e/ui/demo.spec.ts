@@ -17,7 +17,10 @@ for (const slug of ["listings-demo", "listings-grpc-demo"]) {
     await lookAt(page, `demo-${slug}-regressions`);
 
     await rows.filter({ hasText: /p9[59]/ }).first().getByRole("link", { name: "trend" }).click();
-    await expect(page.getByTestId("latency-chart").locator(".trend-marker").first()).toBeAttached();
+    // The trend page's first view after the seed reads the whole series (its history cache is cold):
+    // with two spec files in flight it has taken longer than the 5 s default to arrive.
+    await page.waitForURL(/\/endpoints\//, { timeout: 20_000 });
+    await expect(page.getByTestId("latency-chart").locator(".trend-marker").first()).toBeAttached({ timeout: 20_000 });
     await lookAt(page, `demo-${slug}-trend`);
   });
 }
