@@ -1,7 +1,7 @@
 import { Fragment } from "react";
 import { cn } from "@/components/lib/cn";
 import { Badge } from "@/components/ui/badge";
-import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
+import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { Comparison, MetricComparison } from "@/server/domain/compare/compare-runs";
 import { formatDeltaPct, formatMetricValue, formatPct, formatPValue, MISSING } from "@/server/domain/format";
 import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
@@ -43,12 +43,11 @@ const COLUMNS = 8;
  * Below `sm` each row is a section of its endpoint's card, verdict first: metric and verdict, Δ and
  * p, the CI, then base and head; the endpoint's name heads its first row.
  */
-const PHONE_ROW = cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]");
 const PHONE = {
   endpoint: "max-sm:order-1 max-sm:col-span-2 max-sm:text-base max-sm:empty:hidden",
   metric: "max-sm:order-2",
   verdict: "max-sm:order-3 max-sm:text-right",
-  delta: "max-sm:order-4 max-sm:text-left max-sm:text-lg max-sm:leading-tight max-sm:font-semibold",
+  delta: `max-sm:order-4 ${STACKED_LEAD}`,
   p: "max-sm:order-5 max-sm:self-end",
   ci: "max-sm:order-6 max-sm:col-span-2 max-sm:text-left",
   base: "max-sm:order-7 max-sm:text-left",
@@ -87,7 +86,7 @@ export function ComparisonTable({ groups, kind }: { groups: TableGroup[]; kind: 
                 <tr
                   data-testid="compare-row"
                   data-gate={metric.gate ? "true" : undefined}
-                  className={cn(PHONE_ROW, shade, reason && "max-sm:border-b-0! [&>td]:border-b-0")}
+                  className={cn(STACKED_PAIR_ROW, shade, reason && "max-sm:border-b-0! [&>td]:border-b-0")}
                 >
                   <Td className={cn("align-top font-medium", PHONE.endpoint)} data-column="endpoint">
                     {index === 0 && (

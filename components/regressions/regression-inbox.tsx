@@ -3,7 +3,7 @@ import { StatusActions } from "@/components/regressions/status-actions";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { cn } from "@/components/lib/cn";
-import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
+import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import { metricDefinition } from "@/server/domain/metrics";
@@ -82,11 +82,10 @@ const COLUMNS = 8;
  * Below `sm` each change is a section of its incident's card, what a reviewer weighs first on top:
  * endpoint and metric, Δ and p, before → after; then when, its status, and the links and actions.
  */
-const PHONE_ROW = cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]");
 const PHONE = {
   endpoint: "max-sm:order-1 max-sm:[overflow-wrap:anywhere]",
   metric: "max-sm:order-2 max-sm:text-right max-sm:font-medium",
-  delta: "max-sm:order-3 max-sm:text-left max-sm:text-lg max-sm:leading-tight max-sm:font-semibold",
+  delta: `max-sm:order-3 ${STACKED_LEAD}`,
   p: "max-sm:order-4 max-sm:self-end",
   values: "max-sm:order-5 max-sm:col-span-2 max-sm:text-left",
   detected: "max-sm:order-6 max-sm:text-xs",
@@ -147,7 +146,7 @@ function RegressionRow({ slug, row }: { slug: string; row: Regression }) {
   const unit = unitOf(row.metric);
   const endpoint = endpointDisplayName(row.endpoint?.name ?? null);
   return (
-    <tr id={`regression-${row.id}`} data-testid="regression-row" className={PHONE_ROW}>
+    <tr id={`regression-${row.id}`} data-testid="regression-row" className={STACKED_PAIR_ROW}>
       <Td label="detected" className={cn("text-text-muted", PHONE.detected)} data-column="detected">
         {row.createdAt.toISOString().slice(0, 16).replace("T", " ")}
       </Td>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { cn } from "@/components/lib/cn";
-import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
+import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
 import { endpointDisplayName } from "@/server/domain/run";
 import { thresholdSubject } from "@/server/domain/tool-thresholds";
@@ -9,11 +9,10 @@ import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
 
 /** Below `sm` each regression is a section of one card: endpoint and metric, Δ and p, baseline → this run. */
-const PHONE_ROW = cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]");
 const PHONE = {
   endpoint: "max-sm:order-1 max-sm:[overflow-wrap:anywhere]",
   metric: "max-sm:order-2 max-sm:text-right max-sm:font-medium",
-  delta: "max-sm:order-3 max-sm:text-left max-sm:text-lg max-sm:leading-tight max-sm:font-semibold",
+  delta: `max-sm:order-3 ${STACKED_LEAD}`,
   p: "max-sm:order-4 max-sm:self-end",
   base: "max-sm:order-5 max-sm:text-left",
   head: "max-sm:order-6",
@@ -137,7 +136,7 @@ export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
             </thead>
             <tbody>
               {comparison.regressions.map((regression) => (
-                <tr key={`${regression.endpoint ?? ""} ${regression.metric}`} data-testid="verdict-regression" className={PHONE_ROW}>
+                <tr key={`${regression.endpoint ?? ""} ${regression.metric}`} data-testid="verdict-regression" className={STACKED_PAIR_ROW}>
                   <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
                     {endpointDisplayName(regression.endpoint)}
                   </Td>

@@ -1,6 +1,6 @@
 import { formatMetricValue } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
-import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
+import { STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { SlaGrade } from "@/server/domain/sla/grade";
 import { ReportSection } from "./report-section";
 import { endpointDisplayName } from "@/server/domain/run";
@@ -10,7 +10,6 @@ function describeScope(scope: SlaGrade["checks"][number]["target"]["scope"]): st
 }
 
 /** Below `sm` each check is a section of one card: endpoint and result, the target, value against threshold, the headroom. */
-const PHONE_ROW = cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]");
 const PHONE = {
   endpoint: "max-sm:order-1 max-sm:[overflow-wrap:anywhere]",
   result: "max-sm:order-2 max-sm:text-right",
@@ -56,7 +55,7 @@ export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; set
             <tr
               key={`${check.targetIndex}-${check.endpoint}`}
               data-testid="sla-check"
-              className={cn(PHONE_ROW, index === 0 && check.passed === false && "bg-surface-muted")}
+              className={cn(STACKED_PAIR_ROW, index === 0 && check.passed === false && "bg-surface-muted")}
             >
               <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
                 {endpointDisplayName(check.endpoint)}

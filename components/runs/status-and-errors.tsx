@@ -1,7 +1,6 @@
 import { formatNumber } from "@/server/domain/format";
 import { Badge } from "@/components/ui/badge";
-import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
-import { cn } from "@/components/lib/cn";
+import { STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
 
@@ -53,7 +52,7 @@ export function StatusAndErrors({ statusCodes, errors }: Pick<RunReportData, "st
             <tbody>
               {errors.map((error) => (
                 // Below `sm`: endpoint and count over the message.
-                <tr key={`${error.endpoint}\u0000${error.message}`} className={cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]")}>
+                <tr key={`${error.endpoint}\u0000${error.message}`} className={STACKED_PAIR_ROW}>
                   <Td className="align-top font-medium max-sm:order-1 max-sm:[overflow-wrap:anywhere]">{error.displayName}</Td>
                   <Td wrap className="min-w-[12rem] font-mono text-xs break-words max-sm:order-3 max-sm:col-span-2 max-sm:min-w-0">
                     {error.message}

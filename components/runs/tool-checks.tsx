@@ -1,6 +1,6 @@
 import { formatNumber, formatPct } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
-import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
+import { STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
 
@@ -52,7 +52,7 @@ export function ToolChecks({ thresholds, checks, tool }: Pick<RunReportData, "th
             <tbody>
               {checks.map((check) => (
                 // Below `sm`: the check and its pass rate, then passes and fails, then its group.
-                <tr key={`${check.group ?? ""}\u0000${check.name}`} className={cn(STACKED_ROW, "max-sm:grid-cols-[minmax(0,1fr)_auto]")}>
+                <tr key={`${check.group ?? ""}\u0000${check.name}`} className={STACKED_PAIR_ROW}>
                   <Td className="max-sm:order-1 max-sm:[overflow-wrap:anywhere]">{check.name}</Td>
                   <Td label="group" className={cn("text-text-muted max-sm:order-5 max-sm:col-span-2 max-sm:text-xs", check.group === null && "max-sm:hidden")}>
                     {check.group ?? "—"}

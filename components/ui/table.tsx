@@ -21,6 +21,12 @@ const STACKED = [
 /** A row of a stacked table below `sm`: a grid whose cells lose the table's padding and borders (add `grid-cols-*`, and `order-*`/`col-span-*` on cells). */
 export const STACKED_ROW = "max-sm:gap-x-3 max-sm:gap-y-1.5 max-sm:px-3 max-sm:py-2.5 max-sm:[&>td]:border-0 max-sm:[&>td]:p-0 max-sm:[&>td]:whitespace-normal";
 
+/** A stacked row in two columns: the wide one on the left, one as wide as its content on the right. */
+export const STACKED_PAIR_ROW = `${STACKED_ROW} max-sm:grid-cols-[minmax(0,1fr)_auto]`;
+
+/** The number a stacked row leads with (a Δ): large, on the left. */
+export const STACKED_LEAD = "max-sm:text-left max-sm:text-lg max-sm:leading-tight max-sm:font-semibold";
+
 /**
  * Table primitives: a horizontally scrollable frame (wide tables scroll inside their box at 375 px,
  * never the page, with a visible cue when they do), header and data cells with numeric alignment
