@@ -83,6 +83,13 @@ export interface RunEnvironment {
   git: { commit: string | null; branch: string | null; pullRequest: number | null; repoUrl: string | null };
   ci: { buildUrl: string | null };
   host: { name: string | null; cpus: number | null; memoryGb: number | null };
+  /**
+   * The hardware the numbers were measured on, as one string ("linux/amd64 · AMD EPYC"): part of every
+   * series' identity, so runs on different testbeds are never one series. From the upload's `testbed`
+   * metadata, else what a benchmark file states (Go's cpu line, pytest's machine_info, Google
+   * Benchmark's context), else null (one testbed of its own).
+   */
+  testbed: string | null;
   appVersion: string | null;
   /** Load configuration: vus, concurrency, rate, duration, protocol, target… as the tool states it. */
   config: Record<string, string | number | boolean>;
@@ -110,7 +117,7 @@ export interface ToolCheck {
  * and drops and the tool command that writes it: parsers/format-list.ts; its aliases for `?format=`:
  * parsers/formats.ts.
  */
-export const FORMAT_IDS = [
+const LOAD_FORMAT_IDS = [
   "benchtrack",
   "k6-summary",
   "k6-handle-summary",
@@ -134,7 +141,35 @@ export const FORMAT_IDS = [
   "jmeter-xml",
 ] as const;
 
+/** The formats of microbenchmark tools: their runs are benchmarks, not load tests (docs/benchmarks.md). */
+export const BENCHMARK_FORMAT_IDS = [
+  "go-bench-text",
+  "go-bench-json",
+  "hyperfine-json",
+  "hyperfine-csv",
+  "hyperfine-markdown",
+  "hyperfine-text",
+  "pytest-benchmark",
+  "pytest-benchmark-text",
+  "google-benchmark-json",
+  "google-benchmark-console",
+  "vitest-bench",
+  "vitest-bench-text",
+  "benchmarkjs-text",
+  "jmh-json",
+  "criterion-json",
+  "benchmarkdotnet-json",
+] as const;
+
+export const FORMAT_IDS = [...LOAD_FORMAT_IDS, ...BENCHMARK_FORMAT_IDS] as const;
+
 export type FormatId = (typeof FORMAT_IDS)[number];
+export type LoadFormatId = (typeof LOAD_FORMAT_IDS)[number];
+export type BenchmarkFormatId = (typeof BENCHMARK_FORMAT_IDS)[number];
+
+export function isBenchmarkFormat(format: string): boolean {
+  return (BENCHMARK_FORMAT_IDS as readonly string[]).includes(format);
+}
 
 export interface ParsedRun {
   format: FormatId;
@@ -188,6 +223,19 @@ export interface EndpointIdentity {
   protocol: string | null;
 }
 
+/**
+ * The protocol of a microbenchmark's results (docs/benchmarks.md): a benchmark is stored as an endpoint
+ * whose latency is its time per operation, whose throughput is operations per second and whose
+ * `requests` are its samples (repetitions, rounds or timed runs), so every statistic works on it as on
+ * an endpoint. Pages say "benchmark" for these.
+ */
+export const BENCHMARK_PROTOCOL = "benchmark";
+
+/** Whether a result (or an endpoint identity) is a microbenchmark's. */
+export function isBenchmark(endpoint: { protocol: string | null }): boolean {
+  return endpoint.protocol === BENCHMARK_PROTOCOL;
+}
+
 /** One string per endpoint identity, for maps and sets. */
 export function endpointKey(endpoint: EndpointIdentity): string {
   return `${endpoint.protocol ?? ""}\u0000${endpoint.name}`;
@@ -202,6 +250,7 @@ export function emptyEnvironment(): RunEnvironment {
     git: { commit: null, branch: null, pullRequest: null, repoUrl: null },
     ci: { buildUrl: null },
     host: { name: null, cpus: null, memoryGb: null },
+    testbed: null,
     appVersion: null,
     config: {},
     attributes: {},

@@ -95,6 +95,7 @@ export async function storeRun(
       hostName: host.name,
       hostCpus: host.cpus,
       hostMemoryGb: host.memoryGb,
+      testbed: run.environment.testbed,
       appVersion: run.environment.appVersion,
       config: run.environment.config,
       attributes: run.environment.attributes,

@@ -113,6 +113,7 @@ function toLoadedRun(row: StoredRunRow): LoadedRun {
       git: { commit: row.gitCommit, branch: row.gitBranch, pullRequest: row.pullRequest, repoUrl: null },
       ci: { buildUrl: row.buildUrl },
       host: { name: row.hostName, cpus: row.hostCpus, memoryGb: row.hostMemoryGb },
+      testbed: row.testbed,
       appVersion: row.appVersion,
       config: row.config as ParsedRun["environment"]["config"],
       attributes: row.attributes as Record<string, string>,

@@ -130,6 +130,9 @@ const environmentInputSchema = z
         memoryGb: optionalMeasure.describe("Memory in GB."),
       })
       .optional(),
+    testbed: optionalText.describe(
+      "The hardware the numbers were measured on (\"linux/amd64 · AMD EPYC\"): part of every series' identity, so runs on different testbeds are never compared as one series.",
+    ),
     appVersion: optionalText.describe("Version of the application under test."),
     config: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
@@ -208,6 +211,7 @@ export function parseBenchtrack(document: unknown): ParsedRun {
       },
       ci: { buildUrl: env?.ci?.buildUrl ?? null },
       host: { name: env?.host?.name ?? null, cpus: env?.host?.cpus ?? null, memoryGb: env?.host?.memoryGb ?? null },
+      testbed: env?.testbed ?? null,
       appVersion: env?.appVersion ?? null,
       config: { ...env?.config },
       attributes: { ...env?.attributes },

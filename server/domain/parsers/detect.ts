@@ -6,7 +6,16 @@
  * `?format=`). Text reports are recognised by their own markers, never as "some CSV".
  */
 import type { FormatId } from "../run";
+import { isBenchmarkDotNetJson } from "./benchmarkdotnet";
+import { isBenchmarkjsText } from "./benchmarkjs";
 import { BENCHTRACK_SCHEMA_ID } from "./benchtrack";
+import { isCriterionJson } from "./criterion";
+import { isGoBenchText, isGoTest2JsonLine } from "./go-bench";
+import { isGoogleBenchmarkConsole, isGoogleBenchmarkJson } from "./google-benchmark";
+import { isHyperfineCsv, isHyperfineJson, isHyperfineMarkdown, isHyperfineText } from "./hyperfine";
+import { isJmhJson } from "./jmh";
+import { isPytestBenchmarkJson, isPytestBenchmarkText } from "./pytest-benchmark";
+import { isVitestBenchJson, isVitestBenchText } from "./vitest-bench";
 import { isK6NewSummary } from "./k6-new-summary";
 import { locustCsvKindOf } from "./locust-csv";
 import { parseJsonText } from "./wire";
@@ -65,6 +74,18 @@ const JSON_MARKERS: readonly { format: FormatId; matches: (value: Record<string,
   { format: "vegeta-json", matches: isVegetaJson },
   { format: "autocannon-json", matches: isAutocannonJson },
   { format: "artillery-json", matches: isArtilleryJson },
+  // Microbenchmarks.
+  { format: "hyperfine-json", matches: isHyperfineJson },
+
+  { format: "pytest-benchmark", matches: isPytestBenchmarkJson },
+
+  { format: "google-benchmark-json", matches: isGoogleBenchmarkJson },
+
+  { format: "vitest-bench", matches: isVitestBenchJson },
+
+  { format: "criterion-json", matches: isCriterionJson },
+
+  { format: "benchmarkdotnet-json", matches: isBenchmarkDotNetJson },
 ];
 
 /** Every format a decoded JSON document looks like (none, one, or, for an odd document, several). */
@@ -72,6 +93,7 @@ export function detectJsonFormats(value: unknown): FormatId[] {
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every(isGhzReport)) return ["ghz"];
     if (value.length > 0 && value.every(isLocustStatsEntry)) return ["locust-json"];
+    if (isJmhJson(value)) return ["jmh-json"];
     return [];
   }
   if (!isRecord(value)) return [];
@@ -149,6 +171,23 @@ const TEXT_MARKERS: readonly { format: FormatId; matches: (start: string) => boo
   },
   // JMeter JTL as XML: `<?xml …?>` then `<testResults version="1.2">`.
   { format: "jmeter-xml", matches: isJmeterXmlStart },
+  // Microbenchmarks (each file's markers: go-bench.ts, hyperfine.ts, google-benchmark.ts, benchmarkjs.ts).
+  { format: "go-bench-text", matches: isGoBenchText },
+
+  { format: "hyperfine-csv", matches: isHyperfineCsv },
+
+  { format: "hyperfine-markdown", matches: isHyperfineMarkdown },
+
+  { format: "hyperfine-text", matches: isHyperfineText },
+
+  { format: "pytest-benchmark-text", matches: isPytestBenchmarkText },
+
+  { format: "vitest-bench-text", matches: isVitestBenchText },
+
+  { format: "google-benchmark-console", matches: isGoogleBenchmarkConsole },
+
+  { format: "benchmarkjs-text", matches: isBenchmarkjsText },
+
   // locust --html: a page whose stats sit in `window.templateArgs = {…}`.
   {
     format: "locust-html",
@@ -190,7 +229,10 @@ export type Inspection =
  */
 export function inspectFile(text: string, source: string | null): Inspection {
   const start = textStart(text);
-  if (isNdjsonStart(firstLineOf(start).slice(0, MAX_NDJSON_FIRST_LINE + 1))) return { kind: "ndjson" };
+  const firstLine = firstLineOf(start).slice(0, MAX_NDJSON_FIRST_LINE + 1);
+  if (isNdjsonStart(firstLine)) return { kind: "ndjson" };
+  // `go test -json` is JSON Lines too (test2json events), read as text by its parser.
+  if (isGoTest2JsonLine(firstLine)) return { kind: "text", formats: ["go-bench-json"] };
   if (start.startsWith("{") || start.startsWith("[")) {
     const document = parseJsonText(text, source);
     return { kind: "json", document, formats: detectJsonFormats(document) };

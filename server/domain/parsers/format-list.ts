@@ -323,6 +323,22 @@ export const FORMAT_LIST: readonly FormatInfo[] = [
     checkedOn: "documented format",
     recipe: `gzip -c results.jtl | curl --data-binary @- -H "Content-Encoding: gzip" $AUTH "$RUNS?label=baseline"`,
   },
+  // ---- Microbenchmarks (docs/benchmarks.md) ----
+  // go test -bench (go-bench.ts)
+
+  // benchmark.js (benchmarkjs.ts)
+
+  // hyperfine (hyperfine.ts)
+
+  // vitest bench (vitest-bench.ts)
+
+  // pytest-benchmark (pytest-benchmark.ts)
+
+  // Google Benchmark (google-benchmark.ts)
+
+  // JMH, Criterion, BenchmarkDotNet: from their documentation (jmh.ts, criterion.ts, benchmarkdotnet.ts)
+
+  // ---- Any tool ----
   {
     id: "benchtrack",
     tool: "benchtrack",

@@ -15,15 +15,22 @@ import { parseArtilleryConsole } from "./artillery-console";
 import { parseArtilleryJson } from "./artillery-json";
 import { parseArtillerySet } from "./artillery-set";
 import { parseAutocannonJson } from "./autocannon";
+import { parseBenchmarkDotNetJson } from "./benchmarkdotnet";
+import { parseBenchmarkjsText } from "./benchmarkjs";
 import { parseBenchtrack } from "./benchtrack";
+import { parseCriterionJson } from "./criterion";
 import { describeContent, inspectFile, isUploadWrapper, type Inspection } from "./detect";
 import { describeFormats, FORMATS, formatsInOrder, resolveFormatName } from "./formats";
 import { parseGhz } from "./ghz";
 import { parseGhzCsv } from "./ghz-csv";
+import { parseGoBenchJson, parseGoBenchText } from "./go-bench";
+import { parseGoogleBenchmarkConsole, parseGoogleBenchmarkJson } from "./google-benchmark";
 import { parseHeyCsv } from "./hey-csv";
 import { parseHeyText } from "./hey-text";
 import { parseJmeterCsv } from "./jmeter-csv";
+import { parseHyperfineCsv, parseHyperfineJson, parseHyperfineMarkdown, parseHyperfineText } from "./hyperfine";
 import { parseJmeterXml } from "./jmeter-xml";
+import { parseJmhJson } from "./jmh";
 import { K6NdjsonAccumulator } from "./k6-ndjson";
 import { parseK6HandleSummary } from "./k6-handle-summary";
 import { parseK6NewSummary } from "./k6-new-summary";
@@ -31,6 +38,7 @@ import { parseK6SummaryExport } from "./k6-summary";
 import { locustCsvKindFromName, parseLocustCsv } from "./locust-csv";
 import { parseLocustHtml } from "./locust-html";
 import { parseLocustJson } from "./locust-json";
+import { parsePytestBenchmark, parsePytestBenchmarkText } from "./pytest-benchmark";
 import { applyRunMetadata, runMetadataSchema, type RunMetadata } from "./metadata";
 import { thinTimelines } from "./timeline";
 import { sourceOf, type DetectedFile, type UploadedFile } from "./uploaded-file";
@@ -39,6 +47,7 @@ import { parseVegetaHist } from "./vegeta-hist";
 import { parseVegetaJson } from "./vegeta-json";
 import { parseVegetaSet } from "./vegeta-set";
 import { parseVegetaText } from "./vegeta-text";
+import { parseVitestBench, parseVitestBenchText } from "./vitest-bench";
 import { parseWire } from "./wire";
 import { parseWrkText } from "./wrk";
 
@@ -93,6 +102,38 @@ const PARSERS: Record<Exclude<FormatId, "k6-ndjson">, Parser> = {
   "artillery-console": { kind: "text", parse: parseArtilleryConsole },
   "jmeter-csv": { kind: "text", parse: parseJmeterCsv },
   "jmeter-xml": { kind: "text", parse: parseJmeterXml },
+  // Microbenchmarks (docs/benchmarks.md).
+  "go-bench-text": { kind: "text", parse: parseGoBenchText },
+
+  "go-bench-json": { kind: "text", parse: parseGoBenchJson },
+
+  "hyperfine-json": { kind: "json", parse: parseHyperfineJson },
+
+  "hyperfine-csv": { kind: "text", parse: parseHyperfineCsv },
+
+  "hyperfine-markdown": { kind: "text", parse: parseHyperfineMarkdown },
+
+  "hyperfine-text": { kind: "text", parse: parseHyperfineText },
+
+  "pytest-benchmark": { kind: "json", parse: parsePytestBenchmark },
+
+  "pytest-benchmark-text": { kind: "text", parse: parsePytestBenchmarkText },
+
+  "google-benchmark-json": { kind: "json", parse: parseGoogleBenchmarkJson },
+
+  "google-benchmark-console": { kind: "text", parse: parseGoogleBenchmarkConsole },
+
+  "vitest-bench": { kind: "json", parse: parseVitestBench },
+
+  "vitest-bench-text": { kind: "text", parse: parseVitestBenchText },
+
+  "benchmarkjs-text": { kind: "text", parse: parseBenchmarkjsText },
+
+  "jmh-json": { kind: "json", parse: parseJmhJson },
+
+  "criterion-json": { kind: "json", parse: parseCriterionJson },
+
+  "benchmarkdotnet-json": { kind: "json", parse: parseBenchmarkDotNetJson },
 };
 
 /**

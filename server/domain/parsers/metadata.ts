@@ -38,6 +38,14 @@ export const runMetadataSchema = z
         "ISO 8601 commit time of base_commit (`git show -s --format=%cI <sha>`): when no run of the base branch is at that commit, the baseline is its last runs before this time.",
       ),
     build_url: z.url().max(1024).optional().describe("Link to the CI build."),
+    testbed: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .describe(
+        "The hardware the run was measured on (e.g. `gha-ubuntu-4core`). Part of every series' identity: runs on different testbeds are never one series. Default: what a benchmark file states (Go's cpu line, pytest's machine_info, Google Benchmark's context), else none.",
+      ),
     started_at: z.iso.datetime({ offset: true }).optional().describe("ISO 8601 start time of the run."),
     attributes: z.record(z.string().max(512), z.string().max(1024)).optional().describe("Key/values for filtering."),
     config: z
@@ -86,6 +94,7 @@ export function applyRunMetadata(run: ParsedRun, metadata: RunMetadata): ParsedR
         pullRequest: metadata.pr ?? git.pullRequest,
       },
       ci: { ...ci, buildUrl: metadata.build_url ?? ci.buildUrl },
+      testbed: metadata.testbed ?? run.environment.testbed,
       config: { ...run.environment.config, ...metadata.config },
       attributes: { ...run.environment.attributes, ...metadata.attributes },
     },

@@ -159,6 +159,38 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
   // `elapsed`/`t` is whole ms (JMeter's SampleResult times are ms; the parser refuses fractions).
   "jmeter-csv": (stat) => (stat === "mean" ? 0 : 1),
   "jmeter-xml": (stat) => (stat === "mean" ? 0 : 1),
+  // Microbenchmarks: each parser's file says what its tool rounds (the rule is filled in with the parser).
+  "go-bench-text": FULL_PRECISION,
+
+  "go-bench-json": FULL_PRECISION,
+
+  "hyperfine-json": FULL_PRECISION,
+
+  "hyperfine-csv": FULL_PRECISION,
+
+  "hyperfine-markdown": FULL_PRECISION,
+
+  "hyperfine-text": FULL_PRECISION,
+
+  "pytest-benchmark": FULL_PRECISION,
+
+  "pytest-benchmark-text": FULL_PRECISION,
+
+  "google-benchmark-json": FULL_PRECISION,
+
+  "google-benchmark-console": FULL_PRECISION,
+
+  "vitest-bench": FULL_PRECISION,
+
+  "vitest-bench-text": FULL_PRECISION,
+
+  "benchmarkjs-text": FULL_PRECISION,
+
+  "jmh-json": FULL_PRECISION,
+
+  "criterion-json": FULL_PRECISION,
+
+  "benchmarkdotnet-json": FULL_PRECISION,
 };
 
 /**

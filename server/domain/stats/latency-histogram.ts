@@ -33,7 +33,11 @@ export class LatencyRecorder {
   private readonly histogram = new Int32Histogram(1, 2, HISTOGRAM_SIGNIFICANT_DIGITS);
   private hasOverflowed = false;
 
-  constructor() {
+  /**
+   * `ticksPerMs`: the unit values are recorded in, 1000 (µs, requests) by default; a microbenchmark's
+   * time per operation is recorded in ns (1e6), as it can be a few ns.
+   */
+  constructor(private readonly ticksPerMs: number = MICROSECONDS_PER_MS) {
     // Grows to the largest value recorded: no latency is ever clipped.
     this.histogram.autoResize = true;
   }
@@ -43,7 +47,7 @@ export class LatencyRecorder {
     if (!(latencyMs >= 0) || !Number.isFinite(latencyMs))
       throw new RangeError(`LatencyRecorder: invalid latency ${latencyMs}`);
     if (latencyMs > MAX_RECORDED_LATENCY_MS) this.hasOverflowed = true;
-    else this.histogram.recordValue(Math.round(latencyMs * MICROSECONDS_PER_MS));
+    else this.histogram.recordValue(Math.round(latencyMs * this.ticksPerMs));
   }
 
   get count(): number {
@@ -63,22 +67,18 @@ export class LatencyRecorder {
       const highest = this.histogram.highestEquivalentValue(valueIteratedTo);
       // An empty stretch between two recorded buckets keeps its own (empty) bucket.
       if (lowest > 0 && previousUpper !== null && lowest - 1 > previousUpper)
-        buckets.push({ upperMs: toMs(lowest - 1), count: 0 });
-      if (lowest > 0 && previousUpper === null && lowest - 1 > 0) buckets.push({ upperMs: toMs(lowest - 1), count: 0 });
-      buckets.push({ upperMs: toMs(highest), count: countAtValueIteratedTo });
+        buckets.push({ upperMs: (lowest - 1) / this.ticksPerMs, count: 0 });
+      if (lowest > 0 && previousUpper === null && lowest - 1 > 0) buckets.push({ upperMs: (lowest - 1) / this.ticksPerMs, count: 0 });
+      buckets.push({ upperMs: highest / this.ticksPerMs, count: countAtValueIteratedTo });
       previousUpper = highest;
     }
     return buckets;
   }
 }
 
-function toMs(microseconds: number): number {
-  return microseconds / MICROSECONDS_PER_MS;
-}
-
 /** The HDR histogram of some latencies (ms); null when there are none (or one beyond MAX_RECORDED_LATENCY_MS). */
-export function latencyHistogramOf(samplesMs: Iterable<number>): HistogramBucket[] | null {
-  const recorder = new LatencyRecorder();
+export function latencyHistogramOf(samplesMs: Iterable<number>, ticksPerMs?: number): HistogramBucket[] | null {
+  const recorder = new LatencyRecorder(ticksPerMs);
   for (const sample of samplesMs) recorder.record(sample);
   return recorder.buckets();
 }
