@@ -11,7 +11,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { AGGREGATE_DISPLAY_NAME, AGGREGATE_URL_NAME } from "@/server/domain/run";
+import { AGGREGATE_DISPLAY_NAME, AGGREGATE_URL_NAME, NO_TESTBED } from "@/server/domain/run";
 import { MIN_TREND_RUNS } from "@/server/domain/series/trend-series";
 import { pagePaths } from "@/server/domain/urls";
 import { EndpointSwitcher } from "./endpoint-switcher";
@@ -51,7 +51,7 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
   const openRun = (runId: string) => router.push(pagePaths.run(projectSlug, runId));
 
   const title = data.endpoint.isAggregate ? AGGREGATE_DISPLAY_NAME : data.endpoint.name;
-  const hasFilters = view.branch !== null || view.label !== null || view.tool !== null || view.range !== "all";
+  const hasFilters = view.branch !== null || view.label !== null || view.tool !== null || view.testbed !== null || view.range !== "all";
 
   return (
     <div className={cn("space-y-4", isPending && "opacity-70 transition-opacity")} aria-busy={isPending}>
@@ -124,6 +124,26 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
       {view.tool === null && data.tool !== null && data.filters.tools.length > 1 && (
         <p className="text-xs text-text-muted" data-testid="trend-tool-note">
           Showing {data.tool} runs only, the tool of the latest run: runs of different tools are different series.
+        </p>
+      )}
+      {data.testbeds.length > 1 && (
+        <p className="text-xs text-text-muted" data-testid="trend-testbed-note">
+          {data.testbed
+            ? `Showing runs on testbed ${data.testbed.name ?? "(none named)"} only${view.testbed === null ? ", the latest run's" : ""}: runs on different hardware are different series. Other testbeds: `
+            : "Showing every testbed's runs, as asked: they are different series. One testbed: "}
+          {data.testbeds
+            .filter((entry) => !data.testbed || entry.testbed !== data.testbed.name)
+            .map((entry, index) => (
+              <span key={entry.testbed ?? NO_TESTBED}>
+                {index > 0 && ", "}
+                <Link
+                  className="text-accent hover:underline"
+                  href={pagePaths.endpoint(projectSlug, identity, serializeTrendView({ ...view, protocol: null, testbed: entry.testbed ?? NO_TESTBED }))}
+                >
+                  {entry.testbed ?? "none named"} ({entry.runs} runs)
+                </Link>
+              </span>
+            ))}
         </p>
       )}
 

@@ -14,6 +14,8 @@ export interface TrendView {
   label: string | null;
   /** One tool, "all", or null: the tool of the endpoint's latest run (one series by default). */
   tool: string | null;
+  /** One testbed, "all", or "none" (runs naming none); null: the latest run's testbed (one series by default). */
+  testbed: string | null;
   /**
    * The endpoint's protocol, part of its identity (gRPC and HTTP `GetListing` are two endpoints); null: the
    * one endpoint of that name, or the most recently measured of several.
@@ -30,6 +32,7 @@ export const DEFAULT_TREND_VIEW: TrendView = {
   branch: null,
   label: null,
   tool: null,
+  testbed: null,
   protocol: null,
   range: "all",
   overlay: null,
@@ -63,6 +66,7 @@ export function parseTrendView(params: SearchParamsLike): TrendView {
     branch: nonEmpty(firstValue(params, "branch")),
     label: nonEmpty(firstValue(params, "label")),
     tool: nonEmpty(firstValue(params, "tool")),
+    testbed: nonEmpty(firstValue(params, "testbed")),
     protocol: nonEmpty(firstValue(params, "protocol")),
     range,
     overlay: nonEmpty(firstValue(params, "overlay")),
@@ -80,6 +84,7 @@ export function serializeTrendView(view: TrendView): string {
   if (view.branch !== null) params.set("branch", view.branch);
   if (view.label !== null) params.set("label", view.label);
   if (view.tool !== null) params.set("tool", view.tool);
+  if (view.testbed !== null) params.set("testbed", view.testbed);
   if (view.range !== "all") params.set("range", view.range);
   if (view.overlay !== null) params.set("overlay", view.overlay);
   return params.toString();
@@ -100,6 +105,7 @@ export function trendsQueryInput(projectSlug: string, endpoint: string, view: Tr
     branch: view.branch,
     label: view.label,
     tool: view.tool,
+    testbed: view.testbed,
     range: view.range,
     overlay: view.overlay,
   };

@@ -6,8 +6,10 @@
  * null, undefined, NaN or ±Infinity: a missing number is shown as missing, never as 0.
  *
  * Precision rules, in one place:
- * - latency (`formatMs`): 3 significant digits, trailing zeros dropped ("0.74 ms", "12.3 ms", "123 ms");
- *   from 1000 ms in seconds by the same rule ("1.23 s"); from 1000 s whole seconds ("1,235 s").
+ * - latency and time per operation (`formatMs`): 3 significant digits, trailing zeros dropped ("0.74 ms",
+ *   "12.3 ms", "123 ms"); from 1000 ms in seconds by the same rule ("1.23 s"); from 1000 s whole seconds
+ *   ("1,235 s"); below 0.1 ms in µs ("81.4 µs"), below 1 µs in ns ("12.3 ns"): a microbenchmark's
+ *   time per operation reads in the unit that fits it.
  * - rates (`formatRate`): 2 fixed decimals under 100 req/s ("2.87 req/s"), whole numbers above ("1,235 req/s").
  * - fractions (`formatPct`): 2 fixed decimals ("0.00%", "1.23%").
  * - relative changes (`formatDeltaPct`), given in percent as every `deltaPct` field is: 1 decimal with a
@@ -47,9 +49,13 @@ function roundSignificant(value: number): number {
   return Math.abs(value) >= 1000 ? Math.round(value) : Number(value.toPrecision(3));
 }
 
-/** Latency in milliseconds: "0.0123 ms", "0.74 ms", "12.3 ms", "123 ms", "1.23 s", "65.4 s". */
+/** Latency in milliseconds: "12.3 ns", "81.4 µs", "0.74 ms", "12.3 ms", "123 ms", "1.23 s", "65.4 s". */
 export function formatMs(ms: MaybeNumber): string {
   if (!isPresent(ms)) return MISSING;
+  if (ms !== 0 && Math.abs(roundSignificant(ms * 1000)) < 100) {
+    const us = ms * 1000;
+    return Math.abs(roundSignificant(us)) < 1 ? `${formatSignificant(us * 1000)} ns` : `${formatSignificant(us)} µs`;
+  }
   // Decide the unit on the rounded value, so 999.7 ms reads "1 s" rather than "1,000 ms".
   if (Math.abs(roundSignificant(ms)) < 1000) return `${formatSignificant(ms)} ms`;
   return `${formatSignificant(ms / 1000)} s`;

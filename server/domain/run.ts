@@ -203,6 +203,9 @@ export const AGGREGATE_DISPLAY_NAME = "All endpoints";
 /** `/projects/{p}/endpoints/_all`; reserved: the aggregate wins over an endpoint literally named "_all". */
 export const AGGREGATE_URL_NAME = "_all";
 
+/** `testbed=none` in a page URL: the runs that name no testbed (null is a testbed of its own). */
+export const NO_TESTBED = "none";
+
 /** True for the aggregate, however it is spelled here: AGGREGATE_NAME, or null (the database and the API). */
 export function isAggregate(name: string | null): boolean {
   return name === null || name === AGGREGATE_NAME;

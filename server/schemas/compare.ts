@@ -86,7 +86,7 @@ const environmentSchema = z
     differences: z
       .array(
         z.object({
-          field: z.enum(["tool", "protocol", "load", "hostSize", "toolVersion", "host", "appVersion", "setting", "attribute"]),
+          field: z.enum(["tool", "protocol", "load", "testbed", "hostSize", "toolVersion", "host", "appVersion", "setting", "attribute"]),
           name: z.string().describe('What differs: "tool version", "vus", "host size", "attribute db".'),
           base: z.array(z.string()).describe("The base runs' distinct values (several when they mix; none when unknown)."),
           head: z.array(z.string()),

@@ -13,6 +13,8 @@ export const endpointTrendsInputSchema = z.object({
   label: z.string().min(1).max(1024).nullable().default(null),
   /** One tool's runs; "all" for every tool; null: the tool of the endpoint's latest run. */
   tool: z.string().min(1).max(200).nullable().default(null),
+  /** One testbed's runs; "all" for every testbed; "none" for the runs naming none; null: the latest run's testbed. */
+  testbed: z.string().min(1).max(256).nullable().default(null),
   range: z.enum(TREND_RANGES).default("all"),
   /** The chart's budget of runs; the server never ships more. */
   maxPoints: z.number().int().min(10).max(2000).default(DEFAULT_MAX_POINTS),

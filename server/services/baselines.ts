@@ -49,6 +49,8 @@ export interface RunForBaseline {
   startedAt: Date;
   gitBranch: string | null;
   gitCommit: string | null;
+  /** Part of the series' identity: runs of another testbed are never its baseline. */
+  testbed: string | null;
   config: unknown;
   /** The merge-base the upload named, lower-case hex (null: none named). */
   gitBaseCommit: string | null;
@@ -68,7 +70,7 @@ async function findHeadRounds(db: Prisma.TransactionClient, projectId: string, r
   const self = { id: run.id, startedAt: run.startedAt };
   if (run.gitCommit === null) return [self];
   const rows = await db.run.findMany({
-    where: { projectId, tool: run.tool, label: run.label, gitBranch: run.gitBranch, gitCommit: run.gitCommit, startedAt: { lte: run.startedAt } },
+    where: { projectId, tool: run.tool, label: run.label, gitBranch: run.gitBranch, testbed: run.testbed, gitCommit: run.gitCommit, startedAt: { lte: run.startedAt } },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: MAX_HEAD_ROUNDS + 1,
     select: { id: true, startedAt: true, config: true },
@@ -81,7 +83,7 @@ async function findHeadRounds(db: Prisma.TransactionClient, projectId: string, r
 async function findSeriesChanges(
   db: Prisma.TransactionClient,
   projectId: string,
-  series: { tool: string; label: string | null; branch: string },
+  series: { tool: string; label: string | null; branch: string; testbed: string | null },
   until: Date,
 ): Promise<SeriesChange[]> {
   const [markers, changes] = await Promise.all([
@@ -92,7 +94,7 @@ async function findSeriesChanges(
       select: { at: true, text: true, createdAt: true },
     }),
     db.regression.findMany({
-      where: { projectId, firstRun: { tool: series.tool, label: series.label, gitBranch: series.branch, startedAt: { lte: until } } },
+      where: { projectId, firstRun: { tool: series.tool, label: series.label, gitBranch: series.branch, testbed: series.testbed, startedAt: { lte: until } } },
       orderBy: { firstRun: { startedAt: "desc" } },
       take: 200,
       select: {
@@ -163,7 +165,7 @@ export async function chooseBaseline(
   const label = pin?.baselineLabel ?? run.label;
   const branch = run.gitBaseCommit ? (run.gitBaseBranch ?? project.defaultBranch) : project.defaultBranch;
   const mode: WindowMode = !run.gitBaseCommit && run.gitBranch === branch && label === run.label ? "series" : "pull-request";
-  const where = { projectId: project.id, label, tool: run.tool, gitBranch: branch, id: { notIn: headRunIds } };
+  const where = { projectId: project.id, label, tool: run.tool, gitBranch: branch, testbed: run.testbed, id: { notIn: headRunIds } };
 
   // The reference time: the merge-base's newest run, else base_time, else the head's first round.
   const firstRound = new Date(Math.min(...headRounds.map((round) => round.startedAt.getTime())));
@@ -197,7 +199,7 @@ export async function chooseBaseline(
       take: SERIES_SCAN,
       select: { id: true, startedAt: true, uploadedAt: true, regressed: true, config: true },
     }),
-    findSeriesChanges(db, project.id, { tool: run.tool, label, branch }, reference),
+    findSeriesChanges(db, project.id, { tool: run.tool, label, branch, testbed: run.testbed }, reference),
   ]);
   // A run driven with another load profile (a capacity sweep's other levels, an old VU count) measures something else.
   const isSameProfile = (row: (typeof rows)[number]) => loadProfileDifference(configOf(run.config), configOf(row.config)) === null;

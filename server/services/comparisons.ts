@@ -62,6 +62,7 @@ export function toComparable(loaded: LoadedRun): ComparableRun {
     hostName: run.environment.host.name,
     hostCpus: run.environment.host.cpus,
     hostMemoryGb: run.environment.host.memoryGb,
+    testbed: run.environment.testbed,
     appVersion: run.environment.appVersion,
     config: run.environment.config,
     attributes: run.environment.attributes,
@@ -85,7 +86,7 @@ function protocolOf(config: Record<string, string | number | boolean>): string |
 async function noiseHistory(db: PrismaClient, projectId: string, base: ComparableRun, branch: string | null) {
   const before = new Date(base.startedAt);
   const previous = await db.run.findMany({
-    where: { projectId, gitBranch: branch, label: base.label, tool: base.tool, startedAt: { lt: before } },
+    where: { projectId, gitBranch: branch, label: base.label, tool: base.tool, testbed: base.testbed ?? null, startedAt: { lt: before } },
     select: { id: true, startedAt: true },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: NOISE_HISTORY_RUNS,

@@ -5,7 +5,7 @@
  * offers, and the SQL condition that selects the endpoint's results. For the trend page, also which of
  * its runs make the history: the tool, branch and time range (`resolveTrendScope`).
  */
-import { AGGREGATE_URL_NAME } from "../domain/run";
+import { AGGREGATE_URL_NAME, NO_TESTBED } from "../domain/run";
 import { rangeStart } from "../domain/series/trend-series";
 import type { TrendRange } from "../domain/series/trend-series";
 import { Prisma } from "../generated/prisma/client";
@@ -94,7 +94,10 @@ export interface HistoryScope {
   label: string | null;
   /** Null: every tool (tool=all). */
   tool: string | null;
+  /** One testbed's runs ({name: null}: the runs that name none); absent: every testbed (testbed=all). */
+  testbed?: { name: string | null };
 }
+
 
 /** `tool=all`: every tool's runs on one chart, as asked. */
 const ALL_TOOLS = "all";
@@ -107,6 +110,11 @@ export interface TrendScopeQuery {
    * the default, the tool of the endpoint's latest run.
    */
   tool?: string | null;
+  /**
+   * One testbed's runs (runs on different hardware are different series: docs/benchmarks.md); "all" for
+   * every testbed, "none" for the runs that name none; null for the default, the latest run's testbed.
+   */
+  testbed?: string | null;
   range: TrendRange;
   /** The clock the range counts back from; tests pin it. */
   now?: Date;
@@ -122,7 +130,19 @@ export async function resolveTrendScope(
 ): Promise<HistoryScope> {
   const { project, endpointId } = page;
   const requestedTool = query.tool ?? null;
-  const tool = requestedTool === ALL_TOOLS ? null : (requestedTool ?? (await latestTool(db, project.id, endpointId)));
+  const requestedTestbed = query.testbed ?? null;
+  const latest = requestedTool === null || requestedTestbed === null ? await latestSeries(db, project.id, endpointId) : null;
+  const tool = requestedTool === ALL_TOOLS ? null : (requestedTool ?? latest?.tool ?? null);
+  const testbed =
+    requestedTestbed === ALL_TOOLS
+      ? undefined
+      : requestedTestbed === NO_TESTBED
+        ? { name: null }
+        : requestedTestbed !== null
+          ? { name: requestedTestbed }
+          : latest
+            ? { name: latest.testbed }
+            : undefined;
   return {
     projectId: project.id,
     endpointId,
@@ -132,14 +152,24 @@ export async function resolveTrendScope(
     branch: query.branch ?? (query.hasOverlay ? project.defaultBranch : null),
     label: query.label,
     tool,
+    ...(testbed ? { testbed } : {}),
   };
 }
 
-/** The tool of the endpoint's (or the aggregate's) latest run: the default series of its trend page. */
-async function latestTool(db: PrismaClient, projectId: string, endpointId: number | null): Promise<string | null> {
-  const rows = await db.$queryRaw<{ tool: string }[]>`
-    SELECT ru.tool FROM results r JOIN runs ru ON ru.id = r.run_id
+/** The tool and testbed of the endpoint's (or the aggregate's) latest run: the default series of its trend page. */
+async function latestSeries(db: PrismaClient, projectId: string, endpointId: number | null): Promise<{ tool: string; testbed: string | null } | null> {
+  const rows = await db.$queryRaw<{ tool: string; testbed: string | null }[]>`
+    SELECT ru.tool, ru.testbed FROM results r JOIN runs ru ON ru.id = r.run_id
      WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
      ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1`;
-  return rows[0]?.tool ?? null;
+  return rows[0] ?? null;
+}
+
+/** The testbeds of the endpoint's (or the aggregate's) runs of a tool, most used first (at most 20). */
+export async function listTestbeds(db: PrismaClient, projectId: string, endpointId: number | null, tool: string | null): Promise<{ testbed: string | null; runs: number }[]> {
+  return db.$queryRaw<{ testbed: string | null; runs: number }[]>`
+    SELECT ru.testbed, count(*)::int AS runs FROM results r JOIN runs ru ON ru.id = r.run_id
+     WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
+       ${tool !== null ? Prisma.sql`AND ru.tool = ${tool}` : Prisma.empty}
+     GROUP BY ru.testbed ORDER BY runs DESC, ru.testbed LIMIT 20`;
 }

@@ -17,7 +17,7 @@ import { placeMarkers } from "../domain/series/trend-markers";
 import type { OverlayTarget } from "../domain/series/trend-overlay";
 import { DEFAULT_MAX_POINTS, LATEST_RUNS, selectFromCandidates, toTrendPoints } from "../domain/series/trend-series";
 import type { PrismaClient } from "../generated/prisma/client";
-import { listEndpoints, resolveEndpointPage, resolveTrendScope } from "./endpoint-page";
+import { listEndpoints, listTestbeds, resolveEndpointPage, resolveTrendScope } from "./endpoint-page";
 import type { EndpointPageQuery, TrendScopeQuery } from "./endpoint-page";
 import { listRunFilterOptions } from "./run-history";
 import { cachedHistoryRead, historySignature } from "./trend-history-cache";
@@ -41,7 +41,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const overlayTarget = query.overlay ?? null;
   const scope = await resolveTrendScope(db, page, { ...query, hasOverlay: overlayTarget !== null });
 
-  const [markerSources, filters, endpoints, pullRequests, signature] = await Promise.all([
+  const [markerSources, filters, endpoints, pullRequests, signature, testbeds] = await Promise.all([
     findMarkerSources(db, project.id, endpointId),
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
@@ -50,6 +50,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     listEndpoints(db, project.id),
     listOverlayPullRequests(db, project.id),
     historySignature(db, scope),
+    listTestbeds(db, project.id, endpointId, scope.tool),
   ]);
 
   // 1st read: the history's candidates (all of it when short), only the columns run selection looks at,
@@ -84,7 +85,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const overlay = overlayTarget
     ? await getTrendOverlay(
         db,
-        { projectId: project.id, endpointId, since: scope.since, label: query.label, tool: scope.tool },
+        { projectId: project.id, endpointId, since: scope.since, label: query.label, tool: scope.tool, ...(scope.testbed ? { testbed: scope.testbed } : {}) },
         overlayTarget,
         scope.branch ?? project.defaultBranch,
         candidates.map(({ row, order }) => ({ runId: row.runId, order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
@@ -101,9 +102,13 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     /** The filter options, and the pull requests the overlay select offers (newest first). */
     filters: { ...filters, pullRequests },
     defaultBranch: project.defaultBranch,
-    query: { branch: query.branch, label: query.label, range: query.range, tool: query.tool ?? null },
+    query: { branch: query.branch, label: query.label, range: query.range, tool: query.tool ?? null, testbed: query.testbed ?? null },
     /** The tool whose runs are drawn (null: every tool, as asked with tool=all). */
     tool: scope.tool,
+    /** The testbed whose runs are drawn ({name: null}: the runs that name none; null: every testbed, as asked with testbed=all). */
+    testbed: scope.testbed ?? null,
+    /** The testbeds of this endpoint's runs of that tool, most runs first: more than one means several series. */
+    testbeds,
     /** M: runs under the filters; N = points.length of them are drawn. */
     totalRuns: selection.total,
     isDownsampled: selection.isDownsampled,

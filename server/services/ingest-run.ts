@@ -157,6 +157,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
       startedAt,
       gitBranch: read.run.environment.git.branch,
       gitCommit: read.run.environment.git.commit,
+      testbed: read.run.environment.testbed,
       config: read.run.environment.config,
       gitBaseCommit: read.base.commit,
       gitBaseBranch: read.base.branch,
@@ -179,7 +180,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
         // part of the answer: enqueued here (or coalesced into the series' waiting one), it exists
         // exactly when the run does.
         if (run.gitBranch !== null && run.gitBranch === project.defaultBranch) {
-          const series = { projectId: project.id, tool: run.tool, label: run.label };
+          const series = { projectId: project.id, tool: run.tool, label: run.label, testbed: run.testbed };
           const data = { ...series, runId: run.id, baseUrl: request.baseUrl };
           await queue.sendCoalesced("detect-regressions", data, tx, defaultBranchSeriesKey(series));
         }

@@ -54,7 +54,7 @@ export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];
 
 /** What each job carries. */
 export interface JobData {
-  "detect-regressions": { projectId: string; runId: string; tool: string; label: string | null; baseUrl: string };
+  "detect-regressions": { projectId: string; runId: string; tool: string; label: string | null; testbed?: string | null; baseUrl: string };
   "deliver-webhook": { deliveryId: string; projectId: string };
   "redetect-project": { projectId: string };
   "apply-retention": { projectId?: string };

@@ -40,6 +40,8 @@ export interface OverlayScope {
   label: string | null;
   /** Null: every tool (the page asked for tool=all). */
   tool: string | null;
+  /** As the page's history (endpoint-page.ts HistoryScope): absent, every testbed. */
+  testbed?: { name: string | null };
 }
 
 /** A base run as the overlay needs it: which run, its place on both axes and its p95. */
@@ -65,6 +67,7 @@ async function readOverlayRuns(db: PrismaClient, scope: OverlayScope, target: Ov
        ${scope.since ? Prisma.sql`AND ru.started_at >= ${scope.since}` : Prisma.empty}
        ${scope.label !== null ? Prisma.sql`AND ru.label = ${scope.label}` : Prisma.empty}
        ${scope.tool !== null ? Prisma.sql`AND ru.tool = ${scope.tool}` : Prisma.empty}
+       ${scope.testbed !== undefined ? Prisma.sql`AND ru.testbed IS NOT DISTINCT FROM ${scope.testbed.name}` : Prisma.empty}
      ORDER BY ru.started_at DESC, ru.id DESC
      LIMIT ${MAX_OVERLAY_RUNS}`;
   return rows.reverse();

@@ -56,7 +56,7 @@ export interface ChangeCandidate {
   seriesRunIds: string[];
 }
 
-type DetectionRun = { id: string; label: string | null; tool: string; gitBranch: string | null; startedAt: Date };
+type DetectionRun = { id: string; label: string | null; tool: string; gitBranch: string | null; testbed: string | null; startedAt: Date };
 
 /**
  * Reads a series' window ending at `run` and finds its change points (no writes: it runs outside any
@@ -80,6 +80,7 @@ export async function findChangeCandidates(
       label: run.label,
       tool: run.tool,
       gitBranch: project.defaultBranch,
+      testbed: run.testbed,
       startedAt: { lte: run.startedAt, ...(lastChange ? { gte: lastChange.at } : {}) },
     },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
@@ -203,12 +204,14 @@ async function loadSeries(db: Prisma.TransactionClient, runIds: string[]): Promi
   });
 }
 
-/** What the detection job carries: the series (its project, tool and label), the run that queued it, and the public URL its webhooks link to. */
+/** What the detection job carries: the series (its project, tool, label and testbed), the run that queued it, and the public URL its webhooks link to. */
 export interface DetectionRequest {
   projectId: string;
   runId: string;
   tool: string;
   label: string | null;
+  /** Absent in jobs queued before testbeds were kept: none. */
+  testbed?: string | null;
   baseUrl: string;
 }
 
@@ -224,14 +227,15 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
   const none = { opened: [] as string[], improvements: [] as string[], deliveries: [] as string[] };
   const project = await db.project.findUnique({ where: { id: request.projectId }, select: { id: true, defaultBranch: true } });
   if (!project) return none; // deleted since the upload
-  const series = { projectId: project.id, tool: request.tool, label: request.label, gitBranch: project.defaultBranch };
+  // Jobs queued before testbeds were kept have none: the runs with none.
+  const series = { projectId: project.id, tool: request.tool, label: request.label, testbed: request.testbed ?? null, gitBranch: project.defaultBranch };
   const queuedBy = await db.run.findUnique({ where: { id: request.runId }, select: { startedAt: true } });
   // The runs since the one that queued this job, newest first (every run of the series if it is gone).
   const since = await db.run.findMany({
     where: { ...series, ...(queuedBy ? { startedAt: { gte: queuedBy.startedAt } } : {}) },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: queuedBy ? undefined : 1,
-    select: { id: true, label: true, tool: true, gitBranch: true, startedAt: true },
+    select: { id: true, label: true, tool: true, gitBranch: true, testbed: true, startedAt: true },
   });
   if (since.length === 0) return none;
   // A window is DETECTION_WINDOW_RUNS runs; a change needs minSegmentLength runs on each side to be
@@ -250,9 +254,9 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
   );
 }
 
-/** A series' key (tool and label on the default branch): its waiting detection job's singletonKey and its lock. */
-export function defaultBranchSeriesKey(run: { projectId: string; tool: string; label: string | null }): string {
-  return JSON.stringify([run.projectId, run.tool, run.label]);
+/** A series' key (tool, label and testbed on the default branch): its waiting detection job's singletonKey and its lock. */
+export function defaultBranchSeriesKey(run: { projectId: string; tool: string; label: string | null; testbed?: string | null }): string {
+  return JSON.stringify([run.projectId, run.tool, run.label, ...(run.testbed ? [run.testbed] : [])]);
 }
 
 /**
@@ -262,16 +266,13 @@ export function defaultBranchSeriesKey(run: { projectId: string; tool: string; l
 export async function queueProjectRedetection(db: PrismaClient, queue: JobQueue, projectId: string, baseUrl: string): Promise<number> {
   const project = await db.project.findUnique({ where: { id: projectId }, select: { id: true, defaultBranch: true } });
   if (!project) return 0;
-  const newest = await db.$queryRaw<{ id: string; tool: string; label: string | null }[]>`
-    SELECT DISTINCT ON (tool, label) id, tool, label FROM runs
+  const newest = await db.$queryRaw<{ id: string; tool: string; label: string | null; testbed: string | null }[]>`
+    SELECT DISTINCT ON (tool, label, testbed) id, tool, label, testbed FROM runs
     WHERE project_id = ${project.id} AND git_branch = ${project.defaultBranch}
-    ORDER BY tool, label, started_at DESC, id DESC`;
+    ORDER BY tool, label, testbed, started_at DESC, id DESC`;
   for (const run of newest) {
-    await queue.send(
-      "detect-regressions",
-      { projectId: project.id, runId: run.id, tool: run.tool, label: run.label, baseUrl },
-      { singletonKey: defaultBranchSeriesKey({ projectId: project.id, tool: run.tool, label: run.label }) },
-    );
+    const series = { projectId: project.id, tool: run.tool, label: run.label, testbed: run.testbed };
+    await queue.send("detect-regressions", { ...series, runId: run.id, baseUrl }, { singletonKey: defaultBranchSeriesKey(series) });
   }
   return newest.length;
 }

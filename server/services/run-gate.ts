@@ -48,6 +48,7 @@ export async function findGateHead(db: PrismaClient, projectId: string, runId: s
       startedAt: true,
       gitBranch: true,
       gitCommit: true,
+      testbed: true,
       config: true,
       gitBaseCommit: true,
       gitBaseBranch: true,

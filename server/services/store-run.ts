@@ -25,6 +25,7 @@ export interface IngestedRun {
   tool: string;
   gitBranch: string | null;
   gitCommit: string | null;
+  testbed: string | null;
   config: unknown;
   startedAt: Date;
   /** The merge-base the upload named (base_commit…), which picks its baseline. */
@@ -49,6 +50,7 @@ export const INGESTED_RUN_SELECT = {
   tool: true,
   gitBranch: true,
   gitCommit: true,
+  testbed: true,
   config: true,
   startedAt: true,
   gitBaseCommit: true,

@@ -43,4 +43,4 @@ export async function cachedHistoryRead<T extends object>(
 }
 
 /** The scope's part of a cache key (its range is "all" whenever a read is cached). */
-const scopeKey = (scope: HistoryScope) => [scope.projectId, scope.endpointId, scope.branch, scope.label, scope.tool];
+const scopeKey = (scope: HistoryScope) => [scope.projectId, scope.endpointId, scope.branch, scope.label, scope.tool, scope.testbed?.name ?? (scope.testbed ? null : "all")];

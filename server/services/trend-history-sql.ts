@@ -36,7 +36,7 @@ export interface CandidateRow {
 
 /** FROM … WHERE of a history on table `r`, joined to runs (`ru`) only when a branch, label or tool is asked. */
 function historySource(table: "results" | "metrics", scope: HistoryScope): Prisma.Sql {
-  const hasRunFilter = scope.branch !== null || scope.label !== null || scope.tool !== null;
+  const hasRunFilter = scope.branch !== null || scope.label !== null || scope.tool !== null || scope.testbed !== undefined;
   return Prisma.sql`
     FROM ${Prisma.raw(table)} r
     ${hasRunFilter ? Prisma.sql`JOIN runs ru ON ru.id = r.run_id` : Prisma.empty}
@@ -45,7 +45,8 @@ function historySource(table: "results" | "metrics", scope: HistoryScope): Prism
       ${scope.since ? Prisma.sql`AND r.started_at >= ${scope.since}` : Prisma.empty}
       ${scope.branch !== null ? Prisma.sql`AND ru.git_branch = ${scope.branch}` : Prisma.empty}
       ${scope.label !== null ? Prisma.sql`AND ru.label = ${scope.label}` : Prisma.empty}
-      ${scope.tool !== null ? Prisma.sql`AND ru.tool = ${scope.tool}` : Prisma.empty}`;
+      ${scope.tool !== null ? Prisma.sql`AND ru.tool = ${scope.tool}` : Prisma.empty}
+      ${scope.testbed !== undefined ? Prisma.sql`AND ru.testbed IS NOT DISTINCT FROM ${scope.testbed.name}` : Prisma.empty}`;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface RunSetup {
   hostName: string | null;
   hostCpus?: number | null;
   hostMemoryGb?: number | null;
+  /** The hardware it was measured on (docs/benchmarks.md, "Testbeds"); null or absent: none named. */
+  testbed?: string | null;
   appVersion?: string | null;
   config: Readonly<Record<string, string | number | boolean>>;
   attributes?: Readonly<Record<string, string>>;
@@ -29,7 +31,7 @@ export interface RunSetup {
 }
 
 export type SetupField =
-  "tool" | "protocol" | "load" | "hostSize" | "toolVersion" | "host" | "appVersion" | "setting" | "attribute";
+  "tool" | "protocol" | "load" | "testbed" | "hostSize" | "toolVersion" | "host" | "appVersion" | "setting" | "attribute";
 
 export interface SetupDifference {
   field: SetupField;
@@ -68,7 +70,7 @@ export interface EnvironmentDiff {
   commits: CommitChange | null;
 }
 
-const UNFAIR_ORDER: readonly SetupField[] = ["tool", "protocol", "load", "hostSize"];
+const UNFAIR_ORDER: readonly SetupField[] = ["tool", "protocol", "load", "testbed", "hostSize"];
 
 type Value = string | number | boolean | null | undefined;
 
@@ -151,6 +153,21 @@ export function diffEnvironments(
     differences.push({ field: "load", name: key, base, head, isUnfair: true });
   if (load.same.length > 0)
     same.push(`load ${load.same.map(({ key, base }) => `${key} ${base.join(", ")}`).join(", ")}`);
+
+  // The testbed: another one is other hardware, so the numbers are not comparable. A side that names
+  // none is listed too (its hardware is unknown), but only two named testbeds are held to be unfair.
+  const testbeds = sides((run) => run.testbed);
+  if (testbeds.base.length > 0 || testbeds.head.length > 0) {
+    if (isSameSet(testbeds.base, testbeds.head)) same.push(`testbed ${testbeds.base.join(", ")}`);
+    else
+      differences.push({
+        field: "testbed",
+        name: "testbed",
+        base: testbeds.base.length > 0 ? testbeds.base : ["none named"],
+        head: testbeds.head.length > 0 ? testbeds.head : ["none named"],
+        isUnfair: testbeds.base.length > 0 && testbeds.head.length > 0,
+      });
+  }
 
   // The host: its size can move the numbers, its name alone (CI runners come and go) cannot.
   const cpus = sides((run) => run.hostCpus);

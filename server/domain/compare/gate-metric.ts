@@ -10,6 +10,7 @@
  */
 import { formatNumber } from "../format";
 import type { EndpointResult } from "../run";
+import { isBenchmark } from "../run";
 import type { MetricDefinition } from "../metrics";
 import { customMetricsOf, metricDefinition, METRICS } from "../metrics";
 import { percentileUnsupportedReason } from "../stats/percentile-support";
@@ -34,6 +35,11 @@ export function chooseGateMetric(setting: string, results: readonly (EndpointRes
     const reported = customMetricsOf(present.map((result) => result.metrics)).find((spec) => spec.name === setting);
     const metric = reported ?? metricDefinition(setting) ?? METRICS.p95;
     return { metric, why: `${metric.name} (the project's gate metric)` };
+  }
+  if (present.length > 0 && present.every(isBenchmark)) {
+    // A benchmark's samples are repetitions of the whole operation, not requests: its tail percentiles
+    // are the slowest repetitions, not a tail users feel. The mean time per operation is what it measures.
+    return { metric: METRICS.mean, why: "mean (auto: benchmarks are gated on their mean time per operation)" };
   }
   const counts = present.map((result) => result.requests);
   const isReportedByAll = (spec: MetricDefinition) => present.length > 0 && present.every((result) => spec.read(result) !== null);

@@ -16,12 +16,15 @@ import { compareWithNoiseBand, learnRunToRunNoisePct, noiseHistory } from "../st
 import { readPooledPercentile } from "../stats/pooled-percentile";
 import { percentChange, relativeChangeOfMeans } from "../stats/relative-change";
 import { lowerTQuantile } from "../stats/t-distribution";
-import { testShift } from "../stats/shift-test";
+import { RELATIVE_NOISE_FLOOR, testShift } from "../stats/shift-test";
+import { welchTTestFromMoments, type SampleMoments } from "../stats/welch-t-test";
 import type { ShiftTestName } from "../stats/shift-test";
 import { decideVerdict } from "../stats/verdict";
 import { latencyResolutionMs } from "../parsers/resolution";
 import type { EndpointResult } from "../run";
+import { isBenchmark } from "../run";
 import type { MetricDefinition } from "../metrics";
+import { METRICS } from "../metrics";
 import type { ComparableRun, CompareOptions, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
 import { DETECTABLE_POWER, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL } from "./comparison";
 
@@ -166,6 +169,9 @@ export function compareMetric(
       minEffectPct: options.minEffectPct,
     });
     const isShort = result.verdict === "inconclusive" && result.noiseBandPct === null;
+    // A benchmark's run repeats its measurement: without a band yet, its repetitions decide.
+    const repeated = isShort ? repetitionsOf(spec, pick(baseRuns[0]!), pick(headRuns[0]!)) : null;
+    if (repeated) return compareRepetitions(spec, repeated, { ...common, deltaPct: result.deltaPct }, resolution, options);
     return {
       ...common,
       deltaPct: result.deltaPct,
@@ -219,6 +225,70 @@ export function compareMetric(
     reason: `${how}: ${decision.reason}${floor}`,
     standardError: shift.standardError,
     degreesOfFreedom: shift.degreesOfFreedom,
+  };
+}
+
+/**
+ * The repetitions within one benchmark run on each side (docs/benchmarks.md, "Statistics"): the time per
+ * operation's mean, standard deviation and sample count that the tool measured (go test -count, hyperfine
+ * runs, pytest rounds, Google Benchmark repetitions, vitest samples). Only for the mean time per
+ * operation of benchmarks, and only when each side has at least 2 samples and their sd.
+ */
+function repetitionsOf(spec: MetricDefinition, base: EndpointResult | undefined, head: EndpointResult | undefined): { base: SampleMoments; head: SampleMoments } | null {
+  if (spec.name !== METRICS.mean.name || !base || !head || !isBenchmark(base) || !isBenchmark(head)) return null;
+  const moments = (result: EndpointResult): SampleMoments | null => {
+    const { meanMs, stdDevMs } = result.latency;
+    const n = result.requests;
+    if (n === null || n < 2 || meanMs === null || stdDevMs === null) return null;
+    return { n, mean: meanMs, variance: stdDevMs * stdDevMs };
+  };
+  const baseMoments = moments(base);
+  const headMoments = moments(head);
+  if (!baseMoments || !headMoments || baseMoments.n + headMoments.n < MIN_RUNS_IN_ALL) return null;
+  return { base: baseMoments, head: headMoments };
+}
+
+/**
+ * One benchmark run against one: Welch's t test on the two runs' repetitions (from their moments; the
+ * test benchstat runs is Mann–Whitney on the same repetitions, which needs the samples themselves), one-
+ * sided, with the spread floored at 0.1% of the level and the tool's resolution (shift-test.ts). Why it
+ * can be trusted less than runs against runs: repetitions within one run share that run's machine state,
+ * so a burst that slows a whole run is not in their spread. The noise band takes over as soon as the
+ * series has history enough (noise-band.ts), and rounds (several runs a side) are compared run against run.
+ */
+function compareRepetitions(
+  spec: MetricDefinition,
+  sides: { base: SampleMoments; head: SampleMoments },
+  common: Omit<MetricComparison, "deltaPctCi95" | "pValue" | "test" | "noiseBandPct" | "verdict" | "reason" | "inconclusiveKind">,
+  resolution: number,
+  options: CompareOptions,
+): MetricComparison {
+  const { base, head } = sides;
+  const floorSd = Math.max(RELATIVE_NOISE_FLOOR * Math.abs(base.mean), resolution / Math.sqrt(12));
+  const floored = (side: SampleMoments): SampleMoments => ({ ...side, variance: Math.max(side.variance, floorSd * floorSd) });
+  const welch = welchTTestFromMoments(floored(base), floored(head));
+  const deltaPct = base.mean === 0 ? null : (100 * (head.mean - base.mean)) / base.mean;
+  const how = `1 vs 1 on each run's repetitions (${head.n} vs ${base.n} samples, Welch's t test, one-sided; no noise band yet)`;
+    if (deltaPct === null) {
+    return { ...common, deltaPct: null, deltaPctCi95: null, pValue: null, test: null, noiseBandPct: null, verdict: "inconclusive", reason: "relative change undefined: the base mean is 0", inconclusiveKind: "no-data" };
+  }
+  const within = Math.abs(head.mean - base.mean) <= resolution;
+  const pValue = within ? 1 : welch.pValue / 2;
+  const decision = decideVerdict({ better: spec.better!, deltaPct, pValue }, options);
+  const t = lowerTQuantile(0.975, welch.degreesOfFreedom);
+  const halfWidthPct = (100 * t * welch.standardError) / Math.abs(base.mean);
+  return {
+    ...common,
+    deltaPct,
+    deltaPctCi95: [deltaPct - halfWidthPct, deltaPct + halfWidthPct],
+    pValue,
+    test: "welch",
+    noiseBandPct: null,
+    verdict: decision.verdict,
+    reason: `${how}: ${decision.reason}`,
+    inconclusiveKind: null,
+    standardError: welch.standardError,
+    degreesOfFreedom: welch.degreesOfFreedom,
   };
 }
 
