@@ -75,6 +75,13 @@ describe("slaTargetSchema", () => {
 });
 
 describe("canonicalThreshold", () => {
+  it("reads a benchmark's budget in its tool's per-operation units: mean <= 90000 ns/op is 0.09 ms", () => {
+    expect(canonicalThreshold({ metric: "mean", threshold: 90_000, unit: "ns/op" })).toEqual({ threshold: 0.09, unit: "ms" });
+    expect(canonicalThreshold({ metric: "p50", threshold: 2.5, unit: "us/op" })).toEqual({ threshold: 0.0025, unit: "ms" });
+    expect(slaTargetSchema.safeParse({ metric: "throughput", op: ">=", threshold: 1000, unit: "ops/s" }).success).toBe(true);
+    expect(slaTargetSchema.safeParse({ metric: "mean", op: "<=", threshold: 1, unit: "ns/call" }).success).toBe(false);
+  });
+
   it("normalizes latency to ms, keeping written values exact", () => {
     expect(canonicalThreshold({ metric: "p95", threshold: 0.05, unit: "s" })).toEqual({ threshold: 50, unit: "ms" });
     expect(canonicalThreshold({ metric: "p99", threshold: 1500, unit: "us" })).toEqual({ threshold: 1.5, unit: "ms" });

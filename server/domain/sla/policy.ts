@@ -12,8 +12,22 @@ import type { BuiltInMetricName, MetricDefinition } from "../metrics";
 const LATENCY_STATS = ["mean", "min", "max"] as const satisfies readonly BuiltInMetricName[];
 const NAMED_METRICS = [...LATENCY_STATS, "errorRate", "throughput"] as const satisfies readonly BuiltInMetricName[];
 
-/** Latency threshold units and their factor to milliseconds. */
-export const LATENCY_UNIT_TO_MS = { s: 1000, ms: 1, us: 0.001, ns: 0.000_001 } as const;
+/**
+ * Latency threshold units and their factor to milliseconds. A benchmark's time per operation is its
+ * latency (docs/benchmarks.md), so its tools' units ("ns/op", "us/op", "ms/op", "s/op") are accepted too.
+ */
+export const LATENCY_UNIT_TO_MS = {
+  s: 1000,
+  ms: 1,
+  us: 0.001,
+  ns: 0.000_001,
+  "s/op": 1000,
+  "ms/op": 1,
+  "us/op": 0.001,
+  "ns/op": 0.000_001,
+} as const;
+/** Throughput units: requests per second for load tests, operations per second for benchmarks (one number). */
+const THROUGHPUT_UNITS: readonly string[] = ["req/s", "ops/s"];
 export type LatencyUnit = keyof typeof LATENCY_UNIT_TO_MS;
 
 export const THROUGHPUT_UNIT = METRICS.throughput.unit;
@@ -67,7 +81,8 @@ export const slaTargetSchema = z
       .min(1)
       .optional()
       .describe(
-        'Unit of `threshold`. Latency: "s", "ms" (default), "us" or "ns". Throughput: "req/s" (default). ' +
+        'Unit of `threshold`. Latency (a benchmark\'s time per operation): "s", "ms" (default), "us" or "ns", ' +
+          'or "s/op", "ms/op", "us/op", "ns/op". Throughput: "req/s" (default), or "ops/s" for benchmarks. ' +
           'errorRate: none (always a fraction). Custom metrics: the metric\'s own unit ("%", "MB"); when ' +
           "given, a run reporting the metric in another unit has no data for this target.",
       ),
@@ -213,8 +228,8 @@ function findTargetProblem(
       }
       return null;
     case "throughput":
-      if (unit !== undefined && unit !== THROUGHPUT_UNIT) {
-        return { path: "unit", message: `throughput is measured in "${THROUGHPUT_UNIT}", got "${unit}"` };
+      if (unit !== undefined && !THROUGHPUT_UNITS.includes(unit)) {
+        return { path: "unit", message: `throughput is measured in "${THROUGHPUT_UNIT}" (or "ops/s" for benchmarks), got "${unit}"` };
       }
       return null;
     case "custom":
@@ -224,5 +239,5 @@ function findTargetProblem(
 
 function latencyUnitProblem(unit: string | undefined): { path: "unit"; message: string } | null {
   if (unit === undefined || isLatencyUnit(unit)) return null;
-  return { path: "unit", message: `latency unit must be one of s, ms, us, ns; got "${unit}"` };
+  return { path: "unit", message: `latency unit must be one of s, ms, us, ns (or per operation: ns/op, us/op, ms/op, s/op); got "${unit}"` };
 }
