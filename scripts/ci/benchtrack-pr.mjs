@@ -112,6 +112,7 @@ async function main(argv, env) {
   const settings = {
     format: config.format,
     label: config.label,
+    testbed: config.testbed,
     branch: ci.branch,
     commit: ci.commit,
     pr: ci.pr === null ? "" : String(ci.pr),

@@ -238,6 +238,7 @@ export function readSettings(mode, env, { redact, note }) {
     files: resultFiles(env),
     format: value(env, "BENCHTRACK_FORMAT"),
     label: value(env, "BENCHTRACK_LABEL"),
+    testbed: value(env, "BENCHTRACK_TESTBED"),
     failOn: value(env, "BENCHTRACK_FAIL_ON"),
     inconclusive: inconclusiveSetting(env),
     retries,

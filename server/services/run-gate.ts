@@ -166,7 +166,7 @@ export async function gateAnswer(project: { slug: string }, verdict: RunGateResu
         compare: comparePath === null ? null : await compareShare(),
       }
     : null;
-  const identity = prCommentIdentity(project.slug, verdict.run.run);
+  const identity = prCommentIdentity(project.slug, { ...verdict.run.run, testbed: verdict.run.run.environment.testbed });
   const markdown = `${renderRunMarkdown(shared ? { ...run, url: shared.run } : run, verdict, baseUrl, shared?.compare)}\n${identity.marker}\n`;
   return {
     run,

@@ -12,6 +12,14 @@ describe("prCommentIdentity", () => {
     );
   });
 
+  it("keeps one suite's testbeds apart, and a run naming none on the two-part series it always had", () => {
+    const amd = prCommentIdentity("micro", { tool: "go", label: "nightly", testbed: "linux/amd64 · AMD EPYC" });
+    const arm = prCommentIdentity("micro", { tool: "go", label: "nightly", testbed: "linux/arm64 · Neoverse-N1" });
+    expect(amd.series).toBe("go:nightly:linux%2Famd64%20%C2%B7%20AMD%20EPYC");
+    expect(arm.marker).not.toBe(amd.marker);
+    expect(prCommentIdentity("micro", { tool: "go", label: "nightly", testbed: null }).series).toBe("go:nightly");
+  });
+
   it("keeps two series apart, and one series the same on every push", () => {
     const a = prCommentIdentity("p", { tool: "k6", label: "smoke" });
     expect(prCommentIdentity("p", { tool: "k6", label: "smoke" })).toEqual(a);
