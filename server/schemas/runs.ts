@@ -76,7 +76,7 @@ const verdictRegressionSchema = z.object({
   head: z.number().nullable().describe("This run's value."),
   deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
   pValue: z.number().nullable().describe("One-sided, in the direction of the change."),
-  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band"]).nullable(),
+  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band", "repetitions"]).nullable(),
   reason: z.string(),
 });
 

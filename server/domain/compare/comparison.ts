@@ -172,7 +172,8 @@ export interface MetricComparison {
   /** pValue corrected for its family (Holm): the gate metrics of the endpoints, or the other metrics. */
   adjustedPValue: number | null;
   /** "prediction": one run on one side judged against the other side's group (prediction-interval t test). */
-  test: ShiftTestName | "noise-band" | null;
+  /** "repetitions": one benchmark run against one, judged on each run's repetitions (metric-comparison.ts). */
+  test: ShiftTestName | "noise-band" | "repetitions" | null;
   /** For 1 vs 1: the band |Δ%| had to exceed. */
   noiseBandPct: number | null;
   verdict: Verdict;

@@ -282,7 +282,7 @@ function compareRepetitions(
     deltaPct,
     deltaPctCi95: [deltaPct - halfWidthPct, deltaPct + halfWidthPct],
     pValue,
-    test: "welch",
+    test: "repetitions",
     noiseBandPct: null,
     verdict: decision.verdict,
     reason: `${how}: ${decision.reason}`,
