@@ -31,7 +31,11 @@ export function parseHyperfineMarkdown(text: string, source: string): ParsedRun 
   const header = index === -1 ? undefined : splitRow(lines[index] ?? "");
   const where = (lineIndex: number) => `${source}: line ${lineIndex + 1}`;
   if (!header || !MARKDOWN_HEADER.test(lines[index]?.trimEnd() ?? "")) {
-    throw malformed("Markdown table", where(Math.max(index, 0)), "expected hyperfine's header `| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |`");
+    throw malformed(
+      "Markdown table",
+      where(Math.max(index, 0)),
+      "expected hyperfine's header `| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |`",
+    );
   }
   const units = header.slice(1, 4).map((cell, column) => unitOfHeader(cell, where(index), column));
   index++;
@@ -42,7 +46,12 @@ export function parseHyperfineMarkdown(text: string, source: string): ParsedRun 
   for (index++; index < lines.length && (lines[index] ?? "").startsWith("|"); index++) {
     const at = where(index);
     const cells = splitRow(lines[index] ?? "");
-    if (cells.length !== 5) throw malformed("Markdown table", at, `expected 5 cells (Command, Mean, Min, Max, Relative), found ${cells.length}`);
+    if (cells.length !== 5)
+      throw malformed(
+        "Markdown table",
+        at,
+        `expected 5 cells (Command, Mean, Min, Max, Relative), found ${cells.length}`,
+      );
     const [command = "", meanCell = "", minCell = "", maxCell = ""] = cells;
     const name = /^`.*`$/s.test(command) ? command.slice(1, -1) : command;
     if (name === "") throw malformed("Markdown table", at, "the Command cell is empty");
@@ -62,7 +71,8 @@ export function parseHyperfineMarkdown(text: string, source: string): ParsedRun 
       }),
     );
   }
-  if (benchmarks.length === 0) throw malformed("Markdown table", where(index), "the table has no rows: no result to read");
+  if (benchmarks.length === 0)
+    throw malformed("Markdown table", where(index), "the table has no rows: no result to read");
   return benchmarkRun("hyperfine-markdown", HYPERFINE_TOOL, benchmarks);
 }
 
@@ -135,7 +145,11 @@ export function parseHyperfineText(text: string, source: string): ParsedRun {
       const number = Number(benchmark[1]);
       const expected = (current?.number ?? 0) + 1;
       if (number !== expected) {
-        throw malformed("console output", at, `Benchmark ${number} where Benchmark ${expected} was expected: upload one hyperfine run at a time`);
+        throw malformed(
+          "console output",
+          at,
+          `Benchmark ${number} where Benchmark ${expected} was expected: upload one hyperfine run at a time`,
+        );
       }
       current = { number, name: benchmark[2], line: index + 1 };
       printed.push(current);
@@ -175,7 +189,11 @@ function readTimeLine(benchmark: PrintedBenchmark, line: string, at: string): vo
   }
   const abs = TIME_ABS_LINE.exec(line);
   if (!abs) {
-    throw malformed("console output", at, `"${clip(line.trim())}" is not hyperfine's \`Time (mean ± σ): 138.9 ms ± 5.7 ms [User: …, System: …]\``);
+    throw malformed(
+      "console output",
+      at,
+      `"${clip(line.trim())}" is not hyperfine's \`Time (mean ± σ): 138.9 ms ± 5.7 ms [User: …, System: …]\``,
+    );
   }
   const [, value, unit, user, userUnit, system, systemUnit] = abs;
   benchmark.time = {
@@ -191,7 +209,11 @@ function readRangeLine(benchmark: PrintedBenchmark, line: string, at: string): v
   if (benchmark.range) throw malformed("console output", at, `a second Range line for Benchmark ${benchmark.number}`);
   const range = RANGE_LINE.exec(line);
   if (!range) {
-    throw malformed("console output", at, `"${clip(line.trim())}" is not hyperfine's \`Range (min … max): 133.9 ms … 157.1 ms 20 runs\``);
+    throw malformed(
+      "console output",
+      at,
+      `"${clip(line.trim())}" is not hyperfine's \`Range (min … max): 133.9 ms … 157.1 ms 20 runs\``,
+    );
   }
   const [, min, minUnit, max, maxUnit, runs] = range;
   benchmark.range = { minMs: printedMs(min, minUnit, at), maxMs: printedMs(max, maxUnit, at), runs: Number(runs) };
@@ -201,17 +223,33 @@ function resultOf(benchmark: PrintedBenchmark, source: string): EndpointResult {
   const at = `${source}: line ${benchmark.line}`;
   const { time } = benchmark;
   if (!time) {
-    const reason = benchmark.error ? `hyperfine stopped: ${clip(benchmark.error)}` : "no `Time (mean ± σ)` line follows (cut short?)";
-    throw malformed("console output", at, `Benchmark ${benchmark.number} (${clip(benchmark.name)}) has no result: ${reason}`);
+    const reason = benchmark.error
+      ? `hyperfine stopped: ${clip(benchmark.error)}`
+      : "no `Time (mean ± σ)` line follows (cut short?)";
+    throw malformed(
+      "console output",
+      at,
+      `Benchmark ${benchmark.number} (${clip(benchmark.name)}) has no result: ${reason}`,
+    );
   }
   if (!time.single && !benchmark.range) {
-    throw malformed("console output", at, `Benchmark ${benchmark.number} (${clip(benchmark.name)}) has no \`Range (min … max)\` line (cut short?)`);
+    throw malformed(
+      "console output",
+      at,
+      `Benchmark ${benchmark.number} (${clip(benchmark.name)}) has no \`Range (min … max)\` line (cut short?)`,
+    );
   }
   // A single run's min and max are that run.
   const range = benchmark.range ?? { minMs: time.meanMs, maxMs: time.meanMs, runs: 1 };
   return benchmarkResult({
     name: benchmark.name,
-    summary: { meanMs: time.meanMs, stdDevMs: time.stdDevMs, minMs: range.minMs, maxMs: range.maxMs, samples: range.runs },
+    summary: {
+      meanMs: time.meanMs,
+      stdDevMs: time.stdDevMs,
+      minMs: range.minMs,
+      maxMs: range.maxMs,
+      samples: range.runs,
+    },
     metrics: cpuMetrics(time.userMs, time.systemMs),
   });
 }
@@ -222,7 +260,8 @@ function printedMs(value: string | undefined, unit: string | undefined, at: stri
   if (value === undefined || !/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(number)) {
     throw malformed("output", at, `"${clip(value ?? "")}" is not a time such as 138.9`);
   }
-  if (unit === undefined || !isTimeUnit(unit)) throw malformed("output", at, `"${clip(unit ?? "")}" is not a time unit`);
+  if (unit === undefined || !isTimeUnit(unit))
+    throw malformed("output", at, `"${clip(unit ?? "")}" is not a time unit`);
   return toMs(number, unit);
 }
 
@@ -231,5 +270,7 @@ function clip(text: string): string {
 }
 
 function malformed(what: string, where: string, message: string): InputError {
-  return new InputError("malformed", `Not a valid hyperfine ${what} (${where}: ${message})`, [{ path: where, message }]);
+  return new InputError("malformed", `Not a valid hyperfine ${what} (${where}: ${message})`, [
+    { path: where, message },
+  ]);
 }

@@ -77,9 +77,11 @@ export function parseHyperfineJson(document: unknown): ParsedRun {
     const { times, exit_codes: exitCodes } = result;
     if (times && exitCodes && times.length !== exitCodes.length) {
       const message = `${exitCodes.length} exit codes for ${times.length} times: expected one per timed run`;
-      throw new InputError("malformed", `Not a valid hyperfine --export-json file (results[${index}].exit_codes: ${message})`, [
-        { path: `results[${index}].exit_codes`, message },
-      ]);
+      throw new InputError(
+        "malformed",
+        `Not a valid hyperfine --export-json file (results[${index}].exit_codes: ${message})`,
+        [{ path: `results[${index}].exit_codes`, message }],
+      );
     }
     const input: BenchmarkInput = {
       name: names[index] ?? result.command,
@@ -134,7 +136,9 @@ export function parseHyperfineCsv(text: string, source: string): ParsedRun {
   const rows = table.rows.map((row) => {
     const where = `${source}: line ${row.line}`;
     const cells = parseWire(csvRowSchema, row.cells, `hyperfine --export-csv row (${where})`, `${where}: `);
-    const parameters = parameterColumns.map((column) => [column.slice("parameter_".length), row.cells[column] ?? ""] as const);
+    const parameters = parameterColumns.map(
+      (column) => [column.slice("parameter_".length), row.cells[column] ?? ""] as const,
+    );
     return { cells, parameters };
   });
   const names = hyperfineNames(rows.map(({ cells, parameters }) => ({ command: cells.command, parameters })));

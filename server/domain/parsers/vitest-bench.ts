@@ -106,7 +106,8 @@ export function parseVitestBench(document: unknown): ParsedRun {
 // ---- console ----
 
 /** The table header vitest prints above each group's rows. */
-const TABLE_HEADER = /^[ \t]+name[ \t]+hz[ \t]+min[ \t]+max[ \t]+mean[ \t]+p75[ \t]+p99[ \t]+p995[ \t]+p999[ \t]+rme[ \t]+samples[ \t]*$/;
+const TABLE_HEADER =
+  /^[ \t]+name[ \t]+hz[ \t]+min[ \t]+max[ \t]+mean[ \t]+p75[ \t]+p99[ \t]+p995[ \t]+p999[ \t]+rme[ \t]+samples[ \t]*$/;
 /** A group's line: ` ✓ micro.bench.js > json 1216ms` (✓ passed, × failed, ↓ skipped). */
 const GROUP_LINE = /^ {0,3}[✓×↓] (.+)$/;
 const ROW_START = /^ +· /;
@@ -124,7 +125,10 @@ export function isVitestBenchText(start: string): boolean {
 }
 
 export function parseVitestBenchText(text: string, source: string): ParsedRun {
-  const lines = text.replace(/^\uFEFF/, "").split("\n").map((line) => line.replace(/\r$/, "").replace(ANSI_ESCAPE, ""));
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .split("\n")
+    .map((line) => line.replace(/\r$/, "").replace(ANSI_ESCAPE, ""));
   const benchmarks: EndpointResult[] = [];
   let toolVersion: string | null = null;
   let group: string | null = null;
@@ -143,7 +147,8 @@ export function parseVitestBenchText(text: string, source: string): ParsedRun {
     for (index = rowsStart; ROW_START.test(lines[index] ?? ""); index++) {
       benchmarks.push(rowResult(lines[index] ?? "", group, `${source}: line ${index + 1}`));
     }
-    if (index === rowsStart) throw malformed(`${source}: line ${rowsStart + 1}`, `the table of "${clip(group)}" has no rows`);
+    if (index === rowsStart)
+      throw malformed(`${source}: line ${rowsStart + 1}`, `the table of "${clip(group)}" has no rows`);
     index--;
   }
   if (benchmarks.length === 0) throw malformed(`${source}: line 1`, "no benchmark table (`name hz min max mean …`)");
@@ -168,14 +173,15 @@ function rowResult(line: string, group: string, at: string): EndpointResult {
   const cells: string[] = [];
   for (let column = NUMBER_COLUMNS.length - 1; column >= 0; column--) {
     const space = rest.lastIndexOf(" ");
-    if (space <= 0) throw malformed(at, `expected ${NUMBER_COLUMNS.length} numbers after the name, found ${cells.length}`);
+    if (space <= 0)
+      throw malformed(at, `expected ${NUMBER_COLUMNS.length} numbers after the name, found ${cells.length}`);
     cells.unshift(rest.slice(space + 1));
     rest = rest.slice(0, space).trimEnd();
   }
   const name = rest;
   const value = (column: (typeof NUMBER_COLUMNS)[number]): number => {
     const cell = cells[NUMBER_COLUMNS.indexOf(column)] ?? "";
-    const printed = column === "rme" ? /^±(.*)%$/.exec(cell)?.[1] ?? "" : cell;
+    const printed = column === "rme" ? (/^±(.*)%$/.exec(cell)?.[1] ?? "") : cell;
     if (!PRINTED_NUMBER.test(printed)) throw malformed(at, `the ${column} column holds "${clip(cell)}", not a number`);
     return Number(printed.replaceAll(",", ""));
   };
