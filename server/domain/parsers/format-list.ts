@@ -329,8 +329,90 @@ export const FORMAT_LIST: readonly FormatInfo[] = [
   // benchmark.js (benchmarkjs.ts)
 
   // hyperfine (hyperfine.ts)
+  {
+    id: "hyperfine-json",
+    tool: "hyperfine",
+    title: "hyperfine --export-json",
+    command: "hyperfine --export-json hyperfine.json 'gzip -c data.txt' 'sort data.txt'",
+    upload: "body",
+    keeps:
+      "one benchmark per command (and per parameter value), named as hyperfine prints it (the command run, plus the parameters it did not use); every timed run as a sample (time per run: exact percentiles, histogram), failures (runs with a non-zero exit code), mean user and system CPU time (ms) as metrics, the parameters in the full name",
+    drops:
+      "the command template (not in the file; the name is the command as run), peak memory (memory_usage_byte of newer versions); the file states no hardware and no version",
+    resolution: "full precision (seconds as float64 from a ns clock)",
+    checkedOn: "real output",
+    recipe: `curl --data-binary @hyperfine.json $AUTH "$RUNS?branch=main&commit=9f1c2e7"`,
+  },
+  {
+    id: "hyperfine-csv",
+    tool: "hyperfine",
+    title: "hyperfine --export-csv",
+    command: "hyperfine --export-csv hyperfine.csv 'gzip -c data.txt' 'sort data.txt'",
+    upload: "body",
+    keeps:
+      "one benchmark per row, named as the JSON export names it: mean, standard deviation, median, min, max, mean user and system CPU time (ms) as metrics, the parameter_<name> columns in the full name",
+    drops:
+      "the runs (no samples, no run count, no exit codes: sample count and failures unknown), a single run's stddev (hyperfine writes 0 for it)",
+    resolution: "full precision (seconds as float64, as the JSON)",
+    checkedOn: "real output",
+    recipe: `curl --data-binary @hyperfine.csv $AUTH "$RUNS?branch=main"`,
+  },
+  {
+    id: "hyperfine-markdown",
+    tool: "hyperfine",
+    title: "hyperfine --export-markdown",
+    command: "hyperfine --export-markdown hyperfine.md 'gzip -c data.txt' 'sort data.txt'",
+    upload: "body",
+    keeps: "one benchmark per row, named as the JSON export names it: mean ± standard deviation, min and max in the header's unit",
+    drops: "the Relative column (ratios to the fastest), run count, exit codes, CPU times, parameters (not in the table)",
+    resolution:
+      "as printed in the unit of the first command's mean: 1 ms in s (3 decimals), 0.1 ms in ms, 0.1 µs in µs (1 decimal); by each value's own size, the unit hyperfine picks for a mean",
+    checkedOn: "real output",
+    recipe: `curl --data-binary @hyperfine.md $AUTH "$RUNS?branch=main"`,
+  },
+  {
+    id: "hyperfine-text",
+    tool: "hyperfine",
+    title: "hyperfine console output",
+    command: "hyperfine --style basic 'gzip -c data.txt' 'sort data.txt' > hyperfine.txt 2>&1",
+    upload: "body",
+    keeps:
+      "one benchmark per `Benchmark N:` block, named as the JSON export names it: mean ± σ, min, max, the run count, mean user and system CPU time (ms) as metrics",
+    drops:
+      "the Summary (ratios to the fastest), warnings, the commands' own output, exit codes (failures unknown); a benchmark that stopped on an error is refused",
+    resolution:
+      "as printed in the unit of each benchmark's mean: 1 ms in s (3 decimals), 0.1 ms in ms, 0.1 µs in µs (1 decimal); by each value's own size, the unit hyperfine picks for a mean",
+    checkedOn: "real output",
+    recipe: `hyperfine --style basic 'gzip -c data.txt' 'sort data.txt' 2>&1 | tee hyperfine.txt\ncurl --data-binary @hyperfine.txt $AUTH "$RUNS?branch=main"`,
+  },
 
   // vitest bench (vitest-bench.ts)
+  {
+    id: "vitest-bench",
+    tool: "vitest",
+    title: "vitest bench --outputJson",
+    command: "vitest bench --run --outputJson vitest-bench.json",
+    upload: "body",
+    keeps:
+      "one benchmark per bench(), grouped by its describe block as vitest names it with the file (`micro.bench.js > json > stringify 200 records`): mean, sd, min, max, median, p75, p99, p99.5, p99.9 and the sample count as written (vitest 4 writes no samples; a filled samples list is used as samples), hz as ops/s",
+    drops: "rme, variance, sem, moe, rank, totalTime, the file's absolute path; the file states no hardware and no version",
+    resolution: "full precision (float64 ms from performance.now())",
+    checkedOn: "real output",
+    recipe: `curl --data-binary @vitest-bench.json $AUTH "$RUNS?branch=main&commit=9f1c2e7"`,
+  },
+  {
+    id: "vitest-bench-text",
+    tool: "vitest",
+    title: "vitest bench console output",
+    command: "NO_COLOR=1 vitest bench --run > vitest-bench.txt 2>&1",
+    upload: "body",
+    keeps:
+      "each group's table (`name hz min max mean p75 p99 p995 p999 rme samples`), named as the JSON report names them: mean, min, max, p75, p99, p99.5, p99.9, the sample count, hz as ops/s; vitest's version (RUN line)",
+    drops: "median and sd (not printed), rme, the BENCH Summary (ratios), vitest's notices",
+    resolution: "as printed: 4 decimals of ms (0.1 µs) below 100 ms, 2 decimals (10 µs) from 100 ms",
+    checkedOn: "real output",
+    recipe: `NO_COLOR=1 npx vitest bench --run 2>&1 | tee vitest-bench.txt\ncurl --data-binary @vitest-bench.txt $AUTH "$RUNS?branch=main"`,
+  },
 
   // pytest-benchmark (pytest-benchmark.ts)
 

@@ -28,7 +28,8 @@ import { parseGoogleBenchmarkConsole, parseGoogleBenchmarkJson } from "./google-
 import { parseHeyCsv } from "./hey-csv";
 import { parseHeyText } from "./hey-text";
 import { parseJmeterCsv } from "./jmeter-csv";
-import { parseHyperfineCsv, parseHyperfineJson, parseHyperfineMarkdown, parseHyperfineText } from "./hyperfine";
+import { parseHyperfineCsv, parseHyperfineJson } from "./hyperfine";
+import { parseHyperfineMarkdown, parseHyperfineText } from "./hyperfine-text";
 import { parseJmeterXml } from "./jmeter-xml";
 import { parseJmhJson } from "./jmh";
 import { K6NdjsonAccumulator } from "./k6-ndjson";

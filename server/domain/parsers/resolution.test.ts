@@ -224,7 +224,18 @@ describe("latencyResolutionMs, hand-computed", () => {
     ["jmeter-csv", "p95", 12.35, 1],
     ["jmeter-xml", "min", 3, 1],
     ["jmeter-csv", "mean", 12.35, 0],
+    // hyperfine's Markdown and console: `{:.1}` in µs below 1 ms and in ms below 1 s, `{:.3}` in s.
+    ["hyperfine-text", "mean", 0.9999, 0.0001],
+    ["hyperfine-text", "min", 1, 0.1],
+    ["hyperfine-markdown", "mean", 999.9, 0.1],
+    ["hyperfine-markdown", "max", 1_000, 1],
+    // vitest bench's console: 4 decimals of ms below 100, 2 from 100 on.
+    ["vitest-bench-text", "p99", 99.9999, 0.0001],
+    ["vitest-bench-text", "max", 100, 0.01],
     // Full precision (ns or float64 ms on the wire).
+    ["hyperfine-json", "p50", 137.0190635, 0],
+    ["hyperfine-csv", "mean", 138.91718445, 0],
+    ["vitest-bench", "p99.5", 0.135641, 0],
     ["k6-summary", "p95", 21.747, 0],
     ["k6-ndjson", "p99.9", 40, 0],
     ["ghz", "p99", 20.3, 0],

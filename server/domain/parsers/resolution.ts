@@ -112,6 +112,20 @@ function autocannonHistogramStepMs(valueMs: number): number {
   return valueMs < wholeMsUpTo ? 1 : 2 ** (Math.floor(Math.log2(valueMs)) - 17);
 }
 
+/**
+ * hyperfine 1.15 prints a time in the unit of a mean (src/util/units.rs `format_duration_value`: µs below
+ * 1 ms, ms below 1 s, else s; the console takes each benchmark's mean, the Markdown table the first
+ * command's) with `{:.1}` in µs and ms and `{:.3}` in s. The rule goes by the value's own size, the unit
+ * its mean would pick; a min or max on the other side of 1 ms or 1 s than its mean, or a table whose
+ * first command is much faster or slower than the others, was printed in the mean's unit instead
+ * (`--time-unit` forces one too). Checked on the fixtures: `138.9 ms` where the JSON has 0.13891718445 s.
+ */
+function hyperfinePrintStepMs(valueMs: number): number {
+  if (valueMs < 1) return 0.0001;
+  if (valueMs < 1_000) return 0.1;
+  return 1;
+}
+
 /** hey prints every time in seconds with `%4.4f` (requester/print.go `print`, `printCSV`): 0.1 ms. */
 const HEY_STEP_MS = 0.1;
 
@@ -164,13 +178,15 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
 
   "go-bench-json": FULL_PRECISION,
 
+  // hyperfine's JSON and CSV write each time as a float64 of seconds (the CSV with Rust's shortest
+  // round-trip digits: `0.13891718445000004`), measured on a ns clock.
   "hyperfine-json": FULL_PRECISION,
 
   "hyperfine-csv": FULL_PRECISION,
 
-  "hyperfine-markdown": FULL_PRECISION,
+  "hyperfine-markdown": (_stat, valueMs) => hyperfinePrintStepMs(valueMs),
 
-  "hyperfine-text": FULL_PRECISION,
+  "hyperfine-text": (_stat, valueMs) => hyperfinePrintStepMs(valueMs),
 
   "pytest-benchmark": FULL_PRECISION,
 
@@ -180,9 +196,12 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
 
   "google-benchmark-console": FULL_PRECISION,
 
+  // tinybench's times are performance.now() differences, float64 ms (fixture: `0.0642760000000635`).
   "vitest-bench": FULL_PRECISION,
 
-  "vitest-bench-text": FULL_PRECISION,
+  // The console prints ms with `toFixed(4)` below 100 and `toFixed(2)` from 100 on (reporters/renderers
+  // `formatNumber`): the value itself decides. Fixture: `0.0643` where the JSON has 0.0642760000000635.
+  "vitest-bench-text": (_stat, valueMs) => (valueMs < 100 ? 0.0001 : 0.01),
 
   "benchmarkjs-text": FULL_PRECISION,
 

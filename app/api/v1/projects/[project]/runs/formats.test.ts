@@ -206,20 +206,52 @@ const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileF
     throw new Error("facts of this format not written yet");
   },
 
-  "hyperfine-json": () => {
-    throw new Error("facts of this format not written yet");
+  "hyperfine-json": ([file]) => ({
+    // One benchmark per command; its samples are the timed runs (`times`, seconds).
+    benchmarks: (JSON.parse(file!.text).results as Json[]).map((result) => ({
+      name: result.command,
+      samples: result.times.length,
+      key: "mean",
+      valueMs: result.mean * 1000,
+    })),
+  }),
+
+  "hyperfine-csv": ([file]) => {
+    const [header, ...rows] = csvRows(file!.text);
+    const cell = (row: string[], name: string) => row[header!.indexOf(name)]!;
+    return {
+      benchmarks: rows.flatMap((row) => [
+        { name: cell(row, "command"), samples: null, key: "mean", valueMs: Number(cell(row, "mean")) * 1000 },
+        { name: cell(row, "command"), samples: null, key: "p50", valueMs: Number(cell(row, "median")) * 1000 },
+      ]),
+    };
   },
 
-  "hyperfine-csv": () => {
-    throw new Error("facts of this format not written yet");
+  "hyperfine-markdown": ([file]) => {
+    const unit = /^\| Command \| Mean \[(\w+)\]/.exec(file!.text)![1] as "s" | "ms";
+    const rows = [...file!.text.matchAll(/^\| `(.+)` \| ([\d.]+)(?: ± [\d.]+)? \| ([\d.]+) \|/gm)];
+    return {
+      benchmarks: rows.map((row) => ({
+        name: row[1]!,
+        samples: null,
+        key: "mean",
+        valueMs: Number(row[2]) * { s: 1000, ms: 1 }[unit],
+      })),
+    };
   },
 
-  "hyperfine-markdown": () => {
-    throw new Error("facts of this format not written yet");
-  },
-
-  "hyperfine-text": () => {
-    throw new Error("facts of this format not written yet");
+  "hyperfine-text": ([file]) => {
+    const blocks = [
+      ...file!.text.matchAll(
+        /^Benchmark \d+: (.+)\n {2}Time \(mean ± σ\): +([\d.]+) ms ±.*\n {2}Range \(min … max\): +([\d.]+) ms … .* (\d+) runs/gm,
+      ),
+    ];
+    return {
+      benchmarks: blocks.flatMap((block) => [
+        { name: block[1]!, samples: Number(block[4]), key: "mean", valueMs: Number(block[2]) },
+        { name: block[1]!, samples: Number(block[4]), key: "min", valueMs: Number(block[3]) },
+      ]),
+    };
   },
 
   "pytest-benchmark": () => {
@@ -238,12 +270,29 @@ const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileF
     throw new Error("facts of this format not written yet");
   },
 
-  "vitest-bench": () => {
-    throw new Error("facts of this format not written yet");
-  },
+  "vitest-bench": ([file]) => ({
+    // Named by the group as vitest names it (file > describe), then the bench; no samples in vitest 4.
+    benchmarks: (JSON.parse(file!.text).files as Json[]).flatMap((entry) =>
+      (entry.groups as Json[]).flatMap((group) =>
+        (group.benchmarks as Json[]).map((benchmark) => ({
+          name: `${group.fullName} > ${benchmark.name}`,
+          samples: benchmark.sampleCount,
+          key: "p75",
+          valueMs: benchmark.p75,
+        })),
+      ),
+    ),
+  }),
 
-  "vitest-bench-text": () => {
-    throw new Error("facts of this format not written yet");
+  "vitest-bench-text": ([file]) => {
+    const benchmarks: NonNullable<FileFacts["benchmarks"]> = [];
+    let group = "";
+    for (const line of file!.text.split("\n")) {
+      group = /^ ✓ (.+) \d+ms$/.exec(line)?.[1] ?? group;
+      const row = /^ {3}· (.+?) +[\d,.]+ +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ +([\d.]+) +[\d.]+ +[\d.]+ +±[\d.]+% +(\d+)$/.exec(line);
+      if (row) benchmarks.push({ name: `${group} > ${row[1]}`, samples: Number(row[3]), key: "p99", valueMs: Number(row[2]) });
+    }
+    return { benchmarks };
   },
 
   "benchmarkjs-text": () => {
@@ -301,6 +350,8 @@ describe("every fixture uploads with plain curl (or multipart) and reads back wi
 
     const facts = FACTS[upload.format](files);
     if (facts.requests !== undefined) expect(stored.aggregate.requests).toBe(facts.requests);
+    // Facts that found no benchmark in the file would check nothing.
+    if (facts.benchmarks) expect(facts.benchmarks.length).toBeGreaterThan(0);
     for (const benchmark of facts.benchmarks ?? []) {
       const endpoint = (stored.endpoints as Json[]).find((candidate) => candidate.name === benchmark.name);
       expect(endpoint, benchmark.name).toBeDefined();
