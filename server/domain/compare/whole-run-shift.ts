@@ -4,7 +4,8 @@
  * machine slows a whole run (20–50% was seen on a shared 2-core runner, minimums included). When the
  * benchmarks judged that way moved together — the median change of their gate metrics is at least the
  * minimum effect — a change of one of them cannot be told from the machine's, so none of their verdicts
- * stands: each regressed or improved one becomes undecided (inconclusive), saying why and what decides
+ * stands (an "unchanged" in a run that moved is no more trustworthy than a "regressed"): each becomes
+ * undecided (inconclusive), saying why and what decides
  * (rounds on each side, or history enough for the noise band). A real change of one or two benchmarks
  * leaves the median where it was, and is judged as usual.
  */
@@ -30,7 +31,7 @@ export function guardWholeRunShift(endpoints: readonly EndpointComparison[], min
     "of each side, or wait for the series' noise band (5 runs)";
   return endpoints.map((endpoint) => {
     const metrics = endpoint.metrics.map((metric) =>
-      metric.gate && metric.test === "repetitions" && (metric.verdict === "regressed" || metric.verdict === "improved")
+      metric.gate && metric.test === "repetitions" && metric.verdict !== "inconclusive"
         ? { ...metric, verdict: "inconclusive" as const, inconclusiveKind: "undecided" as const, reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, but ${why}` }
         : metric,
     );
