@@ -141,5 +141,7 @@ export function benchmarkRun(format: FormatId, tool: string, benchmarks: Endpoin
   }
   run.endpoints = benchmarks;
   run.aggregate.protocol = BENCHMARK_PROTOCOL;
+  const counted = benchmarks.filter((benchmark) => benchmark.requests !== null);
+  run.aggregate.requests = counted.length > 0 ? counted.reduce((sum, benchmark) => sum + (benchmark.requests ?? 0), 0) : null;
   return run;
 }

@@ -415,8 +415,66 @@ export const FORMAT_LIST: readonly FormatInfo[] = [
   },
 
   // pytest-benchmark (pytest-benchmark.ts)
+  {
+    id: "pytest-benchmark",
+    tool: "pytest-benchmark",
+    title: "pytest-benchmark --benchmark-json",
+    command: "pytest --benchmark-json=pytest-benchmark.json",
+    upload: "body",
+    keeps:
+      "one benchmark per test as `group > name[params]`, every round (stats.data, time per iteration) as samples with exact percentiles, OPS, numeric extra_info as metrics (direction unknown), the testbed from machine_info (system, machine, CPU brand; never the host name), Python implementation and version as attributes, git commit, branch and dirty from commit_info, the plugin's version; a saved file without data keeps pytest-benchmark's min/max/mean/stddev/median",
+    drops:
+      "options, IQR/quartiles/outlier counts (percentiles come from the rounds), iterations per round, the host name and the rest of machine_info; `datetime` is when the file was written (the session's end), kept as the start",
+    resolution: "full precision: perf_counter times as Python writes them",
+    checkedOn: "real output",
+    recipe: `pytest --benchmark-json=pytest-benchmark.json\ncurl --data-binary @pytest-benchmark.json $AUTH "$RUNS?label=baseline"`,
+  },
+  {
+    id: "pytest-benchmark-text",
+    tool: "pytest-benchmark",
+    title: "pytest-benchmark console table",
+    command: "pytest > pytest-benchmark.txt 2>&1",
+    upload: "body",
+    keeps:
+      "one benchmark per table row as `group > name[params]` (the JSON's names): the columns printed (min, max, mean, stddev, median as p50), Rounds as the sample count, OPS scaled to ops/s, the plugin's and Python's versions, the session's duration",
+    drops:
+      "IQR, outliers and the ratios to the best, the rounds themselves (no percentiles beyond the median), the testbed (the console names only the OS: pass testbed= to match the JSON's); groups match the JSON's only with the default --benchmark-group-by=group",
+    resolution:
+      "4 decimals (`{:,.4f}`) in the group's time unit, which pytest-benchmark picks from the group's smallest value: at most 0.0001 of the value's own unit (s, ms, us, ns)",
+    checkedOn: "real output",
+    recipe: `pytest 2>&1 | tee pytest-benchmark.txt\ncurl --data-binary @pytest-benchmark.txt $AUTH "$RUNS?label=baseline"`,
+  },
 
   // Google Benchmark (google-benchmark.ts)
+  {
+    id: "google-benchmark-json",
+    tool: "google-benchmark",
+    title: "Google Benchmark JSON",
+    command: "./bench --benchmark_repetitions=5 --benchmark_out=gbench.json --benchmark_out_format=json",
+    upload: "body",
+    keeps:
+      "one benchmark per instance (`BM_Sort/1000`), its repetitions (iteration rows) as samples of real time per operation, the mean CPU time as cpu_time (ms, lower), items_per_second and bytes_per_second (higher) and user counters (direction unknown) as their means, failed repetitions (SkipWithError), a Complexity() fit as run metrics (`BM_Sort_BigO` coefficient in ms per N-unit, `BM_Sort_RMS` in %), the date, the testbed from CPU count, MHz and caches (never the host name), library_build_type (a note when it is debug); with --benchmark_report_aggregates_only, the mean, median and stddev rows",
+    drops:
+      "aggregate rows where the repetitions are there (they are checked against them, not counted again), cv, statistics added with ComputeStatistics, iterations per repetition, labels, host name, executable, load average",
+    resolution: "full precision: the doubles Google Benchmark computed",
+    checkedOn: "real output",
+    recipe: `curl --data-binary @gbench.json $AUTH "$RUNS?label=baseline"`,
+  },
+  {
+    id: "google-benchmark-console",
+    tool: "google-benchmark",
+    title: "Google Benchmark console output",
+    command: "./bench --benchmark_repetitions=5 > gbench.txt 2>&1",
+    upload: "body",
+    keeps:
+      "as the JSON, to the printed precision: the same benchmark names, repetitions as samples, cpu_time, counters (`items_per_second=1.23G/s` read with its prefix), the Complexity() fit, the date, and the same testbed (`Run on (2 X 2596.14 MHz CPU s)` and the caches; stderr must be captured) and build type (the DEBUG warning)",
+    drops:
+      "as the JSON; counters declared kIs1024 other than bytes_per_second are read in powers of 1000 when printed with M, G… (the console does not say); without stderr, the date, testbed and build type",
+    resolution:
+      "each repetition as printed in its unit (`%.3f` below 1, `%.2f` below 10, `%.1f` below 100, then whole units: 1 ns steps from 100 ns in the default ns; a benchmark in µs or ms is coarser); the mean over the repetitions full precision (a printed _mean, read without its repetitions, keeps the print's step, which the rule cannot tell)",
+    checkedOn: "real output",
+    recipe: `./bench --benchmark_repetitions=5 2>&1 | tee gbench.txt\ncurl --data-binary @gbench.txt $AUTH "$RUNS?label=baseline"`,
+  },
 
   // JMH, Criterion, BenchmarkDotNet: from their documentation (jmh.ts, criterion.ts, benchmarkdotnet.ts)
 

@@ -113,6 +113,9 @@ describe("every stored latency statistic of every fixture agrees with its format
       if (stepMs === 0) return [];
       // A sketch representative of a whole-ms sample: not a multiple of anything, and never finer than 1 ms.
       if (isArtilleryQuantile(s)) return artillerySampleShownAs(s.valueMs) === null || stepMs < 1 ? [s] : [];
+      // pytest-benchmark prints a group in its smallest value's unit: a larger value may sit on a finer
+      // grid (0.0001 of a unit 1000 or 10^6 times smaller) than its own unit's, which the rule claims.
+      if (s.format === "pytest-benchmark-text") return [1, 1e-3, 1e-6, 1e-9].some((f) => isMultipleOf(s.valueMs, stepMs * f)) ? [] : [s];
       if (isInterpolated(s)) {
         // Interpolated between two stepped samples: not a multiple of the step, but made of such samples.
         if (s.samples === null || s.percentile === null) return [s];
@@ -236,6 +239,20 @@ describe("latencyResolutionMs, hand-computed", () => {
     ["hyperfine-json", "p50", 137.0190635, 0],
     ["hyperfine-csv", "mean", 138.91718445, 0],
     ["vitest-bench", "p99.5", 0.135641, 0],
+    // pytest-benchmark's table: 4 decimals in its group's unit, at most the value's own (printed "1,028.5860" us → own unit ms).
+    ["pytest-benchmark-text", "max", 1.028586, 0.0001],
+    ["pytest-benchmark-text", "mean", 0.0019406, 1e-7],
+    ["pytest-benchmark-text", "p50", 0.0000005, 1e-10],
+    ["pytest-benchmark-text", "min", 1_500, 0.1],
+    // Google Benchmark's console: FormatTime in ns ("59.9 ns", "322925 ns", "9.55 ns", "0.021 ns", "2.0000e+09 ns"); the mean is ours.
+    ["google-benchmark-console", "min", 0.0000599, 1e-7],
+    ["google-benchmark-console", "p50", 0.322925, 1e-6],
+    ["google-benchmark-console", "max", 0.00000955, 1e-8],
+    ["google-benchmark-console", "min", 0.000000021, 1e-9],
+    ["google-benchmark-console", "max", 2_000, 0.1],
+    ["google-benchmark-console", "mean", 0.0000599, 0],
+    ["pytest-benchmark", "mean", 0.00194060373227, 0],
+    ["google-benchmark-json", "p50", 0.00005987551667193106, 0],
     ["k6-summary", "p95", 21.747, 0],
     ["k6-ndjson", "p99.9", 40, 0],
     ["ghz", "p99", 20.3, 0],

@@ -41,6 +41,7 @@ export const INTERPOLATED_PERCENTILE_FORMATS: ReadonlySet<FormatId> = new Set([
   "ghz-csv",
   "jmeter-csv",
   "jmeter-xml",
+  "google-benchmark-console",
 ]);
 
 /**
@@ -188,13 +189,16 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
 
   "hyperfine-text": (_stat, valueMs) => hyperfinePrintStepMs(valueMs),
 
+  // stats.data are perf_counter differences divided by the iterations, written as Python floats (repr).
   "pytest-benchmark": FULL_PRECISION,
 
-  "pytest-benchmark-text": FULL_PRECISION,
+  "pytest-benchmark-text": (_stat, valueMs) => pytestTablePrintStepMs(valueMs),
 
+  // The JSON writer prints the doubles Google Benchmark computed (fixture: `59.87551667193106`).
   "google-benchmark-json": FULL_PRECISION,
 
-  "google-benchmark-console": FULL_PRECISION,
+  // Repetitions are printed (min, max; percentiles interpolate between them); the mean over them is ours.
+  "google-benchmark-console": (stat, valueMs) => (stat === "mean" ? 0 : gbenchConsolePrintStepMs(valueMs)),
 
   // tinybench's times are performance.now() differences, float64 ms (fixture: `0.0642760000000635`).
   "vitest-bench": FULL_PRECISION,
@@ -211,6 +215,39 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
 
   "benchmarkdotnet-json": FULL_PRECISION,
 };
+
+/**
+ * pytest-benchmark's table prints every time `{:,.4f}` (table.py NUMBER_FMT) in one unit per group: the
+ * unit of the group's smallest value of its sort column (utils.time_unit: ns below 1 µs, µs below 1 ms,
+ * ms below 1 s, else s; default sort min). A value's own unit is the coarsest it can have been printed
+ * in, so the rule says 0.0001 of it; a value above its group's smallest may sit on a finer grid
+ * (fixture: a max of `1,028.5860` µs in a µs group), which no rule from the value alone can see. All
+ * the table's statistics are printed; none is ours. (A --benchmark-time-unit or a
+ * pytest_benchmark_scale_unit hook can print coarser still; the file does not say.)
+ */
+function pytestTablePrintStepMs(valueMs: number): number {
+  if (valueMs < 0.001) return 1e-4 * 1e-6;
+  if (valueMs < 1) return 1e-4 * 1e-3;
+  if (valueMs < 1_000) return 1e-4;
+  return 1e-4 * 1_000;
+}
+
+/**
+ * Google Benchmark's console prints a time with FormatTime (src/console_reporter.cc): `%.3f` below 1,
+ * `%.2f` below 10, `%.1f` below 100, `%.0f` below 1e9, else `%.4e` (5 significant digits), in the
+ * benchmark's unit: ns unless the benchmark says Unit(kMicrosecond…), which its values do not show, so
+ * the rule is ns's grid (a benchmark in µs or ms is printed 1000× or 10^6× coarser than it says).
+ */
+function gbenchConsolePrintStepMs(valueMs: number): number {
+  const ns = valueMs * 1e6;
+  let stepNs: number;
+  if (ns < 1) stepNs = 0.001;
+  else if (ns < 10) stepNs = 0.01;
+  else if (ns < 100) stepNs = 0.1;
+  else if (ns < 1e9) stepNs = 1;
+  else stepNs = 10 ** (Math.floor(Math.log10(ns)) - 4);
+  return stepNs * 1e-6;
+}
 
 /**
  * artillery times a request with got's timer, whose timestamps are Date.now(), so each sample is whole ms

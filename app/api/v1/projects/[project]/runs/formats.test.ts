@@ -254,21 +254,66 @@ const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileF
     };
   },
 
-  "pytest-benchmark": () => {
-    throw new Error("facts of this format not written yet");
+  // Every benchmark: its rounds, and pytest-benchmark's own mean (stats.mean, seconds).
+  "pytest-benchmark": ([file]) => ({
+    benchmarks: (JSON.parse(file!.text).benchmarks as Json[]).map((benchmark) => ({
+      name: `${benchmark.group} > ${benchmark.name}`,
+      samples: benchmark.stats.rounds,
+      key: "mean",
+      valueMs: benchmark.stats.mean * 1000,
+    })),
+  }),
+
+  // Every row of every table: Rounds (the last column) and Mean (the third number) in the table's unit.
+  "pytest-benchmark-text": ([file]) => {
+    const benchmarks: NonNullable<FileFacts["benchmarks"]> = [];
+    let group = "";
+    let unitMs = Number.NaN;
+    for (const raw of file!.text.split("\n")) {
+      const line = raw.slice(raw.lastIndexOf("\r") + 1);
+      const header = / benchmark '([^']+)': \d+ tests /.exec(line);
+      const labels = /^Name \(time in (us|ms)\)/.exec(line);
+      if (header) group = header[1]!;
+      else if (labels) unitMs = labels[1] === "us" ? 1e-3 : 1;
+      else if (/^test_\S+ +\d[\d,.]* /.test(line)) {
+        const [name, ...cells] = line.split(/ +/).filter((cell) => !cell.startsWith("("));
+        benchmarks.push({
+          name: `${group} > ${name}`,
+          samples: Number(cells.at(-1)),
+          key: "mean",
+          valueMs: Number(cells[2]!.replaceAll(",", "")) * unitMs,
+          digits: 12,
+        });
+      }
+    }
+    return { benchmarks };
   },
 
-  "pytest-benchmark-text": () => {
-    throw new Error("facts of this format not written yet");
+  // Every benchmark: its repetitions (iteration rows) and Google Benchmark's own mean of them (the
+  // `_mean` aggregate), or the one row's real time without repetitions (ns).
+  "google-benchmark-json": ([file]) => {
+    const rows = JSON.parse(file!.text).benchmarks as Json[];
+    const names = [...new Set(rows.filter((row) => row.run_type === "iteration").map((row) => row.run_name as string))];
+    return {
+      benchmarks: names.map((name) => {
+        const iterations = rows.filter((row) => row.run_name === name && row.run_type === "iteration");
+        const mean = rows.find((row) => row.run_name === name && row.aggregate_name === "mean") ?? iterations[0]!;
+        return { name, samples: iterations.length, key: "mean", valueMs: mean.real_time * 1e-6, digits: 12 };
+      }),
+    };
   },
 
-  "google-benchmark-json": () => {
-    throw new Error("facts of this format not written yet");
-  },
-
-  "google-benchmark-console": () => {
-    throw new Error("facts of this format not written yet");
-  },
+  // Every `<name>_median` row: the repetitions it is over (Iterations) and its time (ns), which is the
+  // middle repetition as printed.
+  "google-benchmark-console": ([file]) => ({
+    benchmarks: file!.text
+      .split("\n")
+      .filter((line) => /^\S+_median +[\d.]+ ns /.test(line))
+      .map((line) => {
+        const [name, time, , , , repetitions] = line.split(/ +/);
+        return { name: name!.replace(/_median$/, ""), samples: Number(repetitions), key: "p50", valueMs: Number(time) * 1e-6, digits: 12 };
+      }),
+  }),
 
   "vitest-bench": ([file]) => ({
     // Named by the group as vitest names it (file > describe), then the bench; no samples in vitest 4.
