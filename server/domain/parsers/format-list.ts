@@ -346,7 +346,7 @@ export const FORMAT_LIST: readonly FormatInfo[] = [
     keeps:
       "one benchmark per result, named benchmark:param=value,…: every iteration of every fork as a sample (avgt and ss: the time per op; thrpt: the reciprocal of each iteration's throughput, with ops/s = JMH's score), sample mode's histogram of single operations (count, histogram, deviation) with JMH's percentiles, gc.alloc.rate.norm as B/op and the other profiler metrics under their names and units, JMH's version, jdkVersion, vmName and vmVersion as attributes",
     drops:
-      "JMH's 99.9% score error and confidence interval, warmup and measurement settings, the JVM path and arguments; the hardware (not in the file: no testbed unless ?testbed= says)",
+      "JMH's 99.9% score error and confidence interval, warmup and measurement settings, the JVM path and arguments; the hardware (not in the file: no testbed unless the upload's testbed metadata names one)",
     resolution:
       "full precision (doubles as Java writes them); in sample mode JMH itself keeps each time in whole ns with 10 significant bits (0.1–0.2%)",
     checkedOn: "documented format",
