@@ -141,7 +141,10 @@ export function benchmarkRun(format: FormatId, tool: string, benchmarks: Endpoin
   }
   run.endpoints = benchmarks;
   run.aggregate.protocol = BENCHMARK_PROTOCOL;
-  const counted = benchmarks.filter((benchmark) => benchmark.requests !== null);
-  run.aggregate.requests = counted.length > 0 ? counted.reduce((sum, benchmark) => sum + (benchmark.requests ?? 0), 0) : null;
+  // The count of samples, when every benchmark states its own (a sum of unknowns is unknown).
+  const counts = benchmarks.map((benchmark) => benchmark.requests);
+  run.aggregate.requests = counts.every((count) => count !== null)
+    ? counts.reduce((sum, count) => sum + (count ?? 0), 0)
+    : null;
   return run;
 }

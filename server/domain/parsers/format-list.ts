@@ -477,6 +477,60 @@ export const FORMAT_LIST: readonly FormatInfo[] = [
   },
 
   // JMH, Criterion, BenchmarkDotNet: from their documentation (jmh.ts, criterion.ts, benchmarkdotnet.ts)
+  {
+    id: "jmh-json",
+    tool: "jmh",
+    title: "JMH -rf json result",
+    command: "java -jar target/benchmarks.jar -rf json -rff jmh-result.json",
+    upload: "body",
+    keeps:
+      "one benchmark per result, named benchmark:param=value,…: every iteration of every fork as a sample (avgt and ss: the time per op; thrpt: the reciprocal of each iteration's throughput, with ops/s = JMH's score), sample mode's histogram of single operations (count, histogram, deviation) with JMH's percentiles, gc.alloc.rate.norm as B/op and the other profiler metrics under their names and units, JMH's version, jdkVersion, vmName and vmVersion as attributes",
+    drops:
+      "JMH's 99.9% score error and confidence interval, warmup and measurement settings, the JVM path and arguments; the hardware (not in the file: no testbed unless the upload's testbed metadata names one)",
+    resolution:
+      "full precision (doubles as Java writes them); in sample mode JMH itself keeps each time in whole ns with 10 significant bits (0.1–0.2%)",
+    checkedOn: "documented format",
+    recipe: `curl --data-binary @jmh-result.json $AUTH "$RUNS?label=baseline&branch=main&commit=9f1c2e7"`,
+  },
+  {
+    id: "criterion-json",
+    unnamedTarget: true,
+    tool: "criterion",
+    title: "Criterion.rs target/criterion files",
+    command: "cargo bench   (writes target/criterion/<benchmark>/new/benchmark.json, estimates.json, sample.json)",
+    upload: "body or multipart",
+    keeps:
+      "one benchmark per folder, named by its benchmark.json's full_id (files are matched by the folder in their upload names, so send each as filename=<path>): sample.json's times per iteration (times[i] / iters[i] ns) as samples, estimates.json's slope as the metric slope (ns/iter), a declared throughput as B/s or elem/s; an estimates.json alone gives its mean, median and standard deviation, named with ?endpoint=",
+    drops:
+      "Criterion's bootstrap confidence intervals and standard errors, median_abs_dev, tukey.json, base/ and change/ (the previous run and Criterion's own comparison); Criterion's version and the hardware (not in the files); at most 50 files per upload (16 benchmarks with their three files)",
+    resolution: "full precision (f64 ns as serde_json writes them)",
+    checkedOn: "documented format",
+    recipe: `cd target/criterion
+files=(); while IFS= read -r f; do files+=(-F "file=@\\"$f\\";filename=\\"$f\\""); done < <(
+  find . -path '*/new/*' \\( -name benchmark.json -o -name estimates.json -o -name sample.json \\) | sed 's|^\\./||')
+curl "\${files[@]}" $AUTH "$RUNS?label=baseline"
+# one benchmark's estimates.json alone, named:
+curl --data-binary @fib/iterative/20/new/estimates.json $AUTH "$RUNS?label=baseline&endpoint=fib/iterative/20"`,
+  },
+  {
+    id: "benchmarkdotnet-json",
+    tool: "benchmarkdotnet",
+    title: "BenchmarkDotNet full JSON report",
+    command:
+      "dotnet run -c Release -- --exporters fulljson   (writes BenchmarkDotNet.Artifacts/results/<Type>-report-full.json)",
+    upload: "body or multipart",
+    keeps:
+      "one benchmark per case, named by FullName (Namespace.Type.Method(Param: value); a job name added when several jobs ran it): every Workload/Result measurement (Nanoseconds / Operations) as a sample, checked against the report's Statistics (or its statistics alone when the report has no measurements), BytesAllocatedPerOperation as B/op, Gen0/Gen1/Gen2 collections per 1000 operations, other diagnosers' metrics with their units and direction, BenchmarkDotNet's version, the processor as the testbed (\"AMD EPYC 7763, 1 CPU, 4 logical and 2 physical cores\"), RuntimeVersion and OsVersion as attributes; several classes' reports of one run as one multipart upload",
+    drops:
+      "pilot, warmup and overhead measurements, BenchmarkDotNet's outlier lists, quartiles and confidence interval (recomputed from the samples), HardwareIntrinsics, the .NET SDK version; benchmarks that failed (no results) are left out with a note",
+    resolution: "full precision (doubles written round-trip by SimpleJson)",
+    checkedOn: "documented format",
+    recipe: `curl --data-binary @BenchmarkDotNet.Artifacts/results/Acme.Benchmarks.SortBenchmarks-report-full.json $AUTH \\
+  "$RUNS?label=baseline"
+# every class of one run, one run:
+files=(); for f in BenchmarkDotNet.Artifacts/results/*-report-full.json; do files+=(-F "file=@$f"); done
+curl "\${files[@]}" $AUTH "$RUNS?label=baseline"`,
+  },
 
   // ---- Any tool ----
   {

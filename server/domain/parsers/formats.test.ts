@@ -37,6 +37,9 @@ describe("the format registry", () => {
       "autocannon",
       "artillery",
       "jmeter",
+      "jmh",
+      "criterion",
+      "benchmarkdotnet",
       "benchtrack",
     ]);
   });

@@ -63,7 +63,7 @@ export function formatTableMarkdown(): string {
   const rows = FORMAT_LIST.map((format) => {
     const note =
       format.checkedOn === "documented format"
-        ? " (built from JMeter's documentation: no real output could be made here)"
+        ? " (built from the tool's documentation: no real output could be made here)"
         : "";
     return `| ${format.tool} | ${cell(format.title)} (\`${format.id}\`)${note} | \`${cell(format.command)}\` | ${format.upload} | ${cell(format.keeps)} | ${cell(format.drops)} | ${cell(format.resolution)} |`;
   });

@@ -15,10 +15,10 @@ import { parseArtilleryConsole } from "./artillery-console";
 import { parseArtilleryJson } from "./artillery-json";
 import { parseArtillerySet } from "./artillery-set";
 import { parseAutocannonJson } from "./autocannon";
-import { parseBenchmarkDotNetJson } from "./benchmarkdotnet";
+import { parseBenchmarkDotNetJson, parseBenchmarkDotNetSet } from "./benchmarkdotnet";
 import { parseBenchmarkjsText } from "./benchmarkjs";
 import { parseBenchtrack } from "./benchtrack";
-import { parseCriterionJson } from "./criterion";
+import { parseCriterionJson, parseCriterionSet } from "./criterion";
 import { describeContent, inspectFile, isUploadWrapper, type Inspection } from "./detect";
 import { describeFormats, FORMATS, formatsInOrder, resolveFormatName } from "./formats";
 import { parseGhz } from "./ghz";
@@ -140,7 +140,9 @@ const PARSERS: Record<Exclude<FormatId, "k6-ndjson">, Parser> = {
 /**
  * Several files that make one run: a Locust CSV set, one ghz report (JSON or CSV) per method, the
  * reports of one vegeta attack (a JSON or text report with its histogram), an artillery report.json
- * with the console output that holds its ensure checks.
+ * with the console output that holds its ensure checks, Criterion.rs's benchmark/estimates/sample.json
+ * files (matched into benchmarks by the folder in their names), BenchmarkDotNet's full JSON reports
+ * (one per benchmark class) of one run.
  */
 const FILE_SETS: readonly { formats: readonly FormatId[]; parse: (files: readonly DetectedFile[]) => ParsedRun }[] = [
   { formats: ["locust-csv"], parse: (files) => parseLocustCsv(files) },
@@ -148,6 +150,8 @@ const FILE_SETS: readonly { formats: readonly FormatId[]; parse: (files: readonl
   { formats: ["ghz-csv"], parse: (files) => parseGhzCsv(files) },
   { formats: ["vegeta-json", "vegeta-text", "vegeta-hist"], parse: parseVegetaSet },
   { formats: ["artillery-json", "artillery-console"], parse: parseArtillerySet },
+  { formats: ["criterion-json"], parse: parseCriterionSet },
+  { formats: ["benchmarkdotnet-json"], parse: parseBenchmarkDotNetSet },
 ];
 
 /**
@@ -265,7 +269,7 @@ function parseFileSet(files: readonly UploadedFile[], allowed: readonly FormatId
   throw new InputError("malformed", "These files do not make one run together", [
     {
       path: "files",
-      message: `${kinds.join("; ")}. Several files make one run when they are Locust --csv files, ghz reports (JSON or CSV, one per method), one vegeta attack's reports, or an artillery report.json with its console output`,
+      message: `${kinds.join("; ")}. Several files make one run when they are Locust --csv files, ghz reports (JSON or CSV, one per method), one vegeta attack's reports, an artillery report.json with its console output, Criterion.rs's files of target/criterion (each named by its path), or BenchmarkDotNet's *-report-full.json files of one run`,
     },
   ]);
 }

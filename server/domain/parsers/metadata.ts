@@ -137,6 +137,7 @@ const CONFIG_PREFIX = "config.";
 const PLAIN_NUMBER = /^\d+(\.\d+)?$/;
 const STRING_PARAMS = [
   "label",
+  "testbed",
   "branch",
   "commit",
   "build_url",

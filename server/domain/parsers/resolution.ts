@@ -209,10 +209,17 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
 
   "benchmarkjs-text": FULL_PRECISION,
 
+  // JMH writes scores and iteration scores as Java doubles (JSONResultFormat.emit: String.valueOf, the
+  // shortest round-trip digits). Sample mode's times are whole ns with 10 significant bits
+  // (util/SampleBuffer.java): a step of 0.1–0.2%, which this rule, blind to the mode, does not model.
   "jmh-json": FULL_PRECISION,
 
+  // sample.json holds f64 ns totals per sample (serde_json, shortest round-trip); a time per iteration is
+  // a total over many iterations divided by their count, so it is not confined to the timer's ns grid.
   "criterion-json": FULL_PRECISION,
 
+  // Nanoseconds are doubles that SimpleJson writes with ToString("r") (round-trip), divided here by the
+  // operations of each iteration.
   "benchmarkdotnet-json": FULL_PRECISION,
 };
 

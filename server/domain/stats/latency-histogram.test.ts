@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { latencyHistogramOf, LatencyRecorder } from "./latency-histogram";
+import { latencyHistogramOf, latencyHistogramOfCounts, LatencyRecorder } from "./latency-histogram";
 import { poolHistograms } from "./pooled-percentile";
 import { createSeededRandom } from "./random";
 
@@ -53,5 +53,18 @@ describe("latency histogram (HDR, 2 significant digits)", () => {
     expect(latencyHistogramOf([5, 1e300])).toBeNull();
     expect(() => new LatencyRecorder().record(-1)).toThrow(RangeError);
     expect(() => new LatencyRecorder().record(Number.NaN)).toThrow(RangeError);
+  });
+
+  it("records a tool's (value, count) pairs as that many samples", () => {
+    const pairs: [number, number][] = [
+      [0.00118, 1200],
+      [0.00121, 35],
+      [0.046976, 2],
+    ];
+    const samples = pairs.flatMap(([value, count]) => Array.from({ length: count }, () => value));
+    expect(latencyHistogramOfCounts(pairs, 1e6)).toEqual(latencyHistogramOf(samples, 1e6));
+    expect(latencyHistogramOfCounts([[5, 0]])).toBeNull();
+    expect(() => new LatencyRecorder().recordCount(5, -1)).toThrow(RangeError);
+    expect(() => new LatencyRecorder().recordCount(5, 1.5)).toThrow(RangeError);
   });
 });

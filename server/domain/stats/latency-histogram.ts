@@ -44,10 +44,21 @@ export class LatencyRecorder {
 
   /** Records one latency in ms; negative or non-finite values are the caller's bug, not data. */
   record(latencyMs: number): void {
+    this.recordCount(latencyMs, 1);
+  }
+
+  /**
+   * Records `count` latencies of `latencyMs` at once: a tool's own histogram of (value, count) pairs
+   * (JMH's sample mode keeps a million samples as a few hundred pairs). The caller keeps the total
+   * within 2^31 − 1 (the bucket counts are 32-bit).
+   */
+  recordCount(latencyMs: number, count: number): void {
     if (!(latencyMs >= 0) || !Number.isFinite(latencyMs))
       throw new RangeError(`LatencyRecorder: invalid latency ${latencyMs}`);
+    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`LatencyRecorder: invalid count ${count}`);
+    if (count === 0) return;
     if (latencyMs > MAX_RECORDED_LATENCY_MS) this.hasOverflowed = true;
-    else this.histogram.recordValue(Math.round(latencyMs * this.ticksPerMs));
+    else this.histogram.recordValueWithCount(Math.round(latencyMs * this.ticksPerMs), count);
   }
 
   get count(): number {
@@ -80,5 +91,15 @@ export class LatencyRecorder {
 export function latencyHistogramOf(samplesMs: Iterable<number>, ticksPerMs?: number): HistogramBucket[] | null {
   const recorder = new LatencyRecorder(ticksPerMs);
   for (const sample of samplesMs) recorder.record(sample);
+  return recorder.buckets();
+}
+
+/** The HDR histogram of latencies given as (ms, count) pairs, as a tool counted them; null as above. */
+export function latencyHistogramOfCounts(
+  counts: Iterable<readonly [latencyMs: number, count: number]>,
+  ticksPerMs?: number,
+): HistogramBucket[] | null {
+  const recorder = new LatencyRecorder(ticksPerMs);
+  for (const [latencyMs, count] of counts) recorder.recordCount(latencyMs, count);
   return recorder.buckets();
 }

@@ -344,17 +344,59 @@ const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileF
     throw new Error("facts of this format not written yet");
   },
 
-  "jmh-json": () => {
-    throw new Error("facts of this format not written yet");
+  // JMH: each rawData iteration is a sample (time units to ms; a throughput by its reciprocal); sample
+  // mode's count is its histogram's total and its mean JMH's score.
+  "jmh-json": ([file]) => {
+    const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, ms: 1, s: 1000 };
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    return {
+      benchmarks: (JSON.parse(file!.text) as Json[]).map((result) => {
+        const params = Object.entries((result.params ?? {}) as Record<string, string>);
+        const name = `${result.benchmark}${params.length ? `:${params.map(([k, v]) => `${k}=${v}`).join(",")}` : ""}`;
+        const [numerator, denominator] = (result.primaryMetric.scoreUnit as string).split("/") as [string, string];
+        if (result.mode === "sample") {
+          const pairs = (result.primaryMetric.rawDataHistogram as [number, number][][][]).flat(2);
+          const samples = pairs.reduce((sum, [, count]) => sum + count, 0);
+          return { name, samples, key: "mean", valueMs: result.primaryMetric.score * unitMs[numerator]! };
+        }
+        const raw = (result.primaryMetric.rawData as number[][]).flat();
+        const timesMs =
+          result.mode === "thrpt" ? raw.map((t) => unitMs[denominator]! / t) : raw.map((v) => v * unitMs[numerator]!);
+        return { name, samples: raw.length, key: "mean", valueMs: mean(timesMs) };
+      }),
+    };
   },
 
-  "criterion-json": () => {
-    throw new Error("facts of this format not written yet");
+  // Criterion: a benchmark per benchmark.json, with its folder's sample.json (times[i] / iters[i] ns).
+  "criterion-json": (files) => {
+    const sibling = (path: string, kind: string) => files.find((f) => f.path === path.replace(/benchmark\.json$/, kind));
+    return {
+      benchmarks: files
+        .filter((file) => file.path.endsWith("/benchmark.json"))
+        .map((file) => {
+          const sample = JSON.parse(sibling(file.path, "sample.json")!.text) as { iters: number[]; times: number[] };
+          const perIteration = sample.times.map((time, index) => time / sample.iters[index]!);
+          return {
+            name: (JSON.parse(file.text) as Json).full_id as string,
+            samples: sample.iters.length,
+            key: "mean",
+            valueMs: perIteration.reduce((sum, ns) => sum + ns, 0) / perIteration.length / 1e6,
+          };
+        }),
+    };
   },
 
-  "benchmarkdotnet-json": () => {
-    throw new Error("facts of this format not written yet");
-  },
+  // BenchmarkDotNet: the report's own Statistics (N, Mean in ns) of each case, by FullName.
+  "benchmarkdotnet-json": (files) => ({
+    benchmarks: files.flatMap((file) =>
+      ((JSON.parse(file.text) as Json).Benchmarks as Json[]).map((benchmark) => ({
+        name: benchmark.FullName as string,
+        samples: benchmark.Statistics.N as number,
+        key: "mean",
+        valueMs: (benchmark.Statistics.Mean as number) / 1e6,
+      })),
+    ),
+  }),
 };
 
 function bodyOf(upload: FixtureUpload): BodyInit {

@@ -37,6 +37,11 @@ const SEEDS = [
   readFixture("autocannon/baseline/round1/autocannon.json"),
   readFixture("artillery/baseline/round1/report.json"),
   readFixture("artillery/baseline/round1/artillery-console.txt"),
+  // JMH, Criterion.rs and BenchmarkDotNet in their documented layouts (fixtures/documented/README.md).
+  readFixture("documented/jmh/jmh-result.json"),
+  readFixture("documented/criterion/fib/iterative/20/new/estimates.json"),
+  readFixture("documented/criterion/fib/iterative/20/new/sample.json"),
+  readFixture("documented/benchmarkdotnet/Acme.Benchmarks.ParseBenchmarks-report-full.json"),
   // JMeter JTL in its documented CSV and XML layouts (no real JMeter output exists in the fixtures).
   [
     "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect",
