@@ -141,5 +141,8 @@ export function benchmarkRun(format: FormatId, tool: string, benchmarks: Endpoin
   }
   run.endpoints = benchmarks;
   run.aggregate.protocol = BENCHMARK_PROTOCOL;
+  const counted = benchmarks.filter((benchmark) => benchmark.requests !== null);
+  if (counted.length > 0)
+    run.aggregate.requests = counted.reduce((sum, benchmark) => sum + (benchmark.requests ?? 0), 0);
   return run;
 }
