@@ -37,6 +37,7 @@ describe("the format registry", () => {
       "autocannon",
       "artillery",
       "jmeter",
+      "go",
       "benchtrack",
     ]);
   });

@@ -234,6 +234,26 @@ describe("latencyResolutionMs, hand-computed", () => {
     expect(latencyResolutionMs(format, metric, valueMs)).toBeCloseTo(expected, 12);
   });
 
+  // Microbenchmark steps are far below 1e-12 ms: compared as ratios, not to 12 decimals.
+  it.each([
+    // go test: ns/op printed whole from 1,000 ns, with four significant digits below (prettyPrint).
+    ["go-bench-text", "min", 84_016, 1],
+    ["go-bench-text", "p50", 1_000, 1],
+    ["go-bench-json", "max", 999.9, 0.1],
+    ["go-bench-text", "p99", 100, 0.1],
+    ["go-bench-text", "p99", 18.4, 0.01],
+    ["go-bench-text", "p95", 1.234, 0.001],
+    ["go-bench-text", "p90", 0.5, 0.0001],
+    ["go-bench-text", "min", 0.0001, 0.0000001],
+  ] as const)("%s %s of %s ns → %s ns", (format, metric, valueNs, expectedNs) => {
+    expect(latencyResolutionMs(format, metric, valueNs * 1e-6) / (expectedNs * 1e-6)).toBeCloseTo(1, 9);
+  });
+
+  it("has Go's mean over its samples at full precision", () => {
+    expect(latencyResolutionMs("go-bench-json", "mean", 0.0754612)).toBe(0);
+    expect(latencyResolutionMs("go-bench-text", "mean", 1_000)).toBe(0);
+  });
+
   it("has 0 for anything that is not a latency statistic, and for unknown formats", () => {
     for (const metric of ["throughput", "errorRate", "metrics.cpu", "p0", "p101", "P95", "median", ""]) {
       expect(latencyResolutionMs("locust-json", metric, 50)).toBe(0);
