@@ -354,6 +354,21 @@ export const FORMAT_LIST: readonly FormatInfo[] = [
     recipe: `gzip -c bench.json | curl --data-binary @- -H "Content-Encoding: gzip" $AUTH "$RUNS?label=baseline"`,
   },
   // benchmark.js (benchmarkjs.ts)
+  {
+    id: "benchmarkjs-text",
+    tool: "benchmarkjs",
+    title: "benchmark.js String(bench) lines",
+    command: "suite.on('cycle', (event) => console.log(String(event.target))): node bench.js > bench.txt",
+    upload: "body",
+    keeps:
+      "each `name x 38,523 ops/sec ±1.36% (41 runs sampled)` line: ops/s as printed, the mean time per operation (1000 / ops/s), the runs sampled, and the standard deviation benchmark.js's ±rme implies (its 95% t table)",
+    drops:
+      "min, max, percentiles and the samples (not in the text); `Fastest is …`; a benchmark that errored (`name: Error …`) and other output",
+    resolution:
+      "the printed ops/s: whole ops/s from 100 ops/s, 0.01 below, so the mean moves by mean² / 1000 ms (mean² / 100,000 ms under 100 ops/s)",
+    checkedOn: "real output",
+    recipe: `curl --data-binary @bench.txt $AUTH "$RUNS?label=baseline"`,
+  },
 
   // hyperfine (hyperfine.ts)
 

@@ -38,6 +38,7 @@ describe("the format registry", () => {
       "artillery",
       "jmeter",
       "go",
+      "benchmarkjs",
       "benchtrack",
     ]);
   });

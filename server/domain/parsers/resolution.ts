@@ -46,6 +46,13 @@ export const INTERPOLATED_PERCENTILE_FORMATS: ReadonlySet<FormatId> = new Set([
 ]);
 
 /**
+ * Formats whose stored time is the reciprocal of a printed rate (benchmark.js prints ops/s; its mean time
+ * per operation is 1000 / hz ms): not a multiple of any step, but 1000 / value is a multiple of the
+ * rate's printed step. Their rule's step is that rate step seen in ms at the value (see the rule).
+ */
+export const RECIPROCAL_RATE_FORMATS: ReadonlySet<FormatId> = new Set(["benchmarkjs-text"]);
+
+/**
  * artillery's summaries come from a DDSketch built with relativeAccuracy 0.01 (artillery
  * packages/core/lib/ssms.js `_aggregateHistograms`): a quantile is its bucket's representative value, and
  * representatives are spaced by the factor γ = (1 + α)/(1 − α) (DDSketch's logarithmic key mapping;
@@ -133,6 +140,16 @@ function goPrintStepMs(valueMs: number): number {
   return stepNs * 1e-6;
 }
 
+/**
+ * benchmark.js prints hz with `hz.toFixed(hz < 100 ? 2 : 0)` (benchmark 2.1.4 `toStringBench`): whole ops/s
+ * from 100 ops/s, 0.01 ops/s below. The stored mean 1000 / hz ms moves, for one step Δ of the rate, by
+ * 1000·Δ / hz² = Δ · valueMs² / 1000 ms. At exactly 10 ms (100 ops/s, printable either way) the coarser.
+ */
+function benchmarkjsStepMs(valueMs: number): number {
+  const rateStep = valueMs <= 10 ? 1 : 0.01;
+  return (rateStep * valueMs * valueMs) / 1000;
+}
+
 /** hey prints every time in seconds with `%4.4f` (requester/print.go `print`, `printCSV`): 0.1 ms. */
 const HEY_STEP_MS = 0.1;
 
@@ -207,7 +224,8 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
 
   "vitest-bench-text": FULL_PRECISION,
 
-  "benchmarkjs-text": FULL_PRECISION,
+  // Only the mean is stored (1000 / hz): the step of the printed ops/s.
+  "benchmarkjs-text": (_stat, valueMs) => benchmarkjsStepMs(valueMs),
 
   "jmh-json": FULL_PRECISION,
 

@@ -273,9 +273,21 @@ const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileF
     throw new Error("facts of this format not written yet");
   },
 
-  "benchmarkjs-text": () => {
-    throw new Error("facts of this format not written yet");
-  },
+  "benchmarkjs-text": ([file]) => ({
+    benchmarks: [...file!.text.matchAll(/^(.+) x ([\d,.]+) ops\/sec ±([\d.]+)% \((\d+) runs sampled\)$/gm)].flatMap(
+      ([, name = "", hz = "", rme = "", runs = ""]) => {
+        const meanMs = 1000 / Number(hz.replaceAll(",", ""));
+        const samples = Number(runs);
+        // benchmark.js: rme = 100 · (sd / √n) · t / mean, t = 1.96 (its tTable's "infinity") past 30 df.
+        expect(samples - 1).toBeGreaterThan(30);
+        const stdDevMs = ((Number(rme) / 100) * meanMs * Math.sqrt(samples)) / 1.96;
+        return [
+          { name, samples, key: "mean", valueMs: meanMs },
+          { name, samples, key: "stdDev", valueMs: stdDevMs },
+        ];
+      },
+    ),
+  }),
 
   "jmh-json": () => {
     throw new Error("facts of this format not written yet");
