@@ -93,7 +93,7 @@ function testbedOf(config: GoConfig): string | null {
  */
 export class GoBenchResults {
   private readonly benchmarks = new Map<string, PrintedBenchmark>();
-  private readonly testbeds: string[] = [];
+  private readonly testbeds = new Set<string>();
   private readonly platforms: { goos: string | null; goarch: string | null }[] = [];
   private readonly failures: string[] = [];
   private readonly okSeconds: number[] = [];
@@ -124,7 +124,7 @@ export class GoBenchResults {
       benchmark.metrics.set(unit, metric);
     }
     const testbed = testbedOf(config);
-    if (testbed !== null && !this.testbeds.includes(testbed)) this.testbeds.push(testbed);
+    if (testbed !== null) this.testbeds.add(testbed);
     if (this.platforms.length === 0) this.platforms.push({ goos: config.goos, goarch: config.goarch });
   }
 
@@ -184,9 +184,12 @@ export class GoBenchResults {
 
   private describeEnvironment(run: ParsedRun): void {
     const { environment } = run;
-    environment.testbed = this.testbeds[0] ?? null;
-    if (this.testbeds.length > 1) {
-      run.notes.push(`the file states several testbeds (${this.testbeds.join("; ")}); the first is the run's`);
+    const testbeds = [...this.testbeds];
+    environment.testbed = testbeds[0] ?? null;
+    if (testbeds.length > 1) {
+      const named = testbeds.slice(0, 5).map((testbed) => testbed.slice(0, 120));
+      const more = testbeds.length > 5 ? `, and ${testbeds.length - 5} more` : "";
+      run.notes.push(`the file states several testbeds (${named.join("; ")}${more}); the first is the run's`);
     }
     const [platform] = this.platforms;
     if (platform?.goos) environment.attributes.goos = platform.goos;
