@@ -256,6 +256,17 @@ describe("go test -bench: other runs read the same way", () => {
     expect(run.durationSeconds).toBeNull();
   });
 
+  it("keeps the first testbed and notes the others when packages state different ones", () => {
+    const second = base
+      .replace("pkg: example.com/microbench", "pkg: example.com/other")
+      .replace("cpu: AMD EPYC", "cpu: Intel Xeon");
+    const run = parseGoBenchText(`${base}${second}`, "bench.txt");
+    expect(run.environment.testbed).toBe("linux/amd64 · AMD EPYC");
+    expect(run.notes).toEqual([
+      "the file states several testbeds (linux/amd64 · AMD EPYC; linux/amd64 · Intel Xeon); the first is the run's",
+    ]);
+  });
+
   it("adds up a package's repetitions written in two blocks (benchstat reads them so)", () => {
     const run = parseGoBenchText(`${base}${base}`, "bench.txt");
     expect(run.endpoints).toHaveLength(7);
