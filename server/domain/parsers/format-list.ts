@@ -325,8 +325,50 @@ export const FORMAT_LIST: readonly FormatInfo[] = [
   },
   // ---- Microbenchmarks (docs/benchmarks.md) ----
   // go test -bench (go-bench.ts)
-
+  {
+    id: "go-bench-text",
+    tool: "go",
+    title: "go test -bench text (benchstat's input)",
+    command: "go test -run '^$' -bench . -benchmem -count 5 ./... > bench.txt",
+    upload: "body",
+    keeps:
+      "one benchmark per package (`pkg:`, the group) and name, sub-benchmarks included; each -count line as a sample of ns/op (exact percentiles and a histogram); B/op, allocs/op, MB/s and b.ReportMetric units (ns/lookup, hits/op…) as metrics under Go's unit, the mean over the lines, with the unit's direction; the testbed from goos/goarch/cpu; pkg, goos, goarch and a single GOMAXPROCS as attributes; notes for FAIL lines",
+    drops:
+      "iteration counts; the -N GOMAXPROCS suffix when a benchmark ran at one value (several, as with -cpu 1,2,4, stay apart under the names Go prints); other configuration lines, logs and the code's own output; Go's version (not in the file)",
+    resolution:
+      "samples as Go prints ns/op: whole ns from 1,000 ns, four significant digits below (0.1 ns from 100 ns, 0.01 ns from 10 ns…); the mean over the samples full precision",
+    checkedOn: "real output",
+    recipe: `curl --data-binary @bench.txt $AUTH "$RUNS?label=baseline&branch=main&commit=9f1c2e7"`,
+  },
+  {
+    id: "go-bench-json",
+    tool: "go",
+    title: "go test -bench -json (test2json)",
+    command: "go test -run '^$' -bench . -benchmem -count 5 -json ./... > bench.json",
+    upload: "body",
+    keeps:
+      "as the text, read from the output events rejoined per package (result lines test2json split in two included), plus the first event's time as the start",
+    drops: "as the text; the other events (run, pass, fail) and their times",
+    resolution: "as the text: samples whole ns from 1,000 ns, four significant digits below; the mean full precision",
+    checkedOn: "real output",
+    recipe: `gzip -c bench.json | curl --data-binary @- -H "Content-Encoding: gzip" $AUTH "$RUNS?label=baseline"`,
+  },
   // benchmark.js (benchmarkjs.ts)
+  {
+    id: "benchmarkjs-text",
+    tool: "benchmarkjs",
+    title: "benchmark.js String(bench) lines",
+    command: "suite.on('cycle', (event) => console.log(String(event.target))): node bench.js > bench.txt",
+    upload: "body",
+    keeps:
+      "each `name x 38,523 ops/sec ±1.36% (41 runs sampled)` line: ops/s as printed, the mean time per operation (1000 / ops/s), the runs sampled, and the standard deviation benchmark.js's ±rme implies (its 95% t table)",
+    drops:
+      "min, max, percentiles and the samples (not in the text); `Fastest is …`; a benchmark that errored (`name: Error …`) and other output",
+    resolution:
+      "the printed ops/s: whole ops/s from 100 ops/s, 0.01 below, so the mean moves by mean² / 1000 ms (mean² / 100,000 ms under 100 ops/s)",
+    checkedOn: "real output",
+    recipe: `curl --data-binary @bench.txt $AUTH "$RUNS?label=baseline"`,
+  },
 
   // hyperfine (hyperfine.ts)
   {

@@ -37,6 +37,8 @@ describe("the format registry", () => {
       "autocannon",
       "artillery",
       "jmeter",
+      "go",
+      "benchmarkjs",
       "jmh",
       "criterion",
       "benchmarkdotnet",

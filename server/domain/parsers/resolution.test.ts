@@ -4,7 +4,12 @@ import { fixtureUploads } from "./fixtures/fixture-uploads";
 import { readFixture } from "./fixtures/read-fixture";
 import { FORMATS } from "./formats";
 import { parseUpload } from "./index";
-import { ARTILLERY_SKETCH_GAMMA, INTERPOLATED_PERCENTILE_FORMATS, latencyResolutionMs } from "./resolution";
+import {
+  ARTILLERY_SKETCH_GAMMA,
+  INTERPOLATED_PERCENTILE_FORMATS,
+  latencyResolutionMs,
+  RECIPROCAL_RATE_FORMATS,
+} from "./resolution";
 
 /** One stored latency statistic of a parsed fixture, with what is needed to check it against its step. */
 interface Statistic {
@@ -99,6 +104,11 @@ describe("every stored latency statistic of every fixture agrees with its format
   const isArtilleryQuantile = (s: Statistic) =>
     (s.format === "artillery-json" || s.format === "artillery-console") && s.percentile !== null;
   const isInterpolated = (s: Statistic) => INTERPOLATED_PERCENTILE_FORMATS.has(s.format) && s.percentile !== null;
+  /** A time stored as 1000 / a printed rate: the rate, and the rate's step the time's step stands for. */
+  const printedRate = (s: Statistic, stepMs: number) => {
+    const rate = 1000 / s.valueMs;
+    return { rate, rateStep: (stepMs * rate * rate) / 1000 };
+  };
 
   it("reads statistics from every format that has fixtures", () => {
     const formats = new Set(statistics.map((s) => s.format));
@@ -116,6 +126,11 @@ describe("every stored latency statistic of every fixture agrees with its format
       // pytest-benchmark prints a group in its smallest value's unit: a larger value may sit on a finer
       // grid (0.0001 of a unit 1000 or 10^6 times smaller) than its own unit's, which the rule claims.
       if (s.format === "pytest-benchmark-text") return [1, 1e-3, 1e-6, 1e-9].some((f) => isMultipleOf(s.valueMs, stepMs * f)) ? [] : [s];
+      if (RECIPROCAL_RATE_FORMATS.has(s.format)) {
+        // 1000 / a printed rate: the rate is a multiple of its own step.
+        const { rate, rateStep } = printedRate(s, stepMs);
+        return isMultipleOf(rate, rateStep) ? [] : [s];
+      }
       if (isInterpolated(s)) {
         // Interpolated between two stepped samples: not a multiple of the step, but made of such samples.
         if (s.samples === null || s.percentile === null) return [s];
@@ -146,6 +161,11 @@ describe("every stored latency statistic of every fixture agrees with its format
         const sharesBucket = [sampleMs - 1, sampleMs + 1].some((m) => artilleryQuantileShowing(m) === s.valueMs);
         if (sharesBucket && stepMs < gapMs * 0.9 - 0.1) tooFine.push({ ...s, stepMs, gapMs });
         [valueMs, groupStepMs] = [sampleMs, 1];
+      }
+      // A reciprocal of a printed rate: the rate's last digit is the one to be used.
+      if (RECIPROCAL_RATE_FORMATS.has(s.format)) {
+        const { rate, rateStep } = printedRate(s, stepMs);
+        [valueMs, groupStepMs] = [rate, rateStep];
       }
       const key = `${s.format} ${s.percentile === null ? s.metric : "percentiles"} step ${groupStepMs} ms`;
       groups.set(key, [...(groups.get(key) ?? []), valueMs / groupStepMs]);
@@ -260,6 +280,40 @@ describe("latencyResolutionMs, hand-computed", () => {
     ["benchtrack", "p50", 10, 0],
   ] as const)("%s %s of %s ms → %s ms", (format, metric, valueMs, expected) => {
     expect(latencyResolutionMs(format, metric, valueMs)).toBeCloseTo(expected, 12);
+  });
+
+  // Microbenchmark steps are far below 1e-12 ms: compared as ratios, not to 12 decimals.
+  it.each([
+    // go test: ns/op printed whole from 1,000 ns, with four significant digits below (prettyPrint).
+    ["go-bench-text", "min", 84_016, 1],
+    ["go-bench-text", "p50", 1_000, 1],
+    ["go-bench-json", "max", 999.9, 0.1],
+    ["go-bench-text", "p99", 100, 0.1],
+    ["go-bench-text", "p99", 18.4, 0.01],
+    ["go-bench-text", "p95", 1.234, 0.001],
+    ["go-bench-text", "p90", 0.5, 0.0001],
+    ["go-bench-text", "min", 0.0001, 0.0000001],
+  ] as const)("%s %s of %s ns → %s ns", (format, metric, valueNs, expectedNs) => {
+    expect(latencyResolutionMs(format, metric, valueNs * 1e-6) / (expectedNs * 1e-6)).toBeCloseTo(1, 9);
+  });
+
+  it("has Go's mean over its samples at full precision", () => {
+    expect(latencyResolutionMs("go-bench-json", "mean", 0.0754612)).toBe(0);
+    expect(latencyResolutionMs("go-bench-text", "mean", 1_000)).toBe(0);
+  });
+
+  it.each([
+    // benchmark.js: the mean is 1000 / hz, hz printed whole from 100 ops/s, to 0.01 below.
+    [14_073, 1],
+    [1_475, 1],
+    [100, 1],
+    [99.99, 0.01],
+    [1.5, 0.01],
+  ] as const)("benchmarkjs-text mean at %s ops/s → the step of %s ops/s, in ms", (hz, rateStep) => {
+    const meanMs = 1000 / hz;
+    // 1000/hz − 1000/(hz + Δ) ≈ 1000·Δ/hz².
+    const expectedMs = (1000 * rateStep) / (hz * hz);
+    expect(latencyResolutionMs("benchmarkjs-text", "mean", meanMs) / expectedMs).toBeCloseTo(1, 9);
   });
 
   it("has 0 for anything that is not a latency statistic, and for unknown formats", () => {

@@ -42,7 +42,16 @@ export const INTERPOLATED_PERCENTILE_FORMATS: ReadonlySet<FormatId> = new Set([
   "jmeter-csv",
   "jmeter-xml",
   "google-benchmark-console",
+  "go-bench-text",
+  "go-bench-json",
 ]);
+
+/**
+ * Formats whose stored time is the reciprocal of a printed rate (benchmark.js prints ops/s; its mean time
+ * per operation is 1000 / hz ms): not a multiple of any step, but 1000 / value is a multiple of the
+ * rate's printed step. Their rule's step is that rate step seen in ms at the value (see the rule).
+ */
+export const RECIPROCAL_RATE_FORMATS: ReadonlySet<FormatId> = new Set(["benchmarkjs-text"]);
 
 /**
  * artillery's summaries come from a DDSketch built with relativeAccuracy 0.01 (artillery
@@ -127,6 +136,35 @@ function hyperfinePrintStepMs(valueMs: number): number {
   return 1;
 }
 
+/**
+ * Go prints ns/op, like every `b.ReportMetric` value, with testing's `prettyPrint` (testing/benchmark.go):
+ * `%.0f` from 999.95 ns, else four significant digits (`%.1f` from 99.995, `%.2f` from 9.9995 … down to
+ * `%.7f`). On the printed value that is whole ns from 1,000 ns and a decade finer per decade below.
+ * (Go before prettyPrint printed whole ns from 100 ns; files that old are not told apart.) Checked on
+ * the fixtures: `84016 ns/op`, `18.38 ns/lookup`.
+ */
+function goPrintStepMs(valueMs: number): number {
+  const ns = valueMs * 1e6;
+  let stepNs = 1;
+  let threshold = 1_000;
+  // A stored value a float's error under its printed decade (1000 → 999.9999999999) is of that decade.
+  while (ns < threshold * (1 - 1e-9) && stepNs > 1e-7 * (1 + 1e-9)) {
+    threshold /= 10;
+    stepNs /= 10;
+  }
+  return stepNs * 1e-6;
+}
+
+/**
+ * benchmark.js prints hz with `hz.toFixed(hz < 100 ? 2 : 0)` (benchmark 2.1.4 `toStringBench`): whole ops/s
+ * from 100 ops/s, 0.01 ops/s below. The stored mean 1000 / hz ms moves, for one step Δ of the rate, by
+ * 1000·Δ / hz² = Δ · valueMs² / 1000 ms. At exactly 10 ms (100 ops/s, printable either way) the coarser.
+ */
+function benchmarkjsStepMs(valueMs: number): number {
+  const rateStep = valueMs <= 10 ? 1 : 0.01;
+  return (rateStep * valueMs * valueMs) / 1000;
+}
+
 /** hey prints every time in seconds with `%4.4f` (requester/print.go `print`, `printCSV`): 0.1 ms. */
 const HEY_STEP_MS = 0.1;
 
@@ -175,9 +213,11 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
   "jmeter-csv": (stat) => (stat === "mean" ? 0 : 1),
   "jmeter-xml": (stat) => (stat === "mean" ? 0 : 1),
   // Microbenchmarks: each parser's file says what its tool rounds (the rule is filled in with the parser).
-  "go-bench-text": FULL_PRECISION,
+  // go test: each sample is ns/op as printed (min, max and the interpolated percentiles are only that
+  // precise); the mean over the samples is ours. -json carries the very same text.
+  "go-bench-text": (stat, valueMs) => (stat === "mean" ? 0 : goPrintStepMs(valueMs)),
 
-  "go-bench-json": FULL_PRECISION,
+  "go-bench-json": (stat, valueMs) => (stat === "mean" ? 0 : goPrintStepMs(valueMs)),
 
   // hyperfine's JSON and CSV write each time as a float64 of seconds (the CSV with Rust's shortest
   // round-trip digits: `0.13891718445000004`), measured on a ns clock.
@@ -207,7 +247,8 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
   // `formatNumber`): the value itself decides. Fixture: `0.0643` where the JSON has 0.0642760000000635.
   "vitest-bench-text": (_stat, valueMs) => (valueMs < 100 ? 0.0001 : 0.01),
 
-  "benchmarkjs-text": FULL_PRECISION,
+  // Only the mean is stored (1000 / hz): the step of the printed ops/s.
+  "benchmarkjs-text": (_stat, valueMs) => benchmarkjsStepMs(valueMs),
 
   // JMH writes scores and iteration scores as Java doubles (JSONResultFormat.emit: String.valueOf, the
   // shortest round-trip digits). Sample mode's times are whole ns with 10 significant bits

@@ -57,6 +57,25 @@ interface FileFacts {
   benchmarks?: { name: string; samples: number | null; key: string; valueMs: number; digits?: number }[];
 }
 
+/**
+ * go test -bench text: each benchmark's ns/op lines (the -N GOMAXPROCS suffix dropped, the package as the
+ * group), their median and maximum in ms.
+ */
+function goBenchFacts(text: string): FileFacts {
+  const pkg = /^pkg: (\S+)$/m.exec(text)![1];
+  const nsPerOp = new Map<string, number[]>();
+  for (const [, name = "", ns = ""] of text.matchAll(/^(Benchmark\S+)-\d+\s+\d+\s+([\d.]+) ns\/op/gm)) {
+    nsPerOp.set(name, [...(nsPerOp.get(name) ?? []), Number(ns) / 1e6]);
+  }
+  expect(nsPerOp.size).toBeGreaterThan(3);
+  return {
+    benchmarks: [...nsPerOp].flatMap(([name, values]) => [
+      { name: `${pkg} > ${name}`, samples: values.length, key: "p50", valueMs: percentile(values, 50), digits: 12 },
+      { name: `${pkg} > ${name}`, samples: values.length, key: "max", valueMs: Math.max(...values), digits: 12 },
+    ]),
+  };
+}
+
 const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileFacts> = {
   "k6-summary": ([file]) => {
     const metrics = JSON.parse(file!.text).metrics as Json;
@@ -198,12 +217,20 @@ const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileF
     throw new Error("no Benchtrack fixture");
   },
   // Microbenchmarks: each parser's author writes its file's facts.
-  "go-bench-text": () => {
-    throw new Error("facts of this format not written yet");
-  },
+  "go-bench-text": ([file]) => goBenchFacts(file!.text),
 
-  "go-bench-json": () => {
-    throw new Error("facts of this format not written yet");
+  "go-bench-json": ([file]) => {
+    // test2json's output events, joined in order: the text go test printed (split result lines rejoined).
+    const events = file!.text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as Json);
+    return goBenchFacts(
+      events
+        .filter((event) => event.Action === "output")
+        .map((event) => event.Output as string)
+        .join(""),
+    );
   },
 
   "hyperfine-json": ([file]) => ({
@@ -340,9 +367,21 @@ const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileF
     return { benchmarks };
   },
 
-  "benchmarkjs-text": () => {
-    throw new Error("facts of this format not written yet");
-  },
+  "benchmarkjs-text": ([file]) => ({
+    benchmarks: [...file!.text.matchAll(/^(.+) x ([\d,.]+) ops\/sec ±([\d.]+)% \((\d+) runs sampled\)$/gm)].flatMap(
+      ([, name = "", hz = "", rme = "", runs = ""]) => {
+        const meanMs = 1000 / Number(hz.replaceAll(",", ""));
+        const samples = Number(runs);
+        // benchmark.js: rme = 100 · (sd / √n) · t / mean, t = 1.96 (its tTable's "infinity") past 30 df.
+        expect(samples - 1).toBeGreaterThan(30);
+        const stdDevMs = ((Number(rme) / 100) * meanMs * Math.sqrt(samples)) / 1.96;
+        return [
+          { name, samples, key: "mean", valueMs: meanMs },
+          { name, samples, key: "stdDev", valueMs: stdDevMs },
+        ];
+      },
+    ),
+  }),
 
   // JMH: each rawData iteration is a sample (time units to ms; a throughput by its reciprocal); sample
   // mode's count is its histogram's total and its mean JMH's score.
