@@ -88,9 +88,10 @@ describe.each([
 ])("$tool: the second run of a suite against the first", ({ tool, half, changed, unchanged }) => {
   it(`fails the CI gate on the benchmark made 30% slower, names it, and flags it alone in the compare`, async () => {
     const slug = uniqueSlug(`micro-${tool}`);
-    const base = await upload(slug, half(0), main);
+    // Each its own commit and time (pytest-benchmark's file states both: the metadata wins).
+    const base = await upload(slug, half(0), { ...main, commit: "1111111", started_at: "2026-11-25T10:00:00Z" });
     expect(base.outcome).toBe("inconclusive");
-    const head = await upload(slug, half(1, { [changed]: 1.3 }), main);
+    const head = await upload(slug, half(1, { [changed]: 1.3 }), { ...main, commit: "2222222", started_at: "2026-11-25T11:00:00Z" });
     expect(head.outcome, head.reasons.join("\n")).toBe("fail");
     expect(head.comparison.regressions.map((regression) => regression.endpoint)).toEqual([expect.stringContaining(changed)]);
     expect(head.comparison.regressions[0]!.metric).toBe("mean");
@@ -108,8 +109,8 @@ describe.each([
 
   it("passes a second run with nothing changed", async () => {
     const slug = uniqueSlug(`micro-${tool}-same`);
-    await upload(slug, half(0), main);
-    const head = await upload(slug, half(1), main);
+    await upload(slug, half(0), { ...main, commit: "1111111", started_at: "2026-11-25T10:00:00Z" });
+    const head = await upload(slug, half(1), { ...main, commit: "2222222", started_at: "2026-11-25T11:00:00Z" });
     expect(head.outcome, head.reasons.join("\n")).toBe("pass");
     expect(head.comparison.regressions).toEqual([]);
   }, 60_000);
