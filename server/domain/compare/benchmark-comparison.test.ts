@@ -12,6 +12,7 @@ import { DEFAULT_COMPARE_OPTIONS } from "./comparison";
 // keeps each command's even-numbered timed runs, the head its odd-numbered ones (two samples of the same
 // real distribution), and the head of one command is made slower by a factor the test chooses.
 
+const MICRO = path.resolve(import.meta.dirname, "../parsers/fixtures/micro");
 const FILE = path.resolve(import.meta.dirname, "../parsers/fixtures/micro/hyperfine/baseline/hyperfine.json");
 type HyperfineResult = { command: string; times: number[]; exit_codes: number[]; [key: string]: unknown };
 const original = JSON.parse(readFileSync(FILE, "utf8")) as { results: HyperfineResult[] };
@@ -92,5 +93,68 @@ describe("one benchmark run against one, on their repetitions", () => {
     };
     const comparison = compareRuns([single("base", 1)], [single("head", 1.3)], DEFAULT_COMPARE_OPTIONS);
     expect(gateOf(comparison, "sort data.txt")).toMatchObject({ verdict: "inconclusive", inconclusiveKind: "too-little-history" });
+  });
+});
+
+/** A real run of a micro fixture, as a comparison reads it. */
+function fixtureRun(id: string, relative: string, transform: (text: string) => string = (text) => text): ComparableRun {
+  const parsed = parseUpload({ files: [{ name: null, text: transform(readFileSync(path.join(MICRO, relative), "utf8")) }] }).run;
+  return { id, label: "go", round: null, startedAt: "2026-11-25T22:30:00Z", format: parsed.format, tool: parsed.tool, durationSeconds: null, hostName: null, config: {}, aggregate: parsed.aggregate, endpoints: parsed.endpoints, metrics: parsed.metrics };
+}
+
+/** test2json output events with every ns/op value multiplied by `factor` (the run made uniformly faster or slower). */
+const scaleNsPerOp = (factor: number) => (text: string) =>
+  text.replace(/(\\t\s*)(\d+(?:\.\d+)?)( ns\/op)/g, (_, before: string, value: string, unit: string) => `${before}${(Number(value) * factor).toFixed(2)}${unit}`);
+
+describe("two real go test runs of the same code (the fixtures' text and JSON runs, back to back)", () => {
+  it("are not called regressed or improved anywhere: they differ by −17% to +10% per benchmark, beyond their repetitions", () => {
+    const comparison = compareRuns([fixtureRun("text", "go/baseline/gobench.txt")], [fixtureRun("json", "go/baseline/gobench.json")], DEFAULT_COMPARE_OPTIONS);
+    const verdicts = comparison.endpoints.map((endpoint) => endpoint.verdict);
+    expect(verdicts).not.toContain("regressed");
+    expect(verdicts).not.toContain("improved");
+    expect(comparison.verdict).not.toBe("regressed");
+  });
+
+  it("with the whole-run shift taken out, the suite's run-to-run noise keeps Checksum's +10% (1% spread within each run) from being flagged", () => {
+    const base = fixtureRun("text", "go/baseline/gobench.txt");
+    const raw = compareRuns([base], [fixtureRun("json", "go/baseline/gobench.json")], DEFAULT_COMPARE_OPTIONS);
+    const changes = raw.endpoints.flatMap((endpoint) => endpoint.metrics.filter((metric) => metric.gate).map((metric) => metric.deltaPct!));
+    const sorted = [...changes].sort((a, b) => a - b);
+    const medianFactor = 1 + sorted[Math.floor(sorted.length / 2)]! / 100;
+    const head = fixtureRun("json", "go/baseline/gobench.json", scaleNsPerOp(1 / medianFactor));
+    const comparison = compareRuns([base], [head], DEFAULT_COMPARE_OPTIONS);
+    const checksum = gateOf(comparison, "example.com/microbench > BenchmarkChecksum");
+    expect(checksum.deltaPct).toBeGreaterThan(5);
+    expect(checksum.test).toBe("repetitions");
+    expect(checksum.reason).toMatch(/spread floored by the suite's run-to-run noise, [\d.]+% from 7 benchmarks/);
+    expect(comparison.endpoints.map((endpoint) => endpoint.verdict)).not.toContain("regressed");
+  });
+});
+
+describe("the pytest-benchmark suite (8 benchmarks): one made 30% slower in the second half of its rounds", () => {
+  it("is flagged through the suite's noise floor, and nothing else is", () => {
+    type Benchmark = { name: string; stats: Record<string, unknown> & { data: number[] } };
+    const file = JSON.parse(readFileSync(path.join(MICRO, "pytest-benchmark/baseline/pytest-benchmark.json"), "utf8")) as { benchmarks: Benchmark[] };
+    const half = (parity: 0 | 1, factor: (name: string) => number) =>
+      JSON.stringify({
+        ...file,
+        benchmarks: file.benchmarks.map((benchmark) => {
+          const data = benchmark.stats.data.filter((_, index) => index % 2 === parity).map((value) => value * factor(benchmark.name));
+          const mean = data.reduce((sum, value) => sum + value, 0) / data.length;
+          return { ...benchmark, stats: { ...benchmark.stats, data, rounds: data.length, mean } };
+        }),
+      });
+    const asRun = (id: string, text: string): ComparableRun => {
+      const parsed = parseUpload({ files: [{ name: null, text }] }).run;
+      return { id, label: "py", round: null, startedAt: "2026-11-25T22:30:00Z", format: parsed.format, tool: parsed.tool, durationSeconds: null, hostName: null, config: {}, aggregate: parsed.aggregate, endpoints: parsed.endpoints, metrics: parsed.metrics };
+    };
+    const comparison = compareRuns(
+      [asRun("base", half(0, () => 1))],
+      [asRun("head", half(1, (name) => (name === "test_sort[1000]" ? 1.3 : 1)))],
+      DEFAULT_COMPARE_OPTIONS,
+    );
+    const regressed = comparison.endpoints.filter((endpoint) => endpoint.verdict === "regressed").map((endpoint) => endpoint.name);
+    expect(regressed).toEqual(["sort > test_sort[1000]"]);
+    expect(gateOf(comparison, "sort > test_sort[1000]").reason).toMatch(/spread floored by the suite's run-to-run noise/);
   });
 });

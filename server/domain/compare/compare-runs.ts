@@ -15,7 +15,7 @@ import { adviseRounds } from "./rounds-needed";
 import { AUTO_GATE_METRIC, chooseGateMetric } from "./gate-metric";
 import type { ComparableRun, Comparison, CompareOptions, EndpointComparison } from "./comparison";
 import { DEFAULT_COMPARE_OPTIONS, worstVerdict } from "./comparison";
-import { guardWholeRunShift } from "./whole-run-shift";
+import { floorBySuiteNoise, guardWholeRunShift } from "./suite-noise";
 import { correctForMultipleTests, endpointVerdict } from "./families";
 import { compareMetric } from "./metric-comparison";
 
@@ -88,7 +88,9 @@ export function compareRuns(
   const isAggregateGated = !endpoints.some((endpoint) => endpoint.gateMetric !== null);
   const aggregate = compareEndpoint(AGGREGATE_NAME, baseRuns, headRuns, aggregateWithRunMetrics, aggregateSpecs, options, isAggregateGated);
 
-  const corrected = guardWholeRunShift(correctForMultipleTests([...endpoints, aggregate], options), options.minEffectPct);
+  // One benchmark run against one: the suite's run-to-run noise, then whether the whole run moved (suite-noise.ts).
+  const floored = floorBySuiteNoise([...endpoints, aggregate], options);
+  const corrected = guardWholeRunShift(correctForMultipleTests(floored, options), options.minEffectPct);
   const endpointsJudged = corrected.slice(0, -1);
   const aggregateJudged = corrected.at(-1)!;
   const gateMetrics = corrected.flatMap((endpoint) => endpoint.metrics.filter((metric) => metric.gate));
