@@ -11,10 +11,17 @@ import { uploadOfFiles } from "../../server/services/received-upload";
  */
 const FIXTURES_DIR = path.resolve(import.meta.dirname, "../../server/domain/parsers/fixtures");
 
-export type FixtureKind = "k6-summary" | "k6-handle-summary" | "locust-csv" | "ghz";
-export type FixtureVariant = "baseline" | "managedasync";
+export type FixtureKind = "k6-summary" | "k6-handle-summary" | "locust-csv" | "ghz" | "go-bench";
+/** "slow-joinints": the go package with JoinInts rewritten slower (go-bench/README.md). */
+export type FixtureVariant = "baseline" | "managedasync" | "slow-joinints";
 /** Only rounds 1–3 are bundled (rounds 4–5 are held back for unseen-file parser checks). */
 export const FIXTURE_ROUNDS = 3;
+/**
+ * The demo's go test -bench history: real runs made for it (go-bench/source/run.sh), 9 of the package as
+ * it is and 7 with JoinInts slower, read as `go-bench/runs/<variant>-<round>.txt`.
+ */
+export const GO_BENCH_ROUNDS: Readonly<Partial<Record<FixtureVariant, number>>> = { baseline: 9, "slow-joinints": 7 };
+const GO_BENCH_DIR = path.resolve(import.meta.dirname, "go-bench/runs");
 
 export interface FixtureRef {
   kind: FixtureKind;
@@ -24,7 +31,7 @@ export interface FixtureRef {
 }
 
 const FIXTURE_FILES: Record<
-  FixtureKind,
+  Exclude<FixtureKind, "go-bench">,
   { folder: string; files: readonly string[]; contentType: string; prepare?: (bytes: Buffer) => Buffer }
 > = {
   "k6-summary": { folder: "k6", files: ["summary.json"], contentType: "application/json" },
@@ -65,12 +72,19 @@ function withoutRecordingTags(bytes: Buffer): Buffer {
 const cache = new Map<string, ReceivedUpload>();
 
 export function readFixtureUpload(ref: FixtureRef): ReceivedUpload {
-  if (!Number.isInteger(ref.round) || ref.round < 1 || ref.round > FIXTURE_ROUNDS) {
-    throw new Error(`No bundled fixture round ${ref.round} (rounds 1–${FIXTURE_ROUNDS} exist)`);
+  const rounds = ref.kind === "go-bench" ? (GO_BENCH_ROUNDS[ref.variant] ?? 0) : FIXTURE_ROUNDS;
+  if (!Number.isInteger(ref.round) || ref.round < 1 || ref.round > rounds) {
+    throw new Error(`No bundled ${ref.kind} ${ref.variant} round ${ref.round} (rounds 1–${rounds} exist)`);
   }
   const key = `${ref.kind}/${ref.variant}/${ref.round}`;
   const cached = cache.get(key);
   if (cached) return cached;
+  if (ref.kind === "go-bench") {
+    // `go test -bench … | curl --data-binary @-`: the text as one body.
+    const upload = uploadOfFiles([{ name: null, contentType: "text/plain", bytes: readFileSync(path.join(GO_BENCH_DIR, `${ref.variant}-${ref.round}.txt`)) }]);
+    cache.set(key, upload);
+    return upload;
+  }
 
   const { folder, files: names, contentType, prepare = (bytes: Buffer) => bytes } = FIXTURE_FILES[ref.kind];
   const upload = uploadOfFiles(

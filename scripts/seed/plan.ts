@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { RunMetadata } from "../../server/domain/parsers";
-import { FIXTURE_ROUNDS } from "./fixture-uploads";
+import { FIXTURE_ROUNDS, GO_BENCH_ROUNDS } from "./fixture-uploads";
 import type { FixtureKind, FixtureRef, FixtureVariant } from "./fixture-uploads";
 
 /**
@@ -18,6 +18,13 @@ import type { FixtureKind, FixtureRef, FixtureVariant } from "./fixture-uploads"
  */
 export const HTTP_PROJECT = "listings-demo";
 export const GRPC_PROJECT = "listings-grpc-demo";
+/** go test -bench nightlies of a small Go package (the shared micro fixtures' code), on one testbed. */
+export const MICRO_PROJECT = "microbench-demo";
+/** The micro project's nightlies start this day; JoinInts is rewritten slower at JOININTS_DAY (merged that morning). */
+export const MICRO_FIRST_DAY = 27;
+export const JOININTS_DAY = 36;
+export const JOININTS_BRANCH = "perf/joinints-sprint";
+const JOININTS_PR = 52;
 export const DEMO_DAYS = 42;
 export const COMPARISON_DAY = 24;
 export const SLOWDOWN_DAY = 30;
@@ -194,6 +201,39 @@ export function planDemoRuns(now: Date): DemoPlan {
     }
 
     if (day === COMPARISON_DAY) addComparisonRounds(day);
+    addMicroRuns(day);
+  }
+
+  /**
+   * microbench-demo: a go test -bench nightly on main from MICRO_FIRST_DAY, each a real run (9 of the
+   * package as it is, then 6 with JoinInts rewritten slower, from the commit merged on JOININTS_DAY); and
+   * that change's pull request, measured the day before it merged.
+   */
+  function addMicroRuns(day: number) {
+    if (day < MICRO_FIRST_DAY) return;
+    const commit = (text: string) => createHash("sha1").update(`example/microbench:${text}`).digest("hex");
+    const isSlow = day >= JOININTS_DAY;
+    const round = isSlow ? day - JOININTS_DAY + 1 : day - MICRO_FIRST_DAY + 1;
+    const variant: FixtureVariant = isSlow ? "slow-joinints" : "baseline";
+    // Slow round 7 is the pull request's own run.
+    if (round > (GO_BENCH_ROUNDS[variant] ?? 0) - (isSlow ? 1 : 0)) return;
+    add(
+      MICRO_PROJECT,
+      `main/d${day}/go-nightly`,
+      { kind: "go-bench", variant, round },
+      { label: "nightly", branch: MAIN, commit: commit(`main:${isSlow ? `after-joinints:${day}` : day}`), build_url: build(day, 8) },
+      at(day, 4, jitter(`micro-nightly:${day}`, 30)),
+    );
+    if (day === JOININTS_DAY - 1) {
+      // The pull request's run: the slow code, measured before it merged (what its PR comment said).
+      add(
+        MICRO_PROJECT,
+        `${JOININTS_BRANCH}/d${day}`,
+        { kind: "go-bench", variant: "slow-joinints", round: 7 },
+        { label: "nightly", branch: JOININTS_BRANCH, commit: commit(JOININTS_BRANCH), pr: JOININTS_PR, build_url: build(day, 9) },
+        at(day, 16, jitter(`micro-pr:${day}`, 60)),
+      );
+    }
   }
 
   /**

@@ -8,7 +8,7 @@ import { metricDefinition } from "../../server/domain/metrics";
 import { median } from "../../server/domain/stats/descriptive";
 import { openMigratedDatabase } from "../../server/testing/databases";
 import { callerWith } from "../../server/testing/trpc-callers";
-import { GRPC_PROJECT, HTTP_PROJECT, MANAGED_ASYNC_BRANCH } from "./plan";
+import { GRPC_PROJECT, HTTP_PROJECT, JOININTS_BRANCH, MANAGED_ASYNC_BRANCH, MICRO_PROJECT } from "./plan";
 import { NotADemoProjectError, seedDemo } from "./seed-demo";
 import type { SeedSummary } from "./seed-demo";
 
@@ -28,13 +28,13 @@ describe("seedDemo", () => {
     await database?.close();
   });
 
-  it("creates both demo projects, marked as demo, with a description and a repository", async () => {
+  it("creates the three demo projects, marked as demo, with a description and a repository", async () => {
     const projects = await database.prisma.project.findMany({ orderBy: { slug: "asc" } });
-    expect(projects.map((project) => project.slug)).toEqual([HTTP_PROJECT, GRPC_PROJECT].sort());
+    expect(projects.map((project) => project.slug)).toEqual([HTTP_PROJECT, GRPC_PROJECT, MICRO_PROJECT].sort());
     for (const project of projects) {
       expect(project.isDemo).toBe(true);
       expect(project.description).toMatch(/demo data/i);
-      expect(project.repoUrl).toBe("https://github.com/example/listings");
+      expect(project.repoUrl).toBe(project.slug === MICRO_PROJECT ? "https://github.com/example/microbench" : "https://github.com/example/listings");
     }
     expect(first.created).toBe(first.runs);
   });
@@ -53,7 +53,7 @@ describe("seedDemo", () => {
     expect(branches.size).toBeGreaterThanOrEqual(3);
     const labels = new Set(runs.map((run) => run.label));
     expect([...labels].sort()).toEqual(["ManagedAsync", "baseline", "nightly"]);
-    expect(new Set(runs.map((run) => run.tool))).toEqual(new Set(["k6", "locust", "ghz"]));
+    expect(new Set(runs.map((run) => run.tool))).toEqual(new Set(["k6", "locust", "ghz", "go"]));
     expect(runs.every((run) => /^[0-9a-f]{7,40}$/.test(run.gitCommit ?? ""))).toBe(true);
     const managedAsyncRounds = runs.filter((run) => run.label === "ManagedAsync").map((run) => run.round);
     expect(managedAsyncRounds.sort()).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
@@ -80,7 +80,7 @@ describe("seedDemo", () => {
     const caller = callerWith(database.prisma, null);
     const said: string[] = [];
     let incidentCount = 0;
-    for (const slug of [HTTP_PROJECT, GRPC_PROJECT]) {
+    for (const slug of [HTTP_PROJECT, GRPC_PROJECT, MICRO_PROJECT]) {
       const inbox = await caller.regression.inbox({ project: slug });
       const incidents = groupIntoIncidents(inbox.regressions);
       incidentCount += incidents.length;
@@ -158,13 +158,32 @@ describe("seedDemo", () => {
     },
   );
 
+  it("keeps microbench-demo's go runs one series on one testbed, with JoinInts's step on main and its pull request", async () => {
+    const runs = await database.prisma.run.findMany({
+      where: { project: { slug: MICRO_PROJECT } },
+      select: { id: true, tool: true, format: true, testbed: true, gitBranch: true, pullRequest: true, startedAt: true },
+      orderBy: { startedAt: "asc" },
+    });
+    expect(new Set(runs.map((run) => `${run.tool} ${run.format} ${run.testbed}`))).toEqual(new Set(["go go-bench-text linux/amd64 · AMD EPYC"]));
+    expect(runs.filter((run) => run.gitBranch === JOININTS_BRANCH).map((run) => run.pullRequest)).toEqual([52]);
+    const joinInts = await database.prisma.result.findMany({
+      where: { project: { slug: MICRO_PROJECT }, endpoint: { name: "example.com/microbench > BenchmarkJoinInts" }, run: { gitBranch: "main" } },
+      select: { meanMs: true, startedAt: true },
+      orderBy: { startedAt: "asc" },
+    });
+    const means = joinInts.map((row) => row.meanMs!);
+    expect(means.length).toBe(15);
+    // The slower code's JoinInts formats each int with fmt.Sprint: several times slower, far beyond the noise.
+    expect(median(means.slice(9))!).toBeGreaterThan(2 * median(means.slice(0, 9))!);
+  });
+
   it("adds nothing when run again: every run is replayed", async () => {
     const regressionsBefore = await database.prisma.regression.count();
     const countBefore = await database.prisma.run.count();
     const again = await seedDemo(database.prisma, { now: new Date(NOW.getTime() + 3 * 86_400_000) });
     expect(again).toMatchObject({ runs: first.runs, created: 0, replayed: first.runs });
     expect(await database.prisma.run.count()).toBe(countBefore);
-    expect(await database.prisma.project.count()).toBe(2);
+    expect(await database.prisma.project.count()).toBe(3);
     expect(await database.prisma.regression.count()).toBe(regressionsBefore);
   }, 120_000);
 

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../../server/generated/prisma/client";
 import { findProject } from "../../server/services/projects";
 import { uploadRun } from "../../server/services/upload-run";
 import { readFixtureUpload } from "./fixture-uploads";
-import { GRPC_PROJECT, HTTP_PROJECT, planDemoRuns } from "./plan";
+import { GRPC_PROJECT, HTTP_PROJECT, MICRO_PROJECT, planDemoRuns } from "./plan";
 import type { DemoPlan } from "./plan";
 import { runQueuedJobs } from "../../server/jobs/worker";
 import { jobQueueFor } from "../../server/services/job-queue";
@@ -25,11 +25,22 @@ const DEMO_PROJECTS = [
     slug: HTTP_PROJECT,
     name: "Listings API (demo)",
     description: `HTTP load tests (k6 summaries, Locust CSV sets). ${DESCRIPTION_TAIL}`,
+    repoUrl: REPO_URL,
   },
   {
     slug: GRPC_PROJECT,
     name: "Listings gRPC (demo)",
     description: `gRPC load tests (ghz, one report per method, five per run; the tags the fixtures were recorded with are left out). ${DESCRIPTION_TAIL}`,
+    repoUrl: REPO_URL,
+  },
+  {
+    slug: MICRO_PROJECT,
+    name: "Microbenchmarks (demo)",
+    description:
+      "Go microbenchmarks (go test -bench -benchmem -count 5, piped to curl): a nightly on main and one pull request. " +
+      "Demo data loaded by `npm run seed:demo` from real go test runs of a small Go package (scripts/seed/go-bench), " +
+      "the last ones after a real change made JoinInts slower. The numbers are the runs' own; dates, branches and commits are made up.",
+    repoUrl: "https://github.com/example/microbench",
   },
 ] as const;
 
@@ -123,7 +134,7 @@ export async function seedDemo(
 async function prepareProject(db: PrismaClient, project: (typeof DEMO_PROJECTS)[number]): Promise<void> {
   const existing = await db.project.findUnique({ where: { slug: project.slug }, select: { isDemo: true } });
   if (existing && !existing.isDemo) throw new NotADemoProjectError(project.slug);
-  const details = { name: project.name, description: project.description, repoUrl: REPO_URL, isDemo: true };
+  const details = { name: project.name, description: project.description, repoUrl: project.repoUrl, isDemo: true };
   await db.project.upsert({
     where: { slug: project.slug },
     create: { slug: project.slug, ...details },

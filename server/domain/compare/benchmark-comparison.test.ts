@@ -62,7 +62,7 @@ describe("one benchmark run against one, on their repetitions", () => {
     const slower = gateOf(comparison, "sort data.txt");
     expect(slower).toMatchObject({ metric: "mean", test: "repetitions", verdict: "regressed" });
     expect(slower.deltaPct).toBeGreaterThan(20);
-    expect(slower.reason).toMatch(/^1 vs 1 on each run's repetitions \(10 vs 10 samples/);
+    expect(slower.reason).toMatch(/^1 vs 1 on each run's repetitions \(10 vs 10 samples, Welch's t test on the log ratio/);
     for (const other of ["gzip -c -6 data.txt", "python3 wordfreq.py data.txt"]) {
       expect(gateOf(comparison, other).verdict, other).toBe("unchanged");
     }
@@ -126,13 +126,13 @@ describe("two real go test runs of the same code (the fixtures' text and JSON ru
     const checksum = gateOf(comparison, "example.com/microbench > BenchmarkChecksum");
     expect(checksum.deltaPct).toBeGreaterThan(5);
     expect(checksum.test).toBe("repetitions");
-    expect(checksum.reason).toMatch(/spread floored by the suite's run-to-run noise, [\d.]+% from 7 benchmarks/);
+    expect(checksum.reason).toMatch(/beyond the suite's median change of .*, its run-to-run noise [\d.]+% from 7 benchmarks added/);
     expect(comparison.endpoints.map((endpoint) => endpoint.verdict)).not.toContain("regressed");
   });
 });
 
 describe("the pytest-benchmark suite (8 benchmarks): one made 30% slower in the second half of its rounds", () => {
-  it("is flagged through the suite's noise floor, and nothing else is", () => {
+  it("is flagged against the suite's shift and run-to-run noise, and nothing else is", () => {
     type Benchmark = { name: string; stats: Record<string, unknown> & { data: number[] } };
     const file = JSON.parse(readFileSync(path.join(MICRO, "pytest-benchmark/baseline/pytest-benchmark.json"), "utf8")) as { benchmarks: Benchmark[] };
     const half = (parity: 0 | 1, factor: (name: string) => number) =>
@@ -155,6 +155,34 @@ describe("the pytest-benchmark suite (8 benchmarks): one made 30% slower in the 
     );
     const regressed = comparison.endpoints.filter((endpoint) => endpoint.verdict === "regressed").map((endpoint) => endpoint.name);
     expect(regressed).toEqual(["sort > test_sort[1000]"]);
-    expect(gateOf(comparison, "sort > test_sort[1000]").reason).toMatch(/spread floored by the suite's run-to-run noise/);
+    expect(gateOf(comparison, "sort > test_sort[1000]").reason).toMatch(/beyond the suite's median change of .*, its run-to-run noise [\d.]+% from 8 benchmarks added/);
+  });
+});
+
+describe("the demo's real go test -bench runs (scripts/seed/go-bench: 9 unchanged, 7 with JoinInts rewritten slower)", () => {
+  const RUNS = path.resolve(import.meta.dirname, "../../../scripts/seed/go-bench/runs");
+  const load = (file: string): ComparableRun => {
+    const parsed = parseUpload({ files: [{ name: file, text: readFileSync(path.join(RUNS, file), "utf8") }] }).run;
+    return { id: file, label: "nightly", round: null, startedAt: "2026-11-26T00:00:00Z", format: parsed.format, tool: parsed.tool, durationSeconds: null, hostName: null, config: {}, aggregate: parsed.aggregate, endpoints: parsed.endpoints, metrics: parsed.metrics };
+  };
+  const baseline = Array.from({ length: 9 }, (_, index) => load(`baseline-${index + 1}.txt`));
+  const slow = Array.from({ length: 7 }, (_, index) => load(`slow-joinints-${index + 1}.txt`));
+  const regressedIn = (base: ComparableRun, head: ComparableRun) =>
+    compareRuns([base], [head], DEFAULT_COMPARE_OPTIONS).endpoints.filter((endpoint) => endpoint.verdict === "regressed").map((endpoint) => endpoint.name);
+
+  it("never call a benchmark regressed between two unchanged runs (72 ordered pairs)", () => {
+    for (const base of baseline) for (const head of baseline) if (base !== head) expect(regressedIn(base, head), `${base.id} → ${head.id}`).toEqual([]);
+  });
+
+  it("flag JoinInts, and only JoinInts, in at least 9 of 10 of the 63 (unchanged, slower) pairs", () => {
+    let flagged = 0;
+    for (const base of baseline) {
+      for (const head of slow) {
+        const regressed = regressedIn(base, head);
+        expect(regressed.filter((name) => !name.endsWith("BenchmarkJoinInts")), `${base.id} → ${head.id}`).toEqual([]);
+        if (regressed.length === 1) flagged++;
+      }
+    }
+    expect(flagged).toBeGreaterThanOrEqual(57);
   });
 });

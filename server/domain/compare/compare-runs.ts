@@ -15,7 +15,7 @@ import { adviseRounds } from "./rounds-needed";
 import { AUTO_GATE_METRIC, chooseGateMetric } from "./gate-metric";
 import type { ComparableRun, Comparison, CompareOptions, EndpointComparison } from "./comparison";
 import { DEFAULT_COMPARE_OPTIONS, worstVerdict } from "./comparison";
-import { floorBySuiteNoise, guardWholeRunShift } from "./suite-noise";
+import { judgeAgainstSuite, guardWholeRunShift } from "./suite-noise";
 import { correctForMultipleTests, endpointVerdict } from "./families";
 import { compareMetric } from "./metric-comparison";
 
@@ -89,7 +89,7 @@ export function compareRuns(
   const aggregate = compareEndpoint(AGGREGATE_NAME, baseRuns, headRuns, aggregateWithRunMetrics, aggregateSpecs, options, isAggregateGated);
 
   // One benchmark run against one: the suite's run-to-run noise, then whether the whole run moved (suite-noise.ts).
-  const floored = floorBySuiteNoise([...endpoints, aggregate], options);
+  const floored = judgeAgainstSuite([...endpoints, aggregate], options);
   const corrected = guardWholeRunShift(correctForMultipleTests(floored, options), options.minEffectPct);
   const endpointsJudged = corrected.slice(0, -1);
   const aggregateJudged = corrected.at(-1)!;

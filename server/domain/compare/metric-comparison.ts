@@ -15,9 +15,9 @@ import { formatDeltaPct } from "../format";
 import { compareWithNoiseBand, learnRunToRunNoisePct, noiseHistory } from "../stats/noise-band";
 import { readPooledPercentile } from "../stats/pooled-percentile";
 import { percentChange, relativeChangeOfMeans } from "../stats/relative-change";
-import { lowerTQuantile } from "../stats/t-distribution";
+import { lowerTQuantile, twoSidedTPValue } from "../stats/t-distribution";
 import { RELATIVE_NOISE_FLOOR, testShift } from "../stats/shift-test";
-import { welchTTestFromMoments, type SampleMoments } from "../stats/welch-t-test";
+import { welchSatterthwaiteDf, type SampleMoments } from "../stats/welch-t-test";
 import type { ShiftTestName } from "../stats/shift-test";
 import { decideVerdict } from "../stats/verdict";
 import { latencyResolutionMs } from "../parsers/resolution";
@@ -249,12 +249,17 @@ function repetitionsOf(spec: MetricDefinition, base: EndpointResult | undefined,
 }
 
 /**
- * One benchmark run against one: Welch's t test on the two runs' repetitions (from their moments; the
- * test benchstat runs is Mann–Whitney on the same repetitions, which needs the samples themselves), one-
- * sided, with the spread floored at 0.1% of the level and the tool's resolution (shift-test.ts). Why it
- * can be trusted less than runs against runs: repetitions within one run share that run's machine state,
- * so a burst that slows a whole run is not in their spread. The noise band takes over as soon as the
- * series has history enough (noise-band.ts), and rounds (several runs a side) are compared run against run.
+ * One benchmark run against one: Welch's t test on the log of the two runs' mean times per operation
+ * (the ratio of means by the delta method: each side's variance of its log mean is cv²/n), from their
+ * repetitions' moments; benchstat runs Mann–Whitney on the same repetitions, which needs the samples
+ * themselves. One-sided, with each side's spread floored at 0.1% of its level and at the tool's resolution
+ * (shift-test.ts). On the log scale a change is a ratio whatever the level, as the suite stage reads it
+ * (suite-noise.ts); the interval of Δ% is the ratio's. `standardError` is the log ratio's, in units of
+ * the base level (a relative standard error times the base mean), as detectableChangePct reads it.
+ * Why it can be trusted less than runs against runs: repetitions within one run share that run's machine
+ * state, so a burst that slows a whole run is not in their spread (suite-noise.ts measures that from the
+ * suite). The noise band takes over as soon as the series has history enough (noise-band.ts), and rounds
+ * (several runs a side) are compared run against run.
  */
 function compareRepetitions(
   spec: MetricDefinition,
@@ -264,31 +269,37 @@ function compareRepetitions(
   options: CompareOptions,
 ): MetricComparison {
   const { base, head } = sides;
-  const floorSd = Math.max(RELATIVE_NOISE_FLOOR * Math.abs(base.mean), resolution / Math.sqrt(12));
-  const floored = (side: SampleMoments): SampleMoments => ({ ...side, variance: Math.max(side.variance, floorSd * floorSd) });
-  const welch = welchTTestFromMoments(floored(base), floored(head));
-  const deltaPct = base.mean === 0 ? null : (100 * (head.mean - base.mean)) / base.mean;
-  const how = `1 vs 1 on each run's repetitions (${head.n} vs ${base.n} samples, Welch's t test, one-sided; no noise band yet)`;
-    if (deltaPct === null) {
-    return { ...common, deltaPct: null, deltaPctCi95: null, pValue: null, test: null, noiseBandPct: null, verdict: "inconclusive", reason: "relative change undefined: the base mean is 0", inconclusiveKind: "no-data" };
+  if (!(base.mean > 0 && head.mean > 0)) {
+    return { ...common, deltaPct: null, deltaPctCi95: null, pValue: null, test: null, noiseBandPct: null, verdict: "inconclusive", reason: "relative change undefined: a mean time per operation is 0", inconclusiveKind: "no-data" };
   }
+  // Each side's relative variance of its mean, floored (0.1% of the level; the resolution's quantisation noise).
+  const term = (side: SampleMoments) => {
+    const floorSd = Math.max(RELATIVE_NOISE_FLOOR * side.mean, resolution / Math.sqrt(12));
+    return Math.max(side.variance, floorSd * floorSd) / (side.mean * side.mean) / side.n;
+  };
+  const baseTerm = term(base);
+  const headTerm = term(head);
+  const logStandardError = Math.sqrt(baseTerm + headTerm);
+  const degreesOfFreedom = welchSatterthwaiteDf(baseTerm, base.n, headTerm, head.n);
+  const logRatio = Math.log(head.mean / base.mean);
+  const deltaPct = Math.expm1(logRatio) * 100;
   const within = Math.abs(head.mean - base.mean) <= resolution;
-  const pValue = within ? 1 : welch.pValue / 2;
+  const pValue = within ? 1 : twoSidedTPValue(logRatio / logStandardError, degreesOfFreedom) / 2;
   const decision = decideVerdict({ better: spec.better!, deltaPct, pValue }, options);
-  const t = lowerTQuantile(0.975, welch.degreesOfFreedom);
-  const halfWidthPct = (100 * t * welch.standardError) / Math.abs(base.mean);
+  const halfWidth = lowerTQuantile(0.975, degreesOfFreedom) * logStandardError;
+  const how = `1 vs 1 on each run's repetitions (${head.n} vs ${base.n} samples, Welch's t test on the log ratio, one-sided; no noise band yet)`;
   return {
     ...common,
     deltaPct,
-    deltaPctCi95: [deltaPct - halfWidthPct, deltaPct + halfWidthPct],
+    deltaPctCi95: [Math.expm1(logRatio - halfWidth) * 100, Math.expm1(logRatio + halfWidth) * 100],
     pValue,
     test: "repetitions",
     noiseBandPct: null,
     verdict: decision.verdict,
     reason: `${how}: ${decision.reason}`,
     inconclusiveKind: null,
-    standardError: welch.standardError,
-    degreesOfFreedom: welch.degreesOfFreedom,
+    standardError: logStandardError * base.mean,
+    degreesOfFreedom,
   };
 }
 

@@ -4,17 +4,18 @@
  * noise: repetitions within one run share its machine state. Two runs of unchanged code on a shared
  * runner differ by more than their repetitions say (the shared fixtures' two go test runs, back to back:
  * −17% to +10% per benchmark, with 1–7% spread within each run), and a burst of other work slows a whole
- * run (20–50% was seen). The other benchmarks of the suite measure that noise, since most of them did
- * not change:
+ * run (20–50% was seen). The other benchmarks of the suite measure both, since most of them did not change:
  *
- * - **Run-to-run floor** (`floorBySuiteNoise`, before the family correction): with at least
- *   MIN_BENCHMARKS_FOR_SUITE_NOISE benchmarks judged on repetitions, the spread of their log changes
- *   about the median, 1.4826 × MAD (robust to the few that really changed: Rousseeuw & Croux 1993), is
- *   each benchmark's run-to-run noise on this pair of runs. Each test is redone with it added to the
- *   repetitions' standard error, df at most (benchmarks − 1). Fewer benchmarks: repetitions alone, said so.
- * - **Whole-run shift** (`guardWholeRunShift`, after it): with at least MIN_BENCHMARKS_FOR_SHIFT such
- *   benchmarks whose median change is at least the minimum effect, the machine moved as much as any
- *   verdict would claim, so none stands: each becomes undecided (inconclusive), saying what decides.
+ * - **Against the suite** (`judgeAgainstSuite`, before the family correction), with at least
+ *   MIN_BENCHMARKS_FOR_SUITE_NOISE benchmarks judged on repetitions: the median of their log changes is
+ *   the whole run's shift, and the spread about it, 1.4826 × MAD (robust to the few that really changed:
+ *   Rousseeuw & Croux 1993), each benchmark's run-to-run noise on this pair of runs. Each benchmark is
+ *   tested on its change beyond the shift, with that noise added to its repetitions' standard error and
+ *   df at most (benchmarks − 1); a verdict also needs its own change to be at least the minimum effect the
+ *   same way. When the shift itself is at least the minimum effect, the benchmarks that moved with it
+ *   are undecided: one run against one cannot tell the code from the machine.
+ * - **Too few benchmarks to measure it** (3 or 4): judged on their repetitions alone, said so, and none
+ *   of their verdicts stands when their median change is at least the minimum effect.
  */
 import { formatDeltaPct, formatPct } from "../format";
 import { median } from "../stats/descriptive";
@@ -33,15 +34,23 @@ const MAD_TO_SD = 1.4826;
 const isRepetitionGate = (metric: MetricComparison) => metric.gate && metric.test === "repetitions" && metric.deltaPct !== null;
 const logChange = (metric: MetricComparison) => Math.log1p(metric.deltaPct! / 100);
 
-/** The suite's run-to-run noise (sd of a log change) on this pair of runs, and how many benchmarks gave it. */
-export function suiteNoise(endpoints: readonly EndpointComparison[]): { sd: number; benchmarks: number } | null {
-  const changes = endpoints.flatMap((endpoint) => endpoint.metrics.filter(isRepetitionGate).map(logChange));
-  if (changes.length < MIN_BENCHMARKS_FOR_SUITE_NOISE) return null;
-  const center = median(changes)!;
-  return { sd: MAD_TO_SD * median(changes.map((change) => Math.abs(change - center)))!, benchmarks: changes.length };
+interface SuiteNoise {
+  /** The whole run's shift: the median log change. */
+  shift: number;
+  /** A benchmark's run-to-run noise about it (sd of a log change). */
+  sd: number;
+  benchmarks: number;
 }
 
-export function floorBySuiteNoise(endpoints: readonly EndpointComparison[], options: CompareOptions): EndpointComparison[] {
+/** The suite's shift and run-to-run noise on this pair of runs, and how many benchmarks gave them. */
+export function suiteNoise(endpoints: readonly EndpointComparison[]): SuiteNoise | null {
+  const changes = endpoints.flatMap((endpoint) => endpoint.metrics.filter(isRepetitionGate).map(logChange));
+  if (changes.length < MIN_BENCHMARKS_FOR_SUITE_NOISE) return null;
+  const shift = median(changes)!;
+  return { shift, sd: MAD_TO_SD * median(changes.map((change) => Math.abs(change - shift)))!, benchmarks: changes.length };
+}
+
+export function judgeAgainstSuite(endpoints: readonly EndpointComparison[], options: CompareOptions): EndpointComparison[] {
   const noise = suiteNoise(endpoints);
   if (noise === null) {
     const counted = endpoints.flatMap((endpoint) => endpoint.metrics.filter(isRepetitionGate)).length;
@@ -58,32 +67,45 @@ export function floorBySuiteNoise(endpoints: readonly EndpointComparison[], opti
   });
 }
 
-function retest(metric: MetricComparison, noise: { sd: number; benchmarks: number }, options: CompareOptions): MetricComparison {
+function retest(metric: MetricComparison, noise: SuiteNoise, options: CompareOptions): MetricComparison {
   const level = metric.base.mean;
   if (level === null || level === 0 || metric.standardError === null || metric.degreesOfFreedom === null || metric.better === null) return metric;
+  // The repetitions' standard error of the log ratio (metric-comparison.ts keeps it in base units).
   const withinSd = metric.standardError / Math.abs(level);
   const sd = Math.sqrt(withinSd * withinSd + noise.sd * noise.sd);
   const degreesOfFreedom = Math.min(metric.degreesOfFreedom, noise.benchmarks - 1);
-  const change = logChange(metric);
-  const pValue = sd === 0 ? (change === 0 ? 1 : 0) : twoSidedTPValue(change / sd, degreesOfFreedom) / 2;
-  const decision = decideVerdict({ better: metric.better, deltaPct: metric.deltaPct!, pValue }, options);
+  const beyond = logChange(metric) - noise.shift;
+  const pValue = sd === 0 ? (beyond === 0 ? 1 : 0) : twoSidedTPValue(beyond / sd, degreesOfFreedom) / 2;
+  const beyondPct = Math.expm1(beyond) * 100;
+  const decision = decideVerdict({ better: metric.better, deltaPct: beyondPct, pValue }, options);
   const how = metric.reason.slice(0, metric.reason.indexOf("):") + 1);
-  const floor = `spread floored by the suite's run-to-run noise, ${formatPct(noise.sd, 1)} from ${noise.benchmarks} benchmarks`;
-  return {
-    ...metric,
-    pValue,
-    verdict: decision.verdict,
-    standardError: sd * Math.abs(level),
-    degreesOfFreedom,
-    reason: `${how}: ${decision.reason}; ${floor}`,
-  };
+  const against = `${formatDeltaPct(beyondPct)} beyond the suite's median change of ${formatDeltaPct(Math.expm1(noise.shift) * 100)}, its run-to-run noise ${formatPct(noise.sd, 1)} from ${noise.benchmarks} benchmarks added`;
+  const ownChange = metric.deltaPct!;
+  const isOwnChangeAlike =
+    Math.abs(ownChange) >= options.minEffectPct && Math.sign(ownChange) === Math.sign(beyondPct);
+  const judged = { ...metric, pValue, standardError: sd * Math.abs(level), degreesOfFreedom };
+  if (decision.verdict !== "unchanged" && decision.verdict !== "inconclusive" && !isOwnChangeAlike) {
+    return {
+      ...judged,
+      verdict: "unchanged",
+      reason: `${how}: ${against}: ${decision.reason}, but its own change, ${formatDeltaPct(ownChange)}, is not a ${options.minEffectPct}% change the same way`,
+    };
+  }
+  return { ...judged, verdict: decision.verdict, reason: `${how}: ${against}: ${decision.reason}` };
 }
 
+/**
+ * After the family correction: when the benchmarks judged on repetitions moved together (median change at
+ * least the minimum effect), the verdicts that only say "like the rest" do not stand. With the suite's
+ * noise measured (5 benchmarks or more), the unchanged ones (they moved with the run) become undecided and
+ * a benchmark that moved beyond the run keeps its verdict; with 3 or 4, every verdict becomes undecided.
+ */
 export function guardWholeRunShift(endpoints: readonly EndpointComparison[], minEffectPct: number): EndpointComparison[] {
   const judgedOnRepetitions = endpoints.flatMap((endpoint) => endpoint.metrics.filter(isRepetitionGate));
   if (judgedOnRepetitions.length < MIN_BENCHMARKS_FOR_SHIFT) return [...endpoints];
   const shift = median(judgedOnRepetitions.map((metric) => metric.deltaPct!));
   if (shift === null || Math.abs(shift) < minEffectPct) return [...endpoints];
+  const isSuiteMeasured = judgedOnRepetitions.length >= MIN_BENCHMARKS_FOR_SUITE_NOISE;
   const why =
     `the whole run moved: the median change of the ${judgedOnRepetitions.length} benchmarks judged on their repetitions is ` +
     `${formatDeltaPct(shift)}, at least the ${minEffectPct}% minimum effect, and one run against one cannot tell a change ` +
@@ -91,7 +113,7 @@ export function guardWholeRunShift(endpoints: readonly EndpointComparison[], min
     "of each side, or wait for the series' noise band (5 runs)";
   return endpoints.map((endpoint) => {
     const metrics = endpoint.metrics.map((metric) =>
-      isRepetitionGate(metric) && metric.verdict !== "inconclusive"
+      isRepetitionGate(metric) && (isSuiteMeasured ? metric.verdict === "unchanged" : metric.verdict !== "inconclusive")
         ? { ...metric, verdict: "inconclusive" as const, inconclusiveKind: "undecided" as const, reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, but ${why}` }
         : metric,
     );
