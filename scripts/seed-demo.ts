@@ -2,7 +2,8 @@
 // Loads a demo history into the configured database (DATABASE_URL, or the embedded one in
 // BENCHTRACK_DATA_DIR), migrating it first: projects `listings-demo` (k6 and Locust over HTTP) and
 // `listings-grpc-demo` (ghz), six weeks of runs built from the real fixture files, with a visible
-// slowdown on main. Everything it writes is marked as demo data. Running it again adds nothing.
+// slowdown on main; and `microbench-demo`, two weeks of real go test -bench nightlies
+// (scripts/seed/go-bench) where a real change makes JoinInts slower. Everything it writes is marked as demo data. Running it again adds nothing.
 // With the embedded database, stop `npm start` first: one process at a time may open it (the error
 // says so); a PostgreSQL server has no such limit.
 import { describeTarget, openDatabase, targetFromEnv } from "../server/db";

@@ -5,6 +5,7 @@ import { groupIntoIncidents } from "../../components/regressions/incidents";
 import type { Database } from "../../server/db";
 import { formatDeltaPct, formatMetricValue } from "../../server/domain/format";
 import { metricDefinition } from "../../server/domain/metrics";
+import { isBenchmarkFormat } from "../../server/domain/run";
 import { median } from "../../server/domain/stats/descriptive";
 import { openMigratedDatabase } from "../../server/testing/databases";
 import { callerWith } from "../../server/testing/trpc-callers";
@@ -87,12 +88,13 @@ describe("seedDemo", () => {
       // "`listings-demo` lists 2 incidents", "`listings-grpc-demo` 1": the count after the project's name.
       expect({ slug, incidents: Number(new RegExp(`\`${slug}\`\\D*(\\d+)`).exec(paragraph)?.[1]) }).toEqual({ slug, incidents: incidents.length });
       for (const incident of incidents) {
-        const run = await database.prisma.run.findUniqueOrThrow({ where: { id: incident.firstRunId }, select: { tool: true, label: true } });
+        const run = await database.prisma.run.findUniqueOrThrow({ where: { id: incident.firstRunId }, select: { tool: true, label: true, format: true } });
         const largest = incident.rows[0]!;
         const unit = metricDefinition(largest.metric)?.unit ?? null;
         const aggregateOnly = incident.endpoints.every((endpoint) => endpoint === null);
         const changes = `${incident.rows.length} ${incident.rows.length === 1 ? "change" : "changes"}`;
-        const where = aggregateOnly ? "the all-endpoints aggregate" : `${incident.endpoints.length} endpoints`;
+        const noun = isBenchmarkFormat(run.format) ? "benchmark" : "endpoint";
+        const where = aggregateOnly ? "the all-endpoints aggregate" : `${incident.endpoints.length} ${noun}${incident.endpoints.length === 1 ? "" : "s"}`;
         const what = aggregateOnly ? largest.metric : `${largest.endpoint?.name} ${largest.metric}`;
         const values = `${formatMetricValue(largest.metric, unit, largest.beforeValue)} → ${formatMetricValue(largest.metric, unit, largest.afterValue)}`;
         said.push(`${run.tool} ${run.label} runs: ${changes} on ${where}, the largest ${what} ${values}, ${formatDeltaPct(largest.deltaPct)}`);
