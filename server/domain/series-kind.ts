@@ -87,7 +87,7 @@ const MIXED_WORDS: SeriesWords = {
   kind: "mixed",
   noun: "endpoint or benchmark",
   nouns: "endpoints and benchmarks",
-  nounTitle: "Name",
+  nounTitle: "Endpoint or benchmark",
   nounsTitle: "Endpoints and benchmarks",
   aggregate: "All endpoints",
   trends: "Trends",
@@ -175,7 +175,12 @@ export function metricUnitOf(metric: string, unit: string | null, kind: SeriesKi
 }
 
 /** A metric's value in its unit, as the kind reads it ("4.76 µs", "210,000 ops/s", "2.87 req/s"). */
-export function formatSeriesMetric(metric: string, unit: string | null, value: number | null | undefined, kind: SeriesKinds): string {
+export function formatSeriesMetric(
+  metric: string,
+  unit: string | null,
+  value: number | null | undefined,
+  kind: SeriesKinds,
+): string {
   return formatMetricValue(metric, metricUnitOf(metric, unit, kind), value);
 }
 
