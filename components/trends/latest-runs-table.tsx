@@ -1,5 +1,7 @@
 import Link from "next/link";
-import { formatMs, formatPct, formatRate, MISSING } from "@/server/domain/format";
+import { formatMs, formatPct, MISSING } from "@/server/domain/format";
+import { formatThroughput, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 import { formatRunTime } from "@/components/charts/time-axis";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
@@ -7,8 +9,22 @@ import { pagePaths } from "@/server/domain/urls";
 
 type LatestRun = RouterOutputs["endpoint"]["trends"]["latest"][number];
 
-/** The latest runs of the endpoint, newest first, each linked to its run report (keyboard access to runs). */
-export function LatestRunsTable({ projectSlug, runs }: { projectSlug: string; runs: readonly LatestRun[] }) {
+/**
+ * The latest runs of the endpoint, newest first, each linked to its run report (keyboard access to
+ * runs); a benchmark's time per operation in its unit, its ops/s, and no error rate unless a sample failed.
+ */
+export function LatestRunsTable({
+  projectSlug,
+  runs,
+  kind,
+}: {
+  projectSlug: string;
+  runs: readonly LatestRun[];
+  kind: SeriesKinds;
+}) {
+  const words = wordsOf(kind);
+  const hasErrorRate = words.hasLoad || runs.some((run) => (run.errorRate ?? 0) > 0);
+  const time = words.hasLoad ? "" : " time/op";
   return (
     <Table label="Latest runs" className="rounded-none border-0">
       <thead>
@@ -16,11 +32,11 @@ export function LatestRunsTable({ projectSlug, runs }: { projectSlug: string; ru
           <Th>Time</Th>
           <Th>Label</Th>
           <Th>Branch</Th>
-          <Th numeric>p50</Th>
-          <Th numeric>p95</Th>
-          <Th numeric>p99</Th>
-          <Th numeric>Throughput</Th>
-          <Th numeric>Error rate</Th>
+          <Th numeric>p50{time}</Th>
+          <Th numeric>p95{time}</Th>
+          <Th numeric>p99{time}</Th>
+          <Th numeric>{words.hasLoad ? "Throughput" : words.throughputUnit}</Th>
+          {hasErrorRate && <Th numeric>Error rate</Th>}
         </tr>
       </thead>
       <tbody data-testid="latest-runs">
@@ -48,8 +64,8 @@ export function LatestRunsTable({ projectSlug, runs }: { projectSlug: string; ru
               {formatMs(run.p95Ms)}
             </Td>
             <Td numeric>{formatMs(run.p99Ms)}</Td>
-            <Td numeric>{formatRate(run.throughput)}</Td>
-            <Td numeric>{formatPct(run.errorRate)}</Td>
+            <Td numeric>{formatThroughput(run.throughput, kind)}</Td>
+            {hasErrorRate && <Td numeric>{formatPct(run.errorRate)}</Td>}
           </tr>
         ))}
       </tbody>

@@ -55,7 +55,13 @@ describe("words", () => {
   });
 
   it("keeps a load test's words", () => {
-    expect(wordsOf(http)).toMatchObject({ noun: "endpoint", aggregate: "All endpoints", count: "requests", throughputUnit: "req/s", hasLoad: true });
+    expect(wordsOf(http)).toMatchObject({
+      noun: "endpoint",
+      aggregate: "All endpoints",
+      count: "requests",
+      throughputUnit: "req/s",
+      hasLoad: true,
+    });
     expect(wordsOf(null)).toBe(SERIES_WORDS.endpoint);
     expect(wordsOf("mixed").nounsTitle).toBe("Endpoints and benchmarks");
   });
