@@ -249,8 +249,8 @@ export function CompareView({ input, view }: CompareViewProps) {
           {isBenchmarks ? (
             <>
               <p className="mb-2 text-xs text-text-muted">
-                Head against base, Δ% per benchmark (their times span ns to ms, so their values would not share an axis); coloured by
-                verdict, whiskers the 95% CI of Δ where there is one. The values are in the table above and per round below.
+                Head against base, Δ% per benchmark (their times span ns to ms, so their values would not share an axis), coloured by
+                verdict, with the 95% CI of Δ where there is one. The values are in the table above and per round below.
               </p>
               <ChangeChart data={changes} metric={metric} kind={seriesKind} />
             </>

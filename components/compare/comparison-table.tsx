@@ -91,7 +91,8 @@ export function ComparisonTable({ groups, kind, seriesKind }: { groups: TableGro
                   data-gate={metric.gate ? "true" : undefined}
                   className={cn(STACKED_PAIR_ROW, shade, reason && "max-sm:border-b-0! [&>td]:border-b-0")}
                 >
-                  <Td className={cn("align-top font-medium", PHONE.endpoint)} data-column="endpoint">
+                  {/* A long name (a benchmark's group and parameters) wraps rather than pushing the verdict out of view. */}
+                  <Td wrap className={cn("max-w-72 min-w-40 align-top font-medium [overflow-wrap:anywhere] max-sm:max-w-none", PHONE.endpoint)} data-column="endpoint">
                     {index === 0 && (
                       <>
                         {seriesDisplayName(group.endpoint, group.kind)}

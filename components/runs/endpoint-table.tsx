@@ -24,15 +24,21 @@ interface Column {
 
 const hasErrors = (row: EndpointRowData) => (row.failures ?? 0) > 0;
 
+/** The time columns and the row field each shows. */
+const TIME_FIELD = { avg: "meanMs", p50: "p50Ms", p90: "p90Ms", p95: "p95Ms", p99: "p99Ms", max: "maxMs" } as const;
+type TimeKey = keyof typeof TIME_FIELD;
+
 /**
  * The table's columns for the run's kind (server/domain/series-kind.ts). A load test's: count, RPS,
  * latency in ms (stated once in the header), errors. A run of benchmarks': samples, ops/s, time per
  * operation with its unit in every cell (ns, µs and ms side by side), and errors only when a benchmark
- * failed (hyperfine's non-zero exits): otherwise they are always empty. A run with both kinds keeps the
+ * failed (hyperfine's non-zero exits): otherwise they are always empty; a percentile no benchmark of the
+ * run has (vitest writes no p90 or p95) is left out too. A run with both kinds keeps the
  * load test's columns, and each row reads in its own words (a benchmark's time keeps its unit, its
  * throughput says ops/s).
  */
-function columnsFor(kind: SeriesKinds, anyFailures: boolean): Column[] {
+function columnsFor(kind: SeriesKinds, rows: readonly EndpointRowData[]): Column[] {
+  const anyFailures = rows.some(hasErrors);
   const words = wordsOf(kind);
   const isBenchmarks = kind === "benchmark";
   // In a table of benchmarks every time keeps its unit; elsewhere "ms" is said by the header.
@@ -43,6 +49,22 @@ function columnsFor(kind: SeriesKinds, anyFailures: boolean): Column[] {
     return row.kind === "benchmark" && !isBenchmarks ? formatted : withoutUnit(formatted, words.throughputUnit);
   };
   const latency = isBenchmarks ? "time per operation" : "latency";
+  const timeColumn = (key: TimeKey, label: string, title: string): Column => ({
+    key,
+    label,
+    unit: timeUnit,
+    title,
+    render: (row) => time(row[TIME_FIELD[key]]),
+  });
+  const times = [
+    timeColumn("avg", isBenchmarks ? "Mean" : "Avg", `Mean ${latency}`),
+    timeColumn("p50", "P50", `Median ${latency}`),
+    timeColumn("p90", "P90", `90th percentile ${latency}`),
+    timeColumn("p95", "P95", `95th percentile ${latency}`),
+    timeColumn("p99", "P99", `99th percentile ${latency}`),
+    timeColumn("max", "Max", isBenchmarks ? "Slowest sample" : "Slowest call"),
+  ];
+  const hasTime = (column: Column) => rows.some((row) => row[TIME_FIELD[column.key as TimeKey]] !== null);
   const columns: Column[] = [
     {
       key: "count",
@@ -57,12 +79,7 @@ function columnsFor(kind: SeriesKinds, anyFailures: boolean): Column[] {
       title: isBenchmarks ? "Operations per second" : "Throughput, requests per second",
       render: throughput,
     },
-    { key: "avg", label: isBenchmarks ? "Mean" : "Avg", unit: timeUnit, title: `Mean ${latency}`, render: (row) => time(row.meanMs) },
-    { key: "p50", label: "P50", unit: timeUnit, title: `Median ${latency}`, render: (row) => time(row.p50Ms) },
-    { key: "p90", label: "P90", unit: timeUnit, title: `90th percentile ${latency}`, render: (row) => time(row.p90Ms) },
-    { key: "p95", label: "P95", unit: timeUnit, title: `95th percentile ${latency}`, render: (row) => time(row.p95Ms) },
-    { key: "p99", label: "P99", unit: timeUnit, title: `99th percentile ${latency}`, render: (row) => time(row.p99Ms) },
-    { key: "max", label: "Max", unit: timeUnit, title: isBenchmarks ? "Slowest sample" : "Slowest call", render: (row) => time(row.maxMs) },
+    ...(isBenchmarks ? times.filter(hasTime) : times),
   ];
   if (!words.hasLoad && !anyFailures) return columns;
   return [
@@ -265,7 +282,7 @@ export function EndpointTable({
   const searchParams = useSearchParams();
   const sort = parseSortState(searchParams);
   const words = wordsOf(kind);
-  const columns = columnsFor(kind, endpoints.some(hasErrors));
+  const columns = columnsFor(kind, endpoints);
   // A sort on a column this table does not have (errors, in a table of benchmarks) sorts nothing.
   const shownSort = sort && (sort.key === "name" || columns.some((column) => column.key === sort.key)) ? sort : null;
   const rows = sortEndpointRows(endpoints, shownSort);

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatMs, formatPct, MISSING } from "@/server/domain/format";
-import { formatThroughput, wordsOf } from "@/server/domain/series-kind";
+import { formatThroughput, metricShortName, wordsOf } from "@/server/domain/series-kind";
 import type { SeriesKinds } from "@/server/domain/series-kind";
 import { formatRunTime } from "@/components/charts/time-axis";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -8,6 +8,14 @@ import type { RouterOutputs } from "@/server/api/root";
 import { pagePaths } from "@/server/domain/urls";
 
 type LatestRun = RouterOutputs["endpoint"]["trends"]["latest"][number];
+type TimeColumn = { name: string; field: "meanMs" | "p50Ms" | "p95Ms" | "p99Ms" };
+
+const LOAD_TIMES: readonly TimeColumn[] = [
+  { name: "p50", field: "p50Ms" },
+  { name: "p95", field: "p95Ms" },
+  { name: "p99", field: "p99Ms" },
+];
+const BENCHMARK_TIMES: readonly TimeColumn[] = [{ name: "mean", field: "meanMs" }, ...LOAD_TIMES];
 
 /**
  * The latest runs of the endpoint, newest first, each linked to its run report (keyboard access to
@@ -24,7 +32,10 @@ export function LatestRunsTable({
 }) {
   const words = wordsOf(kind);
   const hasErrorRate = words.hasLoad || runs.some((run) => (run.errorRate ?? 0) > 0);
-  const time = words.hasLoad ? "" : " time/op";
+  // A benchmark's gate metric, its mean time/op, first; then the percentiles its tool wrote (vitest writes no p95).
+  const times = words.hasLoad
+    ? LOAD_TIMES
+    : BENCHMARK_TIMES.filter((time) => runs.some((run) => run[time.field] !== null));
   return (
     <Table label="Latest runs" className="rounded-none border-0">
       <thead>
@@ -32,9 +43,11 @@ export function LatestRunsTable({
           <Th>Time</Th>
           <Th>Label</Th>
           <Th>Branch</Th>
-          <Th numeric>p50{time}</Th>
-          <Th numeric>p95{time}</Th>
-          <Th numeric>p99{time}</Th>
+          {times.map((time) => (
+            <Th key={time.field} numeric>
+              {words.hasLoad ? time.name : metricShortName(time.name, kind)}
+            </Th>
+          ))}
           <Th numeric>{words.hasLoad ? "Throughput" : words.throughputUnit}</Th>
           {hasErrorRate && <Th numeric>Error rate</Th>}
         </tr>
@@ -59,11 +72,11 @@ export function LatestRunsTable({
               {run.branch ?? MISSING}
               {run.commitShort && <span className="text-text-muted ml-1.5 font-mono text-xs">{run.commitShort}</span>}
             </Td>
-            <Td numeric>{formatMs(run.p50Ms)}</Td>
-            <Td numeric data-testid="latest-run-p95">
-              {formatMs(run.p95Ms)}
-            </Td>
-            <Td numeric>{formatMs(run.p99Ms)}</Td>
+            {times.map((time) => (
+              <Td key={time.field} numeric data-testid={time.field === "p95Ms" ? "latest-run-p95" : undefined}>
+                {formatMs(run[time.field])}
+              </Td>
+            ))}
             <Td numeric>{formatThroughput(run.throughput, kind)}</Td>
             {hasErrorRate && <Td numeric>{formatPct(run.errorRate)}</Td>}
           </tr>

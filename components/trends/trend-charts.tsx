@@ -5,7 +5,8 @@ import { TrendChart } from "@/components/charts/trend-chart";
 import type { TrendChartDatum } from "@/components/charts/trend-chart";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { formatMs, formatPct } from "@/server/domain/format";
+import { withoutUnit } from "@/components/runs/display";
+import { formatMs, formatOpsRate, formatPct } from "@/server/domain/format";
 import { wordsOf } from "@/server/domain/series-kind";
 import type { SeriesKinds } from "@/server/domain/series-kind";
 import { toOverlaySeries } from "@/server/domain/series/trend-overlay";
@@ -28,6 +29,11 @@ import { LineToggles } from "./trend-controls";
 import { NOISE_BAND_COLOR, OVERLAY_COLOR } from "./trend-lines";
 import { toggleTrendLine } from "./trend-view";
 import type { TrendView } from "./trend-view";
+
+/** A time per operation axis tick in the unit that fits it ("4 µs"); the axis' 0 needs none. */
+const formatTimeTick = (value: number) => (value === 0 ? "0" : formatMs(value));
+/** An ops/s axis tick, its unit said by the axis label: "210,000", "42.7M". */
+const formatOpsTick = (value: number) => (value === 0 ? "0" : withoutUnit(formatOpsRate(value), "ops/s"));
 
 /** Latency, throughput and error-rate charts share this id, so hovering one shows the run in all three. */
 const SYNC_ID = "endpoint-trend";
@@ -84,7 +90,7 @@ export function TrendCharts({
             band={overlay ? noiseBandOf(overlay) : undefined}
             xMode={view.x}
             yLabel={isBenchmark ? "time/op" : "Latency (ms)"}
-            yTickFormat={isBenchmark ? formatMs : undefined}
+            yTickFormat={isBenchmark ? formatTimeTick : undefined}
             // Hover is synced by index: the overlay's runs make this chart's indexes differ from the others'.
             syncId={overlay ? undefined : SYNC_ID}
             height={300}
@@ -141,6 +147,7 @@ export function TrendCharts({
               lines={[throughputChartLine(kind)]}
               xMode={view.x}
               yLabel={words.throughputUnit}
+              yTickFormat={isBenchmark ? formatOpsTick : undefined}
               syncId={SYNC_ID}
               height={200}
               title={`Throughput in ${isBenchmark ? "operations" : "requests"} per second, ${series.length} runs`}

@@ -91,7 +91,11 @@ describe("formatOpsRate", () => {
     [0.5, "0.50 ops/s"],
     [99.999, "100 ops/s"],
     [210_000, "210,000 ops/s"],
-    [42_735_042.7, "42,735,043 ops/s"],
+    [999_999.4, "999,999 ops/s"],
+    [999_999.6, "1M ops/s"],
+    [42_735_042.7, "42.7M ops/s"],
+    [1_234_567_890, "1.23G ops/s"],
+    [45_600_000_000, "45.6G ops/s"],
   ])("%s → %s", (value, expected) => {
     expect(formatOpsRate(value)).toBe(expected);
   });

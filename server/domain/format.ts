@@ -11,7 +11,8 @@
  *   ("1,235 s"); below 0.1 ms in µs ("81.4 µs"), below 1 µs in ns ("12.3 ns"): a microbenchmark's
  *   time per operation reads in the unit that fits it.
  * - rates (`formatRate` for requests, `formatOpsRate` for a benchmark's operations): 2 fixed decimals under
- *   100 per second ("2.87 req/s"), whole numbers above ("1,235 req/s", "210,000 ops/s").
+ *   100 per second ("2.87 req/s"), whole numbers above ("1,235 req/s", "210,000 ops/s"); operations from
+ *   a million in M or G to 3 significant digits ("42.7M ops/s").
  * - fractions (`formatPct`): 2 fixed decimals ("0.00%", "1.23%").
  * - relative changes (`formatDeltaPct`), given in percent as every `deltaPct` field is: 1 decimal with a
  *   sign and a true minus ("+76.1%", "−4.2%", "0.0%").
@@ -86,9 +87,23 @@ export function formatRate(requestsPerSecond: MaybeNumber): string {
   return formatPerSecond(requestsPerSecond, "req/s");
 }
 
-/** Operations per second (a benchmark's throughput): "2.87 ops/s" under 100, "210,000 ops/s" from 100. */
+const OPS_SCALES = [
+  { factor: 1e9, suffix: "G" },
+  { factor: 1e6, suffix: "M" },
+] as const;
+
+/**
+ * Operations per second (a benchmark's throughput): "2.87 ops/s" under 100, "210,000 ops/s" from 100,
+ * and from a million in millions or billions to 3 significant digits ("42.7M ops/s", "1.23G ops/s"):
+ * a nanosecond operation's rate in whole numbers would print digits no benchmark measures.
+ */
 export function formatOpsRate(operationsPerSecond: MaybeNumber): string {
-  return formatPerSecond(operationsPerSecond, "ops/s");
+  if (!isPresent(operationsPerSecond)) return MISSING;
+  // Decide on the value as it would be shown, so 999,999.6 reads "1M ops/s" rather than "1,000,000 ops/s".
+  if (Math.abs(Math.round(operationsPerSecond)) < 1e6) return formatPerSecond(operationsPerSecond, "ops/s");
+  const scale =
+    OPS_SCALES.find(({ factor }) => Math.abs(roundSignificant(operationsPerSecond / factor)) >= 1) ?? OPS_SCALES[1];
+  return `${formatSignificant(operationsPerSecond / scale.factor)}${scale.suffix} ops/s`;
 }
 
 /** A fraction as a percentage: 0.0123 → "1.23%", 0 → "0.00%" (error rates are stored as 0..1). */

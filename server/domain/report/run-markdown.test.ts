@@ -70,7 +70,7 @@ describe("renderRunMarkdown of a run of benchmarks", () => {
     );
     expect(formatMs(p95)).toMatch(/ µs$/);
     expect(markdown).toContain(
-      `| ${markdownText("example.com/json > BenchmarkEncode")} | 3 | 42,735,043 ops/s | 23.4 ns | — | — | — |`,
+      `| ${markdownText("example.com/json > BenchmarkEncode")} | 3 | 42.7M ops/s | 23.4 ns | — | — | — |`,
     );
     expect(markdown).not.toContain("All endpoints");
     expect(markdown).not.toContain("All benchmarks");

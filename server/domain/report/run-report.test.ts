@@ -282,3 +282,10 @@ describe("toRunReport on a run with both kinds", () => {
     expect(report.aggregate).toMatchObject({ displayName: "All endpoints", requests: 12 });
   });
 });
+
+describe("toCompareLinks of a run of benchmarks", () => {
+  it("says why nothing is offered without speaking of load", () => {
+    const links = toCompareLinks("p", { id: "r", tool: "go", label: "main", branch: "main", protocol: "benchmark" }, { earlier: [], labels: [] });
+    expect(links.none).toBe("No comparable run yet: no earlier go run of this label, and no other label with go runs. Runs of other tools are other series.");
+  });
+});

@@ -1,6 +1,6 @@
 import { apiPaths, commitUrl, pagePaths, pullRequestUrl, safeHttpUrl } from "../urls";
 import type { EndpointResult, ParsedRun, ToolThreshold } from "../run";
-import { seriesKindOf, seriesKindsOf } from "../series-kind";
+import { seriesKindOf, seriesKindsOf, wordsOf } from "../series-kind";
 import type { SeriesKinds } from "../series-kind";
 import type { SlaGrade } from "../sla/grade";
 import type {
@@ -132,7 +132,7 @@ const runsWord = (count: number) => (count === 1 ? "run" : "runs");
  */
 export function toCompareLinks(
   projectSlug: string,
-  run: { id: string; tool: string; label: string | null; branch: string | null },
+  run: { id: string; tool: string; label: string | null; branch: string | null; protocol?: string | null },
   choices: CompareChoices,
 ): CompareLinks {
   const { tool } = run;
@@ -160,7 +160,7 @@ export function toCompareLinks(
     previous: previous ? { href: pagePaths.compare(projectSlug, { base: previous.id, head: run.id, tool }), title: runTitle(previous) } : null,
     groups,
     none: isEmpty
-      ? `No comparable run yet: no earlier ${tool} run of this label and load, and no other label with ${tool} runs. Runs of other tools are other series.`
+      ? `No comparable run yet: no earlier ${tool} run of this label${wordsOf({ protocol: run.protocol ?? null }).hasLoad ? " and load" : ""}, and no other label with ${tool} runs. Runs of other tools are other series.`
       : null,
   };
 }
