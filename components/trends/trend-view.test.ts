@@ -9,7 +9,8 @@ describe("trend view in the URL", () => {
   });
 
   it("reads and writes every field, round-tripping", () => {
-    const query = "protocol=grpc&lines=p50%2Cp95%2Cp99&x=order&branch=feature%2Fasync&label=baseline&tool=k6&range=90d&overlay=pr%3A12";
+    const query =
+      "protocol=grpc&lines=p50%2Cp95%2Cp99&x=order&branch=feature%2Fasync&label=baseline&tool=k6&testbed=linux%2Famd64+%C2%B7+AMD+EPYC&range=90d&overlay=pr%3A12";
     const view = parseTrendView(new URLSearchParams(query));
     expect(view).toEqual({
       lines: ["p50", "p95", "p99"],
@@ -17,6 +18,7 @@ describe("trend view in the URL", () => {
       branch: "feature/async",
       label: "baseline",
       tool: "k6",
+      testbed: "linux/amd64 · AMD EPYC",
       protocol: "grpc",
       range: "90d",
       overlay: "pr:12",
