@@ -2,53 +2,86 @@
 
 import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { formatMetricValue } from "@/server/domain/format";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Table, Td, Th } from "@/components/ui/table";
-import { describeNotJudged, explainInconclusive } from "@/server/domain/compare/gate-summary";
+import { comparisonKindOf, describeNotJudged, explainInconclusive } from "@/server/domain/compare/gate-summary";
 import { SIGNIFICANCE_TEST_NAMES } from "@/server/domain/stats/verdict";
-import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
+import { AGGREGATE_NAME } from "@/server/domain/run";
+import { countNouns, formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { describeRunSet } from "@/server/domain/compare/run-names";
-import { ComparisonChart } from "./comparison-chart";
+import { ChangeChart, ComparisonChart } from "./comparison-chart";
 import { DistributionOverlay } from "./distribution-overlay";
 import { ComparisonTable } from "./comparison-table";
-import { chartData, roundsTable, tableGroups, TEST_CHOICES } from "./shape";
+import { changeChartData, chartData, roundsTable, tableGroups, TEST_CHOICES } from "./shape";
 import type { TableShow } from "./shape";
-import type { CompareInput } from "./types";
+import type { CompareInput, ComparisonData } from "./types";
 import { VerdictBadge } from "./verdict-badge";
 import { RoundsNote, UnfairWarning, WhatChanged } from "./what-changed";
 
 export interface CompareViewProps {
   /** compare.get's input, as the page prefetched it. */
   input: CompareInput;
-  /** View state from the URL. */
-  view: { show: TableShow; metric: string; endpoint: string };
+  /** View state from the URL; null metric or endpoint: the comparison's default (defaultView). */
+  view: { show: TableShow; metric: string | null; endpoint: string | null };
 }
 
 const VERDICT_SENTENCE = {
   regressed: "Head is worse than base.",
   improved: "Head is better than base.",
   unchanged: "No change beyond the noise.",
-  inconclusive: "No endpoint could be judged.",
 } as const;
+
+/** The metrics the base-vs-head chart offers, the default first: a load test's p95, a benchmark's mean time/op. */
+function chartMetricsOf(kind: SeriesKinds): readonly string[] {
+  return kind === "benchmark" ? ["mean", "p50", "p99", "throughput"] : ["p50", "p95", "p99", "mean", "throughput"];
+}
+
+/**
+ * What the chart and the per-round and distribution cards show when the URL does not say: p95 and the
+ * aggregate for load tests; for benchmarks, the mean time per operation (what they are gated on) and
+ * the first benchmark, since their aggregate holds no numbers.
+ */
+function defaultView(comparison: ComparisonData["comparison"], kind: SeriesKinds): { metric: string; endpoint: string } {
+  if (kind !== "benchmark") return { metric: "p95", endpoint: AGGREGATE_NAME };
+  return { metric: "mean", endpoint: comparison.endpoints[0]?.name ?? AGGREGATE_NAME };
+}
 
 export function CompareView({ input, view }: CompareViewProps) {
   const trpc = useTRPC();
   const { data: result } = useSuspenseQuery(trpc.compare.get.queryOptions(input));
   const { comparison, links, markdown } = result;
   const project = result.project.slug;
+  const seriesKind = comparisonKindOf(comparison);
+  const words = wordsOf(seriesKind);
+  const defaults = defaultView(comparison, seriesKind);
+  const metric = view.metric ?? defaults.metric;
+  const endpoint = view.endpoint ?? defaults.endpoint;
+  const kindOf = (name: string) =>
+    seriesKindOf(name === AGGREGATE_NAME ? comparison.aggregate : (comparison.endpoints.find((candidate) => candidate.name === name) ?? null));
   const groups = tableGroups(comparison, view.show);
   const why = comparison.notComparable ? null : explainInconclusive(comparison);
   const notJudged = describeNotJudged(comparison);
-  const chartMetricSpec = comparison.aggregate.metrics.find((metric) => metric.metric === view.metric);
-  const bars = chartData(comparison, view.metric);
-  const rounds = roundsTable(result, view.endpoint);
-  /** This comparison with another view or test; the defaults (welch, gate & changes, p95, the aggregate) stay out of the URL. */
+  const chartMetricSpec = comparison.aggregate.metrics.find((candidate) => candidate.metric === metric);
+  const isBenchmarks = seriesKind === "benchmark";
+  // Benchmarks' values span ns to ms: their chart is of changes, on one axis (ChangeChart).
+  const bars = isBenchmarks ? [] : chartData(comparison, metric);
+  const changes = isBenchmarks ? changeChartData(comparison, metric) : [];
+  const rounds = roundsTable(result, endpoint);
+  const roundsKind = kindOf(endpoint);
+  // A benchmark's error rate is 0 unless a sample failed: a column of 0.00% says nothing.
+  const roundColumns = rounds.columns.filter(
+    (column) =>
+      roundsKind !== "benchmark" ||
+      column.metric !== "errorRate" ||
+      [...rounds.base.rows, ...rounds.head.rows].some((row) => (row.values[column.metric] ?? 0) > 0),
+  );
+  /** This comparison with another view or test; the defaults (welch, gate & changes, the kind's metric and endpoint) stay out of the URL. */
   const viewHref = (changes: Partial<CompareViewProps["view"]>, test = input.test) => {
-    const next = { ...view, ...changes };
+    const next = { show: view.show, metric, endpoint, ...changes };
     return pagePaths.compare(project, {
       base: input.base,
       head: input.head,
@@ -56,11 +89,12 @@ export function CompareView({ input, view }: CompareViewProps) {
       test: test === "welch" ? null : test,
       tool: input.tool,
       show: next.show === "gate" ? null : next.show,
-      metric: next.metric === "p95" ? null : next.metric,
-      endpoint: next.endpoint === AGGREGATE_NAME ? null : next.endpoint,
+      metric: next.metric === defaults.metric ? null : next.metric,
+      endpoint: next.endpoint === defaults.endpoint ? null : next.endpoint,
     });
   };
   const endpointCount = comparison.endpoints.length || 1;
+  const perEndpoint = comparison.endpoints.length > 0 && seriesKind === "benchmark" ? comparison.endpoints : null;
   // The unfair environment differences are said beside the verdict already.
   const otherWarnings = comparison.warnings.filter((warning) => !comparison.environment.unfair.includes(warning));
   const method =
@@ -79,7 +113,13 @@ export function CompareView({ input, view }: CompareViewProps) {
           <div className="space-y-2">
             <div className="flex flex-wrap items-center gap-3" data-testid="compare-verdict">
               <VerdictBadge verdict={comparison.verdict} large />
-              <span className="text-sm">{comparison.notComparable ? "Not comparable: these runs are several series." : VERDICT_SENTENCE[comparison.verdict]}</span>
+              <span className="text-sm">
+                {comparison.notComparable
+                  ? "Not comparable: these runs are several series."
+                  : comparison.verdict === "inconclusive"
+                    ? `No ${words.noun} could be judged.`
+                    : VERDICT_SENTENCE[comparison.verdict]}
+              </span>
             </div>
             {why && (
               <p className="max-w-3xl text-sm break-words" data-testid="compare-inconclusive-reason">
@@ -110,10 +150,10 @@ export function CompareView({ input, view }: CompareViewProps) {
             <p className="text-sm" data-testid="compare-counts">
               <span className="text-bad">{comparison.counts.regressed} regressed</span> ·{" "}
               <span className="text-good">{comparison.counts.improved} improved</span> · {comparison.counts.unchanged} unchanged ·{" "}
-              {comparison.counts.inconclusive} inconclusive <span className="text-text-muted">(of {endpointCount} endpoint{endpointCount === 1 ? "" : "s"})</span>
+              {comparison.counts.inconclusive} inconclusive <span className="text-text-muted">(of {countNouns(endpointCount, seriesKind)})</span>
             </p>
             <p className="max-w-3xl text-xs text-text-muted">
-              Each endpoint is judged on one gate metric (marked in the table), one-sided, corrected for the number of endpoints.{" "}
+              Each {words.noun} is judged on one gate metric (marked in the table), one-sided, corrected for the number of {words.nouns}.{" "}
               {method}
             </p>
             {(comparison.kind === "groups" || comparison.kind === "mixed") && (
@@ -139,7 +179,7 @@ export function CompareView({ input, view }: CompareViewProps) {
           <div role="alert" className="mt-4 rounded-md border border-warn p-3 text-sm" data-testid="compare-not-comparable">
             <p className="font-medium text-warn">No verdict: runs of different tools are different series.</p>
             <p className="mt-1">
-              {comparison.tools.map((entry) => entry.tool).join(" and ")} measure the same endpoint with different clients, so pooling their
+              {comparison.tools.map((entry) => entry.tool).join(" and ")} measure the same {words.noun} with different clients, so pooling their
               runs would make up a verdict.{" "}
               {links.perTool.length > 0 ? "Compare one tool at a time:" : "No tool has runs on both sides."}
             </p>
@@ -172,7 +212,7 @@ export function CompareView({ input, view }: CompareViewProps) {
       <WhatChanged environment={comparison.environment} />
 
       <Card
-        title="Per endpoint and metric"
+        title={`Per ${words.noun} and metric`}
         actions={
           <div className="flex gap-2 text-xs">
             <Link href={viewHref({ show: "gate" })} aria-current={view.show === "gate" ? "true" : undefined} className={TOGGLE}>
@@ -189,37 +229,52 @@ export function CompareView({ input, view }: CompareViewProps) {
             {comparison.notComparable ? "No verdicts: these runs are several series (see above)." : "No metric regressed or improved."} <Link href={viewHref({ show: "all" })} className="text-accent underline">Show all metrics</Link>.
           </p>
         ) : (
-          <ComparisonTable groups={groups} kind={comparison.kind} />
+          <ComparisonTable groups={groups} kind={comparison.kind} seriesKind={seriesKind} />
         )}
       </Card>
 
-      {bars.length > 0 && chartMetricSpec && (
+      {(bars.length > 0 || changes.length > 0) && chartMetricSpec && (
         <Card
-          title={`Base vs head: ${view.metric}`}
+          title={isBenchmarks ? `Change per benchmark: ${metricShortName(metric, seriesKind)}` : `Base vs head: ${metric}`}
           actions={
             <div className="flex flex-wrap gap-2 text-xs">
-              {["p50", "p95", "p99", "mean", "throughput"].map((metric) => (
-                <Link key={metric} href={viewHref({ metric })} aria-current={view.metric === metric ? "true" : undefined} className={TOGGLE}>
-                  {metric}
+              {chartMetricsOf(seriesKind).map((choice) => (
+                <Link key={choice} href={viewHref({ metric: choice })} aria-current={metric === choice ? "true" : undefined} className={TOGGLE}>
+                  {metricShortName(choice, seriesKind)}
                 </Link>
               ))}
             </div>
           }
         >
-          <ComparisonChart data={bars} metric={view.metric} unit={chartMetricSpec.unit} />
+          {isBenchmarks ? (
+            <>
+              <p className="mb-2 text-xs text-text-muted">
+                Head against base, Δ% per benchmark (their times span ns to ms, so their values would not share an axis), coloured by
+                verdict, with the 95% CI of Δ where there is one. The values are in the table above and per round below.
+              </p>
+              <ChangeChart data={changes} metric={metric} kind={seriesKind} />
+            </>
+          ) : (
+            <ComparisonChart data={bars} metric={metric} unit={chartMetricSpec.unit} kind={seriesKind} />
+          )}
         </Card>
       )}
 
-      <DistributionOverlay distributions={result.distributions} endpoint={view.endpoint} hrefFor={(endpoint) => viewHref({ endpoint })} />
+      <DistributionOverlay
+        distributions={result.distributions}
+        endpoint={endpoint}
+        kindOf={kindOf}
+        hrefFor={(name) => viewHref({ endpoint: name })}
+      />
 
       <Card
-        title={`Per round: ${endpointDisplayName(view.endpoint)}`}
+        title={`Per round: ${seriesDisplayName(endpoint, roundsKind)}`}
         actions={
           comparison.endpoints.length > 0 && (
             <div className="flex flex-wrap gap-2 text-xs">
-              {[AGGREGATE_NAME, ...comparison.endpoints.map((endpoint) => endpoint.name)].map((name) => (
-                <Link key={name} href={viewHref({ endpoint: name })} aria-current={view.endpoint === name ? "true" : undefined} className={TOGGLE}>
-                  {endpointDisplayName(name)}
+              {(perEndpoint ?? [comparison.aggregate, ...comparison.endpoints]).map(({ name }) => (
+                <Link key={name} href={viewHref({ endpoint: name })} aria-current={endpoint === name ? "true" : undefined} className={TOGGLE}>
+                  {seriesDisplayName(name, kindOf(name))}
                 </Link>
               ))}
             </div>
@@ -231,9 +286,9 @@ export function CompareView({ input, view }: CompareViewProps) {
             <tr>
               <Th>Side</Th>
               <Th>Run</Th>
-              {rounds.columns.map((column) => (
+              {roundColumns.map((column) => (
                 <Th key={column.metric} numeric>
-                  {column.metric.replace(/^metrics\./, "")}
+                  {roundsKind === "benchmark" ? metricShortName(column.metric, roundsKind) : column.metric.replace(/^metrics\./, "")}
                 </Th>
               ))}
             </tr>
@@ -248,9 +303,9 @@ export function CompareView({ input, view }: CompareViewProps) {
                       {[row.label, row.round !== null ? `#${row.round}` : null].filter(Boolean).join(" ") || row.runId.slice(0, 8)}
                     </Link>
                   </Td>
-                  {rounds.columns.map((column) => (
+                  {roundColumns.map((column) => (
                     <Td key={column.metric} numeric>
-                      {formatMetricValue(column.metric, column.unit, row.values[column.metric] ?? null)}
+                      {formatSeriesMetric(column.metric, column.unit, row.values[column.metric] ?? null, roundsKind)}
                     </Td>
                   ))}
                 </tr>
@@ -258,9 +313,9 @@ export function CompareView({ input, view }: CompareViewProps) {
               <tr key={`${side}-mean`} className="bg-surface-muted font-medium" data-testid={`rounds-mean-${side}`}>
                 <Td>{side}</Td>
                 <Td>Avg ({rounds[side].rows.length})</Td>
-                {rounds.columns.map((column) => (
+                {roundColumns.map((column) => (
                   <Td key={column.metric} numeric>
-                    {formatMetricValue(column.metric, column.unit, rounds[side].mean[column.metric] ?? null)}
+                    {formatSeriesMetric(column.metric, column.unit, rounds[side].mean[column.metric] ?? null, roundsKind)}
                   </Td>
                 ))}
               </tr>,

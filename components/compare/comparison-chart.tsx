@@ -1,8 +1,10 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMetricValue } from "@/server/domain/format";
-import type { ChartDatum } from "./shape";
+import { formatDeltaPct } from "@/server/domain/format";
+import { formatSeriesMetric, metricShortName, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
+import type { ChangeDatum, ChartDatum } from "./shape";
 
 /**
  * A CI whisker, drawn without animation and twice. Without animation: Recharts grows error bars from
@@ -19,12 +21,16 @@ function whiskers(dataKey: "baseError" | "headError") {
   ];
 }
 
-/** Base vs head per endpoint for one metric: bars are group means, whiskers their 95% CIs. */
-export function ComparisonChart({ data, metric, unit }: { data: ChartDatum[]; metric: string; unit: string | null }) {
-  const format = (value: number) => formatMetricValue(metric, unit, value);
+/** Base vs head per endpoint (or benchmark) for one metric: bars are group means, whiskers their 95% CIs. */
+export function ComparisonChart({ data, metric, unit, kind }: { data: ChartDatum[]; metric: string; unit: string | null; kind: SeriesKinds }) {
+  const format = (value: number) => formatSeriesMetric(metric, unit, value, kind);
   const height = Math.max(220, data.length * 44 + 80);
   return (
-    <div style={{ height }} role="img" aria-label={`Base and head ${metric} per endpoint, with 95% confidence intervals`}>
+    <div
+      style={{ height }}
+      role="img"
+      aria-label={`Base and head ${metricShortName(metric, kind)} per ${wordsOf(kind).noun}, with 95% confidence intervals`}
+    >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} layout="vertical" margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid horizontal={false} stroke="var(--chart-grid)" />
@@ -57,5 +63,68 @@ export function ComparisonChart({ data, metric, unit }: { data: ChartDatum[]; me
         </BarChart>
       </ResponsiveContainer>
     </div>
+  );
+}
+
+const VERDICT_FILL: Record<ChangeDatum["verdict"], string> = {
+  regressed: "var(--bad)",
+  improved: "var(--good)",
+  unchanged: "var(--chart-2)",
+  inconclusive: "var(--text-muted)",
+};
+
+/**
+ * Head against base per benchmark for one metric, as a relative change: a bar per benchmark from 0 to
+ * its Δ%, coloured by its verdict, a whisker the 95% CI of Δ where the comparison has one. For
+ * benchmarks, whose values span ns to ms, where bars of the values would hide all but the slowest.
+ * Drawn as a list (name over its bar) rather than an SVG chart, so a long benchmark name wraps on a
+ * phone instead of being cut, and every Δ is text a screen reader reads.
+ */
+export function ChangeChart({ data, metric, kind }: { data: ChangeDatum[]; metric: string; kind: SeriesKinds }) {
+  const bounds = data.flatMap((datum) => (datum.error ? [datum.deltaPct - datum.error[0], datum.deltaPct + datum.error[1]] : [datum.deltaPct]));
+  const low = Math.min(0, ...bounds);
+  const high = Math.max(0, ...bounds);
+  const span = high - low || 1;
+  const at = (value: number) => `${((value - low) / span) * 100}%`;
+  const width = (from: number, to: number) => `${(Math.abs(to - from) / span) * 100}%`;
+  return (
+    <figure data-testid="change-chart">
+      <ul className="space-y-2.5" aria-label={`Change of ${metricShortName(metric, kind)} per ${wordsOf(kind).noun}, head against base`}>
+        {data.map((datum) => (
+          <li key={datum.name} className="text-xs">
+            <div className="flex items-baseline justify-between gap-3">
+              <span className="min-w-0 [overflow-wrap:anywhere]">{datum.name}</span>
+              <span className="shrink-0 font-medium tabular-nums" style={{ color: VERDICT_FILL[datum.verdict] }}>
+                {formatDeltaPct(datum.deltaPct)}
+                {datum.error && (
+                  <span className="font-normal text-text-muted">
+                    {" "}
+                    ({formatDeltaPct(datum.deltaPct - datum.error[0])} … {formatDeltaPct(datum.deltaPct + datum.error[1])})
+                  </span>
+                )}{" "}
+                <span className="font-normal text-text-muted">{datum.verdict}</span>
+              </span>
+            </div>
+            <div className="relative mt-1 h-3 rounded-sm bg-surface-muted" aria-hidden="true">
+              <div className="absolute inset-y-0 w-px bg-text-muted" style={{ left: at(0) }} />
+              <div
+                className="absolute inset-y-0.5 rounded-sm"
+                style={{ left: at(Math.min(0, datum.deltaPct)), width: width(0, datum.deltaPct), background: VERDICT_FILL[datum.verdict] }}
+              />
+              {datum.error && (
+                <div
+                  className="absolute top-1/2 h-0.5 -translate-y-1/2 bg-text"
+                  style={{ left: at(datum.deltaPct - datum.error[0]), width: width(datum.deltaPct - datum.error[0], datum.deltaPct + datum.error[1]) }}
+                />
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+      <figcaption className="mt-2 flex justify-between text-[10px] text-text-muted tabular-nums" aria-hidden="true">
+        <span>{formatDeltaPct(low)}</span>
+        <span>{formatDeltaPct(high)}</span>
+      </figcaption>
+    </figure>
   );
 }

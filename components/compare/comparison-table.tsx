@@ -3,8 +3,10 @@ import { cn } from "@/components/lib/cn";
 import { Badge } from "@/components/ui/badge";
 import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { Comparison, MetricComparison } from "@/server/domain/compare/compare-runs";
-import { formatDeltaPct, formatMetricValue, formatPct, formatPValue, MISSING } from "@/server/domain/format";
-import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
+import { formatDeltaPct, formatPct, formatPValue, MISSING } from "@/server/domain/format";
+import { AGGREGATE_NAME } from "@/server/domain/run";
+import { formatSeriesMetric, metricShortName, seriesDisplayName, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKind, SeriesKinds } from "@/server/domain/series-kind";
 import type { TableGroup } from "./shape";
 import { VerdictBadge } from "./verdict-badge";
 
@@ -15,9 +17,9 @@ function formatCi(metric: MetricComparison): string {
   return `${formatDeltaPct(low)} … ${formatDeltaPct(high)}`;
 }
 
-function sideValue(metric: MetricComparison, side: "base" | "head"): string {
+function sideValue(metric: MetricComparison, side: "base" | "head", kind: SeriesKind): string {
   const summary = metric[side];
-  const value = formatMetricValue(metric.metric, metric.unit, summary.mean);
+  const value = formatSeriesMetric(metric.metric, metric.unit, summary.mean, kind);
   return summary.n > 1 ? `${value} (n=${summary.n})` : value;
 }
 
@@ -61,13 +63,14 @@ const PHONE = {
  * same cells stack into a card per endpoint (PHONE), so a phone sees the verdicts without scrolling
  * sideways.
  */
-export function ComparisonTable({ groups, kind }: { groups: TableGroup[]; kind: Comparison["kind"] }) {
+export function ComparisonTable({ groups, kind, seriesKind }: { groups: TableGroup[]; kind: Comparison["kind"]; seriesKind: SeriesKinds }) {
   const ciHeader = kind === "pairwise" ? "Noise band (1 vs 1)" : kind === "groups" ? "95% CI of Δ" : "95% CI of Δ / band";
+  const words = wordsOf(seriesKind);
   return (
-    <Table label="Comparison per endpoint and metric" stacked>
+    <Table label={`Comparison per ${words.noun} and metric`} stacked>
       <thead>
         <tr>
-          <Th>Endpoint</Th>
+          <Th>{words.nounTitle}</Th>
           <Th>Metric</Th>
           <Th numeric>Base</Th>
           <Th numeric>Head</Th>
@@ -88,34 +91,35 @@ export function ComparisonTable({ groups, kind }: { groups: TableGroup[]; kind: 
                   data-gate={metric.gate ? "true" : undefined}
                   className={cn(STACKED_PAIR_ROW, shade, reason && "max-sm:border-b-0! [&>td]:border-b-0")}
                 >
-                  <Td className={cn("align-top font-medium", PHONE.endpoint)} data-column="endpoint">
+                  {/* A long name (a benchmark's group and parameters) wraps rather than pushing the verdict out of view. */}
+                  <Td wrap className={cn("max-w-72 min-w-40 align-top font-medium [overflow-wrap:anywhere] max-sm:max-w-none", PHONE.endpoint)} data-column="endpoint">
                     {index === 0 && (
                       <>
-                        {endpointDisplayName(group.endpoint)}
+                        {seriesDisplayName(group.endpoint, group.kind)}
                         {group.gateMetric && (
                           <span className="block min-w-40 text-xs font-normal whitespace-normal text-text-muted" data-testid="compare-gate-metric">
-                            gate: {group.gateMetric.name} ({gateWhy(group.gateMetric)})
+                            gate: {metricShortName(group.gateMetric.name, group.kind)} ({gateWhy(group.gateMetric)})
                           </span>
                         )}
                       </>
                     )}
                   </Td>
                   <Td className={cn("align-top", PHONE.metric)} title={metric.aggregation} data-column="metric">
-                    <BreakableName name={metric.metric} />
+                    <BreakableName name={metricShortName(metric.metric, group.kind)} />
                     {metric.gate && (
                       <>
                         {" "}
-                        <Badge tone="accent" title="The CI gate judges this endpoint on this metric">
+                        <Badge tone="accent" title={`The CI gate judges this ${wordsOf(group.kind).noun} on this metric`}>
                           gate
                         </Badge>
                       </>
                     )}
                   </Td>
                   <Td numeric label="base" className={cn("align-top", PHONE.base)} data-column="base">
-                    {sideValue(metric, "base")}
+                    {sideValue(metric, "base", group.kind)}
                   </Td>
                   <Td numeric label="head" className={cn("align-top", PHONE.head)} data-column="head">
-                    {sideValue(metric, "head")}
+                    {sideValue(metric, "head", group.kind)}
                   </Td>
                   <Td
                     numeric

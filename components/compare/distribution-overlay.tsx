@@ -5,13 +5,15 @@ import { LatencyCdfChart } from "@/components/charts/latency-cdf-chart";
 import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { formatDeltaPct, formatMs, formatNumber, formatPct, formatPValue } from "@/server/domain/format";
-import { endpointDisplayName } from "@/server/domain/run";
+import { AGGREGATE_NAME } from "@/server/domain/run";
+import { seriesDisplayName, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKind } from "@/server/domain/series-kind";
 import type { ComparisonData } from "./types";
 
 type Distributions = ComparisonData["distributions"];
 
-function sideSentence(side: "base" | "head", info: Distributions["endpoints"][number]["base"]): string {
-  return `${side}: ${formatNumber(info.count, 0)} requests pooled from ${info.runs} run${info.runs === 1 ? "" : "s"}`;
+function sideSentence(side: "base" | "head", info: Distributions["endpoints"][number]["base"], kind: SeriesKind): string {
+  return `${side}: ${formatNumber(info.count, 0)} ${wordsOf(kind).count} pooled from ${info.runs} run${info.runs === 1 ? "" : "s"}`;
 }
 
 /**
@@ -22,31 +24,40 @@ function sideSentence(side: "base" | "head", info: Distributions["endpoints"][nu
 export function DistributionOverlay({
   distributions,
   endpoint,
+  kindOf,
   hrefFor,
 }: {
   distributions: Distributions;
   endpoint: string;
+  /** An endpoint's kind by name (server/domain/series-kind.ts): a benchmark's distribution is of its samples' time per operation. */
+  kindOf: (endpoint: string) => SeriesKind;
   hrefFor: (endpoint: string) => string;
 }) {
   const entry = distributions.endpoints.find((candidate) => candidate.endpoint === endpoint);
-  const name = endpointDisplayName(endpoint);
+  const kind = kindOf(endpoint);
+  const words = wordsOf(kind);
+  const displayName = (name: string) => seriesDisplayName(name, kindOf(name));
+  const name = displayName(endpoint);
   const { biggestChange } = distributions;
+  // Benchmarks have no aggregate distribution to offer (their runs' aggregate holds no numbers).
+  const choices = distributions.endpoints.filter((candidate) => candidate.endpoint !== AGGREGATE_NAME || kindOf(AGGREGATE_NAME) !== "benchmark");
+  const changedMost = `the ${biggestChange === null ? "endpoint" : wordsOf(kindOf(biggestChange)).noun} whose distribution changed most`;
   return (
     <Card
-      title={`Latency distribution: ${name}`}
+      title={`${kind === "benchmark" ? "Time per operation" : "Latency"} distribution: ${name}`}
       data-testid="distribution-overlay"
       actions={
-        distributions.endpoints.length > 1 && (
+        choices.length > 1 && (
           <div className="flex flex-wrap gap-2 text-xs">
-            {distributions.endpoints.map((candidate) => (
+            {choices.map((candidate) => (
               <Link
                 key={candidate.endpoint}
                 href={hrefFor(candidate.endpoint)}
                 aria-current={candidate.endpoint === endpoint ? "true" : undefined}
                 className={TOGGLE}
-                title={candidate.endpoint === biggestChange ? "the endpoint whose distribution changed most" : undefined}
+                title={candidate.endpoint === biggestChange ? changedMost : undefined}
               >
-                {endpointDisplayName(candidate.endpoint)}
+                {displayName(candidate.endpoint)}
                 {candidate.endpoint === biggestChange ? " ★" : ""}
               </Link>
             ))}
@@ -65,14 +76,15 @@ export function DistributionOverlay({
       ) : (
         <div className="space-y-3">
           <p className="text-xs text-text-muted">
-            {sideSentence("base", entry.base)} · {sideSentence("head", entry.head)}. Counts are added bucket by bucket across rounds (never
-            percentiles averaged); each curve is the share of requests at or below a latency.
+            {sideSentence("base", entry.base, kind)} · {sideSentence("head", entry.head, kind)}. Counts are added bucket by bucket across
+            rounds (never percentiles averaged); each curve is the share of {words.count} at or below a{" "}
+            {kind === "benchmark" ? "time per operation" : "latency"}.
             {biggestChange && biggestChange !== endpoint && (
               <>
                 {" "}
-                The endpoint whose distribution changed most:{" "}
+                {changedMost.charAt(0).toUpperCase() + changedMost.slice(1)}:{" "}
                 <Link href={hrefFor(biggestChange)} className="text-accent underline">
-                  {endpointDisplayName(biggestChange)}
+                  {displayName(biggestChange)}
                 </Link>
                 .
               </>
@@ -81,7 +93,7 @@ export function DistributionOverlay({
           <LatencyCdfChart
             points={entry.cdf}
             gapAtMs={entry.test.statistic > 0 ? entry.test.atMs : null}
-            label={`Cumulative latency distributions of ${name}, base and head, on a log latency axis`}
+            label={`Cumulative ${kind === "benchmark" ? "time per operation" : "latency"} distributions of ${name}, base and head, on a log axis`}
           />
           <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">
             <Table label={`Pooled percentiles of ${name}`}>
@@ -116,15 +128,16 @@ export function DistributionOverlay({
                   <>
                     {" "}
                     at {formatMs(entry.test.atMs)}, where {formatPct(Math.abs(entry.test.signedGap), 1)}{" "}
-                    {entry.test.signedGap < 0 ? "fewer" : "more"} of head&apos;s requests are at or below it
+                    {entry.test.signedGap < 0 ? "fewer" : "more"} of head&apos;s {words.count} are at or below it
                   </>
                 )}
                 , {formatPValue(entry.test.pValue)}.
               </p>
               <p className="text-xs text-text-muted">
-                What this does not prove: the test treats every request as an independent draw. Requests within one run are not (they share
-                warm-up, caches, GC pauses and the machine&apos;s noise), and a whole run that is a little slower moves all its requests together,
-                so with {formatNumber(entry.test.baseCount + entry.test.headCount, 0)} requests almost any difference gets a tiny p. Read it as
+                What this does not prove: the test treats every {words.count === "samples" ? "sample" : "request"} as an independent draw. Those
+                within one run are not (they share warm-up, caches, GC pauses and the machine&apos;s noise), and a whole run that is a little
+                slower moves all of them together, so with {formatNumber(entry.test.baseCount + entry.test.headCount, 0)} {words.count} almost any
+                difference gets a tiny p. Read it as
                 &ldquo;the shapes differ&rdquo; and D as how much; whether head is really slower is the verdict above, which treats each round as
                 one sample. Binned: D is read at the bucket edges both histograms share, which can only understate the raw-sample D.
               </p>

@@ -1,6 +1,8 @@
 import type { Comparison, EndpointComparison, MetricComparison } from "@/server/domain/compare/compare-runs";
-import { INCONCLUSIVE_KIND_WORDS } from "@/server/domain/compare/gate-summary";
-import { AGGREGATE_NAME, endpointDisplayName } from "@/server/domain/run";
+import { comparisonKindOf, INCONCLUSIVE_KIND_WORDS } from "@/server/domain/compare/gate-summary";
+import { AGGREGATE_NAME } from "@/server/domain/run";
+import { seriesDisplayName, seriesKindOf } from "@/server/domain/series-kind";
+import type { SeriesKind } from "@/server/domain/series-kind";
 import type { SignificanceTest } from "@/server/domain/stats/verdict";
 import type { ComparisonData } from "./types";
 
@@ -16,6 +18,8 @@ export interface TableRow {
 
 export interface TableGroup {
   endpoint: string;
+  /** An endpoint or a benchmark (server/domain/series-kind.ts): the words and units of its rows. */
+  kind: SeriesKind;
   verdict: EndpointComparison["verdict"];
   /** The metric the CI gate judges this endpoint on, and why that one; null for the aggregate of runs with endpoints. */
   gateMetric: EndpointComparison["gateMetric"];
@@ -34,6 +38,15 @@ function tableRow(metric: MetricComparison, isNotComparable: boolean): TableRow 
 }
 
 /**
+ * The results the page shows a comparison of: its endpoints and its aggregate; a comparison of
+ * benchmarks' endpoints only, since their aggregate holds no numbers (each benchmark is judged alone).
+ */
+export function comparedResults(comparison: Pick<Comparison, "endpoints" | "aggregate">): EndpointComparison[] {
+  if (comparisonKindOf(comparison) === "benchmark" && comparison.endpoints.length > 0) return comparison.endpoints;
+  return [...comparison.endpoints, comparison.aggregate];
+}
+
+/**
  * Endpoints (aggregate last) with their metrics. With `show: "gate"`, each endpoint's gate metric
  * whatever its verdict (an inconclusive one says why) and the other metrics that regressed or improved;
  * endpoints left with nothing are dropped. Regressions come first, then improvements.
@@ -42,9 +55,10 @@ export function tableGroups(comparison: Comparison, show: TableShow): TableGroup
   const rank = { regressed: 0, improved: 1, unchanged: 2, inconclusive: 3 } as const;
   const isNotComparable = comparison.notComparable !== null;
   const isShown = (metric: MetricComparison) => show === "all" || metric.gate || metric.verdict === "regressed" || metric.verdict === "improved";
-  return [...comparison.endpoints, comparison.aggregate]
+  return comparedResults(comparison)
     .map((endpoint) => ({
       endpoint: endpoint.name,
+      kind: seriesKindOf(endpoint),
       verdict: endpoint.verdict,
       gateMetric: endpoint.gateMetric,
       // The gate metric first: it is what the endpoint's verdict is.
@@ -87,11 +101,41 @@ export function chartData(comparison: Comparison, metric: string): ChartDatum[] 
       side.ci95 && side.mean !== null ? [side.mean - side.ci95[0], side.ci95[1] - side.mean] : null;
     return [
       {
-        name: endpointDisplayName(endpoint.name),
+        name: seriesDisplayName(endpoint.name, seriesKindOf(endpoint)),
         base: found.base.mean,
         head: found.head.mean,
         baseError: whisker(found.base),
         headError: whisker(found.head),
+        verdict: found.verdict,
+      },
+    ];
+  });
+}
+
+export interface ChangeDatum {
+  name: string;
+  /** 100 · (head − base) / base. */
+  deltaPct: number;
+  /** [below, above] distances from Δ to its 95% CI bounds (ErrorBar's shape); null without an interval (1 vs 1: a noise band). */
+  error: [number, number] | null;
+  verdict: MetricComparison["verdict"];
+}
+
+/**
+ * One bar per benchmark for `metric`: its relative change, head against base, with the 95% CI of Δ as a
+ * whisker where the comparison has one. Benchmarks' values span ns to ms, so bars of the values side by
+ * side hide the small ones; their changes share one axis.
+ */
+export function changeChartData(comparison: Comparison, metric: string): ChangeDatum[] {
+  return comparedResults(comparison).flatMap((endpoint) => {
+    const found = endpoint.metrics.find((candidate) => candidate.metric === metric);
+    if (!found || found.deltaPct === null) return [];
+    const ci = found.deltaPctCi95;
+    return [
+      {
+        name: seriesDisplayName(endpoint.name, seriesKindOf(endpoint)),
+        deltaPct: found.deltaPct,
+        error: ci ? [found.deltaPct - ci[0], ci[1] - found.deltaPct] : null,
         verdict: found.verdict,
       },
     ];

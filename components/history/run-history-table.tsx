@@ -5,12 +5,14 @@ import Link from "next/link";
 import { pagePaths } from "@/server/domain/urls";
 import { useState } from "react";
 import { cn } from "@/components/lib/cn";
-import { MISSING, formatDuration, formatMs, formatNumber, formatPct } from "@/server/domain/format";
+import { MISSING, formatDuration } from "@/server/domain/format";
+import { seriesKindsOf } from "@/server/domain/series-kind";
 import { GradeChip } from "@/components/sla/grade-badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { compareHref, splitCompareSelection } from "./compare-url";
 import type { SelectedRun } from "./compare-url";
+import { RunResultCells, RunResultHeaders } from "./run-results";
 import { commitLink, describeRunTime, formatRunTime } from "./run-time";
 
 type HistoryRun = RouterOutputs["history"]["list"]["runs"][number];
@@ -36,6 +38,9 @@ export function RunHistoryTable({
   const [selected, setSelected] = useState<ReadonlyMap<string, SelectedRun>>(new Map());
   const selection = splitCompareSelection([...selected.values()]);
   const allOnPageSelected = runs.length > 0 && runs.every((run) => selected.has(run.id));
+  const kind = seriesKindsOf(runs);
+  // The hardware a run was measured on: a column once any run on the page names one.
+  const hasTestbed = runs.some((run) => run.testbed !== null);
 
   const toggle = (run: HistoryRun, isChecked: boolean) => {
     setSelected((previous) => {
@@ -107,9 +112,8 @@ export function RunHistoryTable({
             <Th>Branch</Th>
             <Th>Commit</Th>
             <Th>Tool</Th>
-            <Th numeric>Requests</Th>
-            <Th numeric>p95</Th>
-            <Th numeric>Error rate</Th>
+            {hasTestbed && <Th>Testbed</Th>}
+            <RunResultHeaders kind={kind} />
             <Th numeric>Duration</Th>
             <Th>CI outcome</Th>
             {hasSla && <Th>SLA</Th>}
@@ -160,9 +164,12 @@ export function RunHistoryTable({
                   )}
                 </Td>
                 <Td>{run.tool}</Td>
-                <Td numeric>{formatNumber(run.aggregate?.requests, 0)}</Td>
-                <Td numeric>{formatMs(run.aggregate?.p95Ms)}</Td>
-                <Td numeric>{formatPct(run.aggregate?.errorRate)}</Td>
+                {hasTestbed && (
+                  <Td className="max-w-[14rem] truncate text-xs" title={run.testbed ?? "No testbed named: a testbed of its own"} data-testid="history-testbed">
+                    {run.testbed ?? MISSING}
+                  </Td>
+                )}
+                <RunResultCells run={run} kind={kind} />
                 <Td numeric>{formatDuration(run.durationSeconds)}</Td>
                 <Td data-testid="history-verdict">
                   {run.outcome === null ? (

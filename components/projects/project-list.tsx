@@ -69,7 +69,8 @@ export function ProjectList({ empty }: { empty: ReactNode }) {
                 <p className="text-sm text-text-muted" data-testid="run-count">
                   {formatNumber(project.runCount, 0)} {project.runCount === 1 ? "run" : "runs"}
                 </p>
-                {project.sparkline.length > 0 && (
+                {/* A project of benchmarks has no aggregate p95 (each benchmark is judged on its own): nothing to draw. */}
+                {project.sparkline.some((point) => point.y !== null) && (
                   <div className="flex items-end gap-2 text-right">
                     <div className="text-xs text-text-muted">
                       p95

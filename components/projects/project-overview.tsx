@@ -3,13 +3,15 @@ import type { ReactNode } from "react";
 import { Sparkline } from "@/components/charts/sparkline";
 import { describeRunTime, formatRunTime } from "@/components/history/run-time";
 import { cn } from "@/components/lib/cn";
-import { MISSING, formatMs, formatNumber, formatPct, formatRate } from "@/server/domain/format";
+import { MISSING, formatMs, formatPct } from "@/server/domain/format";
+import { RunResultCells, RunResultHeaders } from "@/components/history/run-results";
+import { formatThroughput, seriesKindOf, seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { ProjectUploadHint } from "./project-upload-hint";
 import { describeTrend } from "./trend";
-import { AGGREGATE_DISPLAY_NAME } from "@/server/domain/run";
 import { pagePaths } from "@/server/domain/urls";
 
 type Overview = RouterOutputs["project"]["overview"];
@@ -26,14 +28,20 @@ export function ProjectOverview({ overview, baseUrl, now }: { overview: Overview
       All runs →
     </Link>
   );
+  const kind = seriesKindsOf(overview.endpoints);
+  const words = wordsOf(kind);
   return (
     <div className="space-y-6">
       <OverviewBanners overview={overview} />
       <Section
-        title="Endpoints"
-        actions={<span className="text-xs text-text-muted">Latest run; p95 sparkline and trend over its series (same tool, label and branch)</span>}
+        title={words.nounsTitle}
+        actions={
+          <span className="text-xs text-text-muted">
+            Latest run; p95{kind === "benchmark" ? " time/op" : ""} sparkline and trend over its series (same tool, label and branch)
+          </span>
+        }
       >
-        <EndpointsTable overview={overview} />
+        <EndpointsTable overview={overview} kind={kind} />
       </Section>
       <Section title="Recent runs" actions={allRuns}>
         <RecentRunsTable overview={overview} now={now} />
@@ -81,17 +89,26 @@ function OverviewBanners({ overview }: { overview: Overview }) {
   );
 }
 
-function EndpointsTable({ overview }: { overview: Overview }) {
+/** Whether a row has a number to show: an aggregate of benchmarks has none (they are judged one by one). */
+function hasLatestNumbers({ latest }: EndpointSummary): boolean {
+  return [latest.p50Ms, latest.p95Ms, latest.p99Ms, latest.errorRate, latest.throughput].some((value) => value !== null && value !== undefined);
+}
+
+function EndpointsTable({ overview, kind }: { overview: Overview; kind: SeriesKinds }) {
+  const words = wordsOf(kind);
+  // Benchmarks fail no samples (hyperfine's exits aside): an error-rate column of zeros says nothing.
+  const hasErrorRate = words.hasLoad || overview.endpoints.some((endpoint) => (endpoint.latest.errorRate ?? 0) > 0);
+  const aggregate = overview.aggregate && hasLatestNumbers(overview.aggregate) ? overview.aggregate : null;
   return (
-    <Table label="Endpoints">
+    <Table label={words.nounsTitle}>
       <thead>
         <tr>
-          <Th>Endpoint</Th>
+          <Th>{words.nounTitle}</Th>
           <Th className="hidden sm:table-cell">Protocol</Th>
           <Th numeric>p50</Th>
           <Th numeric>p95</Th>
           <Th numeric>p99</Th>
-          <Th numeric>Error rate</Th>
+          {hasErrorRate && <Th numeric>Error rate</Th>}
           <Th numeric>Throughput</Th>
           <Th>p95 of its series</Th>
           <Th title="Latest p95 vs the median of the previous up to 10 runs: ↑ worse beyond +5%, ↓ better beyond −5%">
@@ -105,21 +122,34 @@ function EndpointsTable({ overview }: { overview: Overview }) {
             key={endpoint.id ?? "aggregate"}
             endpoint={endpoint}
             href={pagePaths.endpoint(overview.project.slug, endpoint)}
+            aggregateName={words.aggregate}
+            hasErrorRate={hasErrorRate}
           />
         ))}
       </tbody>
-      {overview.aggregate && (
+      {aggregate && (
         <tfoot data-testid="aggregate-row">
-          <EndpointRow endpoint={overview.aggregate} href={null} />
+          <EndpointRow endpoint={aggregate} href={null} aggregateName={words.aggregate} hasErrorRate={hasErrorRate} />
         </tfoot>
       )}
     </Table>
   );
 }
 
-function EndpointRow({ endpoint, href }: { endpoint: EndpointSummary; href: string | null }) {
+function EndpointRow({
+  endpoint,
+  href,
+  aggregateName,
+  hasErrorRate,
+}: {
+  endpoint: EndpointSummary;
+  href: string | null;
+  aggregateName: string;
+  hasErrorRate: boolean;
+}) {
   const trend = describeTrend(endpoint.trend);
   const isAggregate = href === null;
+  const kind = seriesKindOf(endpoint);
   const stale = !isAggregate && !endpoint.isInLatestRun;
   return (
     <tr className={cn(isAggregate && "bg-surface-muted font-semibold", stale && "text-text-muted")}>
@@ -129,7 +159,7 @@ function EndpointRow({ endpoint, href }: { endpoint: EndpointSummary; href: stri
             {endpoint.name}
           </Link>
         ) : (
-          AGGREGATE_DISPLAY_NAME
+          aggregateName
         )}
         {stale && (
           <span className="ml-2">
@@ -145,8 +175,10 @@ function EndpointRow({ endpoint, href }: { endpoint: EndpointSummary; href: stri
         {formatMs(endpoint.latest.p95Ms)}
       </Td>
       <Td numeric>{formatMs(endpoint.latest.p99Ms)}</Td>
-      <Td numeric>{formatPct(endpoint.latest.errorRate)}</Td>
-      <Td numeric>{formatRate(endpoint.latest.throughput)}</Td>
+      {hasErrorRate && (
+        <Td numeric>{kind === "benchmark" && !endpoint.latest.errorRate ? "" : formatPct(endpoint.latest.errorRate)}</Td>
+      )}
+      <Td numeric>{formatThroughput(endpoint.latest.throughput, kind)}</Td>
       <Td className="py-1">
         <Sparkline
           points={endpoint.series}
@@ -170,6 +202,7 @@ function EndpointRow({ endpoint, href }: { endpoint: EndpointSummary; href: stri
 }
 
 function RecentRunsTable({ overview, now }: { overview: Overview; now: number }) {
+  const kind = seriesKindsOf(overview.recentRuns);
   return (
     <Table label="Recent runs">
       <thead>
@@ -179,9 +212,7 @@ function RecentRunsTable({ overview, now }: { overview: Overview; now: number })
           <Th numeric>Round</Th>
           <Th>Branch</Th>
           <Th>Tool</Th>
-          <Th numeric>Requests</Th>
-          <Th numeric>p95</Th>
-          <Th numeric>Error rate</Th>
+          <RunResultHeaders kind={kind} />
         </tr>
       </thead>
       <tbody data-testid="recent-runs">
@@ -198,9 +229,7 @@ function RecentRunsTable({ overview, now }: { overview: Overview; now: number })
               {run.gitBranch ?? MISSING}
             </Td>
             <Td>{run.tool}</Td>
-            <Td numeric>{formatNumber(run.aggregate?.requests, 0)}</Td>
-            <Td numeric>{formatMs(run.aggregate?.p95Ms)}</Td>
-            <Td numeric>{formatPct(run.aggregate?.errorRate)}</Td>
+            <RunResultCells run={run} kind={kind} />
           </tr>
         ))}
       </tbody>

@@ -5,15 +5,18 @@ import { usePathname } from "next/navigation";
 import { cn } from "@/components/lib/cn";
 import { pagePaths } from "@/server/domain/urls";
 
-/** The project's sections; the active one follows the URL. */
-export function ProjectTabs({ slug }: { slug: string }) {
+/**
+ * The project's sections; the active one follows the URL. Capacity (latency against load) is left out
+ * of a project with only benchmark runs, which have no load; its page stays reachable by URL.
+ */
+export function ProjectTabs({ slug, hasCapacity }: { slug: string; hasCapacity: boolean }) {
   const pathname = usePathname();
   const tabs = [
     { href: pagePaths.project(slug), label: "Overview", exact: true },
     { href: pagePaths.runs(slug), label: "Runs" },
     { href: pagePaths.regressions(slug), label: "Regressions" },
     { href: pagePaths.compare(slug), label: "Compare" },
-    { href: pagePaths.capacity(slug), label: "Capacity" },
+    ...(hasCapacity ? [{ href: pagePaths.capacity(slug), label: "Capacity" }] : []),
     { href: pagePaths.settings(slug), label: "Settings" },
   ].map((tab) => ({ ...tab, active: tab.exact ? pathname === tab.href : pathname.startsWith(tab.href) }));
   return (

@@ -5,9 +5,10 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { cn } from "@/components/lib/cn";
 import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
-import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
+import { formatDeltaPct, formatPValue } from "@/server/domain/format";
 import { metricDefinition } from "@/server/domain/metrics";
-import { endpointDisplayName } from "@/server/domain/run";
+import { countNouns, formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf, seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { groupIntoIncidents } from "./incidents";
 
@@ -21,13 +22,18 @@ export type InboxStatus = (typeof INBOX_STATUSES)[number];
 export function RegressionInbox({ inbox }: { inbox: Inbox }) {
   const { project, status, regressions, improvements } = inbox;
   const incidentCount = groupIntoIncidents(regressions).length;
+  const rows = [...regressions, ...improvements];
+  // Each change in its own words (server/domain/series-kind.ts); the page's, from its rows or the project's runs.
+  const kind: SeriesKinds = rows.length > 0 ? seriesKindsOf(rows.map(protocolOf)) : project.hasOnlyBenchmarks ? "benchmark" : "endpoint";
+  const words = wordsOf(kind);
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-xl font-semibold">Regressions</h1>
           <p className="text-sm text-text-muted">
-            Steps detected in each endpoint&apos;s history on <code>{project.defaultBranch}</code> (change points, per label), newest first.
+            Steps detected in each {words.noun}&apos;s history on <code>{project.defaultBranch}</code> (change points, per label), newest
+            first.
           </p>
         </div>
         <nav aria-label="Status" className="flex gap-1 text-sm">
@@ -46,21 +52,27 @@ export function RegressionInbox({ inbox }: { inbox: Inbox }) {
       <Card title={`Regressions (${regressions.length}${incidentCount > 0 ? ` in ${incidentCount} ${incidentCount === 1 ? "incident" : "incidents"}` : ""})`}>
         {regressions.length === 0 ? (
           <EmptyState title={status === "open" ? "No open regressions" : `No ${status === "all" ? "" : `${status} `}regressions`}>
-            Each upload on {project.defaultBranch} is checked: a lasting step up in latency (at least 6 runs on each side) opens one here.
+            Each upload on {project.defaultBranch} is checked: a lasting step up in {words.latency} (at least 6 runs on each side) opens
+            one here.
           </EmptyState>
         ) : (
-          <RegressionTable slug={project.slug} rows={regressions} testId="regressions" />
+          <RegressionTable slug={project.slug} rows={regressions} kind={kind} testId="regressions" />
         )}
       </Card>
       <Card title={`Improvements (${improvements.length})`}>
         {improvements.length === 0 ? (
           <p className="text-sm text-text-muted">No lasting improvements detected{status === "all" ? "" : ` (${status})`}.</p>
         ) : (
-          <RegressionTable slug={project.slug} rows={improvements} testId="improvements" />
+          <RegressionTable slug={project.slug} rows={improvements} kind={kind} testId="improvements" />
         )}
       </Card>
     </div>
   );
+}
+
+/** A change's endpoint protocol ("benchmark" for a benchmark); null for the aggregate's. */
+function protocolOf(row: Regression): string | null {
+  return row.endpoint?.protocol ?? null;
 }
 
 /** A custom metric's unit is not known here ("metrics.<key>"): its value is shown as a number. */
@@ -94,14 +106,14 @@ const PHONE = {
 } as const;
 
 /** One table, one body per incident: a heading row (the run where it began, how wide) and its changes; a card per incident below `sm`. */
-function RegressionTable({ slug, rows, testId }: { slug: string; rows: Regression[]; testId: string }) {
+function RegressionTable({ slug, rows, kind, testId }: { slug: string; rows: Regression[]; kind: SeriesKinds; testId: string }) {
   const incidents = groupIntoIncidents(rows);
   return (
     <Table label="Detected changes by incident, newest first" stacked>
       <thead>
         <tr>
           <Th>Detected</Th>
-          <Th>Endpoint</Th>
+          <Th>{wordsOf(kind).nounTitle}</Th>
           <Th>Metric</Th>
           <Th numeric>Before → after</Th>
           <Th numeric>Δ</Th>
@@ -112,14 +124,14 @@ function RegressionTable({ slug, rows, testId }: { slug: string; rows: Regressio
       </thead>
       {incidents.map((incident) => {
         const first = incident.rows[0]!;
-        const endpoints = incident.endpoints.length;
+        const firstKind = seriesKindOf(protocolOf(first));
         return (
           <tbody key={incident.firstRunId} data-testid={testId}>
             <tr data-testid="incident" className="bg-surface-muted">
               <th scope="rowgroup" colSpan={COLUMNS} className="px-3 py-2 text-left text-sm font-normal">
                 <span className="font-medium">
-                  {incident.rows.length} {incident.rows.length === 1 ? "change" : "changes"} on {endpoints}{" "}
-                  {endpoints === 1 ? "endpoint" : "endpoints"}
+                  {incident.rows.length} {incident.rows.length === 1 ? "change" : "changes"} on{" "}
+                  {countNouns(incident.endpoints.length, seriesKindsOf(incident.rows.map(protocolOf)))}
                 </span>{" "}
                 starting at{" "}
                 <Link href={pagePaths.run(slug, first.firstRunId)} className="text-accent hover:underline">
@@ -128,7 +140,8 @@ function RegressionTable({ slug, rows, testId }: { slug: string; rows: Regressio
                 <span className="text-xs text-text-muted">{runContext(first)}</span>
                 <span className="text-text-muted">
                   {" "}
-                  · largest: {endpointDisplayName(first.endpoint?.name ?? null)} {first.metric} {formatDeltaPct(first.deltaPct)}
+                  · largest: {seriesDisplayName(first.endpoint?.name ?? null, firstKind)} {metricShortName(first.metric, firstKind)}{" "}
+                  {formatDeltaPct(first.deltaPct)}
                 </span>
               </th>
             </tr>
@@ -144,7 +157,9 @@ function RegressionTable({ slug, rows, testId }: { slug: string; rows: Regressio
 
 function RegressionRow({ slug, row }: { slug: string; row: Regression }) {
   const unit = unitOf(row.metric);
-  const endpoint = endpointDisplayName(row.endpoint?.name ?? null);
+  const kind = seriesKindOf(protocolOf(row));
+  const endpoint = seriesDisplayName(row.endpoint?.name ?? null, kind);
+  const metric = metricShortName(row.metric, kind);
   return (
     <tr id={`regression-${row.id}`} data-testid="regression-row" className={STACKED_PAIR_ROW}>
       <Td label="detected" className={cn("text-text-muted", PHONE.detected)} data-column="detected">
@@ -154,10 +169,10 @@ function RegressionRow({ slug, row }: { slug: string; row: Regression }) {
         {endpoint}
       </Td>
       <Td className={PHONE.metric} data-column="metric">
-        {row.metric}
+        {metric}
       </Td>
       <Td numeric label="before → after" className={PHONE.values} data-column="values">
-        {formatMetricValue(row.metric, unit, row.beforeValue)} → {formatMetricValue(row.metric, unit, row.afterValue)}
+        {formatSeriesMetric(row.metric, unit, row.beforeValue, kind)} → {formatSeriesMetric(row.metric, unit, row.afterValue, kind)}
       </Td>
       <Td numeric className={cn(row.kind === "regression" ? "text-bad" : "text-good", PHONE.delta)} data-column="delta">
         {formatDeltaPct(row.deltaPct)}
@@ -173,11 +188,11 @@ function RegressionRow({ slug, row }: { slug: string; row: Regression }) {
         <span className="flex flex-col gap-1 max-sm:flex-row max-sm:flex-wrap max-sm:items-center max-sm:gap-x-3">
           <span className="flex gap-2 text-xs max-sm:gap-3">
             {row.links.comparePath && (
-              <Link href={row.links.comparePath} className="text-accent hover:underline" aria-label={`Before vs after: ${endpoint} ${row.metric}`}>
+              <Link href={row.links.comparePath} className="text-accent hover:underline" aria-label={`Before vs after: ${endpoint} ${metric}`}>
                 before vs after
               </Link>
             )}
-            <Link href={row.links.trendPath} className="text-accent hover:underline" aria-label={`Trend: ${endpoint} ${row.metric}`}>
+            <Link href={row.links.trendPath} className="text-accent hover:underline" aria-label={`Trend: ${endpoint} ${metric}`}>
               trend
             </Link>
           </span>

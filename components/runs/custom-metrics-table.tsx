@@ -1,13 +1,20 @@
 import { formatNumber } from "@/server/domain/format";
 import { Table, Td, Th } from "@/components/ui/table";
+import { wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
 
-/** Custom measurements (CPU %, memory, messages/s) of the run and of its endpoints, with their direction. */
-export function CustomMetricsTable({ metrics }: { metrics: RunReportData["metrics"] }) {
+/** Custom measurements (CPU %, memory, messages/s, B/op) of the run and of its endpoints or benchmarks, with their direction. */
+export function CustomMetricsTable({ metrics, kind }: { metrics: RunReportData["metrics"]; kind: SeriesKinds }) {
   if (metrics.length === 0) return null;
+  const words = wordsOf(kind);
   return (
-    <ReportSection id="custom-metrics" title="Custom metrics" description="Measurements beside latency, at run or endpoint level.">
+    <ReportSection
+      id="custom-metrics"
+      title="Custom metrics"
+      description={`Measurements beside ${words.latency}, at run or ${words.noun} level${words.hasLoad ? "" : ", in the tool's own units"}.`}
+    >
       <Table label="Custom metrics">
         <thead>
           <tr>

@@ -2,7 +2,9 @@
 
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { formatMs, formatNumber, formatPct, formatRate } from "@/server/domain/format";
+import { formatMs, formatNumber, formatPct } from "@/server/domain/format";
+import { formatThroughput, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 import { cn } from "@/components/lib/cn";
 import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
 import { withoutUnit } from "./display";
@@ -20,27 +22,72 @@ interface Column {
   isBad?: (row: EndpointRowData) => boolean;
 }
 
-const ms = (value: number | null) => withoutUnit(formatMs(value), "ms");
 const hasErrors = (row: EndpointRowData) => (row.failures ?? 0) > 0;
 
-const COLUMNS: readonly Column[] = [
-  { key: "count", label: "Count", title: "Requests (calls) made", render: (row) => formatNumber(row.requests, 0) },
-  {
-    key: "rps",
-    label: "RPS",
-    unit: "req/s",
-    title: "Throughput, requests per second",
-    render: (row) => withoutUnit(formatRate(row.requestsPerSecond), "req/s"),
-  },
-  { key: "avg", label: "Avg", unit: "ms", title: "Mean latency", render: (row) => ms(row.meanMs) },
-  { key: "p50", label: "P50", unit: "ms", title: "Median latency", render: (row) => ms(row.p50Ms) },
-  { key: "p90", label: "P90", unit: "ms", title: "90th percentile latency", render: (row) => ms(row.p90Ms) },
-  { key: "p95", label: "P95", unit: "ms", title: "95th percentile latency", render: (row) => ms(row.p95Ms) },
-  { key: "p99", label: "P99", unit: "ms", title: "99th percentile latency", render: (row) => ms(row.p99Ms) },
-  { key: "max", label: "Max", unit: "ms", title: "Slowest call", render: (row) => ms(row.maxMs) },
-  { key: "errors", label: "Errors", title: "Failed requests", render: (row) => formatNumber(row.failures, 0), isBad: hasErrors },
-  { key: "errorRate", label: "Error %", title: "Failed / all requests", render: (row) => formatPct(row.errorRate), isBad: hasErrors },
-];
+/** The time columns and the row field each shows. */
+const TIME_FIELD = { avg: "meanMs", p50: "p50Ms", p90: "p90Ms", p95: "p95Ms", p99: "p99Ms", max: "maxMs" } as const;
+type TimeKey = keyof typeof TIME_FIELD;
+
+/**
+ * The table's columns for the run's kind (server/domain/series-kind.ts). A load test's: count, RPS,
+ * latency in ms (stated once in the header), errors. A run of benchmarks': samples, ops/s, time per
+ * operation with its unit in every cell (ns, µs and ms side by side), and errors only when a benchmark
+ * failed (hyperfine's non-zero exits): otherwise they are always empty; a percentile no benchmark of the
+ * run has (vitest writes no p90 or p95) is left out too. A run with both kinds keeps the
+ * load test's columns, and each row reads in its own words (a benchmark's time keeps its unit, its
+ * throughput says ops/s).
+ */
+function columnsFor(kind: SeriesKinds, rows: readonly EndpointRowData[]): Column[] {
+  const anyFailures = rows.some(hasErrors);
+  const words = wordsOf(kind);
+  const isBenchmarks = kind === "benchmark";
+  // In a table of benchmarks every time keeps its unit; elsewhere "ms" is said by the header.
+  const timeUnit = isBenchmarks ? undefined : "ms";
+  const time = (value: number | null) => (isBenchmarks ? formatMs(value) : withoutUnit(formatMs(value), "ms"));
+  const throughput = (row: EndpointRowData) => {
+    const formatted = formatThroughput(row.requestsPerSecond, row.kind);
+    return row.kind === "benchmark" && !isBenchmarks ? formatted : withoutUnit(formatted, words.throughputUnit);
+  };
+  const latency = isBenchmarks ? "time per operation" : "latency";
+  const timeColumn = (key: TimeKey, label: string, title: string): Column => ({
+    key,
+    label,
+    unit: timeUnit,
+    title,
+    render: (row) => time(row[TIME_FIELD[key]]),
+  });
+  const times = [
+    timeColumn("avg", isBenchmarks ? "Mean" : "Avg", `Mean ${latency}`),
+    timeColumn("p50", "P50", `Median ${latency}`),
+    timeColumn("p90", "P90", `90th percentile ${latency}`),
+    timeColumn("p95", "P95", `95th percentile ${latency}`),
+    timeColumn("p99", "P99", `99th percentile ${latency}`),
+    timeColumn("max", "Max", isBenchmarks ? "Slowest sample" : "Slowest call"),
+  ];
+  const hasTime = (column: Column) => rows.some((row) => row[TIME_FIELD[column.key as TimeKey]] !== null);
+  const columns: Column[] = [
+    {
+      key: "count",
+      label: words.countTitle,
+      title: isBenchmarks ? "Samples: repetitions, rounds or timed runs" : "Requests (calls) made",
+      render: (row) => formatNumber(row.requests, 0),
+    },
+    {
+      key: "rps",
+      label: words.throughputTitle,
+      unit: isBenchmarks ? undefined : words.throughputUnit,
+      title: isBenchmarks ? "Operations per second" : "Throughput, requests per second",
+      render: throughput,
+    },
+    ...(isBenchmarks ? times.filter(hasTime) : times),
+  ];
+  if (!words.hasLoad && !anyFailures) return columns;
+  return [
+    ...columns,
+    { key: "errors", label: "Errors", title: `Failed ${words.count}`, render: (row) => formatNumber(row.failures, 0), isBad: hasErrors },
+    { key: "errorRate", label: "Error %", title: `Failed / all ${words.count}`, render: (row) => formatPct(row.errorRate), isBad: hasErrors },
+  ];
+}
 
 /** ✓/✗ against the SLA: shown only when the project has a policy. */
 function SlaCell({ row }: { row: EndpointRowData }) {
@@ -135,7 +182,7 @@ function columnName(column: Column): string {
   return column.unit ? `${column.label} (${column.unit})` : column.label;
 }
 
-function Row({ row, showSla }: { row: EndpointRowData; showSla: boolean }) {
+function Row({ row, columns, showSla }: { row: EndpointRowData; columns: readonly Column[]; showSla: boolean }) {
   return (
     <tr
       data-testid={row.isAggregate ? "aggregate-row" : "endpoint-row"}
@@ -153,7 +200,7 @@ function Row({ row, showSla }: { row: EndpointRowData; showSla: boolean }) {
       >
         <EndpointName row={row} />
       </Td>
-      {COLUMNS.map((column) => (
+      {columns.map((column) => (
         <Td
           key={column.key}
           numeric
@@ -173,20 +220,26 @@ function Row({ row, showSla }: { row: EndpointRowData; showSla: boolean }) {
   );
 }
 
-const COLUMN_LABELS: Record<SortKey, string> = {
-  name: "Endpoint",
-  ...(Object.fromEntries(COLUMNS.map((column) => [column.key, column.label])) as Record<Exclude<SortKey, "name">, string>),
-};
-
 /** "P95 (highest first)", "Endpoint (A→Z)": a sort in words, in the direction it has (or would start in). */
-function describeSort(key: SortKey, sort: SortState | null): string {
+function describeSort(label: string, key: SortKey, sort: SortState | null): string {
   const direction = sort?.key === key ? sort.direction : nextSortState(null, key).direction;
-  if (key === "name") return `${COLUMN_LABELS[key]} (${direction === "asc" ? "A→Z" : "Z→A"})`;
-  return `${COLUMN_LABELS[key]} (${direction === "desc" ? "highest" : "lowest"} first)`;
+  if (key === "name") return `${label} (${direction === "asc" ? "A→Z" : "Z→A"})`;
+  return `${label} (${direction === "desc" ? "highest" : "lowest"} first)`;
 }
 
 /** The sort as a menu below `sm`, where the table's header buttons are hidden: any column, in its default direction. */
-function PhoneSort({ sort, onSort }: { sort: SortState | null; onSort: (sort: SortState | null) => void }) {
+function PhoneSort({
+  nameLabel,
+  columns,
+  sort,
+  onSort,
+}: {
+  nameLabel: string;
+  columns: readonly Column[];
+  sort: SortState | null;
+  onSort: (sort: SortState | null) => void;
+}) {
+  const choices: { key: SortKey; label: string }[] = [{ key: "name", label: nameLabel }, ...columns];
   return (
     <label className="mb-2 flex items-center gap-2 text-xs text-text-muted sm:hidden">
       Sort by
@@ -199,9 +252,9 @@ function PhoneSort({ sort, onSort }: { sort: SortState | null; onSort: (sort: So
         className="rounded border border-border bg-surface px-2 py-1 text-sm text-text"
       >
         <option value="">upload order</option>
-        {SORT_KEYS.map((key) => (
+        {choices.map(({ key, label }) => (
           <option key={key} value={key}>
-            {describeSort(key, sort)}
+            {describeSort(label, key, sort)}
           </option>
         ))}
       </select>
@@ -210,43 +263,57 @@ function PhoneSort({ sort, onSort }: { sort: SortState | null; onSort: (sort: So
 }
 
 /**
- * Per-endpoint numbers, sortable by any column (the sort lives in the URL: `?sort=p95&dir=desc`), the
- * aggregate pinned last. Headers are buttons, so sorting works from the keyboard.
+ * Per-endpoint (or per-benchmark) numbers, sortable by any column (the sort lives in the URL:
+ * `?sort=p95&dir=desc`), the aggregate pinned last when the run has one worth a row. Headers are
+ * buttons, so sorting works from the keyboard.
  */
 export function EndpointTable({
+  kind,
   endpoints,
   aggregate,
   showSla,
 }: {
+  kind: SeriesKinds;
   endpoints: EndpointRowData[];
-  aggregate: EndpointRowData;
+  aggregate: EndpointRowData | null;
   showSla: boolean;
 }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const sort = parseSortState(searchParams);
-  const rows = sortEndpointRows(endpoints, sort);
+  const words = wordsOf(kind);
+  const columns = columnsFor(kind, endpoints);
+  // A sort on a column this table does not have (errors, in a table of benchmarks) sorts nothing.
+  const shownSort = sort && (sort.key === "name" || columns.some((column) => column.key === sort.key)) ? sort : null;
+  const rows = sortEndpointRows(endpoints, shownSort);
 
   const setSort = (next: SortState | null) => {
     // The native history API keeps Next's router (and useSearchParams) in sync without a server round trip.
     window.history.replaceState(null, "", `${pathname}${withSortParams(searchParams.toString(), next)}`);
   };
-  const onSort = (key: SortKey) => setSort(nextSortState(sort, key));
+  const onSort = (key: SortKey) => setSort(nextSortState(shownSort, key));
 
   return (
     <>
-      <PhoneSort sort={sort} onSort={setSort} />
-      <Table label="Endpoints" className="max-h-[70vh] overflow-y-auto max-sm:max-h-none" stacked>
+      <PhoneSort nameLabel={words.nounTitle} columns={columns} sort={shownSort} onSort={setSort} />
+      <Table label={words.nounsTitle} className="max-h-[70vh] overflow-y-auto max-sm:max-h-none" stacked>
         <thead className="sticky top-0 z-20">
           <tr>
-            <SortHeader sortKey="name" sort={sort} numeric={false} title="Endpoint name" onSort={onSort} className="sticky left-0 z-30">
-              Endpoint
+            <SortHeader
+              sortKey="name"
+              sort={shownSort}
+              numeric={false}
+              title={`${words.nounTitle} name`}
+              onSort={onSort}
+              className="sticky left-0 z-30"
+            >
+              {words.nounTitle}
             </SortHeader>
-            {COLUMNS.map((column) => (
+            {columns.map((column) => (
               <SortHeader
                 key={column.key}
                 sortKey={column.key}
-                sort={sort}
+                sort={shownSort}
                 numeric
                 title={column.title}
                 unit={column.unit}
@@ -260,12 +327,14 @@ export function EndpointTable({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <Row key={row.name} row={row} showSla={showSla} />
+            <Row key={`${row.kind}:${row.name}`} row={row} columns={columns} showSla={showSla} />
           ))}
         </tbody>
-        <tfoot className="sticky bottom-0 z-20 border-t-2 border-border max-sm:static">
-          <Row row={aggregate} showSla={showSla} />
-        </tfoot>
+        {aggregate && (
+          <tfoot className="sticky bottom-0 z-20 border-t-2 border-border max-sm:static">
+            <Row row={aggregate} columns={columns} showSla={showSla} />
+          </tfoot>
+        )}
       </Table>
     </>
   );

@@ -1,8 +1,9 @@
 import Link from "next/link";
 import { cn } from "@/components/lib/cn";
 import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
-import { formatDeltaPct, formatMetricValue, formatPValue } from "@/server/domain/format";
-import { endpointDisplayName } from "@/server/domain/run";
+import { formatDeltaPct, formatPValue } from "@/server/domain/format";
+import { formatSeriesMetric, metricShortName, seriesDisplayName, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKind, SeriesKinds } from "@/server/domain/series-kind";
 import { thresholdSubject } from "@/server/domain/tool-thresholds";
 import { OUTCOME_LOOK, OUTCOME_TEXT_CLASS, OutcomeBadge } from "./outcome-badge";
 import { ReportSection } from "./report-section";
@@ -22,10 +23,24 @@ const PHONE = {
  * The run's CI gate, first on its page: what its upload answered and, when it no longer holds (the SLA
  * policy, a pin, a triage or the history changed since), what the gate says now, beside it; against
  * which baseline, why (a reason is always written out, never only in a tooltip), what else to know,
- * which endpoints regressed, and the tool's own failed thresholds.
+ * which endpoints (or benchmarks) regressed, and the tool's own failed thresholds. `kind` is the run's,
+ * `kindOf` an endpoint's by name (null: the aggregate), so each change reads in its own words.
  */
-export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
+export function RunGate({
+  verdict,
+  kind,
+  kindOf,
+}: {
+  verdict: RunReportData["verdict"];
+  kind: SeriesKinds;
+  kindOf: (endpoint: string | null) => SeriesKind;
+}) {
   const { comparison, thresholds, atUpload } = verdict;
+  const words = wordsOf(kind);
+  const name = (endpoint: string | null) => seriesDisplayName(endpoint, kindOf(endpoint));
+  const metricName = (change: { endpoint: string | null; metric: string }) => metricShortName(change.metric, kindOf(change.endpoint));
+  const value = (change: { endpoint: string | null; metric: string; unit: string | null }, number: number | null) =>
+    formatSeriesMetric(change.metric, change.unit, number, kindOf(change.endpoint));
   const shown = atUpload?.outcome ?? verdict.outcome;
   const hasChanged = atUpload !== null && atUpload.outcome !== verdict.outcome;
   const hasBaseline = comparison.baseline.runs.length > 0;
@@ -40,8 +55,8 @@ export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
           </Link>
         </>
       )}
-      . Each endpoint is judged on one gate metric, one-sided, corrected for the number of endpoints; see the docs on
-      statistics.
+      . Each {words.noun} is judged on one gate metric, one-sided, corrected for the number of {words.nouns}; see the docs
+      on statistics.
     </>
   );
   const reasons = hasChanged ? atUpload.reasons : verdict.reasons;
@@ -81,9 +96,9 @@ export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
             {comparison.unjudged.map((change, index) => (
               <span key={`${change.endpoint ?? ""} ${change.metric}`}>
                 {index > 0 && " · "}
-                {endpointDisplayName(change.endpoint)} {change.metric} <span className="font-medium">{formatDeltaPct(change.deltaPct)}</span>{" "}
+                {name(change.endpoint)} {metricName(change)} <span className="font-medium">{formatDeltaPct(change.deltaPct)}</span>{" "}
                 <span className="text-text-muted">
-                  ({formatMetricValue(change.metric, change.unit, change.base)} → {formatMetricValue(change.metric, change.unit, change.head)})
+                  ({value(change, change.base)} → {value(change, change.head)})
                 </span>
               </span>
             ))}
@@ -123,10 +138,10 @@ export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
           </p>
         )}
         {comparison.regressions.length > 0 && (
-          <Table label="Endpoints that regressed against the baseline" stacked>
+          <Table label={`${words.nounsTitle} that regressed against the baseline`} stacked>
             <thead>
               <tr>
-                <Th>Endpoint</Th>
+                <Th>{words.nounTitle}</Th>
                 <Th>Metric</Th>
                 <Th numeric>Baseline</Th>
                 <Th numeric>{headLabel}</Th>
@@ -138,16 +153,16 @@ export function RunGate({ verdict }: { verdict: RunReportData["verdict"] }) {
               {comparison.regressions.map((regression) => (
                 <tr key={`${regression.endpoint ?? ""} ${regression.metric}`} data-testid="verdict-regression" className={STACKED_PAIR_ROW}>
                   <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
-                    {endpointDisplayName(regression.endpoint)}
+                    {name(regression.endpoint)}
                   </Td>
                   <Td className={PHONE.metric} data-column="metric">
-                    {regression.metric}
+                    {metricName(regression)}
                   </Td>
                   <Td numeric label="baseline" className={PHONE.base} data-column="base">
-                    {formatMetricValue(regression.metric, regression.unit, regression.base)}
+                    {value(regression, regression.base)}
                   </Td>
                   <Td numeric label={headLabel.toLowerCase()} className={PHONE.head} data-column="head">
-                    {formatMetricValue(regression.metric, regression.unit, regression.head)}
+                    {value(regression, regression.head)}
                   </Td>
                   <Td numeric className={cn("text-bad", PHONE.delta)} data-column="delta">
                     {formatDeltaPct(regression.deltaPct)}

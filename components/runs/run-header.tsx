@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { formatDuration, formatNumber, formatRelativeTime } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
 import { Badge } from "@/components/ui/badge";
+import { wordsOf } from "@/server/domain/series-kind";
 import { formatUtcTimestamp } from "./display";
 import type { RunReportData } from "./types";
 import { GradeBadge } from "@/components/sla/grade-badge";
@@ -125,13 +126,20 @@ export function RunHeader({ report, now }: { report: RunReportData; now: number 
             <ExternalLink href={run.buildUrl}>open build</ExternalLink>
           </Fact>
         )}
+        {run.testbed && (
+          <Fact label="Testbed" className="[&>dd]:whitespace-normal">
+            <span title="The hardware the numbers were measured on: runs on another testbed are another series" data-testid="run-testbed">
+              {run.testbed}
+            </span>
+          </Fact>
+        )}
         {host.length > 0 && <Fact label="Host">{host.join(" · ")}</Fact>}
         {run.appVersion && <Fact label="App version">{run.appVersion}</Fact>}
       </dl>
 
       {(run.config.length > 0 || run.attributes.length > 0) && (
         <div className="mt-4 grid gap-3 sm:grid-cols-2">
-          <KeyValues title="Load configuration" entries={run.config} />
+          <KeyValues title={wordsOf(run.kind).hasLoad ? "Load configuration" : "Configuration"} entries={run.config} />
           <KeyValues title="Environment attributes" entries={run.attributes} />
         </div>
       )}

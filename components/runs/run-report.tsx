@@ -2,6 +2,8 @@
 
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc-provider";
+import { countNouns, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKind } from "@/server/domain/series-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { CustomMetricsTable } from "./custom-metrics-table";
 import { EndpointTable } from "./endpoint-table";
@@ -15,8 +17,9 @@ import { StatusAndErrors } from "./status-and-errors";
 import { ToolChecks } from "./tool-checks";
 
 /**
- * The run report: header, per-endpoint table, latency distribution, the run's timeline, custom metrics, status codes and
- * errors, the tool's own thresholds and checks. Data comes prefetched from the server (no spinner on
+ * The run report: header, per-endpoint (or per-benchmark) table, latency distribution, the run's timeline, custom
+ * metrics, status codes and errors, the tool's own thresholds and checks; sections a run has no data for
+ * (a benchmark's timeline, status codes) are left out. Data comes prefetched from the server (no spinner on
  * first paint). Relative times count from when the data was fetched, which hydrates with the data,
  * so the server and the browser render the same text.
  */
@@ -25,31 +28,40 @@ export function RunReport({ project, id }: { project: string; id: string }) {
   const { data: report, dataUpdatedAt } = useSuspenseQuery(trpc.run.get.queryOptions({ project, id }));
 
   const endpointCount = report.endpoints.length;
+  const { kind } = report.run;
+  const words = wordsOf(kind);
+  const kinds = new Map(report.endpoints.map((row) => [row.name, row.kind]));
+  const kindOf = (endpoint: string | null): SeriesKind =>
+    (endpoint === null ? report.aggregate?.kind : kinds.get(endpoint)) ??
+    (kind === "benchmark" ? "benchmark" : "endpoint");
+  const description =
+    endpointCount === 0
+      ? `The tool reported only the aggregate for this run, no per-${words.noun} numbers. Latency in milliseconds.`
+      : kind === "benchmark"
+        ? `${countNouns(endpointCount, kind)}, each judged on its own (no aggregate: a mean over unrelated benchmarks means nothing); sort by any column (its header, or the menu on a phone), click a benchmark for its trends. Time per operation in ns, µs or ms.`
+        : `${countNouns(endpointCount, kind)}; sort by any column (its header, or the menu on a phone), click ${kind === "mixed" ? "a name" : "an endpoint"} for its trends. Latency in milliseconds.`;
   return (
     <div className="flex flex-col gap-6" data-testid="run-report">
       <RunHeader report={report} now={dataUpdatedAt} />
 
-      <RunGate verdict={report.verdict} />
+      <RunGate verdict={report.verdict} kind={kind} kindOf={kindOf} />
 
-      <ReportSection
-        id="endpoints"
-        title="Endpoints"
-        description={
-          endpointCount === 0
-            ? "The tool reported only the aggregate for this run, no per-endpoint numbers. Latency in milliseconds."
-            : `${endpointCount} ${endpointCount === 1 ? "endpoint" : "endpoints"}; sort by any column (its header, or the menu on a phone), click an endpoint for its trends. Latency in milliseconds.`
-        }
-      >
-        <EndpointTable endpoints={report.endpoints} aggregate={report.aggregate} showSla={report.grade !== null} />
+      <ReportSection id="endpoints" title={words.nounsTitle} description={description}>
+        <EndpointTable
+          kind={kind}
+          endpoints={report.endpoints}
+          aggregate={report.aggregate}
+          showSla={report.grade !== null}
+        />
       </ReportSection>
 
-      <SlaChecks grade={report.grade} settingsHref={pagePaths.settings(report.project.slug)} />
+      <SlaChecks grade={report.grade} settingsHref={pagePaths.settings(report.project.slug)} kind={kind} />
 
-      <LatencyDistribution histograms={report.histograms} />
+      <LatencyDistribution histograms={report.histograms} kind={kind} />
       <RunTimeline timelines={report.timelines} />
 
       <ToolChecks thresholds={report.thresholds} checks={report.checks} tool={report.run.tool} />
-      <CustomMetricsTable metrics={report.metrics} />
+      <CustomMetricsTable metrics={report.metrics} kind={kind} />
       <StatusAndErrors statusCodes={report.statusCodes} errors={report.errors} />
     </div>
   );

@@ -3,7 +3,8 @@ import { cn } from "@/components/lib/cn";
 import { STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { SlaGrade } from "@/server/domain/sla/grade";
 import { ReportSection } from "./report-section";
-import { endpointDisplayName } from "@/server/domain/run";
+import { seriesDisplayName, wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 
 function describeScope(scope: SlaGrade["checks"][number]["target"]["scope"]): string {
   return typeof scope === "string" ? scope : `endpoints matching ${scope.match}`;
@@ -20,7 +21,8 @@ const PHONE = {
 } as const;
 
 /** "Why this grade": every check, the limiting condition first, with its headroom. */
-export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; settingsHref: string }) {
+export function SlaChecks({ grade, settingsHref, kind }: { grade: SlaGrade | null; settingsHref: string; kind: SeriesKinds }) {
+  const words = wordsOf(kind);
   if (grade === null) {
     return (
       <ReportSection id="sla" title="SLA" description="This project has no SLA policy, so the run is not graded.">
@@ -28,7 +30,7 @@ export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; set
           <a href={settingsHref} className="text-accent underline">
             Set SLA targets
           </a>{" "}
-          (e.g. p95 ≤ 50 ms, error rate ≤ 1%) to grade every run.
+          ({words.hasLoad ? "e.g. p95 ≤ 50 ms, error rate ≤ 1%" : "e.g. mean ≤ 5 us/op"}) to grade every run.
         </p>
       </ReportSection>
     );
@@ -36,13 +38,13 @@ export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; set
   const summary =
     grade.letter === null
       ? `No grade: ${grade.reason}.`
-      : `Grade ${grade.letter} (${grade.score}%): ${grade.passed} of ${grade.evaluated} checks passed; ${grade.endpointsCompliant} of ${grade.endpointsEvaluated} endpoints compliant. A = 100%, B ≥ 90%, C ≥ 75%, D ≥ 50%, F below.`;
+      : `Grade ${grade.letter} (${grade.score}%): ${grade.passed} of ${grade.evaluated} checks passed; ${grade.endpointsCompliant} of ${grade.endpointsEvaluated} ${words.nouns} compliant. A = 100%, B ≥ 90%, C ≥ 75%, D ≥ 50%, F below.`;
   return (
     <ReportSection id="sla" title="SLA: why this grade" description={summary}>
       <Table label="SLA checks, limiting first" stacked>
         <thead>
           <tr>
-            <Th>Endpoint</Th>
+            <Th>{words.nounTitle}</Th>
             <Th>Target</Th>
             <Th numeric>Value</Th>
             <Th numeric>Threshold</Th>
@@ -58,7 +60,7 @@ export function SlaChecks({ grade, settingsHref }: { grade: SlaGrade | null; set
               className={cn(STACKED_PAIR_ROW, index === 0 && check.passed === false && "bg-surface-muted")}
             >
               <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
-                {endpointDisplayName(check.endpoint)}
+                {seriesDisplayName(check.endpoint, kind)}
               </Td>
               <Td className={PHONE.target} data-column="target">
                 {check.target.metric} {check.target.op}{" "}

@@ -1,5 +1,6 @@
-import { AGGREGATE_DISPLAY_NAME, AGGREGATE_URL_NAME, endpointKey } from "@/server/domain/run";
+import { AGGREGATE_URL_NAME, endpointKey } from "@/server/domain/run";
 import type { EndpointIdentity } from "@/server/domain/run";
+import { seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
 
 /**
  * Jumps to another endpoint's trends (or the aggregate's), keeping the view. The project's endpoints as a select. An endpoint is its name and protocol: a name measured over several
@@ -17,10 +18,14 @@ export function EndpointSwitcher({
   const sharedNames = new Set(endpoints.filter((e, i) => endpoints.findIndex((other) => other.name === e.name) !== i).map((e) => e.name));
   // Option values are list positions: a name may hold any character, a protocol too.
   const currentIndex = current === null ? -1 : endpoints.findIndex((endpoint) => endpointKey(endpoint) === endpointKey(current));
+  const kind = seriesKindsOf(endpoints);
+  const words = wordsOf(kind);
+  // Benchmarks have no aggregate trend (their runs' aggregate holds no numbers): offered only to leave it.
+  const hasAggregate = kind !== "benchmark" || currentIndex === -1;
   return (
     <div className="flex min-w-0 items-center gap-1.5 text-xs">
       <label htmlFor="trend-endpoint" className="text-text-muted">
-        Endpoint
+        {words.nounTitle}
       </label>
       <select
         id="trend-endpoint"
@@ -28,7 +33,7 @@ export function EndpointSwitcher({
         onChange={(event) => onChange(endpoints[Number(event.target.value)] ?? null)}
         className="border-border bg-surface text-text max-w-56 min-w-0 truncate rounded-md border px-2 py-1 text-xs"
       >
-        <option value={AGGREGATE_URL_NAME}>{AGGREGATE_DISPLAY_NAME}</option>
+        {hasAggregate && <option value={AGGREGATE_URL_NAME}>{words.aggregate}</option>}
         {endpoints.map((endpoint, index) => (
           <option key={endpointKey(endpoint)} value={String(index)}>
             {sharedNames.has(endpoint.name) ? `${endpoint.name} (${endpoint.protocol ?? "no protocol"})` : endpoint.name}

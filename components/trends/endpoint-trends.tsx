@@ -11,7 +11,8 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { AGGREGATE_DISPLAY_NAME, AGGREGATE_URL_NAME, NO_TESTBED } from "@/server/domain/run";
+import { AGGREGATE_URL_NAME, NO_TESTBED } from "@/server/domain/run";
+import { seriesKindOf, seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
 import { MIN_TREND_RUNS } from "@/server/domain/series/trend-series";
 import { pagePaths } from "@/server/domain/urls";
 import { EndpointSwitcher } from "./endpoint-switcher";
@@ -50,8 +51,12 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
     navigateTo(pagePaths.endpoint(projectSlug, identity, serializeTrendView({ ...next, protocol: null })));
   const openRun = (runId: string) => router.push(pagePaths.run(projectSlug, runId));
 
-  const title = data.endpoint.isAggregate ? AGGREGATE_DISPLAY_NAME : data.endpoint.name;
-  const hasFilters = view.branch !== null || view.label !== null || view.tool !== null || view.testbed !== null || view.range !== "all";
+  // An endpoint's or a benchmark's words (server/domain/series-kind.ts); the aggregate's are the project's.
+  const kind = data.endpoint.isAggregate ? seriesKindsOf(data.endpoints) : seriesKindOf(data.endpoint);
+  const words = wordsOf(kind);
+  const title = data.endpoint.isAggregate ? words.aggregate : data.endpoint.name;
+  const hasFilters =
+    view.branch !== null || view.label !== null || view.tool !== null || view.testbed !== null || view.range !== "all";
 
   return (
     <div className={cn("space-y-4", isPending && "opacity-70 transition-opacity")} aria-busy={isPending}>
@@ -59,11 +64,11 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
         title={title}
         subtitle={
           <span className="flex flex-wrap gap-x-2">
-            <span>{data.endpoint.isAggregate ? "The run aggregate" : "Endpoint"} trends</span>
+            <span>{data.endpoint.isAggregate ? "The run aggregate trends" : words.trends}</span>
             {data.endpoint.fullName && data.endpoint.fullName !== data.endpoint.name && (
               <span className="font-mono text-xs">{data.endpoint.fullName}</span>
             )}
-            {data.endpoint.protocol && <Badge>{data.endpoint.protocol}</Badge>}
+            {data.endpoint.protocol && kind !== "benchmark" && <Badge>{data.endpoint.protocol}</Badge>}
           </span>
         }
         actions={
@@ -75,21 +80,24 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
                 navigateTo(pagePaths.endpoint(projectSlug, endpoint, serializeTrendView({ ...view, protocol: null })))
               }
             />
-            <Link
-              href={pagePaths.capacity(
-                projectSlug,
-                serializeCapacityView({
-                  ...DEFAULT_CAPACITY_VIEW,
-                  endpoint: identity?.name ?? AGGREGATE_URL_NAME,
-                  protocol: identity?.protocol ?? null,
-                  tool: data.tool,
-                }),
-              )}
-              className="text-accent self-center text-xs hover:underline"
-              data-testid="trend-capacity-link"
-            >
-              Capacity
-            </Link>
+            {/* Capacity is load against latency: a benchmark has no load to chart it against. */}
+            {words.hasLoad && (
+              <Link
+                href={pagePaths.capacity(
+                  projectSlug,
+                  serializeCapacityView({
+                    ...DEFAULT_CAPACITY_VIEW,
+                    endpoint: identity?.name ?? AGGREGATE_URL_NAME,
+                    protocol: identity?.protocol ?? null,
+                    tool: data.tool,
+                  }),
+                )}
+                className="text-accent self-center text-xs hover:underline"
+                data-testid="trend-capacity-link"
+              >
+                Capacity
+              </Link>
+            )}
           </>
         }
       />
@@ -122,12 +130,12 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
         )}
       </div>
       {view.tool === null && data.tool !== null && data.filters.tools.length > 1 && (
-        <p className="text-xs text-text-muted" data-testid="trend-tool-note">
+        <p className="text-text-muted text-xs" data-testid="trend-tool-note">
           Showing {data.tool} runs only, the tool of the latest run: runs of different tools are different series.
         </p>
       )}
       {data.testbeds.length > 1 && (
-        <p className="text-xs text-text-muted" data-testid="trend-testbed-note">
+        <p className="text-text-muted text-xs" data-testid="trend-testbed-note">
           {data.testbed
             ? `Showing runs on testbed ${data.testbed.name ?? "(none named)"} only${view.testbed === null ? ", the latest run's" : ""}: runs on different hardware are different series. Other testbeds: `
             : "Showing every testbed's runs, as asked: they are different series. One testbed: "}
@@ -138,9 +146,13 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
                 {index > 0 && ", "}
                 <Link
                   className="text-accent hover:underline"
-                  href={pagePaths.endpoint(projectSlug, identity, serializeTrendView({ ...view, protocol: null, testbed: entry.testbed ?? NO_TESTBED }))}
+                  href={pagePaths.endpoint(
+                    projectSlug,
+                    identity,
+                    serializeTrendView({ ...view, protocol: null, testbed: entry.testbed ?? NO_TESTBED }),
+                  )}
                 >
-                  {entry.testbed ?? "none named"} ({entry.runs} runs)
+                  {entry.testbed ?? "none named"} ({entry.runs} {entry.runs === 1 ? "run" : "runs"})
                 </Link>
               </span>
             ))}
@@ -148,7 +160,13 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
       )}
 
       {data.totalRuns === 0 ? (
-        <EmptyState title={hasFilters ? "No runs match these filters" : "No runs measured this endpoint yet"}>
+        <EmptyState
+          title={
+            hasFilters
+              ? "No runs match these filters"
+              : `No runs measured this ${data.endpoint.isAggregate ? "project" : words.noun} yet`
+          }
+        >
           {hasFilters ? (
             <Link href={pagePaths.endpoint(projectSlug, identity)} className="text-accent hover:underline">
               Clear the filters
@@ -157,8 +175,13 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
             "Upload a run that includes it and its trend appears here."
           )}
         </EmptyState>
+      ) : data.endpoint.isAggregate && kind === "benchmark" ? (
+        <EmptyState title="Benchmarks have no aggregate trend">
+          A run of benchmarks holds no numbers for all its benchmarks together (a mean over unrelated benchmarks means
+          nothing): each benchmark is its own series, judged one by one. Pick one above.
+        </EmptyState>
       ) : data.totalRuns < MIN_TREND_RUNS ? (
-        <SingleRun projectSlug={projectSlug} data={data} hasFilters={hasFilters} />
+        <SingleRun projectSlug={projectSlug} data={data} hasFilters={hasFilters} kind={kind} />
       ) : (
         <>
           <div className="flex flex-wrap items-center justify-between gap-2">
@@ -169,6 +192,7 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
           </div>
           <TrendCharts
             data={data}
+            kind={kind}
             view={view}
             onLinesChange={(lines) => replaceView({ ...view, lines })}
             onSelectRun={openRun}
@@ -181,7 +205,7 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
           />
           <Card title={`Latest ${data.latest.length} runs`} className="overflow-hidden" data-testid="latest-runs-card">
             <div className="-m-4">
-              <LatestRunsTable projectSlug={projectSlug} runs={data.latest} />
+              <LatestRunsTable projectSlug={projectSlug} runs={data.latest} kind={kind} />
             </div>
           </Card>
         </>

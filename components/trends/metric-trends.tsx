@@ -55,7 +55,8 @@ function MetricCard({
   const title = (
     <span>
       {metric.key}
-      {metric.unit && <span className="text-text-muted font-normal"> ({metric.unit})</span>}
+      {/* A benchmark's metric is keyed by its unit ("B/op"): said once. */}
+      {metric.unit && metric.unit !== metric.key && <span className="text-text-muted font-normal"> ({metric.unit})</span>}
     </span>
   );
   return (

@@ -2,6 +2,8 @@ import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { pagePaths } from "@/server/domain/urls";
 import { MIN_TREND_RUNS } from "@/server/domain/series/trend-series";
+import { wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 import { MetricTrends } from "./metric-trends";
 import { singleRunValues } from "./trend-chart-data";
 import type { EndpointTrendsData } from "./trend-chart-data";
@@ -11,10 +13,12 @@ export function SingleRun({
   projectSlug,
   data,
   hasFilters,
+  kind,
 }: {
   projectSlug: string;
   data: EndpointTrendsData;
   hasFilters: boolean;
+  kind: SeriesKinds;
 }) {
   const run = data.latest[0] ?? data.points[0];
   if (!run) return null;
@@ -29,11 +33,11 @@ export function SingleRun({
         }
       >
         <p className="text-text-muted mb-3 text-sm" role="status">
-          A trend needs at least {MIN_TREND_RUNS} runs; {hasFilters ? "these filters match" : "this endpoint has"} 1.
-          Its values:
+          A trend needs at least {MIN_TREND_RUNS} runs;{" "}
+          {hasFilters ? "these filters match" : `this ${wordsOf(kind).noun} has`} 1. Its values:
         </p>
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-          {singleRunValues(run).map(({ name, value }) => (
+          {singleRunValues(run, kind).map(({ name, value }) => (
             <div key={name} className="bg-surface-muted rounded-md px-3 py-2">
               <dt className="text-text-muted text-xs">{name}</dt>
               <dd className="font-semibold tabular-nums">{value}</dd>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TrendValues } from "@/server/domain/series/trend-series";
 import {
   ERROR_RATE_CHART_LINE,
-  THROUGHPUT_CHART_LINE,
+  throughputChartLine,
   describeShownRuns,
   errorRateTickDigits,
   formatCustomMetricValue,
@@ -38,9 +38,15 @@ describe("chart lines", () => {
     expect(p95?.format(null)).toBe("—");
   });
 
-  it("draws throughput in req/s and the error rate as a percentage", () => {
-    expect(THROUGHPUT_CHART_LINE).toMatchObject({ dataKey: "throughput", name: "throughput", color: "var(--chart-2)" });
-    expect(THROUGHPUT_CHART_LINE.format(2.871)).toBe("2.87 req/s");
+  it("draws throughput in req/s (a benchmark's in ops/s) and the error rate as a percentage", () => {
+    expect(throughputChartLine("endpoint")).toMatchObject({
+      dataKey: "throughput",
+      name: "throughput",
+      color: "var(--chart-2)",
+    });
+    expect(throughputChartLine("endpoint").format(2.871)).toBe("2.87 req/s");
+    expect(throughputChartLine("benchmark")).toMatchObject({ dataKey: "throughput", name: "ops/s" });
+    expect(throughputChartLine("benchmark").format(210_000)).toBe("210,000 ops/s");
     expect(ERROR_RATE_CHART_LINE).toMatchObject({ dataKey: "errorRate", name: "error rate", color: "var(--bad)" });
     expect(ERROR_RATE_CHART_LINE.format(0.0123)).toBe("1.23%");
   });
@@ -126,6 +132,28 @@ describe("singleRunValues", () => {
       { name: "max", value: "2.5 s" },
       { name: "throughput", value: "2.87 req/s" },
       { name: "error rate", value: "0.00%" },
+    ]);
+  });
+
+  it("lists a benchmark's in its words: time/op in its unit, ops/s, no error rate when no sample failed", () => {
+    const run: TrendValues = {
+      p50Ms: 0.0047,
+      p90Ms: null,
+      p95Ms: null,
+      p99Ms: 0.0049,
+      meanMs: 0.004761,
+      maxMs: 0.0000234,
+      throughput: 210_000,
+      errorRate: 0,
+    };
+    expect(singleRunValues(run, "benchmark")).toEqual([
+      { name: "p50 time/op", value: "4.7 µs" },
+      { name: "p90 time/op", value: "—" },
+      { name: "p95 time/op", value: "—" },
+      { name: "p99 time/op", value: "4.9 µs" },
+      { name: "mean time/op", value: "4.76 µs" },
+      { name: "max time/op", value: "23.4 ns" },
+      { name: "ops/s", value: "210,000 ops/s" },
     ]);
   });
 });

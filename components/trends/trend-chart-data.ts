@@ -5,9 +5,11 @@
  */
 import type { TrendChartLine, TrendChartMarker } from "@/components/charts/trend-chart";
 import type { RouterOutputs } from "@/server/api/root";
-import { formatMetricValue, formatNumber } from "@/server/domain/format";
+import { formatNumber } from "@/server/domain/format";
 import { METRICS, customMetric } from "@/server/domain/metrics";
 import type { MetricDefinition } from "@/server/domain/metrics";
+import { formatSeriesMetric, metricShortName } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 import { DEFAULT_TREND_LINES, TREND_LINE_FIELD, TREND_LINES } from "@/server/domain/series/trend-series";
 import type { TrendLine, TrendValues, TrendXMode } from "@/server/domain/series/trend-series";
 import {
@@ -29,9 +31,9 @@ const ERROR_RATE_NAME = "error rate";
 /** The error-rate axis reaches at least 1%, so a flat series of zeros still reads as "0% of something". */
 export const ERROR_RATE_FLOOR = 0.01;
 
-/** A metric's values as its tooltips and value lists show them: the one formatter, by the metric's unit. */
-function formatterOf(metric: MetricDefinition): (value: number | null) => string {
-  return (value) => formatMetricValue(metric.name, metric.unit, value);
+/** A metric's values as its tooltips and value lists show them: the one formatter, by the metric's unit (a benchmark's throughput in ops/s). */
+function formatterOf(metric: MetricDefinition, kind: SeriesKinds = "endpoint"): (value: number | null) => string {
+  return (value) => formatSeriesMetric(metric.name, metric.unit, value, kind);
 }
 
 /** The lines to draw: those asked for that have data; else the default ones that do; else any. */
@@ -69,12 +71,15 @@ export function latencyChartLines(lines: readonly TrendLine[]): TrendChartLine[]
   }));
 }
 
-export const THROUGHPUT_CHART_LINE: TrendChartLine = {
-  dataKey: METRICS.throughput.column,
-  name: METRICS.throughput.name,
-  color: THROUGHPUT_COLOR,
-  format: formatterOf(METRICS.throughput),
-};
+/** The throughput chart's line, in the kind's unit: req/s for an endpoint, ops/s for a benchmark. */
+export function throughputChartLine(kind: SeriesKinds): TrendChartLine {
+  return {
+    dataKey: METRICS.throughput.column,
+    name: metricShortName(METRICS.throughput.name, kind),
+    color: THROUGHPUT_COLOR,
+    format: formatterOf(METRICS.throughput, kind),
+  };
+}
 
 export const ERROR_RATE_CHART_LINE: TrendChartLine = {
   dataKey: METRICS.errorRate.column,
@@ -131,14 +136,18 @@ export function describeShownRuns(shown: number, total: number, isDownsampled: b
     : `Showing all ${formatNumber(total, 0)} runs`;
 }
 
-/** A single run's values, as name → formatted value: every latency line, then throughput and error rate. */
-export function singleRunValues(run: TrendValues): { name: string; value: string }[] {
+/**
+ * A single run's values, as name → formatted value: every latency line, then throughput and error rate;
+ * a benchmark's in its words (time/op, ops/s), without the error rate unless a sample failed.
+ */
+export function singleRunValues(run: TrendValues, kind: SeriesKinds = "endpoint"): { name: string; value: string }[] {
+  const hasErrorRate = kind !== "benchmark" || (run.errorRate ?? 0) > 0;
   return [
     ...TREND_LINES.map((line) => ({
-      name: METRICS[line].name,
-      value: formatterOf(METRICS[line])(run[TREND_LINE_FIELD[line]]),
+      name: metricShortName(METRICS[line].name, kind),
+      value: formatterOf(METRICS[line], kind)(run[TREND_LINE_FIELD[line]]),
     })),
-    { name: METRICS.throughput.name, value: formatterOf(METRICS.throughput)(run.throughput) },
-    { name: ERROR_RATE_NAME, value: formatterOf(METRICS.errorRate)(run.errorRate) },
+    { name: metricShortName(METRICS.throughput.name, kind), value: formatterOf(METRICS.throughput, kind)(run.throughput) },
+    ...(hasErrorRate ? [{ name: ERROR_RATE_NAME, value: formatterOf(METRICS.errorRate)(run.errorRate) }] : []),
   ];
 }

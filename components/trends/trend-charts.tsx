@@ -5,7 +5,10 @@ import { TrendChart } from "@/components/charts/trend-chart";
 import type { TrendChartDatum } from "@/components/charts/trend-chart";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { formatPct } from "@/server/domain/format";
+import { withoutUnit } from "@/components/runs/display";
+import { formatMs, formatOpsRate, formatPct } from "@/server/domain/format";
+import { wordsOf } from "@/server/domain/series-kind";
+import type { SeriesKinds } from "@/server/domain/series-kind";
 import { toOverlaySeries } from "@/server/domain/series/trend-overlay";
 import { availableTrendLines, hasValues, toTrendSeries } from "@/server/domain/series/trend-series";
 import { MIN_NOISE_HISTORY, NOISE_HISTORY_RUNS } from "@/server/domain/stats/noise-band";
@@ -13,12 +16,12 @@ import type { TrendLine } from "@/server/domain/series/trend-series";
 import {
   ERROR_RATE_CHART_LINE,
   ERROR_RATE_FLOOR,
-  THROUGHPUT_CHART_LINE,
   errorRateTickDigits,
   latencyChartLines,
   linesToDraw,
   noiseBandOf,
   overlayChartLine,
+  throughputChartLine,
   toChartMarkers,
 } from "./trend-chart-data";
 import type { EndpointTrendsData } from "./trend-chart-data";
@@ -27,17 +30,28 @@ import { NOISE_BAND_COLOR, OVERLAY_COLOR } from "./trend-lines";
 import { toggleTrendLine } from "./trend-view";
 import type { TrendView } from "./trend-view";
 
+/** A time per operation axis tick in the unit that fits it ("4 µs"); the axis' 0 needs none. */
+const formatTimeTick = (value: number) => (value === 0 ? "0" : formatMs(value));
+/** An ops/s axis tick, its unit said by the axis label: "210,000", "42.7M". */
+const formatOpsTick = (value: number) => (value === 0 ? "0" : withoutUnit(formatOpsRate(value), "ops/s"));
+
 /** Latency, throughput and error-rate charts share this id, so hovering one shows the run in all three. */
 const SYNC_ID = "endpoint-trend";
 
-/** The endpoint's latency chart (with its line toggles), then its throughput and error-rate charts. */
+/**
+ * The endpoint's latency chart (with its line toggles), then its throughput and error-rate charts; a
+ * benchmark's time per operation (its axis in ns, µs or ms as fits) and ops/s, and its error rate only
+ * when a sample failed.
+ */
 export function TrendCharts({
   data,
+  kind,
   view,
   onLinesChange,
   onSelectRun,
 }: {
   data: EndpointTrendsData;
+  kind: SeriesKinds;
   view: TrendView;
   onLinesChange: (lines: TrendLine[]) => void;
   onSelectRun: (runId: string) => void;
@@ -52,8 +66,13 @@ export function TrendCharts({
   const hasSpreadRounds = view.x === "time" && latencySeries.some((point) => point.x !== point.time);
   const available = useMemo(() => availableTrendLines(data.points), [data.points]);
   const enabled = linesToDraw(view.lines, available);
+  const words = wordsOf(kind);
+  const isBenchmark = kind === "benchmark";
   const hasThroughput = hasValues(data.points, (point) => point.throughput);
-  const hasErrorRate = hasValues(data.points, (point) => point.errorRate);
+  // A benchmark's error rate is 0 unless a sample failed (hyperfine's non-zero exits): a flat 0 says nothing.
+  const hasErrorRate = hasValues(data.points, (point) =>
+    isBenchmark && point.errorRate === 0 ? null : point.errorRate,
+  );
   const errorRateDigits = errorRateTickDigits(data.points.map((point) => point.errorRate));
   // Toggle from what is drawn, so a URL naming lines without data never needs two clicks.
   const toggle = (line: TrendLine) => onLinesChange(toggleTrendLine(enabled, line));
@@ -61,17 +80,21 @@ export function TrendCharts({
   return (
     <div className="space-y-4">
       {available.length > 0 ? (
-        <Card title="Latency" actions={<LineToggles available={available} enabled={enabled} onToggle={toggle} />}>
+        <Card
+          title={words.latencyTitle}
+          actions={<LineToggles available={available} enabled={enabled} onToggle={toggle} />}
+        >
           <TrendChart
             data={latencySeries}
             lines={overlay ? [...latencyChartLines(enabled), overlayChartLine(overlay)] : latencyChartLines(enabled)}
             band={overlay ? noiseBandOf(overlay) : undefined}
             xMode={view.x}
-            yLabel="Latency (ms)"
+            yLabel={isBenchmark ? "time/op" : "Latency (ms)"}
+            yTickFormat={isBenchmark ? formatTimeTick : undefined}
             // Hover is synced by index: the overlay's runs make this chart's indexes differ from the others'.
             syncId={overlay ? undefined : SYNC_ID}
             height={300}
-            title={`Latency ${enabled.join(", ")} in milliseconds, ${series.length} runs${overlay ? `, with ${overlay.name}'s ${overlay.points.length} runs over ${overlay.baseBranch}'s noise band` : ""}`}
+            title={`${isBenchmark ? "Time per operation" : "Latency"} ${enabled.join(", ")} in ${isBenchmark ? "ns, µs or ms" : "milliseconds"}, ${series.length} runs${overlay ? `, with ${overlay.name}'s ${overlay.points.length} runs over ${overlay.baseBranch}'s noise band` : ""}`}
             onSelectRun={onSelectRun}
             testId="latency-chart"
             markers={toChartMarkers(data.markers, view.x, latencySeries)}
@@ -112,19 +135,22 @@ export function TrendCharts({
           )}
         </Card>
       ) : (
-        <EmptyState title="No latency reported">The tool gave no latency percentiles for this endpoint.</EmptyState>
+        <EmptyState title={`No ${words.latency} reported`}>
+          The tool gave no {words.latency} percentiles for this {words.noun}.
+        </EmptyState>
       )}
       <div className="grid gap-4 lg:grid-cols-2">
         {hasThroughput && (
           <Card title="Throughput">
             <TrendChart
               data={series}
-              lines={[THROUGHPUT_CHART_LINE]}
+              lines={[throughputChartLine(kind)]}
               xMode={view.x}
-              yLabel="req/s"
+              yLabel={words.throughputUnit}
+              yTickFormat={isBenchmark ? formatOpsTick : undefined}
               syncId={SYNC_ID}
               height={200}
-              title={`Throughput in requests per second, ${series.length} runs`}
+              title={`Throughput in ${isBenchmark ? "operations" : "requests"} per second, ${series.length} runs`}
               onSelectRun={onSelectRun}
               testId="throughput-chart"
               markers={toChartMarkers(data.markers, view.x, series, ["annotation", "deploy", "change"])}

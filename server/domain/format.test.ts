@@ -9,11 +9,12 @@ import {
   formatNumber,
   formatPct,
   formatPValue,
+  formatOpsRate,
   formatRate,
   formatRelativeTime,
 } from "./format";
 
-const numberFormatters = [formatMs, formatNumber, formatRate, formatPct, formatDeltaPct, formatPValue, formatDuration, formatBytes];
+const numberFormatters = [formatMs, formatNumber, formatRate, formatOpsRate, formatPct, formatDeltaPct, formatPValue, formatDuration, formatBytes];
 
 describe("missing values", () => {
   it.each([null, undefined, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
@@ -82,6 +83,21 @@ describe("formatRate", () => {
     [1234.56, "1,235 req/s"],
   ])("%s → %s", (value, expected) => {
     expect(formatRate(value)).toBe(expected);
+  });
+});
+
+describe("formatOpsRate", () => {
+  it.each([
+    [0.5, "0.50 ops/s"],
+    [99.999, "100 ops/s"],
+    [210_000, "210,000 ops/s"],
+    [999_999.4, "999,999 ops/s"],
+    [999_999.6, "1M ops/s"],
+    [42_735_042.7, "42.7M ops/s"],
+    [1_234_567_890, "1.23G ops/s"],
+    [45_600_000_000, "45.6G ops/s"],
+  ])("%s → %s", (value, expected) => {
+    expect(formatOpsRate(value)).toBe(expected);
   });
 });
 
@@ -185,6 +201,7 @@ describe("formatMetricValue", () => {
   it("formats each kind of metric in its unit", () => {
     expect(formatMetricValue("p95", "ms", 2483.2)).toBe("2.48 s");
     expect(formatMetricValue("throughput", "req/s", 2.871)).toBe("2.87 req/s");
+    expect(formatMetricValue("throughput", "ops/s", 210_000)).toBe("210,000 ops/s");
     expect(formatMetricValue("errorRate", null, 0.0123)).toBe("1.23%");
     expect(formatMetricValue("metrics.memory", "MB", 101)).toBe("101 MB");
     expect(formatMetricValue("metrics.completion", "s", 6.6)).toBe("6.6 s");

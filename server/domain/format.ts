@@ -10,7 +10,9 @@
  *   "12.3 ms", "123 ms"); from 1000 ms in seconds by the same rule ("1.23 s"); from 1000 s whole seconds
  *   ("1,235 s"); below 0.1 ms in µs ("81.4 µs"), below 1 µs in ns ("12.3 ns"): a microbenchmark's
  *   time per operation reads in the unit that fits it.
- * - rates (`formatRate`): 2 fixed decimals under 100 req/s ("2.87 req/s"), whole numbers above ("1,235 req/s").
+ * - rates (`formatRate` for requests, `formatOpsRate` for a benchmark's operations): 2 fixed decimals under
+ *   100 per second ("2.87 req/s"), whole numbers above ("1,235 req/s", "210,000 ops/s"); operations from
+ *   a million in M or G to 3 significant digits ("42.7M ops/s").
  * - fractions (`formatPct`): 2 fixed decimals ("0.00%", "1.23%").
  * - relative changes (`formatDeltaPct`), given in percent as every `deltaPct` field is: 1 decimal with a
  *   sign and a true minus ("+76.1%", "−4.2%", "0.0%").
@@ -72,12 +74,36 @@ export function formatNumber(value: MaybeNumber, maximumFractionDigits = 2): str
   return format.format(value);
 }
 
-/** Requests per second: "2.87 req/s" under 100, "1,235 req/s" from 100. */
-export function formatRate(requestsPerSecond: MaybeNumber): string {
-  if (!isPresent(requestsPerSecond)) return MISSING;
+/** A rate per second in `unit`: 2 fixed decimals under 100, whole numbers from 100. */
+function formatPerSecond(perSecond: MaybeNumber, unit: "req/s" | "ops/s"): string {
+  if (!isPresent(perSecond)) return MISSING;
   // Compare after rounding so 99.999 reads "100 req/s", not "100.00 req/s".
-  const isSmall = Math.abs(Math.round(requestsPerSecond * 100)) < 100 * 100;
-  return `${isSmall ? TWO_DECIMALS.format(requestsPerSecond) : WHOLE.format(requestsPerSecond)} req/s`;
+  const isSmall = Math.abs(Math.round(perSecond * 100)) < 100 * 100;
+  return `${isSmall ? TWO_DECIMALS.format(perSecond) : WHOLE.format(perSecond)} ${unit}`;
+}
+
+/** Requests per second (a load test's throughput): "2.87 req/s" under 100, "1,235 req/s" from 100. */
+export function formatRate(requestsPerSecond: MaybeNumber): string {
+  return formatPerSecond(requestsPerSecond, "req/s");
+}
+
+const OPS_SCALES = [
+  { factor: 1e9, suffix: "G" },
+  { factor: 1e6, suffix: "M" },
+] as const;
+
+/**
+ * Operations per second (a benchmark's throughput): "2.87 ops/s" under 100, "210,000 ops/s" from 100,
+ * and from a million in millions or billions to 3 significant digits ("42.7M ops/s", "1.23G ops/s"):
+ * a nanosecond operation's rate in whole numbers would print digits no benchmark measures.
+ */
+export function formatOpsRate(operationsPerSecond: MaybeNumber): string {
+  if (!isPresent(operationsPerSecond)) return MISSING;
+  // Decide on the value as it would be shown, so 999,999.6 reads "1M ops/s" rather than "1,000,000 ops/s".
+  if (Math.abs(Math.round(operationsPerSecond)) < 1e6) return formatPerSecond(operationsPerSecond, "ops/s");
+  const scale =
+    OPS_SCALES.find(({ factor }) => Math.abs(roundSignificant(operationsPerSecond / factor)) >= 1) ?? OPS_SCALES[1];
+  return `${formatSignificant(operationsPerSecond / scale.factor)}${scale.suffix} ops/s`;
 }
 
 /** A fraction as a percentage: 0.0123 → "1.23%", 0 → "0.00%" (error rates are stored as 0..1). */
@@ -180,13 +206,15 @@ function relativeAmount(seconds: number): string {
 }
 
 /**
- * A value of a named metric in its own unit (see ./metrics): latency in ms, throughput in req/s, error
- * rate (a fraction) as %, custom metrics with their unit ("101 MB", "12.7%": a percent sign is glued).
+ * A value of a named metric in its own unit (see ./metrics): latency in ms, throughput in req/s (ops/s for
+ * a benchmark, see ./series-kind), error rate (a fraction) as %, custom metrics with their unit ("101 MB",
+ * "12.7%": a percent sign is glued).
  */
 export function formatMetricValue(metric: string, unit: string | null, value: MaybeNumber): string {
   if (metric === "errorRate") return formatPct(value);
   if (unit === "ms") return formatMs(value);
   if (unit === "req/s") return formatRate(value);
+  if (unit === "ops/s") return formatOpsRate(value);
   if (!isPresent(value)) return MISSING;
   if (!unit) return formatNumber(value, 3);
   return unit === "%" ? `${formatNumber(value, 3)}%` : `${formatNumber(value, 3)} ${unit}`;

@@ -70,6 +70,10 @@ const metricComparisonSchema = z.object({
 
 const endpointComparisonSchema = z.object({
   name: z.string(),
+  protocol: z
+    .string()
+    .nullable()
+    .describe('Its protocol, part of its identity: "http", "grpc", "benchmark" for a microbenchmark (docs/benchmarks.md); the aggregate\'s when the runs share one.'),
   metrics: z.array(metricComparisonSchema),
   verdict: verdictSchema.describe("Its gate metric's verdict (the worst of its metrics when it has none)."),
   gateMetric: z

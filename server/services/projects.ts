@@ -2,6 +2,7 @@ import { Prisma } from "../generated/prisma/client";
 import { gradeRuns, gradeSummary } from "./sla";
 import type { PrismaClient } from "../generated/prisma/client";
 import { notFound } from "./errors";
+import { BENCHMARK_PROTOCOL } from "../domain/run";
 
 /** The home page's sparkline: p95 of the run aggregate over this many most recent runs. */
 export const CARD_SERIES_LENGTH = 30;
@@ -111,4 +112,17 @@ export async function requireProject(db: PrismaClient, slug: string) {
   const project = await findProject(db, slug);
   if (!project) throw notFound(`Project "${slug}"`);
   return project;
+}
+
+/**
+ * Whether every run of a project is a run of benchmarks (docs/benchmarks.md): then nothing of a load
+ * test (capacity, load profiles) has data, and the project's pages leave it out. False for a project
+ * without runs (its first upload may be either) and for one with any load test.
+ */
+export async function hasOnlyBenchmarks(db: PrismaClient, projectId: string): Promise<boolean> {
+  const [benchmark, other] = await Promise.all([
+    db.run.findFirst({ where: { projectId, protocol: BENCHMARK_PROTOCOL }, select: { id: true } }),
+    db.run.findFirst({ where: { projectId, OR: [{ protocol: null }, { protocol: { not: BENCHMARK_PROTOCOL } }] }, select: { id: true } }),
+  ]);
+  return benchmark !== null && other === null;
 }

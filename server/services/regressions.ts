@@ -3,7 +3,7 @@ import type { regressionStatusSchema, updateRegressionSchema } from "../schemas/
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { absoluteUrl, pagePaths } from "../domain/urls";
 import { notFound } from "./errors";
-import { requireProject } from "./projects";
+import { hasOnlyBenchmarks, requireProject } from "./projects";
 
 /** The regressions inbox: detected changes, newest first, with their status and links. */
 
@@ -73,13 +73,15 @@ export async function getRegressionInbox(
 ) {
   const project = await requireProject(db, projectSlug);
   const filter = status === "all" ? {} : { status };
-  const [regressions, improvements] = await Promise.all([
+  const [regressions, improvements, onlyBenchmarks] = await Promise.all([
     listRegressions(db, project.id, { ...filter, kind: "regression" }),
     listRegressions(db, project.id, { ...filter, kind: "improvement" }, 50),
+    hasOnlyBenchmarks(db, project.id),
   ]);
   const withLinks = await withRegressionLinks(db, project, [...regressions, ...improvements]);
   return {
-    project: { slug: project.slug, defaultBranch: project.defaultBranch },
+    /** hasOnlyBenchmarks: the page words its empty state and intro for benchmarks. */
+    project: { slug: project.slug, defaultBranch: project.defaultBranch, hasOnlyBenchmarks: onlyBenchmarks },
     status,
     regressions: withLinks.slice(0, regressions.length),
     improvements: withLinks.slice(regressions.length),

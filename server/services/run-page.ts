@@ -60,7 +60,7 @@ export async function getRunReport(
     grade: verdict.grade,
     compare: toCompareLinks(
       project.slug,
-      { id: loaded.stored.id, tool, label, branch: loaded.run.environment.git.branch },
+      { id: loaded.stored.id, tool, label, branch: loaded.run.environment.git.branch, protocol: loaded.run.aggregate.protocol },
       {
         earlier: earlier
           .filter((row) => loadProfileDifference(loaded.run.environment.config, configOf(row.config)) === null)

@@ -22,6 +22,11 @@ export const RUN_SUMMARY_SELECT = {
   isDemo: true,
   outcome: true,
   outcomeReasons: true,
+  /** The aggregate's protocol: "benchmark" for a run of benchmarks (domain/series-kind.ts). */
+  protocol: true,
+  testbed: true,
+  /** Its endpoints (or benchmarks): what a row of a run of benchmarks, whose aggregate holds no numbers, says. */
+  _count: { select: { results: { where: { endpointId: { not: null } } } } },
   results: {
     where: { endpointId: null },
     select: {
@@ -97,7 +102,12 @@ export async function listRuns(
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    runs: page.map(({ results, outcome, ...run }) => ({ ...run, outcome: toOutcome(outcome), aggregate: results[0] ?? null })),
+    runs: page.map(({ results, outcome, _count, ...run }) => ({
+      ...run,
+      outcome: toOutcome(outcome),
+      aggregate: results[0] ?? null,
+      endpointCount: _count.results,
+    })),
     nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
   };
 }

@@ -126,6 +126,7 @@ async function payloadOf(tx: Prisma.TransactionClient, row: DeliveryRow, baseUrl
       deltaPct: row.deltaPct,
       pValue: row.pValue,
       endpoint: row.endpoint?.name ?? null,
+      protocol: row.endpoint?.protocol ?? null,
       firstRun: {
         id: row.firstRun.id,
         label: row.firstRun.label,

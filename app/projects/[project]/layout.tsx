@@ -29,7 +29,7 @@ export default async function ProjectLayout({ children, ...props }: { children: 
         )}
       </div>
       {project.description && <p className="-mt-1 mb-3 text-sm text-text-muted">{project.description}</p>}
-      <ProjectTabs slug={project.slug} />
+      <ProjectTabs slug={project.slug} hasCapacity={!project.hasOnlyBenchmarks} />
       {children}
     </div>
   );

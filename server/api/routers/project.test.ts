@@ -14,6 +14,23 @@ describe.each(testDatabaseTargets())("project router on $name", ({ target }) => 
     await database.close();
   });
 
+  it("says whether a project has only benchmark runs (its Capacity tab is left out then)", async () => {
+    const create = (slug: string) => database.prisma.project.create({ data: { slug, name: slug } });
+    const run = (projectId: string, protocol: string | null) =>
+      database.prisma.run.create({ data: { projectId, tool: "go", format: "go-bench-text", protocol, startedAt: new Date("2026-11-22T10:00:00Z") } });
+    const benchmarks = await create(uniqueSlug("benchmarks"));
+    await run(benchmarks.id, "benchmark");
+    const mixed = await create(uniqueSlug("mixed"));
+    await run(mixed.id, "benchmark");
+    await run(mixed.id, null);
+    const empty = await create(uniqueSlug("empty"));
+
+    const caller = createCaller({ db: database.prisma });
+    expect((await caller.project.get({ project: benchmarks.slug })).hasOnlyBenchmarks).toBe(true);
+    expect((await caller.project.get({ project: mixed.slug })).hasOnlyBenchmarks).toBe(false);
+    expect((await caller.project.get({ project: empty.slug })).hasOnlyBenchmarks).toBe(false);
+  });
+
   it("lists projects with their run counts", async () => {
     const slug = uniqueSlug("listing");
     const project = await database.prisma.project.create({ data: { slug, name: "Listings", description: "gRPC" } });

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { projectInputSchema } from "../../schemas/projects";
 import { getProjectOverview } from "../../services/project-overview";
-import { listProjectCards, requireProject } from "../../services/projects";
+import { hasOnlyBenchmarks, listProjectCards, requireProject } from "../../services/projects";
 import { createTRPCRouter, readProcedure } from "../trpc";
 
 export const projectRouter = createTRPCRouter({
@@ -16,8 +16,9 @@ export const projectRouter = createTRPCRouter({
     .meta({ share: "project" })
     .input(projectInputSchema)
     .query(async ({ ctx, input }) => {
-      const { slug, name, description, isDemo, defaultBranch } = await requireProject(ctx.db, input.project);
-      return { slug, name, description, isDemo, defaultBranch };
+      const { id, slug, name, description, isDemo, defaultBranch } = await requireProject(ctx.db, input.project);
+      // A project of benchmarks only has no capacity to show: its tab is left out.
+      return { slug, name, description, isDemo, defaultBranch, hasOnlyBenchmarks: await hasOnlyBenchmarks(ctx.db, id) };
     }),
 
   /** The overview page: per-endpoint latest numbers, sparklines and trends, and the recent runs. */

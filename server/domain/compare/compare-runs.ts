@@ -26,6 +26,7 @@ export { detectableChangePct, runsNeededReason } from "./metric-comparison";
 
 function compareEndpoint(
   name: string,
+  protocol: string | null,
   baseRuns: readonly ComparableRun[],
   headRuns: readonly ComparableRun[],
   pick: (run: ComparableRun) => EndpointResult | undefined,
@@ -41,6 +42,7 @@ function compareEndpoint(
   const present = metrics.filter((metric) => metric.gate || metric.base.n > 0 || metric.head.n > 0 || customMetricKey(metric.metric) === null);
   return {
     name,
+    protocol,
     metrics: present,
     verdict: endpointVerdict(present),
     gateMetric: gateMetric ? { name: gateMetric.metric.name, why: gateMetric.why } : null,
@@ -82,11 +84,22 @@ export function compareRuns(
     const pick = (run: ComparableRun) => byKey.get(run)!.get(key);
     const specs = onlyGate ? [] : customMetricsOf(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
     const name = isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name;
-    return compareEndpoint(name, baseRuns, headRuns, pick, specs, options, onBothSides(key));
+    return compareEndpoint(name, identity.protocol, baseRuns, headRuns, pick, specs, options, onBothSides(key));
   });
   const aggregateSpecs = onlyGate ? [] : customMetricsOf(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
   const isAggregateGated = !endpoints.some((endpoint) => endpoint.gateMetric !== null);
-  const aggregate = compareEndpoint(AGGREGATE_NAME, baseRuns, headRuns, aggregateWithRunMetrics, aggregateSpecs, options, isAggregateGated);
+  const aggregateProtocols = new Set(allRuns.map((run) => run.aggregate.protocol));
+  const aggregateProtocol = aggregateProtocols.size === 1 ? (allRuns[0]?.aggregate.protocol ?? null) : null;
+  const aggregate = compareEndpoint(
+    AGGREGATE_NAME,
+    aggregateProtocol,
+    baseRuns,
+    headRuns,
+    aggregateWithRunMetrics,
+    aggregateSpecs,
+    options,
+    isAggregateGated,
+  );
 
   // One benchmark run against one: the suite's run-to-run noise, then whether the whole run moved (suite-noise.ts).
   const floored = judgeAgainstSuite([...endpoints, aggregate], options);

@@ -198,6 +198,11 @@ export interface MetricComparison {
 
 export interface EndpointComparison {
   name: string;
+  /**
+   * Its protocol, part of its identity ("benchmark" for a microbenchmark: pages word it by its kind,
+   * ../series-kind.ts); the aggregate's is the runs' aggregate protocol when they all share one.
+   */
+  protocol: string | null;
   metrics: MetricComparison[];
   /** Its gate metric's verdict; without one, the worst verdict of its metrics. */
   verdict: Verdict;

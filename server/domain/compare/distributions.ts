@@ -11,6 +11,7 @@
  */
 import type { HistogramBucket } from "../run";
 import { AGGREGATE_NAME } from "../run";
+import { seriesKindOf } from "../series-kind";
 import { binnedKsTest, HistogramCdf, type BinnedKsResult } from "../stats/binned-ks";
 import { insufficientData, isInsufficient, type InsufficientData } from "../stats/insufficient";
 import { readPooledPercentile } from "../stats/pooled-percentile";
@@ -150,7 +151,16 @@ function sideInfo(runs: readonly ComparableRun[], endpoint: string, count: numbe
   return { runs: runs.length, runsWithHistogram: runs.filter((run) => (histogramOf(run, endpoint)?.length ?? 0) > 0).length, count };
 }
 
-function missingSentence(side: Side, info: DistributionSide): string {
+/** Whether `endpoint` is a benchmark in these runs (../series-kind.ts), for the words of a missing histogram. */
+function isBenchmarkIn(runs: readonly ComparableRun[], endpoint: string): boolean {
+  const results = runs.map((run) => (endpoint === AGGREGATE_NAME ? run.aggregate : run.endpoints.find((candidate) => candidate.name === endpoint)));
+  return results.some((result) => result !== undefined && seriesKindOf(result) === "benchmark");
+}
+
+function missingSentence(side: Side, info: DistributionSide, isBenchmark: boolean): string {
+  if (info.runsWithHistogram === 0 && isBenchmark) {
+    return `No ${side} run carries a histogram of this benchmark: its file keeps no samples, only what the tool summed up (go test text and JSON, hyperfine JSON, pytest-benchmark JSON and Google Benchmark with repetitions keep them).`;
+  }
   if (info.runsWithHistogram === 0) {
     return `No ${side} run carries a latency histogram here: its format keeps none (per-request formats do — k6 NDJSON, hey and ghz CSV, ghz JSON with details, JMeter JTL — and Locust --json, hey's text report, vegeta's hist report).`;
   }
@@ -177,7 +187,7 @@ export function compareEndpointDistribution(
   const pooled: Partial<Record<Side, HistogramBucket[]>> = {};
   for (const [side, runs] of [["base", baseRuns], ["head", headRuns]] as const) {
     const info = sideInfo(runs, endpoint, 0);
-    if (info.runsWithHistogram < info.runs || info.runs === 0) return unavailable(missingSentence(side, info));
+    if (info.runsWithHistogram < info.runs || info.runs === 0) return unavailable(missingSentence(side, info, isBenchmarkIn(runs, endpoint)));
     const result = poolHistograms(runs.map((run) => histogramOf(run, endpoint) ?? []), { exactValues });
     if (isInsufficient(result)) return unavailable(`The ${side} side cannot be pooled: ${result.reason}.`);
     pooled[side] = result.buckets;

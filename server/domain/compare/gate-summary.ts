@@ -2,15 +2,30 @@
  * A comparison's gate metrics summed up in words, for every place that states a verdict: the compare
  * page, its Markdown, its preview image and the CI gate's outcome (../gate/outcome.ts). An inconclusive
  * comparison is not an unchanged one: it says why no endpoint could be judged (and what would decide),
- * and the changes it saw are shown as seen, marked as not judged, never as "no change".
+ * and the changes it saw are shown as seen, marked as not judged, never as "no change". Endpoints and
+ * benchmarks are each named in their own words (../series-kind.ts).
  */
 import { customMetricKey } from "../metrics";
-import { endpointDisplayName } from "../run";
+import { countNouns, metricShortName, seriesDisplayName, seriesKindOf, seriesKindsOf, wordsOf } from "../series-kind";
+import type { SeriesKinds } from "../series-kind";
 import type { Comparison, EndpointComparison, InconclusiveKind, MetricComparison } from "./compare-runs";
 
 export interface GateMetric {
   endpoint: string;
+  /** The endpoint's protocol: "benchmark" words it as a benchmark (../series-kind.ts). */
+  protocol: string | null;
   metric: MetricComparison;
+}
+
+/** What a comparison compares (../series-kind.ts): its endpoints' kind, or its aggregate's when it has none. */
+export function comparisonKindOf(comparison: Pick<Comparison, "endpoints" | "aggregate">): SeriesKinds {
+  return seriesKindsOf(comparison.endpoints.length > 0 ? comparison.endpoints : [comparison.aggregate]);
+}
+
+/** "checkout p95", "sort > BenchmarkSortInts/n=100 mean time/op": a result's metric, in its kind's words. */
+export function describeSeriesMetric(endpoint: string, protocol: string | null, metric: string): string {
+  const kind = seriesKindOf(protocol);
+  return `${seriesDisplayName(endpoint, kind)} ${metricShortName(metric, kind)}`;
 }
 
 /** Why a comparison could not judge any endpoint. */
@@ -31,12 +46,10 @@ export const INCONCLUSIVE_KIND_WORDS: Record<InconclusiveKind, string> = {
 
 type GateView = Pick<Comparison, "endpoints" | "aggregate" | "notComparable">;
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
-
 /** The gate metrics of a comparison: each endpoint's, or the aggregate's when the runs have no endpoints. */
 export function gateMetricsOf(comparison: Pick<Comparison, "endpoints" | "aggregate">): GateMetric[] {
   return [...comparison.endpoints, comparison.aggregate].flatMap((endpoint: EndpointComparison) =>
-    endpoint.metrics.filter((metric) => metric.gate).map((metric) => ({ endpoint: endpoint.name, metric })),
+    endpoint.metrics.filter((metric) => metric.gate).map((metric) => ({ endpoint: endpoint.name, protocol: endpoint.protocol, metric })),
   );
 }
 
@@ -54,16 +67,21 @@ function mostCommon<T>(values: readonly T[]): T | undefined {
 export function explainInconclusive(comparison: GateView): InconclusiveExplanation | null {
   if (comparison.notComparable !== null) return { kind: "not-comparable", reason: comparison.notComparable };
   const gate = gateMetricsOf(comparison);
+  const words = wordsOf(comparisonKindOf(comparison));
   const undecided = gate.filter(({ metric }) => metric.inconclusiveKind === "undecided");
   if (undecided.length > 0 && !gate.some(({ metric }) => metric.verdict === "regressed")) {
     const [first] = undecided;
-    const others = undecided.length > 1 ? ` (and ${plural(undecided.length - 1, "other endpoint")})` : "";
-    return { kind: "undecided", reason: `${endpointDisplayName(first!.endpoint)} ${first!.metric.metric}${others}: ${first!.metric.reason}` };
+    const more = undecided.length - 1;
+    const others = more > 0 ? ` (and ${more} other ${more === 1 ? words.noun : words.nouns})` : "";
+    return {
+      kind: "undecided",
+      reason: `${describeSeriesMetric(first!.endpoint, first!.protocol, first!.metric.metric)}${others}: ${first!.metric.reason}`,
+    };
   }
   if (gate.some(({ metric }) => metric.verdict !== "inconclusive")) return null;
   const kind = mostCommon(gate.map(({ metric }) => metric.inconclusiveKind ?? "no-data")) ?? "no-data";
   const example = gate.find(({ metric }) => (metric.inconclusiveKind ?? "no-data") === kind);
-  const reason = example ? example.metric.reason : "no endpoint has a gate metric on both sides";
+  const reason = example ? example.metric.reason : `no ${words.noun} has a gate metric on both sides`;
   return { kind, reason: kind === "too-little-history" ? `too little history: ${reason}` : reason };
 }
 
@@ -78,18 +96,23 @@ export function describeNotJudged(comparison: GateView): string | null {
   const notJudged = [
     ...gate
       .filter(({ metric }) => metric.verdict === "inconclusive" && metric.inconclusiveKind !== "undecided")
-      .map(({ endpoint, metric }) => ({ endpoint, reason: metric.reason })),
-    ...comparison.endpoints.filter((endpoint) => endpoint.gateMetric === null).map((endpoint) => ({ endpoint: endpoint.name, reason: "measured on one side only" })),
+      .map(({ endpoint, protocol, metric }) => ({ endpoint, protocol, reason: metric.reason })),
+    ...comparison.endpoints
+      .filter((endpoint) => endpoint.gateMetric === null)
+      .map((endpoint) => ({ endpoint: endpoint.name, protocol: endpoint.protocol, reason: "measured on one side only" })),
   ];
   const first = notJudged[0];
   if (!first) return null;
   const more = notJudged.length > 1 ? "; …" : "";
   const all = gate.length + comparison.endpoints.filter((endpoint) => endpoint.gateMetric === null).length;
-  return `${plural(notJudged.length, "endpoint")} of ${all} not judged (${endpointDisplayName(first.endpoint)}: ${first.reason}${more})`;
+  const name = seriesDisplayName(first.endpoint, seriesKindOf(first.protocol));
+  return `${countNouns(notJudged.length, comparisonKindOf(comparison))} of ${all} not judged (${name}: ${first.reason}${more})`;
 }
 
 export interface ObservedChange {
   endpoint: string;
+  /** The endpoint's protocol ("benchmark" for a benchmark). */
+  protocol: string | null;
   metric: MetricComparison;
   /** false: seen, not judged (inconclusive, or a metric whose direction nobody stated). */
   isJudged: boolean;
@@ -104,7 +127,7 @@ export function headlineChanges(comparison: GateView, limit: number): ObservedCh
   const byMagnitude = (a: ObservedChange, b: ObservedChange) =>
     Math.abs(b.metric.deltaPct ?? 0) - Math.abs(a.metric.deltaPct ?? 0) || Number(b.metric.gate) - Number(a.metric.gate);
   const all = [...comparison.endpoints, comparison.aggregate].flatMap((endpoint) =>
-    endpoint.metrics.map((metric) => ({ endpoint: endpoint.name, metric, isJudged: metric.verdict !== "inconclusive" })),
+    endpoint.metrics.map((metric) => ({ endpoint: endpoint.name, protocol: endpoint.protocol, metric, isJudged: metric.verdict !== "inconclusive" })),
   );
   // Runs of several tools: a pooled Δ mixes series, so there is no change to show, seen or judged.
   if (comparison.notComparable !== null) return [];

@@ -19,11 +19,18 @@
 import type { FailOnValue } from "../fail-on";
 import { formatDeltaPct } from "../format";
 import type { SlaGrade } from "../sla/grade";
-import { endpointDisplayName } from "../run";
+import { countNouns, wordsOf } from "../series-kind";
 import { describeThreshold } from "../tool-thresholds";
 import type { Comparison, InconclusiveKind } from "../compare/compare-runs";
 import type { GateMetric } from "../compare/gate-summary";
-import { describeNotJudged, explainInconclusive, gateMetricsOf, INCONCLUSIVE_KIND_WORDS } from "../compare/gate-summary";
+import {
+  comparisonKindOf,
+  describeNotJudged,
+  describeSeriesMetric,
+  explainInconclusive,
+  gateMetricsOf,
+  INCONCLUSIVE_KIND_WORDS,
+} from "../compare/gate-summary";
 
 export const OUTCOMES = ["pass", "fail", "inconclusive"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -62,10 +69,8 @@ export interface GateDecision {
   inconclusive: { kind: InconclusiveKind; reason: string } | null;
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
-
-function describeChange({ endpoint, metric }: GateMetric): string {
-  return `${endpointDisplayName(endpoint)} ${metric.metric} ${formatDeltaPct(metric.deltaPct)}`;
+function describeChange({ endpoint, protocol, metric }: GateMetric): string {
+  return `${describeSeriesMetric(endpoint, protocol, metric.metric)} ${formatDeltaPct(metric.deltaPct)}`;
 }
 
 /** The regression check alone: its regressions, why it could not judge, and notes. */
@@ -90,7 +95,7 @@ function checkRegressions(input: GateInput) {
     const low = Math.min(...detectable);
     const high = Math.max(...detectable);
     const range = Math.round(low) === Math.round(high) ? `${Math.round(high)}%` : `${Math.round(low)}–${Math.round(high)}%`;
-    notes.push(`no endpoint slower beyond the noise; at this history's noise the check catches slowdowns of about ${range} or more (80% of the time)`);
+    notes.push(`no ${wordsOf(comparisonKindOf(comparison)).noun} slower beyond the noise; at this history's noise the check catches slowdowns of about ${range} or more (80% of the time)`);
   }
   if (input.openRegression !== null) {
     notes.push(
@@ -105,6 +110,7 @@ export function decideOutcome(input: GateInput): GateDecision {
   const reasons: string[] = [];
   const summaries: string[] = [];
   const { failOn, thresholds, grade } = input;
+  const kind = input.comparison === null ? "endpoint" : comparisonKindOf(input.comparison);
   if (failOn.includes("thresholds") && thresholds.failed.length > 0) {
     const listed = thresholds.failed.slice(0, 5).map(describeThreshold);
     const more = thresholds.failed.length > listed.length ? ` and ${thresholds.failed.length - listed.length} more` : "";
@@ -116,8 +122,8 @@ export function decideOutcome(input: GateInput): GateDecision {
     const listed = check.regressions.slice(0, 3).map(describeChange).join(", ");
     const more = check.regressions.length > 3 ? ", …" : "";
     const against = input.openRegression === null ? input.baselineHow : `${input.baselineHow}, before the open regression`;
-    reasons.push(`${plural(check.regressions.length, "endpoint")} regressed against the baseline (${against}): ${listed}${more}`);
-    summaries.push(`${plural(check.regressions.length, "endpoint")} regressed`);
+    reasons.push(`${countNouns(check.regressions.length, kind)} regressed against the baseline (${against}): ${listed}${more}`);
+    summaries.push(`${countNouns(check.regressions.length, kind)} regressed`);
   }
   if (failOn.includes("sla") && grade?.letter && grade.passed < grade.evaluated) {
     reasons.push(`SLA grade ${grade.letter}: ${grade.evaluated - grade.passed} of ${grade.evaluated} checks failed`);

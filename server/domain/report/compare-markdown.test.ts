@@ -78,3 +78,45 @@ describe("renderComparisonMarkdown", () => {
     expect(markdown).toContain("Not judged: 1 endpoint of 3 not judged (New: measured on one side only).");
   });
 });
+
+describe("renderComparisonMarkdown of benchmarks", () => {
+  /** Two rounds a side of two benchmarks, their mean time per operation in ns, 5 samples each. */
+  function benchmarkRun(id: string, meansNs: Record<string, number>, hour: number): ComparableRun {
+    return comparableRun(
+      id,
+      {
+        tool: "go",
+        summary: { protocol: "benchmark" },
+        endpoints: Object.entries(meansNs).map(([name, mean]) => ({
+          name,
+          protocol: "benchmark",
+          requests: 5,
+          failures: 0,
+          throughput: 1e9 / mean,
+          latency: { unit: "ns", mean, stdDev: mean * 0.005 },
+        })),
+      },
+      { label: null, startedAt: new Date(Date.UTC(2026, 10, 22, hour)).toISOString(), durationSeconds: null },
+    );
+  }
+
+  it("names benchmarks and their mean time per operation, in ns or µs", () => {
+    const base = [
+      benchmarkRun("b1", { Encode: 23.4, Sort: 4761 }, 1),
+      benchmarkRun("b2", { Encode: 23.5, Sort: 4770 }, 2),
+      benchmarkRun("b3", { Encode: 23.6, Sort: 4766 }, 3),
+    ];
+    const head = [
+      benchmarkRun("h1", { Encode: 30.4, Sort: 4765 }, 4),
+      benchmarkRun("h2", { Encode: 30.6, Sort: 4768 }, 5),
+      benchmarkRun("h3", { Encode: 30.5, Sort: 4763 }, 6),
+    ];
+    const markdown = renderComparisonMarkdown(resultOf(base, head), PAGE);
+    expect(markdown).toContain("### 🔴 **Regressed**");
+    expect(markdown).toContain("| Benchmark | Metric | Base | Head | Δ (95% CI) | p | Verdict |");
+    // Means of the runs' means: 23.5 ns → 30.5 ns, +29.8%.
+    expect(markdown).toMatch(/\| Encode \| mean time\/op \| 23\.5 ns \| 30\.5 ns \| \+29\.8% /);
+    expect(markdown).not.toMatch(/\| Endpoint \|/);
+    expect(markdown).not.toContain("All endpoints");
+  });
+});

@@ -1,11 +1,17 @@
-import { formatDeltaPct, formatMetricValue, formatPValue } from "../format";
+import { formatDeltaPct, formatPValue } from "../format";
 import type { Comparison, EndpointComparison, MetricComparison } from "../compare/compare-runs";
 import { describeCommits, describeDifference } from "../compare/environment-diff";
 import type { InconclusiveExplanation } from "../compare/gate-summary";
-import { describeNotJudged, explainInconclusive, headlineChanges, INCONCLUSIVE_KIND_WORDS } from "../compare/gate-summary";
+import {
+  comparisonKindOf,
+  describeNotJudged,
+  explainInconclusive,
+  headlineChanges,
+  INCONCLUSIVE_KIND_WORDS,
+} from "../compare/gate-summary";
 import { describeRunSet } from "../compare/run-names";
 import { markdownText } from "./markdown";
-import { endpointDisplayName } from "../run";
+import { formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf, wordsOf } from "../series-kind";
 import type { Verdict } from "../stats/verdict";
 import { SIGNIFICANCE_TEST_NAMES } from "../stats/verdict";
 import type { ComparisonResult } from "../compare/comparison-result";
@@ -13,14 +19,29 @@ import type { ComparisonResult } from "../compare/comparison-result";
 /**
  * The comparison as a pull-request comment: the verdict first (why, when inconclusive), then a compact
  * table of what changed, then how it was decided, then a link to the page with everything. User text goes through
- * markdownText (domain/report/markdown.ts): it stays text.
+ * markdownText (domain/report/markdown.ts): it stays text. Endpoints and benchmarks are each named in their
+ * own words (../series-kind.ts), a benchmark's time per operation in its unit.
  */
-const VERDICT_LINE: Record<Verdict, string> = {
+const VERDICT_LINE: Record<Exclude<Verdict, "inconclusive">, string> = {
   regressed: "🔴 **Regressed**: head is worse than base",
   improved: "🟢 **Improved**: head is better than base",
   unchanged: "⚪ **Unchanged**: no change beyond the noise",
-  inconclusive: "🟡 **Inconclusive**: no endpoint could be judged",
 };
+
+function verdictLine(verdict: Verdict, noun: string): string {
+  return verdict === "inconclusive" ? `🟡 **Inconclusive**: no ${noun} could be judged` : VERDICT_LINE[verdict];
+}
+
+/** A metric's row cells: the result's name, the metric's, base and head, in the result's words and units. */
+function resultCells(endpoint: { name: string; protocol: string | null }, metric: MetricComparison): string[] {
+  const kind = seriesKindOf(endpoint);
+  return [
+    markdownText(seriesDisplayName(endpoint.name, kind)),
+    markdownText(metricShortName(metric.metric, kind)),
+    formatSeriesMetric(metric.metric, metric.unit, metric.base.mean, kind),
+    formatSeriesMetric(metric.metric, metric.unit, metric.head.mean, kind),
+  ];
+}
 const VERDICT_WORD: Record<Verdict, string> = {
   regressed: "🔴 regressed",
   improved: "🟢 improved",
@@ -72,14 +93,13 @@ function unjudgedChangeLines(comparison: Comparison, why: InconclusiveExplanatio
   const lines = [
     `Largest changes seen, **not judged** (${INCONCLUSIVE_KIND_WORDS[why.kind]}):`,
     "",
-    "| Endpoint | Metric | Base | Head | Δ | Verdict |",
+    `| ${wordsOf(comparisonKindOf(comparison)).nounTitle} | Metric | Base | Head | Δ | Verdict |`,
     "|---|---|--:|--:|--:|---|",
   ];
-  for (const { endpoint, metric } of seen) {
+  for (const { endpoint, protocol, metric } of seen) {
     const gate = metric.gate ? " (gate)" : "";
-    lines.push(
-      `| ${markdownText(endpointDisplayName(endpoint))} | ${metric.metric}${gate} | ${formatMetricValue(metric.metric, metric.unit, metric.base.mean)} | ${formatMetricValue(metric.metric, metric.unit, metric.head.mean)} | ${formatDeltaPct(metric.deltaPct)} | not judged |`,
-    );
+    const [name, metricName, base, head] = resultCells({ name: endpoint, protocol }, metric);
+    lines.push(`| ${name} | ${metricName}${gate} | ${base} | ${head} | ${formatDeltaPct(metric.deltaPct)} | not judged |`);
   }
   return lines;
 }
@@ -103,7 +123,8 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
     ].join("\n");
   }
   const why = explainInconclusive(comparison);
-  const lines = [`### ${VERDICT_LINE[comparison.verdict]}`, ""];
+  const words = wordsOf(comparisonKindOf(comparison));
+  const lines = [`### ${verdictLine(comparison.verdict, words.noun)}`, ""];
   if (why !== null) lines.push(`**Why:** ${markdownText(sentence(why.reason))}`, "");
   // Beside the verdict: what makes it unfair, and how many rounds would settle an undecided one.
   if (comparison.environment.unfair.length > 0) {
@@ -126,11 +147,10 @@ export function renderComparisonMarkdown(result: ComparisonResult, pageUrl: stri
     lines.push(`No judged metric changed beyond the noise (${compared} compared).`);
     if (notJudged !== null) lines.push("", `Not judged: ${markdownText(notJudged)}.`);
   } else {
-    lines.push("| Endpoint | Metric | Base | Head | Δ (95% CI) | p | Verdict |", "|---|---|--:|--:|--:|--:|---|");
+    lines.push(`| ${words.nounTitle} | Metric | Base | Head | Δ (95% CI) | p | Verdict |`, "|---|---|--:|--:|--:|--:|---|");
     for (const { endpoint, metric } of changed.slice(0, MAX_ROWS)) {
-      lines.push(
-        `| ${markdownText(endpointDisplayName(endpoint.name))} | ${metric.metric} | ${formatMetricValue(metric.metric, metric.unit, metric.base.mean)} | ${formatMetricValue(metric.metric, metric.unit, metric.head.mean)} | ${formatDelta(metric)} | ${formatPValue(metric.pValue)} | ${VERDICT_WORD[metric.verdict]} |`,
-      );
+      const [name, metricName, base, head] = resultCells(endpoint, metric);
+      lines.push(`| ${name} | ${metricName} | ${base} | ${head} | ${formatDelta(metric)} | ${formatPValue(metric.pValue)} | ${VERDICT_WORD[metric.verdict]} |`);
     }
     if (changed.length > MAX_ROWS) lines.push("", `…and ${changed.length - MAX_ROWS} more changes on the page.`);
     if (notJudged !== null) lines.push("", `Not judged: ${markdownText(notJudged)}.`);

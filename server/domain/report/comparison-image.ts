@@ -1,9 +1,16 @@
 import type { Comparison } from "../compare/compare-runs";
-import { describeNotJudged, explainInconclusive, headlineChanges, INCONCLUSIVE_KIND_WORDS } from "../compare/gate-summary";
+import {
+  comparisonKindOf,
+  describeNotJudged,
+  describeSeriesMetric,
+  explainInconclusive,
+  headlineChanges,
+  INCONCLUSIVE_KIND_WORDS,
+} from "../compare/gate-summary";
 import type { NamedRun } from "../compare/run-names";
 import { describeRunSet } from "../compare/run-names";
 import { formatDeltaPct } from "../format";
-import { endpointDisplayName } from "../run";
+import { wordsOf } from "../series-kind";
 import type { Verdict } from "../stats/verdict";
 
 /**
@@ -37,9 +44,10 @@ export function clipText(text: string, length: number): string {
 
 export function comparisonImageContent(comparison: Comparison, base: readonly NamedRun[], head: readonly NamedRun[]): ComparisonImageContent {
   const why = explainInconclusive(comparison);
-  const changes = headlineChanges(comparison, why === null ? 4 : 3).map(({ endpoint, metric, isJudged }) => ({
+  const noun = wordsOf(comparisonKindOf(comparison)).noun;
+  const changes = headlineChanges(comparison, why === null ? 4 : 3).map(({ endpoint, protocol, metric, isJudged }) => ({
     delta: formatDeltaPct(metric.deltaPct),
-    label: clipText(`${endpointDisplayName(endpoint)} ${metric.metric}`, LABEL_CHARS),
+    label: clipText(describeSeriesMetric(endpoint, protocol, metric.metric), LABEL_CHARS),
     tone: !isJudged ? ("muted" as const) : metric.verdict === "regressed" ? ("bad" as const) : ("good" as const),
     isJudged,
   }));
@@ -47,14 +55,14 @@ export function comparisonImageContent(comparison: Comparison, base: readonly Na
   return {
     verdict: comparison.verdict,
     sides: `${describeRunSet(base)} → ${describeRunSet(head)}`,
-    reason: why === null ? null : clipText(`No endpoint could be judged: ${why.reason}`, REASON_CHARS),
+    reason: why === null ? null : clipText(`No ${noun} could be judged: ${why.reason}`, REASON_CHARS),
     changesHeading: why !== null && changes.length > 0 ? `Largest changes seen, not judged (${INCONCLUSIVE_KIND_WORDS[why.kind]}):` : null,
     changes,
     footnote:
       notJudged !== null
         ? clipText(notJudged, FOOTNOTE_CHARS)
         : why === null && changes.length === 0
-          ? "No endpoint changed beyond the noise."
+          ? `No ${noun} changed beyond the noise.`
           : null,
   };
 }

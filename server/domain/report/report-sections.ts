@@ -1,6 +1,8 @@
 import { pagePaths } from "../urls";
 import { endpointDisplayName, errorRateOf, isAggregate } from "../run";
 import type { Better, EndpointResult, ParsedRun, ToolCheck } from "../run";
+import { seriesDisplayName, seriesKindOf } from "../series-kind";
+import type { SeriesKind } from "../series-kind";
 import { toHistogramBars } from "../series/histogram-bars";
 import type { HistogramBar } from "../series/histogram-bars";
 
@@ -16,6 +18,8 @@ export interface EndpointRow {
   displayName: string;
   fullName: string | null;
   method: string | null;
+  /** An endpoint of a load test or a benchmark (../series-kind.ts): which words and units its row uses. */
+  kind: SeriesKind;
   isAggregate: boolean;
   /** The endpoint's trend page; null for the aggregate. */
   href: string | null;
@@ -107,11 +111,13 @@ export function toEndpointRow(
 ): EndpointRow {
   const aggregate = isAggregate(result.name);
   const percentile = (key: string) => result.latency.percentiles[key] ?? null;
+  const kind = seriesKindOf(result);
   return {
     name: result.name,
-    displayName: endpointDisplayName(result.name),
+    displayName: seriesDisplayName(result.name, kind),
     fullName: result.fullName !== result.name ? result.fullName : null,
     method: result.method,
+    kind,
     isAggregate: aggregate,
     href: aggregate ? null : pagePaths.endpoint(projectSlug, result),
     requests: result.requests,
@@ -147,7 +153,7 @@ export function toHistograms(run: ParsedRun): EndpointHistogram[] {
     const bars = toHistogramBars(result.histogram);
     if (bars.length === 0) return [];
     const total = bars.reduce((sum, bar) => sum + bar.count, 0);
-    return [{ endpoint: result.name, displayName: endpointDisplayName(result.name), total, bars }];
+    return [{ endpoint: result.name, displayName: seriesDisplayName(result.name, seriesKindOf(result)), total, bars }];
   });
 }
 

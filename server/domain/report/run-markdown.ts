@@ -1,14 +1,18 @@
-import { formatDeltaPct, formatMetricValue, formatMs, formatNumber, formatPct, formatPValue, formatRate } from "../format";
+import { formatDeltaPct, formatMs, formatNumber, formatPct, formatPValue } from "../format";
 import type { RunDocument } from "../parsers";
 import type { SlaGrade } from "../sla/grade";
 import type { GateResult } from "../gate/judge";
 import { markdownCode, markdownText } from "./markdown";
-import { AGGREGATE_DISPLAY_NAME, endpointDisplayName, isAggregate } from "../run";
+import { isAggregate } from "../run";
+import { formatSeriesMetric, formatThroughput, metricShortName, seriesDisplayName, seriesKindOf, seriesKindsOf, wordsOf } from "../series-kind";
+import type { SeriesKind, SeriesKinds } from "../series-kind";
 import { thresholdSubject } from "../tool-thresholds";
 
 /**
  * A run as a pull-request comment: what ran, its SLA grade and why, the per-endpoint table, a link.
- * Every piece of user text goes through markdownText (domain/report/markdown.ts): it stays text.
+ * Every piece of user text goes through markdownText (domain/report/markdown.ts): it stays text. A run
+ * of benchmarks reads as one (../series-kind.ts): samples, ops/s and time/op, no error rate, and no
+ * aggregate row (it holds no numbers: each benchmark is judged on its own).
  */
 type ResultRow = RunDocument["endpoints"][number];
 
@@ -25,19 +29,33 @@ const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
 
 const more = (count: number, what: string) => `${count} more ${what}${count === 1 ? "" : "s"}`;
 
-function gradeLine(grade: SlaGrade | null): string {
+function gradeLine(grade: SlaGrade | null, kind: SeriesKinds): string {
   if (grade === null) return "No SLA policy: the run is not graded.";
   if (grade.letter === null) return `SLA: no data (${markdownText(grade.reason)}).`;
   const limiting = grade.checks.find((check) => check.passed === false);
   const why = limiting
-    ? `; limiting: ${isAggregate(limiting.endpoint) ? AGGREGATE_DISPLAY_NAME.toLowerCase() : markdownText(limiting.endpoint)} ${limiting.target.metric} ${limiting.headroom?.label ?? ""}`
+    ? `; limiting: ${isAggregate(limiting.endpoint) ? wordsOf(kind).aggregate.toLowerCase() : markdownText(limiting.endpoint)} ${limiting.target.metric} ${limiting.headroom?.label ?? ""}`
     : "";
-  return `SLA grade **${grade.letter}** (${grade.score}%, ${grade.passed}/${grade.evaluated} checks, ${grade.endpointsCompliant}/${grade.endpointsEvaluated} endpoints compliant${why}).`;
+  return `SLA grade **${grade.letter}** (${grade.score}%, ${grade.passed}/${grade.evaluated} checks, ${grade.endpointsCompliant}/${grade.endpointsEvaluated} ${wordsOf(kind).nouns} compliant${why}).`;
+}
+
+/** The table's header for a run's kind: a load test's (also a run of both kinds: each row in its own units) or a run of benchmarks'. */
+function tableHeader(kind: SeriesKinds): string[] {
+  return kind === "benchmark"
+    ? ["| Benchmark | Samples | Ops/s | Mean | P50 | P95 | P99 |", "|---|--:|--:|--:|--:|--:|--:|"]
+    : [`| ${wordsOf(kind).nounTitle} | Count | RPS | P50 | P95 | P99 | Error % |`, "|---|--:|--:|--:|--:|--:|--:|"];
 }
 
 /** `name` is Markdown already (escaped user text, or the aggregate's own bold label). */
-function row(name: string, result: ResultRow): string {
-  return `| ${name} | ${formatNumber(result.requests, 0)} | ${formatRate(result.throughput)} | ${formatMs(result.latency.p50)} | ${formatMs(result.latency.p95)} | ${formatMs(result.latency.p99)} | ${formatPct(result.errorRate)} |`;
+function row(name: string, result: ResultRow, kind: SeriesKinds): string {
+  const resultKind = seriesKindOf(result);
+  const count = formatNumber(result.requests, 0);
+  const throughput = formatThroughput(result.throughput, resultKind);
+  const { p50, p95, p99, mean } = result.latency;
+  if (kind === "benchmark") {
+    return `| ${name} | ${count} | ${throughput} | ${formatMs(mean)} | ${formatMs(p50)} | ${formatMs(p95)} | ${formatMs(p99)} |`;
+  }
+  return `| ${name} | ${count} | ${throughput} | ${formatMs(p50)} | ${formatMs(p95)} | ${formatMs(p99)} | ${formatPct(result.errorRate)} |`;
 }
 
 const HEADLINES = {
@@ -46,13 +64,27 @@ const HEADLINES = {
   pass: "### ✅ Benchtrack: **PASS**",
 } as const;
 
-/** "All endpoints p95 +75.0% (21.7 ms → 38.1 ms)": a change seen, without a verdict. */
-function describeUnjudged(change: GateResult["comparison"]["unjudged"][number]): string {
-  const values = `${formatMetricValue(change.metric, change.unit, change.base)} → ${formatMetricValue(change.metric, change.unit, change.head)}`;
-  return `${markdownText(endpointDisplayName(change.endpoint))} ${markdownText(change.metric)} ${formatDeltaPct(change.deltaPct)} (${values})`;
+type GateChange = GateResult["comparison"]["unjudged"][number];
+/** A result's kind by name in this run (null: its aggregate). */
+type KindOf = (endpoint: string | null) => SeriesKind;
+
+/** A change's result and metric in its words: "checkout p95", "sort > BenchmarkSortInts/n=100 mean time/op". */
+function describeSubject(change: GateChange, kindOf: KindOf): string {
+  const kind = kindOf(change.endpoint);
+  return `${markdownText(seriesDisplayName(change.endpoint, kind))} ${markdownText(metricShortName(change.metric, kind))}`;
 }
 
-function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string | null | undefined): string[] {
+function valueOf(change: GateChange, value: number | null, kindOf: KindOf): string {
+  return formatSeriesMetric(change.metric, change.unit, value, kindOf(change.endpoint));
+}
+
+/** "All endpoints p95 +75.0% (21.7 ms → 38.1 ms)": a change seen, without a verdict. */
+function describeUnjudged(change: GateChange, kindOf: KindOf): string {
+  const values = `${valueOf(change, change.base, kindOf)} → ${valueOf(change, change.head, kindOf)}`;
+  return `${describeSubject(change, kindOf)} ${formatDeltaPct(change.deltaPct)} (${values})`;
+}
+
+function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string | null | undefined, kind: SeriesKinds, kindOf: KindOf): string[] {
   const { comparison } = verdict;
   // The first line is what a PR timeline, a notification and a check title show: the outcome and its
   // reasons in a few words (no user text, so it stays under ~100 characters); the reasons in full below.
@@ -76,14 +108,17 @@ function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string |
   const compareHref = compareUrl !== undefined ? compareUrl : comparison.comparePath ? `${baseUrl}${comparison.comparePath}` : null;
   const compareLink = compareHref ? ` · [compare](${compareHref})` : "";
   lines.push(`Baseline: ${markdownText(comparison.baseline.how)}${compareLink}.`);
-  if (comparison.unjudged.length > 0) lines.push("", `Largest changes seen, **not judged**: ${comparison.unjudged.map(describeUnjudged).join(" · ")}.`);
+  if (comparison.unjudged.length > 0) {
+    lines.push("", `Largest changes seen, **not judged**: ${comparison.unjudged.map((change) => describeUnjudged(change, kindOf)).join(" · ")}.`);
+  }
   if (verdict.notes.length > 0) lines.push("", ...verdict.notes.map((note) => `- ${markdownText(note)}`));
   if (comparison.regressions.length > 0) {
     const head = comparison.headRuns.length > 1 ? `These ${comparison.headRuns.length} rounds` : "This run";
-    lines.push("", `| Endpoint | Metric | Baseline | ${head} | Δ | p (one-sided) |`, "|---|---|--:|--:|--:|--:|");
+    lines.push("", `| ${wordsOf(kind).nounTitle} | Metric | Baseline | ${head} | Δ | p (one-sided) |`, "|---|---|--:|--:|--:|--:|");
     for (const regression of comparison.regressions.slice(0, MAX_REGRESSION_ROWS)) {
+      const regressionKind = kindOf(regression.endpoint);
       lines.push(
-        `| ${markdownText(endpointDisplayName(regression.endpoint))} | ${markdownText(regression.metric)} | ${formatMetricValue(regression.metric, regression.unit, regression.base)} | ${formatMetricValue(regression.metric, regression.unit, regression.head)} | ${formatDeltaPct(regression.deltaPct)} | ${formatPValue(regression.pValue)} |`,
+        `| ${markdownText(seriesDisplayName(regression.endpoint, regressionKind))} | ${markdownText(metricShortName(regression.metric, regressionKind))} | ${valueOf(regression, regression.base, kindOf)} | ${valueOf(regression, regression.head, kindOf)} | ${formatDeltaPct(regression.deltaPct)} | ${formatPValue(regression.pValue)} |`,
       );
     }
     if (comparison.regressions.length > MAX_REGRESSION_ROWS) {
@@ -107,19 +142,23 @@ export function renderRunMarkdown(
   const title = markdownText([run.label ?? "run", run.round !== null ? `round ${run.round}` : null].filter(Boolean).join(" "));
   const git = run.environment.git;
   const context = markdownText([run.tool, git.branch, git.commit?.slice(0, 7)].filter(Boolean).join(" · "));
+  const kind = run.endpoints.length > 0 ? seriesKindsOf(run.endpoints) : seriesKindOf(run.aggregate);
+  const kinds = new Map(run.endpoints.map((endpoint) => [endpoint.name, seriesKindOf(endpoint)]));
+  const kindOf: KindOf = (endpoint) => (endpoint === null ? seriesKindOf(run.aggregate) : (kinds.get(endpoint) ?? "endpoint"));
+  const hidden = run.endpoints.length - MAX_ENDPOINT_ROWS;
   const lines = [
-    ...(verdict ? verdictLines(verdict, baseUrl, compareUrl) : []),
+    ...(verdict ? verdictLines(verdict, baseUrl, compareUrl, kind, kindOf) : []),
     `${verdict ? "####" : "###"} Benchtrack: ${title}`,
     "",
-    gradeLine(run.grade),
+    gradeLine(run.grade, kind),
     "",
     `${context} · [open the run](${run.url})`,
     "",
-    "| Endpoint | Count | RPS | P50 | P95 | P99 | Error % |",
-    "|---|--:|--:|--:|--:|--:|--:|",
-    ...run.endpoints.slice(0, MAX_ENDPOINT_ROWS).map((endpoint) => row(markdownText(endpoint.name), endpoint)),
-    row(`**${AGGREGATE_DISPLAY_NAME}**`, run.aggregate),
-    ...(run.endpoints.length > MAX_ENDPOINT_ROWS ? ["", `…and ${more(run.endpoints.length - MAX_ENDPOINT_ROWS, "endpoint")}: [open the run](${run.url}).`] : []),
+    ...tableHeader(kind),
+    ...run.endpoints.slice(0, MAX_ENDPOINT_ROWS).map((endpoint) => row(markdownText(endpoint.name), endpoint, kind)),
+    // A run of benchmarks' aggregate holds no numbers: no row of dashes.
+    ...(kind === "benchmark" ? [] : [row(`**${wordsOf(kind).aggregate}**`, run.aggregate, kind)]),
+    ...(hidden > 0 ? ["", `…and ${hidden} more ${hidden === 1 ? wordsOf(kind).noun : wordsOf(kind).nouns}: [open the run](${run.url}).`] : []),
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseUpload } from "../parsers";
-import { AGGREGATE_NAME } from "../run";
+import { AGGREGATE_NAME, emptyEndpoint } from "../run";
+import { benchmarkResult, benchmarkRun } from "../parsers/benchmark";
 import { readFixture } from "../parsers/fixtures/read-fixture";
 import { gradeRun } from "../sla/grade";
 import { slaPolicySchema } from "../sla/policy";
@@ -66,7 +67,7 @@ describe("toRunReport on the ghz baseline round 1", () => {
     expect(row.p95Ms).toBe(getListing.latencyDistribution.find((d) => d.percentage === 95)!.latency / 1e6);
     expect(row.p90Ms).not.toBeNull();
     expect(report.aggregate).toMatchObject({ isAggregate: true, displayName: "All endpoints", href: null });
-    expect(report.aggregate.requests).toBe(report.endpoints.reduce((sum, r) => sum + (r.requests ?? 0), 0));
+    expect(report.aggregate?.requests).toBe(report.endpoints.reduce((sum, r) => sum + (r.requests ?? 0), 0));
   });
 
   it("builds links, and only from http(s) URLs", () => {
@@ -183,7 +184,7 @@ describe("toRunReport extras", () => {
       isPinnedBaseline: true,
     });
     expect(report.endpoints.map((row) => row.slaCompliant)).toEqual([true, false, null, null, null]);
-    expect(report.aggregate.slaCompliant).toBeNull();
+    expect(report.aggregate?.slaCompliant).toBeNull();
     expect(report).toMatchObject({ grade, compare, annotations, isPinnedBaseline: true });
     expect(report.project.repoUrl).toBeNull();
   });
@@ -237,5 +238,54 @@ describe("toTimelines: a timeline spans the run, from its start", () => {
     );
     // A duration shorter than the timeline cannot place its start: the first point is the origin.
     expect(toTimelines({ ...run, durationSeconds: 1 })[0]?.rows[0]?.seconds).toBe(0);
+  });
+});
+
+describe("toRunReport on a run of benchmarks", () => {
+  const samplesMs = [0.004761, 0.0047, 0.0048, 0.00475, 0.00472];
+  const run = benchmarkRun("go-bench-text", "go", [
+    benchmarkResult({ name: "BenchmarkSortInts/n=100", group: "example.com/sort", samplesMs }),
+    benchmarkResult({ name: "BenchmarkEncode", group: "example.com/json", summary: { meanMs: 0.0000234, samples: 3 } }),
+  ]);
+  run.environment.testbed = "linux/amd64 · AMD EPYC";
+  const report = toRunReport({ slug: "p", name: "p", repoUrl: null }, { id: "r", uploadedAt: new Date() }, run);
+
+  it("is a run of benchmarks, each row a benchmark, with its testbed", () => {
+    expect(report.run.kind).toBe("benchmark");
+    expect(report.run.testbed).toBe("linux/amd64 · AMD EPYC");
+    expect(report.endpoints.map((row) => [row.displayName, row.kind, row.requests])).toEqual([
+      ["example.com/sort > BenchmarkSortInts/n=100", "benchmark", samplesMs.length],
+      ["example.com/json > BenchmarkEncode", "benchmark", 3],
+    ]);
+  });
+
+  it("shows no aggregate row: benchmarks are judged one by one", () => {
+    expect(report.aggregate).toBeNull();
+  });
+
+  it("names the histogram of a benchmark by its name", () => {
+    expect(report.histograms.map((histogram) => histogram.displayName)).toEqual(["example.com/sort > BenchmarkSortInts/n=100"]);
+  });
+});
+
+describe("toRunReport on a run with both kinds", () => {
+  it("is mixed, each row with its own kind, and keeps an aggregate that has numbers", () => {
+    const run = benchmarkRun("go-bench-text", "go", [benchmarkResult({ name: "BenchmarkA", samplesMs: [0.001, 0.002] })]);
+    const endpoint = emptyEndpoint("GET /");
+    endpoint.protocol = "http";
+    endpoint.requests = 10;
+    run.endpoints.push(endpoint);
+    run.aggregate = { ...emptyEndpoint(AGGREGATE_NAME), requests: 12 };
+    const report = toRunReport({ slug: "p", name: "p", repoUrl: null }, { id: "r", uploadedAt: new Date() }, run);
+    expect(report.run.kind).toBe("mixed");
+    expect(report.endpoints.map((row) => row.kind)).toEqual(["benchmark", "endpoint"]);
+    expect(report.aggregate).toMatchObject({ displayName: "All endpoints", requests: 12 });
+  });
+});
+
+describe("toCompareLinks of a run of benchmarks", () => {
+  it("says why nothing is offered without speaking of load", () => {
+    const links = toCompareLinks("p", { id: "r", tool: "go", label: "main", branch: "main", protocol: "benchmark" }, { earlier: [], labels: [] });
+    expect(links.none).toBe("No comparable run yet: no earlier go run of this label, and no other label with go runs. Runs of other tools are other series.");
   });
 });

@@ -1,5 +1,7 @@
 import { apiPaths, commitUrl, pagePaths, pullRequestUrl, safeHttpUrl } from "../urls";
-import type { ParsedRun, ToolThreshold } from "../run";
+import type { EndpointResult, ParsedRun, ToolThreshold } from "../run";
+import { seriesKindOf, seriesKindsOf, wordsOf } from "../series-kind";
+import type { SeriesKinds } from "../series-kind";
 import type { SlaGrade } from "../sla/grade";
 import type {
   CheckRow,
@@ -62,6 +64,8 @@ export interface RunReport {
     toolVersion: string | null;
     format: string;
     protocol: string | null;
+    /** What the run measured (../series-kind.ts): endpoints of a load test, benchmarks, or both. */
+    kind: SeriesKinds;
     /** ISO 8601 (UTC). */
     startedAt: string | null;
     uploadedAt: string;
@@ -76,6 +80,8 @@ export interface RunReport {
     };
     buildUrl: string | null;
     host: { name: string | null; cpus: number | null; memoryGb: number | null };
+    /** The hardware the numbers were measured on (docs/benchmarks.md, "Testbeds"); null when nobody named it. */
+    testbed: string | null;
     appVersion: string | null;
     config: KeyValue[];
     attributes: KeyValue[];
@@ -83,7 +89,11 @@ export interface RunReport {
   };
   links: { raw: string; json: string };
   endpoints: EndpointRow[];
-  aggregate: EndpointRow;
+  /**
+   * The run's aggregate row; null where it holds nothing to show: a run of benchmarks (a mean over
+   * unrelated benchmarks means nothing, so they are judged one by one) or an aggregate with no number.
+   */
+  aggregate: EndpointRow | null;
   metrics: MetricRow[];
   histograms: EndpointHistogram[];
   /** Throughput, failures and latency over the run, where the tool wrote them as it ran. */
@@ -122,7 +132,7 @@ const runsWord = (count: number) => (count === 1 ? "run" : "runs");
  */
 export function toCompareLinks(
   projectSlug: string,
-  run: { id: string; tool: string; label: string | null; branch: string | null },
+  run: { id: string; tool: string; label: string | null; branch: string | null; protocol?: string | null },
   choices: CompareChoices,
 ): CompareLinks {
   const { tool } = run;
@@ -150,7 +160,7 @@ export function toCompareLinks(
     previous: previous ? { href: pagePaths.compare(projectSlug, { base: previous.id, head: run.id, tool }), title: runTitle(previous) } : null,
     groups,
     none: isEmpty
-      ? `No comparable run yet: no earlier ${tool} run of this label and load, and no other label with ${tool} runs. Runs of other tools are other series.`
+      ? `No comparable run yet: no earlier ${tool} run of this label${wordsOf({ protocol: run.protocol ?? null }).hasLoad ? " and load" : ""}, and no other label with ${tool} runs. Runs of other tools are other series.`
       : null,
   };
 }
@@ -168,8 +178,9 @@ export function toRunReport(
   },
 ): RunReport {
   const repoUrl = safeHttpUrl(project.repoUrl)?.replace(/\/+$/, "") ?? null;
-  const { git, ci, host, appVersion, config, attributes } = run.environment;
+  const { git, ci, host, testbed, appVersion, config, attributes } = run.environment;
   const protocol = run.aggregate.protocol ?? (typeof config.protocol === "string" ? config.protocol : null);
+  const kind = run.endpoints.length > 0 ? seriesKindsOf(run.endpoints) : seriesKindOf(protocol);
   const compliance = new Map(extras.grade?.byEndpoint.map((entry) => [entry.endpoint, entry.isCompliant]) ?? []);
 
   return {
@@ -183,6 +194,7 @@ export function toRunReport(
       toolVersion: run.toolVersion,
       format: run.format,
       protocol,
+      kind,
       startedAt: run.startedAt,
       uploadedAt: stored.uploadedAt.toISOString(),
       durationSeconds: run.durationSeconds,
@@ -196,6 +208,7 @@ export function toRunReport(
       },
       buildUrl: safeHttpUrl(ci.buildUrl),
       host: { ...host },
+      testbed,
       appVersion,
       // The protocol has its own place in the header; repeating it among the config adds nothing.
       config: toKeyValues(config).filter((entry) => !(entry.key === "protocol" && entry.value === protocol)),
@@ -204,7 +217,7 @@ export function toRunReport(
     },
     links: { raw: apiPaths.runRaw(project.slug, stored.id), json: apiPaths.run(project.slug, stored.id) },
     endpoints: run.endpoints.map((endpoint) => toEndpointRow(endpoint, project.slug, compliance)),
-    aggregate: toEndpointRow(run.aggregate, project.slug, compliance),
+    aggregate: kind === "benchmark" || !hasNumbers(run.aggregate) ? null : toEndpointRow(run.aggregate, project.slug, compliance),
     metrics: toMetricRows(run),
     histograms: toHistograms(run),
     timelines: toTimelines(run),
@@ -214,6 +227,15 @@ export function toRunReport(
     checks: toCheckRows(run.checks),
     ...extras,
   };
+}
+
+/** Whether a result holds any number a table row would show. */
+function hasNumbers(result: EndpointResult): boolean {
+  const { latency } = result;
+  return (
+    [result.requests, result.failures, result.throughput, latency.meanMs, latency.maxMs].some((value) => value !== null) ||
+    Object.keys(latency.percentiles).length > 0
+  );
 }
 
 /** "baseline #1", "baseline", "ghz #2" (no label), or "ghz run". */

@@ -12,6 +12,7 @@ describe("buildRegressionWebhookPayload", () => {
     deltaPct: 23.58,
     pValue: 0.0004,
     endpoint: "GET /api/listings/:id",
+    protocol: "http",
     firstRun: { id: "run6", label: "nightly", branch: "main", commit: "9f1c2e7abcdef" },
     links: {
       comparePath: "/projects/listings/compare?base=run5%2Crun4&head=run6",
@@ -87,5 +88,37 @@ describe("escapeSlack", () => {
     expect(escapeSlack("a < b && c > d")).toBe("a &lt; b &amp;&amp; c &gt; d");
     expect(escapeSlack("&lt;")).toBe("&amp;lt;");
     expect(escapeSlack('"quoted" *bold* _it_ `code`')).toBe('"quoted" *bold* _it_ `code`');
+  });
+});
+
+describe("buildRegressionWebhookPayload of a benchmark", () => {
+  it("words the text as a benchmark's: its mean time per operation in its unit", () => {
+    const payload = buildRegressionWebhookPayload(
+      { slug: "micro", name: "Micro" },
+      {
+        id: "reg2",
+        kind: "regression",
+        metric: "mean",
+        unit: "ms",
+        beforeValue: 0.004761,
+        afterValue: 0.00622,
+        deltaPct: 30.64,
+        pValue: 0.0004,
+        endpoint: "example.com/sort > BenchmarkSortInts/n=100",
+        protocol: "benchmark",
+        firstRun: { id: "run8", label: null, branch: "main", commit: null },
+        links: { comparePath: null, trendPath: "/projects/micro/endpoints/x" },
+      },
+      "https://bench.example.com",
+    );
+    expect(payload.text).toBe(
+      "Regression in Micro: mean time/op of example.com/sort &gt; BenchmarkSortInts/n=100 +30.6% (4.76 µs → 6.22 µs, p < 0.001) since run run8 on main. " +
+        "<https://bench.example.com/projects/micro/regressions#regression-reg2|Open in Benchtrack>",
+    );
+    // The fields for programs keep the metric's own name.
+    expect(payload.regression).toMatchObject({
+      metric: "mean",
+      endpoint: "example.com/sort > BenchmarkSortInts/n=100",
+    });
   });
 });

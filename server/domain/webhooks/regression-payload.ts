@@ -1,5 +1,5 @@
-import { formatDeltaPct, formatMetricValue, formatPValue } from "../format";
-import { AGGREGATE_DISPLAY_NAME } from "../run";
+import { formatDeltaPct, formatPValue } from "../format";
+import { formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf } from "../series-kind";
 import { absoluteUrl, pagePaths } from "../urls";
 
 /**
@@ -20,6 +20,8 @@ export interface RegressionForWebhook {
   pValue: number | null;
   /** null: the run aggregate. */
   endpoint: string | null;
+  /** The endpoint's protocol: "benchmark" words the text as a benchmark's (../series-kind.ts). */
+  protocol: string | null;
   firstRun: { id: string; label: string | null; branch: string | null; commit: string | null };
   /** The regression's links as the inbox gives them (regressionLinks), relative to the base URL. */
   links: { comparePath: string | null; trendPath: string };
@@ -41,8 +43,9 @@ export function buildRegressionWebhookPayload(project: { slug: string; name: str
   const compareUrl = regression.links.comparePath === null ? null : absoluteUrl(baseUrl, regression.links.comparePath);
   const trendUrl = absoluteUrl(baseUrl, regression.links.trendPath);
 
-  const value = (number: number) => formatMetricValue(regression.metric, regression.unit, number);
-  const where = regression.endpoint === null ? AGGREGATE_DISPLAY_NAME.toLowerCase() : regression.endpoint;
+  const kind = seriesKindOf(regression.protocol);
+  const value = (number: number) => formatSeriesMetric(regression.metric, regression.unit, number, kind);
+  const where = regression.endpoint === null ? seriesDisplayName(null, kind).toLowerCase() : regression.endpoint;
   const runParts = [
     firstRun.label === null ? `run ${firstRun.id}` : `run "${firstRun.label}"`,
     firstRun.branch === null ? null : `on ${firstRun.branch}`,
@@ -52,7 +55,7 @@ export function buildRegressionWebhookPayload(project: { slug: string; name: str
   if (regression.pValue !== null) stats.push(formatPValue(regression.pValue));
   const text =
     `${regression.kind === "regression" ? "Regression" : "Improvement"} in ${escapeSlack(project.name)}: ` +
-    `${escapeSlack(regression.metric)} of ${escapeSlack(where)} ${formatDeltaPct(regression.deltaPct)} ` +
+    `${escapeSlack(metricShortName(regression.metric, kind))} of ${escapeSlack(where)} ${formatDeltaPct(regression.deltaPct)} ` +
     `(${stats.join(", ")}) since ${escapeSlack(runParts.join(" "))}. <${url}|Open in Benchtrack>`;
 
   return {

@@ -6,7 +6,6 @@ import { CompareView } from "@/components/compare/compare-view";
 import type { CompareInput } from "@/components/compare/types";
 import { SHARE_PARAM } from "@/server/domain/share";
 import { MAX_RUNS_PER_SIDE } from "@/server/domain/compare/selector";
-import { AGGREGATE_NAME } from "@/server/domain/run";
 import { SIGNIFICANCE_TESTS } from "@/server/domain/stats/verdict";
 import type { PageProps, PageUrl } from "@/server/api/page-url";
 import { readPageUrl } from "@/server/api/page-url";
@@ -78,7 +77,8 @@ export default async function ComparePage(props: Props) {
 
   const outcome = await loadComparison(input);
   const show = url.search.get("show") === "all" ? "all" : "gate";
-  const view = { show, metric: url.search.get("metric") ?? "p95", endpoint: url.search.get("endpoint") ?? AGGREGATE_NAME } as const;
+  // No metric or endpoint in the URL: the comparison's default (its kind's: compare-view.tsx).
+  const view = { show, metric: url.search.get("metric"), endpoint: url.search.get("endpoint") } as const;
   return (
     <HydrateClient>
       <h1 className="mb-4 text-xl font-semibold">Compare</h1>
