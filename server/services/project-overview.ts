@@ -28,6 +28,7 @@ interface SeriesRow extends Omit<SeriesResult, "series"> {
   tool: string;
   label: string | null;
   gitBranch: string | null;
+  testbed: string | null;
 }
 
 
@@ -37,11 +38,11 @@ async function findRecentSeries(db: PrismaClient, projectId: string): Promise<Se
     SELECT e.id AS "endpointId", e.name, e.protocol,
            r.run_id AS "runId", r.started_at AS "startedAt", r.requests, r.error_rate AS "errorRate",
            r.throughput, r.p50_ms AS "p50Ms", r.p95_ms AS "p95Ms", r.p99_ms AS "p99Ms",
-           r.tool, r.label, r.git_branch AS "gitBranch"
+           r.tool, r.label, r.git_branch AS "gitBranch", r.testbed
       FROM endpoints e
       CROSS JOIN LATERAL (
         SELECT res.run_id, res.started_at, res.requests, res.error_rate, res.throughput, res.p50_ms, res.p95_ms, res.p99_ms,
-               ru.tool, ru.label, ru.git_branch
+               ru.tool, ru.label, ru.git_branch, ru.testbed
           FROM results res
           JOIN runs ru ON ru.id = res.run_id
          WHERE res.project_id = e.project_id AND res.endpoint_id = e.id
@@ -52,9 +53,9 @@ async function findRecentSeries(db: PrismaClient, projectId: string): Promise<Se
     UNION ALL
     SELECT NULL, NULL, NULL,
            a.run_id, a.started_at, a.requests, a.error_rate, a.throughput, a.p50_ms, a.p95_ms, a.p99_ms,
-           latest.tool, latest.label, latest.git_branch
+           latest.tool, latest.label, latest.git_branch, latest.testbed
       FROM (
-        SELECT id, tool, label, git_branch FROM runs
+        SELECT id, tool, label, git_branch, testbed FROM runs
          WHERE project_id = ${projectId}
          ORDER BY started_at DESC, id DESC
          LIMIT ${SERIES_LENGTH}
@@ -85,9 +86,9 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   // Rows arrive grouped by endpoint, newest first within each (the ORDER BY of each LATERAL scan);
   // sort again anyway, since UNION ALL promises no order.
   const byEndpoint = new Map<number | null, { name: string; protocol: string | null; results: SeriesResult[] }>();
-  for (const { endpointId, name, protocol, tool, label, gitBranch, ...result } of rows) {
+  for (const { endpointId, name, protocol, tool, label, gitBranch, testbed, ...result } of rows) {
     const entry = byEndpoint.get(endpointId) ?? { name: endpointDisplayName(name), protocol, results: [] };
-    entry.results.push({ ...result, series: seriesName({ tool, label, branch: gitBranch }), startedAt: new Date(result.startedAt) });
+    entry.results.push({ ...result, series: seriesName({ tool, label, branch: gitBranch, testbed }), startedAt: new Date(result.startedAt) });
     byEndpoint.set(endpointId, entry);
   }
   for (const entry of byEndpoint.values()) entry.results.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime());
