@@ -137,8 +137,16 @@ test.describe("every tool's own output, on the run page", () => {
   test("the API docs give a recipe per format", async ({ page }) => {
     await page.goto("/docs/api#formats");
     const table = page.getByTestId("format-table");
-    await expect(table.locator("tbody tr")).toHaveCount(21);
+    // 21 load-test formats and 16 microbenchmark formats.
+    await expect(table.locator("tbody tr")).toHaveCount(37);
     for (const id of [
+      "go-bench-text",
+      "hyperfine-json",
+      "pytest-benchmark",
+      "google-benchmark-json",
+      "vitest-bench",
+      "benchmarkjs-text",
+      "criterion-json",
       "vegeta-hist",
       "hey-csv",
       "wrk-text",
@@ -151,6 +159,7 @@ test.describe("every tool's own output, on the run page", () => {
       await expect(page.getByTestId(`format-${id}`).locator("pre")).toContainText("curl");
     }
     await expect(page.getByTestId("format-jmeter-csv")).toContainText("documented format");
+    await expect(page.getByTestId("format-jmh-json")).toContainText("documented format");
     await page.getByTestId("format-hey-text").scrollIntoViewIfNeeded();
     await screenshots(page, "formats-docs");
   });
