@@ -22,12 +22,15 @@ export function LatencyCdfChart({
   points,
   gapAtMs,
   label,
+  axisTitle = "Latency",
   height = 300,
 }: {
   points: readonly LatencyCdfPoint[];
   /** Where the two CDFs are furthest apart (the KS D), drawn as a reference line. */
   gapAtMs: number | null;
   label: string;
+  /** What the x axis measures: "Latency", or a benchmark's "Time per operation". */
+  axisTitle?: string;
   height?: number;
 }) {
   const min = points[0]?.ms ?? 1;
@@ -48,7 +51,7 @@ export function LatencyCdfChart({
             tick={{ fill: "var(--text-muted)", fontSize: 11 }}
             tickLine={false}
             axisLine={{ stroke: "var(--border)" }}
-            label={{ value: "Latency (log scale)", position: "insideBottom", offset: -12, fill: "var(--text-muted)", fontSize: 11 }}
+            label={{ value: `${axisTitle} (log scale)`, position: "insideBottom", offset: -12, fill: "var(--text-muted)", fontSize: 11 }}
           />
           <YAxis
             domain={[0, 1]}

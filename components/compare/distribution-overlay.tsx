@@ -93,6 +93,7 @@ export function DistributionOverlay({
           <LatencyCdfChart
             points={entry.cdf}
             gapAtMs={entry.test.statistic > 0 ? entry.test.atMs : null}
+            axisTitle={words.latencyTitle}
             label={`Cumulative ${kind === "benchmark" ? "time per operation" : "latency"} distributions of ${name}, base and head, on a log axis`}
           />
           <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]">

@@ -37,7 +37,8 @@ export function ProjectOverview({ overview, baseUrl, now }: { overview: Overview
         title={words.nounsTitle}
         actions={
           <span className="text-xs text-text-muted">
-            Latest run; p95{kind === "benchmark" ? " time/op" : ""} sparkline and trend over its series (same tool, label and branch)
+            Latest run; {kind === "benchmark" ? "mean time/op" : kind === "mixed" ? "p95 (benchmarks: mean time/op)" : "p95"} sparkline and trend
+            over its series (same tool, label, branch and testbed)
           </span>
         }
       >
@@ -110,8 +111,8 @@ function EndpointsTable({ overview, kind }: { overview: Overview; kind: SeriesKi
           <Th numeric>p99</Th>
           {hasErrorRate && <Th numeric>Error rate</Th>}
           <Th numeric>Throughput</Th>
-          <Th>p95 of its series</Th>
-          <Th title="Latest p95 vs the median of the previous up to 10 runs: ↑ worse beyond +5%, ↓ better beyond −5%">
+          <Th>{kind === "benchmark" ? "Mean time/op of its series" : "p95 of its series"}</Th>
+          <Th title="Latest p95 (a benchmark's mean time/op) vs the median of the previous up to 10 runs: ↑ worse beyond +5%, ↓ better beyond −5%">
             Trend
           </Th>
         </tr>
@@ -147,7 +148,7 @@ function EndpointRow({
   aggregateName: string;
   hasErrorRate: boolean;
 }) {
-  const trend = describeTrend(endpoint.trend);
+  const trend = describeTrend(endpoint.trend, endpoint.trendMetric === "mean" ? "mean time/op" : "p95");
   const isAggregate = href === null;
   const kind = seriesKindOf(endpoint);
   const stale = !isAggregate && !endpoint.isInLatestRun;

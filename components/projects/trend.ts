@@ -16,13 +16,13 @@ export interface TrendBadge {
   title: string;
 }
 
-export function describeTrend(trend: Trend): TrendBadge {
+export function describeTrend(trend: Trend, metricLabel = "p95"): TrendBadge {
   if (trend.kind === "insufficient") {
     return { symbol: "·", tone: "neutral", word: "no trend", delta: "", title: `No trend: ${trend.reason}.` };
   }
   const runs = trend.previousRuns === 1 ? "the previous run" : `the previous ${trend.previousRuns} runs`;
   const delta = formatDeltaPct(100 * trend.relativeDelta);
-  const comparison = `Latest p95 ${formatMs(trend.latestMs)} vs median ${formatMs(trend.medianMs)} of ${runs} of this series: ${delta}`;
+  const comparison = `Latest ${metricLabel} ${formatMs(trend.latestMs)} vs median ${formatMs(trend.medianMs)} of ${runs} of this series: ${delta}`;
   const test = trend.pValue === null ? "" : ` (${formatPValue(trend.pValue)})`;
   switch (trend.direction) {
     case "up":

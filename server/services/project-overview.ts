@@ -37,11 +37,11 @@ async function findRecentSeries(db: PrismaClient, projectId: string): Promise<Se
   return db.$queryRaw<SeriesRow[]>`
     SELECT e.id AS "endpointId", e.name, e.protocol,
            r.run_id AS "runId", r.started_at AS "startedAt", r.requests, r.error_rate AS "errorRate",
-           r.throughput, r.p50_ms AS "p50Ms", r.p95_ms AS "p95Ms", r.p99_ms AS "p99Ms",
+           r.throughput, r.p50_ms AS "p50Ms", r.p95_ms AS "p95Ms", r.p99_ms AS "p99Ms", r.mean_ms AS "meanMs",
            r.tool, r.label, r.git_branch AS "gitBranch", r.testbed
       FROM endpoints e
       CROSS JOIN LATERAL (
-        SELECT res.run_id, res.started_at, res.requests, res.error_rate, res.throughput, res.p50_ms, res.p95_ms, res.p99_ms,
+        SELECT res.run_id, res.started_at, res.requests, res.error_rate, res.throughput, res.p50_ms, res.p95_ms, res.p99_ms, res.mean_ms,
                ru.tool, ru.label, ru.git_branch, ru.testbed
           FROM results res
           JOIN runs ru ON ru.id = res.run_id
@@ -52,7 +52,7 @@ async function findRecentSeries(db: PrismaClient, projectId: string): Promise<Se
      WHERE e.project_id = ${projectId}
     UNION ALL
     SELECT NULL, NULL, NULL,
-           a.run_id, a.started_at, a.requests, a.error_rate, a.throughput, a.p50_ms, a.p95_ms, a.p99_ms,
+           a.run_id, a.started_at, a.requests, a.error_rate, a.throughput, a.p50_ms, a.p95_ms, a.p99_ms, a.mean_ms,
            latest.tool, latest.label, latest.git_branch, latest.testbed
       FROM (
         SELECT id, tool, label, git_branch, testbed FROM runs

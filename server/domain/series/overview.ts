@@ -1,9 +1,11 @@
 import { median } from "../stats/descriptive";
 import { isInsufficient } from "../stats/insufficient";
 import { predictionTest } from "../stats/prediction-test";
+import { isBenchmark } from "../run";
 /**
- * The overview's pure rules: a p95 sparkline of an endpoint's last SERIES_LENGTH results and its
- * trend arrow (the latest p95 against the median of the previous runs). The service
+ * The overview's pure rules: a sparkline of an endpoint's last SERIES_LENGTH results and its trend
+ * arrow (the latest value against the median of the previous runs), on p95 for an endpoint and on the
+ * mean time per operation for a benchmark (what its gate judges: docs/benchmarks.md). The service
  * (server/services/project-overview.ts) reads the rows; everything here is computed from them.
  */
 
@@ -25,7 +27,11 @@ export interface SeriesResult {
   p50Ms: number | null;
   p95Ms: number | null;
   p99Ms: number | null;
+  meanMs: number | null;
 }
+
+/** What a row's sparkline and arrow follow: p95 for an endpoint, the mean time per operation for a benchmark. */
+export type TrendMetric = "p95" | "mean";
 
 /** A sparkline point: x is the run's start time (epoch ms), y the value or null when missing. */
 export interface SeriesPoint {
@@ -57,19 +63,19 @@ export type Trend =
 export const TREND_ALPHA = 0.05;
 
 /**
- * The trend arrow's rule: the latest p95 against the previous up-to-TREND_WINDOW runs of the same
- * series (runs without a p95 are skipped). An arrow needs both a change beyond ±5% of their median
+ * The trend arrow's rule: the latest value (p95, or a benchmark's mean) against the previous
+ * up-to-TREND_WINDOW runs of the same series (runs without one are skipped). An arrow needs both a change beyond ±5% of their median
  * (the median, so one noisy run does not make it) and a test: the prediction-interval t test of the
  * latest value against the previous ones (../stats/prediction-test.ts) at p < TREND_ALPHA. Otherwise
- * the trend is flat: "no significant change". `newestFirst` are the p95 values, newest first.
+ * the trend is flat: "no significant change". `newestFirst` are the values, newest first.
  */
-export function p95TrendOf(newestFirst: readonly (number | null)[]): Trend {
+export function latestTrendOf(newestFirst: readonly (number | null)[], label = "p95"): Trend {
   const [latest, ...rest] = newestFirst;
   if (latest === undefined) return { kind: "insufficient", reason: "no runs yet" };
-  if (latest === null) return { kind: "insufficient", reason: "the latest run has no p95" };
+  if (latest === null) return { kind: "insufficient", reason: `the latest run has no ${label}` };
   const previous = rest.slice(0, TREND_WINDOW).filter((value): value is number => value !== null);
   const previousMedian = median(previous);
-  if (previousMedian === null) return { kind: "insufficient", reason: "need 2 runs with a p95, have 1" };
+  if (previousMedian === null) return { kind: "insufficient", reason: `need 2 runs with a ${label}, have 1` };
   const test = predictionTest(previous, latest);
   const pValue = isInsufficient(test) ? null : test.pValue;
   const base = { latestMs: latest, medianMs: previousMedian, previousRuns: previous.length, pValue };
@@ -84,11 +90,13 @@ export function p95TrendOf(newestFirst: readonly (number | null)[]): Trend {
   return { kind: "change", direction, relativeDelta, ...base };
 }
 
-/** Sparkline points, oldest → newest, from results given newest first (as the query returns them). */
-export function toP95Series(newestFirst: readonly Pick<SeriesResult, "startedAt" | "p95Ms">[]): SeriesPoint[] {
+const TREND_COLUMN = { p95: "p95Ms", mean: "meanMs" } as const;
+
+/** Sparkline points of `metric`, oldest → newest, from results given newest first (as the query returns them). */
+export function toSparkline(newestFirst: readonly Pick<SeriesResult, "startedAt" | "p95Ms" | "meanMs">[], metric: TrendMetric = "p95"): SeriesPoint[] {
   return newestFirst
     .slice(0, SERIES_LENGTH)
-    .map((result) => ({ x: result.startedAt.getTime(), y: result.p95Ms }))
+    .map((result) => ({ x: result.startedAt.getTime(), y: result[TREND_COLUMN[metric]] }))
     .reverse();
 }
 
@@ -100,6 +108,8 @@ export interface EndpointSummary {
   latest: SeriesResult;
   /** Whether the project's latest run measured this endpoint (older endpoints are kept, marked). */
   isInLatestRun: boolean;
+  /** What `series` and `trend` follow. */
+  trendMetric: TrendMetric;
   series: SeriesPoint[];
   trend: Trend;
 }
@@ -114,11 +124,13 @@ export function summarizeSeries(
   if (!latest) return null;
   // One series: runs of another tool, label or branch are other measurements, not this one's history.
   const sameSeries = newestFirst.filter((result) => result.series === latest.series);
+  const trendMetric: TrendMetric = isBenchmark(endpoint) ? "mean" : "p95";
   return {
     ...endpoint,
     latest,
     isInLatestRun: latest.runId === latestRunId,
-    series: toP95Series(sameSeries),
-    trend: p95TrendOf(sameSeries.map((result) => result.p95Ms)),
+    trendMetric,
+    series: toSparkline(sameSeries, trendMetric),
+    trend: latestTrendOf(sameSeries.map((result) => result[TREND_COLUMN[trendMetric]]), trendMetric === "mean" ? "mean time/op" : "p95"),
   };
 }
