@@ -41,7 +41,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const overlayTarget = query.overlay ?? null;
   const scope = await resolveTrendScope(db, page, { ...query, hasOverlay: overlayTarget !== null });
 
-  const [markerSources, filters, endpoints, pullRequests, signature, testbeds] = await Promise.all([
+  const [markerSources, filters, endpoints, pullRequests, signature] = await Promise.all([
     findMarkerSources(db, project.id, endpointId),
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
@@ -50,17 +50,18 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     listEndpoints(db, project.id),
     listOverlayPullRequests(db, project.id),
     historySignature(db, scope),
-    listTestbeds(db, project.id, endpointId, scope.tool),
   ]);
 
   // 1st read: the history's candidates (all of it when short), only the columns run selection looks at,
   // with the marked runs (to place their markers); beside it, the custom metrics' series.
   const marked = { runIds: markerSources.runIds, times: markerSources.times };
-  const [history, metrics] = await Promise.all([
+  // Beside them, the endpoint's testbeds (one GROUP BY over its history): kept under the same signature.
+  const [history, metrics, testbeds] = await Promise.all([
     cachedHistoryRead(signature, scope, ["candidates", maxPoints, marked.runIds, marked.times], () =>
       readTrendCandidates(db, scope, maxPoints, marked),
     ),
     cachedHistoryRead(signature, scope, ["metrics", maxPoints], () => findMetricTrends(db, scope, maxPoints)),
+    cachedHistoryRead(signature, scope, ["testbeds"], () => listTestbeds(db, project.id, endpointId, scope.tool)),
   ]);
   const candidates = history.rows.filter((row) => row.isCandidate).map((row) => ({ row, order: row.order }));
   const selection = selectFromCandidates(candidates, history.total, maxPoints);
