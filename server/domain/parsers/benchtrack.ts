@@ -15,11 +15,12 @@ import {
   type ParsedRun,
 } from "../run";
 import { aggregateEndpoints } from "./aggregate";
+import { TIME_UNIT_MS } from "./benchmark";
 import { parseWire } from "./wire";
 
 export const BENCHTRACK_SCHEMA_ID = "benchtrack/v1";
 
-const MS_PER_UNIT = { s: 1000, ms: 1, us: 0.001, ns: 0.000001 } as const;
+const MS_PER_UNIT = TIME_UNIT_MS;
 const PERCENTILE_KEY = /^p(\d+(?:\.\d+)?)$/;
 const KNOWN_LATENCY_KEYS = new Set(["unit", "mean", "min", "max", "stdDev"]);
 

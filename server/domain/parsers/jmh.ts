@@ -41,6 +41,8 @@ import {
   benchmarkRun,
   directionOfUnit,
   isTimeUnit,
+  NS_TICKS_PER_MS,
+  TIME_UNIT_MS,
   type TimeSummary,
 } from "./benchmark";
 import { parseWire } from "./wire";
@@ -81,17 +83,15 @@ const documentSchema = z.array(resultSchema);
 
 /** JMH's time units (TimeValue.tuToString: ns, us, ms, s, min, hr, day), in ms. */
 const JMH_TIME_UNIT_MS: Readonly<Record<string, number>> = {
-  ns: 1e-6,
-  us: 1e-3,
-  ms: 1,
-  s: 1000,
+  ns: TIME_UNIT_MS.ns,
+  us: TIME_UNIT_MS.us,
+  ms: TIME_UNIT_MS.ms,
+  s: TIME_UNIT_MS.s,
   min: 60_000,
   hr: 3_600_000,
   day: 86_400_000,
 };
 
-/** Histogram ticks of a time per operation: ns, as benchmark.ts records samples. */
-const NS_TICKS_PER_MS = 1e6;
 
 /** A JMH score unit: time per operation ("us/op") or operations per time ("ops/ms"), with the time unit in ms. */
 type ScoreUnit = { kind: "time per op" | "ops per time"; unitMs: number };
