@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../input-error";
-import { createSeededRandom, type SeededRandom } from "../stats/random";
+import { createSeededRandom } from "../stats/random";
 import { benchmarkjsCriticalValue, isBenchmarkjsText, parseBenchmarkjsText } from "./benchmarkjs";
 import { errorOf } from "./fixtures/input-error-of";
+import { mutate } from "./fixtures/text-mutations";
 import { readFixture } from "./fixtures/read-fixture";
 import { parseUpload } from "./index";
 
@@ -200,30 +201,6 @@ describe("benchmark.js: bad input", () => {
     expect(errorOf(() => parseBenchmarkjsText(twice, "bench.txt")).message).toMatch(/"JSON#stringify" appears twice/);
   });
 });
-
-const HOSTILE = ["\u0000", "\n", "\t", " ", "-", ".", "e", "9", "NaN", "1e400", "-1", "\ud800", '"', "}", "ns/op", "/"];
-
-/** One seeded mutation of a text: cut, a character replaced, a chunk doubled or removed, a number replaced. */
-function mutate(random: SeededRandom, text: string): string {
-  const at = random.integer(Math.max(1, text.length));
-  const hostile = HOSTILE[random.integer(HOSTILE.length)]!;
-  switch (random.integer(5)) {
-    case 0:
-      return text.slice(0, at);
-    case 1:
-      return `${text.slice(0, at)}${hostile}${text.slice(at + 1)}`;
-    case 2:
-      return `${text.slice(0, at)}${text.slice(at, at + random.integer(300))}${text.slice(at)}`;
-    case 3:
-      return `${text.slice(0, at)}${text.slice(at + random.integer(300))}`;
-    default: {
-      const numbers = [...text.matchAll(/\d+(?:\.\d+)?/g)];
-      const number = numbers[random.integer(numbers.length)];
-      if (!number) return text;
-      return `${text.slice(0, number.index)}${hostile}${text.slice(number.index + number[0].length)}`;
-    }
-  }
-}
 
 describe("benchmark.js under seeded mutations", () => {
   it("reads a mutated file or refuses it with an InputError, never another error", () => {

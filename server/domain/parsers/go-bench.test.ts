@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../input-error";
-import { createSeededRandom, type SeededRandom } from "../stats/random";
+import { createSeededRandom } from "../stats/random";
 import { errorOf } from "./fixtures/input-error-of";
+import { mutate } from "./fixtures/text-mutations";
 import { readFixture } from "./fixtures/read-fixture";
 import { isGoBenchText, isGoTest2JsonLine, parseGoBenchJson, parseGoBenchText } from "./go-bench";
 import { parseUpload } from "./index";
@@ -404,30 +405,6 @@ describe("go test -bench: bad input", () => {
     expect(error.message).toMatch(/no benchmark results/);
   });
 });
-
-const HOSTILE = ["\u0000", "\n", "\t", " ", "-", ".", "e", "9", "NaN", "1e400", "-1", "\ud800", '"', "}", "ns/op", "/"];
-
-/** One seeded mutation of a text: cut, a character replaced, a chunk doubled or removed, a number replaced. */
-function mutate(random: SeededRandom, text: string): string {
-  const at = random.integer(Math.max(1, text.length));
-  const hostile = HOSTILE[random.integer(HOSTILE.length)]!;
-  switch (random.integer(5)) {
-    case 0:
-      return text.slice(0, at);
-    case 1:
-      return `${text.slice(0, at)}${hostile}${text.slice(at + 1)}`;
-    case 2:
-      return `${text.slice(0, at)}${text.slice(at, at + random.integer(300))}${text.slice(at)}`;
-    case 3:
-      return `${text.slice(0, at)}${text.slice(at + random.integer(300))}`;
-    default: {
-      const numbers = [...text.matchAll(/\d+(?:\.\d+)?/g)];
-      const number = numbers[random.integer(numbers.length)];
-      if (!number) return text;
-      return `${text.slice(0, number.index)}${hostile}${text.slice(number.index + number[0].length)}`;
-    }
-  }
-}
 
 describe("go test -bench under seeded mutations", () => {
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorOf } from "./fixtures/input-error-of";
+import { lineEdits } from "./fixtures/line-edits";
 import { readFixture } from "./fixtures/read-fixture";
 import { isGoogleBenchmarkConsole, parseGoogleBenchmarkConsole, parseGoogleBenchmarkJson } from "./google-benchmark";
 import { printedTimeStep } from "./google-benchmark-console";
@@ -21,13 +22,7 @@ interface JsonRow {
 const JSON_ROWS = (JSON.parse(readFixture(`${FOLDER}/gbench.json`)) as { benchmarks: JsonRow[] }).benchmarks;
 
 const parse = (text: string) => parseGoogleBenchmarkConsole(text, "gbench.txt");
-const lines = TEXT.split("\n");
-const lineIndex = (start: string) => lines.findIndex((line) => line.startsWith(start));
-const withLines = (change: (all: string[]) => void) => {
-  const copy = [...lines];
-  change(copy);
-  return copy.join("\n");
-};
+const { lines, lineIndex, withLines } = lineEdits(TEXT);
 
 describe("Google Benchmark console output (gbench.txt, the same run as gbench.json)", () => {
   const run = parse(TEXT);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorOf } from "./fixtures/input-error-of";
+import { lineEdits } from "./fixtures/line-edits";
 import { readFixture } from "./fixtures/read-fixture";
 import { parseUpload } from "./index";
 import { isPytestBenchmarkText, parsePytestBenchmark, parsePytestBenchmarkText } from "./pytest-benchmark";
@@ -14,13 +15,7 @@ const JSON_RUN = parsePytestBenchmark(JSON_FILE);
 const US_IN_MS = 1e-3;
 
 const parse = (text: string) => parsePytestBenchmarkText(text, "pytest-benchmark.txt");
-const lines = TEXT.split("\n");
-const lineIndex = (start: string) => lines.findIndex((line) => line.startsWith(start));
-const withLines = (change: (all: string[]) => void) => {
-  const copy = [...lines];
-  change(copy);
-  return copy.join("\n");
-};
+const { lines, lineIndex, withLines } = lineEdits(TEXT);
 
 describe("pytest's console with pytest-benchmark's tables (pytest-benchmark.txt)", () => {
   const run = parse(TEXT);
