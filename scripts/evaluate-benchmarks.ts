@@ -15,15 +15,12 @@ import path from "node:path";
 import { compareRuns } from "../server/domain/compare/compare-runs";
 import type { ComparableRun } from "../server/domain/compare/comparison";
 import { DEFAULT_COMPARE_OPTIONS } from "../server/domain/compare/comparison";
-import { parseUpload } from "../server/domain/parsers";
+import { comparableUpload } from "../server/domain/compare/comparable-run.fixture";
 
 const RUNS = path.resolve(import.meta.dirname, "seed/go-bench/runs");
 const CHANGED = "BenchmarkJoinInts";
 
-function load(file: string): ComparableRun {
-  const run = parseUpload({ files: [{ name: file, text: readFileSync(path.join(RUNS, file), "utf8") }] }).run;
-  return { id: file, label: "nightly", round: null, startedAt: "2026-11-26T00:00:00Z", format: run.format, tool: run.tool, durationSeconds: null, hostName: null, config: {}, aggregate: run.aggregate, endpoints: run.endpoints, metrics: run.metrics };
-}
+const load = (file: string) => comparableUpload(file, readFileSync(path.join(RUNS, file), "utf8"));
 
 const files = readdirSync(RUNS).sort();
 const baseline = files.filter((file) => file.startsWith("baseline-")).map(load);

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseUpload } from "../parsers";
-import type { ParsedRun } from "../run";
+import { comparableUpload } from "./comparable-run.fixture";
 import { compareRuns } from "./compare-runs";
 import type { ComparableRun } from "./comparison";
 import { DEFAULT_COMPARE_OPTIONS } from "./comparison";
@@ -36,21 +35,7 @@ function half(result: HyperfineResult, parity: 0 | 1, factor: number): Hyperfine
 
 function run(id: string, parity: 0 | 1, factors: Record<string, number> = {}): ComparableRun {
   const document = { results: original.results.map((result) => half(result, parity, factors[result.command] ?? 1)) };
-  const parsed: ParsedRun = parseUpload({ files: [{ name: null, text: JSON.stringify(document) }] }).run;
-  return {
-    id,
-    label: "cli",
-    round: null,
-    startedAt: "2026-11-25T22:30:00Z",
-    format: parsed.format,
-    tool: parsed.tool,
-    durationSeconds: null,
-    hostName: null,
-    config: {},
-    aggregate: parsed.aggregate,
-    endpoints: parsed.endpoints,
-    metrics: parsed.metrics,
-  };
+  return comparableUpload(id, JSON.stringify(document));
 }
 
 const gateOf = (comparison: ReturnType<typeof compareRuns>, name: string) =>
@@ -98,8 +83,7 @@ describe("one benchmark run against one, on their repetitions", () => {
 
 /** A real run of a micro fixture, as a comparison reads it. */
 function fixtureRun(id: string, relative: string, transform: (text: string) => string = (text) => text): ComparableRun {
-  const parsed = parseUpload({ files: [{ name: null, text: transform(readFileSync(path.join(MICRO, relative), "utf8")) }] }).run;
-  return { id, label: "go", round: null, startedAt: "2026-11-25T22:30:00Z", format: parsed.format, tool: parsed.tool, durationSeconds: null, hostName: null, config: {}, aggregate: parsed.aggregate, endpoints: parsed.endpoints, metrics: parsed.metrics };
+  return comparableUpload(id, transform(readFileSync(path.join(MICRO, relative), "utf8")));
 }
 
 /** test2json output events with every ns/op value multiplied by `factor` (the run made uniformly faster or slower). */
@@ -144,13 +128,9 @@ describe("the pytest-benchmark suite (8 benchmarks): one made 30% slower in the 
           return { ...benchmark, stats: { ...benchmark.stats, data, rounds: data.length, mean } };
         }),
       });
-    const asRun = (id: string, text: string): ComparableRun => {
-      const parsed = parseUpload({ files: [{ name: null, text }] }).run;
-      return { id, label: "py", round: null, startedAt: "2026-11-25T22:30:00Z", format: parsed.format, tool: parsed.tool, durationSeconds: null, hostName: null, config: {}, aggregate: parsed.aggregate, endpoints: parsed.endpoints, metrics: parsed.metrics };
-    };
     const comparison = compareRuns(
-      [asRun("base", half(0, () => 1))],
-      [asRun("head", half(1, (name) => (name === "test_sort[1000]" ? 1.3 : 1)))],
+      [comparableUpload("base", half(0, () => 1))],
+      [comparableUpload("head", half(1, (name) => (name === "test_sort[1000]" ? 1.3 : 1)))],
       DEFAULT_COMPARE_OPTIONS,
     );
     const regressed = comparison.endpoints.filter((endpoint) => endpoint.verdict === "regressed").map((endpoint) => endpoint.name);
@@ -161,10 +141,7 @@ describe("the pytest-benchmark suite (8 benchmarks): one made 30% slower in the 
 
 describe("the demo's real go test -bench runs (scripts/seed/go-bench: 9 unchanged, 7 with JoinInts rewritten slower)", () => {
   const RUNS = path.resolve(import.meta.dirname, "../../../scripts/seed/go-bench/runs");
-  const load = (file: string): ComparableRun => {
-    const parsed = parseUpload({ files: [{ name: file, text: readFileSync(path.join(RUNS, file), "utf8") }] }).run;
-    return { id: file, label: "nightly", round: null, startedAt: "2026-11-26T00:00:00Z", format: parsed.format, tool: parsed.tool, durationSeconds: null, hostName: null, config: {}, aggregate: parsed.aggregate, endpoints: parsed.endpoints, metrics: parsed.metrics };
-  };
+  const load = (file: string) => comparableUpload(file, readFileSync(path.join(RUNS, file), "utf8"));
   const baseline = Array.from({ length: 9 }, (_, index) => load(`baseline-${index + 1}.txt`));
   const slow = Array.from({ length: 7 }, (_, index) => load(`slow-joinints-${index + 1}.txt`));
   const regressedIn = (base: ComparableRun, head: ComparableRun) =>
