@@ -21,8 +21,8 @@ export const GRPC_PROJECT = "listings-grpc-demo";
 /** go test -bench nightlies of a small Go package (the shared micro fixtures' code), on one testbed. */
 export const MICRO_PROJECT = "microbench-demo";
 /** The micro project's nightlies start this day; JoinInts is rewritten slower at JOININTS_DAY (merged that morning). */
-export const MICRO_FIRST_DAY = 27;
-export const JOININTS_DAY = 36;
+const MICRO_FIRST_DAY = 27;
+const JOININTS_DAY = 36;
 export const JOININTS_BRANCH = "perf/joinints-sprint";
 const JOININTS_PR = 52;
 export const DEMO_DAYS = 42;

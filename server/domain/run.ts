@@ -142,7 +142,7 @@ const LOAD_FORMAT_IDS = [
 ] as const;
 
 /** The formats of microbenchmark tools: their runs are benchmarks, not load tests (docs/benchmarks.md). */
-export const BENCHMARK_FORMAT_IDS = [
+const BENCHMARK_FORMAT_IDS = [
   "go-bench-text",
   "go-bench-json",
   "hyperfine-json",
@@ -164,8 +164,6 @@ export const BENCHMARK_FORMAT_IDS = [
 export const FORMAT_IDS = [...LOAD_FORMAT_IDS, ...BENCHMARK_FORMAT_IDS] as const;
 
 export type FormatId = (typeof FORMAT_IDS)[number];
-export type LoadFormatId = (typeof LOAD_FORMAT_IDS)[number];
-export type BenchmarkFormatId = (typeof BENCHMARK_FORMAT_IDS)[number];
 
 export function isBenchmarkFormat(format: string): boolean {
   return (BENCHMARK_FORMAT_IDS as readonly string[]).includes(format);

@@ -25,9 +25,9 @@ import type { CompareOptions, EndpointComparison, MetricComparison } from "./com
 import { endpointVerdict } from "./families";
 
 /** At least this many benchmarks judged on their repetitions before their median says anything. */
-export const MIN_BENCHMARKS_FOR_SHIFT = 3;
+const MIN_BENCHMARKS_FOR_SHIFT = 3;
 /** At least this many before their spread is read as the run-to-run noise (a MAD of fewer is too rough). */
-export const MIN_BENCHMARKS_FOR_SUITE_NOISE = 5;
+const MIN_BENCHMARKS_FOR_SUITE_NOISE = 5;
 /** The MAD of a normal sample times this estimates its standard deviation. */
 const MAD_TO_SD = 1.4826;
 
@@ -43,7 +43,7 @@ interface SuiteNoise {
 }
 
 /** The suite's shift and run-to-run noise on this pair of runs, and how many benchmarks gave them. */
-export function suiteNoise(endpoints: readonly EndpointComparison[]): SuiteNoise | null {
+function suiteNoise(endpoints: readonly EndpointComparison[]): SuiteNoise | null {
   const changes = endpoints.flatMap((endpoint) => endpoint.metrics.filter(isRepetitionGate).map(logChange));
   if (changes.length < MIN_BENCHMARKS_FOR_SUITE_NOISE) return null;
   const shift = median(changes)!;
