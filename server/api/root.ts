@@ -5,6 +5,7 @@ import { capacityRouter } from "./routers/capacity";
 import { compareRouter } from "./routers/compare";
 import { endpointRouter } from "./routers/endpoint";
 import { historyRouter } from "./routers/history";
+import { incidentRouter } from "./routers/incident";
 import { projectRouter } from "./routers/project";
 import { regressionRouter } from "./routers/regression";
 import { runRouter } from "./routers/run";
@@ -26,6 +27,7 @@ export const appRouter = createTRPCRouter({
   baseline: baselineRouter,
   annotation: annotationRouter,
   regression: regressionRouter,
+  incident: incidentRouter,
 });
 
 export type AppRouter = typeof appRouter;

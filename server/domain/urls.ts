@@ -85,6 +85,8 @@ export const pagePaths = {
   regressions: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/regressions`, query),
   /** One regression, as an anchor of its row in the inbox. */
   regression: (slug: string, regressionId: string) => `${pagePaths.project(slug)}/regressions#regression-${segment(regressionId)}`,
+  /** One incident's page (its number within the project). */
+  incident: (slug: string, incidentNumber: number) => `${pagePaths.project(slug)}/incidents/${incidentNumber}`,
   settings: (slug: string) => `${pagePaths.project(slug)}/settings`,
 };
 
@@ -102,6 +104,9 @@ export const apiPaths = {
   runVerdict: (slug: string, runId: string) => `${apiPaths.run(slug, runId)}/verdict`,
   compare: (slug: string, query: CompareQuery) => `${apiPaths.project(slug)}/compare?${compareSearch(query)}`,
   badge: (slug: string) => `${apiPaths.project(slug)}/badge.svg`,
+  incidents: (slug: string, query?: string | URLSearchParams) => withQuery(`${apiPaths.project(slug)}/incidents`, query),
+  incident: (slug: string, incidentNumber: number) => `${apiPaths.project(slug)}/incidents/${incidentNumber}`,
+  alertPrecision: (slug: string) => `${apiPaths.project(slug)}/incidents/precision`,
 };
 
 /** `path` under the public base URL ("https://bench.example.com" + "/projects/x"); a trailing slash is dropped once. */

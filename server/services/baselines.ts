@@ -128,11 +128,11 @@ async function findSeriesChanges(
   ];
 }
 
-/** How a window starts, in words: "since the acknowledged regression …". */
+/** How a window starts, in words: "since the accepted regression …" (an acknowledged regression: its incident was accepted). */
 function describeSince(change: SeriesChange | null): string {
   if (change === null) return "";
   if (change.kind === "marker") return ` since ${change.summary}`;
-  const what = change.kind === "improvement" ? "improvement" : `${change.status} regression`;
+  const what = change.kind === "improvement" ? "improvement" : `${change.status === "acknowledged" ? "accepted" : change.status} regression`;
   return ` since the ${what} ${change.summary}`;
 }
 

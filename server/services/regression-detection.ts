@@ -3,6 +3,7 @@ import { loadProfileDifference } from "../domain/compare/load-profile";
 import { isTrackedCustomMetric } from "../domain/metrics";
 import type { Better } from "../domain/run";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import { attachToIncidents, markReturns } from "./incidents";
 import type { JobQueue } from "./job-queue";
 import { queueRegressionWebhooks } from "./webhooks";
 
@@ -94,22 +95,42 @@ export async function findChangeCandidates(
   const sameProfile = own ? window.filter((row) => loadProfileDifference(configOf(own), configOf(row)) === null) : window;
   const runIds = sameProfile.map((row) => row.id).reverse();
   if (runIds.length < 2 * DEFAULT_CHANGE_POINT_OPTIONS.minSegmentLength) return [];
+  // Regressions in the window whose series has not come back yet: the series is also searched from each
+  // one's first run on, where a return (a step back) is a single change. Over the whole window a step up
+  // and back down is a bump, which a search for the best single split may not find at all.
+  const unreturned = await db.regression.findMany({
+    where: { projectId: project.id, kind: "regression", returnRunId: null, firstRunId: { in: runIds } },
+    select: { endpointId: true, metric: true, firstRunId: true },
+  });
   const candidates: ChangeCandidate[] = [];
   for (const line of await loadSeries(db, runIds)) {
-    for (const point of detectChangePoints(line.values)) {
-      if (point.deltaPct === null) continue;
-      const isWorse = line.better === "lower" ? point.direction === "increase" : point.direction === "decrease";
-      candidates.push({
-        endpointId: line.endpointId,
-        metric: line.metric,
-        kind: isWorse ? "regression" : "improvement",
-        firstRunId: line.runIds[point.index]!,
-        beforeValue: point.before.mean,
-        afterValue: point.after.mean,
-        deltaPct: point.deltaPct,
-        pValue: point.pValue,
-        seriesRunIds: line.runIds,
-      });
+    const starts = [
+      0,
+      ...unreturned
+        .filter((row) => row.endpointId === line.endpointId && row.metric === line.metric)
+        .map((row) => line.runIds.indexOf(row.firstRunId))
+        .filter((index) => index > 0 && line.runIds.length - index >= 2 * DEFAULT_CHANGE_POINT_OPTIONS.minSegmentLength),
+    ];
+    for (const start of new Set(starts)) {
+      for (const point of detectChangePoints(line.values.slice(start))) {
+        if (point.deltaPct === null) continue;
+        const isWorse = line.better === "lower" ? point.direction === "increase" : point.direction === "decrease";
+        // From a regression's first run on, only its return is looked for.
+        if (start > 0 && isWorse) continue;
+        const firstRunId = line.runIds[start + point.index]!;
+        if (candidates.some((known) => known.endpointId === line.endpointId && known.metric === line.metric && known.firstRunId === firstRunId)) continue;
+        candidates.push({
+          endpointId: line.endpointId,
+          metric: line.metric,
+          kind: isWorse ? "regression" : "improvement",
+          firstRunId,
+          beforeValue: point.before.mean,
+          afterValue: point.after.mean,
+          deltaPct: point.deltaPct,
+          pValue: point.pValue,
+          seriesRunIds: line.runIds,
+        });
+      }
     }
   }
   return candidates;
@@ -124,10 +145,12 @@ export async function recordChanges(
   tx: Prisma.TransactionClient,
   projectId: string,
   candidates: readonly ChangeCandidate[],
-): Promise<{ opened: string[]; improvements: string[] }> {
+): Promise<RecordedChanges> {
   const opened: string[] = [];
   const improvements: string[] = [];
-  if (candidates.length === 0) return { opened, improvements };
+  if (candidates.length === 0) return { opened, improvements, incidentsOpened: [] };
+  const newRegressions: (ChangeCandidate & { id: string })[] = [];
+  const newImprovements: (ChangeCandidate & { id: string })[] = [];
   const existing = await tx.regression.findMany({
     where: { projectId, firstRunId: { in: [...new Set(candidates.flatMap((candidate) => candidate.seriesRunIds))] } },
     select: { endpointId: true, metric: true, firstRunId: true },
@@ -148,8 +171,24 @@ export async function recordChanges(
     });
     existing.push({ endpointId: candidate.endpointId, metric: candidate.metric, firstRunId: candidate.firstRunId });
     (candidate.kind === "regression" ? opened : improvements).push(created.id);
+    (candidate.kind === "regression" ? newRegressions : newImprovements).push({ ...candidate, id: created.id });
   }
-  return { opened, improvements };
+  // A step's regressions are one incident; a change the other way says a series came back.
+  const incidents = await attachToIncidents(
+    tx,
+    projectId,
+    newRegressions.map((row) => ({ ...row, detectorVersion: DETECTOR_VERSION })),
+  );
+  await markReturns(tx, projectId, newImprovements);
+  return { opened, improvements, incidentsOpened: incidents.opened };
+}
+
+export interface RecordedChanges {
+  /** Regressions recorded, and improvements. */
+  opened: string[];
+  improvements: string[];
+  /** Incidents the new regressions opened (others joined an active incident of their step). */
+  incidentsOpened: string[];
 }
 
 /** Holds a series' detection lock until the transaction ends (a PostgreSQL advisory lock on its key). */
@@ -162,7 +201,7 @@ export async function detectRegressionsAfterRun(
   db: Prisma.TransactionClient,
   project: { id: string; defaultBranch: string },
   run: DetectionRun,
-): Promise<{ opened: string[]; improvements: string[] }> {
+): Promise<RecordedChanges> {
   return recordChanges(db, project.id, await findChangeCandidates(db, project, run));
 }
 
@@ -224,7 +263,7 @@ export interface DetectionRequest {
  * retry (a change already recorded is known).
  */
 export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, request: DetectionRequest) {
-  const none = { opened: [] as string[], improvements: [] as string[], deliveries: [] as string[] };
+  const none = { opened: [] as string[], improvements: [] as string[], incidentsOpened: [] as string[], deliveries: [] as string[] };
   const project = await db.project.findUnique({ where: { id: request.projectId }, select: { id: true, defaultBranch: true } });
   if (!project) return none; // deleted since the upload
   // Jobs queued before testbeds were kept have none: the runs with none.

@@ -114,7 +114,7 @@ export async function setRegressionStatus(
  */
 const RUNS_AROUND_CHANGE = 10;
 
-async function regressionLinksForRows(
+export async function regressionLinksForRows(
   db: Prisma.TransactionClient,
   project: InboxProject,
   rows: readonly RegressionRow[],

@@ -99,7 +99,7 @@ function checkRegressions(input: GateInput) {
   }
   if (input.openRegression !== null) {
     notes.push(
-      `open regression on this series: ${input.openRegression}; runs are judged against the level before it until it is acknowledged (the new level becomes the baseline) or dismissed`,
+      `open regression on this series: ${input.openRegression}; runs are judged against the level before it until its incident is accepted (the new level becomes the baseline) or marked invalid`,
     );
   }
   return { regressions, inconclusive: null, notes };

@@ -15,6 +15,7 @@ import type { JsonSchema } from "./json-schema";
 import { toJsonSchema } from "./json-schema";
 import { metaResource } from "./meta";
 import { projectsResource } from "./projects";
+import { incidentsResource } from "./incidents";
 import { regressionsResource } from "./regressions";
 import { runsResource } from "./runs";
 import { shareLinksResource } from "./share-links";
@@ -47,6 +48,7 @@ const RESOURCES: readonly ApiResource[] = [
   slaResource,
   baselinesResource,
   regressionsResource,
+  incidentsResource,
   tokensResource,
   webhooksResource,
   annotationsResource,

@@ -7,6 +7,9 @@ import { GET as listMarkers, POST as postMarker } from "@/app/api/v1/projects/[p
 import { GET as getBadge } from "@/app/api/v1/projects/[project]/badge.svg/route";
 import { DELETE as unpin, GET as listPins, PUT as pin } from "@/app/api/v1/projects/[project]/baseline/route";
 import { GET as compare } from "@/app/api/v1/projects/[project]/compare/route";
+import { GET as getIncident, PATCH as patchIncident } from "@/app/api/v1/projects/[project]/incidents/[number]/route";
+import { GET as getAlertPrecision } from "@/app/api/v1/projects/[project]/incidents/precision/route";
+import { GET as listIncidents, PATCH as patchIncidents } from "@/app/api/v1/projects/[project]/incidents/route";
 import { PATCH as patchRegression } from "@/app/api/v1/projects/[project]/regressions/[id]/route";
 import { GET as listRegressions } from "@/app/api/v1/projects/[project]/regressions/route";
 import { GET as getProject, PATCH as patchProject } from "@/app/api/v1/projects/[project]/route";
@@ -104,6 +107,14 @@ describe("every answer the OpenAPI document describes", () => {
     expect(regressions.length).toBeGreaterThan(0);
     const id = regressions[0]!.id;
     await exercise(patchRegression, `${api}/regressions/${id}`, { ...project, id }, { method: "PATCH", body: JSON.stringify({ status: "acknowledged" }) });
+
+    const incidents = (await (await exercise(listIncidents, `${api}/incidents`, project, { query: { state: "all" } })).json()) as { number: number }[];
+    expect(incidents.length).toBeGreaterThan(0);
+    const number = String(incidents[0]!.number);
+    await exercise(getIncident, `${api}/incidents/${number}`, { ...project, number });
+    await exercise(patchIncident, `${api}/incidents/${number}`, { ...project, number }, { method: "PATCH", body: JSON.stringify({ note: "seen" }) });
+    await exercise(patchIncidents, `${api}/incidents`, project, { method: "PATCH", body: JSON.stringify({ numbers: [Number(number)], state: "accepted" }) });
+    await exercise(getAlertPrecision, `${api}/incidents/precision`, project);
   });
 
   it("comparisons (JSON and Markdown) and the badge", async () => {

@@ -87,7 +87,7 @@ describe("a 30% step on main (60 nightly runs, one endpoint, 10,000 requests, p9
     const named = await nightly(1.3);
     expect(named.outcome).toBe("fail");
     expect(named.comparison.baseline.openRegression).toMatch(/^GET \/api\/listings\/:id p\d+ \+\d+\.\d% from the run of 2026-01-03/);
-    expect(named.notes.at(-1)).toMatch(/^open regression on this series: .*until it is acknowledged/);
+    expect(named.notes.at(-1)).toMatch(/^open regression on this series: .*until its incident is accepted/);
 
     // Acknowledged: the new level is the baseline, and a run at it passes.
     for (const regression of open) {
@@ -99,7 +99,7 @@ describe("a 30% step on main (60 nightly runs, one endpoint, 10,000 requests, p9
     }
     const accepted = await nightly(1.3);
     expect(accepted.outcome).toBe("pass");
-    expect(accepted.comparison.baseline.how).toMatch(/^the 7 loadgen runs labelled nightly on main since the acknowledged regression /);
+    expect(accepted.comparison.baseline.how).toMatch(/^the 7 loadgen runs labelled nightly on main since the accepted regression /);
   }, 180_000);
 });
 
