@@ -1,58 +1,7 @@
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
-import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
-import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS_DIR, applyPendingMigrations, readMigrationList } from "./migrations";
-
-/** A scratch database: SQL in, rows out, and the adapter migrations go through. */
-interface Scratch {
-  exec: (sql: string) => Promise<void>;
-  rows: <T = Record<string, unknown>>(sql: string) => Promise<T[]>;
-  adapter: () => SqlMigrationAwareDriverAdapterFactory;
-  close: () => Promise<void>;
-}
-
-async function embeddedScratch(): Promise<Scratch> {
-  const db = new PGlite();
-  return {
-    exec: async (sql) => void (await db.exec(sql)),
-    rows: async <T,>(sql: string) => (await db.query<T>(sql)).rows,
-    adapter: () => new PrismaPGlite(db),
-    close: () => db.close(),
-  };
-}
-
-/** A new database on the DATABASE_URL server, dropped again on close. */
-async function postgresScratch(url: string): Promise<Scratch> {
-  const name = `benchtrack_migration_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const scratchUrl = new URL(url);
-  scratchUrl.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: scratchUrl.toString() });
-  await client.connect();
-  return {
-    exec: async (sql) => void (await client.query(sql)),
-    rows: async <T,>(sql: string) => (await client.query(sql)).rows as T[],
-    adapter: () => new PrismaPg({ connectionString: scratchUrl.toString() }),
-    close: async () => {
-      await client.end();
-      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
-
-const SCRATCHES: { name: string; open: () => Promise<Scratch> }[] = [
-  { name: "embedded (PGlite)", open: embeddedScratch },
-  ...(process.env.DATABASE_URL?.trim() ? [{ name: "PostgreSQL", open: () => postgresScratch(process.env.DATABASE_URL!.trim()) }] : []),
-];
+import { applyPendingMigrations } from "./migrations";
+import { SCRATCHES, addMigration, migrationsBefore } from "./scratch-database.fixture";
 
 const SPLIT_MIGRATION = "20261123141549_endpoint_protocol";
 
@@ -68,12 +17,8 @@ describe.each(SCRATCHES)(`migration ${SPLIT_MIGRATION} on $name`, ({ open }) => 
   });
 
   it("splits endpoints merged across protocols and moves their rows", async () => {
-    const before = await mkdtemp(path.join(os.tmpdir(), "benchtrack-migrations-"));
+    const { folder: before, earlier } = await migrationsBefore(SPLIT_MIGRATION);
     folders.push(before);
-    const all = (await readMigrationList()).migrationDirectories.map((directory) => directory.path);
-    const earlier = all.filter((name) => name < SPLIT_MIGRATION);
-    for (const name of earlier) await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
-    await cp(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(before, "migration_lock.toml"));
 
     const db = await open();
     try {
@@ -98,7 +43,7 @@ describe.each(SCRATCHES)(`migration ${SPLIT_MIGRATION} on $name`, ({ open }) => 
           VALUES ('g', 'p', 1, 'p95', 'regression', 'ghz0', 3, 4, 33);
       `);
 
-      await cp(path.join(MIGRATIONS_DIR, SPLIT_MIGRATION), path.join(before, SPLIT_MIGRATION), { recursive: true });
+      await addMigration(before, SPLIT_MIGRATION);
       expect(await applyPendingMigrations(db.adapter(), before)).toContain(SPLIT_MIGRATION);
 
       const endpoints = await db.rows<{ id: number; name: string; protocol: string; method: string | null }>(
