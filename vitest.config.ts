@@ -18,6 +18,8 @@ const UNIT = [
   "server/domain/**/*.test.ts",
   "components/**/*.test.ts",
   "app/api/v1/methods.test.ts",
+  "scripts/ci/commit-status.test.ts",
+  "scripts/ci/fake-forges.test.ts",
   "scripts/ci/living-comment.test.ts",
   "server/admin-token.test.ts",
   "server/env.test.ts",

@@ -11,8 +11,8 @@ import { SCREENSHOT_DIR, WRITES_SCREENSHOTS, ghzRound, lookAt, uniqueSlug, uploa
 /**
  * The pull-request review loop end to end: main's rounds at the merge-base, main moving on, then a PR's
  * pushes through the GitHub Actions step (scripts/ci/benchtrack-pr.mjs, run as the action runs it)
- * against this server and a local stand-in for GitHub's comments API; the comment's link opened in a
- * fresh browser.
+ * against this server and a local stand-in for GitHub's comments and statuses API (the head commit's
+ * status is what a required check reads); the comment's link opened in a fresh browser.
  */
 const SCRIPT = path.resolve(import.meta.dirname, "../../scripts/ci/benchtrack-pr.mjs");
 const GITHUB_TOKEN = "ghs_e2e_token_0123456789abcdef";
@@ -120,6 +120,19 @@ test("a PR judged at its merge-base: one living comment, updated by the next pus
   expect(comment).toContain(`<!-- benchtrack:${slug}:`);
   expect(comment.split("\n").find((line) => line.trim() !== "" && !line.startsWith("<!--"))).toMatch(/FAIL/);
   expect(comment).toContain("at and before the merge-base aaaaaaa");
+  // One final status on the PR's head (not GitHub's merge commit), failing, linking the run's page the step printed.
+  const runPage = (output: string) => / run (http:\/\/\S+\/runs\/\w+)/.exec(output)?.[1];
+  expect(runPage(first.output)).toBeTruthy();
+  expect(github.statuses.get(sha("c"))).toEqual([
+    {
+      state: "failure",
+      context: expect.stringMatching(new RegExp(`^benchtrack/${slug}/ghz:nightly$`)),
+      description: expect.stringMatching(/^fail: /),
+      targetUrl: runPage(first.output),
+      pipelineId: null,
+    },
+  ]);
+  expect(github.statuses.has(sha("f"))).toBe(false);
 
   // The second push updates that comment: one comment, the first result folded into its history.
   const second = await push(baseURL!, slug, work, 2, sha("d"));
@@ -129,6 +142,9 @@ test("a PR judged at its merge-base: one living comment, updated by the next pus
   expect(updated).not.toEqual(comment);
   expect(updated).toContain("<details>");
   expect(updated).toContain("at and before the merge-base aaaaaaa");
+  expect(github.statuses.get(sha("d"))).toEqual([
+    expect.objectContaining({ state: "failure", context: `benchtrack/${slug}/ghz:nightly`, targetUrl: runPage(second.output) }),
+  ]);
 
   // A reviewer opens the comparison link in a fresh browser: base and head, and what changed besides the code.
   const link = /\[compare\]\((http[^)\s]+)\)/.exec(updated)?.[1];

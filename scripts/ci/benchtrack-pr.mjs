@@ -1,20 +1,22 @@
 #!/usr/bin/env node
 // Uploads a load-test result to Benchtrack from CI, keeps ONE living comment per pull request (GitHub)
-// or merge request (GitLab) and per series, and fails the job on the CI gate's outcome.
+// or merge request (GitLab) and per series, sets the head commit's status for that series (what a
+// required check reads), and fails the job on the CI gate's outcome.
 //
 //   node scripts/ci/benchtrack-pr.mjs github    (what .github/actions/benchtrack-pr runs)
 //   node scripts/ci/benchtrack-pr.mjs gitlab
 //
 // Plain Node 18+ (fetch), no dependencies. Configured by environment variables (docs/ci.md lists each).
 // Exit codes: 0 the gate passed (or was inconclusive: nothing failed, but there was too little to judge;
-// BENCHTRACK_INCONCLUSIVE=fail makes that 1 too), 1 it failed (after the comment is written), 2 bad
-// configuration, 3 Benchtrack, GitHub or GitLab answered an error or could not be reached. No token is
-// ever printed.
+// BENCHTRACK_INCONCLUSIVE=fail makes that 1 too), 1 it failed (after the comment and the status are
+// written), 2 bad configuration, 3 Benchtrack, GitHub or GitLab answered an error or could not be reached
+// (after retries; the outcome is still printed and in the step outputs). No token is ever printed.
 import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { readSettings, UsageError, value } from "./ci-settings.mjs";
+import { commitStatusOf } from "./commit-status.mjs";
 import { redactor, sendJson, ServiceCallError } from "./http.mjs";
 import { upsertLivingComment } from "./living-comment.mjs";
 
@@ -73,6 +75,33 @@ function checkAnswer(answer) {
 
 function githubAnnotation(kind, text) {
   return `::${kind} title=Benchtrack::${text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}`;
+}
+
+/**
+ * The head commit's status for this series, after the comment: what a required check reads. A status that
+ * could not be set (after retries) is exit 3, as a comment that could not be written: the gate's outcome
+ * is printed either way, and a required check that never arrives would block the merge without a word.
+ */
+async function setCommitStatus(config, answer, outcome, { say, problem }) {
+  const status = commitStatusOf(answer, { inconclusive: config.inconclusive });
+  const forge = config.forge;
+  if (status.context === null) {
+    problem(`The result is uploaded (outcome ${outcome}), but its comment marker names no series: no commit status is set.`);
+    return EXIT.service;
+  }
+  try {
+    const set = await forge.setStatus(status);
+    say(
+      `Set the ${forge.name} commit status ${status.context} on ${forge.statusSha.slice(0, 12)}: ${set.state} (${status.description})`,
+    );
+    return EXIT.pass;
+  } catch (error) {
+    if (!(error instanceof ServiceCallError)) throw error;
+    problem(
+      `The result is uploaded (outcome ${outcome}), but the ${forge.name} commit status ${status.context} could not be set.\n${error.message}`,
+    );
+    return EXIT.service;
+  }
 }
 
 async function main(argv, env) {
@@ -152,7 +181,7 @@ async function main(argv, env) {
     answer = checkAnswer(uploaded.json);
   } catch (error) {
     if (!(error instanceof ServiceCallError)) throw error;
-    problem(`The upload failed, so there is no outcome and no comment.\n${error.message}`);
+    problem(`The upload failed, so there is no outcome, no comment and no commit status.\n${error.message}`);
     return EXIT.service;
   }
 
@@ -170,7 +199,7 @@ async function main(argv, env) {
   let exit = failed ? EXIT.fail : EXIT.pass;
   if (config.forge === null) {
     note(
-      `Not a ${inGithub ? "pull request" : "merge request"} pipeline: the result is uploaded, no comment is written.`,
+      `Not a ${inGithub ? "pull request" : "merge request"} pipeline: the result is uploaded, no comment is written${config.commitStatus ? " and no commit status is set" : ""}.`,
     );
   } else {
     try {
@@ -190,6 +219,7 @@ async function main(argv, env) {
       );
       exit = EXIT.service;
     }
+    if (config.commitStatus) exit = Math.max(exit, await setCommitStatus(config, answer, outcome, { say, problem }));
   }
 
   if (inGithub && value(env, "GITHUB_OUTPUT")) {

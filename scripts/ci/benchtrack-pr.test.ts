@@ -9,7 +9,21 @@ import { setUpPrStep } from "./pr-step.fixture";
 
 // The CI script (scripts/ci/benchtrack-pr.mjs) run as CI runs it: see pr-step.fixture.ts.
 const step = setUpPrStep();
-const { SLUG, GITHUB_TOKEN, git, work, resultFile, runScript, githubEnv, MARKER, entryIds, uploadsSeen } = step;
+const {
+  SLUG,
+  GITHUB_TOKEN,
+  git,
+  work,
+  resultFile,
+  runScript,
+  githubEnv,
+  MARKER,
+  CONTEXT,
+  runUrlOf,
+  otherCommit,
+  entryIds,
+  uploadsSeen,
+} = step;
 let bench: RouteServer;
 let github: FakeForge;
 beforeAll(() => {
@@ -25,7 +39,7 @@ describe("the GitHub Actions step", () => {
       const outcome = await runScript("github", githubEnv(resultFile(`main-${hour}`, p95, "nightly", hour)));
       expect(outcome.stderr).toBe("");
       expect(outcome.code).toBe(0);
-      expect(outcome.stdout).toContain("no comment is written");
+      expect(outcome.stdout).toContain("no comment is written and no commit status is set");
     }
     expect(github.requests).toHaveLength(0);
     const upload = bench.requests.at(-1)!;
@@ -89,6 +103,23 @@ describe("the GitHub Actions step", () => {
     expect(outputs).toContain(`run-id=${runIds[0]}\n`);
     expect(outputs).toMatch(/comment-url=https:\/\/github\.test\/acme\/shop\/pull\/7#issuecomment-\d+\n/);
     expect(readFileSync(env.GITHUB_STEP_SUMMARY!, "utf8")).toMatch(/^### ✅ Benchtrack: \*\*PASS\*\*/);
+
+    // The head commit's status, what a required check reads: on the pull request's head, not the merge commit.
+    const run = runUrlOf(outcome.stdout);
+    expect(run).toMatch(/^http:\/\/bench\.test\/projects\/.*\/runs\/\w+$/);
+    expect(github.statuses.get(git.heads[0]!)).toEqual([
+      {
+        state: "success",
+        context: CONTEXT(),
+        description: "pass: nothing failed",
+        targetUrl: run,
+        pipelineId: null,
+      },
+    ]);
+    expect(github.statuses.has(git.merge)).toBe(false);
+    expect(outcome.stdout).toContain(
+      `Set the GitHub commit status ${CONTEXT()} on ${git.heads[0]!.slice(0, 12)}: success (pass: nothing failed)`,
+    );
   });
 
   it("updates that same comment on the next push, the first result folded into <details>", async () => {
@@ -100,8 +131,9 @@ describe("the GitHub Actions step", () => {
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain(`Updated the GitHub comment on pull request #${PR}`);
     const calls = github.requests.slice(before);
-    expect(calls.filter((request) => request.method === "POST")).toHaveLength(0);
+    expect(calls.filter((request) => request.method === "POST" && request.path.endsWith("/comments"))).toHaveLength(0);
     expect(calls.filter((request) => request.method === "PATCH")).toHaveLength(1);
+    expect(calls.filter((request) => request.path === `/repos/acme/shop/statuses/${git.heads[1]}`)).toHaveLength(1);
     const ours = github.threads.get(PR)!.filter((comment) => comment.body.trimEnd().endsWith(MARKER()));
     expect(ours).toHaveLength(1);
     const body = ours[0]!.body;
@@ -132,6 +164,15 @@ describe("the GitHub Actions step", () => {
     expect(soak).toHaveLength(1);
     expect(soak[0]!.body).not.toContain(MARKER());
     expect(github.threads.get(PR)!.filter((comment) => comment.body.trimEnd().endsWith(MARKER()))).toHaveLength(1);
+    // A check of its own, beside nightly's on the same commit; inconclusive succeeds, and says it is not a pass.
+    const statuses = github.statuses.get(git.heads[1]!)!;
+    expect(statuses.map((status) => [status.context, status.state])).toEqual([
+      [CONTEXT(), "success"],
+      [CONTEXT("soak"), "success"],
+    ]);
+    expect(statuses[1]!.description).toMatch(/^inconclusive: too little history: /);
+    expect([...statuses[1]!.description!].length).toBeLessThanOrEqual(140);
+    expect(statuses[1]!.targetUrl).toBe(runUrlOf(outcome.stdout));
     // BENCHTRACK_INCONCLUSIVE=fail: a team that wants every run judged fails the job instead.
     const strict = await runScript(
       "github",
@@ -146,6 +187,13 @@ describe("the GitHub Actions step", () => {
     expect(strict.stderr).toMatch(
       /^::error title=Benchtrack::Benchtrack INCONCLUSIVE \(BENCHTRACK_INCONCLUSIVE=fail\): too little history/m,
     );
+    expect(github.statuses.get(git.heads[2]!)).toEqual([
+      expect.objectContaining({
+        context: CONTEXT("soak"),
+        state: "failure",
+        description: expect.stringMatching(/^inconclusive: too little history: /),
+      }),
+    ]);
   });
 
   it("fails the job on a failing verdict, after writing the comment", async () => {
@@ -156,7 +204,19 @@ describe("the GitHub Actions step", () => {
     expect(outcome.stdout).toMatch(/Benchtrack: FAIL/);
     expect(outcome.stdout).toMatch(/endpoints? regressed against the baseline/);
     expect(outcome.stderr).toMatch(/^::error title=Benchtrack::Benchtrack FAIL: /m);
-    expect(github.requests.slice(before).map((request) => request.method)).toEqual(["GET", "GET", "PATCH"]);
+    expect(github.requests.slice(before).map((request) => `${request.method} ${request.path.split("/")[4]}`)).toEqual([
+      "GET issues",
+      "GET issues",
+      "PATCH issues",
+      "POST statuses",
+    ]);
+    expect(github.statuses.get(git.heads[2]!)!.at(-1)).toEqual({
+      state: "failure",
+      context: CONTEXT(),
+      description: "fail: 1 endpoint regressed",
+      targetUrl: runUrlOf(outcome.stdout),
+      pipelineId: null,
+    });
     const body = github.threads.get(PR)!.find((comment) => comment.body.trimEnd().endsWith(MARKER()))!.body;
     expect(body.split("\n").find((line) => line !== "" && !line.startsWith("<!--"))).toMatch(
       /^### ❌ Benchtrack: \*\*FAIL\*\*/,
@@ -259,6 +319,87 @@ describe("errors, reported clearly", () => {
     expect(outcome.stderr).toContain("not valid");
   });
 
+  it("a 502 on the commit status is retried, and the status set once", async () => {
+    const head = otherCommit(1);
+    github.fail("POST", new RegExp(`/statuses/${head}$`), 502, "<html>Bad Gateway</html>", {
+      headers: { "retry-after": "0" },
+    });
+    const env = githubEnv(resultFile("pr20", 20.1, "nightly", 70), {
+      pr: 20,
+      head,
+      extra: { BENCHTRACK_BASE_COMMIT: "none" },
+    });
+    const outcome = await runScript("github", env);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(github.requests.filter((request) => request.path.endsWith(`/statuses/${head}`))).toHaveLength(2);
+    expect(github.statuses.get(head)).toEqual([expect.objectContaining({ state: "success", context: CONTEXT() })]);
+  });
+
+  it("a commit status GitHub refuses (403) names the permission, after the comment; the outcome still shows", async () => {
+    const head = otherCommit(2);
+    github.fail("POST", new RegExp(`/statuses/${head}$`), 403, {
+      message: "Resource not accessible by integration",
+      documentation_url: "https://docs.github.com/rest/commits/statuses#create-a-commit-status",
+    });
+    const env = githubEnv(resultFile("pr21", 20.1, "nightly", 71), {
+      pr: 21,
+      head,
+      extra: { BENCHTRACK_BASE_COMMIT: "none" },
+    });
+    const outcome = await runScript("github", env);
+    expect(outcome.code).toBe(3);
+    expect(outcome.stdout).toMatch(/^Benchtrack: PASS/m);
+    expect(outcome.stdout).toContain("Created the GitHub comment on pull request #21");
+    expect(outcome.stderr).toContain(
+      `The result is uploaded (outcome pass), but the GitHub commit status ${CONTEXT()} could not be set.`,
+    );
+    expect(outcome.stderr).toMatch(
+      new RegExp(
+        `GitHub: POST http://127\\.0\\.0\\.1:\\d+/repos/acme/shop/statuses/${head} answered 403 Forbidden: Resource not accessible by integration`,
+      ),
+    );
+    expect(outcome.stderr).toContain("`statuses: write`");
+    expect(outcome.stderr).toContain("BENCHTRACK_COMMIT_STATUS=false");
+    expect(readFileSync(env.GITHUB_OUTPUT!, "utf8")).toContain("outcome=pass\n");
+    expect(github.statuses.has(head)).toBe(false);
+  });
+
+  it("BENCHTRACK_COMMIT_STATUS=false sets no status, and then needs no head commit", async () => {
+    const head = otherCommit(3);
+    const calls = github.requests.length;
+    const outcome = await runScript(
+      "github",
+      githubEnv(resultFile("pr22", 20.1, "nightly", 72), {
+        pr: 22,
+        head,
+        extra: { BENCHTRACK_BASE_COMMIT: "none", BENCHTRACK_COMMIT_STATUS: "false" },
+      }),
+    );
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain("Created the GitHub comment on pull request #22");
+    expect(outcome.stdout).not.toContain("commit status");
+    expect(github.requests.slice(calls).filter((request) => request.path.includes("/statuses/"))).toHaveLength(0);
+    expect(github.statuses.has(head)).toBe(false);
+
+    // A pull_request event without its head: the status could not name the commit, so it is a configuration error.
+    const noHead = path.join(work, "event-no-head.json");
+    writeFileSync(noHead, JSON.stringify({ pull_request: { number: 22, base: { ref: "main" } } }));
+    const file = resultFile("pr22b", 20.1, "nightly", 73);
+    const uploads = uploadsSeen();
+    const refused = await runScript("github", githubEnv(file, { pr: 22, extra: { GITHUB_EVENT_PATH: noHead } }));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("pull_request.head.sha is not set: the commit status needs the head commit");
+    expect(uploadsSeen()).toBe(uploads);
+    const off = await runScript(
+      "github",
+      githubEnv(file, {
+        pr: 22,
+        extra: { GITHUB_EVENT_PATH: noHead, BENCHTRACK_COMMIT_STATUS: "false", BENCHTRACK_BASE_COMMIT: "none" },
+      }),
+    );
+    expect(off.code, off.stderr).toBe(0);
+  });
+
   it("a next page outside the API is not followed with the token", async () => {
     github.threads.set(
       13,
@@ -281,7 +422,7 @@ describe("errors, reported clearly", () => {
       githubEnv(resultFile("pr14", 20.1), { pr: 14, extra: { BENCHTRACK_TOKEN: "bt_not-a-real-token-123456" } }),
     );
     expect(wrongToken.code).toBe(3);
-    expect(wrongToken.stderr).toContain("The upload failed, so there is no outcome and no comment.");
+    expect(wrongToken.stderr).toContain("The upload failed, so there is no outcome, no comment and no commit status.");
     expect(wrongToken.stderr).toMatch(
       /Benchtrack: POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/projects\/ci-comment-\w+\/runs answered 401 Unauthorized: unauthorized: /,
     );
@@ -309,6 +450,7 @@ describe("errors, reported clearly", () => {
       [{ BENCHTRACK_BASE_COMMIT: "main; rm -rf /" }, /BENCHTRACK_BASE_COMMIT must be a commit SHA/],
       [{ GITHUB_TOKEN: "" }, /GITHUB_TOKEN is not set/],
       [{ BENCHTRACK_RETRIES: "lots" }, /BENCHTRACK_RETRIES must be a whole number/],
+      [{ BENCHTRACK_COMMIT_STATUS: "maybe" }, /BENCHTRACK_COMMIT_STATUS must be "true" or "false"/],
     ];
     const uploads = uploadsSeen();
     const calls = github.requests.length;

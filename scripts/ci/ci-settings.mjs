@@ -161,13 +161,15 @@ function githubContext(env, base, note) {
     baseCommit,
     baseBranch: baseCommit && baseRef ? baseRef : null,
     baseTime: baseCommit ? commitTime(baseCommit, workspace) : null,
-    forge: (redact, retries) =>
+    forge: (redact, retries, commitStatus) =>
       pr === null
         ? null
         : githubForge({
             apiUrl: value(env, "GITHUB_API_URL") || "https://api.github.com",
             repository,
             issueNumber: pr,
+            // The pull request's head, where a required check is read: not GITHUB_SHA, GitHub's merge commit.
+            statusSha: commitStatus ? statusSha(headSha, "the pull_request event's pull_request.head.sha") : null,
             token: token(
               env,
               "GITHUB_TOKEN",
@@ -195,7 +197,7 @@ function gitlabContext(env, base) {
     baseCommit,
     baseBranch: baseCommit ? value(env, "CI_MERGE_REQUEST_TARGET_BRANCH_NAME") || null : null,
     baseTime: baseCommit ? commitTime(baseCommit, value(env, "CI_PROJECT_DIR") || process.cwd()) : null,
-    forge: (redact, retries) =>
+    forge: (redact, retries, commitStatus) =>
       mergeRequest === null
         ? null
         : gitlabForge({
@@ -204,6 +206,8 @@ function gitlabContext(env, base) {
               value(env, "CI_MERGE_REQUEST_PROJECT_ID") ||
               required(env, "CI_PROJECT_ID", "the project of the merge request (set by GitLab CI)"),
             mergeRequestIid: mergeRequest,
+            statusSha: commitStatus ? statusSha(value(env, "CI_COMMIT_SHA"), "CI_COMMIT_SHA") : null,
+            pipelineId: /^\d{1,15}$/.test(value(env, "CI_PIPELINE_ID")) ? Number(value(env, "CI_PIPELINE_ID")) : null,
             token: token(
               env,
               "BENCHTRACK_GITLAB_TOKEN",
@@ -216,6 +220,22 @@ function gitlabContext(env, base) {
   };
 }
 
+/** The commit a status is set on, as CI names it; a status without one is a configuration error. */
+function statusSha(sha, where) {
+  if (sha && COMMIT.test(sha)) return sha.toLowerCase();
+  throw new UsageError(
+    `${where} is ${sha ? "not a commit SHA" : "not set"}: the commit status needs the head commit (or set BENCHTRACK_COMMIT_STATUS=false)`,
+  );
+}
+
+/** BENCHTRACK_COMMIT_STATUS: whether pull and merge request pipelines set a commit status ("true", the default, or "false"). */
+function commitStatusSetting(env) {
+  const text = (value(env, "BENCHTRACK_COMMIT_STATUS") || "true").toLowerCase();
+  if (text !== "true" && text !== "false")
+    throw new UsageError(`BENCHTRACK_COMMIT_STATUS must be "true" or "false", got ${JSON.stringify(text.slice(0, 40))}`);
+  return text === "true";
+}
+
 /** BENCHTRACK_INCONCLUSIVE: what an inconclusive gate does to the job, "pass" (default: a warning) or "fail". */
 function inconclusiveSetting(env) {
   const text = value(env, "BENCHTRACK_INCONCLUSIVE") || "pass";
@@ -225,7 +245,8 @@ function inconclusiveSetting(env) {
 
 /**
  * Everything the run needs, checked before anything is sent; the forge is built now too, so that a
- * missing comment token is a configuration error, not a failure after the upload.
+ * missing comment token (or a commit the status cannot name) is a configuration error, not a failure
+ * after the upload.
  */
 export function readSettings(mode, env, { redact, note }) {
   const retriesText = value(env, "BENCHTRACK_RETRIES") || "2";
@@ -241,9 +262,10 @@ export function readSettings(mode, env, { redact, note }) {
     testbed: value(env, "BENCHTRACK_TESTBED"),
     failOn: value(env, "BENCHTRACK_FAIL_ON"),
     inconclusive: inconclusiveSetting(env),
+    commitStatus: commitStatusSetting(env),
     retries,
   };
   const base = givenBaseCommit(env);
   const ci = mode === "github" ? githubContext(env, base, note) : gitlabContext(env, base);
-  return { ...settings, ci, forge: ci.forge(redact, retries) };
+  return { ...settings, ci, forge: ci.forge(redact, retries, settings.commitStatus) };
 }

@@ -1,6 +1,7 @@
 // Where the living comment lives: a GitHub pull request's issue comments, or a GitLab merge request's
-// notes. Each forge lists comments oldest first (following its pagination), creates and updates one;
-// scripts/ci/living-comment.mjs decides what to write. See docs/ci.md.
+// notes. Each forge lists comments oldest first (following its pagination), creates and updates one, and
+// sets the head commit's status; scripts/ci/living-comment.mjs and commit-status.mjs decide what to write.
+// See docs/ci.md.
 import { sendJson, ServiceCallError } from "./http.mjs";
 
 /** Pages followed at most (100 comments each): a runaway pagination stops here. */
@@ -25,6 +26,16 @@ function githubHint(status, text) {
   return null;
 }
 
+/** On a commit status call: the permission it needs, and how to do without it. */
+function githubStatusHint(status) {
+  if (status === 401) return "The github-token is not valid (GITHUB_TOKEN).";
+  if (status === 403 || status === 404)
+    return "The token needs `statuses: write`: add it to the job's `permissions:` (a pull request from a fork gets a read-only token), or turn the status off (BENCHTRACK_COMMIT_STATUS=false, the action's commit-status: false).";
+  if (status === 422)
+    return "GitHub refused the status (an unknown commit, or more than 1,000 statuses of this context on it).";
+  return null;
+}
+
 function gitlabHint(status) {
   if (status === 401)
     return "BENCHTRACK_GITLAB_TOKEN is not a valid token (a project or personal access token with the api scope).";
@@ -33,10 +44,22 @@ function gitlabHint(status) {
   return null;
 }
 
+function gitlabStatusHint(status) {
+  if (status === 401)
+    return "BENCHTRACK_GITLAB_TOKEN is not a valid token (a project or personal access token with the api scope).";
+  if (status === 403 || status === 404)
+    return "BENCHTRACK_GITLAB_TOKEN needs the api scope and at least the Developer role on the project to set a commit status; or turn the status off (BENCHTRACK_COMMIT_STATUS=false).";
+  if (status === 400) return "GitLab refused the status.";
+  return null;
+}
+
 /**
- * @param {{ apiUrl: string, repository: string, issueNumber: number, token: string, redact: (text: string) => string, retries: number }} options
+ * Setting a commit status is retried like a read: a status posted twice is the same status (the latest of a
+ * context wins), unlike a comment.
+ *
+ * @param {{ apiUrl: string, repository: string, issueNumber: number, statusSha: string | null, token: string, redact: (text: string) => string, retries: number }} options
  */
-export function githubForge({ apiUrl, repository, issueNumber, token, redact, retries }) {
+export function githubForge({ apiUrl, repository, issueNumber, statusSha, token, redact, retries }) {
   const api = apiUrl.replace(/\/+$/, "");
   const headers = {
     Authorization: `Bearer ${token}`,
@@ -91,14 +114,43 @@ export function githubForge({ apiUrl, repository, issueNumber, token, redact, re
       });
       return { id: json.id ?? id, url: json.html_url ?? null };
     },
+    /** The pull request's head commit (not the merge commit GITHUB_SHA names); null: no status. */
+    statusSha,
+    /** POST /repos/{owner}/{repo}/statuses/{sha}: `state` success or failure. */
+    async setStatus({ state, context, description, targetUrl }) {
+      const { json } = await sendJson("GitHub", {
+        ...common,
+        hint: githubStatusHint,
+        method: "POST",
+        url: `${api}/repos/${repo}/statuses/${encodeURIComponent(statusSha)}`,
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: JSON.stringify({ state, context, description, ...(targetUrl ? { target_url: targetUrl } : {}) }),
+        retries,
+      });
+      return { state: json.state ?? state };
+    },
   };
 }
 
+/** Our states in GitLab's words. */
+const GITLAB_STATES = { success: "success", failure: "failed" };
+
 /**
- * @param {{ apiUrl: string, projectId: string, mergeRequestIid: number, token: string, webUrl: string | null, redact: (text: string) => string, retries: number }} options
+ * @param {{ apiUrl: string, projectId: string, mergeRequestIid: number, statusSha: string | null, pipelineId: number | null, token: string, webUrl: string | null, redact: (text: string) => string, retries: number }} options
  */
-export function gitlabForge({ apiUrl, projectId, mergeRequestIid, token, webUrl, redact, retries }) {
-  const notes = `${apiUrl.replace(/\/+$/, "")}/projects/${encodeURIComponent(projectId)}/merge_requests/${mergeRequestIid}/notes`;
+export function gitlabForge({
+  apiUrl,
+  projectId,
+  mergeRequestIid,
+  statusSha,
+  pipelineId,
+  token,
+  webUrl,
+  redact,
+  retries,
+}) {
+  const project = `${apiUrl.replace(/\/+$/, "")}/projects/${encodeURIComponent(projectId)}`;
+  const notes = `${project}/merge_requests/${mergeRequestIid}/notes`;
   const headers = { "PRIVATE-TOKEN": token, Accept: "application/json", "User-Agent": "benchtrack-pr" };
   const common = { headers, redact, hint: gitlabHint, timeoutMs: 30_000 };
   const noteUrl = (id) =>
@@ -141,6 +193,30 @@ export function gitlabForge({ apiUrl, projectId, mergeRequestIid, token, webUrl,
         retries,
       });
       return { id: json.id ?? id, url: noteUrl(json.id ?? id) };
+    },
+    /** CI_COMMIT_SHA; null: no status. */
+    statusSha,
+    /**
+     * POST /projects/{id}/statuses/{sha}, in this pipeline (CI_PIPELINE_ID: a branch pipeline and a merge
+     * request pipeline of one commit are two pipelines), so it shows as a job of the merge request's pipeline.
+     */
+    async setStatus({ state, context, description, targetUrl }) {
+      const { json } = await sendJson("GitLab", {
+        ...common,
+        hint: gitlabStatusHint,
+        method: "POST",
+        url: `${project}/statuses/${encodeURIComponent(statusSha)}`,
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          state: GITLAB_STATES[state],
+          name: context,
+          description,
+          ...(targetUrl ? { target_url: targetUrl } : {}),
+          ...(pipelineId ? { pipeline_id: pipelineId } : {}),
+        }),
+        retries,
+      });
+      return { state: json.status ?? GITLAB_STATES[state] };
     },
   };
 }

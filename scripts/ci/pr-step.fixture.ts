@@ -160,6 +160,12 @@ export function setUpPrStep() {
   }
 
   const MARKER = () => `<!-- benchtrack:${SLUG}:custom:nightly -->`;
+  /** The commit status's name for a series (label) of this file's project: one per living comment. */
+  const CONTEXT = (label = "nightly") => `benchtrack/${SLUG}/custom:${label}`;
+  /** The run's page, as the step printed it from the upload's answer. */
+  const runUrlOf = (stdout: string) => /^Benchtrack: \S+ · \S+ run (\S+)/m.exec(stdout)?.[1] ?? null;
+  /** A commit the checkout does not have (send BENCHTRACK_BASE_COMMIT=none with it): statuses of one test apart. */
+  const otherCommit = (n: number) => n.toString(16).padStart(40, "e");
   const entryIds = (body: string) =>
     [...body.matchAll(/^<!-- benchtrack:entry run=(\S+) -->$/gm)].map((match) => match[1]);
   const uploadsSeen = () => bench.requests.filter((request) => request.method === "POST").length;
@@ -188,6 +194,9 @@ export function setUpPrStep() {
     runScript,
     githubEnv,
     MARKER,
+    CONTEXT,
+    runUrlOf,
+    otherCommit,
     entryIds,
     uploadsSeen,
   };
