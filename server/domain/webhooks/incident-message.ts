@@ -177,6 +177,23 @@ export function describeIncident(project: ProjectForMessage, incident: IncidentF
   };
 }
 
+/** The context line of an incident message: where it comes from, when it opened, and when it changed. */
+export function contextLine(project: ProjectForMessage, incident: IncidentForMessage, change: StateChange): string {
+  const opened = `opened ${formatUtcMinute(incident.openedAt)} by the change-point detector (v${incident.detectorVersion})`;
+  return `Benchtrack · ${project.name} · ${opened}${change.from === null ? "" : ` · changed ${formatUtcMinute(change.at)}`}`;
+}
+
+/** A link as a short label: host and path, at most 60 characters ("github.com/acme/listings/pull/42"). */
+export function linkLabel(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const label = `${parsed.host}${parsed.pathname === "/" ? "" : parsed.pathname}`;
+    return label.length > 60 ? `${label.slice(0, 59)}…` : label;
+  } catch {
+    return url.slice(0, 60);
+  }
+}
+
 /** "Open → Investigating by alice (admin session)", or "Opened by the detector". */
 export function describeChange(change: StateChange): string {
   const who = change.by === "detector" ? "the detector" : change.by;

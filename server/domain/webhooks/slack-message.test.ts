@@ -34,7 +34,7 @@ describe("buildSlackMessage", () => {
     ]);
     expect(context).toEqual({
       type: "context",
-      elements: [{ type: "mrkdwn", text: "Benchtrack · Listings API · opened 2026-11-26 09:05 UTC by the change-point detector (v2) · Opened by the detector" }],
+      elements: [{ type: "mrkdwn", text: "Benchtrack · Listings API · opened 2026-11-26 09:05 UTC by the change-point detector (v2)" }],
     });
     expect(actions).toEqual({
       type: "actions",
@@ -55,6 +55,10 @@ describe("buildSlackMessage", () => {
     expect(texts[1]).toBe("*alice (admin session)* moved incident #3 from *Open* to *Investigating*.\n> Looking at the &lt;cache&gt; &amp; pool");
     expect(texts).toContain("Links: <https://github.com/acme/listings/pull/42>");
     expect(texts.join("\n")).toContain("State: *Investigating*");
+    const context = message.blocks.find((block) => block.type === "context");
+    expect(context?.type === "context" && context.elements[0]!.text).toBe(
+      "Benchtrack · Listings API · opened 2026-11-26 09:05 UTC by the change-point detector (v2) · changed 2026-11-26 10:00 UTC",
+    );
   });
 
   it("stays within Slack's limits with hostile sizes: long names, a long note, 60 changes", () => {

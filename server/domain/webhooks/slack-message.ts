@@ -1,5 +1,6 @@
 import { INCIDENT_STATE_LABELS, type IncidentState } from "../incidents/state";
 import {
+  contextLine,
   describeChange,
   describeIncident,
   digestSummary,
@@ -109,15 +110,7 @@ function incidentBlocks(message: IncidentEventMessage, baseUrl: string) {
       text: mrkdwn(`Links: ${incident.links.map((link) => `<${escapeSlack(link)}>`).join(" · ")}`, SLACK_LIMITS.sectionText),
     });
   }
-  blocks.push({
-    type: "context",
-    elements: [
-      mrkdwn(
-        `Benchtrack · ${escapeSlack(project.name)} · opened ${words.openedAt} by the change-point detector (v${incident.detectorVersion}) · ${escapeSlack(describeChange(change))}`,
-        SLACK_LIMITS.sectionText,
-      ),
-    ],
-  });
+  blocks.push({ type: "context", elements: [mrkdwn(escapeSlack(contextLine(project, incident, change)), SLACK_LIMITS.sectionText)] });
   const buttons = [button(`Open ${words.name.toLowerCase()}`, words.url, "primary")];
   if (words.compareUrl !== null && words.compareUrl.length <= SLACK_LIMITS.buttonUrl) buttons.push(button("Compare before and after", words.compareUrl));
   blocks.push({ type: "actions", elements: buttons });

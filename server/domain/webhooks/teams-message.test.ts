@@ -38,6 +38,8 @@ describe("buildTeamsMessage", () => {
     expect(texts[0]).toBe("Incident #3: Open → Investigating · Listings API");
     expect(texts[1]).toBe("**eve\\_admin \\[token\\]** moved incident #3 from **Open** to **Investigating**.");
     expect(texts[2]).toBe("_see \\*this\\*_");
+    const facts = cardOf(message).body.find((element) => element.type === "FactSet");
+    expect(facts?.type === "FactSet" && facts.facts.at(-1)).toEqual({ title: "Links", value: "[github.com/acme/listings/pull/42](https://github.com/acme/listings/pull/42)" });
   });
 
   it("lists at most 10 changes as facts, then how many more", () => {

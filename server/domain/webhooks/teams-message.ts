@@ -1,10 +1,12 @@
 import { INCIDENT_STATE_LABELS, type IncidentState } from "../incidents/state";
 import {
+  contextLine,
   describeChange,
   describeIncident,
   digestSummary,
   formatUtcMinute,
   incidentsInboxUrl,
+  linkLabel,
   messageTitle,
   type DigestMessage,
   type IncidentEventMessage,
@@ -92,14 +94,9 @@ function incidentCard(message: IncidentEventMessage, baseUrl: string): { body: T
     ...words.changes.slice(0, TEAMS_LISTED_CHANGES).map((row) => ({ title: escapeTeams(`${row.where} ${row.what}`), value: `${escapeTeams(row.values)} (${row.delta})` })),
   ];
   if (words.changes.length > TEAMS_LISTED_CHANGES) facts.push({ title: "More", value: `${words.changes.length - TEAMS_LISTED_CHANGES} more on the incident's page` });
-  if (incident.links.length > 0) facts.push({ title: "Links", value: incident.links.map((link, index) => `[link ${index + 1}](${link})`).join(" · ") });
+  if (incident.links.length > 0) facts.push({ title: "Links", value: incident.links.map((link) => `[${escapeTeams(linkLabel(link))}](${link})`).join(" · ") });
   body.push({ type: "FactSet", facts });
-  body.push(
-    text(`Benchtrack · ${escapeTeams(project.name)} · opened ${words.openedAt} by the change-point detector (v${incident.detectorVersion}) · ${escapeTeams(describeChange(change))}`, {
-      size: "Small",
-      isSubtle: true,
-    }),
-  );
+  body.push(text(escapeTeams(contextLine(project, incident, change)), { size: "Small", isSubtle: true }));
   const actions: OpenUrl[] = [{ type: "Action.OpenUrl", title: `Open ${words.name.toLowerCase()}`, url: words.url }];
   if (words.compareUrl !== null) actions.push({ type: "Action.OpenUrl", title: "Compare before and after", url: words.compareUrl });
   return { body, actions };
