@@ -69,6 +69,13 @@ export const envSchema = z.object({
   BENCHTRACK_JOB_SCHEMA: optionalString
     .pipe(z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case PostgreSQL identifier").optional())
     .transform((value) => value ?? "pgboss"),
+  /**
+   * When the daily webhook digests go out (projects whose webhook is set to "daily"): a cron schedule in
+   * UTC, five fields. Default 07:00 UTC every day.
+   */
+  BENCHTRACK_DIGEST_CRON: optionalString
+    .pipe(z.string().regex(/^\S+( \S+){4}$/, 'must be a cron schedule of five fields, e.g. "0 7 * * *"').optional())
+    .transform((value) => value ?? "0 7 * * *"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 

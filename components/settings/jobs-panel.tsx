@@ -14,6 +14,7 @@ const JOB_TITLES: Record<Activity["jobs"][number]["name"], string> = {
   "deliver-webhook": "webhook delivery",
   "redetect-project": "re-detection",
   "apply-retention": "raw-upload retention",
+  "send-webhook-digests": "daily webhook digests",
 };
 
 /** "2026-11-25 14:02:11 UTC": the page renders the same text on the server and in the browser. */
@@ -37,14 +38,14 @@ function outcomeOf(job: Activity["jobs"][number]): string {
 
 /**
  * Background work of the project (server/services/job-activity.ts): recent jobs with their state and
- * outcome, how many failed for good, and the webhook delivery log. Shown to admins only.
+ * outcome, and how many failed for good (the webhook's deliveries are in its own panel). Shown to admins only.
  */
 export function JobsPanel({ project }: { project: string }) {
   const trpc = useTRPC();
   const activity = useQuery(trpc.settings.activity.queryOptions({ project }, { staleTime: 0, retry: false }));
   if (activity.error) return <Problem error={activity.error} />;
   if (!activity.data) return <p className="text-text-muted text-sm">Loading…</p>;
-  const { jobs, deliveries, failedJobs } = activity.data;
+  const { jobs, failedJobs } = activity.data;
 
   return (
     <div className="space-y-4" data-testid="jobs-panel">
@@ -82,39 +83,6 @@ export function JobsPanel({ project }: { project: string }) {
                 <Td wrap className="text-text-muted min-w-[12rem]">
                   {outcomeOf(job)}
                 </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-      <h3 className="text-sm font-semibold">Webhook deliveries</h3>
-      {deliveries.length === 0 ? (
-        <p className="text-text-muted text-sm">
-          No webhook delivery yet (a project webhook is set with PUT /api/v1/projects/{project}/webhook).
-        </p>
-      ) : (
-        <Table label="Webhook deliveries">
-          <thead>
-            <tr>
-              <Th>Target</Th>
-              <Th>Result</Th>
-              <Th numeric>Attempts</Th>
-              <Th>Queued</Th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((delivery) => (
-              <tr key={delivery.id} data-testid="delivery-row">
-                <Td>{delivery.target}</Td>
-                <Td>
-                  {delivery.deliveredAt ? (
-                    <Badge tone="good">delivered</Badge>
-                  ) : (
-                    <span className="text-bad">{delivery.lastError ?? "pending"}</span>
-                  )}
-                </Td>
-                <Td numeric>{delivery.attempts}</Td>
-                <Td className="text-text-muted">{time(delivery.createdAt)}</Td>
               </tr>
             ))}
           </tbody>

@@ -9,6 +9,7 @@ import { JobsPanel } from "./jobs-panel";
 import { ProjectForm } from "./project-form";
 import { SlaEditor } from "./sla-editor";
 import { TokensPanel } from "./tokens-panel";
+import { WebhookPanel } from "./webhook-panel";
 
 /**
  * Settings need an admin session: the admin token, entered once here (or on /sign-in), signs this
@@ -61,7 +62,10 @@ export function SettingsView({ project }: { project: string }) {
       <Card title="Upload tokens">
         <TokensPanel project={project} />
       </Card>
-      <Card title="Background jobs and webhook deliveries">
+      <Card title="Webhook notifications" id="webhook">
+        <WebhookPanel project={project} />
+      </Card>
+      <Card title="Background jobs">
         <JobsPanel project={project} />
       </Card>
     </div>

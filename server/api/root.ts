@@ -12,6 +12,7 @@ import { runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
 import { settingsRouter } from "./routers/settings";
 import { tokenRouter } from "./routers/token";
+import { webhookRouter } from "./routers/webhook";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
@@ -28,6 +29,7 @@ export const appRouter = createTRPCRouter({
   annotation: annotationRouter,
   regression: regressionRouter,
   incident: incidentRouter,
+  webhook: webhookRouter,
 });
 
 export type AppRouter = typeof appRouter;

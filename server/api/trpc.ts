@@ -2,6 +2,7 @@ import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
 import { getDb } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
+import { publicBaseUrl } from "../public-url";
 import type { Credentials, ShareRead } from "../services/auth";
 import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited, shareReadTarget } from "../services/auth";
 import { textProblems } from "../domain/parsers/validate";
@@ -19,10 +20,17 @@ export interface TRPCContext extends Credentials {
   db: PrismaClient;
   /** The client's address, for the failed-authentication limit (null: an in-process call, not limited). */
   clientAddress?: string | null;
+  /** The public base URL links in messages point to (incident notifications); absent in in-process calls. */
+  baseUrl?: string;
 }
 
 export async function createTRPCContext(options: { headers: Headers }): Promise<TRPCContext> {
-  return { db: await getDb(), ...credentialsOfHeaders(options.headers), clientAddress: clientAddressOf(options.headers) };
+  return {
+    db: await getDb(),
+    ...credentialsOfHeaders(options.headers),
+    clientAddress: clientAddressOf(options.headers),
+    baseUrl: publicBaseUrl(options.headers),
+  };
 }
 
 /** What a procedure declares beside its input: the one read a share link may open through it, if any. */

@@ -4,6 +4,7 @@ import { publicBaseUrl } from "../public-url";
 import type { JobData, JobName, JobQueue } from "../services/job-queue";
 import { applyRawRetention } from "../services/raw-retention";
 import { detectAndQueueWebhooks, queueProjectRedetection } from "../services/regression-detection";
+import { queueWebhookDigests } from "../services/webhook-digest";
 import { attemptWebhookDelivery, type WebhookAttemptOptions } from "../services/webhooks";
 
 /**
@@ -16,6 +17,8 @@ export interface JobContext {
   queue: JobQueue;
   /** Webhook attempts' fetch and timeout (tests use short ones). */
   webhook?: WebhookAttemptOptions;
+  /** The clock of jobs that work on "now" (the daily digest's window); tests give their own. */
+  now?: () => Date;
 }
 
 export type JobHandler<Name extends JobName> = (
@@ -37,6 +40,7 @@ export const JOB_HANDLERS: { [Name in JobName]: JobHandler<Name> } = {
     return {
       opened: detected.opened.length,
       improvements: detected.improvements.length,
+      incidents: detected.incidentsOpened.length,
       webhooks: detected.deliveries.length,
     };
   },
@@ -48,6 +52,10 @@ export const JOB_HANDLERS: { [Name in JobName]: JobHandler<Name> } = {
   "redetect-project": async (job, { db, queue }) => {
     const queued = await queueProjectRedetection(db, queue, job.data.projectId, publicBaseUrl(new Headers()));
     return { series: queued };
+  },
+  "send-webhook-digests": async (_job, { db, queue, now }) => {
+    const report = await queueWebhookDigests(db, queue, { now: now?.() ?? new Date(), baseUrl: publicBaseUrl(new Headers()) });
+    return { ...report };
   },
   "apply-retention": async (job, { db }) => {
     const reports = await applyRawRetention(db, job.data.projectId ? { projectId: job.data.projectId } : {});

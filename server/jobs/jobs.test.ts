@@ -54,7 +54,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     await database.close();
   });
 
-  it("an upload on main queues detection with the run; the job opens the regression and queues its webhook", async () => {
+  it("an upload on main queues detection with the run; the job opens the regression, its incident, and the incident's one webhook", async () => {
     const slug = uniqueSlug("detect");
     for (const [hour, p95] of STEP.entries()) await upload(db, slug, p95, hour);
     await db.project.update({ where: { slug }, data: { webhookUrl: "https://hooks.example.com/T000" } });
@@ -75,9 +75,12 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
       include: { firstRun: true },
     });
     expect(regressions.map((regression) => regression.metric)).toEqual(["p95"]);
+    const [incident, ...others] = await db.incident.findMany({ where: { projectId: project.id } });
+    expect(others).toEqual([]);
+    expect(regressions[0]!.incidentId).toBe(incident!.id);
     const deliveries = await db.webhookDelivery.findMany({ where: { projectId: project.id } });
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ regressionId: regressions[0]!.id, attempts: 1, lastStatus: 204 });
+    expect(deliveries[0]).toMatchObject({ event: "incident.opened", format: "json", incidentId: incident!.id, regressionId: null, attempts: 1, lastStatus: 204 });
     // Each job's output says what it did; one of them opened the regression.
     const outputs = (await jobsOf(db, "detect-regressions", project.id)).map((job) => job.output);
     expect(outputs.reduce((sum, output) => sum + (output?.opened ?? 0), 0)).toBe(1);

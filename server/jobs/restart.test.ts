@@ -88,7 +88,7 @@ describe.each(durableTargets())("a webhook retry across a killed worker on $name
       select: { id: true },
     });
     const delivery = await database.prisma.webhookDelivery.create({
-      data: { projectId: project.id, url: receiver.url, payload: { text: "p95 +30%" } },
+      data: { projectId: project.id, event: "incident.opened", format: "json", url: receiver.url, payload: { text: "p95 +30%" } },
       select: { id: true },
     });
     const queue = await jobQueueOf(database);

@@ -100,7 +100,7 @@ export async function runQueuedJobs(
 /**
  * Background work of a serving process (instrumentation.ts): the job queue with its maintenance (jobs
  * whose worker died go back to the queue; old jobs are archived), the workers, and the nightly retention
- * schedule (one schedule row, shared by every replica). Off with BENCHTRACK_WORKERS=false.
+ * and daily webhook-digest schedules (one schedule row each, shared by every replica). Off with BENCHTRACK_WORKERS=false.
  */
 export async function startBackgroundWork(): Promise<void> {
   if (!getEnv().BENCHTRACK_WORKERS) return;
@@ -108,6 +108,7 @@ export async function startBackgroundWork(): Promise<void> {
   const queue = await jobQueueOf(database, { maintain: true });
   await startWorkers({ db: database.prisma, queue });
   await queue.boss.schedule("apply-retention", RETENTION_CRON, {}, { tz: "UTC" });
+  await queue.boss.schedule("send-webhook-digests", getEnv().BENCHTRACK_DIGEST_CRON, {}, { tz: "UTC" });
   // Best effort on shutdown: take no new job and let running ones finish while the server closes. A job
   // cut short anyway is retried once its expiry passes (JOB_QUEUES): handlers are idempotent.
   process.once("SIGTERM", () => void queue.stop().catch(() => undefined));

@@ -12,8 +12,10 @@ import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { requireUploadTo, type Principal } from "./auth";
 import { notFound } from "./errors";
+import { jobQueueFor } from "./job-queue";
 import { requireProject } from "./projects";
 import { REGRESSION_SELECT, regressionLinksForRows, toRegressionJson, type RegressionWithLinks } from "./regressions";
+import { queueIncidentNotifications } from "./webhooks";
 
 /**
  * Incidents (docs/incidents.md): the regressions one step opened at one run, stored as one thing a team
@@ -146,7 +148,10 @@ export interface IncidentUpdate {
  * Changes incidents of a project (one, or many at once: bulk triage), in one transaction: each incident's
  * state, note and links, each of its regressions' status (what the gate reads), and an event in its history
  * saying who did it: the principal ("admin session", "project token ci"), with the name the caller gave.
- * All or nothing: an unknown number refuses the whole change. Returns what changed, in the order given.
+ * Each change of state is told to the project's webhook (one "incident.state_changed" message per
+ * incident, queued in the same transaction: webhooks.ts). All or nothing: an unknown number refuses the
+ * whole change. Returns what changed, in the order given. `notify.baseUrl` is the public URL its
+ * messages link to.
  */
 export async function updateIncidents(
   db: PrismaClient,
@@ -155,10 +160,12 @@ export async function updateIncidents(
   numbers: readonly number[],
   change: IncidentChange,
   actor: { viaSession: boolean; name?: string | undefined },
+  notify: { baseUrl: string },
 ) {
   const project = await requireProject(db, projectSlug);
   const by = await requireTriager(db, principal, project.id, actor);
   const unique = [...new Set(numbers)];
+  const queue = await jobQueueFor(db);
   const updates = await db.$transaction(async (tx) => {
     const rows = await tx.incident.findMany({
       where: { projectId: project.id, number: { in: unique } },
@@ -220,6 +227,20 @@ export async function updateIncidents(
       });
       done.push({ incident: row, from: row.state, to });
     }
+    // The message exists exactly when the change does: queued in its transaction.
+    await queueIncidentNotifications(
+      tx,
+      queue,
+      project.id,
+      done
+        .filter((update) => update.from !== update.to)
+        .map((update) => ({
+          incidentId: update.incident.id,
+          event: "incident.state_changed" as const,
+          change: { from: update.from, to: update.to, by, at: now },
+        })),
+      notify.baseUrl,
+    );
     return done;
   });
   const rows = await db.incident.findMany({ where: { id: { in: updates.map((update) => update.incident.id) } }, select: INCIDENT_SELECT });

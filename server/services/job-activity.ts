@@ -1,16 +1,15 @@
-import { recentDeliveries } from "./webhook-settings";
 import type { PrismaClient } from "../generated/prisma/client";
 import { jobQueueFor, type JobName } from "./job-queue";
 import { requireProject } from "./projects";
 
 /**
  * What the settings page shows of a project's background work: its recent jobs (detection, webhook
- * deliveries, re-detection, retention) with their state and what they did or why they failed, the
- * webhook delivery log, and how many jobs failed for good. Jobs are read from pg-boss's tables (the
+ * deliveries, re-detection, retention) with their state and what they did or why they failed, and how
+ * many jobs failed for good (the webhook delivery log is the webhook's: webhook-settings.ts). Jobs are read from pg-boss's tables (the
  * live ones and the archive, where completed jobs move after 12 hours).
  */
 
-/** How many recent jobs and deliveries the page lists. */
+/** How many recent jobs the page lists. */
 export const ACTIVITY_LENGTH = 20;
 
 export interface JobRow {
@@ -56,7 +55,6 @@ export async function getJobActivity(db: PrismaClient, slug: string) {
      ) failed WHERE data->>'projectId' = $1`,
     project.id,
   );
-  const deliveries = await recentDeliveries(db, project.id, ACTIVITY_LENGTH);
   return {
     failedJobs: failed?.n ?? 0,
     jobs: jobs.map((job): JobRow => ({
@@ -68,13 +66,6 @@ export async function getJobActivity(db: PrismaClient, slug: string) {
       createdOn: job.created_on.toISOString(),
       completedOn: job.completed_on?.toISOString() ?? null,
       output: summarizeOutput(job.output),
-    })),
-    // A webhook URL may hold a secret (Slack's does): the page shows where it goes, not the whole URL.
-    deliveries: deliveries.map(({ url, ...delivery }) => ({
-      ...delivery,
-      target: originOf(url),
-      deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
-      createdAt: delivery.createdAt.toISOString(),
     })),
   };
 }

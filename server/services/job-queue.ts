@@ -45,6 +45,8 @@ export const JOB_QUEUES = {
     retryBackoff: true,
     expireInSeconds: 30 * 60,
   },
+  /** The daily webhook digests (server/services/webhook-digest.ts), on BENCHTRACK_DIGEST_CRON; one per project and day. */
+  "send-webhook-digests": { policy: "stately", retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 15 * 60 },
   /** Drops raw uploads older than each project's raw_retention_days (daily, and on request). */
   "apply-retention": { policy: "stately", retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 30 * 60 },
 } as const satisfies Record<string, Omit<PgBoss.Queue, "name">>;
@@ -58,6 +60,7 @@ export interface JobData {
   "deliver-webhook": { deliveryId: string; projectId: string };
   "redetect-project": { projectId: string };
   "apply-retention": { projectId?: string };
+  "send-webhook-digests": Record<string, never>;
 }
 
 /** Retention runs every night (UTC); each replica's schedule is the same row, so one replica fires it. */

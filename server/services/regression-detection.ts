@@ -5,7 +5,7 @@ import type { Better } from "../domain/run";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { attachToIncidents, markReturns } from "./incidents";
 import type { JobQueue } from "./job-queue";
-import { queueRegressionWebhooks } from "./webhooks";
+import { queueIncidentNotifications } from "./webhooks";
 
 /**
  * Regression tracking over history: after each run on the default branch, the series of each
@@ -258,7 +258,8 @@ export interface DetectionRequest {
  * The detection job (after uploads on the default branch): change points over the series at its newest
  * run, and, when runs were coalesced into this job faster than one window can hold, at window ends
  * stepping back to the run that queued it (so no run is left out of every window); then, in one short
- * transaction holding the series' lock, the regressions that are new and their webhook deliveries.
+ * transaction holding the series' lock, the regressions that are new, the incidents they open, and a
+ * webhook delivery per incident opened.
  * A job that dies half-way leaves nothing behind and runs again; one that ran is not repeated by a
  * retry (a change already recorded is known).
  */
@@ -286,7 +287,19 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
     async (tx) => {
       await lockSeries(tx, defaultBranchSeriesKey(series));
       const recorded = await recordChanges(tx, project.id, candidates);
-      const deliveries = await queueRegressionWebhooks(tx, queue, recorded.opened, request.baseUrl);
+      // One message per incident opened (not per regression): "incident.opened", by the detector.
+      const opened = await tx.incident.findMany({ where: { id: { in: recorded.incidentsOpened } }, select: { id: true, createdAt: true }, orderBy: { number: "asc" } });
+      const deliveries = await queueIncidentNotifications(
+        tx,
+        queue,
+        project.id,
+        opened.map((incident) => ({
+          incidentId: incident.id,
+          event: "incident.opened" as const,
+          change: { from: null, to: "open" as const, by: "detector", at: incident.createdAt },
+        })),
+        request.baseUrl,
+      );
       return { ...recorded, deliveries };
     },
     { timeout: 30_000, maxWait: 30_000 },

@@ -1,62 +1,207 @@
 import { customMetricKey, metricDefinition } from "../domain/metrics";
 import { safeHttpUrl } from "../domain/urls";
-import { buildRegressionWebhookPayload } from "../domain/webhooks/regression-payload";
+import type { IncidentEventName, IncidentForMessage, NotificationMessage, StateChange } from "../domain/webhooks/incident-message";
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhookBody } from "../domain/webhooks/signature";
+import { buildWebhookBody } from "../domain/webhooks/webhook-body";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { RegressionWebhookPayload } from "../schemas/webhooks";
 import type { JobQueue } from "./job-queue";
-import { REGRESSION_SELECT, regressionLinks } from "./regressions";
+import { REGRESSION_SELECT, regressionLinksForRows } from "./regressions";
 import { webhookTargetProblem } from "./webhook-targets";
 
 /**
- * Regression webhooks: when detection opens regressions, each one is POSTed as JSON to the project's
- * webhook URL (Slack-compatible: the `text` field is what a Slack or Mattermost incoming webhook shows).
+ * Incident notifications (docs/notifications.md): when an incident opens (detection) or its state changes
+ * (updateIncidents), one message is POSTed to the project's webhook, in the project's format (JSON, Slack,
+ * Teams: server/domain/webhooks/), signed with its secret; with a daily digest instead
+ * (webhook-digest.ts), nothing is sent per event.
  *
  * Delivery is a job on the queue (server/services/job-queue.ts), so it survives restarts and one replica
- * takes it (at least once: a worker that dies after the POST but before recording it sends it again): queueRegressionWebhooks records each delivery (WebhookDelivery, the settings page's
- * delivery log) and enqueues its job in the caller's transaction; the job makes one attempt
- * (attemptWebhookDelivery) and the queue retries a failed one with backoff (10 s, 20 s, 40 s… 8 retries).
- * Network errors, timeouts and 5xx answers are retried; 4xx and 3xx are final (redirects are not
- * followed: a webhook URL should be the receiver itself). The URL may embed a secret (Slack's does), so
- * logs name the project and the URL's origin only. The body itself is pure:
- * server/domain/webhooks/regression-payload.ts.
+ * takes it (at least once: a worker that dies after the POST but before recording it sends it again; the
+ * X-Benchtrack-Delivery header lets a receiver drop the repeat): queueIncidentNotifications records each
+ * delivery (WebhookDelivery, the settings page's delivery log) with its body, and enqueues its job in the
+ * caller's transaction; the job makes one attempt (attemptWebhookDelivery) and the queue retries a failed
+ * one with backoff (10 s, 20 s, 40 s… 8 retries). Network errors, timeouts and 5xx answers are retried;
+ * 4xx and 3xx are final (redirects are not followed: a webhook URL should be the receiver itself). The URL
+ * may embed a secret (Slack's does), so logs name the project and the URL's origin only.
  */
 
 export const WEBHOOK_TIMEOUT_MS = 5000;
+export const DELIVERY_HEADER = "X-Benchtrack-Delivery";
+export const EVENT_HEADER = "X-Benchtrack-Event";
 
 export interface WebhookAttemptOptions {
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** The signature's clock (tests). */
+  now?: () => Date;
+}
+
+/** What happened to an incident, to be told. */
+export interface IncidentNotice {
+  incidentId: string;
+  event: IncidentEventName;
+  change: StateChange;
+}
+
+/** The project fields a notification needs. */
+export const NOTIFYING_PROJECT_SELECT = {
+  id: true,
+  slug: true,
+  name: true,
+  defaultBranch: true,
+  webhookUrl: true,
+  webhookFormat: true,
+  webhookDigest: true,
+} satisfies Prisma.ProjectSelect;
+
+export type NotifyingProject = Prisma.ProjectGetPayload<{ select: typeof NOTIFYING_PROJECT_SELECT }>;
+
+/**
+ * Records one delivery per notice for a project whose webhook hears of each event (a URL set, no daily
+ * digest), and enqueues its job in the same transaction: a delivery exists exactly when the change it
+ * tells of does. Returns the deliveries' ids (none when the project is not notified per event).
+ */
+export async function queueIncidentNotifications(
+  tx: Prisma.TransactionClient,
+  queue: JobQueue,
+  projectId: string,
+  notices: readonly IncidentNotice[],
+  baseUrl: string,
+): Promise<string[]> {
+  if (notices.length === 0) return [];
+  const project = await tx.project.findUnique({ where: { id: projectId }, select: NOTIFYING_PROJECT_SELECT });
+  if (!project || project.webhookUrl === null || project.webhookDigest !== "off") return [];
+  const incidents = await loadIncidentsForMessages(tx, project, notices.map((notice) => notice.incidentId));
+  const messages = notices.flatMap((notice): { incidentId: string; message: NotificationMessage }[] => {
+    const incident = incidents.get(notice.incidentId);
+    if (!incident) return [];
+    return [{ incidentId: notice.incidentId, message: { kind: "incident", event: notice.event, project, incident, change: notice.change } }];
+  });
+  const ids: string[] = [];
+  for (const { incidentId, message } of messages) {
+    ids.push(await queueDelivery(tx, queue, project, message, baseUrl, { incidentId }));
+  }
+  return ids;
+}
+
+/** Records a delivery of a message in the project's format, and enqueues its job (in `tx`). */
+export async function queueDelivery(
+  tx: Prisma.TransactionClient,
+  queue: JobQueue,
+  project: NotifyingProject,
+  message: NotificationMessage,
+  baseUrl: string,
+  about: { incidentId?: string; digestDay?: string },
+): Promise<string> {
+  const url = project.webhookUrl;
+  if (url === null) throw new Error(`Project "${project.slug}" has no webhook URL`);
+  const payload = buildWebhookBody(project.webhookFormat, message, baseUrl);
+  const delivery = await tx.webhookDelivery.create({
+    data: {
+      projectId: project.id,
+      event: message.kind === "incident" ? message.event : "incidents.digest",
+      format: project.webhookFormat,
+      incidentId: about.incidentId ?? null,
+      digestDay: about.digestDay ?? null,
+      url,
+      payload,
+    },
+    select: { id: true },
+  });
+  await queue.send("deliver-webhook", { deliveryId: delivery.id, projectId: project.id }, { tx });
+  return delivery.id;
 }
 
 /**
- * Records a delivery for each regression of a project that has a webhook URL, and enqueues its job in the
- * same transaction: a delivery exists exactly when its job does. Returns the deliveries' ids.
+ * The incidents as a message tells of them: state, note, links, first run, and each regression with its
+ * unit and links (one query for the regressions, one for their links, one for custom metrics' units).
  */
-export async function queueRegressionWebhooks(
-  tx: Prisma.TransactionClient,
-  queue: JobQueue,
-  regressionIds: readonly string[],
-  baseUrl: string,
-): Promise<string[]> {
-  if (regressionIds.length === 0) return [];
-  const regressions = await tx.regression.findMany({
-    where: { id: { in: [...regressionIds] }, project: { webhookUrl: { not: null } } },
-    select: DELIVERY_SELECT,
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
-  const ids: string[] = [];
-  for (const regression of regressions) {
-    const url = regression.project.webhookUrl;
-    if (url === null) continue;
-    const payload = await payloadOf(tx, regression, baseUrl);
-    const delivery = await tx.webhookDelivery.create({
-      data: { projectId: regression.projectId, regressionId: regression.id, url, payload },
-      select: { id: true },
+export async function loadIncidentsForMessages(
+  db: Prisma.TransactionClient,
+  project: { id: string; slug: string; defaultBranch: string },
+  incidentIds: readonly string[],
+): Promise<Map<string, IncidentForMessage>> {
+  const ids = [...new Set(incidentIds)];
+  if (ids.length === 0) return new Map();
+  const [incidents, regressions] = await Promise.all([
+    db.incident.findMany({
+      where: { id: { in: ids }, projectId: project.id },
+      select: {
+        id: true,
+        number: true,
+        state: true,
+        note: true,
+        links: true,
+        createdAt: true,
+        detectorVersion: true,
+        firstRun: { select: { id: true, label: true, gitBranch: true, gitCommit: true, startedAt: true } },
+      },
+    }),
+    db.regression.findMany({
+      where: { incidentId: { in: ids } },
+      select: { ...REGRESSION_SELECT, incidentId: true, endpointId: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    }),
+  ]);
+  const links = await regressionLinksForRows(db, project, regressions);
+  const units = await metricUnits(db, regressions);
+  const byId = new Map<string, IncidentForMessage>();
+  for (const incident of incidents) {
+    byId.set(incident.id, {
+      number: incident.number,
+      state: incident.state,
+      note: incident.note,
+      links: incident.links,
+      openedAt: incident.createdAt,
+      detectorVersion: incident.detectorVersion,
+      firstRun: {
+        id: incident.firstRun.id,
+        label: incident.firstRun.label,
+        branch: incident.firstRun.gitBranch,
+        commit: incident.firstRun.gitCommit,
+        startedAt: incident.firstRun.startedAt,
+      },
+      regressions: regressions.flatMap((row, index) =>
+        row.incidentId !== incident.id
+          ? []
+          : [
+              {
+                id: row.id,
+                metric: row.metric,
+                unit: units[index] ?? null,
+                endpoint: row.endpoint?.name ?? null,
+                protocol: row.endpoint?.protocol ?? null,
+                before: row.beforeValue,
+                after: row.afterValue,
+                deltaPct: row.deltaPct,
+                pValue: row.pValue,
+                trendPath: links[index]!.trendPath,
+                comparePath: links[index]!.comparePath,
+              },
+            ],
+      ),
     });
-    await queue.send("deliver-webhook", { deliveryId: delivery.id, projectId: regression.projectId }, { tx });
-    ids.push(delivery.id);
   }
-  return ids;
+  return byId;
+}
+
+/** Each regression's unit: built-in metrics from the registry, custom ones as their first run reported them. */
+async function metricUnits(
+  db: Prisma.TransactionClient,
+  rows: readonly { metric: string; firstRunId: string; endpointId: number | null }[],
+): Promise<(string | null)[]> {
+  const custom = rows.filter((row) => customMetricKey(row.metric) !== null);
+  const reported =
+    custom.length === 0
+      ? []
+      : await db.metric.findMany({
+          where: { runId: { in: [...new Set(custom.map((row) => row.firstRunId))] }, key: { in: [...new Set(custom.map((row) => customMetricKey(row.metric)!))] } },
+          select: { runId: true, endpointId: true, key: true, unit: true },
+        });
+  return rows.map((row) => {
+    const key = customMetricKey(row.metric);
+    if (key === null) return metricDefinition(row.metric)?.unit ?? null;
+    return reported.find((metric) => metric.runId === row.firstRunId && metric.endpointId === row.endpointId && metric.key === key)?.unit ?? null;
+  });
 }
 
 export interface AttemptOutcome {
@@ -67,19 +212,28 @@ export interface AttemptOutcome {
 }
 
 /**
- * One attempt at a recorded delivery: POSTs its payload once and records the attempt on the delivery
- * (attempts, last status and error, when delivered). Never throws for the receiver's failures: the
- * outcome says whether another attempt is worth it (the job then fails, and the queue retries it).
- * A delivery already delivered is not sent twice (a job retried after its worker died mid-attempt).
+ * One attempt at a recorded delivery: POSTs its body once, signed with the project's current secret, and
+ * records the attempt on the delivery (attempts, last status and error, when delivered). Never throws for
+ * the receiver's failures: the outcome says whether another attempt is worth it (the job then fails, and
+ * the queue retries it). A delivery already delivered is not sent twice (a job retried after its worker
+ * died mid-attempt).
  */
 export async function attemptWebhookDelivery(db: PrismaClient, deliveryId: string, options: WebhookAttemptOptions = {}): Promise<AttemptOutcome> {
   const delivery = await db.webhookDelivery.findUnique({
     where: { id: deliveryId },
-    select: { id: true, url: true, payload: true, attempts: true, deliveredAt: true, project: { select: { slug: true } } },
+    select: {
+      id: true,
+      url: true,
+      event: true,
+      payload: true,
+      attempts: true,
+      deliveredAt: true,
+      project: { select: { slug: true, webhookSecret: true } },
+    },
   });
   if (!delivery) return { delivered: false, retryable: false, error: "The delivery no longer exists (its project was deleted)" };
   if (delivery.deliveredAt !== null) return { delivered: true, retryable: false, error: null };
-  const attempt = await postOnce(delivery.url, delivery.payload, options);
+  const attempt = await postOnce(delivery, options);
   await db.webhookDelivery.update({
     where: { id: delivery.id },
     data: {
@@ -98,58 +252,6 @@ export async function attemptWebhookDelivery(db: PrismaClient, deliveryId: strin
   return { delivered: attempt.delivered, retryable: attempt.retryable, error: attempt.error };
 }
 
-/** What a delivery needs: the inbox's row (REGRESSION_SELECT), with its project and endpoint id. */
-const DELIVERY_SELECT = {
-  ...REGRESSION_SELECT,
-  projectId: true,
-  endpointId: true,
-  project: { select: { slug: true, name: true, webhookUrl: true, defaultBranch: true } },
-  firstRun: { select: { ...REGRESSION_SELECT.firstRun.select, id: true } },
-} satisfies Prisma.RegressionSelect;
-
-type DeliveryRow = Prisma.RegressionGetPayload<{ select: typeof DELIVERY_SELECT }>;
-
-async function payloadOf(tx: Prisma.TransactionClient, row: DeliveryRow, baseUrl: string): Promise<RegressionWebhookPayload> {
-  const [unit, links] = await Promise.all([
-    metricUnit(tx, row),
-    regressionLinks(tx, { id: row.projectId, slug: row.project.slug, defaultBranch: row.project.defaultBranch }, row),
-  ]);
-  return buildRegressionWebhookPayload(
-    { slug: row.project.slug, name: row.project.name },
-    {
-      id: row.id,
-      kind: row.kind,
-      metric: row.metric,
-      unit,
-      beforeValue: row.beforeValue,
-      afterValue: row.afterValue,
-      deltaPct: row.deltaPct,
-      pValue: row.pValue,
-      endpoint: row.endpoint?.name ?? null,
-      protocol: row.endpoint?.protocol ?? null,
-      firstRun: {
-        id: row.firstRun.id,
-        label: row.firstRun.label,
-        branch: row.firstRun.gitBranch,
-        commit: row.firstRun.gitCommit,
-      },
-      links,
-    },
-    baseUrl,
-  );
-}
-
-/** The unit of a regression's metric: built-in metrics from the registry, custom ones as the first run reported them. */
-async function metricUnit(db: Prisma.TransactionClient, row: DeliveryRow): Promise<string | null> {
-  const key = customMetricKey(row.metric);
-  if (key === null) return metricDefinition(row.metric)?.unit ?? null;
-  const metric = await db.metric.findFirst({
-    where: { runId: row.firstRun.id, endpointId: row.endpointId, key },
-    select: { unit: true },
-  });
-  return metric?.unit ?? null;
-}
-
 interface AttemptResult {
   status: number | null;
   error: string | null;
@@ -157,8 +259,28 @@ interface AttemptResult {
   retryable: boolean;
 }
 
-/** One POST of the payload: delivered on a 2xx; a 3xx/4xx is final; a network error, timeout or 5xx may be retried. */
-async function postOnce(url: string, payload: unknown, options: WebhookAttemptOptions): Promise<AttemptResult> {
+/** The headers of one attempt: JSON, what it is, and its signature over the exact body. */
+export function deliveryHeaders(delivery: { id: string; event: string }, body: string, secret: string | null, now: Date): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": "Benchtrack-Webhook/2",
+    [DELIVERY_HEADER]: delivery.id,
+    [EVENT_HEADER]: delivery.event,
+  };
+  if (secret !== null) {
+    const timestamp = Math.floor(now.getTime() / 1000);
+    headers[TIMESTAMP_HEADER] = String(timestamp);
+    headers[SIGNATURE_HEADER] = signWebhookBody(secret, timestamp, body);
+  }
+  return headers;
+}
+
+/** One POST of the body: delivered on a 2xx; a 3xx/4xx is final; a network error, timeout or 5xx may be retried. */
+async function postOnce(
+  delivery: { id: string; url: string; event: string; payload: unknown; project: { webhookSecret: string | null } },
+  options: WebhookAttemptOptions,
+): Promise<AttemptResult> {
+  const { url } = delivery;
   if (safeHttpUrl(url) === null) {
     return { status: null, error: "The webhook URL is not an http(s) URL; nothing was sent", delivered: false, retryable: false };
   }
@@ -166,11 +288,12 @@ async function postOnce(url: string, payload: unknown, options: WebhookAttemptOp
   const refused = await webhookTargetProblem(url);
   if (refused !== null) return { status: null, error: `Refused: ${refused}; nothing was sent`, delivered: false, retryable: false };
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const body = JSON.stringify(delivery.payload);
   try {
     const response = await (options.fetch ?? fetch)(url, {
       method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "Benchtrack-Webhook/1" },
-      body: JSON.stringify(payload),
+      headers: deliveryHeaders(delivery, body, delivery.project.webhookSecret, options.now?.() ?? new Date()),
+      body,
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -201,4 +324,3 @@ function safeOrigin(url: string): string {
     return "(invalid URL)";
   }
 }
-

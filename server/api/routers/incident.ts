@@ -1,4 +1,5 @@
 import { incidentInboxInputSchema, incidentInputSchema, updateIncidentsInputSchema } from "../../schemas/incidents";
+import { publicBaseUrl } from "../../public-url";
 import { projectInputSchema } from "../../schemas/projects";
 import { countIncidentsByState, getAlertPrecision, getIncident, listIncidents, updateIncidents } from "../../services/incidents";
 import { adminProcedure, createTRPCRouter, readProcedure } from "../trpc";
@@ -21,7 +22,7 @@ export const incidentRouter = createTRPCRouter({
 
   /** The same change to one or many incidents (an admin session or the admin token). */
   update: adminProcedure.input(updateIncidentsInputSchema).mutation(async ({ ctx, input: { project, numbers, by, ...change } }) => {
-    const { updates } = await updateIncidents(ctx.db, ctx.principal, project, numbers, change, { viaSession: !ctx.authorization, name: by });
+    const { updates } = await updateIncidents(ctx.db, ctx.principal, project, numbers, change, { viaSession: !ctx.authorization, name: by }, { baseUrl: ctx.baseUrl ?? publicBaseUrl(new Headers()) });
     return { updated: updates.map((update) => ({ number: update.incident.number, from: update.from, to: update.to })) };
   }),
 

@@ -15,7 +15,7 @@ export const settingsRouter = createTRPCRouter({
     .input(updateProjectInputSchema)
     .mutation(({ ctx, input: { project, ...changes } }) => updateProjectSettings(ctx.db, ctx.principal, project, changes)),
 
-  /** The project's background jobs and webhook deliveries (admin: deliveries name their targets). */
+  /** The project's background jobs (admin: a failure's message may name a target). */
   activity: adminProcedure.input(projectInputSchema).query(({ ctx, input }) => getJobActivity(ctx.db, input.project)),
 
   /** Replaces the SLA policy (admin), as PUT /api/v1/projects/:project/sla; no targets: no SLA. */

@@ -26,10 +26,10 @@ describe("project webhook settings and delivery log", () => {
       { method: "PUT", body: typeof body === "string" ? body : JSON.stringify(body), token },
     );
 
-  it("starts with no URL and an empty log", async () => {
+  it("starts with no URL, JSON per event, no secret and an empty log", async () => {
     const response = await get();
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ url: null, deliveries: [] });
+    expect(await response.json()).toEqual({ url: null, format: "json", digest: "off", secret: null, deliveries: [] });
   });
 
   it("is admin only, both ways: the URL may carry a secret", async () => {
@@ -39,18 +39,41 @@ describe("project webhook settings and delivery log", () => {
     expect((await put({ url: "https://hooks.example.com/x" }, projectToken)).status).toBe(403);
   });
 
-  it("sets the URL, then turns webhooks off with null", async () => {
+  it("sets the URL (which makes a signing secret), then the format and digest alone, then turns webhooks off with null", async () => {
     const url = "https://hooks.slack.com/services/T000/B000/XXXX";
     const set = await put({ url });
     expect(set.status).toBe(200);
-    expect(await set.json()).toEqual({ url, deliveries: [] });
+    const settings = await set.json();
+    expect(settings).toEqual({ url, format: "json", digest: "off", secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/), deliveries: [] });
     expect((await (await get()).json()).url).toBe(url);
     const db = await getDb();
     expect((await db.project.findUnique({ where: { slug }, select: { webhookUrl: true } }))?.webhookUrl).toBe(url);
 
+    // Fields left out stay as they are; the secret is kept.
+    const slack = await (await put({ format: "slack", digest: "daily" })).json();
+    expect(slack).toMatchObject({ url, format: "slack", digest: "daily", secret: settings.secret });
+    const own = await (await put({ secret: "my-own-signing-secret-42" })).json();
+    expect(own).toMatchObject({ url, format: "slack", secret: "my-own-signing-secret-42" });
+
     const off = await put({ url: null });
     expect(off.status).toBe(200);
-    expect((await off.json()).url).toBeNull();
+    expect(await off.json()).toMatchObject({ url: null, format: "slack", digest: "daily", secret: "my-own-signing-secret-42" });
+  });
+
+  it("refuses an unknown format or digest, a short secret, and an empty change, naming the field", async () => {
+    for (const [body, path] of [
+      [{ format: "discord" }, "format"],
+      [{ digest: "hourly" }, "digest"],
+      [{ secret: "short" }, "secret"],
+      [{ secret: "has spaces in it, twenty+" }, "secret"],
+    ] as const) {
+      const response = await put(body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect((await response.json()).error.details[0].path).toBe(path);
+    }
+    const empty = await put({});
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error.details[0].message).toMatch(/at least one of url, format, digest, secret/);
   });
 
   it("accepts only http(s) URLs up to 1024 characters, and says which field is wrong", async () => {
@@ -67,7 +90,6 @@ describe("project webhook settings and delivery log", () => {
       expect(body.error.code).toBe("bad_request");
       expect(body.error.details[0].path).toBe("url");
     }
-    expect((await put({})).status).toBe(400); // url is required (null to turn off)
     expect((await put({ url: null, extra: 1 })).status).toBe(400);
     const notJson = await put("{url:");
     expect(notJson.status).toBe(400);
@@ -98,6 +120,8 @@ describe("project webhook settings and delivery log", () => {
     await db.webhookDelivery.createMany({
       data: Array.from({ length: 55 }, (_, index) => ({
         projectId: project.id,
+        event: "incident.opened",
+        format: "json" as const,
         url: "https://hooks.example.com/x",
         payload: { index },
         attempts: index % 3 === 0 ? 3 : 1,
@@ -111,7 +135,12 @@ describe("project webhook settings and delivery log", () => {
     expect(body.deliveries).toHaveLength(50);
     expect(body.deliveries[0]).toEqual({
       id: expect.any(String),
+      event: "incident.opened",
+      format: "json",
+      incidentId: null,
+      incidentNumber: null,
       regressionId: null,
+      digestDay: null,
       url: "https://hooks.example.com/x",
       attempts: 3,
       lastStatus: 503,

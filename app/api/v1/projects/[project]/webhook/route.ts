@@ -1,18 +1,14 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { putWebhookSchema } from "@/server/schemas/webhooks";
-import { requireProject } from "@/server/services/projects";
-import { getWebhookSettings, setWebhookUrl } from "@/server/services/webhook-settings";
+import { getProjectWebhook, updateWebhookSettings } from "@/server/services/webhook-settings";
 
-// GET /api/v1/projects/:project/webhook — the webhook URL and the last 50 deliveries (admin)
-export const GET = projectRoute({ access: "admin" }, async ({ db, slug }) =>
-  Response.json(await getWebhookSettings(db, await requireProject(db, slug))),
-);
+// GET /api/v1/projects/:project/webhook — the webhook (URL, format, digest, signing secret) and the last 50 deliveries (admin)
+export const GET = projectRoute({ access: "admin" }, async ({ db, slug }) => Response.json(await getProjectWebhook(db, slug)));
 
-// PUT /api/v1/projects/:project/webhook — set the webhook URL, or turn webhooks off with null (admin)
+// PUT /api/v1/projects/:project/webhook — change the URL (null: off), format, digest or secret; fields left out stay (admin)
 export const PUT = projectRoute({ access: "admin" }, async ({ db, slug, readBody }) => {
-  const project = await requireProject(db, slug);
-  const { url } = putWebhookSchema.parse(await readBody());
-  return Response.json(await getWebhookSettings(db, await setWebhookUrl(db, project.id, url)));
+  const changes = putWebhookSchema.parse(await readBody());
+  return Response.json(await updateWebhookSettings(db, slug, changes));
 });
 
 // Any other method: 405 in the error envelope, with Allow.

@@ -12,7 +12,7 @@ export const GET = projectRoute<{ project: string; number: string }>({ access: "
 export const PATCH = projectRoute<{ project: string; number: string }>({ access: "write" }, async ({ db, principal, slug, params, readBody, baseUrl }) => {
   const number = incidentNumberSchema.parse(params.number);
   const { by, ...change } = updateIncidentSchema.parse(await readBody());
-  await updateIncidents(db, principal, slug, [number], change, { viaSession: false, name: by });
+  await updateIncidents(db, principal, slug, [number], change, { viaSession: false, name: by }, { baseUrl });
   const { incident } = await getIncident(db, slug, number);
   return Response.json(toIncidentJson(incident, slug, baseUrl));
 });
