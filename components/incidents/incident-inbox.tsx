@@ -12,7 +12,7 @@ import { seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { BulkTriage } from "./bulk-triage";
 import { inboxFilterTabs, type InboxFilter } from "./display";
-import { INBOX_GRID, IncidentRow } from "./incident-row";
+import { IncidentRow, inboxGrid } from "./incident-row";
 import { SignInToTriage } from "./sign-in-to-triage";
 
 /**
@@ -73,7 +73,7 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
           regressions it opened at one run, across {words.nouns} and metrics, triaged as one. Newest first.
         </p>
       </div>
-      <nav aria-label="Incident state" className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1 text-sm whitespace-nowrap">
+      <nav aria-label="Incident state" className="flex flex-wrap gap-1 text-sm whitespace-nowrap">
         {tabs.map((tab) => (
           <Link
             key={tab.filter}
@@ -124,10 +124,10 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
               </div>
             )}
             <div
-              className={`border-border bg-surface-muted text-text-muted hidden border-b px-4 py-2 text-xs font-semibold ${INBOX_GRID}`}
+              className={`border-border bg-surface-muted text-text-muted border-b px-4 py-2 text-xs font-semibold max-sm:hidden ${inboxGrid(isAdmin)}`}
               aria-hidden="true"
             >
-              <span />
+              {isAdmin && <span />}
               <span>Incident</span>
               <span>What moved</span>
               <span>First run</span>

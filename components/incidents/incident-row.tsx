@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { formatRunTime } from "@/components/history/run-time";
+import { cn } from "@/components/lib/cn";
 import type { RouterOutputs } from "@/server/api/root";
 import { pagePaths } from "@/server/domain/urls";
 import { describeLastChange, runName, summarizeIncident } from "./display";
@@ -10,9 +11,16 @@ import { IncidentStateBadge } from "./state-badge";
 
 export type InboxIncident = RouterOutputs["incident"]["inbox"]["incidents"][number];
 
-/** The inbox's columns at `sm` and wider (checkbox, incident, what moved, first run, opened and last change); one card below. */
-export const INBOX_GRID =
-  "sm:grid sm:grid-cols-[1.5rem_8.5rem_minmax(0,1fr)_minmax(0,12rem)_minmax(0,13rem)] sm:gap-x-4";
+/**
+ * The inbox's columns at `sm` and wider: a checkbox (for those who may triage), the incident, what moved,
+ * the first run, when it opened and who changed it last. Below `sm` each row is a card: the checkbox
+ * beside a column of the rest.
+ */
+export function inboxGrid(selectable: boolean): string {
+  return selectable
+    ? "grid grid-cols-[1.5rem_minmax(0,1fr)] gap-x-3 gap-y-1.5 sm:grid-cols-[1.5rem_10.5rem_minmax(0,1fr)_minmax(0,12rem)_minmax(0,13rem)] sm:gap-x-4"
+    : "grid grid-cols-1 gap-y-1.5 sm:grid-cols-[10.5rem_minmax(0,1fr)_minmax(0,12rem)_minmax(0,13rem)] sm:gap-x-4";
+}
 
 /**
  * One incident of the inbox: its number and state, what moved (endpoints, the largest change), the run
@@ -46,9 +54,9 @@ export function IncidentRow({
       data-number={incident.number}
       className="border-border border-b px-3 py-3 last:border-b-0 sm:px-4"
     >
-      <div className={`grid grid-cols-[1.5rem_minmax(0,1fr)] gap-x-3 gap-y-1.5 ${INBOX_GRID}`}>
-        <div className="row-span-5 pt-0.5 sm:row-span-1">
-          {selectable && (
+      <div className={inboxGrid(selectable)}>
+        {selectable && (
+          <div className="row-span-5 pt-0.5 sm:row-span-1">
             <input
               type="checkbox"
               checked={selected}
@@ -56,8 +64,8 @@ export function IncidentRow({
               aria-label={`Select incident #${incident.number}`}
               className="accent-accent h-4 w-4"
             />
-          )}
-        </div>
+          </div>
+        )}
         <div className="flex flex-wrap items-center gap-2">
           <Link
             href={pagePaths.incident(slug, incident.number)}
@@ -120,7 +128,7 @@ export function IncidentRow({
           </span>
         </div>
       </div>
-      <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs sm:ml-10">
+      <div className={cn("mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs", selectable && "ml-9 sm:ml-10")}>
         <button
           type="button"
           aria-expanded={expanded}
@@ -142,7 +150,7 @@ export function IncidentRow({
         )}
       </div>
       {expanded && (
-        <div id={regionId} className="mt-3 sm:ml-10">
+        <div id={regionId} className={cn("mt-3", selectable && "sm:ml-10")}>
           <IncidentRegressions
             slug={slug}
             regressions={incident.regressions}

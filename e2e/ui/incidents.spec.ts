@@ -12,7 +12,9 @@ import { WRITES_SCREENSHOTS, lookAt, uniqueSlug } from "../helpers";
 
 const ENDPOINTS = ["GetListing", "SearchListings"];
 /** 12 nightly runs around 20 ms p95, then 7 around 26 ms: one step, on both endpoints, at run 13. */
-const SERIES = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3, 20.1, 19.9, 20.2, 20.0, 26.1, 26.4, 25.9, 26.3, 26.0, 26.2, 26.5];
+const SERIES = [
+  20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3, 20.1, 19.9, 20.2, 20.0, 26.1, 26.4, 25.9, 26.3, 26.0, 26.2, 26.5,
+];
 
 function nightly(p95: number, hour: number) {
   return JSON.stringify({
@@ -37,15 +39,20 @@ async function seedStep(request: APIRequestContext, baseURL: string, slug: strin
     });
     expect(response.status(), await response.text()).toBe(201);
   }
+  let incidents: { number: number; regressions: { id: string }[] }[] = [];
   await expect
     .poll(
       async () => {
-        const response = await request.get(`${baseURL}/api/v1/projects/${slug}/incidents`, { headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
-        return ((await response.json()) as { number: number }[]).map((incident) => incident.number);
+        const response = await request.get(`${baseURL}/api/v1/projects/${slug}/incidents`, {
+          headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+        });
+        incidents = (await response.json()) as typeof incidents;
+        return incidents.map((incident) => incident.number);
       },
       { timeout: 60_000, message: "detection should open incident #1" },
     )
     .toEqual([1]);
+  return incidents[0]!;
 }
 
 async function signIn(page: Page, token: string) {
@@ -66,7 +73,11 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
-test("an admin acknowledges a step's incident from the inbox, then accepts it with a note and a link on its page", async ({ page, request, baseURL }) => {
+test("an admin acknowledges a step's incident from the inbox, then accepts it with a note and a link on its page", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.slow();
   const slug = uniqueSlug("incidents");
   await seedStep(request, baseURL!, slug);
@@ -83,7 +94,10 @@ test("an admin acknowledges a step's incident from the inbox, then accepts it wi
   const row = rows.first();
   await expect(row).toContainText("Incident #1");
   await expect(row.getByTestId("incident-state")).toHaveText("Open");
-  await expect(row.getByTestId("incident-summary")).toContainText("GetListing, SearchListings");
+  // Both endpoints stepped by about as much: either may come first (largest change first).
+  await expect(row.getByTestId("incident-summary")).toContainText(
+    /^(GetListing, SearchListings|SearchListings, GetListing) · \d+ changes/,
+  );
   await expect(row.locator('[data-column="delta"]')).toHaveText(/^\+3\d\.\d%$/);
   await expect(page.getByTestId("incident-filter").filter({ hasText: "Active" })).toHaveText("Active 1");
 
@@ -91,7 +105,9 @@ test("an admin acknowledges a step's incident from the inbox, then accepts it wi
   await row.getByRole("button", { name: /Show its \d+ regressions/ }).click();
   const regressions = row.getByTestId("incident-regression");
   expect(await regressions.count()).toBeGreaterThanOrEqual(2);
-  await expect(regressions.filter({ hasText: "GetListing" }).filter({ hasText: "p95" })).toContainText(/20\.\d ms → 26\.\d ms/);
+  await expect(regressions.filter({ hasText: "GetListing" }).filter({ hasText: "p95" })).toContainText(
+    /20\.\d ms → 26\.\d ms/,
+  );
   await lookAt(page, "incidents-inbox-expanded");
 
   // Bulk: select, Acknowledge, read what it does to the gate, confirm.
@@ -151,10 +167,13 @@ test("an admin acknowledges a step's incident from the inbox, then accepts it wi
 test.describe("a reader of a private server", () => {
   test.use({ baseURL: E2E_PRIVATE_BASE_URL });
 
-  test("sees the incident's state and history, and 'Sign in to triage' returns to its page", async ({ page, request }) => {
+  test("sees the incident's state and history, and 'Sign in to triage' returns to its page", async ({
+    page,
+    request,
+  }) => {
     test.slow();
     const slug = uniqueSlug("incidents-private");
-    await seedStep(request, E2E_PRIVATE_BASE_URL, slug);
+    const incident = await seedStep(request, E2E_PRIVATE_BASE_URL, slug);
     const path = `/projects/${slug}/incidents/1`;
 
     await page.goto(path);
@@ -164,17 +183,25 @@ test.describe("a reader of a private server", () => {
 
     // Read-only: the state, what each state means, the history; nothing to press.
     await expect(page.getByTestId("incident-state").first()).toHaveText("Open");
-    await expect(page.getByTestId("incident-state-actions")).toContainText("Accepted as the new normal: the level after the step is the CI gate's baseline");
+    await expect(page.getByTestId("incident-state-actions")).toContainText(
+      "Accepted as the new normal: the level after the step is the CI gate's baseline",
+    );
     await expect(page.getByTestId("incident-state-actions").getByRole("button")).toHaveCount(0);
     await expect(page.getByTestId("incident-event")).toHaveCount(1);
     await expect(page.getByTestId("incident-link-input")).toHaveCount(0);
     await lookAt(page, "incident-page-reader");
 
-    // The inbox too: rows, no checkboxes, the same way to sign in.
-    await page.goto(`/projects/${slug}/regressions`);
+    // The inbox too: rows, no checkboxes, the same way to sign in. A link to one regression (as webhooks
+    // send) opens its incident's regressions at it.
+    const regressionId = incident.regressions.at(-1)!.id;
+    await page.goto(`/projects/${slug}/regressions#regression-${regressionId}`);
     await expect(page.getByTestId("incident-row")).toHaveCount(1);
+    await expect(page.locator(`#regression-${regressionId}`)).toBeInViewport();
     await expect(page.getByRole("checkbox")).toHaveCount(0);
-    await expect(page.getByTestId("sign-in-to-triage")).toHaveAttribute("href", `/sign-in?next=${encodeURIComponent(`/projects/${slug}/regressions`)}`);
+    await expect(page.getByTestId("sign-in-to-triage")).toHaveAttribute(
+      "href",
+      `/sign-in?next=${encodeURIComponent(`/projects/${slug}/regressions`)}`,
+    );
 
     await page.goto(path);
     await page.getByTestId("sign-in-to-triage").click();
