@@ -14,11 +14,15 @@ export function ProjectTabs({ slug, hasCapacity }: { slug: string; hasCapacity: 
   const tabs = [
     { href: pagePaths.project(slug), label: "Overview", exact: true },
     { href: pagePaths.runs(slug), label: "Runs" },
-    { href: pagePaths.regressions(slug), label: "Regressions" },
+    // The incidents inbox keeps its URL (/regressions); an incident's page (/incidents/N) is in it too.
+    { href: pagePaths.regressions(slug), label: "Incidents", also: `${pagePaths.project(slug)}/incidents` },
     { href: pagePaths.compare(slug), label: "Compare" },
     ...(hasCapacity ? [{ href: pagePaths.capacity(slug), label: "Capacity" }] : []),
     { href: pagePaths.settings(slug), label: "Settings" },
-  ].map((tab) => ({ ...tab, active: tab.exact ? pathname === tab.href : pathname.startsWith(tab.href) }));
+  ].map((tab: { href: string; label: string; exact?: boolean; also?: string }) => ({
+    ...tab,
+    active: tab.exact ? pathname === tab.href : pathname.startsWith(tab.href) || (tab.also !== undefined && pathname.startsWith(tab.also)),
+  }));
   return (
     <nav aria-label="Project" className="mb-5 flex gap-1 overflow-x-auto border-b border-border text-sm whitespace-nowrap">
       {tabs.map((tab) => (

@@ -3,7 +3,7 @@ import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { WRITES_SCREENSHOTS, lookAt } from "../helpers";
 
 /**
- * A reviewer opens a comparison link, the regressions inbox or a run's page on a phone: at 375 px the
+ * A reviewer opens a comparison link, the incidents inbox, an incident or a run's page on a phone: at 375 px the
  * verdicts and the numbers they rest on (Δ, its CI and p, base → head) are on screen without scrolling
  * sideways, and at 1440 px the same cells are in their table, all columns in view. On the demo history
  * the e2e server loads first (playwright.config.ts).
@@ -103,22 +103,45 @@ for (const { slug, query } of [
   });
 }
 
-test("the regressions inbox: every change's Δ, p and before → after are on screen at 375 px, and in its table at 1440 px", async ({ page }) => {
+test("the incidents inbox: each incident's state, largest Δ and before → after, and each regression's Δ, p and levels are on screen at 375 px, and in view at 1440 px", async ({
+  page,
+}) => {
   await page.setViewportSize(PHONE);
   await page.goto("/projects/listings-demo/regressions");
-  const rows = page.getByTestId("regressions").getByTestId("regression-row");
-  await expect(rows.first()).toBeVisible();
+  const incidents = page.getByTestId("incident-row");
+  await expect(incidents.first()).toBeVisible();
+  await expectOnScreen(incidents.getByTestId("incident-state"), "incident state");
+  for (const column of ["delta", "values", "first-run", "changed"]) await expectOnScreen(cellsOf(incidents, column), `incident ${column}`);
+  await incidents.first().getByRole("button", { name: /Show its \d+ regressions/ }).click();
+  const rows = incidents.first().getByTestId("incident-regression");
   await expect(page.getByRole("columnheader", { name: "Δ" })).toBeHidden();
-  for (const column of ["endpoint", "metric", "delta", "p", "values", "status"]) {
-    await expectOnScreen(cellsOf(rows, column), `inbox ${column}`);
+  for (const column of ["endpoint", "metric", "delta", "p", "values", "returned"]) {
+    await expectOnScreen(cellsOf(rows, column), `inbox regression ${column}`);
   }
-  await expectOnScreen(page.getByTestId("incident"), "incident heading");
   await expectNoSidewaysScroll(page, "the inbox");
 
   await page.setViewportSize(DESKTOP);
   await expect(page.getByRole("columnheader", { name: "Δ" }).first()).toBeVisible();
-  for (const column of ["delta", "p", "status"]) await expectOnScreen(cellsOf(rows, column), `inbox ${column} at 1440 px`);
+  for (const column of ["delta", "values", "changed"]) await expectOnScreen(cellsOf(incidents, column), `incident ${column} at 1440 px`);
+  for (const column of ["delta", "p", "links"]) await expectOnScreen(cellsOf(rows, column), `inbox regression ${column} at 1440 px`);
   await screenshots(page, "phone-inbox");
+});
+
+test("an incident's page: its state, each regression's Δ, p and levels, and its history are on screen at 375 px", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/projects/listings-demo/incidents/1");
+  await expectOnScreen(page.getByTestId("incident-state"), "incident state");
+  const rows = page.getByTestId("incident-regression");
+  for (const column of ["endpoint", "metric", "delta", "p", "values", "returned", "links"]) {
+    await expectOnScreen(cellsOf(rows, column), `incident regression ${column}`);
+  }
+  await expectOnScreen(page.getByTestId("incident-event"), "history event");
+  await expectNoSidewaysScroll(page, "the incident page");
+
+  await page.setViewportSize(DESKTOP);
+  await expect(page.getByRole("columnheader", { name: "Δ" })).toBeVisible();
+  for (const column of ["delta", "p", "links"]) await expectOnScreen(cellsOf(rows, column), `incident regression ${column} at 1440 px`);
+  await screenshots(page, "phone-incident");
 });
 
 test("a run's page: the gate's outcome, each regression's Δ, p and baseline → this run, and each endpoint's numbers are on screen at 375 px", async ({

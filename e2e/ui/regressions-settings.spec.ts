@@ -11,7 +11,7 @@ function nightly(p95: number, hour: number) {
   });
 }
 
-test("a step on main shows up in the inbox, on the trend, and can be acknowledged with the admin token", async ({ page, request }) => {
+test("a step on main shows up in the inbox as an incident, on the trend, and can be acknowledged with the admin token", async ({ page, request }) => {
   const slug = uniqueSlug("inbox");
   const series = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3, 20.1, 19.9, 20.2, 20.0, 26.1, 26.4, 25.9, 26.3, 26.0, 26.2, 26.5];
   let last: Awaited<ReturnType<typeof uploadRun>> | undefined;
@@ -19,17 +19,19 @@ test("a step on main shows up in the inbox, on the trend, and can be acknowledge
   expect(last).toBeDefined();
 
   // Change-point detection is a background job after each upload: the inbox fills a moment later.
-  const row = page.getByTestId("regressions").getByTestId("regression-row").filter({ hasText: "p95" });
+  const incident = page.getByTestId("incident-row");
   await expect(async () => {
     await page.goto(`/projects/${slug}/regressions`);
-    await expect(row).toContainText("GetListing", { timeout: 1000 });
+    await expect(incident).toContainText("GetListing", { timeout: 1000 });
   }).toPass({ timeout: 60_000 });
-  await expect(row).toContainText("open");
+  await expect(incident.getByTestId("incident-state")).toHaveText("Open");
+  await incident.getByRole("button", { name: /Show its \d+ regressions?/ }).click();
+  const row = incident.getByTestId("incident-regression").filter({ hasText: "p95" });
   await expect(row).toContainText("20.1 ms → 26.2 ms");
   await expect(row).toContainText(/\+30\.\d%/);
   await lookAt(page, "regressions-light");
 
-  await row.getByRole("link", { name: "trend" }).click();
+  await row.getByRole("link", { name: /^Trend:/ }).click();
   await expect(page.getByTestId("latency-chart").locator(".trend-marker").first()).toBeAttached();
 
   await page.goto(`/projects/${slug}/settings`);
@@ -57,11 +59,14 @@ test("a step on main shows up in the inbox, on the trend, and can be acknowledge
     await page.emulateMedia({ colorScheme: "light" });
   }
 
+  // Signed in as admin: the step's incident is acknowledged from the inbox (one incident, however many series).
   await page.goto(`/projects/${slug}/regressions`);
-  await page.getByTestId("regressions").getByTestId("regression-row").filter({ hasText: "p95" }).getByRole("button", { name: "Acknowledge" }).click();
-  await expect(page.getByTestId("regression-row").filter({ hasText: "p95" })).toHaveCount(0);
-  await page.goto(`/projects/${slug}/regressions?status=acknowledged`);
-  await expect(page.getByTestId("regressions").getByTestId("regression-row").filter({ hasText: "p95" })).toContainText("acknowledged");
+  await page.getByRole("checkbox", { name: "Select incident #1" }).check();
+  await page.getByRole("button", { name: "Acknowledge" }).click();
+  await page.getByTestId("triage-confirm").getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByTestId("incident-row").getByTestId("incident-state")).toHaveText("Investigating");
+  await page.goto(`/projects/${slug}/regressions?state=investigating`);
+  await expect(page.getByTestId("incident-row")).toContainText("Incident #1");
 
   // The SLA policy saved above (p95 <= 50 ms) grades the runs: the run page says why.
   await page.goto(last!.url);

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { groupIntoIncidents } from "../../components/regressions/incidents";
 import type { Database } from "../../server/db";
 import { formatDeltaPct, formatMetricValue } from "../../server/domain/format";
 import { metricDefinition } from "../../server/domain/metrics";
@@ -82,17 +81,16 @@ describe("seedDemo", () => {
     const said: string[] = [];
     let incidentCount = 0;
     for (const slug of [HTTP_PROJECT, GRPC_PROJECT, MICRO_PROJECT]) {
-      const inbox = await caller.regression.inbox({ project: slug });
-      const incidents = groupIntoIncidents(inbox.regressions);
+      const { incidents } = await caller.incident.inbox({ project: slug });
       incidentCount += incidents.length;
       // "`listings-demo` lists 2 incidents", "`listings-grpc-demo` 1": the count after the project's name.
       expect({ slug, incidents: Number(new RegExp(`\`${slug}\`\\D*(\\d+)`).exec(paragraph)?.[1]) }).toEqual({ slug, incidents: incidents.length });
       for (const incident of incidents) {
         const run = await database.prisma.run.findUniqueOrThrow({ where: { id: incident.firstRunId }, select: { tool: true, label: true, format: true } });
-        const largest = incident.rows[0]!;
+        const largest = incident.regressions[0]!;
         const unit = metricDefinition(largest.metric)?.unit ?? null;
         const aggregateOnly = incident.endpoints.every((endpoint) => endpoint === null);
-        const changes = `${incident.rows.length} ${incident.rows.length === 1 ? "change" : "changes"}`;
+        const changes = `${incident.regressions.length} ${incident.regressions.length === 1 ? "change" : "changes"}`;
         const noun = isBenchmarkFormat(run.format) ? "benchmark" : "endpoint";
         const where = aggregateOnly ? "the all-endpoints aggregate" : `${incident.endpoints.length} ${noun}${incident.endpoints.length === 1 ? "" : "s"}`;
         const what = aggregateOnly ? largest.metric : `${largest.endpoint?.name} ${largest.metric}`;

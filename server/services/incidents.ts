@@ -46,7 +46,10 @@ const INCIDENT_SELECT = {
 } satisfies Prisma.IncidentSelect;
 
 type IncidentRow = Prisma.IncidentGetPayload<{ select: typeof INCIDENT_SELECT }>;
-type RegressionOfIncident = RegressionWithLinks & { incidentId: string | null; returnRunId: string | null };
+/** The run a regression's series came back at (a later change the other way), as its page names it. */
+const RETURN_RUN_SELECT = { id: true, label: true, round: true, startedAt: true, gitCommit: true } satisfies Prisma.RunSelect;
+type ReturnRun = Prisma.RunGetPayload<{ select: typeof RETURN_RUN_SELECT }>;
+type RegressionOfIncident = RegressionWithLinks & { incidentId: string | null; returnRunId: string | null; returnRun: ReturnRun | null };
 
 export interface IncidentView extends IncidentRow {
   /** Its regressions, the largest |Δ| first, each with its links and the run its series came back at (if it did). */
@@ -73,7 +76,7 @@ async function viewsOf(db: Prisma.TransactionClient, project: { id: string; slug
   if (rows.length === 0) return [];
   const regressions = await db.regression.findMany({
     where: { incidentId: { in: rows.map((row) => row.id) } },
-    select: { ...REGRESSION_SELECT, incidentId: true, returnRunId: true },
+    select: { ...REGRESSION_SELECT, incidentId: true, returnRunId: true, returnRun: { select: RETURN_RUN_SELECT } },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   const links = await regressionLinksForRows(db, project, regressions);

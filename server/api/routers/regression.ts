@@ -1,5 +1,6 @@
+import { projectInputSchema } from "../../schemas/projects";
 import { regressionInboxInputSchema, setRegressionStatusInputSchema } from "../../schemas/regressions";
-import { getRegressionInbox, setRegressionStatus } from "../../services/regressions";
+import { getRegressionInbox, listProjectRegressions, setRegressionStatus } from "../../services/regressions";
 import { adminProcedure, createTRPCRouter, readProcedure } from "../trpc";
 
 /** The regressions inbox, as GET /api/v1/projects/:project/regressions and PATCH …/regressions/:id. */
@@ -8,6 +9,11 @@ export const regressionRouter = createTRPCRouter({
   inbox: readProcedure
     .input(regressionInboxInputSchema)
     .query(({ ctx, input }) => getRegressionInbox(ctx.db, input.project, input.status)),
+
+  /** The newest lasting improvements (at most 50), any status, each with its links: the incidents inbox lists them (they open no incident). */
+  improvements: readProcedure
+    .input(projectInputSchema)
+    .query(async ({ ctx, input }) => (await listProjectRegressions(ctx.db, input.project, { kind: "improvement" }, 50)).regressions),
 
   /** Acknowledge, dismiss or reopen (admin). */
   setStatus: adminProcedure

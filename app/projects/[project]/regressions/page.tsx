@@ -1,19 +1,28 @@
-import { INBOX_STATUSES, RegressionInbox } from "@/components/regressions/regression-inbox";
-import type { InboxStatus } from "@/components/regressions/regression-inbox";
+import { parseInboxFilter } from "@/components/incidents/display";
+import { IncidentInbox } from "@/components/incidents/incident-inbox";
 import type { PageProps } from "@/server/api/page-url";
 import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
-import { fetchPageQuery, trpc } from "@/server/api/server";
+import { HydrateClient, fetchPageQuery, trpc } from "@/server/api/server";
 
 export const dynamic = "force-dynamic";
 
 type Props = PageProps<{ project: string }>;
 
-export const generateMetadata = projectPageTitle("Regressions");
+export const generateMetadata = projectPageTitle("Incidents");
 
-// /projects/{p}/regressions?status=open|acknowledged|dismissed|all — the inbox (an unknown status reads as open).
+// /projects/{p}/regressions?state=active|open|investigating|fixed|backed_out|accepted|invalid|all — the
+// incidents inbox (an unknown state reads as active: open or investigating), then the improvements.
 export default async function RegressionsPage(props: Props) {
   const { params, search } = await readPageUrl(props);
-  const status = INBOX_STATUSES.find((value) => value === search.get("status")) ?? "open";
-  const inbox = await fetchPageQuery(trpc.regression.inbox.queryOptions({ project: params.project, status: status satisfies InboxStatus }));
-  return <RegressionInbox inbox={inbox} />;
+  const filter = parseInboxFilter(search.get("state"));
+  await Promise.all([
+    fetchPageQuery(trpc.incident.inbox.queryOptions({ project: params.project, state: filter })),
+    fetchPageQuery(trpc.regression.improvements.queryOptions({ project: params.project })),
+    fetchPageQuery(trpc.project.get.queryOptions({ project: params.project })),
+  ]);
+  return (
+    <HydrateClient>
+      <IncidentInbox key={filter} project={params.project} filter={filter} />
+    </HydrateClient>
+  );
 }
