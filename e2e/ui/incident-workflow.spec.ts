@@ -126,21 +126,21 @@ test("a step opens one incident, triaged in bulk and accepted; Slack and GitHub 
 
   // Bulk-acknowledge from the inbox (signed in as the admin), then accept on the incident's page.
   await page.goto(`/sign-in?next=${encodeURIComponent(`/projects/${slug}/regressions`)}`);
-  await page.getByTestId("sign-in-token").fill(E2E_ADMIN_TOKEN);
-  await page.getByRole("button", { name: /sign in/i }).click();
-  await expect(page).toHaveURL(new RegExp(`/projects/${slug}/regressions`));
-  const row = page.getByTestId("incident-row").filter({ hasText: "#1" });
-  await expect(row).toBeVisible();
-  await row.getByRole("checkbox").check();
-  await page.getByTestId("bulk-actions").getByRole("button", { name: /^Acknowledge/ }).click();
-  await page.getByTestId("bulk-confirm").click();
-  await expect(async () => expect((await listIncidents(request, slug))[0]!.state).toBe("investigating")).toPass({ timeout: 10_000 });
+  await page.getByLabel("Token").fill(E2E_ADMIN_TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${slug}/regressions$`));
+  await expect(page.getByTestId("incident-row")).toHaveCount(1);
+  await page.getByRole("checkbox", { name: "Select incident #1" }).check();
+  await page.getByTestId("bulk-triage").getByRole("button", { name: "Acknowledge" }).click();
+  await page.getByTestId("triage-confirm").getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByTestId("incident-row").getByTestId("incident-state")).toHaveText("Investigating");
 
-  await page.goto(`/projects/${slug}/incidents/1`);
-  await page.getByTestId("incident-actions").getByRole("button", { name: /^Accept/ }).click();
-  await page.getByTestId("state-confirm").click();
-  await expect(page.getByTestId("incident-state")).toContainText("Accepted");
-  await expect(page.getByTestId("incident-history")).toContainText("Investigating → Accepted");
+  await page.getByTestId("incident-row").getByTestId("incident-link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Incident #1");
+  await page.getByTestId("incident-state-actions").getByRole("button", { name: "Accept as the new normal" }).click();
+  await page.getByTestId("triage-confirm").getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByTestId("incident-state").first()).toHaveText("Accepted");
+  await expect(page.getByTestId("incident-event").nth(2)).toContainText("Investigating → Accepted by admin session");
 
   // The gate's baseline moved to the new level: the next run on main at it passes.
   const next = await uploadRun(request, slug, nightly(1.3, 19, sha("c")), { branch: "main" });
