@@ -68,7 +68,8 @@ ALTER TABLE "incident_events" ADD CONSTRAINT "incident_events_incident_id_fkey" 
 
 -- Backfill: the regressions recorded before incidents were kept become incidents, one per step (the
 -- regressions a change opened at one first run), numbered by when they were opened. Their state follows
--- what was decided: every regression dismissed → invalid; any acknowledged → accepted; else open.
+-- what was decided: every regression dismissed → invalid, any acknowledged → accepted, else open.
+-- (No semicolon in a comment: @prisma/adapter-pg splits a migration script at every one.)
 WITH steps AS (
   SELECT
     project_id,
