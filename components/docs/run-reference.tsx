@@ -96,7 +96,7 @@ export function RunReference({
   "failOn": ["regression", "sla", "thresholds"],
   "thresholds": { "evaluated": 4, "failed": [] },
   "comparison": { "baseline": { "how": "the 30 k6 runs labelled baseline on main", "pinned": false, "basis": "recent",
-                                "openRegression": null, "runs": […] },
+                                "openRegression": null, "openIncident": null, "runs": […] },
                   "headRuns": ["cmabc123…"], "verdict": "unchanged", "regressions": [], "improvements": 0, "url": "…", … },
   "grade": null,
   "comment": { "series": "k6:baseline", "marker": "<!-- benchtrack:listings:k6:baseline -->",
