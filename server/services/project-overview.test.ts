@@ -144,8 +144,8 @@ describe.each(testDatabaseTargets())("the overview's trend column and the incide
     const getListing = overview?.endpoints.find((endpoint) => endpoint.name === "GetListing");
     expect(getListing?.incidents).toEqual([{ number: 1, state: "open", metric: "p95", deltaPct: expect.closeTo(30, 0), firstRunId: runIds[20] }]);
     expect(getListing?.trend).toMatchObject({ kind: "change", direction: "up", previousRuns: 10, before: "incident #1" });
-    // The other endpoint did not move: no incident, and its arrow is what it was.
-    expect(overview?.endpoints.find((endpoint) => endpoint.name === "Search")).toMatchObject({ incidents: [], trend: { direction: "flat", before: null } });
+    // The other endpoint did not move: no incident on it; compared with the same regime as the gate's, it is flat.
+    expect(overview?.endpoints.find((endpoint) => endpoint.name === "Search")).toMatchObject({ incidents: [], trend: { direction: "flat", before: "incident #1" } });
   });
 
   it("once the incident is accepted, the row names none and the new level is the trend's reference", async () => {

@@ -112,7 +112,7 @@ async function findRecordedChanges(db: PrismaClient, projectId: string, runIds: 
       LEFT JOIN incidents i ON i.id = g.incident_id`;
 }
 
-/** The recorded changes and change markers in sight of the rows read, each change under its endpoint (null: the aggregate). */
+/** The recorded changes and change markers in sight of the rows read, and how many incidents are active. */
 async function findSeriesChanges(db: PrismaClient, projectId: string, rows: readonly SeriesRow[]) {
   const runIds = [...new Set(rows.map((row) => row.runId))];
   const oldest = rows.reduce<Date | null>((min, row) => (min === null || new Date(row.startedAt) < min ? new Date(row.startedAt) : min), null);
@@ -122,9 +122,10 @@ async function findSeriesChanges(db: PrismaClient, projectId: string, rows: read
       ? []
       : db.annotation.findMany({ where: { projectId, kind: "change", at: { gte: oldest } }, select: { at: true, text: true } }),
   ]);
-  const byEndpoint = new Map<number | null, RecordedChange[]>();
-  for (const row of changes) {
-    const change: RecordedChange = {
+  const recorded: SeriesChanges = {
+    markers,
+    changes: changes.map((row) => ({
+      endpointId: row.endpointId,
       series: seriesName({ tool: row.tool, label: row.label, branch: row.gitBranch, testbed: row.testbed }),
       kind: row.kind,
       status: row.status,
@@ -133,14 +134,11 @@ async function findSeriesChanges(db: PrismaClient, projectId: string, rows: read
       firstRunId: row.firstRunId,
       at: new Date(row.startedAt),
       incident: row.incidentNumber === null || row.incidentState === null ? null : { number: row.incidentNumber, state: row.incidentState },
-    };
-    byEndpoint.set(row.endpointId, [...(byEndpoint.get(row.endpointId) ?? []), change]);
-  }
-  const activeIncidents = new Set(changes.flatMap((row) => (row.incidentNumber !== null && (ACTIVE_STATES as readonly string[]).includes(row.incidentState ?? "") ? [row.incidentNumber] : [])));
-  return {
-    of: (endpointId: number | null): SeriesChanges => ({ changes: byEndpoint.get(endpointId) ?? [], markers }),
-    activeIncidents: activeIncidents.size,
+    })),
   };
+  const isActive = (state: IncidentState | null) => state !== null && (ACTIVE_STATES as readonly IncidentState[]).includes(state);
+  const activeIncidents = new Set(changes.flatMap((row) => (row.incidentNumber !== null && isActive(row.incidentState) ? [row.incidentNumber] : [])));
+  return { recorded, activeIncidents: activeIncidents.size };
 }
 
 /**
@@ -156,8 +154,8 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   if (!project) return null;
 
   const generatedAt = new Date();
-  const [{ rows, recorded }, recent, freshness, openRegressions] = await Promise.all([
-    findRecentSeries(db, project.id).then(async (rows) => ({ rows, recorded: await findSeriesChanges(db, project.id, rows) })),
+  const [{ rows, changes }, recent, freshness, openRegressions] = await Promise.all([
+    findRecentSeries(db, project.id).then(async (rows) => ({ rows, changes: await findSeriesChanges(db, project.id, rows) })),
     listRuns(db, project.id, { limit: RECENT_RUNS }),
     checkProjectFreshness(db, project.id, generatedAt),
     db.regression.count({ where: { projectId: project.id, status: "open", kind: "regression" } }),
@@ -176,12 +174,12 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   const latestRunId = recent.runs[0]?.id ?? null;
   const aggregateEntry = byEndpoint.get(null);
   const aggregate = aggregateEntry
-    ? summarizeSeries({ id: null, name: AGGREGATE_DISPLAY_NAME, protocol: null }, aggregateEntry.results, latestRunId, recorded.of(null))
+    ? summarizeSeries({ id: null, name: AGGREGATE_DISPLAY_NAME, protocol: null }, aggregateEntry.results, latestRunId, changes.recorded)
     : null;
   const endpoints = [...byEndpoint.entries()]
     .flatMap(([id, entry]) => {
       if (id === null) return [];
-      const summary = summarizeSeries({ id, name: entry.name, protocol: entry.protocol }, entry.results, latestRunId, recorded.of(id));
+      const summary = summarizeSeries({ id, name: entry.name, protocol: entry.protocol }, entry.results, latestRunId, changes.recorded);
       return summary ? [summary] : [];
     })
     // Endpoints of the latest run first, then those no longer measured; by name within each.
@@ -200,6 +198,6 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
     /** Open regressions on the default branch (the inbox banner). */
     openRegressions,
     /** Incidents open or investigating, on any series (the inbox banner). */
-    activeIncidents: recorded.activeIncidents,
+    activeIncidents: changes.activeIncidents,
   };
 }

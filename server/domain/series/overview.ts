@@ -123,7 +123,11 @@ export interface EndpointSummary {
   incidents: ActiveIncidentMark[];
 }
 
-/** An endpoint's recorded changes (of any series: the latest's are picked here) and the project's change markers. */
+/**
+ * The project's recorded changes in sight (of any endpoint and series: a row picks its latest run's series,
+ * whose changes on every endpoint set its regime, as they set the gate's, and its own endpoint's for the
+ * incidents it names) and its change markers.
+ */
 export interface SeriesChanges {
   changes: readonly RecordedChange[];
   markers: readonly ChangeMarker[];
@@ -143,6 +147,7 @@ export function summarizeSeries(
   // One series: runs of another tool, label or branch are other measurements, not this one's history.
   const sameSeries = newestFirst.filter((result) => result.series === latest.series);
   const changes = recorded.changes.filter((change) => change.series === latest.series);
+  const own = changes.filter((change) => change.endpointId === endpoint.id);
   const trendMetric: TrendMetric = isBenchmark(endpoint) ? "mean" : "p95";
   return {
     ...endpoint,
@@ -151,7 +156,7 @@ export function summarizeSeries(
     trendMetric,
     series: toSparkline(sameSeries, trendMetric),
     trend: trendInRegime(sameSeries, changes, recorded.markers, trendMetric),
-    incidents: activeIncidentsOf(changes, trendMetric),
+    incidents: activeIncidentsOf(own, trendMetric),
   };
 }
 

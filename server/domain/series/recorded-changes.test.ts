@@ -27,6 +27,7 @@ function results(p95s: readonly number[], series = SERIES): SeriesResult[] {
 
 function regression(at: number, overrides: Partial<RecordedChange> = {}): RecordedChange {
   return {
+    endpointId: 1,
     series: SERIES,
     kind: "regression",
     status: "open",
@@ -84,6 +85,14 @@ describe("the overview's trend against the regime of recorded changes", () => {
     expect(summarizeSeries(ENDPOINT, results(STEP), "run27", { changes: [atLatest], markers: [] })?.trend).toEqual({
       kind: "insufficient",
       reason: "only the latest run is since the improvement (p95 −12.0%)",
+    });
+  });
+
+  it("a step recorded on another endpoint of the series sets the regime too (as the gate's), but names no incident on this row", () => {
+    const elsewhere = regression(20, { endpointId: 2 });
+    expect(summarizeSeries(ENDPOINT, results(STEP), "run27", { changes: [elsewhere], markers: [] })).toMatchObject({
+      trend: { direction: "up", before: "incident #3" },
+      incidents: [],
     });
   });
 

@@ -8,11 +8,12 @@ import type { IncidentState } from "../incidents/state";
  * What the overview reads of an endpoint's recorded changes (server/services/project-overview.ts reads
  * them), so its trend column agrees with the incidents inbox:
  *
- * - **Active incidents.** An endpoint whose series has a regression in an incident still open or being
+ * - **Active incidents.** An endpoint with a regression of its series in an incident still open or being
  *   investigated says so, with the incident's number and its change on that endpoint.
  * - **The trend's window is the gate's regime** (domain/gate/baseline-window.ts, series mode): the latest
- *   run is compared with the runs since the last accepted change (a change marker, an accepted
- *   regression, an improvement) and before a regression still open. Why: the median of the previous runs
+ *   run is compared with the runs since the last accepted change of its series (a change marker, an
+ *   accepted regression, an improvement, on any endpoint: a step is a property of the runs, as the gate's
+ *   window has it) and before a regression still open. Why: the median of the previous runs
  *   straddled a step, so a step read as "no significant change" while the sparkline showed it and the
  *   inbox listed it; compared with the level before the step, it reads as the change it is, and once its
  *   incident is accepted the new level is the reference.
@@ -20,6 +21,8 @@ import type { IncidentState } from "../incidents/state";
 
 /** A regression or improvement of one endpoint (or the aggregate), as stored. */
 export interface RecordedChange {
+  /** Its endpoint; null: the run aggregate. */
+  endpointId: number | null;
   /** The series of its first run (series.ts seriesName): the overview follows the latest run's series. */
   series: string;
   kind: "regression" | "improvement";
@@ -53,7 +56,7 @@ export interface ActiveIncidentMark {
 const isActive = (state: IncidentState) => (ACTIVE_STATES as readonly IncidentState[]).includes(state);
 
 /**
- * The incidents still open or investigating among an endpoint's changes (already of its series), by
+ * The incidents still open or investigating among an endpoint's changes (already of its series and endpoint), by
  * number; each with the change it made to `trendMetric` when it made one, else its largest.
  */
 export function activeIncidentsOf(changes: readonly RecordedChange[], trendMetric: string): ActiveIncidentMark[] {
