@@ -30,14 +30,14 @@ export function AlertPrecisionPanel({ project }: { project: string }) {
         </p>
         <p className="text-xs text-text-muted">
           Of the incidents your team closed, the share that were real changes (fixed, backed out or accepted) rather than
-          noise (marked invalid): how far to trust the next alert. Incidents still open or investigating ({data.active} now)
-          count once they are closed. With few closed incidents the share swings, so the 95% interval (Wilson) goes with
+          noise (marked invalid): how far to trust the next alert. Incidents still open or investigating
+          {data.active > 0 ? ` (${data.active} now)` : ""} count once they are closed. With few closed incidents the share swings, so the 95% interval (Wilson) goes with
           it; per detector version it tells whether a change to the detector made alerts better or worse. Scripts read it
           at <code className="break-all">{apiPaths.alertPrecision(project)}</code>.
         </p>
         {data.closed > 0 && (
           <div className="grid gap-4 lg:grid-cols-2">
-            <section aria-labelledby="precision-by-version">
+            <section aria-labelledby="precision-by-version" className="min-w-0">
               <h3 id="precision-by-version" className="mb-1.5 text-xs font-semibold text-text-muted uppercase">
                 By detector version
               </h3>
@@ -48,12 +48,24 @@ export function AlertPrecisionPanel({ project }: { project: string }) {
                 testId="precision-by-version"
               />
             </section>
-            <section aria-labelledby="precision-by-month">
+            <section aria-labelledby="precision-by-month" className="min-w-0">
               <h3 id="precision-by-month" className="mb-1.5 text-xs font-semibold text-text-muted uppercase">
                 By month closed
               </h3>
               {bars.length > 1 && (
-                <PrecisionBars bars={bars} label={`Closed incidents per month, valid and invalid, ${bars.length} months`} />
+                <>
+                  <PrecisionBars bars={bars} label={`Closed incidents per month, valid and invalid, ${bars.length} months`} />
+                  <p className="mb-2 flex gap-3 text-xs text-text-muted" aria-hidden="true">
+                    <span>
+                      <span className="mr-1 inline-block h-2.5 w-2.5 rounded-sm bg-good align-middle" />
+                      valid
+                    </span>
+                    <span>
+                      <span className="mr-1 inline-block h-2.5 w-2.5 rounded-sm bg-bad align-middle" />
+                      invalid
+                    </span>
+                  </p>
+                </>
               )}
               <PrecisionTable
                 label="Alert precision by month closed"
