@@ -3,7 +3,7 @@ import { Fragment } from "react";
 import { formatDeltaPct } from "@/server/domain/format";
 import { INCIDENT_STATE_LABELS } from "@/server/domain/incidents/state";
 import { metricDefinition } from "@/server/domain/metrics";
-import { formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf } from "@/server/domain/series-kind";
+import { formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf, wordsOf } from "@/server/domain/series-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { splitIncidentMentions } from "./incident-mentions";
 import type { RunReportData } from "./types";
@@ -28,6 +28,7 @@ export function IncidentsStartedHere({ slug, incidents }: { slug: string; incide
     <div className="flex flex-col gap-2">
       {incidents.map((incident) => {
         const more = incident.changes - 1;
+        const nouns = wordsOf(seriesKindOf(incident.largest?.protocol ?? null)).nouns;
         return (
           <p
             key={incident.number}
@@ -41,7 +42,12 @@ export function IncidentsStartedHere({ slug, incidents }: { slug: string; incide
               <>
                 {" "}
                 and {more} more change{more === 1 ? "" : "s"}
-                {incident.endpoints > 1 && <> on {incident.endpoints} endpoints in all</>}
+                {incident.endpoints > 1 && (
+                  <>
+                    {" "}
+                    on {incident.endpoints} {nouns} in all
+                  </>
+                )}
               </>
             )}{" "}
             · <span className="font-medium">{INCIDENT_STATE_LABELS[incident.state]}</span> ·{" "}
