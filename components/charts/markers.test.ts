@@ -4,14 +4,22 @@ import { numberMarkers } from "./markers";
 describe("numberMarkers", () => {
   it("numbers positions left to right, one number per x, each text once", () => {
     const numbered = numberMarkers([
-      { x: 30, text: "▲ regression p95 +93%", color: "red" },
+      { x: 30, text: "◆ Incident #2 (Open): p95 +93%", color: "red", href: "/projects/p/incidents/2" },
       { x: 10, text: "📌 pinned", color: "blue" },
-      { x: 30, text: "▲ regression p99 +42%", color: "red" },
-      { x: 30, text: "▲ regression p95 +93%", color: "red" },
+      { x: 30, text: "✎ deployed v2.3", color: "grey" },
+      { x: 30, text: "◆ Incident #2 (Open): p95 +93%", color: "red", href: "/projects/p/incidents/2" },
     ]);
     expect(numbered).toEqual([
-      { number: 1, x: 10, color: "blue", texts: ["📌 pinned"] },
-      { number: 2, x: 30, color: "red", texts: ["▲ regression p95 +93%", "▲ regression p99 +42%"] },
+      { number: 1, x: 10, color: "blue", items: [{ text: "📌 pinned", href: null }] },
+      {
+        number: 2,
+        x: 30,
+        color: "red",
+        items: [
+          { text: "◆ Incident #2 (Open): p95 +93%", href: "/projects/p/incidents/2" },
+          { text: "✎ deployed v2.3", href: null },
+        ],
+      },
     ]);
     expect(numberMarkers([])).toEqual([]);
   });

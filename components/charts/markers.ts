@@ -8,6 +8,8 @@ export interface ChartMarker {
   x: number;
   text: string;
   color: string;
+  /** Where its text links (an incident's page). */
+  href?: string;
 }
 
 export interface NumberedMarker {
@@ -16,17 +18,18 @@ export interface NumberedMarker {
   x: number;
   /** The first marker's colour at this x. */
   color: string;
-  texts: string[];
+  /** Each text once, with its link if it has one. */
+  items: { text: string; href: string | null }[];
 }
 
 export function numberMarkers(markers: readonly ChartMarker[]): NumberedMarker[] {
-  const byX = new Map<number, { color: string; texts: string[] }>();
+  const byX = new Map<number, { color: string; items: NumberedMarker["items"] }>();
   for (const marker of markers) {
-    const entry = byX.get(marker.x) ?? { color: marker.color, texts: [] };
-    if (!entry.texts.includes(marker.text)) entry.texts.push(marker.text);
+    const entry = byX.get(marker.x) ?? { color: marker.color, items: [] };
+    if (!entry.items.some((item) => item.text === marker.text)) entry.items.push({ text: marker.text, href: marker.href ?? null });
     byX.set(marker.x, entry);
   }
   return [...byX]
     .sort(([a], [b]) => a - b)
-    .map(([x, entry], index) => ({ number: index + 1, x, color: entry.color, texts: entry.texts }));
+    .map(([x, entry], index) => ({ number: index + 1, x, color: entry.color, items: entry.items }));
 }

@@ -1,5 +1,7 @@
 "use client";
 
+import Link from "next/link";
+import { Fragment } from "react";
 import { numberMarkers } from "./markers";
 import type { ChartMarker } from "./markers";
 import {
@@ -210,7 +212,18 @@ export function TrendChart<P extends TrendChartDatum>({
               <span className="font-semibold" style={{ color: marker.color }}>
                 {marker.number}
               </span>{" "}
-              {marker.texts.join(" · ")}
+              {marker.items.map((item, index) => (
+                <Fragment key={item.text}>
+                  {index > 0 && " · "}
+                  {item.href ? (
+                    <Link href={item.href} className="text-accent hover:underline" data-testid="trend-marker-link">
+                      {item.text}
+                    </Link>
+                  ) : (
+                    item.text
+                  )}
+                </Fragment>
+              ))}
             </li>
           ))}
         </ol>

@@ -19,7 +19,7 @@ const SECTIONS = [
 export interface ApiDocsProps {
   baseUrl: string;
   /** Absolute URLs of the example project ("listings"). */
-  urls: { runs: string; tokens: string; runPage: string };
+  urls: { runs: string; tokens: string; runPage: string; incidents: string; alertPrecision: string };
   metadataParameters: { name: string; description: string }[];
   errorRows: { status: number; code: string; description: string }[];
   limits: { maxBodyBytes: number; maxDecompressedBytes: number };
@@ -57,7 +57,14 @@ export function ApiDocs({ baseUrl, urls, metadataParameters, errorRows, limits }
         </header>
         <AuthSection tokensUrl={urls.tokens} />
         <UploadRecipes runsUrl={urls.runs} auth={auth} />
-        <RunReference runsUrl={urls.runs} runPageUrl={urls.runPage} auth={auth} metadataParameters={metadataParameters} />
+        <RunReference
+          runsUrl={urls.runs}
+          runPageUrl={urls.runPage}
+          incidentsUrl={urls.incidents}
+          alertPrecisionUrl={urls.alertPrecision}
+          auth={auth}
+          metadataParameters={metadataParameters}
+        />
         <ErrorsAndLimits errorRows={errorRows} limits={limits} />
       </article>
     </div>

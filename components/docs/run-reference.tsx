@@ -6,12 +6,16 @@ import { Code, DocSection } from "./doc-section";
 export function RunReference({
   runsUrl,
   runPageUrl,
+  incidentsUrl,
+  alertPrecisionUrl,
   auth,
   metadataParameters,
 }: {
   runsUrl: string;
   /** An example run page, as the answer's `url` shows it. */
   runPageUrl: string;
+  incidentsUrl: string;
+  alertPrecisionUrl: string;
   auth: string;
   metadataParameters: { name: string; description: string }[];
 }) {
@@ -96,7 +100,7 @@ export function RunReference({
   "failOn": ["regression", "sla", "thresholds"],
   "thresholds": { "evaluated": 4, "failed": [] },
   "comparison": { "baseline": { "how": "the 30 k6 runs labelled baseline on main", "pinned": false, "basis": "recent",
-                                "openRegression": null, "runs": […] },
+                                "openRegression": null, "openIncident": null, "runs": […] },
                   "headRuns": ["cmabc123…"], "verdict": "unchanged", "regressions": [], "improvements": 0, "url": "…", … },
   "grade": null,
   "comment": { "series": "k6:baseline", "marker": "<!-- benchtrack:listings:k6:baseline -->",
@@ -139,6 +143,18 @@ curl "${runsUrl}?branch=main&label=baseline&limit=20&cursor=<nextCursor>"
           code={`curl -OJ "${runsUrl}/<run-id>/raw"
 # a multi-file upload (Locust CSVs, several ghz reports) lists its files; fetch one with ?file=N
 curl -OJ "${runsUrl}/<run-id>/raw?file=1"`}
+        />
+        <CodeBlock
+          title="Incidents and alert precision"
+          language="sh"
+          code={`curl "${incidentsUrl}"              # open and investigating, newest first (?state=closed, all, or one state)
+curl "${incidentsUrl}/3"            # one incident: its regressions, links and history
+curl "${alertPrecisionUrl}"
+# → {"closed": 8, "valid": 7, "invalid": 1, "precision": 0.875, "interval": {"low": 0.529, "high": 0.978},
+#    "active": 2, "reason": null, "byDetectorVersion": [{"detectorVersion": 2, "closed": 8, …}],
+#    "byMonth": [{"month": "2026-11", "closed": 8, …}]}
+# precision: of the closed incidents (fixed, backed out, accepted, invalid), the share that were real
+# changes; null with none closed, and "reason" says why. The project's Settings page shows it.`}
         />
       </DocSection>
     </>

@@ -11,7 +11,7 @@ import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { ProjectUploadHint } from "./project-upload-hint";
-import { describeTrend } from "./trend";
+import { describeIncidentMark, describeTrend } from "./trend";
 import { pagePaths } from "@/server/domain/urls";
 
 type Overview = RouterOutputs["project"]["overview"];
@@ -63,9 +63,9 @@ function Section({ title, actions, children }: { title: string; actions?: ReactN
   );
 }
 
-/** What needs attention first: an upload schedule that stopped, and open regressions. */
+/** What needs attention first: an upload schedule that stopped, and incidents still being triaged. */
 function OverviewBanners({ overview }: { overview: Overview }) {
-  const { freshness, openRegressions, project } = overview;
+  const { freshness, openRegressions, activeIncidents, project } = overview;
   return (
     <>
       {freshness.status === "missing" && (
@@ -74,16 +74,28 @@ function OverviewBanners({ overview }: { overview: Overview }) {
           {freshness.message}
         </div>
       )}
-      {openRegressions > 0 && (
+      {(activeIncidents > 0 || openRegressions > 0) && (
         <a
           href={pagePaths.regressions(project.slug)}
           className="block rounded-md border border-bad p-3 text-sm hover:bg-surface-muted"
           data-testid="open-regressions-banner"
         >
-          <span className="font-medium text-bad">
-            {openRegressions} open regression{openRegressions === 1 ? "" : "s"}
-          </span>{" "}
-          on {project.defaultBranch}: review them in the inbox →
+          {activeIncidents > 0 ? (
+            <>
+              <span className="font-medium text-bad">
+                {activeIncidents} active incident{activeIncidents === 1 ? "" : "s"}
+              </span>{" "}
+              ({openRegressions} open regression{openRegressions === 1 ? "" : "s"}) on {project.defaultBranch}: each endpoint they moved
+              says so below; review them in the inbox →
+            </>
+          ) : (
+            <>
+              <span className="font-medium text-bad">
+                {openRegressions} open regression{openRegressions === 1 ? "" : "s"}
+              </span>{" "}
+              on {project.defaultBranch}, of incidents fixed or backed out and not yet seen coming back: review them in the inbox →
+            </>
+          )}
         </a>
       )}
     </>
@@ -121,6 +133,7 @@ function EndpointsTable({ overview, kind }: { overview: Overview; kind: SeriesKi
         {overview.endpoints.map((endpoint) => (
           <EndpointRow
             key={endpoint.id ?? "aggregate"}
+            slug={overview.project.slug}
             endpoint={endpoint}
             href={pagePaths.endpoint(overview.project.slug, endpoint)}
             aggregateName={words.aggregate}
@@ -130,7 +143,7 @@ function EndpointsTable({ overview, kind }: { overview: Overview; kind: SeriesKi
       </tbody>
       {aggregate && (
         <tfoot data-testid="aggregate-row">
-          <EndpointRow endpoint={aggregate} href={null} aggregateName={words.aggregate} hasErrorRate={hasErrorRate} />
+          <EndpointRow slug={overview.project.slug} endpoint={aggregate} href={null} aggregateName={words.aggregate} hasErrorRate={hasErrorRate} />
         </tfoot>
       )}
     </Table>
@@ -138,11 +151,13 @@ function EndpointsTable({ overview, kind }: { overview: Overview; kind: SeriesKi
 }
 
 function EndpointRow({
+  slug,
   endpoint,
   href,
   aggregateName,
   hasErrorRate,
 }: {
+  slug: string;
   endpoint: EndpointSummary;
   href: string | null;
   aggregateName: string;
@@ -188,17 +203,51 @@ function EndpointRow({
       </Td>
       {/* relative: the sr-only text is absolutely positioned; it must stay inside the scrolling frame. */}
       <Td
-        title={`${trend.title}${endpoint.latest.series ? ` Series: ${endpoint.latest.series}.` : ""}`}
+        title={`${endpoint.incidents.map((incident) => `Incident #${incident.number} is being triaged on this series. `).join("")}${trend.title}${endpoint.latest.series ? ` Series: ${endpoint.latest.series}.` : ""}`}
         className={cn("relative", TONE_CLASS[trend.tone])}
         data-testid="trend"
       >
-        <span aria-hidden="true" className="font-semibold">
-          {trend.symbol}
-        </span>{" "}
-        <span className="text-xs tabular-nums">{trend.symbol === "→" ? "no sig. change" : trend.delta}</span>
-        <span className="sr-only">{trend.word}</span>
+        <TrendCell slug={slug} endpoint={endpoint} trend={trend} />
       </Td>
     </tr>
+  );
+}
+
+/**
+ * The trend column: an incident still being triaged on the series first (a link to it), then the arrow.
+ * Beside an incident the arrow is shown only when it points somewhere: "no significant change" next to
+ * an open incident would contradict it (the arrow then compares with the level before the step anyway).
+ */
+function TrendCell({ slug, endpoint, trend }: { slug: string; endpoint: EndpointSummary; trend: ReturnType<typeof describeTrend> }) {
+  const kind = seriesKindOf(endpoint);
+  const hasIncident = endpoint.incidents.length > 0;
+  const showsArrow = !hasIncident || trend.symbol === "↑" || trend.symbol === "↓";
+  return (
+    <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      {endpoint.incidents.map((incident) => {
+        const mark = describeIncidentMark(incident, kind);
+        return (
+          <Link
+            key={incident.number}
+            href={pagePaths.incident(slug, incident.number)}
+            title={mark.title}
+            className="rounded border border-bad px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-bad hover:bg-surface-muted"
+            data-testid="trend-incident"
+          >
+            {mark.text}
+          </Link>
+        );
+      })}
+      {showsArrow && (
+        <span className="whitespace-nowrap">
+          <span aria-hidden="true" className="font-semibold">
+            {trend.symbol}
+          </span>{" "}
+          <span className="text-xs tabular-nums">{trend.symbol === "→" ? "no sig. change" : trend.delta}</span>
+          <span className="sr-only">{trend.word}</span>
+        </span>
+      )}
+    </span>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeTrend } from "./trend";
+import { describeIncidentMark, describeTrend } from "./trend";
 
 describe("describeTrend", () => {
   it("reads a significant rise as worse (red), a significant fall as better (green), anything else as no significant change", () => {
@@ -33,5 +33,26 @@ describe("describeTrend", () => {
       delta: "",
       title: "No trend: need 2 runs with a p95, have 1.",
     });
+  });
+
+  it("names the recorded change the previous runs start at or stop before", () => {
+    const base = { kind: "change", latestMs: 13, medianMs: 10, relativeDelta: 0.3, previousRuns: 10, pValue: 0.0004, direction: "up" } as const;
+    expect(describeTrend({ ...base, before: "incident #3", since: null }).title).toBe(
+      "Latest p95 13 ms vs median 10 ms of the previous 10 runs of this series before incident #3: +30.0% (p < 0.001). Worse: more than 5% slower, and significant.",
+    );
+    expect(describeTrend({ ...base, previousRuns: 1, pValue: null, direction: "flat", since: "accepted incident #2", before: null }).title).toMatch(
+      /^Latest p95 13 ms vs median 10 ms of the previous run of this series since accepted incident #2: \+30\.0%\./,
+    );
+  });
+});
+
+describe("describeIncidentMark", () => {
+  it("names the incident and its change on the endpoint, in the series' words", () => {
+    expect(describeIncidentMark({ number: 3, state: "open", metric: "p95", deltaPct: 31.04 })).toEqual({
+      text: "Incident #3 · +31.0% p95",
+      title:
+        "Incident #3 (Open): p95 +31.0% on this series since its step; the CI gate judges runs against the level before it until the incident is accepted or marked invalid. Open the incident.",
+    });
+    expect(describeIncidentMark({ number: 1, state: "investigating", metric: "mean", deltaPct: 12.5 }, "benchmark").text).toBe("Incident #1 · +12.5% mean time/op");
   });
 });

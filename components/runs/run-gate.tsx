@@ -7,6 +7,7 @@ import type { SeriesKind, SeriesKinds } from "@/server/domain/series-kind";
 import { thresholdSubject } from "@/server/domain/tool-thresholds";
 import { OUTCOME_LOOK, OUTCOME_TEXT_CLASS, OutcomeBadge } from "./outcome-badge";
 import { ReportSection } from "./report-section";
+import { WithIncidentLinks } from "./run-incidents";
 import type { RunReportData } from "./types";
 
 /** Below `sm` each regression is a section of one card: endpoint and metric, Δ and p, baseline → this run. */
@@ -30,12 +31,17 @@ export function RunGate({
   verdict,
   kind,
   kindOf,
+  slug,
 }: {
   verdict: RunReportData["verdict"];
   kind: SeriesKinds;
   kindOf: (endpoint: string | null) => SeriesKind;
+  slug: string;
 }) {
   const { comparison, thresholds, atUpload } = verdict;
+  // The open incident the baseline stops before: its mentions in the texts below link to it.
+  const incident = comparison.baseline.openIncident;
+  const linked = (text: string) => <WithIncidentLinks text={text} slug={slug} incident={incident} />;
   const words = wordsOf(kind);
   const name = (endpoint: string | null) => seriesDisplayName(endpoint, kindOf(endpoint));
   const metricName = (change: { endpoint: string | null; metric: string }) => metricShortName(change.metric, kindOf(change.endpoint));
@@ -46,7 +52,7 @@ export function RunGate({
   const hasBaseline = comparison.baseline.runs.length > 0;
   const description = (
     <>
-      {hasBaseline ? <>Against {comparison.baseline.how}</> : <>Nothing to compare with yet: {comparison.baseline.how}</>}
+      {hasBaseline ? <>Against {linked(comparison.baseline.how)}</> : <>Nothing to compare with yet: {linked(comparison.baseline.how)}</>}
       {comparison.comparePath && (
         <>
           {" · "}
@@ -79,7 +85,7 @@ export function RunGate({
           <ul className="list-disc pl-5" data-testid="verdict-reasons">
             {reasons.map((reason) => (
               <li key={reason} className="break-words">
-                {reason}
+                {linked(reason)}
               </li>
             ))}
           </ul>
@@ -117,7 +123,7 @@ export function RunGate({
           <ul className="list-disc pl-5 text-text-muted" data-testid="verdict-notes">
             {verdict.notes.map((note) => (
               <li key={note} className="break-words">
-                {note}
+                {linked(note)}
               </li>
             ))}
           </ul>

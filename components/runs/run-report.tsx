@@ -12,12 +12,13 @@ import { ReportSection } from "./report-section";
 import { RunTimeline } from "./run-timeline";
 import { RunGate } from "./run-gate";
 import { RunHeader } from "./run-header";
+import { IncidentsStartedHere } from "./run-incidents";
 import { SlaChecks } from "./sla-checks";
 import { StatusAndErrors } from "./status-and-errors";
 import { ToolChecks } from "./tool-checks";
 
 /**
- * The run report: header, per-endpoint (or per-benchmark) table, latency distribution, the run's timeline, custom
+ * The run report: header, the incidents that started at this run, its CI gate, per-endpoint (or per-benchmark) table, latency distribution, the run's timeline, custom
  * metrics, status codes and errors, the tool's own thresholds and checks; sections a run has no data for
  * (a benchmark's timeline, status codes) are left out. Data comes prefetched from the server (no spinner on
  * first paint). Relative times count from when the data was fetched, which hydrates with the data,
@@ -44,7 +45,9 @@ export function RunReport({ project, id }: { project: string; id: string }) {
     <div className="flex flex-col gap-6" data-testid="run-report">
       <RunHeader report={report} now={dataUpdatedAt} />
 
-      <RunGate verdict={report.verdict} kind={kind} kindOf={kindOf} />
+      <IncidentsStartedHere slug={report.project.slug} incidents={report.incidentsStarted} />
+
+      <RunGate verdict={report.verdict} kind={kind} kindOf={kindOf} slug={report.project.slug} />
 
       <ReportSection id="endpoints" title={words.nounsTitle} description={description}>
         <EndpointTable

@@ -95,8 +95,16 @@ describe("toChartMarkers", () => {
     expect(toChartMarkers([between], "time", drawn).map((marker) => marker.x)).toEqual([2500]);
   });
 
+  it("links an incident's change point to the incident's page, given the project", () => {
+    const incident: Marker = { runId: "b", time: 2000, order: 2, kind: "regression", text: "Incident #3 (Open): p95 +76.1%", incidentNumber: 3 };
+    expect(toChartMarkers([incident], "time", [], { slug: "listings" })).toEqual([
+      { x: 2000, text: "◆ Incident #3 (Open): p95 +76.1%", color: "var(--bad)", href: "/projects/listings/incidents/3" },
+    ]);
+    expect(toChartMarkers([incident], "time", [])[0]).not.toHaveProperty("href");
+  });
+
   it("keeps only the kinds asked for", () => {
-    expect(toChartMarkers(markers, "order", [], ["annotation"])).toEqual([
+    expect(toChartMarkers(markers, "order", [], { kinds: ["annotation"] })).toEqual([
       { x: 3, text: "✎ deployed v2.3", color: "var(--text-muted)" },
     ]);
   });

@@ -11,6 +11,7 @@ import type { MetricDefinition } from "@/server/domain/metrics";
 import { formatSeriesMetric, metricShortName } from "@/server/domain/series-kind";
 import type { SeriesKinds } from "@/server/domain/series-kind";
 import { DEFAULT_TREND_LINES, TREND_LINE_FIELD, TREND_LINES } from "@/server/domain/series/trend-series";
+import { pagePaths } from "@/server/domain/urls";
 import type { TrendLine, TrendValues, TrendXMode } from "@/server/domain/series/trend-series";
 import {
   CUSTOM_METRIC_COLOR,
@@ -111,13 +112,14 @@ export function errorRateTickDigits(errorRates: readonly (number | null)[]): num
 /**
  * Server markers at the chart's x (time or run order), coloured by kind; `kinds` keeps only those. A
  * marker on a drawn run stands where that run is drawn (`drawn`: the chart's points, whose x in time
- * mode may be spread by commit); one between runs at its time or its run's number.
+ * mode may be spread by commit); one between runs at its time or its run's number. With the project's
+ * `slug`, a change point of an incident links to the incident's page.
  */
 export function toChartMarkers(
   markers: readonly TrendMarker[],
   xMode: TrendXMode,
   drawn: readonly { runId: string; x: number }[],
-  kinds?: readonly TrendMarker["kind"][],
+  { kinds, slug }: { kinds?: readonly TrendMarker["kind"][]; slug?: string } = {},
 ): TrendChartMarker[] {
   const drawnAt = new Map(drawn.map((point) => [point.runId, point.x]));
   return markers
@@ -126,6 +128,7 @@ export function toChartMarkers(
       x: (marker.runId === null ? undefined : drawnAt.get(marker.runId)) ?? (xMode === "time" ? marker.time : marker.order),
       text: `${TREND_MARKER_STYLE[marker.kind].glyph} ${marker.text}`,
       color: TREND_MARKER_STYLE[marker.kind].color,
+      ...(slug !== undefined && marker.incidentNumber !== undefined && { href: pagePaths.incident(slug, marker.incidentNumber) }),
     }));
 }
 

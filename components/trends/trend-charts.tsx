@@ -97,7 +97,7 @@ export function TrendCharts({
             title={`${isBenchmark ? "Time per operation" : "Latency"} ${enabled.join(", ")} in ${isBenchmark ? "ns, µs or ms" : "milliseconds"}, ${series.length} runs${overlay ? `, with ${overlay.name}'s ${overlay.points.length} runs over ${overlay.baseBranch}'s noise band` : ""}`}
             onSelectRun={onSelectRun}
             testId="latency-chart"
-            markers={toChartMarkers(data.markers, view.x, latencySeries)}
+            markers={toChartMarkers(data.markers, view.x, latencySeries, { slug: data.project.slug })}
           />
           {hasSpreadRounds && (
             <p className="text-text-muted mt-1 text-xs" data-testid="trend-rounds-note">
@@ -153,7 +153,7 @@ export function TrendCharts({
               title={`Throughput in ${isBenchmark ? "operations" : "requests"} per second, ${series.length} runs`}
               onSelectRun={onSelectRun}
               testId="throughput-chart"
-              markers={toChartMarkers(data.markers, view.x, series, ["annotation", "deploy", "change"])}
+              markers={toChartMarkers(data.markers, view.x, series, { kinds: ["annotation", "deploy", "change"] })}
             />
           </Card>
         )}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { incidentStateSchema } from "./incidents";
 import { projectSlugSchema } from "./projects";
 import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
 import { FORMAT_NAMES, resolveFormatName } from "../domain/parsers/formats";
@@ -94,6 +95,14 @@ export const verdictComparisonSchema = z
         .string()
         .nullable()
         .describe("An open regression of the series the baseline stops before (runs are judged against the level before it until it is triaged); null when none."),
+      openIncident: z
+        .object({
+          number: z.number().int().describe("Its number within the project."),
+          state: incidentStateSchema,
+          url: z.url().describe("Its page."),
+        })
+        .nullable()
+        .describe("The incident of that open regression (open, investigating, fixed or backed out: not yet accepted or marked invalid); null when none."),
       runs: z.array(
         z.object({
           id: z.string(),

@@ -1,6 +1,7 @@
 import { describeLoadDifference, loadProfileDifference } from "../domain/compare/load-profile";
 import { BASELINE_CAP, chooseBaselineWindow } from "../domain/gate/baseline-window";
 import type { BaselineBasis, SeriesChange, WindowMode } from "../domain/gate/baseline-window";
+import type { IncidentState } from "../domain/incidents/state";
 import { formatDeltaPct } from "../domain/format";
 import { endpointDisplayName } from "../domain/run";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
@@ -40,6 +41,8 @@ export interface ChosenBaseline {
   basis: BaselineBasis;
   /** The open regression of the series the window stops before, in words; null when none. */
   openRegression: string | null;
+  /** Its incident (number and state), which the run page links; null when none. */
+  openIncident: { number: number; state: IncidentState } | null;
 }
 
 export interface RunForBaseline {
@@ -105,6 +108,7 @@ async function findSeriesChanges(
         deltaPct: true,
         endpoint: { select: { name: true } },
         firstRun: { select: { id: true, startedAt: true } },
+        incident: { select: { number: true, state: true } },
       },
     }),
   ]);
@@ -123,7 +127,8 @@ async function findSeriesChanges(
       at: change.firstRun.startedAt,
       firstRunId: change.firstRun.id,
       decidedAt: change.status === "open" ? null : (change.statusChangedAt ?? null),
-      summary: `${endpointDisplayName(change.endpoint?.name ?? null)} ${change.metric} ${formatDeltaPct(change.deltaPct)} from the run of ${day(change.firstRun.startedAt)} (${change.firstRun.id})`,
+      summary: `${endpointDisplayName(change.endpoint?.name ?? null)} ${change.metric} ${formatDeltaPct(change.deltaPct)} from the run of ${day(change.firstRun.startedAt)} (${change.firstRun.id})${change.incident ? `, incident #${change.incident.number}` : ""}`,
+      incident: change.incident,
     })),
   ];
 }
@@ -160,6 +165,7 @@ export async function chooseBaseline(
       pinned: true,
       basis: "pinned",
       openRegression: null,
+      openIncident: null,
     };
   }
   const label = pin?.baselineLabel ?? run.label;
@@ -237,6 +243,7 @@ export async function chooseBaseline(
     pinned: pin !== undefined,
     basis,
     openRegression: window.openRegression?.summary ?? null,
+    openIncident: window.openRegression?.incident ?? null,
   };
 }
 

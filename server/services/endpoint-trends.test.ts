@@ -240,9 +240,12 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
       where: { projectId: project.id, name: "GetListing" },
     });
     const change = { projectId: project.id, endpointId: endpoint.id, metric: "p95", beforeValue: 1, afterValue: 1 };
+    const incident = await database.prisma.incident.create({
+      data: { projectId: project.id, number: 1, firstRunId: marked[1]!, state: "investigating", detectorVersion: 1 },
+    });
     await database.prisma.regression.createMany({
       data: [
-        { ...change, kind: "regression", firstRunId: marked[1]!, deltaPct: 300 },
+        { ...change, kind: "regression", firstRunId: marked[1]!, deltaPct: 300, incidentId: incident.id },
         { ...change, kind: "improvement", firstRunId: marked[2]!, deltaPct: -87.54 },
       ],
     });
@@ -269,11 +272,13 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
     expect(trends.markers.map((marker) => [marker.order, marker.kind, marker.text])).toEqual([
       [1, "pinned", "baseline (nightly)"],
       [2, "deploy", "v1.4 rolled out"],
-      [2, "regression", "p95 +300.0%"],
+      [2, "regression", "Incident #1 (Investigating): p95 +300.0%"],
       [2, "change", "pool 20 → 50"],
       [3, "improvement", "p95 −87.5%"],
       [3, "annotation", "deployed v2.3"],
     ]);
+    // The incident's marker carries its number, which the chart links to the incident's page.
+    expect(trends.markers.find((marker) => marker.kind === "regression")).toMatchObject({ runId: marked[1], incidentNumber: 1 });
     // A marker at a time sits at its time on a time axis, at the first run after it on a run axis.
     expect(trends.markers.find((marker) => marker.kind === "deploy")).toMatchObject({ runId: null, time: between.getTime() });
     // The aggregate has no change point of its own here.

@@ -16,7 +16,7 @@ export async function findMarkerSources(db: PrismaClient, projectId: string, end
   const [changes, pins, annotations] = await Promise.all([
     db.regression.findMany({
       where: { projectId, endpointId, status: { not: "dismissed" } },
-      select: { firstRunId: true, metric: true, kind: true, deltaPct: true },
+      select: { firstRunId: true, metric: true, kind: true, deltaPct: true, incident: { select: { number: true, state: true } } },
     }),
     db.baselinePin.findMany({ where: { projectId }, select: { runIds: true, forLabel: true } }),
     db.annotation.findMany({ where: { projectId }, select: { runId: true, at: true, kind: true, text: true } }),

@@ -3,7 +3,9 @@ import { createCaller } from "../api/root";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { ingestTestRun } from "../testing/seed";
+import { updateIncidents } from "./incidents";
 import { getProjectOverview } from "./project-overview";
+import { detectRegressionsAfterRun } from "./regression-detection";
 
 interface SeedEndpoint {
   name: string;
@@ -104,5 +106,54 @@ describe.each(testDatabaseTargets())("project overview on $name", ({ target }) =
     const caller = createCaller({ db: database.prisma });
     expect((await caller.project.overview({ project: slug })).endpoints).toHaveLength(2);
     await expect(caller.project.overview({ project: "no-such-project" })).rejects.toThrow(/not found/);
+  });
+});
+
+describe.each(testDatabaseTargets())("the overview's trend column and the incidents on $name", ({ target }) => {
+  let database: Database;
+  const slug = uniqueSlug("overview-incident");
+  const runIds: string[] = [];
+  // 20 runs of GetListing at 10 ms, then 10 at 13 ms (+30%); Search stays at 5 ms throughout.
+  const NOISE = [0.1, -0.1, 0.2, -0.2, 0, 0.15, -0.15, 0.05, -0.05, 0.1];
+
+  beforeAll(async () => {
+    database = await openMigratedDatabase(target);
+    for (let index = 0; index < 30; index++) {
+      const startedAt = new Date(Date.UTC(2026, 10, 1) + index * 3_600_000).toISOString();
+      const noise = NOISE[index % NOISE.length]!;
+      runIds.push(await seedRun(database, slug, startedAt, [
+        { name: "GetListing", p95: (index < 20 ? 10 : 13) + noise },
+        { name: "Search", p95: 5 + noise / 2 },
+      ]));
+    }
+    // Change-point detection at the newest run, as the job after its upload does: one step, one incident.
+    const project = await database.prisma.project.findUniqueOrThrow({ where: { slug } });
+    const newest = await database.prisma.run.findUniqueOrThrow({ where: { id: runIds.at(-1)! } });
+    await detectRegressionsAfterRun(database.prisma, project, newest);
+  });
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it("names the open incident on the endpoint it moved, and compares the latest run with the level before the step", async () => {
+    const incidents = await database.prisma.incident.findMany({ where: { project: { slug } }, select: { number: true, state: true, firstRunId: true } });
+    expect(incidents).toEqual([{ number: 1, state: "open", firstRunId: runIds[20] }]);
+    const overview = await getProjectOverview(database.prisma, slug);
+    expect(overview?.activeIncidents).toBe(1);
+    const getListing = overview?.endpoints.find((endpoint) => endpoint.name === "GetListing");
+    expect(getListing?.incidents).toEqual([{ number: 1, state: "open", metric: "p95", deltaPct: expect.closeTo(30, 0), firstRunId: runIds[20] }]);
+    expect(getListing?.trend).toMatchObject({ kind: "change", direction: "up", previousRuns: 10, before: "incident #1" });
+    // The other endpoint did not move: no incident on it; compared with the same regime as the gate's, it is flat.
+    expect(overview?.endpoints.find((endpoint) => endpoint.name === "Search")).toMatchObject({ incidents: [], trend: { direction: "flat", before: "incident #1" } });
+  });
+
+  it("once the incident is accepted, the row names none and the new level is the trend's reference", async () => {
+    await updateIncidents(database.prisma, { kind: "admin" }, slug, [1], { state: "accepted" }, { viaSession: false, name: "sam" });
+    const overview = await getProjectOverview(database.prisma, slug);
+    expect(overview?.activeIncidents).toBe(0);
+    const getListing = overview?.endpoints.find((endpoint) => endpoint.name === "GetListing");
+    expect(getListing?.incidents).toEqual([]);
+    expect(getListing?.trend).toMatchObject({ kind: "change", direction: "flat", previousRuns: 9, since: "accepted incident #1", before: null });
   });
 });

@@ -1,8 +1,11 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { listRuns } from "./runs";
+import { ACTIVE_STATES } from "../domain/incidents/state";
+import type { IncidentState } from "../domain/incidents/state";
 import { AGGREGATE_DISPLAY_NAME, endpointDisplayName } from "../domain/run";
 import { RECENT_RUNS, SERIES_LENGTH, summarizeSeries } from "../domain/series/overview";
-import type { SeriesResult } from "../domain/series/overview";
+import type { SeriesChanges, SeriesResult } from "../domain/series/overview";
+import type { RecordedChange } from "../domain/series/recorded-changes";
 import { seriesName } from "../domain/series/series";
 import { checkProjectFreshness } from "./project-freshness";
 
@@ -19,6 +22,12 @@ import { checkProjectFreshness } from "./project-freshness";
  * every result of the project first: on PostgreSQL 15 with 5,000 runs × 20 endpoints, ~1 ms against
  * ~180 ms. The aggregate's series walks the runs index instead (last 30 runs, then their aggregate
  * row by run_id): PostgreSQL does not use the results index's order under `endpoint_id IS NULL`.
+ *
+ * The recorded changes that shape the trend column (domain/series/recorded-changes.ts) come from one
+ * more statement whatever the number of endpoints: the regressions of the project's active incidents
+ * (incidents (project_id, state) index, then regressions (incident_id)), and the changes whose first run
+ * is one of the runs read (regressions (first_run_id)); beside it, the change markers since the oldest
+ * run read (annotations (project_id, at)).
  */
 
 interface SeriesRow extends Omit<SeriesResult, "series"> {
@@ -63,10 +72,79 @@ async function findRecentSeries(db: PrismaClient, projectId: string): Promise<Se
       JOIN results a ON a.run_id = latest.id AND a.endpoint_id IS NULL`;
 }
 
+interface ChangeRow {
+  endpointId: number | null;
+  metric: string;
+  kind: RecordedChange["kind"];
+  status: RecordedChange["status"];
+  deltaPct: number;
+  firstRunId: string;
+  startedAt: Date;
+  tool: string;
+  label: string | null;
+  gitBranch: string | null;
+  testbed: string | null;
+  incidentNumber: number | null;
+  incidentState: IncidentState | null;
+}
+
 /**
- * Everything the overview page shows, in five queries (project, series, recent runs, the freshness
- * check's run times, open regressions). Null when
- * the project does not exist.
+ * The recorded changes the overview's rows need, in one statement: every regression of an active
+ * incident (open or investigating: the row says so), and every change not dismissed whose first run is
+ * among `runIds` (the runs the sparklines draw: where a regime can start or stop within sight).
+ */
+async function findRecordedChanges(db: PrismaClient, projectId: string, runIds: readonly string[]): Promise<ChangeRow[]> {
+  const active = [...ACTIVE_STATES] as string[];
+  return db.$queryRaw<ChangeRow[]>`
+    WITH picked AS (
+      SELECT g.id FROM incidents i JOIN regressions g ON g.incident_id = i.id
+       WHERE i.project_id = ${projectId} AND i.state = ANY(${active}::"IncidentState"[])
+      UNION
+      SELECT g.id FROM regressions g
+       WHERE g.first_run_id = ANY(${runIds as string[]}::text[]) AND g.project_id = ${projectId} AND g.status <> 'dismissed'
+    )
+    SELECT g.endpoint_id AS "endpointId", g.metric, g.kind::text AS kind, g.status::text AS status, g.delta_pct AS "deltaPct",
+           g.first_run_id AS "firstRunId", fr.started_at AS "startedAt", fr.tool, fr.label, fr.git_branch AS "gitBranch", fr.testbed,
+           i.number AS "incidentNumber", i.state::text AS "incidentState"
+      FROM picked
+      JOIN regressions g ON g.id = picked.id
+      JOIN runs fr ON fr.id = g.first_run_id
+      LEFT JOIN incidents i ON i.id = g.incident_id`;
+}
+
+/** The recorded changes and change markers in sight of the rows read, and how many incidents are active. */
+async function findSeriesChanges(db: PrismaClient, projectId: string, rows: readonly SeriesRow[]) {
+  const runIds = [...new Set(rows.map((row) => row.runId))];
+  const oldest = rows.reduce<Date | null>((min, row) => (min === null || new Date(row.startedAt) < min ? new Date(row.startedAt) : min), null);
+  const [changes, markers] = await Promise.all([
+    findRecordedChanges(db, projectId, runIds),
+    oldest === null
+      ? []
+      : db.annotation.findMany({ where: { projectId, kind: "change", at: { gte: oldest } }, select: { at: true, text: true } }),
+  ]);
+  const recorded: SeriesChanges = {
+    markers,
+    changes: changes.map((row) => ({
+      endpointId: row.endpointId,
+      series: seriesName({ tool: row.tool, label: row.label, branch: row.gitBranch, testbed: row.testbed }),
+      kind: row.kind,
+      status: row.status,
+      metric: row.metric,
+      deltaPct: row.deltaPct,
+      firstRunId: row.firstRunId,
+      at: new Date(row.startedAt),
+      incident: row.incidentNumber === null || row.incidentState === null ? null : { number: row.incidentNumber, state: row.incidentState },
+    })),
+  };
+  const isActive = (state: IncidentState | null) => state !== null && (ACTIVE_STATES as readonly IncidentState[]).includes(state);
+  const activeIncidents = new Set(changes.flatMap((row) => (row.incidentNumber !== null && isActive(row.incidentState) ? [row.incidentNumber] : [])));
+  return { recorded, activeIncidents: activeIncidents.size };
+}
+
+/**
+ * Everything the overview page shows, in seven queries (project, series, then the recorded changes and
+ * change markers in sight of them; recent runs, the freshness check's run times, open regressions),
+ * however many endpoints it has. Null when the project does not exist.
  */
 export async function getProjectOverview(db: PrismaClient, projectSlug: string) {
   const project = await db.project.findUnique({
@@ -76,8 +154,8 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   if (!project) return null;
 
   const generatedAt = new Date();
-  const [rows, recent, freshness, openRegressions] = await Promise.all([
-    findRecentSeries(db, project.id),
+  const [{ rows, changes }, recent, freshness, openRegressions] = await Promise.all([
+    findRecentSeries(db, project.id).then(async (rows) => ({ rows, changes: await findSeriesChanges(db, project.id, rows) })),
     listRuns(db, project.id, { limit: RECENT_RUNS }),
     checkProjectFreshness(db, project.id, generatedAt),
     db.regression.count({ where: { projectId: project.id, status: "open", kind: "regression" } }),
@@ -96,12 +174,12 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   const latestRunId = recent.runs[0]?.id ?? null;
   const aggregateEntry = byEndpoint.get(null);
   const aggregate = aggregateEntry
-    ? summarizeSeries({ id: null, name: AGGREGATE_DISPLAY_NAME, protocol: null }, aggregateEntry.results, latestRunId)
+    ? summarizeSeries({ id: null, name: AGGREGATE_DISPLAY_NAME, protocol: null }, aggregateEntry.results, latestRunId, changes.recorded)
     : null;
   const endpoints = [...byEndpoint.entries()]
     .flatMap(([id, entry]) => {
       if (id === null) return [];
-      const summary = summarizeSeries({ id, name: entry.name, protocol: entry.protocol }, entry.results, latestRunId);
+      const summary = summarizeSeries({ id, name: entry.name, protocol: entry.protocol }, entry.results, latestRunId, changes.recorded);
       return summary ? [summary] : [];
     })
     // Endpoints of the latest run first, then those no longer measured; by name within each.
@@ -119,5 +197,7 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
     freshness,
     /** Open regressions on the default branch (the inbox banner). */
     openRegressions,
+    /** Incidents open or investigating, on any series (the inbox banner). */
+    activeIncidents: changes.activeIncidents,
   };
 }

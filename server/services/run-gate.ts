@@ -7,7 +7,7 @@ import { judgeGate } from "../domain/gate/judge";
 import { prCommentIdentity } from "../domain/report/pr-comment";
 import { renderRunMarkdown } from "../domain/report/run-markdown";
 import type { SlaPolicy } from "../domain/sla/policy";
-import { absoluteUrl } from "../domain/urls";
+import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { chooseBaseline } from "./baselines";
 import type { ChosenBaseline, RunForBaseline } from "./baselines";
@@ -116,6 +116,10 @@ function gateComparison(verdict: RunGateResult, baseUrl: string, projectSlug: st
       pinned: comparison.baseline.pinned,
       basis: comparison.baseline.basis,
       openRegression: comparison.baseline.openRegression,
+      openIncident: comparison.baseline.openIncident && {
+        ...comparison.baseline.openIncident,
+        url: absoluteUrl(baseUrl, pagePaths.incident(projectSlug, comparison.baseline.openIncident.number)),
+      },
       runs: comparison.baseline.runs.map((run) => ({
         ...run,
         url: runPageUrl(baseUrl, projectSlug, run.id),

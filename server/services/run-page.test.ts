@@ -5,6 +5,8 @@ import { readFixture } from "../domain/parsers/fixtures/read-fixture";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { ingestTestRun } from "../testing/seed";
 import { compareProjectRuns } from "./comparisons";
+import { updateIncidents } from "./incidents";
+import { detectRegressionsAfterRun } from "./regression-detection";
 import { uploadOfFiles } from "./received-upload";
 
 const GHZ_METHODS = ["GetListing", "ListListings", "SearchListings", "CheckStockAvailability", "GetAllCategories"];
@@ -103,4 +105,54 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
       expect(result.comparison.notComparable).toBeNull();
     }
   });
+
+  it("says when a run is where an incident started, and names the open incident its gate judges it before", async () => {
+    const slug = uniqueSlug("report-incident");
+    const caller = createCaller({ db: database.prisma });
+    const noise = [0.1, -0.1, 0.2, -0.2, 0, 0.15, -0.15, 0.05, -0.05, 0.1];
+    const runIds: string[] = [];
+    // 20 nightly runs at p95 10 ms, then 10 at 13 ms (+30%), on main.
+    for (let index = 0; index < 30; index++) {
+      const p95 = (index < 20 ? 10 : 13) + noise[index % noise.length]!;
+      const document = {
+        schema: "benchtrack/v1",
+        tool: "loadgen",
+        label: "nightly",
+        startedAt: new Date(Date.UTC(2026, 10, 1, index)).toISOString(),
+        endpoints: [{ name: "GET /x", requests: 10_000, failures: 0, latency: { unit: "ms", p50: p95 / 2, p95, p99: p95 * 1.5 } }],
+      };
+      runIds.push((await ingestTestRun(database.prisma, slug, document, { metadata: { branch: "main" } })).run.id);
+    }
+    const project = await database.prisma.project.findUniqueOrThrow({ where: { slug } });
+    await detectRegressionsAfterRun(database.prisma, project, await database.prisma.run.findUniqueOrThrow({ where: { id: runIds.at(-1)! } }));
+    const incident = await database.prisma.incident.findFirstOrThrow({ where: { projectId: project.id }, include: { regressions: true } });
+    expect(incident).toMatchObject({ number: 1, state: "open", firstRunId: runIds[20] });
+
+    const start = await caller.run.get({ project: slug, id: runIds[20]! });
+    expect(start.incidentsStarted).toEqual([
+      {
+        number: 1,
+        state: "open",
+        largest: expect.objectContaining({ endpoint: "GET /x", protocol: null }),
+        changes: incident.regressions.length,
+        endpoints: 1,
+      },
+    ]);
+    const largest = [...incident.regressions].sort((a, b) => Math.abs(b.deltaPct) - Math.abs(a.deltaPct))[0]!;
+    expect(start.incidentsStarted[0]?.largest).toMatchObject({ metric: largest.metric, deltaPct: largest.deltaPct, before: largest.beforeValue, after: largest.afterValue });
+
+    // A later run: no incident started there; its gate stops before the step, and names the incident.
+    const later = await caller.run.get({ project: slug, id: runIds[28]! });
+    expect(later.incidentsStarted).toEqual([]);
+    expect(later.verdict.comparison.baseline.openIncident).toEqual({ number: 1, state: "open" });
+    expect(later.verdict.comparison.baseline.how).toMatch(/before the open regression GET \/x p\d+ \+\d+\.\d% from the run of 2026-11-01 \(\w+\), incident #1/);
+    expect(later.verdict.notes.at(-1)).toMatch(/^open regression on this series: .*, incident #1; runs are judged against the level before it/);
+    // A run before the step knows nothing of it.
+    expect((await caller.run.get({ project: slug, id: runIds[10]! })).verdict.comparison.baseline.openIncident).toBeNull();
+
+    // Accepted: the new level is the baseline, no open incident; the run where it started still says so.
+    await updateIncidents(database.prisma, { kind: "admin" }, slug, [1], { state: "accepted" }, { viaSession: false });
+    expect((await caller.run.get({ project: slug, id: runIds[28]! })).verdict.comparison.baseline.openIncident).toBeNull();
+    expect((await caller.run.get({ project: slug, id: runIds[20]! })).incidentsStarted).toEqual([expect.objectContaining({ number: 1, state: "accepted" })]);
+  }, 120_000);
 });

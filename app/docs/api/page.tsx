@@ -30,6 +30,8 @@ export default async function ApiDocsPage() {
         runs: absoluteUrl(baseUrl, apiPaths.runs(EXAMPLE_PROJECT)),
         tokens: absoluteUrl(baseUrl, `${apiPaths.project(EXAMPLE_PROJECT)}/tokens`),
         runPage: absoluteUrl(baseUrl, pagePaths.run(EXAMPLE_PROJECT, "cmabc123…")),
+        incidents: absoluteUrl(baseUrl, apiPaths.incidents(EXAMPLE_PROJECT)),
+        alertPrecision: absoluteUrl(baseUrl, apiPaths.alertPrecision(EXAMPLE_PROJECT)),
       }}
       metadataParameters={metadataParameters}
       errorRows={errorAnswerRows()}

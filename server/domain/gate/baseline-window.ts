@@ -27,6 +27,8 @@
  * reference time, newest first) and the series' changes, and this decides.
  */
 
+import type { IncidentState } from "../incidents/state";
+
 export const BASELINE_CAP = 30;
 
 /** A run of the series, as the window needs it. */
@@ -52,6 +54,8 @@ export interface SeriesChange {
   decidedAt: Date | null;
   /** For messages: "p95 of GetListing +30.2%", or the marker's text. */
   summary: string;
+  /** A regression's incident (docs/incidents.md), when it has one: messages and pages name and link it. */
+  incident?: { number: number; state: IncidentState } | null;
 }
 
 export type WindowMode = "series" | "pull-request";

@@ -14,6 +14,7 @@ import { AGGREGATE_NAME } from "../run";
 import type { SlaGrade } from "../sla/grade";
 import type { Verdict } from "../stats/verdict";
 import { pagePaths } from "../urls";
+import type { IncidentState } from "../incidents/state";
 import type { BaselineBasis } from "./baseline-window";
 import type { GateDecision, GateInput, Outcome } from "./outcome";
 import { decideOutcome } from "./outcome";
@@ -37,6 +38,8 @@ export interface BaselineChoice {
   pinned: boolean;
   basis: BaselineBasis;
   openRegression: string | null;
+  /** The open regression's incident, when it has one (the run page links it). */
+  openIncident: { number: number; state: IncidentState } | null;
 }
 
 export interface GateResult {
@@ -199,6 +202,7 @@ export function judgeGate(input: JudgeInput): GateResult {
         pinned: baseline.pinned,
         basis: baseline.basis,
         openRegression: baseline.openRegression,
+        openIncident: baseline.openIncident,
       },
       headRuns: headRuns.map((run) => run.id),
       verdict: comparison?.verdict ?? "inconclusive",

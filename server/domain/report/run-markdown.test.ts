@@ -41,7 +41,7 @@ function failedGate(): GateResult {
     notes: [],
     inconclusive: null,
     comparison: {
-      baseline: { how: "the last 5 go runs", pinned: false, basis: "recent", openRegression: null, runs: [] },
+      baseline: { how: "the last 5 go runs", pinned: false, basis: "recent", openRegression: null, openIncident: null, runs: [] },
       headRuns: ["r"],
       verdict: "regressed",
       kind: "group-vs-run",

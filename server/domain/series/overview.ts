@@ -2,10 +2,13 @@ import { median } from "../stats/descriptive";
 import { isInsufficient } from "../stats/insufficient";
 import { predictionTest } from "../stats/prediction-test";
 import { isBenchmark } from "../run";
+import { activeIncidentsOf, chooseTrendWindow } from "./recorded-changes";
+import type { ActiveIncidentMark, ChangeMarker, RecordedChange } from "./recorded-changes";
 /**
  * The overview's pure rules: a sparkline of an endpoint's last SERIES_LENGTH results and its trend
- * arrow (the latest value against the median of the previous runs), on p95 for an endpoint and on the
- * mean time per operation for a benchmark (what its gate judges: docs/benchmarks.md). The service
+ * arrow (the latest value against the median of the previous runs of its regime: recorded-changes.ts), on
+ * p95 for an endpoint and on the mean time per operation for a benchmark (what its gate judges:
+ * docs/benchmarks.md), and the incidents still being triaged on its series. The service
  * (server/services/project-overview.ts) reads the rows; everything here is computed from them.
  */
 
@@ -57,6 +60,10 @@ export type Trend =
       previousRuns: number;
       /** The test's two-sided p-value (latest against the previous runs); null with one previous run. */
       pValue: number | null;
+      /** The recorded change the previous runs start at, in words ("accepted incident #2"); null when none is in sight. */
+      since?: string | null;
+      /** The open change they stop before ("incident #3"): the latest is compared with the level before it. */
+      before?: string | null;
     };
 
 /** The significance level of the overview's arrows. */
@@ -112,18 +119,35 @@ export interface EndpointSummary {
   trendMetric: TrendMetric;
   series: SeriesPoint[];
   trend: Trend;
+  /** Incidents still open or investigating on its series (the inbox's), oldest first. */
+  incidents: ActiveIncidentMark[];
 }
+
+/**
+ * The project's recorded changes in sight (of any endpoint and series: a row picks its latest run's series,
+ * whose changes on every endpoint set its regime, as they set the gate's, and its own endpoint's for the
+ * incidents it names) and its change markers.
+ */
+export interface SeriesChanges {
+  changes: readonly RecordedChange[];
+  markers: readonly ChangeMarker[];
+}
+
+const NO_CHANGES: SeriesChanges = { changes: [], markers: [] };
 
 /** Builds an endpoint's summary from its results, newest first; null when it has none. */
 export function summarizeSeries(
   endpoint: { id: number | null; name: string; protocol: string | null },
   newestFirst: readonly SeriesResult[],
   latestRunId: string | null,
+  recorded: SeriesChanges = NO_CHANGES,
 ): EndpointSummary | null {
   const latest = newestFirst[0];
   if (!latest) return null;
   // One series: runs of another tool, label or branch are other measurements, not this one's history.
   const sameSeries = newestFirst.filter((result) => result.series === latest.series);
+  const changes = recorded.changes.filter((change) => change.series === latest.series);
+  const own = changes.filter((change) => change.endpointId === endpoint.id);
   const trendMetric: TrendMetric = isBenchmark(endpoint) ? "mean" : "p95";
   return {
     ...endpoint,
@@ -131,6 +155,35 @@ export function summarizeSeries(
     isInLatestRun: latest.runId === latestRunId,
     trendMetric,
     series: toSparkline(sameSeries, trendMetric),
-    trend: latestTrendOf(sameSeries.map((result) => result[TREND_COLUMN[trendMetric]]), trendMetric === "mean" ? "mean time/op" : "p95"),
+    trend: trendInRegime(sameSeries, changes, recorded.markers, trendMetric),
+    incidents: activeIncidentsOf(own, trendMetric),
   };
+}
+
+/** The trend of the latest result against the previous ones of its regime (recorded-changes.ts), `newestFirst` of one series. */
+function trendInRegime(
+  newestFirst: readonly SeriesResult[],
+  changes: readonly RecordedChange[],
+  markers: readonly ChangeMarker[],
+  metric: TrendMetric,
+): Trend {
+  const [latest, ...previous] = newestFirst;
+  const label = metric === "mean" ? "mean time/op" : "p95";
+  const column = TREND_COLUMN[metric];
+  if (latest === undefined) return latestTrendOf([], label);
+  // Runs without a value do not count toward the window (latestTrendOf skips them too).
+  const withValue = previous.filter((result) => result[column] !== null);
+  const window = chooseTrendWindow(withValue, latest.startedAt, changes, markers, TREND_WINDOW);
+  const inWindow = new Set(window.runIds);
+  const trend = latestTrendOf([latest[column], ...withValue.filter((result) => inWindow.has(result.runId)).map((result) => result[column])], label);
+  if (trend.kind === "change") return { ...trend, since: window.since, before: window.before };
+  if (window.runIds.length === 0 && latest[column] !== null && withValue.length > 0) {
+    // Earlier runs there are, but none in the latest run's regime among those read.
+    const reason =
+      window.before !== null
+        ? `the level before ${window.before} is older than the runs shown`
+        : `only the latest run is since ${window.since ?? "the last recorded change"}`;
+    return { kind: "insufficient", reason };
+  }
+  return trend;
 }

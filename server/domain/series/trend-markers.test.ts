@@ -40,6 +40,27 @@ describe("toMarkerSources", () => {
     ]);
   });
 
+  it("makes one marker of an incident's changes at its run, the largest first, naming the incident and its state", () => {
+    const incident = { number: 3, state: "investigating" as const };
+    const sources = toMarkerSources({
+      changes: [
+        { firstRunId: "b", metric: "p95", kind: "regression", deltaPct: 31, incident },
+        { firstRunId: "c", metric: "p50", kind: "improvement", deltaPct: -12, incident: null },
+        { firstRunId: "b", metric: "p99", kind: "regression", deltaPct: 40.24, incident },
+        // A change of the same incident a run later (its series was noisier): its own marker there.
+        { firstRunId: "c", metric: "mean", kind: "regression", deltaPct: 25, incident },
+      ],
+      pins: [],
+      annotations: [],
+    });
+    expect(sources).toEqual([
+      { runId: "b", kind: "regression", text: "Incident #3 (Investigating): p99 +40.2%, p95 +31.0%", incidentNumber: 3 },
+      { runId: "c", kind: "improvement", text: "p50 −12.0%" },
+      { runId: "c", kind: "regression", text: "Incident #3 (Investigating): mean +25.0%", incidentNumber: 3 },
+    ]);
+    expect(placeMarkers(sources, ROWS)[0]).toEqual({ runId: "b", kind: "regression", text: sources[0]!.text, time: T0 + HOUR, order: 6, incidentNumber: 3 });
+  });
+
   it("has nothing to say of nothing", () => {
     expect(toMarkerSources({ changes: [], pins: [], annotations: [] })).toEqual([]);
   });

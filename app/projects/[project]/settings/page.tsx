@@ -1,3 +1,4 @@
+import { AlertPrecisionPanel } from "@/components/settings/alert-precision";
 import { SettingsView } from "@/components/settings/settings-view";
 import type { PageProps } from "@/server/api/page-url";
 import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
@@ -11,13 +12,20 @@ export const generateMetadata = projectPageTitle("Settings");
 
 export default async function SettingsPage(props: Props) {
   const { project } = (await readPageUrl(props)).params;
-  // Prefetched for SettingsView (settings.get is open to readers: the page shows the SLA before unlocking).
-  await fetchPageQuery(trpc.settings.get.queryOptions({ project }));
+  // Prefetched for SettingsView (settings.get is open to readers: the page shows the SLA before unlocking)
+  // and for the alert precision panel (read-only: shown whether or not the browser is signed in as admin).
+  await Promise.all([
+    fetchPageQuery(trpc.settings.get.queryOptions({ project })),
+    fetchPageQuery(trpc.incident.precision.queryOptions({ project })),
+  ]);
   return (
     <div>
       <h1 className="mb-4 text-xl font-semibold">Settings</h1>
       <HydrateClient>
         <SettingsView project={project} />
+        <div className="mt-5">
+          <AlertPrecisionPanel project={project} />
+        </div>
       </HydrateClient>
     </div>
   );
