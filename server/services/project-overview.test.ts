@@ -149,7 +149,7 @@ describe.each(testDatabaseTargets())("the overview's trend column and the incide
   });
 
   it("once the incident is accepted, the row names none and the new level is the trend's reference", async () => {
-    await updateIncidents(database.prisma, { kind: "admin" }, slug, [1], { state: "accepted" }, { viaSession: false, name: "sam" });
+    await updateIncidents(database.prisma, { kind: "admin" }, slug, [1], { state: "accepted" }, { viaSession: false, name: "sam" }, { baseUrl: "http://localhost:3000" });
     const overview = await getProjectOverview(database.prisma, slug);
     expect(overview?.activeIncidents).toBe(0);
     const getListing = overview?.endpoints.find((endpoint) => endpoint.name === "GetListing");

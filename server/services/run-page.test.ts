@@ -151,7 +151,7 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
     expect((await caller.run.get({ project: slug, id: runIds[10]! })).verdict.comparison.baseline.openIncident).toBeNull();
 
     // Accepted: the new level is the baseline, no open incident; the run where it started still says so.
-    await updateIncidents(database.prisma, { kind: "admin" }, slug, [1], { state: "accepted" }, { viaSession: false });
+    await updateIncidents(database.prisma, { kind: "admin" }, slug, [1], { state: "accepted" }, { viaSession: false }, { baseUrl: "http://localhost:3000" });
     expect((await caller.run.get({ project: slug, id: runIds[28]! })).verdict.comparison.baseline.openIncident).toBeNull();
     expect((await caller.run.get({ project: slug, id: runIds[20]! })).incidentsStarted).toEqual([expect.objectContaining({ number: 1, state: "accepted" })]);
   }, 120_000);
