@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { Problem } from "@/components/settings/problem";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import type { AdminCallError } from "@/components/settings/problem";
 import type { IncidentState } from "@/server/domain/incidents/state";
 import { TRIAGE_ACTIONS, triageDone, triageQuestion, type TriageAction } from "./display";
@@ -35,6 +36,7 @@ export function BulkTriage({
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<AdminCallError | null>(null);
   const selectAll = useRef<HTMLInputElement>(null);
+  const hydrated = useHydrated();
   const allSelected = numbers.length > 0 && selected.length === numbers.length;
   const someSelected = selected.length > 0 && !allSelected;
 
@@ -66,7 +68,7 @@ export function BulkTriage({
             ref={selectAll}
             type="checkbox"
             checked={allSelected}
-            disabled={numbers.length === 0}
+            disabled={numbers.length === 0 || !hydrated}
             onChange={(event) => onSelectAll(event.target.checked)}
             className="accent-accent h-4 w-4"
           />

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { formatRunTime } from "@/components/history/run-time";
 import { cn } from "@/components/lib/cn";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import type { RouterOutputs } from "@/server/api/root";
 import { pagePaths } from "@/server/domain/urls";
 import { describeLastChange, runName, summarizeIncident } from "./display";
@@ -48,6 +49,7 @@ export function IncidentRow({
   const last = describeLastChange(incident);
   const run = incident.firstRun;
   const regionId = `incident-${incident.number}-regressions`;
+  const hydrated = useHydrated();
   return (
     <li
       data-testid="incident-row"
@@ -60,6 +62,7 @@ export function IncidentRow({
             <input
               type="checkbox"
               checked={selected}
+              disabled={!hydrated}
               onChange={(event) => onSelect(event.target.checked)}
               aria-label={`Select incident #${incident.number}`}
               className="accent-accent h-4 w-4"
