@@ -47,9 +47,9 @@ export function ProjectList({ empty }: { empty: ReactNode }) {
                   )}
                 </span>
               </div>
-              {project.openRegressions > 0 && (
-                <p className="mt-1 text-xs font-medium text-bad" data-testid="open-regressions">
-                  {project.openRegressions} open regression{project.openRegressions === 1 ? "" : "s"}
+              {project.activeIncidents > 0 && (
+                <p className="mt-1 text-xs font-medium text-bad" data-testid="active-incidents">
+                  {project.activeIncidents} active incident{project.activeIncidents === 1 ? "" : "s"}
                 </p>
               )}
               {project.description && <p className="mt-1 line-clamp-2 text-sm text-text-muted">{project.description}</p>}

@@ -65,7 +65,7 @@ function Section({ title, actions, children }: { title: string; actions?: ReactN
 
 /** What needs attention first: an upload schedule that stopped, and incidents still being triaged. */
 function OverviewBanners({ overview }: { overview: Overview }) {
-  const { freshness, openRegressions, activeIncidents, project } = overview;
+  const { freshness, openRegressions, activeIncidents, awaitingReturn, project } = overview;
   return (
     <>
       {freshness.status === "missing" && (
@@ -74,7 +74,7 @@ function OverviewBanners({ overview }: { overview: Overview }) {
           {freshness.message}
         </div>
       )}
-      {(activeIncidents > 0 || openRegressions > 0) && (
+      {(activeIncidents > 0 || awaitingReturn > 0) && (
         <a
           href={pagePaths.regressions(project.slug)}
           className="block rounded-md border border-bad p-3 text-sm hover:bg-surface-muted"
@@ -91,9 +91,9 @@ function OverviewBanners({ overview }: { overview: Overview }) {
           ) : (
             <>
               <span className="font-medium text-bad">
-                {openRegressions} open regression{openRegressions === 1 ? "" : "s"}
+                {awaitingReturn} regression{awaitingReturn === 1 ? "" : "s"}
               </span>{" "}
-              on {project.defaultBranch}, of incidents fixed or backed out and not yet seen coming back: review them in the inbox →
+              on {project.defaultBranch} of incidents fixed or backed out, not yet seen coming back: review them in the inbox →
             </>
           )}
         </a>

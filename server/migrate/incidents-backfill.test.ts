@@ -60,6 +60,18 @@ describe.each(SCRATCHES)(`migration ${INCIDENTS_MIGRATION} on $name`, ({ open })
         { id: "d1", number: 1 },
         { id: "i1", number: null },
       ]);
+      // Each regression reads as its incident decided (what the gate reads), and each history starts opened.
+      const statuses = await db.rows<{ id: string; status: string }>("SELECT id, status::text AS status FROM regressions ORDER BY id");
+      expect(statuses).toEqual([
+        { id: "a1", status: "acknowledged" },
+        { id: "a2", status: "acknowledged" },
+        { id: "b1", status: "dismissed" },
+        { id: "b2", status: "dismissed" },
+        { id: "c1", status: "open" },
+        { id: "d1", status: "open" },
+        { id: "i1", status: "open" },
+      ]);
+      expect(await db.rows("SELECT count(*)::int AS n FROM incident_events WHERE by = 'detector' AND to_state = 'open'")).toEqual([{ n: 4 }]);
     } finally {
       await db.close();
     }

@@ -42,7 +42,7 @@ export const updateIncidentSchema = z
 
 export const bulkUpdateIncidentsSchema = z
   .object({
-    numbers: z.array(z.number().int().min(1)).min(1).max(200).describe("The incidents' numbers (at most 200)."),
+    numbers: z.array(z.number().int().min(1).max(2_147_483_647)).min(1).max(200).describe("The incidents' numbers (at most 200)."),
     ...incidentChangeFields,
   })
   .strict()
@@ -115,7 +115,7 @@ export const alertPrecisionSchema = precisionCountsSchema
 // ---- Dashboard (tRPC) inputs ----
 
 export const incidentInboxInputSchema = projectInputSchema.extend({ state: incidentFilterSchema.default("active") });
-export const incidentInputSchema = projectInputSchema.extend({ number: z.number().int().min(1) });
+export const incidentInputSchema = projectInputSchema.extend({ number: z.number().int().min(1).max(2_147_483_647) });
 export const updateIncidentsInputSchema = z
   .object({ project: projectSlugSchema, numbers: bulkUpdateIncidentsSchema.shape.numbers, ...incidentChangeFields })
   .refine(hasSomeChange, NOTHING_TO_CHANGE);

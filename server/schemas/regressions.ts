@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { projectInputSchema, projectSlugSchema } from "./projects";
 
 /** Wire schemas of the regressions inbox: filters and status changes. */
 export const regressionStatusSchema = z.enum(["open", "acknowledged", "dismissed"]);
@@ -41,12 +40,3 @@ export const regressionSchema = z
   .describe("A detected change in an endpoint's history on the default branch.");
 
 export const regressionListSchema = z.array(regressionSchema).describe("Newest first.");
-
-// ---- Dashboard (tRPC) inputs: the resource's fields plus the project it lives in ----
-
-/** The inbox under a status filter ("all": every status). */
-export const regressionInboxInputSchema = projectInputSchema.extend({
-  status: z.union([regressionStatusSchema, z.literal("all")]).default("open"),
-});
-
-export const setRegressionStatusInputSchema = updateRegressionSchema.extend({ project: projectSlugSchema, id: z.string().min(1).max(200) });

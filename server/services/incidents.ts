@@ -1,4 +1,4 @@
-import { findIncidentOfStep } from "../domain/incidents/grouping";
+import { findIncidentOfStep, isBackAtLevel } from "../domain/incidents/grouping";
 import { computeAlertPrecision, type AlertPrecision } from "../domain/incidents/precision";
 import {
   ACTIVE_STATES,
@@ -170,6 +170,8 @@ export async function updateIncidents(
   const unique = [...new Set(numbers)];
   const queue = await jobQueueFor(db);
   const updates = await db.$transaction(async (tx) => {
+    // Detection attaches regressions under the same lock: a regression never joins an incident being decided.
+    await lockProjectIncidents(tx, project.id);
     const rows = await tx.incident.findMany({
       where: { projectId: project.id, number: { in: unique } },
       select: { id: true, number: true, projectId: true, state: true, note: true, links: true },
@@ -207,7 +209,8 @@ export async function updateIncidents(
         },
         select: { id: true },
       });
-      if (stateChanged) {
+      // Only where the gate's reading changes (open → investigating leaves a per-regression override alone).
+      if (stateChanged && regressionStatusOf(to) !== regressionStatusOf(row.state)) {
         await tx.regression.updateMany({
           where: { incidentId: row.id },
           data: { status: regressionStatusOf(to), statusChangedAt: now, statusChangedBy: by },
@@ -245,7 +248,7 @@ export async function updateIncidents(
       notify.baseUrl,
     );
     return done;
-  });
+  }, { timeout: 30_000, maxWait: 30_000 });
   const rows = await db.incident.findMany({ where: { id: { in: updates.map((update) => update.incident.id) } }, select: INCIDENT_SELECT });
   const views = await viewsOf(db, project, rows);
   return {
@@ -253,6 +256,11 @@ export async function updateIncidents(
     updates,
     incidents: unique.map((number) => views.find((view) => view.number === number)!),
   };
+}
+
+/** The project-wide lock under which incidents are opened, joined and decided. */
+async function lockProjectIncidents(tx: Prisma.TransactionClient, projectId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`incidents:${projectId}`}, 0))`;
 }
 
 /**
@@ -269,13 +277,20 @@ export async function attachToIncidents(
   const opened: string[] = [];
   const joined: string[] = [];
   if (regressions.length === 0) return { opened, joined };
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`incidents:${projectId}`}, 0))`;
+  await lockProjectIncidents(tx, projectId);
   const active = await tx.incident.findMany({
     where: { projectId, state: { in: [...ACTIVE_STATES] }, firstRunId: { in: [...new Set(regressions.flatMap((row) => row.seriesRunIds))] } },
     select: { id: true, firstRunId: true },
   });
-  for (const regression of regressions) {
+  // Earliest first, so an incident opens at its step's first run; one that a regression earlier in its
+  // series joins moves back to that run.
+  const ordered = [...regressions].sort((a, b) => a.seriesRunIds.indexOf(a.firstRunId) - b.seriesRunIds.indexOf(b.firstRunId));
+  for (const regression of ordered) {
     let incident = findIncidentOfStep(active, regression.firstRunId, regression.seriesRunIds);
+    if (incident !== null && regression.seriesRunIds.indexOf(regression.firstRunId) < regression.seriesRunIds.indexOf(incident.firstRunId)) {
+      await tx.incident.update({ where: { id: incident.id }, data: { firstRunId: regression.firstRunId }, select: { id: true } });
+      incident.firstRunId = regression.firstRunId;
+    }
     if (incident === null) {
       const last = await tx.incident.aggregate({ where: { projectId }, _max: { number: true } });
       const created = await tx.incident.create({
@@ -296,25 +311,28 @@ export async function attachToIncidents(
 
 /**
  * After detection recorded improvements: an improvement of a series that an earlier regression stepped up
- * means the series came back. The regression remembers the run it came back at (the latest regression of
+ * to the level before the step (within the project's minimum effect) means the series came back. The regression remembers the run it came back at (the latest regression of
  * the series before the improvement that has not come back yet), and its incident's page says so.
  */
 export async function markReturns(
   tx: Prisma.TransactionClient,
   projectId: string,
-  improvements: readonly { endpointId: number | null; metric: string; firstRunId: string; seriesRunIds: readonly string[] }[],
+  improvements: readonly { endpointId: number | null; metric: string; firstRunId: string; afterValue: number; seriesRunIds: readonly string[] }[],
 ): Promise<number> {
   let marked = 0;
+  if (improvements.length === 0) return marked;
+  const { minEffectPct } = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { minEffectPct: true } });
   for (const improvement of improvements) {
     const at = improvement.seriesRunIds.indexOf(improvement.firstRunId);
     const earlier = improvement.seriesRunIds.slice(0, at);
     if (earlier.length === 0) continue;
     const candidates = await tx.regression.findMany({
       where: { projectId, kind: "regression", endpointId: improvement.endpointId, metric: improvement.metric, returnRunId: null, firstRunId: { in: earlier } },
-      select: { id: true, firstRunId: true },
+      select: { id: true, firstRunId: true, beforeValue: true, afterValue: true },
     });
     const latest = candidates.sort((a, b) => earlier.indexOf(b.firstRunId) - earlier.indexOf(a.firstRunId))[0];
-    if (!latest) continue;
+    // Back only when the new level is the old one (within the minimum effect), not a partial undo.
+    if (!latest || !isBackAtLevel(latest, improvement.afterValue, minEffectPct)) continue;
     await tx.regression.update({ where: { id: latest.id }, data: { returnRunId: improvement.firstRunId }, select: { id: true } });
     marked += 1;
   }

@@ -136,9 +136,7 @@ async function findSeriesChanges(db: PrismaClient, projectId: string, rows: read
       incident: row.incidentNumber === null || row.incidentState === null ? null : { number: row.incidentNumber, state: row.incidentState },
     })),
   };
-  const isActive = (state: IncidentState | null) => state !== null && (ACTIVE_STATES as readonly IncidentState[]).includes(state);
-  const activeIncidents = new Set(changes.flatMap((row) => (row.incidentNumber !== null && isActive(row.incidentState) ? [row.incidentNumber] : [])));
-  return { recorded, activeIncidents: activeIncidents.size };
+  return { recorded };
 }
 
 /**
@@ -154,11 +152,15 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
   if (!project) return null;
 
   const generatedAt = new Date();
-  const [{ rows, changes }, recent, freshness, openRegressions] = await Promise.all([
+  const [{ rows, changes }, recent, freshness, openRegressions, activeIncidents, awaitingReturn] = await Promise.all([
     findRecentSeries(db, project.id).then(async (rows) => ({ rows, changes: await findSeriesChanges(db, project.id, rows) })),
     listRuns(db, project.id, { limit: RECENT_RUNS }),
     checkProjectFreshness(db, project.id, generatedAt),
-    db.regression.count({ where: { projectId: project.id, status: "open", kind: "regression" } }),
+    db.regression.count({ where: { projectId: project.id, kind: "regression", incident: { state: { in: [...ACTIVE_STATES] } } } }),
+    db.incident.count({ where: { projectId: project.id, state: { in: [...ACTIVE_STATES] } } }),
+    db.regression.count({
+      where: { projectId: project.id, kind: "regression", returnRunId: null, incident: { state: { in: ["fixed", "backed_out"] } } },
+    }),
   ]);
 
   // Rows arrive grouped by endpoint, newest first within each (the ORDER BY of each LATERAL scan);
@@ -195,9 +197,11 @@ export async function getProjectOverview(db: PrismaClient, projectSlug: string) 
     hasMoreRuns: recent.nextCursor !== null,
     /** Whether the project's upload schedule has stopped (the "missing data" banner). */
     freshness,
-    /** Open regressions on the default branch (the inbox banner). */
+    /** The regressions of the active incidents (the inbox banner). */
     openRegressions,
-    /** Incidents open or investigating, on any series (the inbox banner). */
-    activeIncidents: changes.activeIncidents,
+    /** Incidents open or investigating, on any series (the inbox banner), as the inbox counts them. */
+    activeIncidents,
+    /** Regressions of incidents fixed or backed out whose series has not been seen coming back. */
+    awaitingReturn,
   };
 }

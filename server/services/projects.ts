@@ -70,18 +70,19 @@ export async function listProjectCards(db: PrismaClient) {
       sparkline: recent.map((row) => ({ x: row.startedAt.getTime(), y: row.p95Ms })).reverse(),
     };
   });
-  const [grades, openRegressions] = await Promise.all([
+  const [grades, activeIncidents] = await Promise.all([
     Promise.all(
       cards.map(async (card) => (card.lastRun ? (await gradeRuns(db, card.id, [card.lastRun.id])).get(card.lastRun.id) : undefined)),
     ),
-    db.regression.groupBy({ by: ["projectId"], where: { status: "open", kind: "regression" }, _count: true }),
+    db.incident.groupBy({ by: ["projectId"], where: { state: { in: ["open", "investigating"] } }, _count: true }),
   ]);
-  const openCount = new Map(openRegressions.map((row) => [row.projectId, row._count]));
+  const activeCount = new Map(activeIncidents.map((row) => [row.projectId, row._count]));
   const withGrades = cards.map((card, index) => ({
     ...card,
     /** The last run's SLA grade; null when the project has no SLA policy or no runs. */
     grade: gradeSummary(grades[index]),
-    openRegressions: openCount.get(card.id) ?? 0,
+    /** Incidents open or investigating (as the inbox counts them). */
+    activeIncidents: activeCount.get(card.id) ?? 0,
   }));
   // Most recently active first; projects without runs keep the list's order, after them.
   return withGrades.sort((a, b) => (b.lastRun?.startedAt.getTime() ?? -Infinity) - (a.lastRun?.startedAt.getTime() ?? -Infinity) || 0);

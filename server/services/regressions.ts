@@ -3,7 +3,7 @@ import type { regressionStatusSchema, updateRegressionSchema } from "../schemas/
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { absoluteUrl, pagePaths } from "../domain/urls";
 import { notFound } from "./errors";
-import { hasOnlyBenchmarks, requireProject } from "./projects";
+import { requireProject } from "./projects";
 
 /** The regressions inbox: detected changes, newest first, with their status and links. */
 
@@ -63,29 +63,6 @@ export async function listProjectRegressions(
 ) {
   const project = await requireProject(db, projectSlug);
   return { project, regressions: await withRegressionLinks(db, project, await listRegressions(db, project.id, filter, take)) };
-}
-
-/** The inbox page: regressions and (at most 50) improvements under a status filter ("all": any). */
-export async function getRegressionInbox(
-  db: PrismaClient,
-  projectSlug: string,
-  status: z.infer<typeof regressionStatusSchema> | "all",
-) {
-  const project = await requireProject(db, projectSlug);
-  const filter = status === "all" ? {} : { status };
-  const [regressions, improvements, onlyBenchmarks] = await Promise.all([
-    listRegressions(db, project.id, { ...filter, kind: "regression" }),
-    listRegressions(db, project.id, { ...filter, kind: "improvement" }, 50),
-    hasOnlyBenchmarks(db, project.id),
-  ]);
-  const withLinks = await withRegressionLinks(db, project, [...regressions, ...improvements]);
-  return {
-    /** hasOnlyBenchmarks: the page words its empty state and intro for benchmarks. */
-    project: { slug: project.slug, defaultBranch: project.defaultBranch, hasOnlyBenchmarks: onlyBenchmarks },
-    status,
-    regressions: withLinks.slice(0, regressions.length),
-    improvements: withLinks.slice(regressions.length),
-  };
 }
 
 /** Acknowledge, dismiss or reopen (admin); not found unless the regression is the project's. */
@@ -149,11 +126,6 @@ export async function regressionLinksForRows(
       ),
     };
   });
-}
-
-export async function regressionLinks(db: Prisma.TransactionClient, project: InboxProject, row: RegressionRow) {
-  const [links] = await regressionLinksForRows(db, project, [row]);
-  return links!;
 }
 
 /** The REST (and webhook) shape of a regression: ISO times and absolute links. */

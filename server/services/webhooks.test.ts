@@ -8,7 +8,7 @@ import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testin
 import { updateIncidents } from "./incidents";
 import { jobQueueOf, type JobQueue } from "./job-queue";
 import { getProjectWebhook, rotateWebhookSecret, updateWebhookSettings } from "./webhook-settings";
-import { queueIncidentNotifications, type WebhookAttemptOptions } from "./webhooks";
+import { attemptWebhookDelivery, queueIncidentNotifications, type WebhookAttemptOptions } from "./webhooks";
 
 // Incident notifications end to end on a real database and a real receiver (scripts/ci/fake-chat.ts):
 // what is queued, in which format, signed how, retried when, and logged.
@@ -208,6 +208,21 @@ describe.each(testDatabaseTargets())("incident notifications on $name", ({ targe
     const [delivery] = await deliveriesOf(db, seeded.projectId);
     expect(delivery).toMatchObject({ attempts: 2, lastStatus: 200, lastError: null });
     expect(delivery!.deliveredAt).not.toBeNull();
+  });
+
+  it("a retry waiting when the webhook is turned off is not sent to the old URL", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const receiver = await chat();
+    receiver.failNext(1, 503);
+    const seeded = await seedIncident(db, { url: receiver.url });
+    await queueOpened(seeded);
+    const [queued] = await deliveriesOf(db, seeded.projectId);
+    expect(await attemptWebhookDelivery(db, queued!.id)).toMatchObject({ delivered: false, retryable: true });
+    await db.project.update({ where: { id: seeded.projectId }, data: { webhookUrl: null } });
+    expect(await attemptWebhookDelivery(db, queued!.id)).toEqual({ delivered: false, retryable: false, error: "Not sent: the webhook was turned off" });
+    // Its job, run by the queue, sends nothing either, and is done.
+    expect(await runJobs()).toEqual({ completed: 1, failed: 0 });
+    expect(receiver.requests).toHaveLength(1);
   });
 
   it("a 400 is final: one attempt, the delivery says why, and the receiver's body is never kept", async () => {

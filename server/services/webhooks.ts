@@ -228,11 +228,17 @@ export async function attemptWebhookDelivery(db: PrismaClient, deliveryId: strin
       payload: true,
       attempts: true,
       deliveredAt: true,
-      project: { select: { slug: true, webhookSecret: true } },
+      project: { select: { slug: true, webhookSecret: true, webhookUrl: true } },
     },
   });
   if (!delivery) return { delivered: false, retryable: false, error: "The delivery no longer exists (its project was deleted)" };
   if (delivery.deliveredAt !== null) return { delivered: true, retryable: false, error: null };
+  // The webhook was turned off or pointed elsewhere since this was queued: nothing more goes to the old URL.
+  if (delivery.project.webhookUrl !== delivery.url) {
+    const error = delivery.project.webhookUrl === null ? "Not sent: the webhook was turned off" : "Not sent: the webhook URL changed since it was queued";
+    await db.webhookDelivery.update({ where: { id: delivery.id }, data: { lastError: error }, select: { id: true } });
+    return { delivered: false, retryable: false, error };
+  }
   const attempt = await postOnce(delivery, options);
   await db.webhookDelivery.update({
     where: { id: delivery.id },

@@ -68,7 +68,7 @@ ALTER TABLE "incident_events" ADD CONSTRAINT "incident_events_incident_id_fkey" 
 
 -- Backfill: the regressions recorded before incidents were kept become incidents, one per step (the
 -- regressions a change opened at one first run), numbered by when they were opened. Their state follows
--- what was decided: every regression dismissed → invalid, any acknowledged → accepted, else open.
+-- what was decided: every regression dismissed → invalid, any acknowledged → accepted, else open, and its regressions follow it (below).
 WITH steps AS (
   SELECT
     project_id,
@@ -99,3 +99,13 @@ FROM steps;
 
 UPDATE "regressions" r SET incident_id = 'inc_' || md5(r.project_id || ':' || r.first_run_id)
 WHERE r.kind = 'regression';
+
+-- Each regression of a backfilled incident now reads as its incident decided (what the CI gate reads),
+-- and each incident's history starts with its opening by the detector.
+UPDATE "regressions" r
+SET status = (CASE i.state WHEN 'accepted' THEN 'acknowledged' WHEN 'invalid' THEN 'dismissed' ELSE 'open' END)::"RegressionStatus"
+FROM "incidents" i
+WHERE r.incident_id = i.id AND r.status::text <> (CASE i.state WHEN 'accepted' THEN 'acknowledged' WHEN 'invalid' THEN 'dismissed' ELSE 'open' END);
+
+INSERT INTO "incident_events" (id, incident_id, at, by, to_state)
+SELECT 'evt_' || md5(i.id), i.id, i.created_at, 'detector', 'open'::"IncidentState" FROM "incidents" i;

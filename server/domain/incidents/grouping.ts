@@ -30,3 +30,14 @@ export function findIncidentOfStep(
   }
   return best?.incident ?? null;
 }
+
+/**
+ * Whether a change the other way brought a regressed series back to its level before the step: its new
+ * level is within the project's minimum effect of the old one, or past it in the good direction. A later
+ * improvement that undoes only part of the step (+50%, then −10%) is not a return.
+ */
+export function isBackAtLevel(regression: { beforeValue: number; afterValue: number }, levelNow: number, minEffectPct: number): boolean {
+  const { beforeValue, afterValue } = regression;
+  const margin = Math.abs(beforeValue) * (minEffectPct / 100);
+  return afterValue >= beforeValue ? levelNow <= beforeValue + margin : levelNow >= beforeValue - margin;
+}

@@ -38,7 +38,7 @@ export interface RegressionForMessage {
   after: number;
   deltaPct: number;
   pValue: number | null;
-  /** Relative to the base URL, as the inbox gives them (regressionLinks). */
+  /** Relative to the base URL, as the inbox gives them (regressionLinksForRows). */
   trendPath: string;
   comparePath: string | null;
 }
