@@ -178,7 +178,7 @@ function WebhookForm({ project, settings }: { project: string; settings: Setting
         <p className="text-text-muted">
           {digest === "off"
             ? "One message when an incident opens and each time its state changes."
-            : "One message a day (07:00 UTC unless BENCHTRACK_DIGEST_CRON says otherwise) with the incidents opened or changed in the last 24 hours and the active ones; none on a quiet day."}
+            : "One message a day (07:00 UTC unless BENCHTRACK_DIGEST_CRON says otherwise) with the incidents opened or changed since the last digest (24 hours, or more after a day without one) and the active ones; none on a quiet day."}
         </p>
       </div>
       <div className="flex items-center gap-2">

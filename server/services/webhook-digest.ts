@@ -7,13 +7,17 @@ import { NOTIFYING_PROJECT_SELECT, loadIncidentsForMessages, queueDelivery } fro
 /**
  * The daily digest (docs/notifications.md): for each project whose webhook is set to "daily", once a day
  * (the send-webhook-digests job, on DIGEST_CRON), one message in the project's format with the incidents
- * opened or whose state changed in the last 24 hours, then the other active ones (open or investigating).
+ * opened or whose state changed since the project's last digest (the last 24 hours for its first, at most
+ * MAX_DIGEST_WINDOW_DAYS: a day the job did not run is not lost), then the other active ones (open or
+ * investigating).
  * Nothing is sent when nothing happened. One digest per project and UTC day: a digest already recorded
  * for the day (the job ran twice, or was retried after sending some) is not recorded again, which the
  * unique (project, digest_day) index holds against two replicas at once.
  */
 
 export const DIGEST_WINDOW_HOURS = 24;
+/** How far back a digest reaches after days without one. */
+export const MAX_DIGEST_WINDOW_DAYS = 7;
 
 export interface DigestRunReport {
   /** Projects with a daily digest. */
@@ -29,7 +33,8 @@ export interface DigestRunReport {
 /** Queues the digests due at `now` (the job's clock; tests give their own). */
 export async function queueWebhookDigests(db: PrismaClient, queue: JobQueue, options: { now: Date; baseUrl: string }): Promise<DigestRunReport> {
   const to = options.now;
-  const from = new Date(to.getTime() - DIGEST_WINDOW_HOURS * 3600_000);
+  const firstFrom = new Date(to.getTime() - DIGEST_WINDOW_HOURS * 3600_000);
+  const earliest = new Date(to.getTime() - MAX_DIGEST_WINDOW_DAYS * 24 * 3600_000);
   const digestDay = to.toISOString().slice(0, 10);
   const projects = await db.project.findMany({
     where: { webhookDigest: "daily", webhookUrl: { not: null } },
@@ -38,6 +43,12 @@ export async function queueWebhookDigests(db: PrismaClient, queue: JobQueue, opt
   });
   const report: DigestRunReport = { projects: projects.length, queued: 0, quiet: 0, alreadySent: 0 };
   for (const project of projects) {
+    const previous = await db.webhookDelivery.findFirst({
+      where: { projectId: project.id, digestUntil: { not: null, lte: to } },
+      orderBy: { digestUntil: "desc" },
+      select: { digestUntil: true },
+    });
+    const from = previous?.digestUntil ? new Date(Math.max(previous.digestUntil.getTime(), earliest.getTime())) : firstFrom;
     const message = await digestOf(db, project, from, to);
     if (message === null) {
       report.quiet += 1;
@@ -47,7 +58,7 @@ export async function queueWebhookDigests(db: PrismaClient, queue: JobQueue, opt
       const queued = await db.$transaction(async (tx) => {
         const sent = await tx.webhookDelivery.findUnique({ where: { projectId_digestDay: { projectId: project.id, digestDay } }, select: { id: true } });
         if (sent) return false;
-        await queueDelivery(tx, queue, project, message, options.baseUrl, { digestDay });
+        await queueDelivery(tx, queue, project, message, options.baseUrl, { digestDay, digestUntil: to });
         return true;
       });
       if (queued) report.queued += 1;

@@ -403,8 +403,18 @@ describe.each(testDatabaseTargets())("incident notifications on $name", ({ targe
       await runDigest(new Date("2025-11-19T07:00:00Z"));
       const slack = slackMessageSchema.parse(receiver.requests.filter((request) => request.path === new URL(receiver.url).pathname).at(-1)!.json);
       expect(slack.blocks[0]).toMatchObject({ type: "header", text: { text: "📋 Daily incident digest · Listings API" } });
-      expect(slack.blocks[1]).toMatchObject({ text: { text: expect.stringMatching(/^1 incident changed state in the last 24 h; 0 active/) } });
+      // The window starts where the last digest ended (the 17th), so the quiet 18th is in it: 2 days.
+      expect(slack.blocks[1]).toMatchObject({ text: { text: expect.stringMatching(/^1 incident changed state in the last 2 days; 0 active/) } });
       expect(JSON.stringify(slack)).toContain("Open → Accepted by carol");
+
+      // The job does not run on the 20th (the server was down); #2 is reopened that day. The 21st's
+      // digest starts where the 19th's ended, so the 20th's change is not lost.
+      await db.incidentEvent.create({ data: { incidentId: second.id, by: "dan", fromState: "fixed", toState: "open", at: new Date("2025-11-20T12:00:00Z") } });
+      await db.incident.update({ where: { id: second.id }, data: { state: "open" } });
+      await runDigest(new Date("2025-11-21T07:00:00Z"));
+      const late = JSON.stringify(receiver.requests.at(-1)!.json);
+      expect(late).toContain("Fixed → Open by dan");
+      expect(late).toContain("in the last 2 days");
     });
   });
 });

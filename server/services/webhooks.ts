@@ -90,7 +90,7 @@ export async function queueDelivery(
   project: NotifyingProject,
   message: NotificationMessage,
   baseUrl: string,
-  about: { incidentId?: string; digestDay?: string },
+  about: { incidentId?: string; digestDay?: string; digestUntil?: Date },
 ): Promise<string> {
   const url = project.webhookUrl;
   if (url === null) throw new Error(`Project "${project.slug}" has no webhook URL`);
@@ -102,6 +102,7 @@ export async function queueDelivery(
       format: project.webhookFormat,
       incidentId: about.incidentId ?? null,
       digestDay: about.digestDay ?? null,
+      digestUntil: about.digestUntil ?? null,
       url,
       payload,
     },

@@ -228,7 +228,13 @@ export function digestSummary(message: DigestMessage): string {
     opened > 0 ? `${opened} incident${opened === 1 ? "" : "s"} opened` : null,
     changed > 0 ? `${changed} ${opened > 0 ? "" : `incident${changed === 1 ? "" : "s"} `}changed state` : null,
   ].filter((part) => part !== null);
-  return `${happened.join(", ") || "nothing happened"} in the last 24 h; ${active} active (open or investigating)`;
+  return `${happened.join(", ") || "nothing happened"} ${describeDigestWindow(message)}; ${active} active (open or investigating)`;
+}
+
+/** "in the last 24 h", or "in the last 3 days" when the window reaches back to an earlier digest. */
+function describeDigestWindow(message: DigestMessage): string {
+  const hours = Math.round((message.to.getTime() - message.from.getTime()) / 3600_000);
+  return hours <= 24 ? "in the last 24 h" : `in the last ${Math.round(hours / 24)} days`;
 }
 
 /** The incidents inbox of the project (the Regressions tab). */
