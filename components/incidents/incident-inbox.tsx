@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { useIsAdmin } from "@/components/providers/session-provider";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ImprovementsTable } from "@/components/regressions/improvements-table";
+import { IMPROVEMENTS_LISTED } from "@/server/schemas/regressions";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
@@ -161,13 +162,17 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
         )}
       </Card>
 
-      <Card title={`Improvements (${improvements.length})`} data-testid="improvements">
+      <Card
+        title={improvements.length >= IMPROVEMENTS_LISTED ? `Improvements (the newest ${IMPROVEMENTS_LISTED})` : `Improvements (${improvements.length})`}
+        data-testid="improvements"
+      >
         {improvements.length === 0 ? (
           <p className="text-text-muted text-sm">No lasting improvements detected.</p>
         ) : (
           <>
             <p className="text-text-muted mb-3 text-sm">
-              Steps the good way: they open no incident, and the gate&apos;s baseline starts afresh at each.
+              Steps the good way: they open no incident, and the gate&apos;s baseline starts afresh at each (unless
+              it was dismissed as noise).
             </p>
             <ImprovementsTable slug={project} improvements={improvements} />
           </>

@@ -1,6 +1,9 @@
 import { z } from "zod";
 
 /** Wire schemas of the regressions inbox: filters and status changes. */
+
+/** How many improvements the incidents inbox lists, newest first. */
+export const IMPROVEMENTS_LISTED = 50;
 export const regressionStatusSchema = z.enum(["open", "acknowledged", "dismissed"]);
 export const regressionsQuerySchema = z.object({
   status: regressionStatusSchema.optional().describe("Only regressions with this status."),
