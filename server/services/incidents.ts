@@ -1,4 +1,5 @@
 import { findIncidentOfStep, isBackAtLevel } from "../domain/incidents/grouping";
+import { byLargestChange } from "../domain/incidents/summary";
 import { computeAlertPrecision, type AlertPrecision } from "../domain/incidents/precision";
 import {
   ACTIVE_STATES,
@@ -82,9 +83,7 @@ async function viewsOf(db: Prisma.TransactionClient, project: { id: string; slug
   const links = await regressionLinksForRows(db, project, regressions);
   const withLinks = regressions.map((row, index) => ({ ...row, links: links[index]! }));
   return rows.map((row) => {
-    const members = withLinks
-      .filter((regression) => regression.incidentId === row.id)
-      .sort((a, b) => Math.abs(b.deltaPct) - Math.abs(a.deltaPct));
+    const members = byLargestChange(withLinks.filter((regression) => regression.incidentId === row.id));
     const largest = members[0];
     return {
       ...row,

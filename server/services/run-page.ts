@@ -1,3 +1,4 @@
+import { summarizeStep } from "../domain/incidents/summary";
 import { loadProfileDifference } from "../domain/compare/load-profile";
 import { COMPARE_WITH_LAST_RUNS, toCompareLinks, toRunReport } from "../domain/report/run-report";
 import type { RunReport } from "../domain/report/run-report";
@@ -47,7 +48,7 @@ async function findIncidentsStartedAt(db: PrismaClient, projectId: string, runId
     },
   });
   return rows.map((row) => {
-    const largest = [...row.regressions].sort((a, b) => Math.abs(b.deltaPct) - Math.abs(a.deltaPct))[0];
+    const { largest, changes, endpoints } = summarizeStep(row.regressions);
     return {
       number: row.number,
       state: row.state,
@@ -61,8 +62,8 @@ async function findIncidentsStartedAt(db: PrismaClient, projectId: string, runId
             after: largest.afterValue,
           }
         : null,
-      changes: row.regressions.length,
-      endpoints: new Set(row.regressions.map((regression) => regression.endpointId)).size,
+      changes,
+      endpoints,
     };
   });
 }

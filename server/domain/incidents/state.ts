@@ -20,6 +20,11 @@ export type IncidentState = (typeof INCIDENT_STATES)[number];
 export const CLOSED_STATES = ["fixed", "backed_out", "accepted", "invalid"] as const satisfies readonly IncidentState[];
 export const ACTIVE_STATES = ["open", "investigating"] as const satisfies readonly IncidentState[];
 
+/** Active: still to be decided (open or investigating). */
+export function isActiveState(state: IncidentState): boolean {
+  return (ACTIVE_STATES as readonly IncidentState[]).includes(state);
+}
+
 export function isClosedState(state: IncidentState): boolean {
   return (CLOSED_STATES as readonly IncidentState[]).includes(state);
 }

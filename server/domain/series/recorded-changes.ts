@@ -1,7 +1,8 @@
 import { formatDeltaPct } from "../format";
 import { chooseBaselineWindow } from "../gate/baseline-window";
 import type { SeriesChange } from "../gate/baseline-window";
-import { ACTIVE_STATES } from "../incidents/state";
+import { isActiveState } from "../incidents/state";
+import { byLargestChange } from "../incidents/summary";
 import type { IncidentState } from "../incidents/state";
 
 /**
@@ -53,7 +54,6 @@ export interface ActiveIncidentMark {
   firstRunId: string;
 }
 
-const isActive = (state: IncidentState) => (ACTIVE_STATES as readonly IncidentState[]).includes(state);
 
 /**
  * The incidents still open or investigating among an endpoint's changes (already of its series and endpoint), by
@@ -62,13 +62,13 @@ const isActive = (state: IncidentState) => (ACTIVE_STATES as readonly IncidentSt
 export function activeIncidentsOf(changes: readonly RecordedChange[], trendMetric: string): ActiveIncidentMark[] {
   const byNumber = new Map<number, RecordedChange[]>();
   for (const change of changes) {
-    if (change.kind !== "regression" || change.incident === null || !isActive(change.incident.state)) continue;
+    if (change.kind !== "regression" || change.incident === null || !isActiveState(change.incident.state)) continue;
     byNumber.set(change.incident.number, [...(byNumber.get(change.incident.number) ?? []), change]);
   }
   return [...byNumber]
     .sort(([a], [b]) => a - b)
     .map(([number, members]) => {
-      const largest = [...members].sort((a, b) => Math.abs(b.deltaPct) - Math.abs(a.deltaPct))[0]!;
+      const largest = byLargestChange(members)[0]!;
       const shown = members.find((member) => member.metric === trendMetric) ?? largest;
       return { number, state: shown.incident!.state, metric: shown.metric, deltaPct: shown.deltaPct, firstRunId: shown.firstRunId };
     });

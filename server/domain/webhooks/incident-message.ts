@@ -1,4 +1,5 @@
-import { INCIDENT_STATE_LABELS, type IncidentState } from "../incidents/state";
+import { INCIDENT_STATE_LABELS, isActiveState, type IncidentState } from "../incidents/state";
+import { byLargestChange } from "../incidents/summary";
 import { formatDeltaPct, formatPValue } from "../format";
 import { formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf } from "../series-kind";
 import { absoluteUrl, pagePaths } from "../urls";
@@ -114,9 +115,6 @@ export function formatUtcMinute(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-function byLargestChange(regressions: readonly RegressionForMessage[]): RegressionForMessage[] {
-  return [...regressions].sort((a, b) => Math.abs(b.deltaPct) - Math.abs(a.deltaPct) || a.id.localeCompare(b.id));
-}
 
 /** The regression's series and metric and its values, as a person reads them. */
 function describeRegression(regression: RegressionForMessage) {
@@ -217,7 +215,7 @@ export function digestCounts(message: DigestMessage) {
     if (incident.changes.some((change) => change.from === null)) opened += 1;
     else if (incident.changes.length > 0) changed += 1;
   }
-  const active = message.incidents.filter((incident) => incident.state === "open" || incident.state === "investigating").length;
+  const active = message.incidents.filter((incident) => isActiveState(incident.state)).length;
   return { opened, changed, active };
 }
 
