@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ChangeLinks } from "@/components/regressions/change-links";
 import { formatRunTime } from "@/components/history/run-time";
 import { cn } from "@/components/lib/cn";
 import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
@@ -92,24 +93,7 @@ export function IncidentRegressions({
                 )}
               </Td>
               <Td className={PHONE.links} data-column="links">
-                <span className="flex gap-3 text-xs">
-                  <Link
-                    href={regression.links.trendPath}
-                    className="text-accent hover:underline"
-                    aria-label={`Trend: ${series} ${metric}, the step marked`}
-                  >
-                    trend
-                  </Link>
-                  {regression.links.comparePath && (
-                    <Link
-                      href={regression.links.comparePath}
-                      className="text-accent hover:underline"
-                      aria-label={`Before vs after: ${series} ${metric}`}
-                    >
-                      before vs after
-                    </Link>
-                  )}
-                </span>
+                <ChangeLinks links={regression.links} series={series} metric={metric} />
               </Td>
             </tr>
           );

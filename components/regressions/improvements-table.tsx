@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ChangeLinks } from "@/components/regressions/change-links";
 import { formatRunTime } from "@/components/history/run-time";
 import { describeSeries, formatBeforeAfter, runName } from "@/components/incidents/display";
 import { cn } from "@/components/lib/cn";
@@ -67,24 +68,7 @@ export function ImprovementsTable({ slug, improvements }: { slug: string; improv
                 <span className="text-text-muted text-xs">{formatRunTime(row.firstRun.startedAt)}</span>
               </Td>
               <Td className={PHONE.links} data-column="links">
-                <span className="flex gap-3 text-xs">
-                  <Link
-                    href={row.links.trendPath}
-                    className="text-accent hover:underline"
-                    aria-label={`Trend: ${series} ${metric}`}
-                  >
-                    trend
-                  </Link>
-                  {row.links.comparePath && (
-                    <Link
-                      href={row.links.comparePath}
-                      className="text-accent hover:underline"
-                      aria-label={`Before vs after: ${series} ${metric}`}
-                    >
-                      before vs after
-                    </Link>
-                  )}
-                </span>
+                <ChangeLinks links={row.links} series={series} metric={metric} />
               </Td>
             </tr>
           );
