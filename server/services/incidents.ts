@@ -15,7 +15,7 @@ import { requireUploadTo, type Principal } from "./auth";
 import { notFound } from "./errors";
 import { jobQueueFor } from "./job-queue";
 import { requireProject } from "./projects";
-import { REGRESSION_SELECT, regressionLinksForRows, toRegressionJson, type RegressionWithLinks } from "./regressions";
+import { listIncidentRegressions, toRegressionJson, type IncidentRegressionRow } from "./regressions";
 import { queueIncidentNotifications } from "./webhooks";
 
 /**
@@ -48,13 +48,10 @@ const INCIDENT_SELECT = {
 
 type IncidentRow = Prisma.IncidentGetPayload<{ select: typeof INCIDENT_SELECT }>;
 /** The run a regression's series came back at (a later change the other way), as its page names it. */
-const RETURN_RUN_SELECT = { id: true, label: true, round: true, startedAt: true, gitCommit: true } satisfies Prisma.RunSelect;
-type ReturnRun = Prisma.RunGetPayload<{ select: typeof RETURN_RUN_SELECT }>;
-type RegressionOfIncident = RegressionWithLinks & { incidentId: string | null; returnRunId: string | null; returnRun: ReturnRun | null };
 
 export interface IncidentView extends IncidentRow {
   /** Its regressions, the largest |Δ| first, each with its links and the run its series came back at (if it did). */
-  regressions: RegressionOfIncident[];
+  regressions: IncidentRegressionRow[];
   /** Distinct endpoints (null: the aggregate), in the regressions' order. */
   endpoints: (string | null)[];
   /** How many of its regressions' series have come back (a later change the other way on each). */
@@ -75,13 +72,7 @@ const stateWhere = (filter: IncidentFilter): Prisma.IncidentWhereInput =>
 
 async function viewsOf(db: Prisma.TransactionClient, project: { id: string; slug: string; defaultBranch: string }, rows: IncidentRow[]): Promise<IncidentView[]> {
   if (rows.length === 0) return [];
-  const regressions = await db.regression.findMany({
-    where: { incidentId: { in: rows.map((row) => row.id) } },
-    select: { ...REGRESSION_SELECT, incidentId: true, returnRunId: true, returnRun: { select: RETURN_RUN_SELECT } },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
-  const links = await regressionLinksForRows(db, project, regressions);
-  const withLinks = regressions.map((row, index) => ({ ...row, links: links[index]! }));
+  const withLinks = await listIncidentRegressions(db, project, rows.map((row) => row.id));
   return rows.map((row) => {
     const members = byLargestChange(withLinks.filter((regression) => regression.incidentId === row.id));
     const largest = members[0];

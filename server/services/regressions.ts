@@ -91,7 +91,7 @@ export async function setRegressionStatus(
  */
 const RUNS_AROUND_CHANGE = 10;
 
-export async function regressionLinksForRows(
+async function regressionLinksForRows(
   db: Prisma.TransactionClient,
   project: InboxProject,
   rows: readonly RegressionRow[],
@@ -126,6 +126,38 @@ export async function regressionLinksForRows(
       ),
     };
   });
+}
+
+/** The run a regression's series came back at, as incident views name it. */
+const RETURN_RUN_SELECT = { id: true, label: true, round: true, startedAt: true, gitCommit: true } satisfies Prisma.RunSelect;
+
+const INCIDENT_REGRESSION_SELECT = {
+  ...REGRESSION_SELECT,
+  incidentId: true,
+  endpointId: true,
+  returnRunId: true,
+  returnRun: { select: RETURN_RUN_SELECT },
+} satisfies Prisma.RegressionSelect;
+
+export type IncidentRegressionRow = Prisma.RegressionGetPayload<{ select: typeof INCIDENT_REGRESSION_SELECT }> & { links: RegressionLinks };
+
+/**
+ * The regressions of some incidents, oldest first, each with its links: what the incident views and the
+ * notifications both read (one query for the rows, one for the links).
+ */
+export async function listIncidentRegressions(
+  db: Prisma.TransactionClient,
+  project: InboxProject,
+  incidentIds: readonly string[],
+): Promise<IncidentRegressionRow[]> {
+  if (incidentIds.length === 0) return [];
+  const rows = await db.regression.findMany({
+    where: { incidentId: { in: [...incidentIds] } },
+    select: INCIDENT_REGRESSION_SELECT,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  const links = await regressionLinksForRows(db, project, rows);
+  return rows.map((row, index) => ({ ...row, links: links[index]! }));
 }
 
 /** The REST (and webhook) shape of a regression: ISO times and absolute links. */

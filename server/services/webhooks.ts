@@ -5,7 +5,7 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhookBody } from "../domain/w
 import { buildWebhookBody } from "../domain/webhooks/webhook-body";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { JobQueue } from "./job-queue";
-import { REGRESSION_SELECT, regressionLinksForRows } from "./regressions";
+import { listIncidentRegressions } from "./regressions";
 import { webhookTargetProblem } from "./webhook-targets";
 
 /**
@@ -137,13 +137,8 @@ export async function loadIncidentsForMessages(
         firstRun: { select: { id: true, label: true, gitBranch: true, gitCommit: true, startedAt: true } },
       },
     }),
-    db.regression.findMany({
-      where: { incidentId: { in: ids } },
-      select: { ...REGRESSION_SELECT, incidentId: true, endpointId: true },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    }),
+    listIncidentRegressions(db, project, ids),
   ]);
-  const links = await regressionLinksForRows(db, project, regressions);
   const units = await metricUnits(db, regressions);
   const byId = new Map<string, IncidentForMessage>();
   for (const incident of incidents) {
@@ -175,8 +170,8 @@ export async function loadIncidentsForMessages(
                 after: row.afterValue,
                 deltaPct: row.deltaPct,
                 pValue: row.pValue,
-                trendPath: links[index]!.trendPath,
-                comparePath: links[index]!.comparePath,
+                trendPath: row.links.trendPath,
+                comparePath: row.links.comparePath,
               },
             ],
       ),
