@@ -40,7 +40,7 @@ describe("project webhook settings and delivery log", () => {
   });
 
   it("sets the URL (which makes a signing secret), then the format and digest alone, then turns webhooks off with null", async () => {
-    const url = "https://hooks.slack.com/services/T000/B000/XXXX";
+    const url = "https://hooks.slack.com/services/T000/B000/secretPathPart0123";
     const set = await put({ url });
     expect(set.status).toBe(200);
     const settings = await set.json();
