@@ -38,6 +38,27 @@ export async function seedProjectWithToken(db: PrismaClient, prefix: string) {
  * The admin-only rule, as every admin procedure must apply it: refused without a token
  * (UNAUTHORIZED) and with the project's own upload token (FORBIDDEN).
  */
+/** `count` k6 runs labelled nightly on main, a day apart from 2026-11-01 (round 1, 2… with `rounds`); their ids in order. */
+export async function createNightlyRuns(db: PrismaClient, projectId: string, count: number, { rounds = false } = {}): Promise<string[]> {
+  const runIds: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const run = await db.run.create({
+      data: {
+        projectId,
+        tool: "k6",
+        format: "k6-summary",
+        label: "nightly",
+        ...(rounds && { round: index + 1 }),
+        gitBranch: "main",
+        startedAt: new Date(Date.UTC(2026, 10, 1 + index)),
+      },
+      select: { id: true },
+    });
+    runIds.push(run.id);
+  }
+  return runIds;
+}
+
 export async function expectAdminOnly(db: PrismaClient, uploadToken: string, call: (caller: Caller) => Promise<unknown>) {
   await expect(call(callerWith(db, null))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   await expect(call(callerWith(db, "not-a-token"))).rejects.toMatchObject({ code: "UNAUTHORIZED" });

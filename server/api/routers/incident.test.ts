@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../testing/databases";
-import { adminCaller, callerWith, expectAdminOnly, seedProjectWithToken, useRouterDatabase } from "../../testing/trpc-callers";
+import { adminCaller, callerWith, expectAdminOnly, createNightlyRuns, seedProjectWithToken, useRouterDatabase } from "../../testing/trpc-callers";
 
 describe.each(testDatabaseTargets())("incident router on $name", ({ target }) => {
   const database = useRouterDatabase(target);
@@ -11,22 +11,7 @@ describe.each(testDatabaseTargets())("incident router on $name", ({ target }) =>
    */
   async function seedIncident(prefix: string) {
     const seeded = await seedProjectWithToken(database().prisma, prefix);
-    const runIds: string[] = [];
-    for (let index = 0; index < 8; index++) {
-      const run = await database().prisma.run.create({
-        data: {
-          projectId: seeded.projectId,
-          tool: "k6",
-          format: "k6-summary",
-          label: "nightly",
-          round: index + 1,
-          gitBranch: "main",
-          startedAt: new Date(Date.UTC(2026, 10, 1 + index)),
-        },
-        select: { id: true },
-      });
-      runIds.push(run.id);
-    }
+    const runIds = await createNightlyRuns(database().prisma, seeded.projectId, 8, { rounds: true });
     const incident = await database().prisma.incident.create({
       data: { projectId: seeded.projectId, number: 1, firstRunId: runIds[3]!, detectorVersion: 2, events: { create: { by: "detector", toState: "open" } } },
       select: { id: true },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../testing/databases";
-import { callerWith, seedProjectWithToken, useRouterDatabase } from "../../testing/trpc-callers";
+import { callerWith, createNightlyRuns, seedProjectWithToken, useRouterDatabase } from "../../testing/trpc-callers";
 
 describe.each(testDatabaseTargets())("regression router on $name", ({ target }) => {
   const database = useRouterDatabase(target);
@@ -8,21 +8,7 @@ describe.each(testDatabaseTargets())("regression router on $name", ({ target }) 
   /** Four runs on main labelled nightly, and a p95 change recorded at the third. */
   async function seedRegression(prefix: string, kind: "regression" | "improvement" = "regression") {
     const seeded = await seedProjectWithToken(database().prisma, prefix);
-    const runIds: string[] = [];
-    for (let index = 0; index < 4; index++) {
-      const run = await database().prisma.run.create({
-        data: {
-          projectId: seeded.projectId,
-          tool: "k6",
-          format: "k6-summary",
-          label: "nightly",
-          gitBranch: "main",
-          startedAt: new Date(Date.UTC(2026, 10, 1 + index)),
-        },
-        select: { id: true },
-      });
-      runIds.push(run.id);
-    }
+    const runIds = await createNightlyRuns(database().prisma, seeded.projectId, 4);
     const regression = await database().prisma.regression.create({
       data: { projectId: seeded.projectId, metric: "p95", kind, firstRunId: runIds[2]!, beforeValue: 10, afterValue: 15, deltaPct: 50, pValue: 0.001 },
       select: { id: true },
