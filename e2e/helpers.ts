@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -83,4 +84,15 @@ export const GHZ_METHODS = ["GetListing", "ListListings", "SearchListings", "Che
 /** The five ghz reports of one round, as one run. */
 export function ghzRound(variant: "baseline" | "managedasync", round: 1 | 2 | 3): Record<string, Buffer> {
   return Object.fromEntries(GHZ_METHODS.map((method) => [`${method}.json`, fixture(`ghz/${variant}/round${round}/${method}.json`)]));
+}
+
+/** The CI step (scripts/ci/benchtrack-pr.mjs) as GitHub Actions runs it, with `env` only, in `cwd`: its exit code and output. */
+export async function runGithubPrStep(env: Record<string, string>, cwd: string): Promise<{ code: number | null; output: string }> {
+  const script = path.resolve(import.meta.dirname, "../scripts/ci/benchtrack-pr.mjs");
+  const child = spawn(process.execPath, [script, "github"], { env: { NODE_ENV: "test", ...env }, cwd });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, output };
 }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +5,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
 import { startFakeChat, type FakeChat } from "../../scripts/ci/fake-chat";
 import { startFakeGithub, type FakeForge } from "../../scripts/ci/fake-forges";
-import { uniqueSlug, uploadRun } from "../helpers";
+import { runGithubPrStep, uniqueSlug, uploadRun } from "../helpers";
 
 /**
  * The alert workflow end to end (issue 25's "done when"): a step on main opens ONE incident; the inbox
@@ -14,7 +13,6 @@ import { uniqueSlug, uploadRun } from "../helpers";
  * Slack-format webhook and a GitHub commit status each reach their local stand-in once per event, after a
  * failed first attempt is retried; Settings' alert precision reads 1 valid / 0 invalid.
  */
-const SCRIPT = path.resolve(import.meta.dirname, "../../scripts/ci/benchtrack-pr.mjs");
 const GITHUB_TOKEN = "ghs_e2e_incidents_0123456789abcdef";
 const ENDPOINTS = ["GET /listings", "GET /listings/:id", "POST /orders"];
 const sha = (digit: string) => digit.repeat(40);
@@ -85,11 +83,7 @@ async function prStep(baseURL: string, slug: string, body: string, head: string)
     GITHUB_SHA: sha("f"),
     GITHUB_WORKSPACE: dir,
   };
-  const child = spawn(process.execPath, [SCRIPT, "github"], { env: { NODE_ENV: "test", ...env }, cwd: dir });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const { code, output } = await runGithubPrStep(env, dir);
   return { code, output };
 }
 

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
 import { startFakeGithub } from "../../scripts/ci/fake-forges";
 import type { FakeForge } from "../../scripts/ci/fake-forges";
-import { SCREENSHOT_DIR, WRITES_SCREENSHOTS, ghzRound, lookAt, uniqueSlug, uploadFiles } from "../helpers";
+import { SCREENSHOT_DIR, WRITES_SCREENSHOTS, ghzRound, lookAt, runGithubPrStep, uniqueSlug, uploadFiles } from "../helpers";
 
 /**
  * The pull-request review loop end to end: main's rounds at the merge-base, main moving on, then a PR's
@@ -14,7 +13,6 @@ import { SCREENSHOT_DIR, WRITES_SCREENSHOTS, ghzRound, lookAt, uniqueSlug, uploa
  * against this server and a local stand-in for GitHub's comments and statuses API (the head commit's
  * status is what a required check reads); the comment's link opened in a fresh browser.
  */
-const SCRIPT = path.resolve(import.meta.dirname, "../../scripts/ci/benchtrack-pr.mjs");
 const GITHUB_TOKEN = "ghs_e2e_token_0123456789abcdef";
 const PR = 12;
 const sha = (digit: string) => digit.repeat(40);
@@ -61,11 +59,7 @@ async function push(baseURL: string, slug: string, work: string, round: 1 | 2, h
     GITHUB_SHA: sha("f"),
     GITHUB_WORKSPACE: dir,
   };
-  const child = spawn(process.execPath, [SCRIPT, "github"], { env: { NODE_ENV: "test", ...env }, cwd: dir });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const { code, output } = await runGithubPrStep(env, dir);
   expect(output).not.toContain(E2E_ADMIN_TOKEN);
   expect(output).not.toContain(GITHUB_TOKEN);
   return { code, output };
