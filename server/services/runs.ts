@@ -119,10 +119,24 @@ export async function findRawUploads(db: PrismaClient, projectId: string, runId:
       id: true,
       format: true,
       uploads: {
-        select: { position: true, fileName: true, contentType: true, sizeBytes: true, gzipData: true },
+        select: { position: true, fileName: true, contentType: true, sizeBytes: true },
         orderBy: { position: "asc" },
       },
     },
   });
-  return run;
+  if (!run) return null;
+  const kept = await db.$queryRaw<{ position: number }[]>`
+    SELECT position FROM raw_uploads WHERE run_id = ${run.id} AND gzip_data IS NOT NULL`;
+  const available = new Set(kept.map(({ position }) => position));
+  return { ...run, uploads: run.uploads.map((upload) => ({ ...upload, available: available.has(upload.position) })) };
+}
+
+/**
+ * One raw file's stored gzip, or null once retention dropped it. Read as base64 text, not as bytea: the
+ * embedded database's driver parses bytea's hex a JavaScript string per byte (see store-run.ts).
+ */
+export async function readRawGzip(db: PrismaClient, runId: string, position: number): Promise<Buffer | null> {
+  const [row] = await db.$queryRaw<{ data: string | null }[]>`
+    SELECT encode(gzip_data, 'base64') AS data FROM raw_uploads WHERE run_id = ${runId} AND position = ${position}`;
+  return row?.data == null ? null : Buffer.from(row.data, "base64");
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseUpload, toBenchtrackDocument } from "@/server/domain/parsers";
 import { percentileOfSorted } from "@/server/domain/stats/percentile";
@@ -200,6 +200,32 @@ describe("POST /api/v1/projects/:project/runs stores every fixture faithfully", 
     const response = await call(getRaw, `/api/v1/projects/${slug}/runs/${json.id}/raw`, { project: slug, id: json.id as string });
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it("keeps every file of a multi-file upload and a gzip NDJSON body, each returned byte for byte, zipped or not", async () => {
+    const slug = uniqueSlug("raw-files");
+    const stats = fixture("locust/baseline/round1/locust_stats.csv");
+    const failures = fixture("locust/baseline/round1/locust_failures.csv");
+    const multi = await upload(slug, multipart({ "locust_stats.csv": stats, "locust_failures.csv": failures }));
+    expect(multi.status).toBe(201);
+    const rawPath = `/api/v1/projects/${slug}/runs/${multi.json.id}/raw`;
+    const listing = await call(getRaw, rawPath, { project: slug, id: multi.json.id as string });
+    const files = ((await listing.json()) as Json).files as Json[];
+    expect(files.map((file) => [file.name, file.available])).toEqual([["locust_stats.csv", true], ["locust_failures.csv", true]]);
+    const second = await call(getRaw, rawPath, { project: slug, id: multi.json.id as string }, { query: { file: "1" } });
+    expect(Buffer.from(await second.arrayBuffer()).equals(failures)).toBe(true);
+
+    const ndjson = fixture("k6/baseline/short-ndjson/points.ndjson");
+    const streamed = await upload(slug, new Uint8Array(gzipSync(ndjson)), {
+      headers: { "content-type": "application/x-ndjson", "content-encoding": "gzip" },
+    });
+    expect(streamed.status).toBe(201);
+    const ndjsonPath = `/api/v1/projects/${slug}/runs/${streamed.json.id}/raw`;
+    const plain = await call(getRaw, ndjsonPath, { project: slug, id: streamed.json.id as string });
+    expect(Buffer.from(await plain.arrayBuffer()).equals(ndjson)).toBe(true);
+    const zipped = await call(getRaw, ndjsonPath, { project: slug, id: streamed.json.id as string }, { headers: { "accept-encoding": "gzip" } });
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).equals(ndjson)).toBe(true);
   });
 });
 

@@ -1,8 +1,9 @@
-import { gunzipSync } from "node:zlib";
+import { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { notFound, ServiceError } from "@/server/services/errors";
 import { requireProject } from "@/server/services/projects";
-import { findRawUploads } from "@/server/services/runs";
+import { findRawUploads, readRawGzip } from "@/server/services/runs";
 
 // GET /api/v1/projects/:project/runs/:id/raw — the original upload (?file=N for one file of a multi-file upload)
 export const GET = projectRoute<{ project: string; id: string }>({ access: "read" }, async ({ request, db, slug, params, searchParams }) => {
@@ -17,7 +18,7 @@ export const GET = projectRoute<{ project: string; id: string }>({ access: "read
         name: upload.fileName,
         contentType: upload.contentType,
         sizeBytes: upload.sizeBytes,
-        available: upload.gzipData !== null,
+        available: upload.available,
         url: `${new URL(request.url).pathname}?file=${upload.position}`,
       })),
     });
@@ -25,7 +26,8 @@ export const GET = projectRoute<{ project: string; id: string }>({ access: "read
   const position = fileParam === null ? 0 : Number(fileParam);
   const upload = run.uploads.find((candidate) => candidate.position === position);
   if (!upload) throw notFound(`File ${fileParam ?? 0} of run "${params.id}"`);
-  if (!upload.gzipData) throw new ServiceError("not_found", "This raw upload was dropped by the retention setting");
+  const gzip = upload.available ? await readRawGzip(db, run.id, position) : null;
+  if (!gzip) throw new ServiceError("not_found", "This raw upload was dropped by the retention setting");
 
   const name = upload.fileName ?? `${run.id}-${run.format}${guessExtension(upload.contentType)}`;
   const headers = {
@@ -34,9 +36,10 @@ export const GET = projectRoute<{ project: string; id: string }>({ access: "read
   };
   const acceptsGzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
   if (acceptsGzip) {
-    return new Response(new Uint8Array(upload.gzipData), { headers: { ...headers, "Content-Encoding": "gzip" } });
+    return new Response(new Uint8Array(gzip), { headers: { ...headers, "Content-Encoding": "gzip" } });
   }
-  return new Response(new Uint8Array(gunzipSync(upload.gzipData)), { headers });
+  // Unzipped as it is sent: a 100 MB upload is never held whole.
+  return new Response(Readable.toWeb(Readable.from([gzip]).pipe(createGunzip())) as ReadableStream, { headers });
 });
 
 function guessExtension(contentType: string | null): string {
