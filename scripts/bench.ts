@@ -1,5 +1,7 @@
 // npm run bench [-- --ndjson-mb 100 --uploads 400 --concurrency 8 --postgres | --embedded]
 // npm run bench -- --pages [--page-runs 5000 --page-samples 20 --postgres | --embedded]
+// Either: --minutes N, how long each part may take before it is stopped (default 10; a million rows
+// of history on 2 shared cores needs more).
 //
 // Ingest benchmarks, then page benchmarks (`--pages`: the page benchmarks only), against the production
 // build, with throw-away databases, on 127.0.0.1 only. They measure and print; they assert nothing about
@@ -63,6 +65,7 @@ const { values: args } = parseArgs({
     postgres: { type: "boolean", default: false },
     embedded: { type: "boolean", default: false },
     pages: { type: "boolean", default: false },
+    minutes: { type: "string", default: String(PART_DEADLINE_MS / 60_000) },
     "page-runs": { type: "string", default: String(PAGE_BENCH_DEFAULTS.runs) },
     "page-samples": { type: "string", default: String(PAGE_BENCH_DEFAULTS.samples) },
   },
@@ -104,7 +107,7 @@ async function stopEverything(reason: string): Promise<never> {
   process.exit(1);
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stopEverything(signal));
-const deadlineMs = PART_DEADLINE_MS * (args.pages ? 1 : 2);
+const deadlineMs = positiveNumber("minutes", args.minutes) * 60_000 * (args.pages ? 1 : 2);
 setTimeout(() => void stopEverything(`time limit of ${deadlineMs / 60_000} minutes`), deadlineMs).unref();
 
 async function chooseBackends(): Promise<{ kinds: BackendKind[]; postgresUrl: string }> {
