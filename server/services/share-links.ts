@@ -1,3 +1,4 @@
+import { parseRunSelector } from "../domain/compare/selector";
 import { SHARE_PARAM, withShareParam } from "../domain/share";
 import { absoluteUrl, pagePaths } from "../domain/urls";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -31,7 +32,9 @@ export async function createShareLink(db: PrismaClient, principal: Principal, sl
   }
   const { base, head, tool, last } = input.compare!;
   const pinned = await resolveComparisonRuns(db, project.id, { base, head, tool, last });
-  const scope: ShareScope = { kind: "compare", project: project.slug, base: pinned.base.join(","), head: pinned.head.join(","), tool };
+  // A side given as run ids is pinned already and keeps its spelling (the page it was shared from names it so).
+  const pin = (typed: string, ids: string[]) => (parseRunSelector(typed, "side").kind === "ids" && last === null ? typed.trim() : ids.join(","));
+  const scope: ShareScope = { kind: "compare", project: project.slug, base: pin(base, pinned.base), head: pin(head, pinned.head), tool };
   return shareLinkFor(scope, ttlSeconds, baseUrl);
 }
 

@@ -217,6 +217,9 @@ describe("share links", () => {
     expect(pinnedBase).toMatch(/^[a-z0-9]+$/);
     expect(pinnedBase).not.toBe(runIds[0]);
     expect(url.searchParams.get("head")).toBe(runIds[2]);
+    // Run ids as given are pinned already, and keep their spelling (the shared page's own URL names them so).
+    const byIds = (await (await mint({ compare: { base: `${runIds[0]},${runIds[1]}`, head: runIds[2] } })).json()) as { url: string };
+    expect(new URL(byIds.url).searchParams.get("base")).toBe(`${runIds[0]},${runIds[1]}`);
     const share = url.searchParams.get(SHARE_PARAM)!;
     const shared = await caller({ share });
     for (const id of [pinnedBase, runIds[2]!]) expect((await shared.run.get({ project: slug, id })).run.id).toBe(id);
