@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { Browser, BrowserContext, Page, Request } from "@playwright/test";
+import type { Browser, BrowserContext, Locator, Page, Request } from "@playwright/test";
 import { E2E_ADMIN_TOKEN, E2E_PRIVATE_BASE_URL } from "../../playwright.config";
 import { fixture, lookAt, uniqueSlug, WRITES_SCREENSHOTS } from "../helpers";
 
@@ -47,6 +47,15 @@ async function freshBrowser(browser: Browser): Promise<{ context: BrowserContext
 }
 
 const clipboardText = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+/** Clicks a Copy button until it says it copied (a click before hydration does nothing), then reads the clipboard. */
+async function copyWith(button: Locator): Promise<string> {
+  await expect(async () => {
+    await button.click();
+    await expect(button).toHaveText("Copied", { timeout: 2_000 });
+  }).toPass();
+  return clipboardText(button.page());
+}
 const relative = (url: string) => {
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;
@@ -59,15 +68,17 @@ async function mintWithShareButton(browser: Browser): Promise<{ url: string; con
   await page.getByLabel("Token").fill(E2E_ADMIN_TOKEN);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("compare-view")).toBeVisible();
-  await page.getByTestId("share-button").click();
   const dialog = page.getByTestId("share-dialog");
-  await expect(dialog.getByRole("heading", { name: "Share this comparison" })).toBeVisible();
+  // A click before hydration opens nothing: click until the dialog shows.
+  await expect(async () => {
+    await page.getByTestId("share-button").click();
+    await expect(dialog.getByRole("heading", { name: "Share this comparison" })).toBeVisible({ timeout: 1_000 });
+  }).toPass();
   await dialog.getByLabel("7 days").check();
   await dialog.getByTestId("share-create").click();
   await expect(dialog.getByTestId("share-expires")).toContainText("Opens until");
   const url = await dialog.getByTestId("share-url").inputValue();
-  await dialog.getByTestId("share-copy-link").click();
-  expect(await clipboardText(page)).toBe(url);
+  expect(await copyWith(dialog.getByTestId("share-copy-link"))).toBe(url);
   return { url, context, page };
 }
 
@@ -80,9 +91,7 @@ test("a share link minted with the Share button opens its comparison, its runs, 
   const token = shared.searchParams.get("share")!;
   // The admin's own Copy link is a share link too (minted on click), never the bare page.
   await admin.page.keyboard.press("Escape");
-  await admin.page.getByTestId("copy-link").click();
-  await expect(admin.page.getByTestId("copy-link")).toHaveText("Copied");
-  expect(new URL(await clipboardText(admin.page)).searchParams.get("share")).toMatch(/^Fe26\.2\*/);
+  expect(new URL(await copyWith(admin.page.getByTestId("copy-link"))).searchParams.get("share")).toMatch(/^Fe26\.2\*/);
   await admin.context.close();
 
   const reviewer = await freshBrowser(browser);
@@ -95,8 +104,7 @@ test("a share link minted with the Share button opens its comparison, its runs, 
   await expect(page.getByTestId("share-button")).toHaveCount(0);
 
   // Copy Markdown: its links carry the token, and open in yet another fresh browser.
-  await page.getByTestId("copy-markdown").click();
-  const markdown = await clipboardText(page);
+  const markdown = await copyWith(page.getByTestId("copy-markdown"));
   const links = [...markdown.matchAll(/\]\((http[^)]+)\)/g)].map((match) => match[1]!);
   expect(links.length).toBeGreaterThan(0);
   const other = await freshBrowser(browser);
@@ -105,8 +113,7 @@ test("a share link minted with the Share button opens its comparison, its runs, 
     await other.page.goto(relative(link));
     await expect(other.page.getByTestId("compare-verdict")).toBeVisible();
   }
-  await other.page.getByTestId("copy-link").click();
-  expect(new URL(await clipboardText(other.page)).searchParams.get("share")).toBe(token);
+  expect(new URL(await copyWith(other.page.getByTestId("copy-link"))).searchParams.get("share")).toBe(token);
   await other.context.close();
 
   // The JSON button, through the link.
@@ -154,7 +161,7 @@ test("outside its link, or expired or altered, a share link answers with a page 
   const share = `share=${encodeURIComponent(token)}`;
   const { context, page } = await freshBrowser(browser);
 
-  for (const path of [`/projects/${slug}`, `/projects/${slug}/runs/${runIds[3]}`, `/projects/${slug}/endpoints/_all`, `/projects/${slug}/settings`, "/"]) {
+  for (const path of ["/", `/projects/${slug}`, `/projects/${slug}/runs/${runIds[3]}`, `/projects/${slug}/endpoints/_all`, `/projects/${slug}/settings`]) {
     await page.goto(`${path}${path.includes("?") ? "&" : "?"}${share}`);
     await expect(page).toHaveURL(/\/share-link\?reason=outside/);
     await expect(page.getByRole("heading", { name: "This page is outside the share link" })).toBeVisible();
@@ -162,7 +169,7 @@ test("outside its link, or expired or altered, a share link answers with a page 
   }
   await lookAt(page, "share-link-outside");
   // Its ways out: back to the shared comparison, or sign in for the page asked for.
-  await expect(page.getByTestId("share-refused-sign-in")).toHaveAttribute("href", /^\/sign-in\?next=%2F$/);
+  await expect(page.getByTestId("share-refused-sign-in")).toHaveAttribute("href", `/sign-in?next=${encodeURIComponent(`/projects/${slug}/settings`)}`);
   await page.getByTestId("share-refused-back").click();
   await expect(page.getByTestId("compare-verdict")).toBeVisible();
   // The site header's links lead there too, never to a bare sign-in.
@@ -175,7 +182,9 @@ test("outside its link, or expired or altered, a share link answers with a page 
 
   // Altered, or expired: refused, saying so.
   const altered = `${token.slice(0, -6)}AAAAAA`;
-  await page.goto(`/projects/${slug}/compare?${new URL(url).search.slice(1).replace(share, `share=${encodeURIComponent(altered)}`)}`);
+  const alteredUrl = new URL(url);
+  alteredUrl.searchParams.set("share", altered);
+  await page.goto(relative(alteredUrl.toString()));
   await expect(page.getByRole("heading", { name: "This share link has expired or is not valid" })).toBeVisible();
   const shortLived = await request.post(`${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/share-links`, {
     data: { run: runIds[0], expiresInDays: 1 / 86_400 },
