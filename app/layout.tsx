@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/layout/site-header";
 import { ThemeScript } from "@/components/layout/theme-script";
 import { SessionProvider } from "@/components/providers/session-provider";
+import { ShareProvider } from "@/components/share/share-context";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
 import { fetchPageQuery, trpc } from "@/server/api/server";
 import "./globals.css";
@@ -14,7 +15,8 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // A forged or expired cookie grants nothing (and offers no sign-out of a session that is not one).
-  const { role } = await fetchPageQuery(trpc.session.get.queryOptions());
+  // Without a session on a private server, `share` is the share link the page was opened with.
+  const { role, share, private: isPrivate } = await fetchPageQuery(trpc.session.get.queryOptions());
   return (
     // The theme script changes <html>'s class before hydration, by design.
     <html lang="en" suppressHydrationWarning>
@@ -22,11 +24,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <ThemeScript />
       </head>
       <body className="min-h-screen antialiased">
-        <SessionProvider role={role}>
-          <TRPCReactProvider>
-            <SiteHeader signedIn={role !== null} />
-            <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
-          </TRPCReactProvider>
+        <SessionProvider role={role} isPrivate={isPrivate}>
+          <ShareProvider share={share}>
+            <TRPCReactProvider>
+              <SiteHeader signedIn={role !== null} />
+              <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+            </TRPCReactProvider>
+          </ShareProvider>
         </SessionProvider>
       </body>
     </html>

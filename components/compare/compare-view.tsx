@@ -1,9 +1,10 @@
 "use client";
 
 import { useSuspenseQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { ScopedLink } from "@/components/share/share-context";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
+import { ShareButton, useShareMinter } from "@/components/share/share-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Table, Td, Th } from "@/components/ui/table";
 import { comparisonKindOf, describeNotJudged, explainInconclusive } from "@/server/domain/compare/gate-summary";
@@ -55,6 +56,8 @@ export function CompareView({ input, view }: CompareViewProps) {
   const { data: result } = useSuspenseQuery(trpc.compare.get.queryOptions(input));
   const { comparison, links, markdown } = result;
   const project = result.project.slug;
+  const shareTarget = { compare: { base: input.base, head: input.head, tool: input.tool ?? null, last: input.last } };
+  const minter = useShareMinter(project, shareTarget);
   const seriesKind = comparisonKindOf(comparison);
   const words = wordsOf(seriesKind);
   const defaults = defaultView(comparison, seriesKind);
@@ -160,16 +163,31 @@ export function CompareView({ input, view }: CompareViewProps) {
               <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="compare-test">
                 <span className="text-text-muted">Test:</span>
                 {TEST_CHOICES.map((choice) => (
-                  <Link key={choice.test} href={viewHref({}, choice.test)} aria-current={input.test === choice.test ? "true" : undefined} className={TOGGLE}>
+                  <ScopedLink key={choice.test} href={viewHref({}, choice.test)} aria-current={input.test === choice.test ? "true" : undefined} className={TOGGLE}>
                     {choice.label}
-                  </Link>
+                  </ScopedLink>
                 ))}
               </div>
             )}
           </div>
           <div className="flex flex-wrap gap-2">
-            <CopyButton text={links.page} label="link to this comparison" idleText="Copy link" className={BUTTON} testId="copy-link" />
-            <CopyButton text={markdown} label="Markdown for a pull request" idleText="Copy Markdown" className={BUTTON} testId="copy-markdown" />
+            <ShareButton project={project} target={shareTarget} what="this comparison" className={BUTTON} />
+            {/* For an admin of a private server, the copies link through a share link minted on click; read
+                through a share link, links and Markdown carry its token already (compare.get). */}
+            <CopyButton
+              text={minter.canMint ? async () => (await minter.mintDefault()).url : links.page}
+              label="link to this comparison"
+              idleText="Copy link"
+              className={BUTTON}
+              testId="copy-link"
+            />
+            <CopyButton
+              text={minter.canMint ? async () => (await minter.mintDefault()).markdown ?? markdown : markdown}
+              label="Markdown for a pull request"
+              idleText="Copy Markdown"
+              className={BUTTON}
+              testId="copy-markdown"
+            />
             <a href={links.api} className={BUTTON}>
               JSON
             </a>
@@ -186,9 +204,9 @@ export function CompareView({ input, view }: CompareViewProps) {
             <ul className="mt-1 list-disc pl-5">
               {links.perTool.map((entry) => (
                 <li key={entry.tool}>
-                  <Link href={entry.url} className="text-accent underline" data-testid="compare-per-tool">
+                  <ScopedLink href={entry.url} className="text-accent underline" data-testid="compare-per-tool">
                     {entry.tool}
-                  </Link>{" "}
+                  </ScopedLink>{" "}
                   <span className="text-text-muted">
                     ({entry.base} base run{entry.base === 1 ? "" : "s"} vs {entry.head} head run{entry.head === 1 ? "" : "s"})
                   </span>
@@ -215,18 +233,18 @@ export function CompareView({ input, view }: CompareViewProps) {
         title={`Per ${words.noun} and metric`}
         actions={
           <div className="flex gap-2 text-xs">
-            <Link href={viewHref({ show: "gate" })} aria-current={view.show === "gate" ? "true" : undefined} className={TOGGLE}>
+            <ScopedLink href={viewHref({ show: "gate" })} aria-current={view.show === "gate" ? "true" : undefined} className={TOGGLE}>
               Gate metrics & changes
-            </Link>
-            <Link href={viewHref({ show: "all" })} aria-current={view.show === "all" ? "true" : undefined} className={TOGGLE}>
+            </ScopedLink>
+            <ScopedLink href={viewHref({ show: "all" })} aria-current={view.show === "all" ? "true" : undefined} className={TOGGLE}>
               All metrics
-            </Link>
+            </ScopedLink>
           </div>
         }
       >
         {groups.length === 0 ? (
           <p className="text-sm text-text-muted">
-            {comparison.notComparable ? "No verdicts: these runs are several series (see above)." : "No metric regressed or improved."} <Link href={viewHref({ show: "all" })} className="text-accent underline">Show all metrics</Link>.
+            {comparison.notComparable ? "No verdicts: these runs are several series (see above)." : "No metric regressed or improved."} <ScopedLink href={viewHref({ show: "all" })} className="text-accent underline">Show all metrics</ScopedLink>.
           </p>
         ) : (
           <ComparisonTable groups={groups} kind={comparison.kind} seriesKind={seriesKind} />
@@ -239,9 +257,9 @@ export function CompareView({ input, view }: CompareViewProps) {
           actions={
             <div className="flex flex-wrap gap-2 text-xs">
               {chartMetricsOf(seriesKind).map((choice) => (
-                <Link key={choice} href={viewHref({ metric: choice })} aria-current={metric === choice ? "true" : undefined} className={TOGGLE}>
+                <ScopedLink key={choice} href={viewHref({ metric: choice })} aria-current={metric === choice ? "true" : undefined} className={TOGGLE}>
                   {metricShortName(choice, seriesKind)}
-                </Link>
+                </ScopedLink>
               ))}
             </div>
           }
@@ -273,9 +291,9 @@ export function CompareView({ input, view }: CompareViewProps) {
           comparison.endpoints.length > 0 && (
             <div className="flex flex-wrap gap-2 text-xs">
               {(perEndpoint ?? [comparison.aggregate, ...comparison.endpoints]).map(({ name }) => (
-                <Link key={name} href={viewHref({ endpoint: name })} aria-current={endpoint === name ? "true" : undefined} className={TOGGLE}>
+                <ScopedLink key={name} href={viewHref({ endpoint: name })} aria-current={endpoint === name ? "true" : undefined} className={TOGGLE}>
                   {seriesDisplayName(name, kindOf(name))}
-                </Link>
+                </ScopedLink>
               ))}
             </div>
           )
@@ -299,9 +317,9 @@ export function CompareView({ input, view }: CompareViewProps) {
                 <tr key={`${side}-${row.runId}`}>
                   <Td className="text-text-muted">{side}</Td>
                   <Td>
-                    <Link href={pagePaths.run(project, row.runId)} className="text-accent hover:underline">
+                    <ScopedLink href={pagePaths.run(project, row.runId)} className="text-accent hover:underline">
                       {[row.label, row.round !== null ? `#${row.round}` : null].filter(Boolean).join(" ") || row.runId.slice(0, 8)}
-                    </Link>
+                    </ScopedLink>
                   </Td>
                   {roundColumns.map((column) => (
                     <Td key={column.metric} numeric>

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { ScopedLink } from "@/components/share/share-context";
 import { LatencyCdfChart } from "@/components/charts/latency-cdf-chart";
 import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -50,7 +50,7 @@ export function DistributionOverlay({
         choices.length > 1 && (
           <div className="flex flex-wrap gap-2 text-xs">
             {choices.map((candidate) => (
-              <Link
+              <ScopedLink
                 key={candidate.endpoint}
                 href={hrefFor(candidate.endpoint)}
                 aria-current={candidate.endpoint === endpoint ? "true" : undefined}
@@ -59,7 +59,7 @@ export function DistributionOverlay({
               >
                 {displayName(candidate.endpoint)}
                 {candidate.endpoint === biggestChange ? " ★" : ""}
-              </Link>
+              </ScopedLink>
             ))}
           </div>
         )
@@ -83,9 +83,9 @@ export function DistributionOverlay({
               <>
                 {" "}
                 {changedMost.charAt(0).toUpperCase() + changedMost.slice(1)}:{" "}
-                <Link href={hrefFor(biggestChange)} className="text-accent underline">
+                <ScopedLink href={hrefFor(biggestChange)} className="text-accent underline">
                   {displayName(biggestChange)}
-                </Link>
+                </ScopedLink>
                 .
               </>
             )}

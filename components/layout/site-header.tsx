@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ScopedLink } from "@/components/share/share-context";
 import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
 import { ThemeToggle } from "./theme-toggle";
 
@@ -12,15 +12,15 @@ export function SiteHeader({ signedIn = false }: { signedIn?: boolean }) {
   return (
     <header className="border-b border-border bg-surface">
       <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
-        <Link href={pagePaths.home()} className="flex items-center gap-2 font-semibold tracking-tight">
+        <ScopedLink href={pagePaths.home()} className="flex items-center gap-2 font-semibold tracking-tight">
           <span aria-hidden="true" className="inline-block h-5 w-5 rounded bg-accent" />
           Benchtrack
-        </Link>
+        </ScopedLink>
         <nav aria-label="Main" className="flex flex-1 items-center gap-4 text-sm">
           {NAVIGATION.map((item) => (
-            <Link key={item.href} href={item.href} className="text-text-muted hover:text-text">
+            <ScopedLink key={item.href} href={item.href} className="text-text-muted hover:text-text">
               {item.label}
-            </Link>
+            </ScopedLink>
           ))}
         </nav>
         {signedIn && (

@@ -10,13 +10,19 @@ import type { ReactNode } from "react";
  */
 export type SessionRole = "read" | "admin" | null;
 
-const SessionContext = createContext<SessionRole>(null);
+const SessionContext = createContext<{ role: SessionRole; isPrivate: boolean }>({ role: null, isPrivate: false });
 
-export function SessionProvider({ role, children }: { role: SessionRole; children: ReactNode }) {
-  return <SessionContext.Provider value={role}>{children}</SessionContext.Provider>;
+/** `isPrivate`: the server is private (BENCHTRACK_READ_TOKEN set), so a page's plain URL asks a reader to sign in. */
+export function SessionProvider({ role, isPrivate, children }: { role: SessionRole; isPrivate: boolean; children: ReactNode }) {
+  return <SessionContext.Provider value={{ role, isPrivate }}>{children}</SessionContext.Provider>;
 }
 
 /** True when this browser signed in with the admin token (on /sign-in or the Settings page). */
 export function useIsAdmin(): boolean {
-  return useContext(SessionContext) === "admin";
+  return useContext(SessionContext).role === "admin";
+}
+
+/** True on a private server: links handed to others need a share link to open (components/share). */
+export function useIsPrivate(): boolean {
+  return useContext(SessionContext).isPrivate;
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ScopedLink } from "@/components/share/share-context";
 import type { CompareLinksData } from "./types";
 
 /**
@@ -30,16 +30,16 @@ export function CompareWith({ compare }: { compare: CompareLinksData }) {
         <ul>
           {compare.previous && (
             <li>
-              <Link href={compare.previous.href} className="hover:bg-surface-muted block rounded px-2 py-1.5">
+              <ScopedLink href={compare.previous.href} className="hover:bg-surface-muted block rounded px-2 py-1.5">
                 the previous run ({compare.previous.title})
-              </Link>
+              </ScopedLink>
             </li>
           )}
           {compare.groups.map((group) => (
             <li key={group.href}>
-              <Link href={group.href} className="hover:bg-surface-muted block rounded px-2 py-1.5" data-testid="compare-with-group">
+              <ScopedLink href={group.href} className="hover:bg-surface-muted block rounded px-2 py-1.5" data-testid="compare-with-group">
                 {group.text}
-              </Link>
+              </ScopedLink>
             </li>
           ))}
         </ul>

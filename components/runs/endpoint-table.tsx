@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { ScopedLink } from "@/components/share/share-context";
 import { usePathname, useSearchParams } from "next/navigation";
 import { formatMs, formatNumber, formatPct } from "@/server/domain/format";
 import { formatThroughput, wordsOf } from "@/server/domain/series-kind";
@@ -167,9 +167,9 @@ function EndpointName({ row }: { row: EndpointRowData }) {
     <span className="inline-flex max-w-[22rem] items-center gap-1.5">
       {method && <span className="rounded bg-surface-muted px-1 font-mono text-[10px] text-text-muted">{method}</span>}
       {row.href ? (
-        <Link href={row.href} title={row.fullName ?? row.name} className="truncate font-medium text-accent underline-offset-2 hover:underline">
+        <ScopedLink href={row.href} title={row.fullName ?? row.name} className="truncate font-medium text-accent underline-offset-2 hover:underline">
           {row.displayName}
-        </Link>
+        </ScopedLink>
       ) : (
         <span className="truncate font-semibold">{row.displayName}</span>
       )}

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ScopedLink } from "@/components/share/share-context";
 import { cn } from "@/components/lib/cn";
 import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import { formatDeltaPct, formatPValue } from "@/server/domain/format";
@@ -56,9 +56,9 @@ export function RunGate({
       {comparison.comparePath && (
         <>
           {" · "}
-          <Link href={comparison.comparePath} className="text-accent hover:underline" data-testid="verdict-compare-link">
+          <ScopedLink href={comparison.comparePath} className="text-accent hover:underline" data-testid="verdict-compare-link">
             compare with the baseline
-          </Link>
+          </ScopedLink>
         </>
       )}
       . Each {words.noun} is judged on one gate metric, one-sided, corrected for the number of {words.nouns}; see the docs

@@ -6,6 +6,8 @@ import { wordsOf } from "@/server/domain/series-kind";
 import { formatUtcTimestamp } from "./display";
 import type { RunReportData } from "./types";
 import { GradeBadge } from "@/components/sla/grade-badge";
+import { useShareHref } from "@/components/share/share-context";
+import { ShareButton } from "@/components/share/share-button";
 import { CompareWith } from "./compare-with";
 import { RunAdminActions } from "./run-admin-actions";
 
@@ -54,6 +56,8 @@ function KeyValues({ title, entries }: { title: string; entries: RunReportData["
 /** Who, what, when and where of the run: the first thing a reader of a report wants settled. */
 export function RunHeader({ report, now }: { report: RunReportData; now: number }) {
   const { run, links } = report;
+  // Through a share link, the raw upload and the JSON carry its token (it opens them: services/auth.ts).
+  const shareHref = useShareHref();
   const started = formatUtcTimestamp(run.startedAt);
   const host = [
     run.host.name,
@@ -79,10 +83,16 @@ export function RunHeader({ report, now }: { report: RunReportData; now: number 
         </div>
         <nav aria-label="Run data" className="flex flex-wrap gap-2 text-sm">
           <CompareWith compare={report.compare} />
-          <a href={links.raw} className="rounded-md border border-border px-2.5 py-1 hover:border-accent" download>
+          <ShareButton
+            project={report.project.slug}
+            target={{ run: run.id }}
+            what="this run"
+            className="rounded-md border border-border px-2.5 py-1 hover:border-accent"
+          />
+          <a href={shareHref(links.raw)} className="rounded-md border border-border px-2.5 py-1 hover:border-accent" download>
             Download raw
           </a>
-          <a href={links.json} className="rounded-md border border-border px-2.5 py-1 hover:border-accent">
+          <a href={shareHref(links.json)} className="rounded-md border border-border px-2.5 py-1 hover:border-accent">
             View JSON
           </a>
         </nav>

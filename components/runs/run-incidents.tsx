@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ScopedLink } from "@/components/share/share-context";
 import { Fragment } from "react";
 import { formatDeltaPct } from "@/server/domain/format";
 import { INCIDENT_STATE_LABELS } from "@/server/domain/incidents/state";
@@ -51,9 +51,9 @@ export function IncidentsStartedHere({ slug, incidents }: { slug: string; incide
               </>
             )}{" "}
             · <span className="font-medium">{INCIDENT_STATE_LABELS[incident.state]}</span> ·{" "}
-            <Link href={pagePaths.incident(slug, incident.number)} className="text-accent hover:underline">
+            <ScopedLink href={pagePaths.incident(slug, incident.number)} className="text-accent hover:underline">
               open incident #{incident.number} →
-            </Link>
+            </ScopedLink>
           </p>
         );
       })}
@@ -73,9 +73,9 @@ export function WithIncidentLinks({ text, slug, incident }: { text: string; slug
         part.kind === "text" ? (
           <Fragment key={index}>{part.text}</Fragment>
         ) : (
-          <Link key={index} href={pagePaths.incident(slug, incident.number)} className="text-accent hover:underline" data-testid="gate-incident-link">
+          <ScopedLink key={index} href={pagePaths.incident(slug, incident.number)} className="text-accent hover:underline" data-testid="gate-incident-link">
             {part.text}
-          </Link>
+          </ScopedLink>
         ),
       )}
     </>

@@ -25,7 +25,10 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** `label` names what is copied (for screen readers); `idleText` is the visible caption. */
+/**
+ * `label` names what is copied (for screen readers); `idleText` is the visible caption. `text` may be
+ * a function that finds the text when clicked (a share link minted then); its failure shows as a failed copy.
+ */
 export function CopyButton({
   text,
   label,
@@ -33,7 +36,7 @@ export function CopyButton({
   className,
   testId,
 }: {
-  text: string;
+  text: string | (() => Promise<string>);
   label: string;
   idleText?: string;
   className?: string;
@@ -51,7 +54,10 @@ export function CopyButton({
     <button
       type="button"
       onClick={() => {
-        void copyText(text).then((copied) => setState(copied ? "copied" : "failed"));
+        const copy = async () => copyText(typeof text === "string" ? text : await text());
+        void copy()
+          .catch(() => false)
+          .then((copied) => setState(copied ? "copied" : "failed"));
       }}
       className={
         className ??

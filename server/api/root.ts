@@ -10,6 +10,7 @@ import { projectRouter } from "./routers/project";
 import { regressionRouter } from "./routers/regression";
 import { runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
+import { shareRouter } from "./routers/share";
 import { settingsRouter } from "./routers/settings";
 import { tokenRouter } from "./routers/token";
 import { webhookRouter } from "./routers/webhook";
@@ -24,6 +25,7 @@ export const appRouter = createTRPCRouter({
   compare: compareRouter,
   settings: settingsRouter,
   session: sessionRouter,
+  share: shareRouter,
   token: tokenRouter,
   baseline: baselineRouter,
   annotation: annotationRouter,

@@ -3,7 +3,7 @@ import superjson from "superjson";
 import { getDb } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
-import type { Credentials, ShareRead } from "../services/auth";
+import type { Credentials, Principal, ShareRead } from "../services/auth";
 import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited, shareReadTarget } from "../services/auth";
 import { textProblems } from "../domain/parsers/validate";
 import { ServiceError, toServiceError } from "../services/errors";
@@ -78,7 +78,8 @@ export const openProcedure = t.procedure.use(mapErrors);
  * `.meta({ share })` (services/auth.ts:requireReadAccess). Without that declaration a share link opens nothing.
  */
 export const readProcedure = t.procedure.use(mapErrors).use(async ({ ctx, meta, getRawInput, next }) => {
-  if (!isPrivate()) return next();
+  // A public server reads for anyone: no token lookup on every read.
+  if (!isPrivate()) return next({ ctx: { ...ctx, principal: { kind: "anonymous" } as Principal } });
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   const input = await getRawInput();
   const field = (name: string) => {
@@ -86,6 +87,15 @@ export const readProcedure = t.procedure.use(mapErrors).use(async ({ ctx, meta, 
     return typeof value === "string" ? value : null;
   };
   requireReadAccess(principal, shareReadTarget(meta?.share, field));
+  return next({ ctx: { ...ctx, principal } });
+});
+
+/**
+ * Writes whose service applies its own rule to the caller (as the REST API's "write" routes): the
+ * caller's principal, from its token or session, handed to the service.
+ */
+export const writeProcedure = t.procedure.use(mapErrors).use(async ({ ctx, next }) => {
+  const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   return next({ ctx: { ...ctx, principal } });
 });
 

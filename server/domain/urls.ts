@@ -56,6 +56,12 @@ export const pagePaths = {
   apiDocs: () => "/docs/api",
   /** The sign-in page of a private server; `next` is where to go after. */
   signIn: (next?: string) => withQuery("/sign-in", next && next !== "/" ? new URLSearchParams({ next }) : undefined),
+  /**
+   * What a private server says to a share link opened on a page it does not open ("outside"), or to
+   * one that expired or was tampered with ("invalid"); `next` is the page asked for.
+   */
+  shareRefused: (reason: "outside" | "invalid", share: string, next: string) =>
+    withQuery("/share-link", new URLSearchParams({ reason, next, share })),
   project: (slug: string) => `/projects/${segment(slug)}`,
   /** The run history; `query` carries its filters and cursor. */
   runs: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/runs`, query),

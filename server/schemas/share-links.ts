@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { MAX_RUNS_PER_SIDE } from "../domain/compare/selector";
 
-/** Wire schemas of share links: read-only, expiring links to one comparison or one run of a private server. */
+/** Wire schemas of share links: read-only, expiring links to one comparison (with its runs) or one run of a private server. */
 
 export const SHARE_LINK_DEFAULT_DAYS = 30;
 export const SHARE_LINK_MAX_DAYS = 365;
@@ -14,10 +15,18 @@ export const createShareLinkSchema = z
         base: selector.describe('Base selector, as in GET …/compare (e.g. "label:baseline" or run ids).'),
         head: selector.describe("Head selector."),
         tool: z.string().min(1).max(200).nullable().default(null).describe("Only runs of this tool, as the compare page's tool=."),
+        last: z
+          .number()
+          .int()
+          .positive()
+          .max(MAX_RUNS_PER_SIDE)
+          .nullable()
+          .default(null)
+          .describe("Newest n runs of each selector, as the compare page's last=."),
       })
       .strict()
       .optional()
-      .describe("Share one comparison."),
+      .describe("Share one comparison: pinned to the runs its selectors stand for now, whose pages the link also opens."),
     run: z.string().min(1).max(100).optional().describe("Share one run (its id)."),
     expiresInDays: z
       .number()

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { getEnv } from "../env";
 import type { PrismaClient } from "../generated/prisma/client";
 import { SESSION_COOKIE, SHARE_HEADER } from "../domain/share";
+import { parseRunSelector } from "../domain/compare/selector";
 import { ServiceError } from "./errors";
 import { checkAuthFailures, recordAuthFailure } from "./rate-limits";
 import type { ShareScope } from "./sessions";
@@ -96,14 +97,38 @@ export type ReadTarget =
   | { kind: "compare"; project: string; base: string; head: string; tool: string | null }
   | { kind: "run"; project: string; runId: string };
 
-/** Whether a share link's scope covers a read: its project's name, its comparison, or its run. */
+/**
+ * Whether a share link's scope covers a read — the one place this is decided. A comparison's link opens
+ * that comparison (and the same comparison narrowed to one tool: a subset of its runs), and the run
+ * pages, raw uploads and JSON of the runs it names; a run's link opens that run's page, raw upload and
+ * JSON. Both open their project's name (every page's header). Links minted here name their runs by id
+ * (services/share-links.ts pins a comparison's selectors when minting), so this needs no database.
+ */
 export function shareCovers(scope: ShareScope, target: ReadTarget): boolean {
   if (target.kind === "any" || target.project !== scope.project) return false;
   if (target.kind === "project") return true;
   if (target.kind === "compare") {
-    return scope.kind === "compare" && scope.base === target.base && scope.head === target.head && scope.tool === target.tool;
+    return (
+      scope.kind === "compare" &&
+      scope.base === target.base &&
+      scope.head === target.head &&
+      (scope.tool === null || scope.tool === target.tool)
+    );
   }
-  return scope.kind === "run" && scope.runId === target.runId;
+  if (scope.kind === "run") return scope.runId === target.runId;
+  return sharedRunIds(scope).includes(target.runId);
+}
+
+/** The runs a comparison's share link names by id: both sides, when they are run-id lists (a selector such as `label:x` names none). */
+function sharedRunIds(scope: Extract<ShareScope, { kind: "compare" }>): string[] {
+  return [scope.base, scope.head].flatMap((side) => {
+    try {
+      const selector = parseRunSelector(side, "side");
+      return selector.kind === "ids" ? selector.ids : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /**
@@ -127,7 +152,10 @@ export function shareReadTarget(share: ShareRead | undefined, field: (name: stri
   return runId !== null ? { kind: "run", project, runId } : { kind: "any" };
 }
 
-/** The pages a share link opens (`:name` is a path parameter), beside the procedures that feed them. */
+/**
+ * The pages a share link may open (`:name` is a path parameter), beside the procedures and REST routes
+ * that feed them; shareCovers decides which of them a given link opens.
+ */
 const SHARE_PAGES: { path: string[]; share: ShareRead }[] = [
   { path: ["projects", ":project", "compare"], share: "compare" },
   { path: ["projects", ":project", "compare", "og"], share: "compare" },
@@ -164,7 +192,7 @@ export function requireReadAccess(principal: Principal, target: ReadTarget): voi
   if (principal.kind === "admin" || principal.kind === "project-token" || principal.kind === "reader") return;
   if (principal.kind === "share") {
     if (shareCovers(principal.scope, target)) return;
-    throw new ServiceError("forbidden", "This share link opens one comparison or run only; sign in to see the rest");
+    throw new ServiceError("forbidden", "This share link opens one comparison (with its runs) or one run only; sign in to see the rest");
   }
   throw new ServiceError(
     "unauthorized",

@@ -7,6 +7,7 @@ import { compareDistributions } from "../domain/compare/distributions";
 import type { RunSelector } from "../domain/compare/selector";
 import { describeSelector, MAX_RUNS_PER_SIDE, parseRunSelector } from "../domain/compare/selector";
 import type { SignificanceTest } from "../domain/stats/verdict";
+import { withShareParam } from "../domain/share";
 import { absoluteUrl, apiPaths, pagePaths } from "../domain/urls";
 import type { CompareQuery } from "../domain/urls";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
@@ -188,7 +189,9 @@ export interface ProjectComparison extends ComparisonResult {
 
 /**
  * The compare use case: parses both selectors, resolves them in the project, compares, and links the
- * result (run pages, the comparison page, its API and preview image) under `baseUrl`.
+ * result (run pages, the comparison page, its API and preview image) under `baseUrl`. With `share` (the
+ * token of a share link the comparison is read through, or one just minted for it), every link carries
+ * it, so the page's Copy link and Copy Markdown open for a reader without a token.
  * Throws: not_found for an unknown project or a selector that matches no run; bad_request (or
  * payload_too_large beyond MAX_RUNS_PER_SIDE ids) for a selector that does not parse.
  */
@@ -197,6 +200,7 @@ export async function compareProjectRuns(
   projectSlug: string,
   request: CompareRequest,
   baseUrl: string,
+  { share = null }: { share?: string | null } = {},
 ): Promise<ProjectComparison> {
   const project = await requireProject(db, projectSlug);
   const selectors = parseSelectors(request);
@@ -210,15 +214,16 @@ export async function compareProjectRuns(
     );
   }
   const query: CompareQuery = { base: result.base.selector, head: result.head.selector, last: request.last, test: request.test, tool: request.tool };
+  const shared = (url: string) => (share === null ? url : withShareParam(url, share));
   const withUrls = (side: ResolvedSide) => ({
     ...side,
-    runs: side.runs.map((run) => ({ ...run, url: runPageUrl(baseUrl, project.slug, run.id) })),
+    runs: side.runs.map((run) => ({ ...run, url: shared(runPageUrl(baseUrl, project.slug, run.id)) })),
   });
-  const page = absoluteUrl(baseUrl, pagePaths.compare(project.slug, query));
+  const page = shared(absoluteUrl(baseUrl, pagePaths.compare(project.slug, query)));
   // Only tools with runs on both sides can be compared alone.
   const perTool = result.comparison.tools.filter((entry) => entry.base > 0 && entry.head > 0).map((entry) => ({
     ...entry,
-    url: absoluteUrl(baseUrl, pagePaths.compare(project.slug, { ...query, tool: entry.tool })),
+    url: shared(absoluteUrl(baseUrl, pagePaths.compare(project.slug, { ...query, tool: entry.tool }))),
   }));
   return {
     ...result,
@@ -227,8 +232,8 @@ export async function compareProjectRuns(
     head: withUrls(result.head),
     links: {
       page,
-      api: apiPaths.compare(project.slug, query),
-      image: absoluteUrl(baseUrl, pagePaths.compareImage(project.slug, query)),
+      api: shared(apiPaths.compare(project.slug, query)),
+      image: shared(absoluteUrl(baseUrl, pagePaths.compareImage(project.slug, query))),
       /** The same comparison for each tool alone: what to open when the runs mix tools. */
       perTool,
     },
@@ -236,7 +241,34 @@ export async function compareProjectRuns(
   };
 }
 
-function parseSelectors(request: CompareRequest): { base: RunSelector; head: RunSelector } {
+/**
+ * The runs a comparison stands for now, by id, each side newest first: what a share link of it pins
+ * (services/share-links.ts), so the link keeps showing what its sharer saw, and opens those runs' pages.
+ * Throws as compareProjectRuns does for a bad selector or a side that matches no run.
+ */
+export async function resolveComparisonRuns(
+  db: PrismaClient,
+  projectId: string,
+  request: Pick<CompareRequest, "base" | "head" | "last" | "tool">,
+): Promise<{ base: string[]; head: string[] }> {
+  const selectors = parseSelectors(request);
+  const [base, head] = await Promise.all(
+    (["base", "head"] as const).map(async (side) =>
+      (await resolveSelector(db, projectId, selectors[side], request.last, request.tool)).map((run) => run.id),
+    ),
+  );
+  const missing = (["base", "head"] as const).filter((side) => (side === "base" ? base : head)!.length === 0);
+  if (missing.length > 0) {
+    throw new ServiceError(
+      "not_found",
+      `No runs match the ${missing.join(" and ")} selector.`,
+      missing.map((side) => ({ path: side, message: `"${request[side]}" matches no run of this project` })),
+    );
+  }
+  return { base: base!, head: head! };
+}
+
+function parseSelectors(request: Pick<CompareRequest, "base" | "head">): { base: RunSelector; head: RunSelector } {
   try {
     return { base: parseRunSelector(request.base, "base"), head: parseRunSelector(request.head, "head") };
   } catch (error) {

@@ -73,8 +73,8 @@ export async function sealShare(scope: ShareScope, ttlSeconds: number): Promise<
   return { token, expiresAt: new Date(expiresAt) };
 }
 
-/** What a share token grants; null for a forged, tampered or expired one. */
-export async function shareScopeOf(token: string | null | undefined): Promise<ShareScope | null> {
+/** What a share token grants, and until when; null for a forged, tampered or expired one. */
+export async function shareGrantOf(token: string | null | undefined): Promise<{ scope: ShareScope; expiresAt: Date } | null> {
   if (!token || token.length > 4096) return null;
   const data = await unsealData<{ scope?: unknown; expiresAt?: unknown }>(token, {
     password: sealPassword(),
@@ -82,5 +82,10 @@ export async function shareScopeOf(token: string | null | undefined): Promise<Sh
   }).catch(() => null);
   const parsed = shareScopeSchema.safeParse(data?.scope);
   const expiresAt = typeof data?.expiresAt === "number" ? data.expiresAt : 0;
-  return parsed.success && expiresAt > Date.now() ? parsed.data : null;
+  return parsed.success && expiresAt > Date.now() ? { scope: parsed.data, expiresAt: new Date(expiresAt) } : null;
+}
+
+/** What a share token grants; null for a forged, tampered or expired one. */
+export async function shareScopeOf(token: string | null | undefined): Promise<ShareScope | null> {
+  return (await shareGrantOf(token))?.scope ?? null;
 }

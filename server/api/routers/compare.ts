@@ -8,7 +8,10 @@ export const compareRouter = createTRPCRouter({
   get: readProcedure
     .meta({ share: "compare" })
     .input(compareInputSchema)
-    .query(({ ctx, input: { project, baseUrl, ...request } }) => compareProjectRuns(ctx.db, project, request, baseUrl)),
+    // Read through a share link, its links carry the token (Copy link and Copy Markdown open for the reader too).
+    .query(({ ctx, input: { project, baseUrl, ...request } }) =>
+      compareProjectRuns(ctx.db, project, request, baseUrl, { share: ctx.principal.kind === "share" ? (ctx.share ?? null) : null }),
+    ),
 
   /** Labels and branches to pick from when no comparison is chosen yet. */
   choices: readProcedure.input(projectInputSchema).query(({ ctx, input }) => getCompareChoices(ctx.db, input.project)),

@@ -21,7 +21,7 @@ describe("session.get", () => {
 
   it("says what the session cookie grants, and nothing for none or a forged one", async () => {
     const admin = await sealSession("admin");
-    await expect(caller(admin).session.get()).resolves.toEqual({ role: "admin", private: false });
+    await expect(caller(admin).session.get()).resolves.toEqual({ role: "admin", private: false, share: null });
     await expect(caller(await sealSession("read")).session.get()).resolves.toMatchObject({ role: "read" });
     await expect(caller(null).session.get()).resolves.toMatchObject({ role: null });
     await expect(caller(`${admin.slice(0, -4)}AAAA`).session.get()).resolves.toMatchObject({ role: null });

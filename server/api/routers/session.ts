@@ -1,12 +1,19 @@
 import { isPrivate } from "../../services/auth";
 import { sessionRoleOf } from "../../services/sessions";
+import { describeShareLink } from "../../services/share-links";
 import { createTRPCRouter, openProcedure } from "../trpc";
 
 /**
  * What the browser's session cookie grants ("read", "admin" or null) and whether the server is private:
- * the layout shows admin controls and a sign-out button by it, the sign-in page its wording. Anyone may
- * ask; the answer says nothing about anyone else.
+ * the layout shows admin controls and a sign-out button by it, the sign-in page its wording. Without a
+ * session on a private server, `share` is the share link the page was opened with (what it opens and
+ * until when): the layout then keeps the page's links inside the link. Anyone may ask; the answer says
+ * nothing about anyone else.
  */
 export const sessionRouter = createTRPCRouter({
-  get: openProcedure.query(async ({ ctx }) => ({ role: await sessionRoleOf(ctx.session), private: isPrivate() })),
+  get: openProcedure.query(async ({ ctx }) => {
+    const role = await sessionRoleOf(ctx.session);
+    const share = role === null && isPrivate() ? await describeShareLink(ctx.share) : null;
+    return { role, private: isPrivate(), share: share && { ...share, token: ctx.share! } };
+  }),
 });

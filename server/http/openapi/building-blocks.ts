@@ -33,7 +33,8 @@ export const ERROR_RESPONSES = {
   Unauthorized: { code: "unauthorized", description: "No token, or an unknown or revoked one." },
   Forbidden: {
     code: "forbidden",
-    description: "The token may not do this (a project token outside its project, or an admin-only call).",
+    description:
+      "The token may not do this (a project token outside its project, or an admin-only call), or a share link does not open this read (it opens its comparison with its runs, or its run).",
   },
   NotFound: { code: "not_found", description: "No such project, run, file or token." },
   Conflict: {
@@ -101,7 +102,8 @@ const SECURITY = {
 } as const;
 
 const DEFAULT_ERRORS: Record<keyof typeof SECURITY, ErrorResponseName[] | null> = {
-  read: ["Unauthorized", "NotFound"],
+  // Forbidden: on a private server, a share link outside its comparison or run.
+  read: ["Unauthorized", "Forbidden", "NotFound"],
   token: ["Unauthorized", "Forbidden", "NotFound"],
   none: null,
 };
@@ -128,7 +130,7 @@ export interface OperationSpec {
   responses: Record<string, unknown>;
   /**
    * The error answers it may give besides those every route may (errorResponses); absent: those of a
-   * project's operation under its security ("read": Unauthorized and NotFound; "token": Forbidden too;
+   * project's operation under its security ("read" and "token": Unauthorized, Forbidden and NotFound;
    * "none", the static documents: no error answer at all).
    */
   errors?: ErrorResponseName[];

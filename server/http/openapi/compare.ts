@@ -15,7 +15,7 @@ export const compareResource: ApiResource = {
         security: "read",
         parameters: queryParameters(compareQuerySchema),
         responses: { "200": success("The comparison.", "Comparison", { markdown: true }) },
-        errors: ["BadRequest", "Unauthorized", "NotFound", "PayloadTooLarge"],
+        errors: ["BadRequest", "Unauthorized", "Forbidden", "NotFound", "PayloadTooLarge"],
       }),
     },
   },

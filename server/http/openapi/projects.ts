@@ -19,7 +19,7 @@ export const projectsResource: ApiResource = {
         summary: "List projects",
         security: "read",
         responses: { "200": success("The projects.", "ProjectList") },
-        errors: ["Unauthorized"],
+        errors: ["Unauthorized", "Forbidden"],
       }),
       post: operation({
         operationId: "createProject",

@@ -4,7 +4,6 @@ import { ComparePicker } from "@/components/compare/compare-picker";
 import { CompareUnavailable } from "@/components/compare/compare-unavailable";
 import { CompareView } from "@/components/compare/compare-view";
 import type { CompareInput } from "@/components/compare/types";
-import { SHARE_PARAM } from "@/server/domain/share";
 import { MAX_RUNS_PER_SIDE } from "@/server/domain/compare/selector";
 import { SIGNIFICANCE_TESTS } from "@/server/domain/stats/verdict";
 import type { PageProps, PageUrl } from "@/server/api/page-url";
@@ -51,9 +50,8 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
   const title = `${input.base} vs ${input.head} · ${input.project}`;
   const outcome = await loadComparison(input);
   if (!outcome.ok) return { title };
-  // A share link's preview image needs the share token too (a private server checks it there as well).
-  const share = url.search.get(SHARE_PARAM);
-  const image = share !== null ? `${outcome.result.links.image}&${new URLSearchParams({ [SHARE_PARAM]: share })}` : outcome.result.links.image;
+  // Read through a share link, the preview image's link carries its token (compare.get), as a private server checks it there too.
+  const image = outcome.result.links.image;
   return {
     title,
     openGraph: { title, description: "Benchtrack before/after comparison", images: [{ url: image, width: 1200, height: 630 }] },

@@ -3,7 +3,7 @@ import { compareQuerySchema, compareRequestOf } from "@/server/schemas/compare";
 import { compareProjectRuns } from "@/server/services/comparisons";
 
 // GET /api/v1/projects/:project/compare?base=<selector>&head=<selector> — before/after comparison (JSON or Markdown)
-export const GET = projectRoute({ access: "read" }, async ({ request, db, slug, readQuery, baseUrl }) => {
+export const GET = projectRoute({ access: "read", share: "compare" }, async ({ request, db, slug, readQuery, baseUrl }) => {
   const query = readQuery(compareQuerySchema);
   const result = await compareProjectRuns(db, slug, compareRequestOf(query), baseUrl);
   return jsonOrMarkdown(

@@ -9,6 +9,10 @@ import { sealSession, sealShare } from "@/server/services/sessions";
 import { uniqueSlug } from "@/server/testing/databases";
 import { call, TEST_ADMIN_TOKEN, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { GET as badge } from "../badge.svg/route";
+import { GET as compareRest } from "../compare/route";
+import { GET as runJson } from "../runs/[id]/route";
+import { GET as runRaw } from "../runs/[id]/raw/route";
+import { GET as runVerdict } from "../runs/[id]/verdict/route";
 import { POST as uploadRun } from "../runs/route";
 import { POST as createShareLink } from "./route";
 
@@ -73,7 +77,10 @@ describe("a private server's tRPC", () => {
     expect((await shared.compare.get(input)).head.runs.map((run) => run.id)).toEqual([runIds[2]]);
     expect((await shared.project.get({ project: slug })).slug).toBe(slug);
     await expect(shared.compare.get({ ...input, head: runIds[1]! })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(shared.run.get({ project: slug, id: runIds[2]! })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // The runs it names open too (their pages, raw uploads and JSON: services/auth.ts:shareCovers).
+    expect((await shared.run.get({ project: slug, id: runIds[2]! })).run.id).toBe(runIds[2]);
+    const narrower = await caller({ share: (await sealShare({ kind: "compare", project: slug, base: runIds[1]!, head: runIds[2]!, tool: null }, 3600)).token });
+    await expect(narrower.run.get({ project: slug, id: runIds[0]! })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(shared.project.list()).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(shared.project.overview({ project: slug })).rejects.toMatchObject({ code: "FORBIDDEN" });
     // Expired, or for another project: worth nothing.
@@ -199,5 +206,72 @@ describe("share links", () => {
     expect(commentLinks.map((link) => link.pathname)).toEqual(expect.arrayContaining([expect.stringMatching(/\/compare$/)]));
     for (const link of commentLinks) expect(link.searchParams.get(SHARE_PARAM)).toMatch(/^Fe26\.2\*/);
     expect(new URL(json.comparison.url).searchParams.has(SHARE_PARAM)).toBe(false);
+  });
+
+  it("pin a comparison to its runs, and open those runs' pages, raw uploads and JSON, nothing else", async () => {
+    // runIds[2] is feature/x's only run; main's newest is a later upload, never runIds[0] (the oldest).
+    const response = await mint({ compare: { base: "branch:main", head: "branch:feature/x", last: 1 }, expiresInDays: 1 });
+    expect(response.status).toBe(201);
+    const url = new URL(((await response.json()) as { url: string }).url);
+    const pinnedBase = url.searchParams.get("base")!;
+    expect(pinnedBase).toMatch(/^[a-z0-9]+$/);
+    expect(pinnedBase).not.toBe(runIds[0]);
+    expect(url.searchParams.get("head")).toBe(runIds[2]);
+    // Run ids as given are pinned already, and keep their spelling (the shared page's own URL names them so).
+    const byIds = (await (await mint({ compare: { base: `${runIds[0]},${runIds[1]}`, head: runIds[2] } })).json()) as { url: string };
+    expect(new URL(byIds.url).searchParams.get("base")).toBe(`${runIds[0]},${runIds[1]}`);
+    const share = url.searchParams.get(SHARE_PARAM)!;
+    const shared = await caller({ share });
+    for (const id of [pinnedBase, runIds[2]!]) expect((await shared.run.get({ project: slug, id })).run.id).toBe(id);
+    await expect(shared.run.get({ project: slug, id: runIds[0]! })).rejects.toMatchObject({ code: "FORBIDDEN" });
+
+    const rest = (handler: typeof runJson, suffix: string, id: string, query: Record<string, string> = {}) =>
+      call(handler, `/api/v1/projects/${slug}/runs/${id}${suffix}`, { project: slug, id }, { token: null, query: { ...query, [SHARE_PARAM]: share } });
+    expect((await rest(runJson, "", runIds[2]!)).status).toBe(200);
+    expect((await rest(runRaw, "/raw", runIds[2]!)).status).toBe(200);
+    expect((await rest(runVerdict, "/verdict", pinnedBase)).status).toBe(200);
+    expect((await rest(runJson, "", runIds[0]!)).status).toBe(403);
+    expect((await rest(runRaw, "/raw", runIds[0]!)).status).toBe(403);
+    // The comparison's own JSON, as its page's JSON button links it; another comparison is refused.
+    const compareQuery = { base: pinnedBase, head: runIds[2]!, [SHARE_PARAM]: share };
+    const comparePath = `/api/v1/projects/${slug}/compare`;
+    expect((await call(compareRest, comparePath, { project: slug }, { token: null, query: compareQuery })).status).toBe(200);
+    expect((await call(compareRest, comparePath, { project: slug }, { token: null, query: { ...compareQuery, base: runIds[0]! } })).status).toBe(403);
+    // Without the token, nothing.
+    expect((await call(runJson, `/api/v1/projects/${slug}/runs/${runIds[2]}`, { project: slug, id: runIds[2]! }, { token: null })).status).toBe(401);
+  });
+
+  it("are what a shared comparison links to, and what an admin's dashboard mints with its Markdown", async () => {
+    const base = runIds[0]!;
+    const head = runIds[2]!;
+    const { token } = await sealShare({ kind: "compare", project: slug, base, head, tool: null }, 3600);
+    const read = await (await caller({ share: token })).compare.get({ project: slug, base, head, last: null, test: "welch", baseUrl: "http://bench.test" });
+    for (const link of [read.links.page, read.links.image, ...(read.head.runs as { url: string }[]).map((run) => run.url), `http://bench.test${read.links.api}`]) {
+      expect(new URL(link).searchParams.get(SHARE_PARAM)).toBe(token);
+    }
+    const inLink = (value: string) => new URLSearchParams({ [SHARE_PARAM]: value }).toString();
+    expect(read.markdown).toContain(inLink(token));
+    // A signed-in reader's comparison links stay plain (its session is what opens them).
+    const plain = await (await caller({ session: await sealSession("read") })).compare.get({ project: slug, base, head, last: null, test: "welch", baseUrl: "http://bench.test" });
+    expect(new URL(plain.links.page).searchParams.has(SHARE_PARAM)).toBe(false);
+
+    // The dashboard's Share button: an admin session mints; a read session may not.
+    const admin = await caller({ session: await sealSession("admin") });
+    const minted = await admin.share.create({ project: slug, link: { compare: { base, head }, expiresInDays: 7 } });
+    const mintedToken = new URL(minted.url).searchParams.get(SHARE_PARAM)!;
+    expect(minted.markdown).toContain(inLink(mintedToken));
+    expect(Date.parse(minted.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 24 * 3600 * 1000);
+    const reader = await caller({ session: await sealSession("read") });
+    await expect(reader.share.create({ project: slug, link: { run: base } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect((await caller({ share: mintedToken })).share.create({ project: slug, link: { run: base } })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    expect((await admin.share.create({ project: slug, link: { run: base } })).markdown).toBeNull();
+
+    // What the page's banner and the refusal page are told about a token, and nothing for a bad one.
+    const described = await (await caller({})).share.describe({ token: mintedToken });
+    expect(described).toMatchObject({ kind: "compare", project: slug });
+    expect(described!.page).toContain(`/projects/${slug}/compare?base=${base}&head=${head}&${SHARE_PARAM}=`);
+    expect(await (await caller({})).share.describe({ token: `${mintedToken.slice(0, -4)}abcd` })).toBeNull();
+    expect((await (await caller({ share: mintedToken })).session.get()).share).toMatchObject({ kind: "compare", token: mintedToken });
+    expect((await (await caller({ share: mintedToken, session: await sealSession("read") })).session.get()).share).toBeNull();
   });
 });

@@ -1,0 +1,225 @@
+import { expect, test } from "@playwright/test";
+import type { Browser, BrowserContext, Locator, Page, Request } from "@playwright/test";
+import { E2E_ADMIN_TOKEN, E2E_PRIVATE_BASE_URL } from "../../playwright.config";
+import { fixture, lookAt, uniqueSlug, WRITES_SCREENSHOTS } from "../helpers";
+
+/**
+ * Sharing on a private server (issue 26, item 4): an admin mints a share link with the Share button; a
+ * reviewer opens it in a fresh browser, follows the comparison's run links, downloads the raw upload,
+ * reads the JSON and copies Markdown whose links open for someone else again; everything outside the
+ * link, and an expired or altered link, answers with a page that says so, and nothing outside it is
+ * prefetched.
+ */
+const slug = uniqueSlug("sharing");
+/** main, main (base), feature/x (head), and one run outside the comparison (label "other"). */
+const runIds: string[] = [];
+
+test.use({ baseURL: E2E_PRIVATE_BASE_URL });
+
+test.beforeAll(async ({ request }) => {
+  const uploads = [
+    { variant: "baseline", round: 1, label: "nightly", branch: "main" },
+    { variant: "baseline", round: 2, label: "nightly", branch: "main" },
+    { variant: "managedasync", round: 3, label: "nightly", branch: "feature/x" },
+    { variant: "baseline", round: 3, label: "other", branch: "release" },
+  ] as const;
+  for (const [index, upload] of uploads.entries()) {
+    const response = await request.post(
+      `${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/runs?label=${upload.label}&branch=${upload.branch}&started_at=2026-11-0${index + 1}T09:00:00Z`,
+      {
+        data: fixture(`k6/${upload.variant}/round${upload.round}/summary.json`),
+        headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Content-Type": "application/json" },
+      },
+    );
+    expect(response.status()).toBe(201);
+    runIds.push(((await response.json()) as { id: string }).id);
+  }
+});
+
+/** A browser with nothing of this server: no cookie, no token. Clipboard allowed, every request recorded. */
+async function freshBrowser(browser: Browser): Promise<{ context: BrowserContext; page: Page; requests: Request[] }> {
+  const context = await browser.newContext({ baseURL: E2E_PRIVATE_BASE_URL });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E_PRIVATE_BASE_URL });
+  const page = await context.newPage();
+  const requests: Request[] = [];
+  page.on("request", (request) => requests.push(request));
+  return { context, page, requests };
+}
+
+const clipboardText = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+/** Clicks a Copy button until it says it copied (a click before hydration does nothing), then reads the clipboard. */
+async function copyWith(button: Locator): Promise<string> {
+  await expect(async () => {
+    await button.click();
+    await expect(button).toHaveText("Copied", { timeout: 2_000 });
+  }).toPass();
+  return clipboardText(button.page());
+}
+const relative = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+};
+
+/** The admin mints a share link of the comparison main vs feature/x with the Share button, 7 days. */
+async function mintWithShareButton(browser: Browser): Promise<{ url: string; context: BrowserContext; page: Page }> {
+  const { context, page } = await freshBrowser(browser);
+  await page.goto(`/sign-in?next=${encodeURIComponent(`/projects/${slug}/compare?base=branch:main&head=branch:feature/x`)}`);
+  await page.getByLabel("Token").fill(E2E_ADMIN_TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("compare-view")).toBeVisible();
+  const dialog = page.getByTestId("share-dialog");
+  // A click before hydration opens nothing: click until the dialog shows.
+  await expect(async () => {
+    await page.getByTestId("share-button").click();
+    await expect(dialog.getByRole("heading", { name: "Share this comparison" })).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await dialog.getByLabel("7 days").check();
+  await dialog.getByTestId("share-create").click();
+  await expect(dialog.getByTestId("share-expires")).toContainText("Opens until");
+  const url = await dialog.getByTestId("share-url").inputValue();
+  expect(await copyWith(dialog.getByTestId("share-copy-link"))).toBe(url);
+  return { url, context, page };
+}
+
+test("a share link minted with the Share button opens its comparison, its runs, their raw uploads and JSON, and Copy Markdown, in fresh browsers", async ({ browser }) => {
+  const admin = await mintWithShareButton(browser);
+  const shared = new URL(admin.url);
+  // Pinned: the selectors became the runs they stood for.
+  expect(shared.searchParams.get("base")!.split(",").sort()).toEqual([runIds[0], runIds[1]].sort());
+  expect(shared.searchParams.get("head")).toBe(runIds[2]);
+  const token = shared.searchParams.get("share")!;
+  // The admin's own Copy link is a share link too (minted on click), never the bare page.
+  await admin.page.keyboard.press("Escape");
+  expect(new URL(await copyWith(admin.page.getByTestId("copy-link"))).searchParams.get("share")).toMatch(/^Fe26\.2\*/);
+  await admin.context.close();
+
+  const reviewer = await freshBrowser(browser);
+  const { page } = reviewer;
+  await page.goto(relative(admin.url));
+  await expect(page.getByTestId("compare-verdict")).toBeVisible();
+  await expect(page.getByTestId("shared-banner")).toContainText("one comparison and its runs");
+  // Nothing leads outside: no project tabs; the share button is the admin's only.
+  await expect(page.getByRole("navigation", { name: "Project" })).toHaveCount(0);
+  await expect(page.getByTestId("share-button")).toHaveCount(0);
+
+  // Copy Markdown: its links carry the token, and open in yet another fresh browser.
+  const markdown = await copyWith(page.getByTestId("copy-markdown"));
+  const links = [...markdown.matchAll(/\]\((http[^)]+)\)/g)].map((match) => match[1]!);
+  expect(links.length).toBeGreaterThan(0);
+  const other = await freshBrowser(browser);
+  for (const link of links) {
+    expect(new URL(link).searchParams.get("share")).toBe(token);
+    await other.page.goto(relative(link));
+    await expect(other.page.getByTestId("compare-verdict")).toBeVisible();
+  }
+  expect(new URL(await copyWith(other.page.getByTestId("copy-link"))).searchParams.get("share")).toBe(token);
+  await other.context.close();
+
+  // The JSON button, through the link.
+  const json = await reviewer.context.request.get((await page.getByRole("link", { name: "JSON", exact: true }).getAttribute("href"))!);
+  expect(json.status()).toBe(200);
+
+  // Each run of the comparison opens, with its raw upload and JSON.
+  const runLinks = page.getByTestId("compare-view").locator(`a[href*="/projects/${slug}/runs/"]`);
+  await expect(runLinks).toHaveCount(3);
+  const hrefs = await runLinks.evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute("href")!));
+  for (const href of hrefs) expect(new URL(href, E2E_PRIVATE_BASE_URL).searchParams.get("share")).toBe(token);
+  await runLinks.last().click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${slug}/runs/${runIds[2]}\\?share=`));
+  await expect(page.getByTestId("run-header")).toBeVisible();
+  await expect(page.getByTestId("shared-banner-back")).toBeVisible();
+  for (const name of ["Download raw", "View JSON"]) {
+    const href = (await page.getByRole("link", { name }).getAttribute("href"))!;
+    const answer = await reviewer.context.request.get(href);
+    expect(answer.status(), name).toBe(200);
+  }
+  await page.getByTestId("shared-banner-back").click();
+  await expect(page.getByTestId("compare-verdict")).toBeVisible();
+
+  // Nothing went to sign-in, and nothing outside the link was asked for (prefetches included).
+  const inScope = new RegExp(`^/projects/${slug}/(compare(/og)?|runs/(${[runIds[0], runIds[1], runIds[2]].join("|")}))$`);
+  const pages = reviewer.requests
+    .map((request) => new URL(request.url()))
+    .filter((url) => url.origin === E2E_PRIVATE_BASE_URL && !/^\/(_next|api)\//.test(url.pathname) && !/\.(png|svg|ico|css|js)$/.test(url.pathname));
+  expect(pages.length).toBeGreaterThan(0);
+  expect(pages.filter((url) => url.pathname === "/sign-in")).toEqual([]);
+  expect(pages.map((url) => url.pathname).filter((path) => !inScope.test(path))).toEqual([]);
+  const prefetches = reviewer.requests.filter((request) => request.headers()["next-router-prefetch"] !== undefined);
+  expect(prefetches.map((request) => request.url())).toEqual([]);
+  await reviewer.context.close();
+});
+
+test("outside its link, or expired or altered, a share link answers with a page that says so", async ({ browser, request }) => {
+  const minted = await request.post(`${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/share-links`, {
+    data: { compare: { base: "branch:main", head: "branch:feature/x" } },
+    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+  });
+  expect(minted.status()).toBe(201);
+  const { url } = (await minted.json()) as { url: string };
+  const token = new URL(url).searchParams.get("share")!;
+  const share = `share=${encodeURIComponent(token)}`;
+  const { context, page } = await freshBrowser(browser);
+
+  for (const path of ["/", `/projects/${slug}`, `/projects/${slug}/runs/${runIds[3]}`, `/projects/${slug}/endpoints/_all`, `/projects/${slug}/settings`]) {
+    await page.goto(`${path}${path.includes("?") ? "&" : "?"}${share}`);
+    await expect(page).toHaveURL(/\/share-link\?reason=outside/);
+    await expect(page.getByRole("heading", { name: "This page is outside the share link" })).toBeVisible();
+    await expect(page.getByTestId("run-header")).toHaveCount(0);
+  }
+  await lookAt(page, "share-link-outside");
+  // Its ways out: back to the shared comparison, or sign in for the page asked for.
+  await expect(page.getByTestId("share-refused-sign-in")).toHaveAttribute("href", `/sign-in?next=${encodeURIComponent(`/projects/${slug}/settings`)}`);
+  await page.getByTestId("share-refused-back").click();
+  await expect(page.getByTestId("compare-verdict")).toBeVisible();
+  // The site header's links lead there too, never to a bare sign-in.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Projects" }).click();
+  await expect(page.getByRole("heading", { name: "This page is outside the share link" })).toBeVisible();
+
+  // The REST API refuses what the link does not open.
+  expect((await context.request.get(`/api/v1/projects/${slug}/runs/${runIds[3]}?${share}`)).status()).toBe(403);
+  expect((await context.request.get(`/api/v1/projects/${slug}/runs/${runIds[0]}?${share}`)).status()).toBe(200);
+
+  // Altered, or expired: refused, saying so.
+  const altered = `${token.slice(0, -6)}AAAAAA`;
+  const alteredUrl = new URL(url);
+  alteredUrl.searchParams.set("share", altered);
+  await page.goto(relative(alteredUrl.toString()));
+  await expect(page.getByRole("heading", { name: "This share link has expired or is not valid" })).toBeVisible();
+  const shortLived = await request.post(`${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/share-links`, {
+    data: { run: runIds[0], expiresInDays: 1 / 86_400 },
+    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+  });
+  const expiring = ((await shortLived.json()) as { url: string }).url;
+  await page.goto(relative(expiring));
+  await expect(page.getByTestId("run-header")).toBeVisible();
+  await page.waitForTimeout(1_500);
+  await page.goto(relative(expiring));
+  await expect(page.getByRole("heading", { name: "This share link has expired or is not valid" })).toBeVisible();
+  await lookAt(page, "share-link-invalid");
+  await context.close();
+});
+
+test("screenshots of the Share dialog, a shared comparison and the refusal page", async ({ browser }) => {
+  test.skip(!WRITES_SCREENSHOTS, "only with E2E_SCREENSHOTS=1");
+  const admin = await mintWithShareButton(browser);
+  for (const scheme of ["light", "dark"] as const) {
+    for (const width of [1440, 375]) {
+      const name = `${scheme}-${width}`;
+      await admin.page.emulateMedia({ colorScheme: scheme });
+      await admin.page.setViewportSize({ width, height: 900 });
+      await lookAt(admin.page, `sharing-dialog-${name}`, { viewportOnly: true });
+      const { context, page } = await freshBrowser(browser);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(relative(admin.url));
+      await expect(page.getByTestId("compare-verdict")).toBeVisible();
+      await lookAt(page, `sharing-compare-${name}`, { viewportOnly: true });
+      await page.goto(`/projects/${slug}?share=${encodeURIComponent(new URL(admin.url).searchParams.get("share")!)}`);
+      await expect(page.getByTestId("share-refused")).toBeVisible();
+      await lookAt(page, `sharing-refused-${name}`, { viewportOnly: true });
+      await context.close();
+    }
+  }
+  await admin.context.close();
+});
