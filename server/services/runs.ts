@@ -1,4 +1,5 @@
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { ReadDb } from "../db";
+import type { Prisma } from "../generated/prisma/client";
 import { encodeCursor } from "../domain/run-cursor";
 import type { RunCursor } from "../domain/run-cursor";
 import { OUTCOMES } from "../domain/gate/outcome";
@@ -80,7 +81,7 @@ function toOutcome(value: string | null): Outcome | null {
 }
 
 export async function listRuns(
-  db: PrismaClient,
+  db: ReadDb,
   projectId: string,
   query: RunFilters & { limit: number; cursor?: RunCursor | null },
 ) {
@@ -112,7 +113,7 @@ export async function listRuns(
   };
 }
 
-export async function findRawUploads(db: PrismaClient, projectId: string, runId: string) {
+export async function findRawUploads(db: ReadDb, projectId: string, runId: string) {
   const run = await db.run.findFirst({
     where: { id: runId, projectId },
     select: {
