@@ -103,7 +103,8 @@ export const readProcedure = t.procedure.use(mapErrors).use(async ({ ctx, meta, 
   const reader = await chooseReader(databaseOf(primary), ctx.walPosition ?? null);
   const readOn = (db: ReadDb) => next({ ctx: { ...ctx, db } });
   const result = await readOn(reader);
-  if (result.ok || reader === primary || !shouldRetryOnPrimary(result.error.cause)) return result;
+  if (result.ok || reader === primary) return result;
+  if (result.error.code !== "NOT_FOUND" && !shouldRetryOnPrimary(result.error.cause)) return result;
   return readOn(primary);
 });
 
