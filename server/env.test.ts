@@ -39,4 +39,16 @@ describe("parseEnv", () => {
       /DATABASE_URL: must start with postgres[\s\S]*BENCHTRACK_ADMIN_TOKEN: must be at least 16[\s\S]*PORT/,
     );
   });
+
+  it("reads DATABASE_READ_URL as a comma-separated list of PostgreSQL URLs, and names a bad one by its place", () => {
+    expect(parseEnv({}).DATABASE_READ_URL).toEqual([]);
+    expect(parseEnv({ DATABASE_READ_URL: " postgres://r1:5432/bench , postgresql://u:p@r2/bench," }).DATABASE_READ_URL).toEqual([
+      "postgres://r1:5432/bench",
+      "postgresql://u:p@r2/bench",
+    ]);
+    expect(() => parseEnv({ DATABASE_READ_URL: "postgres://r1/bench,mysql://r2/bench" })).toThrow(
+      /DATABASE_READ_URL: URL 2 of 2 must start with postgres:\/\/ or postgresql:\/\//,
+    );
+    expect(() => parseEnv({ DATABASE_READ_URL: "postgres://r1:99999999/bench" })).toThrow(/DATABASE_READ_URL: URL 1 of 1 is not a valid URL/);
+  });
 });
