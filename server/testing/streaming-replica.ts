@@ -103,15 +103,19 @@ export async function startStreamingReplica(primaryUrl: string): Promise<Streami
     },
     catchUp: async (timeoutMs = 30_000) => {
       const startedAt = performance.now();
-      const client = new pg.Client({ connectionString: primaryUrl });
-      await client.connect();
-      const position = ((await client.query("SELECT pg_current_wal_lsn()::text AS position")).rows[0] as { position: string }).position;
-      await client.end();
-      for (;;) {
-        const [row] = await onReplica<{ replayed: boolean }>(`SELECT pg_last_wal_replay_lsn() >= '${position}'::pg_lsn AS replayed`);
-        if (row?.replayed) return performance.now() - startedAt;
-        if (performance.now() - startedAt > timeoutMs) throw new Error(`The replica did not replay ${position} within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+      const primaryClient = new pg.Client({ connectionString: primaryUrl });
+      const replicaClient = new pg.Client({ connectionString: replicaUrl() });
+      await Promise.all([primaryClient.connect(), replicaClient.connect()]);
+      try {
+        const position = ((await primaryClient.query("SELECT pg_current_wal_lsn()::text AS position")).rows[0] as { position: string }).position;
+        for (;;) {
+          const result = await replicaClient.query("SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS replayed", [position]);
+          if ((result.rows[0] as { replayed: boolean }).replayed) return performance.now() - startedAt;
+          if (performance.now() - startedAt > timeoutMs) throw new Error(`The replica did not replay ${position} within ${timeoutMs} ms`);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      } finally {
+        await Promise.all([primaryClient.end(), replicaClient.end()]);
       }
     },
     stop: async () => {
