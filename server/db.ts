@@ -146,7 +146,11 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     const prisma = new PrismaClient({ adapter: adapterFactory });
     // A reader's sessions are read-only on any server: a write sent to one fails even if the URL names a primary.
     const readers = (target.readUrls ?? []).map(
-      (url) => new PrismaClient({ adapter: new PrismaPg({ connectionString: url, options: "-c default_transaction_read_only=on" }) }),
+      // A replica that does not answer costs a read 5 s before it is retried on the primary, not forever.
+      (url) =>
+        new PrismaClient({
+          adapter: new PrismaPg({ connectionString: url, options: "-c default_transaction_read_only=on", connectionTimeoutMillis: 5_000 }),
+        }),
     );
     const queueConnection: QueueConnection = { kind: "postgres", connectionString: target.url, schema };
     return register({ prisma, readers, target, adapterFactory, queueConnection }, async () => {
