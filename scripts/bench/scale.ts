@@ -354,7 +354,7 @@ export async function measureReadReplicas(
     const uploader = runConcurrently(uploads, 2, async (index) => {
       const uploaded = await upload(servers[index % servers.length]!, token, project, body, { label: "nightly", branch: "main", round: String(100 + index) });
       const id = (uploaded.body as { id?: string }).id;
-      const readBack = id ? await send(`${servers[(index + 1) % servers.length]!.baseUrl}/api/v1/projects/${project}/runs/${id}`) : null;
+      const readBack = id ? await send(`${servers[(index + 1) % servers.length]!.baseUrl}/api/v1/projects/${project}/runs/${id}`).catch(() => null) : null;
       return { uploaded, readBack };
     }).finally(() => {
       uploading = false;
@@ -362,9 +362,10 @@ export async function measureReadReplicas(
     const reader = async (readerIndex: number) => {
       for (let step = readerIndex; uploading; step++) {
         const server = servers[step % servers.length]!;
-        const response = await send(`${server.baseUrl}${paths[step % paths.length]}`);
-        if (response.status === 200) readLatencies.push(response.ms);
-        else readFailures[describeFailure(response)] = (readFailures[describeFailure(response)] ?? 0) + 1;
+        const response = await send(`${server.baseUrl}${paths[step % paths.length]}`).catch((error: unknown) => String(error).slice(0, 80));
+        const failure = typeof response === "string" ? response : response.status === 200 ? null : describeFailure(response);
+        if (failure === null) readLatencies.push((response as TimedResponse).ms);
+        else readFailures[failure] = (readFailures[failure] ?? 0) + 1;
       }
     };
     const lagProbe = async () => {

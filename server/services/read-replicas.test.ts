@@ -3,6 +3,7 @@ import { GET as getProject, PATCH as patchProject } from "@/app/api/v1/projects/
 import { GET as getRun } from "@/app/api/v1/projects/[project]/runs/[id]/route";
 import { GET as listRuns, POST as uploadRun } from "@/app/api/v1/projects/[project]/runs/route";
 import { POST as createProject } from "@/app/api/v1/projects/route";
+import { GET as trpcGet, POST as trpcPost } from "@/app/api/trpc/[trpc]/route";
 import { createCaller } from "../api/root";
 import { getDatabase } from "../db";
 import type { Database } from "../db";
@@ -91,6 +92,23 @@ describe.skipIf(!primaryUrl)("reads from a streaming replica (DATABASE_READ_URL)
       expect((await caller.project.get({ project: slug })).name).toBe("After");
       // Without it, the lagging replica answers.
       expect(await readName()).toBe("Before");
+    });
+
+    it("a dashboard mutation (tRPC over HTTP) hands the browser the cookie its next page reads bring back", async () => {
+      const request = new Request("http://localhost/api/trpc/settings.update", {
+        method: "POST",
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ json: { project: slug, name: "Renamed in the dashboard" } }),
+      });
+      const response = await trpcPost(request);
+      expect(response.status).toBe(200);
+      const cookie = /benchtrack_wal=[^;]+/.exec(response.headers.get("set-cookie") ?? "")?.[0];
+      expect(cookie).toBeDefined();
+      const read = (headers: Record<string, string>) =>
+        trpcGet(new Request(`http://localhost/api/trpc/project.get?input=${encodeURIComponent(JSON.stringify({ json: { project: slug } }))}`, { headers }));
+      const nameOf = async (answer: Response) => ((await answer.json()) as { result: { data: { json: { name: string } } } }).result.data.json.name;
+      expect(await nameOf(await read({ cookie: cookie! }))).toBe("Renamed in the dashboard");
+      expect(await nameOf(await read({}))).not.toBe("Renamed in the dashboard");
     });
 
     it("an upload followed at once by a GET of its run answers 200 (a miss on the replica is asked again on the primary)", async () => {
