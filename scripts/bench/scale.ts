@@ -319,7 +319,8 @@ export interface ReadReplicaSetup {
  * primary. Figures: reads/s and their latency, the replica's lag (the time until it has replayed what
  * the primary had written, sampled every 100 ms), uploads lost (answered 201 but not stored, once the
  * replica has caught up: counted on both), the uploader's reads that were not 200, and the
- * transactions the replica served (proof that the reads went there).
+ * transactions the replica served the app servers (pg_stat_database on the replica, less the probe's
+ * own queries: proof that the reads went there).
  */
 export async function measureReadReplicas(
   servers: readonly BenchServer[],
@@ -368,11 +369,14 @@ export async function measureReadReplicas(
         else readFailures[failure] = (readFailures[failure] ?? 0) + 1;
       }
     };
+    // The probe's own queries on the replica, left out of the transactions it served for the app.
+    let probeQueries = 0;
     const lagProbe = async () => {
       while (uploading) {
         const probeStarted = performance.now();
         const position = (await primary.query<{ position: string }>("SELECT pg_current_wal_lsn()::text AS position")).rows[0]!.position;
         for (;;) {
+          probeQueries++;
           const replayed = (await replica.query<{ replayed: boolean }>("SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS replayed", [position])).rows[0]!.replayed;
           if (replayed) break;
           await new Promise((resolve) => setTimeout(resolve, 1));
@@ -383,7 +387,7 @@ export async function measureReadReplicas(
     };
     const [outcomes] = await Promise.all([uploader, lagProbe(), ...Array.from({ length: readers }, (_, index) => reader(index))]);
     const wallSeconds = (performance.now() - started) / 1000;
-    const replicaTransactionsServed = (await replicaTransactions()) - replicaTransactionsBefore;
+    const replicaTransactionsServed = (await replicaTransactions()) - replicaTransactionsBefore - probeQueries - 1;
 
     const answered = outcomes.filter((outcome) => outcome.uploaded.status === 201).map((outcome) => (outcome.uploaded.body as { id: string }).id);
     const notSeenAtOnce = outcomes.filter((outcome) => outcome.readBack?.status !== 200).length;
