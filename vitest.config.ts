@@ -43,6 +43,8 @@ const SLOW = [
   "server/jobs/restart.test.ts",
   "scripts/ci/benchtrack-pr.test.ts",
   "scripts/ci/benchtrack-pr-gitlab.test.ts",
+  // A streaming replica of the PostgreSQL server (pg_basebackup, a second cluster): PostgreSQL only.
+  "server/services/read-replicas.test.ts",
   // Always on an embedded database of their own: the demo seed (≈150 uploads), the database lock across
   // a child process, migrations on a folder, on a scratch database, and on data stored before them.
   "scripts/seed/seed-demo.test.ts",

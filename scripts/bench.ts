@@ -2,6 +2,7 @@
 // npm run bench -- --pages [--page-runs 5000 --page-samples 20 --postgres | --embedded]
 // Either: --minutes N, how long each part may take before it is stopped (default 10; a million rows
 // of history on 2 shared cores needs more).
+// npm run bench -- --scale [--read-replicas]   (PostgreSQL: the scale part only; --read-replicas: its read-replica step only)
 //
 // Ingest benchmarks, then page benchmarks (`--pages`: the page benchmarks only), against the production
 // build, with throw-away databases, on 127.0.0.1 only. They measure and print; they assert nothing about
@@ -24,6 +25,10 @@
 //      - idempotency: 8 concurrent uploads of one body with one Idempotency-Key. Correct means one
 //        201, seven 200, one id answered and exactly one run listed.
 //   3. Prints a `backend | test | figure` table and writes everything to bench-results/ingest.json.
+// The scale part (PostgreSQL, scripts/bench/scale.ts) ends with read replicas: a streaming replica of the
+// server (pg_basebackup of the whole cluster into a temp folder, pg_ctl on a free port; replication from
+// 127.0.0.1 must be allowed, as .ci/run does), two app servers on ports 3461/3462 reading from it, 32
+// readers while uploads continue.
 // Backends: --embedded or --postgres picks one; with DATABASE_URL set, PostgreSQL only (a throw-away
 // database on that server); otherwise both when PostgreSQL answers on 127.0.0.1:5432, else embedded.
 // Server logs go to bench-results/server-<backend>.log.
@@ -41,7 +46,17 @@ import {
 } from "./bench/ingest";
 import type { IngestClient } from "./bench/ingest";
 import { synthesizeNdjson } from "./bench/ndjson";
-import { measureHistoryEffect, measurePgbenchFloor, measureReplicas, measureSharedRateLimit, measureWideUploads, synthesizeWideSummary } from "./bench/scale";
+import {
+  measureHistoryEffect,
+  measurePgbenchFloor,
+  measureReadReplicas,
+  measureReplicas,
+  measureSharedRateLimit,
+  measureWideUploads,
+  synthesizeWideSummary,
+} from "./bench/scale";
+import { startStreamingReplica } from "../server/testing/streaming-replica";
+import type { StreamingReplica } from "../server/testing/streaming-replica";
 import { PAGE_BENCH_DEFAULTS, runPageBenchmarks } from "./bench/pages";
 import { startServer } from "./bench/server";
 import type { BenchServer } from "./bench/server";
@@ -66,10 +81,14 @@ const { values: args } = parseArgs({
     embedded: { type: "boolean", default: false },
     pages: { type: "boolean", default: false },
     minutes: { type: "string", default: String(PART_DEADLINE_MS / 60_000) },
+    scale: { type: "boolean", default: false },
+    "read-replicas": { type: "boolean", default: false },
     "page-runs": { type: "string", default: String(PAGE_BENCH_DEFAULTS.runs) },
     "page-samples": { type: "string", default: String(PAGE_BENCH_DEFAULTS.samples) },
   },
 });
+/** --scale: the scale part only (PostgreSQL); --read-replicas: only its read-replica step. */
+const scaleOnly = args.scale || args["read-replicas"];
 const options = {
   ndjsonMb: positiveNumber("ndjson-mb", args["ndjson-mb"]),
   uploads: positiveNumber("uploads", args.uploads),
@@ -100,9 +119,11 @@ interface Row {
 // then drop the throw-away databases the page benchmark has open.
 const running = new Set<BenchServer>();
 const liveBackends = new Set<Backend>();
+const liveReplicas = new Set<StreamingReplica>();
 async function stopEverything(reason: string): Promise<never> {
   console.error(`\nStopping (${reason})…`);
   await Promise.allSettled([...running].map((server) => server.stop()));
+  await Promise.allSettled([...liveReplicas].map((replica) => replica.stop()));
   await Promise.allSettled([...liveBackends].map((backend) => backend.dispose()));
   process.exit(1);
 }
@@ -112,6 +133,7 @@ setTimeout(() => void stopEverything(`time limit of ${deadlineMs / 60_000} minut
 
 async function chooseBackends(): Promise<{ kinds: BackendKind[]; postgresUrl: string }> {
   const postgresUrl = process.env.DATABASE_URL?.trim() || DEFAULT_POSTGRES_URL;
+  if (scaleOnly) return { kinds: ["postgres"], postgresUrl };
   if (args.embedded && !args.postgres) return { kinds: ["embedded"], postgresUrl };
   if (args.postgres || process.env.DATABASE_URL?.trim()) {
     return { kinds: args.embedded ? ["embedded", "postgres"] : ["postgres"], postgresUrl };
@@ -192,29 +214,49 @@ async function benchScale(backend: Backend, workDir: string) {
     }
   };
 
-  console.log(`[${backend.kind}] the floor: pgbench, an upload's writes (1 run + 51 results) per transaction…`);
-  const floor = measurePgbenchFloor(databaseUrl, workDir, options.concurrency);
-  figures.floor = floor;
-  rows.push({
-    backend: backend.kind,
-    test: `floor: PostgreSQL alone, 1 run + 51 result rows per transaction, ${floor.clients} clients (pgbench)`,
-    figure: `${floor.transactionsPerSecond.toFixed(0)} tx/s, ${floor.latencyAverageMs.toFixed(1)} ms average`,
-  });
-  let servers = [await start(PORTS.postgres)];
+  let servers: BenchServer[] = [];
   try {
-    console.log(`[${backend.kind}] 50-endpoint uploads…`);
-    record("wideUploads", await measureWideUploads(servers[0]!, ADMIN_TOKEN, wide, floor, options.uploads, options.concurrency));
-    console.log(`[${backend.kind}] history's effect on upload latency…`);
-    record("historyEffect", await measureHistoryEffect(servers[0]!, ADMIN_TOKEN, wide, databaseUrl));
-    servers.push(await start(PORTS.postgres + 1));
-    console.log(`[${backend.kind}] two replicas…`);
-    record("replicas", await measureReplicas(servers, ADMIN_TOKEN, wide, databaseUrl));
-    await stop(servers);
-    servers = [];
-    const limit = 20;
-    servers = [await start(PORTS.postgres, { BENCHTRACK_RATE_UPLOADS_PER_MINUTE: String(limit) }), await start(PORTS.postgres + 1, { BENCHTRACK_RATE_UPLOADS_PER_MINUTE: String(limit) })];
-    console.log(`[${backend.kind}] rate limits across replicas…`);
-    record("sharedRateLimit", await measureSharedRateLimit(servers, ADMIN_TOKEN, wide, limit));
+    if (!args["read-replicas"]) {
+      console.log(`[${backend.kind}] the floor: pgbench, an upload's writes (1 run + 51 results) per transaction…`);
+      const floor = measurePgbenchFloor(databaseUrl, workDir, options.concurrency);
+      figures.floor = floor;
+      rows.push({
+        backend: backend.kind,
+        test: `floor: PostgreSQL alone, 1 run + 51 result rows per transaction, ${floor.clients} clients (pgbench)`,
+        figure: `${floor.transactionsPerSecond.toFixed(0)} tx/s, ${floor.latencyAverageMs.toFixed(1)} ms average`,
+      });
+      servers = [await start(PORTS.postgres)];
+      console.log(`[${backend.kind}] 50-endpoint uploads…`);
+      record("wideUploads", await measureWideUploads(servers[0]!, ADMIN_TOKEN, wide, floor, options.uploads, options.concurrency));
+      console.log(`[${backend.kind}] history's effect on upload latency…`);
+      record("historyEffect", await measureHistoryEffect(servers[0]!, ADMIN_TOKEN, wide, databaseUrl));
+      servers.push(await start(PORTS.postgres + 1));
+      console.log(`[${backend.kind}] two replicas…`);
+      record("replicas", await measureReplicas(servers, ADMIN_TOKEN, wide, databaseUrl));
+      await stop(servers);
+      servers = [];
+      const limit = 20;
+      servers = [await start(PORTS.postgres, { BENCHTRACK_RATE_UPLOADS_PER_MINUTE: String(limit) }), await start(PORTS.postgres + 1, { BENCHTRACK_RATE_UPLOADS_PER_MINUTE: String(limit) })];
+      console.log(`[${backend.kind}] rate limits across replicas…`);
+      record("sharedRateLimit", await measureSharedRateLimit(servers, ADMIN_TOKEN, wide, limit));
+      await stop(servers);
+      servers = [];
+    }
+    console.log(`[${backend.kind}] a streaming replica (pg_basebackup of the server)…`);
+    const replicaStarted = performance.now();
+    const replica = await startStreamingReplica(databaseUrl);
+    liveReplicas.add(replica);
+    try {
+      console.log(`[${backend.kind}]   replica on port ${replica.port} after ${((performance.now() - replicaStarted) / 1000).toFixed(0)} s; two app servers reading from it…`);
+      const readUrl = replica.url();
+      servers = [await start(PORTS.postgres, { DATABASE_READ_URL: readUrl }), await start(PORTS.postgres + 1, { DATABASE_READ_URL: readUrl })];
+      record("readReplicas", await measureReadReplicas(servers, ADMIN_TOKEN, wide, { primaryUrl: databaseUrl, replicaUrl: readUrl }));
+      await stop(servers);
+      servers = [];
+    } finally {
+      await replica.stop();
+      liveReplicas.delete(replica);
+    }
   } finally {
     await stop(servers);
   }
@@ -244,18 +286,16 @@ async function benchIngest(): Promise<void> {
   const rows: Row[] = [];
   const report: Record<string, unknown>[] = [];
   try {
-    console.log(`Synthesizing a ${options.ndjsonMb} MB k6 NDJSON from ${path.relative(ROOT, FIXTURE_NDJSON)}…`);
-    const synthetic = await synthesizeNdjson(
-      FIXTURE_NDJSON,
-      options.ndjsonMb * 1024 * 1024,
-      path.join(workDir, "points.ndjson"),
-    );
+    if (!scaleOnly) console.log(`Synthesizing a ${options.ndjsonMb} MB k6 NDJSON from ${path.relative(ROOT, FIXTURE_NDJSON)}…`);
+    const synthetic = scaleOnly
+      ? null
+      : await synthesizeNdjson(FIXTURE_NDJSON, options.ndjsonMb * 1024 * 1024, path.join(workDir, "points.ndjson"));
     for (const kind of kinds) {
       let backend: Backend | null = null;
       try {
         backend = kind === "embedded" ? await prepareEmbedded() : await preparePostgres(postgresUrl);
         console.log(`\n[${kind}] ${backend.description}`);
-        const result = await benchBackend(backend, synthetic);
+        const result = synthetic ? await benchBackend(backend, synthetic) : { rows: [], figures: {} };
         rows.push(...result.rows);
         const scale = kind === "postgres" ? await benchScale(backend, workDir) : { rows: [], figures: {} };
         rows.push(...scale.rows);
@@ -274,7 +314,7 @@ async function benchIngest(): Promise<void> {
   }
 
   printTable(rows);
-  const resultsPath = path.join(RESULTS_DIR, "ingest.json");
+  const resultsPath = path.join(RESULTS_DIR, scaleOnly ? "scale.json" : "ingest.json");
   writeFileSync(
     resultsPath,
     JSON.stringify(
@@ -298,6 +338,7 @@ async function benchIngest(): Promise<void> {
 }
 
 if (!args.pages) await benchIngest();
+if (scaleOnly) process.exit(0);
 await runPageBenchmarks({
   kinds,
   postgresUrl,

@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getEnv } from "./env";
+import type { Prisma } from "./generated/prisma/client";
 import { PrismaClient } from "./generated/prisma/client";
 
 /**
@@ -13,7 +14,8 @@ import { PrismaClient } from "./generated/prisma/client";
  * Everything above this module uses the same PrismaClient and never knows which one it has.
  */
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string }
+  /** `readUrls`: streaming replicas of that server (DATABASE_READ_URL), for reads only (docs/architecture.md). */
+  | { kind: "postgres"; url: string; readUrls?: readonly string[] }
   | { kind: "embedded"; dataDir: string }
   /** A throw-away embedded database in memory, for tests. */
   | { kind: "memory" };
@@ -34,8 +36,26 @@ export type QueueConnection = (
 /** The job queue's schema in every database Benchtrack serves from. */
 export const JOB_SCHEMA = "pgboss";
 
+/** What a ReadDb offers of each model: the operations that only read. */
+type ReadOperation = "findUnique" | "findUniqueOrThrow" | "findFirst" | "findFirstOrThrow" | "findMany" | "count" | "aggregate" | "groupBy";
+
+/**
+ * A database handle that can only read: each model's find/count/aggregate/groupBy and raw SELECTs, no
+ * create/update/delete, no $transaction, no $executeRaw. What pages, tRPC read procedures and REST GETs
+ * are handed (a read replica, or the primary: a PrismaClient is a ReadDb), so a service that takes a
+ * ReadDb cannot write, and passing one to a service that takes a PrismaClient is a type error. The
+ * replica's own connection refuses writes too (a hot standby, and `default_transaction_read_only`).
+ */
+export type ReadDb = { readonly [Model in Uncapitalize<Prisma.ModelName>]: Pick<PrismaClient[Model], ReadOperation> } & Pick<
+  PrismaClient,
+  "$queryRaw" | "$queryRawUnsafe"
+>;
+
 export interface Database {
+  /** The primary: every write, every transaction, the job queue, and reads that decide a write. */
   prisma: PrismaClient;
+  /** One client per read replica (DATABASE_READ_URL), empty without them: chosen by server/read-replicas.ts. */
+  readers: readonly PrismaClient[];
   target: DatabaseTarget;
   /** The same connection as a migration-aware adapter factory, for the schema engine. */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
@@ -80,15 +100,23 @@ function register(
 
 /** Where the configured environment points: PostgreSQL when DATABASE_URL is set, else the data folder. */
 export function targetFromEnv(env = getEnv()): DatabaseTarget {
-  return env.DATABASE_URL
-    ? { kind: "postgres", url: env.DATABASE_URL }
-    : { kind: "embedded", dataDir: path.resolve(env.BENCHTRACK_DATA_DIR) };
+  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL, readUrls: env.DATABASE_READ_URL };
+  if (env.DATABASE_READ_URL.length > 0) {
+    console.warn(
+      "DATABASE_READ_URL is ignored: read replicas need DATABASE_URL (a PostgreSQL primary); the embedded database serves every read itself.",
+    );
+  }
+  return { kind: "embedded", dataDir: path.resolve(env.BENCHTRACK_DATA_DIR) };
 }
 
 export function describeTarget(target: DatabaseTarget): string {
   switch (target.kind) {
-    case "postgres":
-      return `PostgreSQL at ${redactPassword(target.url)}`;
+    case "postgres": {
+      const replicas = target.readUrls ?? [];
+      return replicas.length === 0
+        ? `PostgreSQL at ${redactPassword(target.url)}`
+        : `PostgreSQL at ${redactPassword(target.url)}, reads from ${replicas.map(redactPassword).join(", ")}`;
+    }
     case "embedded":
       return `embedded PostgreSQL (PGlite) in ${target.dataDir}`;
     case "memory":
@@ -116,8 +144,18 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
   if (target.kind === "postgres") {
     const adapterFactory = new PrismaPg({ connectionString: target.url });
     const prisma = new PrismaClient({ adapter: adapterFactory });
+    // A reader's sessions are read-only on any server: a write sent to one fails even if the URL names a primary.
+    const readers = (target.readUrls ?? []).map(
+      // A replica that does not answer costs a read 5 s before it is retried on the primary, not forever.
+      (url) =>
+        new PrismaClient({
+          adapter: new PrismaPg({ connectionString: url, options: "-c default_transaction_read_only=on", connectionTimeoutMillis: 5_000 }),
+        }),
+    );
     const queueConnection: QueueConnection = { kind: "postgres", connectionString: target.url, schema };
-    return register({ prisma, target, adapterFactory, queueConnection }, () => prisma.$disconnect());
+    return register({ prisma, readers, target, adapterFactory, queueConnection }, async () => {
+      await Promise.all([prisma, ...readers].map((client) => client.$disconnect()));
+    });
   }
   const releaseLock = target.kind === "embedded" ? lockDataDir(target.dataDir) : () => undefined;
   try {
@@ -146,7 +184,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
         }
       },
     };
-    return register({ prisma, target, adapterFactory, queueConnection }, async () => {
+    return register({ prisma, readers: [], target, adapterFactory, queueConnection }, async () => {
       await prisma.$disconnect();
       await pglite.close();
       releaseLock();

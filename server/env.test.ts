@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { targetFromEnv } from "./db";
 import { parseEnv } from "./env";
 
 describe("parseEnv", () => {
@@ -38,5 +39,32 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ DATABASE_URL: "mysql://x", PORT: "99999", BENCHTRACK_ADMIN_TOKEN: "short" })).toThrow(
       /DATABASE_URL: must start with postgres[\s\S]*BENCHTRACK_ADMIN_TOKEN: must be at least 16[\s\S]*PORT/,
     );
+  });
+
+  it("reads DATABASE_READ_URL as a comma-separated list of PostgreSQL URLs, and names a bad one by its place", () => {
+    expect(parseEnv({}).DATABASE_READ_URL).toEqual([]);
+    expect(parseEnv({ DATABASE_READ_URL: " postgres://r1:5432/bench , postgresql://u:p@r2/bench," }).DATABASE_READ_URL).toEqual([
+      "postgres://r1:5432/bench",
+      "postgresql://u:p@r2/bench",
+    ]);
+    expect(() => parseEnv({ DATABASE_READ_URL: "postgres://r1/bench,mysql://r2/bench" })).toThrow(
+      /DATABASE_READ_URL: URL 2 of 2 must start with postgres:\/\/ or postgresql:\/\//,
+    );
+    expect(() => parseEnv({ DATABASE_READ_URL: "postgres://r1:99999999/bench" })).toThrow(/DATABASE_READ_URL: URL 1 of 1 is not a valid URL/);
+  });
+});
+
+describe("DATABASE_READ_URL on the embedded database", () => {
+  it("is ignored, with a message naming why", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const target = targetFromEnv(parseEnv({ DATABASE_READ_URL: "postgres://replica/bench", BENCHTRACK_DATA_DIR: "/tmp/bench" }));
+    expect(target).toEqual({ kind: "embedded", dataDir: "/tmp/bench" });
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/DATABASE_READ_URL is ignored: read replicas need DATABASE_URL/));
+    warn.mockRestore();
+    expect(targetFromEnv(parseEnv({ DATABASE_URL: "postgres://primary/bench", DATABASE_READ_URL: "postgres://replica/bench" }))).toEqual({
+      kind: "postgres",
+      url: "postgres://primary/bench",
+      readUrls: ["postgres://replica/bench"],
+    });
   });
 });

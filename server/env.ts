@@ -20,6 +20,22 @@ export const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
       .optional(),
   ),
+  /**
+   * Read replicas of DATABASE_URL (streaming standbys), comma-separated: pages, tRPC reads and REST GETs
+   * are spread over them; writes, transactions and the job queue stay on DATABASE_URL. Ignored (with a
+   * message) on the embedded database.
+   */
+  DATABASE_READ_URL: optionalString.transform((value, context) => {
+    const urls = (value ?? "").split(",").map((url) => url.trim()).filter((url) => url !== "");
+    urls.forEach((url, index) => {
+      if (!/^postgres(ql)?:\/\/[^/]/.test(url)) {
+        context.addIssue({ code: "custom", message: `URL ${index + 1} of ${urls.length} must start with postgres:// or postgresql:// and name a host` });
+      } else if (!URL.canParse(url)) {
+        context.addIssue({ code: "custom", message: `URL ${index + 1} of ${urls.length} is not a valid URL` });
+      }
+    });
+    return urls;
+  }),
   /** Folder of the embedded database and other local state. */
   BENCHTRACK_DATA_DIR: optionalString.transform((value) => value ?? "./.data"),
   /** Secret for admin API calls (create projects and tokens, any upload). Unset: no admin access. */

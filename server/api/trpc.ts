@@ -1,6 +1,7 @@
 import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
-import { getDb } from "../db";
+import type { ReadDb } from "../db";
+import { databaseOf, getDb } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
 import type { Credentials, Principal, ShareRead } from "../services/auth";
@@ -8,10 +9,12 @@ import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resol
 import { textProblems } from "../domain/parsers/validate";
 import { ServiceError, toServiceError } from "../services/errors";
 import { clientAddressOf } from "../services/rate-limits";
+import { chooseReader, currentWalPosition, shouldRetryOnPrimary, walPositionHeaders, walPositionOf } from "../services/read-replicas";
 import { toTRPCError } from "./errors";
 
 /**
- * What every procedure receives: the database and the caller's credentials — the Authorization header
+ * What every procedure receives: the database (the primary: read procedures are handed a reader in its
+ * place, services/read-replicas.ts) and the caller's credentials — the Authorization header
  * (the dashboard sends the admin token there once it is entered), the session cookie a sign-in left,
  * and a share link's token (the page forwards `?share=` in a header). They become a principal by the
  * same rules as the REST API (server/services/auth.ts).
@@ -22,14 +25,20 @@ export interface TRPCContext extends Credentials {
   clientAddress?: string | null;
   /** The public base URL links in messages point to (incident notifications); absent in in-process calls. */
   baseUrl?: string;
+  /** The primary's WAL position the caller's last write left (a cookie or header): its reads must see it. */
+  walPosition?: string | null;
+  /** The HTTP answer's headers, where a mutation hands its WAL position back; absent in in-process calls. */
+  resHeaders?: Headers;
 }
 
-export async function createTRPCContext(options: { headers: Headers }): Promise<TRPCContext> {
+export async function createTRPCContext(options: { headers: Headers; resHeaders?: Headers }): Promise<TRPCContext> {
   return {
     db: await getDb(),
     ...credentialsOfHeaders(options.headers),
     clientAddress: clientAddressOf(options.headers),
     baseUrl: publicBaseUrl(options.headers),
+    walPosition: walPositionOf(options.headers),
+    resHeaders: options.resHeaders,
   };
 }
 
@@ -76,32 +85,52 @@ export const openProcedure = t.procedure.use(mapErrors);
  * Reads: open unless the server is private (BENCHTRACK_READ_TOKEN); then the read token, the admin or
  * a project token, a signed-in session, or a share link covering the read the procedure declares in
  * `.meta({ share })` (services/auth.ts:requireReadAccess). Without that declaration a share link opens nothing.
+ * The caller is admitted on the primary (failed authentications are counted there); the procedure then
+ * gets a reader as `ctx.db` (a ReadDb: it cannot write), a replica when DATABASE_READ_URL names some, and
+ * is asked again on the primary when it misses there (services/read-replicas.ts).
  */
 export const readProcedure = t.procedure.use(mapErrors).use(async ({ ctx, meta, getRawInput, next }) => {
   // A public server reads for anyone: no token lookup on every read.
-  if (!isPrivate()) return next({ ctx: { ...ctx, principal: { kind: "anonymous" } as Principal } });
-  const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
-  const input = await getRawInput();
-  const field = (name: string) => {
-    const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[name] : undefined;
-    return typeof value === "string" ? value : null;
-  };
-  requireReadAccess(principal, shareReadTarget(meta?.share, field));
-  return next({ ctx: { ...ctx, principal } });
+  let principal: Principal = { kind: "anonymous" };
+  if (isPrivate()) {
+    principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
+    const input = await getRawInput();
+    const field = (name: string) => {
+      const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[name] : undefined;
+      return typeof value === "string" ? value : null;
+    };
+    requireReadAccess(principal, shareReadTarget(meta?.share, field));
+  }
+  const primary = ctx.db;
+  const reader = await chooseReader(databaseOf(primary), ctx.walPosition ?? null);
+  const readOn = (db: ReadDb) => next({ ctx: { ...ctx, db, principal } });
+  const result = await readOn(reader);
+  if (result.ok || reader === primary) return result;
+  if (result.error.code !== "NOT_FOUND" && !shouldRetryOnPrimary(result.error.cause)) return result;
+  return readOn(primary);
 });
 
 /**
  * Writes whose service applies its own rule to the caller (as the REST API's "write" routes): the
- * caller's principal, from its token or session, handed to the service.
+ * caller's principal, from its token or session, handed to the service. On the primary.
  */
 export const writeProcedure = t.procedure.use(mapErrors).use(async ({ ctx, next }) => {
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   return next({ ctx: { ...ctx, principal } });
 });
 
-/** The admin only: the admin token, or a session signed in with it, as for the REST API's admin calls. */
-export const adminProcedure = t.procedure.use(mapErrors).use(async ({ ctx, next }) => {
+/**
+ * The admin only: the admin token, or a session signed in with it, as for the REST API's admin calls.
+ * Everything here runs on the primary; a mutation's answer carries the WAL position it left, so the
+ * browser's next reads see the change (services/read-replicas.ts).
+ */
+export const adminProcedure = t.procedure.use(mapErrors).use(async ({ ctx, type, next }) => {
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   requireAdmin(principal);
-  return next({ ctx: { ...ctx, principal } });
+  const result = await next({ ctx: { ...ctx, principal } });
+  if (result.ok && type === "mutation" && ctx.resHeaders) {
+    const position = await currentWalPosition(databaseOf(ctx.db));
+    if (position !== null) for (const [name, value] of Object.entries(walPositionHeaders(position))) ctx.resHeaders.append(name, value);
+  }
+  return result;
 });

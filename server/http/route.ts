@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { getDb } from "../db";
+import type { ReadDb } from "../db";
+import { getDatabase } from "../db";
 import { textProblem } from "../domain/parsers/validate";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
@@ -8,6 +9,7 @@ import type { Principal, ReadTarget, ShareRead } from "../services/auth";
 import { shareReadTarget } from "../services/auth";
 import type { ErrorDetail } from "../services/errors";
 import { ServiceError, toServiceError } from "../services/errors";
+import { chooseReader, currentWalPosition, readWithPrimaryFallback, walPositionHeaders, walPositionOf } from "../services/read-replicas";
 import type { RouteAccess } from "./auth";
 import { admit } from "./auth";
 import { errorResponse } from "./errors";
@@ -88,11 +90,17 @@ export function apiRoute<Params = Record<string, never>>(
   };
 }
 
+/**
+ * The database a handler is handed: a read route ("read" access) gets a reader (a ReadDb: a replica when
+ * DATABASE_READ_URL names some, services/read-replicas.ts), every other route the primary.
+ */
+type RouteDb<Access extends RouteAccess> = Access extends "read" ? ReadDb : PrismaClient;
+
 /** What a route handler is handed once its caller is admitted: the request, and what every handler reads from it. */
-interface RouteCall<Params> {
+interface RouteCall<Params, Access extends RouteAccess = RouteAccess> {
   request: Request;
   params: Params;
-  db: PrismaClient;
+  db: RouteDb<Access>;
   /** Who is calling (anonymous for a read on a public server): services that authorize take it. */
   principal: Principal;
   searchParams: URLSearchParams;
@@ -105,56 +113,83 @@ interface RouteCall<Params> {
 }
 
 /** A project's route: its slug (from the path, validated) comes with the call. */
-interface ProjectRouteCall<Params> extends RouteCall<Params> {
+interface ProjectRouteCall<Params, Access extends RouteAccess> extends RouteCall<Params, Access> {
   slug: string;
 }
 
-interface RouteOptions {
-  access: RouteAccess;
+interface RouteOptions<Access extends RouteAccess> {
+  access: Access;
 }
 
-interface ProjectRouteOptions extends RouteOptions {
+interface ProjectRouteOptions<Access extends RouteAccess> extends RouteOptions<Access> {
   /** The one read a share link may open here (services/auth.ts:shareReadTarget), from the path and query. */
   share?: ShareRead;
 }
 
-/** The call a handler is handed: the database, and the caller admitted by `access` (auth.ts:admit). */
-async function admitCall<Params>(request: Request, params: Params, access: RouteAccess, target?: ReadTarget): Promise<RouteCall<Params>> {
-  const db = await getDb();
-  const principal = await admit(request, db, access, target);
+/**
+ * Admits the caller (on the primary: rate limits and failed authentications are counted there) and runs
+ * the handler with its database. A read route reads from a reader chosen for the request's WAL position
+ * (the caller's own last write) and is run again on the primary when it misses there; a write's answer
+ * (2xx) carries the WAL position it left, so the writer's next reads see it (services/read-replicas.ts).
+ */
+async function runAdmitted<Params, Access extends RouteAccess>(
+  request: Request,
+  params: Params,
+  access: Access,
+  target: ReadTarget | undefined,
+  handler: (call: RouteCall<Params, Access>) => Promise<Response>,
+): Promise<Response> {
+  const database = await getDatabase();
+  const principal = await admit(request, database.prisma, access, target);
   const searchParams = new URL(request.url).searchParams;
-  return {
-    request,
-    params,
-    db,
-    principal,
-    searchParams,
-    readQuery: (schema) => schema.parse(Object.fromEntries(searchParams)),
-    readBody: (emptyAs) => readJsonBody(request, emptyAs),
-    baseUrl: publicBaseUrl(request.headers),
-  };
+  const callWith = (db: ReadDb | PrismaClient) =>
+    handler({
+      request,
+      params,
+      db: db as RouteDb<Access>,
+      principal,
+      searchParams,
+      readQuery: (schema) => schema.parse(Object.fromEntries(searchParams)),
+      readBody: (emptyAs) => readJsonBody(request, emptyAs),
+      baseUrl: publicBaseUrl(request.headers),
+    });
+  if (access === "read") {
+    return readWithPrimaryFallback(database, await chooseReader(database, walPositionOf(request.headers)), callWith);
+  }
+  const response = await callWith(database.prisma);
+  if (request.method === "GET" || response.status >= 300) return response;
+  const position = await currentWalPosition(database);
+  if (position === null) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(walPositionHeaders(position))) headers.append(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** A REST route outside any project (the project list): apiRoute's error envelope, the caller admitted before the handler runs. */
-export function accessRoute<Params = Record<string, never>>(options: RouteOptions, handler: (call: RouteCall<Params>) => Promise<Response>) {
-  return apiRoute<Params>(async (request, params) => handler(await admitCall(request, params, options.access)));
+export function accessRoute<Access extends RouteAccess, Params = Record<string, never>>(
+  options: RouteOptions<Access>,
+  handler: (call: RouteCall<Params, Access>) => Promise<Response>,
+) {
+  return apiRoute<Params>(async (request, params) => runAdmitted(request, params, options.access, undefined, handler));
 }
 
 /**
  * A project's REST route, the preamble every one of them shares written once: the `project` path
- * parameter validated as a slug (a 400 before any query), the database, and the caller admitted by
- * `access` (auth.ts:admit); a share link opens only the read that `share` names. The handler then
- * validates its input, calls one service and answers; errors leave as apiRoute's envelope.
+ * parameter validated as a slug (a 400 before any query), the database (a reader for "read" access),
+ * and the caller admitted by `access` (auth.ts:admit); a share link opens only the read that `share`
+ * names. The handler then validates its input, calls one service and answers; errors leave as
+ * apiRoute's envelope. Routes that name their Params name their access too:
+ * `projectRoute<{ project: string; id: string }, "read">`.
  */
-export function projectRoute<Params extends { project: string } = { project: string }>(
-  options: ProjectRouteOptions,
-  handler: (call: ProjectRouteCall<Params>) => Promise<Response>,
+export function projectRoute<Params extends { project: string } = { project: string }, Access extends RouteAccess = RouteAccess>(
+  options: ProjectRouteOptions<Access>,
+  handler: (call: ProjectRouteCall<Params, Access>) => Promise<Response>,
 ) {
   return apiRoute<Params>(async (request, params) => {
     const slug = parseProjectSlug(params.project);
     const fields: Record<string, string | undefined> = { ...params, project: slug };
     const target = shareReadTarget(options.share, (name) => fields[name] ?? new URL(request.url).searchParams.get(name));
-    return handler({ ...(await admitCall(request, params, options.access, target)), slug });
+    return runAdmitted(request, params, options.access, target, (call) => handler({ ...call, slug }));
   });
 }
 

@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { ANNOTATION_LIST_LIMIT, createAnnotationSchema, createMarkerSchema } from "../schemas/annotations";
 import type { AnnotationQuery, AnnotationKind } from "../schemas/annotations";
@@ -23,7 +24,7 @@ export interface RunAnnotation {
 const ANNOTATION_SELECT = { id: true, runId: true, at: true, kind: true, text: true, createdAt: true } as const;
 
 /** A run's annotations, oldest first; a run of another project is not found. */
-export async function listRunAnnotations(db: PrismaClient, slug: string, runId: string) {
+export async function listRunAnnotations(db: ReadDb, slug: string, runId: string) {
   const project = await requireProject(db, slug);
   const run = await db.run.findFirst({
     where: { id: runId, projectId: project.id },
@@ -72,7 +73,7 @@ export async function createMarker(db: PrismaClient, principal: Principal, slug:
 }
 
 /** The project's markers in a window, oldest first (at most ANNOTATION_LIST_LIMIT: the newest). */
-export async function listAnnotations(db: PrismaClient, slug: string, query: AnnotationQuery) {
+export async function listAnnotations(db: ReadDb, slug: string, query: AnnotationQuery) {
   const project = await requireProject(db, slug);
   const rows = await db.annotation.findMany({
     where: {

@@ -1,5 +1,5 @@
+import type { ReadDb } from "../db";
 import type { SlaGrade } from "../domain/sla/grade";
-import type { PrismaClient } from "../generated/prisma/client";
 import { requireProject } from "./projects";
 import { getSlaPolicy, gradeParsedRun } from "./sla";
 import { loadParsedRun } from "./stored-runs";
@@ -8,7 +8,7 @@ import { loadParsedRun } from "./stored-runs";
  * What the project's grade badge shows: the SLA grade of its latest run on the default branch (of any
  * branch when the default has none), narrowed to a label when one is given; undefined without a run.
  */
-export async function getBadgeGrade(db: PrismaClient, slug: string, label: string | undefined): Promise<SlaGrade | null | undefined> {
+export async function getBadgeGrade(db: ReadDb, slug: string, label: string | undefined): Promise<SlaGrade | null | undefined> {
   const project = await requireProject(db, slug);
   const latest =
     (await db.run.findFirst({

@@ -1,10 +1,11 @@
+import type { ReadDb } from "../db";
 import { describeLoadDifference, loadProfileDifference } from "../domain/compare/load-profile";
 import { BASELINE_CAP, chooseBaselineWindow } from "../domain/gate/baseline-window";
 import type { BaselineBasis, SeriesChange, WindowMode } from "../domain/gate/baseline-window";
 import type { IncidentState } from "../domain/incidents/state";
 import { formatDeltaPct } from "../domain/format";
 import { endpointDisplayName } from "../domain/run";
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { PrismaClient } from "../generated/prisma/client";
 import { baselinePinSchema } from "../schemas/baselines";
 import type { Principal } from "./auth";
 import { requireAdmin } from "./auth";
@@ -69,7 +70,7 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The earlier rounds of the run's commit on its branch (same series and load profile), with the run first, then newest first. */
-async function findHeadRounds(db: Prisma.TransactionClient, projectId: string, run: RunForBaseline): Promise<{ id: string; startedAt: Date }[]> {
+async function findHeadRounds(db: ReadDb, projectId: string, run: RunForBaseline): Promise<{ id: string; startedAt: Date }[]> {
   const self = { id: run.id, startedAt: run.startedAt };
   if (run.gitCommit === null) return [self];
   const rows = await db.run.findMany({
@@ -84,7 +85,7 @@ async function findHeadRounds(db: Prisma.TransactionClient, projectId: string, r
 
 /** The series' change markers and recorded changes that start at or before `until`. */
 async function findSeriesChanges(
-  db: Prisma.TransactionClient,
+  db: ReadDb,
   projectId: string,
   series: { tool: string; label: string | null; branch: string; testbed: string | null },
   until: Date,
@@ -142,7 +143,7 @@ function describeSince(change: SeriesChange | null): string {
 }
 
 export async function chooseBaseline(
-  db: Prisma.TransactionClient,
+  db: ReadDb,
   project: { id: string; defaultBranch: string },
   run: RunForBaseline,
 ): Promise<ChosenBaseline> {
@@ -250,7 +251,7 @@ export async function chooseBaseline(
 const PIN_SELECT = { id: true, forLabel: true, runIds: true, baselineLabel: true, createdAt: true } as const;
 
 /** The project's pinned baselines, newest first, and the branch its unpinned labels are compared on. */
-export async function listBaselinePins(db: PrismaClient, slug: string) {
+export async function listBaselinePins(db: ReadDb, slug: string) {
   const project = await requireProject(db, slug);
   const pins = await db.baselinePin.findMany({ where: { projectId: project.id }, select: PIN_SELECT, orderBy: { createdAt: "desc" } });
   return { defaultBranch: project.defaultBranch, pins };
@@ -288,7 +289,7 @@ export async function unpinBaseline(db: PrismaClient, principal: Principal, slug
 }
 
 /** Ids of runs pinned in any baseline of the project, to mark them everywhere. */
-export async function pinnedRunIds(db: PrismaClient, projectId: string): Promise<Set<string>> {
+export async function pinnedRunIds(db: ReadDb, projectId: string): Promise<Set<string>> {
   const pins = await db.baselinePin.findMany({ where: { projectId }, select: { runIds: true } });
   return new Set(pins.flatMap((pin) => pin.runIds));
 }

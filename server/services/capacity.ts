@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 import {
   buildCapacityCurve,
   describeKnee,
@@ -16,7 +17,6 @@ import type { CustomMetric, EndpointResult } from "../domain/run";
 import { parseMetric } from "../domain/sla/policy";
 import type { SlaPolicy } from "../domain/sla/policy";
 import { Prisma } from "../generated/prisma/client";
-import type { PrismaClient } from "../generated/prisma/client";
 import { endpointCondition, listEndpoints, resolveEndpointPage } from "./endpoint-page";
 import type { EndpointPageQuery } from "./endpoint-page";
 import { toServiceError } from "./errors";
@@ -70,7 +70,7 @@ interface CurveRow {
   percentiles: Record<string, number>;
 }
 
-export async function getCapacity(db: PrismaClient, query: CapacityQuery) {
+export async function getCapacity(db: ReadDb, query: CapacityQuery) {
   const page = await resolveEndpointPage(db, query);
   const { project, endpointId, endpoint } = page;
   const isAggregate = endpoint.isAggregate;
@@ -180,7 +180,7 @@ function chooseSeries(options: readonly SeriesOption[], tool: string | null, lab
 
 /** Every (tool, label) of the endpoint's newest results, newest first, with its run count and load levels. */
 async function findSeriesOptions(
-  db: PrismaClient,
+  db: ReadDb,
   projectId: string,
   endpointId: number | null,
 ): Promise<SeriesOption[]> {
@@ -219,7 +219,7 @@ function sideCondition(label: string | null, selector: RunSelector | null): Pris
 
 /** One curve's runs, newest first (at most MAX_CURVE_RUNS): the endpoint's result with its run's config. */
 async function readCurveRows(
-  db: PrismaClient,
+  db: ReadDb,
   projectId: string,
   endpointId: number | null,
   series: { tool: string; label: string | null },
@@ -244,7 +244,7 @@ function needsCustomMetrics(policy: SlaPolicy | null, isAggregate: boolean): boo
 }
 
 /** Custom metrics of the endpoint (for the aggregate: the run's) in these runs, by run id; one statement. */
-async function readCustomMetrics(db: PrismaClient, endpointId: number | null, runIds: readonly string[]) {
+async function readCustomMetrics(db: ReadDb, endpointId: number | null, runIds: readonly string[]) {
   const byRun = new Map<string, Record<string, CustomMetric>>();
   if (runIds.length === 0) return byRun;
   const rows = await db.metric.findMany({

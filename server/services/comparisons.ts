@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 import type { ComparableRun, CompareOptions } from "../domain/compare/compare-runs";
 import { compareRuns, seriesValuesSinceChanges } from "../domain/compare/compare-runs";
 import type { SeriesRegimeStart } from "../domain/compare/compare-runs";
@@ -10,7 +11,7 @@ import type { SignificanceTest } from "../domain/stats/verdict";
 import { withShareParam } from "../domain/share";
 import { absoluteUrl, apiPaths, pagePaths } from "../domain/urls";
 import type { CompareQuery } from "../domain/urls";
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import { renderComparisonMarkdown } from "../domain/report/compare-markdown";
 import type { ComparisonResult, ResolvedRun, ResolvedSide } from "../domain/compare/comparison-result";
 import { ServiceError, toServiceError } from "./errors";
@@ -27,7 +28,7 @@ import { loadParsedRuns } from "./stored-runs";
 export type { ComparisonResult, ResolvedRun, ResolvedSide } from "../domain/compare/comparison-result";
 
 /** Run ids a selector names, newest first, at most `last` (and never more than MAX_RUNS_PER_SIDE). */
-async function resolveSelector(db: PrismaClient, projectId: string, selector: RunSelector, last: number | null, tool: string | null) {
+async function resolveSelector(db: ReadDb, projectId: string, selector: RunSelector, last: number | null, tool: string | null) {
   const take = Math.min(last ?? MAX_RUNS_PER_SIDE, MAX_RUNS_PER_SIDE);
   const bySelector: Prisma.RunWhereInput =
     selector.kind === "ids"
@@ -84,7 +85,7 @@ function protocolOf(config: Record<string, string | number | boolean>): string |
  * recorded change of that endpoint and metric that was not dismissed, or a change marker (the rule of
  * domain/stats/noise-band.ts, which the trend page's band follows too).
  */
-async function noiseHistory(db: PrismaClient, projectId: string, base: ComparableRun, branch: string | null) {
+async function noiseHistory(db: ReadDb, projectId: string, base: ComparableRun, branch: string | null) {
   const before = new Date(base.startedAt);
   const previous = await db.run.findMany({
     where: { projectId, gitBranch: branch, label: base.label, tool: base.tool, testbed: base.testbed ?? null, startedAt: { lt: before } },
@@ -114,7 +115,7 @@ async function noiseHistory(db: PrismaClient, projectId: string, base: Comparabl
 
 /** Two selections of a project's runs, compared (no side may be empty: see compareProjectRuns). */
 async function compareSelections(
-  db: PrismaClient,
+  db: ReadDb,
   project: { id: string; minEffectPct: number; alpha: number; gateMetric: string; repoUrl?: string | null },
   request: { base: RunSelector; head: RunSelector; last: number | null; test: SignificanceTest; tool: string | null },
 ): Promise<ComparisonResult> {
@@ -196,7 +197,7 @@ export interface ProjectComparison extends ComparisonResult {
  * payload_too_large beyond MAX_RUNS_PER_SIDE ids) for a selector that does not parse.
  */
 export async function compareProjectRuns(
-  db: PrismaClient,
+  db: ReadDb,
   projectSlug: string,
   request: CompareRequest,
   baseUrl: string,
@@ -247,7 +248,7 @@ export async function compareProjectRuns(
  * Throws as compareProjectRuns does for a bad selector or a side that matches no run.
  */
 export async function resolveComparisonRuns(
-  db: PrismaClient,
+  db: ReadDb,
   projectId: string,
   request: Pick<CompareRequest, "base" | "head" | "last" | "tool">,
 ): Promise<{ base: string[]; head: string[] }> {
@@ -280,7 +281,7 @@ function parseSelectors(request: Pick<CompareRequest, "base" | "head">): { base:
  * Labels, branches and tools to pick from when no comparison is chosen yet, with their run counts and
  * newest run (the picker puts the older selection on the base side).
  */
-export async function getCompareChoices(db: PrismaClient, projectSlug: string) {
+export async function getCompareChoices(db: ReadDb, projectSlug: string) {
   const project = await requireProject(db, projectSlug);
   const [labels, branches, tools] = await Promise.all([
     db.run.groupBy({

@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 /**
  * What a per-endpoint page asks for, resolved once for every such page (the trend page, the capacity
  * page): the project, the endpoint (or the run aggregate, "_all") with the same not-found for an
@@ -9,7 +10,6 @@ import { AGGREGATE_URL_NAME, NO_TESTBED } from "../domain/run";
 import { rangeStart } from "../domain/series/trend-series";
 import type { TrendRange } from "../domain/series/trend-series";
 import { Prisma } from "../generated/prisma/client";
-import type { PrismaClient } from "../generated/prisma/client";
 import { notFound } from "./errors";
 
 export interface EndpointPageQuery {
@@ -26,7 +26,7 @@ export interface EndpointPageQuery {
 type EndpointPage = Awaited<ReturnType<typeof resolveEndpointPage>>;
 
 /** The project and endpoint a page is about; not_found for an unknown project or endpoint. */
-export async function resolveEndpointPage(db: PrismaClient, query: EndpointPageQuery) {
+export async function resolveEndpointPage(db: ReadDb, query: EndpointPageQuery) {
   const project = await db.project.findUnique({
     where: { slug: query.projectSlug },
     select: { id: true, slug: true, name: true, defaultBranch: true },
@@ -57,7 +57,7 @@ export async function resolveEndpointPage(db: PrismaClient, query: EndpointPageQ
  * The endpoint of this name and protocol; without a protocol, the only endpoint of that name or, when
  * several protocols share the name, the one with the most recent result.
  */
-async function findEndpoint(db: PrismaClient, projectId: string, name: string, protocol: string | null) {
+async function findEndpoint(db: ReadDb, projectId: string, name: string, protocol: string | null) {
   const select = { id: true, name: true, fullName: true, protocol: true } as const;
   if (protocol !== null) return db.endpoint.findFirst({ where: { projectId, name, protocol }, select });
   const candidates = await db.endpoint.findMany({ where: { projectId, name }, select });
@@ -71,7 +71,7 @@ async function findEndpoint(db: PrismaClient, projectId: string, name: string, p
 }
 
 /** Every endpoint of the project, by name then protocol (a name may have several): the page's switcher. */
-export function listEndpoints(db: PrismaClient, projectId: string) {
+export function listEndpoints(db: ReadDb, projectId: string) {
   return db.endpoint.findMany({
     where: { projectId },
     select: { name: true, protocol: true },
@@ -124,7 +124,7 @@ export interface TrendScopeQuery {
 
 /** The trend page's history: the endpoint's runs of one tool (or all), in the range, on the branch and label asked. */
 export async function resolveTrendScope(
-  db: PrismaClient,
+  db: ReadDb,
   page: Pick<EndpointPage, "project" | "endpointId">,
   query: TrendScopeQuery,
 ): Promise<HistoryScope> {
@@ -157,7 +157,7 @@ export async function resolveTrendScope(
 }
 
 /** The tool and testbed of the endpoint's (or the aggregate's) latest run: the default series of its trend page. */
-async function latestSeries(db: PrismaClient, projectId: string, endpointId: number | null): Promise<{ tool: string; testbed: string | null } | null> {
+async function latestSeries(db: ReadDb, projectId: string, endpointId: number | null): Promise<{ tool: string; testbed: string | null } | null> {
   const rows = await db.$queryRaw<{ tool: string; testbed: string | null }[]>`
     SELECT ru.tool, ru.testbed FROM results r JOIN runs ru ON ru.id = r.run_id
      WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
@@ -166,7 +166,7 @@ async function latestSeries(db: PrismaClient, projectId: string, endpointId: num
 }
 
 /** The testbeds of the endpoint's (or the aggregate's) runs of a tool, most used first (at most 20). */
-export async function listTestbeds(db: PrismaClient, projectId: string, endpointId: number | null, tool: string | null): Promise<{ testbed: string | null; runs: number }[]> {
+export async function listTestbeds(db: ReadDb, projectId: string, endpointId: number | null, tool: string | null): Promise<{ testbed: string | null; runs: number }[]> {
   return db.$queryRaw<{ testbed: string | null; runs: number }[]>`
     SELECT ru.testbed, count(*)::int AS runs FROM results r JOIN runs ru ON ru.id = r.run_id
      WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}

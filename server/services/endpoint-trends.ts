@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 /**
  * The per-endpoint trend page's data: an endpoint's (or, for `_all`, the run aggregate's) history under
  * the page's filters, thinned on the server to what a chart can draw (see trend-series.ts for the
@@ -16,7 +17,6 @@
 import { placeMarkers } from "../domain/series/trend-markers";
 import type { OverlayTarget } from "../domain/series/trend-overlay";
 import { DEFAULT_MAX_POINTS, LATEST_RUNS, selectFromCandidates, toTrendPoints } from "../domain/series/trend-series";
-import type { PrismaClient } from "../generated/prisma/client";
 import { listEndpoints, listTestbeds, resolveEndpointPage, resolveTrendScope } from "./endpoint-page";
 import type { EndpointPageQuery, TrendScopeQuery } from "./endpoint-page";
 import { listRunFilterOptions } from "./run-history";
@@ -34,7 +34,7 @@ export interface EndpointTrendsQuery extends EndpointPageQuery, Omit<TrendScopeQ
   overlay?: OverlayTarget | null;
 }
 
-export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQuery) {
+export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) {
   const maxPoints = query.maxPoints ?? DEFAULT_MAX_POINTS;
   const page = await resolveEndpointPage(db, query);
   const { project, endpointId } = page;

@@ -83,7 +83,7 @@ const UNAVAILABLE_CODES = new Set([
 const UNSTORABLE_CODES = new Set(["P2020", "22003", "22021", "22P05"]);
 
 /** Every `code`, `kind` and `originalCode` along an error's causes (Prisma wraps driver errors several levels deep). */
-function errorCodesOf(error: unknown, depth = 0): string[] {
+export function errorCodesOf(error: unknown, depth = 0): string[] {
   if (typeof error !== "object" || error === null || depth > 6) return [];
   const record = error as Record<string, unknown>;
   const own = ["code", "kind", "originalCode"].flatMap((key) => {

@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 import { findIncidentOfStep, isBackAtLevel } from "../domain/incidents/grouping";
 import { byLargestChange } from "../domain/incidents/summary";
 import { computeAlertPrecision, type AlertPrecision } from "../domain/incidents/precision";
@@ -70,7 +71,7 @@ const stateWhere = (filter: IncidentFilter): Prisma.IncidentWhereInput =>
         ? { state: { in: [...CLOSED_STATES] } }
         : { state: filter };
 
-async function viewsOf(db: Prisma.TransactionClient, project: { id: string; slug: string; defaultBranch: string }, rows: IncidentRow[]): Promise<IncidentView[]> {
+async function viewsOf(db: ReadDb, project: { id: string; slug: string; defaultBranch: string }, rows: IncidentRow[]): Promise<IncidentView[]> {
   if (rows.length === 0) return [];
   const withLinks = await listIncidentRegressions(db, project, rows.map((row) => row.id));
   return rows.map((row) => {
@@ -88,7 +89,7 @@ async function viewsOf(db: Prisma.TransactionClient, project: { id: string; slug
 }
 
 /** A project's incidents under a filter, newest first, with their regressions. */
-export async function listIncidents(db: PrismaClient, projectSlug: string, filter: IncidentFilter = "active", take = 100) {
+export async function listIncidents(db: ReadDb, projectSlug: string, filter: IncidentFilter = "active", take = 100) {
   const project = await requireProject(db, projectSlug);
   const rows = await db.incident.findMany({
     where: { projectId: project.id, ...stateWhere(filter) },
@@ -100,7 +101,7 @@ export async function listIncidents(db: PrismaClient, projectSlug: string, filte
 }
 
 /** How many incidents of each state a project has (the inbox's filter tabs). */
-export async function countIncidentsByState(db: PrismaClient, projectId: string): Promise<Record<IncidentState, number>> {
+export async function countIncidentsByState(db: ReadDb, projectId: string): Promise<Record<IncidentState, number>> {
   const groups = await db.incident.groupBy({ by: ["state"], where: { projectId }, _count: { _all: true } });
   const counts = { open: 0, investigating: 0, fixed: 0, backed_out: 0, accepted: 0, invalid: 0 } satisfies Record<IncidentState, number>;
   for (const group of groups) counts[group.state] = group._count._all;
@@ -108,7 +109,7 @@ export async function countIncidentsByState(db: PrismaClient, projectId: string)
 }
 
 /** One incident with its regressions and its history; not found unless it is the project's. */
-export async function getIncident(db: PrismaClient, projectSlug: string, number: number) {
+export async function getIncident(db: ReadDb, projectSlug: string, number: number) {
   const project = await requireProject(db, projectSlug);
   const row = await db.incident.findUnique({ where: { projectId_number: { projectId: project.id, number } }, select: INCIDENT_SELECT });
   if (!row) throw notFound(`Incident #${number} of project "${projectSlug}"`);
@@ -330,7 +331,7 @@ export async function markReturns(
 }
 
 /** Alert precision of a project: its closed incidents, valid against invalid, overall, per detector version and per month. */
-export async function getAlertPrecision(db: PrismaClient, projectSlug: string): Promise<AlertPrecision> {
+export async function getAlertPrecision(db: ReadDb, projectSlug: string): Promise<AlertPrecision> {
   const project = await requireProject(db, projectSlug);
   const incidents = await db.incident.findMany({
     where: { projectId: project.id },

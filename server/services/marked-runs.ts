@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 /**
  * What the trend charts mark, as stored: detected change points of the endpoint (the aggregate's for
  * "_all"), runs pinned as a baseline, notes, and the project's deploy and change markers (on a run or
@@ -6,13 +7,12 @@
  */
 import { markedPlaces, regimeStartsOf, toMarkerSources } from "../domain/series/trend-markers";
 import { OVERLAY_METRIC } from "../domain/series/trend-overlay";
-import type { PrismaClient } from "../generated/prisma/client";
 
 /**
  * The markers, with the runs and times the history's read must include to place them, and where the
  * series' regimes begin for the overlay's noise band (its recorded p95 changes and the change markers).
  */
-export async function findMarkerSources(db: PrismaClient, projectId: string, endpointId: number | null) {
+export async function findMarkerSources(db: ReadDb, projectId: string, endpointId: number | null) {
   const [changes, pins, annotations] = await Promise.all([
     db.regression.findMany({
       where: { projectId, endpointId, status: { not: "dismissed" } },

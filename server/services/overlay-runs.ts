@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 import { METRICS, metricRange } from "../domain/metrics";
 import { toRunPoint } from "../domain/series/run-point";
 import type { TrendRunInfo } from "../domain/series/run-point";
@@ -15,7 +16,6 @@ import {
 import type { NoiseBand, OverlayPoint, OverlayTarget } from "../domain/series/trend-overlay";
 import type { RegimeStart } from "../domain/stats/noise-band";
 import { Prisma } from "../generated/prisma/client";
-import type { PrismaClient } from "../generated/prisma/client";
 import { endpointCondition } from "./endpoint-page";
 
 /**
@@ -55,7 +55,7 @@ interface OverlayBaseRun {
 type OverlayRow = TrendRunInfo & { pullRequest: number | null; p95Ms: number | null };
 
 /** The overlay's runs of the series, oldest first (the newest MAX_OVERLAY_RUNS). */
-async function readOverlayRuns(db: PrismaClient, scope: OverlayScope, target: OverlayTarget): Promise<OverlayRow[]> {
+async function readOverlayRuns(db: ReadDb, scope: OverlayScope, target: OverlayTarget): Promise<OverlayRow[]> {
   const rows = await db.$queryRaw<OverlayRow[]>`
     SELECT ru.id AS "runId", ru.started_at AS "startedAt", ru.label, ru.round, ru.git_branch AS branch,
            ru.git_commit AS commit, ru.pull_request AS "pullRequest", r.p95_ms AS "p95Ms"
@@ -74,7 +74,7 @@ async function readOverlayRuns(db: PrismaClient, scope: OverlayScope, target: Ov
 }
 
 /** The pull request numbers of the project's runs, newest numbers first, for the overlay select. */
-export async function listOverlayPullRequests(db: PrismaClient, projectId: string): Promise<number[]> {
+export async function listOverlayPullRequests(db: ReadDb, projectId: string): Promise<number[]> {
   const rows = await db.$queryRaw<{ pullRequest: number }[]>`
     SELECT DISTINCT pull_request AS "pullRequest" FROM runs
      WHERE project_id = ${projectId} AND pull_request IS NOT NULL
@@ -89,7 +89,7 @@ export async function listOverlayPullRequests(db: PrismaClient, projectId: strin
  * recorded p95 changes and the change markers); `drawnOrders` the base runs the chart draws.
  */
 export async function getTrendOverlay(
-  db: PrismaClient,
+  db: ReadDb,
   scope: OverlayScope,
   target: OverlayTarget,
   baseBranch: string,

@@ -1,6 +1,6 @@
+import type { ReadDb } from "../db";
 import { assessFreshness } from "../domain/freshness";
 import type { Freshness } from "../domain/freshness";
-import type { PrismaClient } from "../generated/prisma/client";
 
 /**
  * How many recent runs the missing-data check reads. ~30 upload sessions are enough to learn a daily
@@ -11,7 +11,7 @@ export const FRESHNESS_RUNS = 50;
 
 /** Whether the project uploads on a schedule, and whether that schedule has stopped (see domain/freshness). */
 export async function checkProjectFreshness(
-  db: PrismaClient,
+  db: ReadDb,
   projectId: string,
   now: Date = new Date(),
 ): Promise<Freshness> {

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../generated/prisma/client";
+import type { ReadDb } from "../db";
 import { listRuns } from "./runs";
 import { ACTIVE_STATES } from "../domain/incidents/state";
 import type { IncidentState } from "../domain/incidents/state";
@@ -42,7 +42,7 @@ interface SeriesRow extends Omit<SeriesResult, "series"> {
 
 
 /** The last SERIES_LENGTH results of every endpoint of the project and of its aggregate, newest first per endpoint. */
-async function findRecentSeries(db: PrismaClient, projectId: string): Promise<SeriesRow[]> {
+async function findRecentSeries(db: ReadDb, projectId: string): Promise<SeriesRow[]> {
   return db.$queryRaw<SeriesRow[]>`
     SELECT e.id AS "endpointId", e.name, e.protocol,
            r.run_id AS "runId", r.started_at AS "startedAt", r.requests, r.error_rate AS "errorRate",
@@ -93,7 +93,7 @@ interface ChangeRow {
  * incident (open or investigating: the row says so), and every change not dismissed whose first run is
  * among `runIds` (the runs the sparklines draw: where a regime can start or stop within sight).
  */
-async function findRecordedChanges(db: PrismaClient, projectId: string, runIds: readonly string[]): Promise<ChangeRow[]> {
+async function findRecordedChanges(db: ReadDb, projectId: string, runIds: readonly string[]): Promise<ChangeRow[]> {
   const active = [...ACTIVE_STATES] as string[];
   return db.$queryRaw<ChangeRow[]>`
     WITH picked AS (
@@ -113,7 +113,7 @@ async function findRecordedChanges(db: PrismaClient, projectId: string, runIds: 
 }
 
 /** The recorded changes and change markers in sight of the rows read, and how many incidents are active. */
-async function findSeriesChanges(db: PrismaClient, projectId: string, rows: readonly SeriesRow[]) {
+async function findSeriesChanges(db: ReadDb, projectId: string, rows: readonly SeriesRow[]) {
   const runIds = [...new Set(rows.map((row) => row.runId))];
   const oldest = rows.reduce<Date | null>((min, row) => (min === null || new Date(row.startedAt) < min ? new Date(row.startedAt) : min), null);
   const [changes, markers] = await Promise.all([
@@ -144,7 +144,7 @@ async function findSeriesChanges(db: PrismaClient, projectId: string, rows: read
  * change markers in sight of them; recent runs, the freshness check's run times, open regressions),
  * however many endpoints it has. Null when the project does not exist.
  */
-export async function getProjectOverview(db: PrismaClient, projectSlug: string) {
+export async function getProjectOverview(db: ReadDb, projectSlug: string) {
   const project = await db.project.findUnique({
     where: { slug: projectSlug },
     select: { id: true, slug: true, name: true, repoUrl: true, defaultBranch: true },

@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 import { createProjectSchema, updateProjectSchema } from "../schemas/projects";
@@ -36,7 +37,7 @@ function projectSettings(project: ProjectRow) {
 export type ProjectSettings = ReturnType<typeof projectSettings>;
 
 /** The project's settings, for anyone who may read the project. */
-export async function getProjectSettings(db: PrismaClient, slug: string): Promise<ProjectSettings> {
+export async function getProjectSettings(db: ReadDb, slug: string): Promise<ProjectSettings> {
   return projectSettings(await requireProject(db, slug));
 }
 
@@ -44,7 +45,7 @@ export async function getProjectSettings(db: PrismaClient, slug: string): Promis
  * What the settings page shows, before and after the admin token is entered: the settings and the
  * current SLA targets (an empty list: no SLA).
  */
-export async function getSettingsPage(db: PrismaClient, slug: string) {
+export async function getSettingsPage(db: ReadDb, slug: string) {
   const project = await requireProject(db, slug);
   const policy = await getSlaPolicy(db, project.id);
   return { settings: projectSettings(project), slaTargets: policy?.targets ?? [] };

@@ -1,6 +1,6 @@
+import type { ReadDb } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { gradeRuns, gradeSummary } from "./sla";
-import type { PrismaClient } from "../generated/prisma/client";
 import { notFound } from "./errors";
 import { BENCHMARK_PROTOCOL } from "../domain/run";
 
@@ -8,7 +8,7 @@ import { BENCHMARK_PROTOCOL } from "../domain/run";
 export const CARD_SERIES_LENGTH = 30;
 
 /** Projects for the home page, most recently active first, with their run counts. */
-export async function listProjects(db: PrismaClient) {
+export async function listProjects(db: ReadDb) {
   const projects = await db.project.findMany({
     select: {
       id: true,
@@ -47,7 +47,7 @@ export interface ProjectLastRun {
  * the whole history, and no query runs per project.
  * `sparkline` is oldest → newest (x = start time in epoch ms, y = aggregate p95 in ms or null).
  */
-export async function listProjectCards(db: PrismaClient) {
+export async function listProjectCards(db: ReadDb) {
   const projects = await listProjects(db);
   const rows = projects.length === 0 ? [] : await findRecentRuns(db, projects.map((project) => project.id));
   const byProject = new Map<string, RecentRunRow[]>();
@@ -88,7 +88,7 @@ export async function listProjectCards(db: PrismaClient) {
   return withGrades.sort((a, b) => (b.lastRun?.startedAt.getTime() ?? -Infinity) - (a.lastRun?.startedAt.getTime() ?? -Infinity) || 0);
 }
 
-async function findRecentRuns(db: PrismaClient, projectIds: string[]): Promise<RecentRunRow[]> {
+async function findRecentRuns(db: ReadDb, projectIds: string[]): Promise<RecentRunRow[]> {
   const rows = await db.$queryRaw<RecentRunRow[]>`
     SELECT p.id AS "projectId", x.id AS "runId", x.started_at AS "startedAt", x.label,
            x.git_branch AS "gitBranch", a.p95_ms AS "p95Ms"
@@ -104,12 +104,12 @@ async function findRecentRuns(db: PrismaClient, projectIds: string[]): Promise<R
   return rows.map((row) => ({ ...row, startedAt: new Date(row.startedAt) }));
 }
 
-export async function findProject(db: PrismaClient, slug: string) {
+export async function findProject(db: ReadDb, slug: string) {
   return db.project.findUnique({ where: { slug } });
 }
 
 /** The project a use case is about, or the not-found every caller answers for an unknown slug. */
-export async function requireProject(db: PrismaClient, slug: string) {
+export async function requireProject(db: ReadDb, slug: string) {
   const project = await findProject(db, slug);
   if (!project) throw notFound(`Project "${slug}"`);
   return project;
@@ -120,7 +120,7 @@ export async function requireProject(db: PrismaClient, slug: string) {
  * test (capacity, load profiles) has data, and the project's pages leave it out. False for a project
  * without runs (its first upload may be either) and for one with any load test.
  */
-export async function hasOnlyBenchmarks(db: PrismaClient, projectId: string): Promise<boolean> {
+export async function hasOnlyBenchmarks(db: ReadDb, projectId: string): Promise<boolean> {
   const [benchmark, other] = await Promise.all([
     db.run.findFirst({ where: { projectId, protocol: BENCHMARK_PROTOCOL }, select: { id: true } }),
     db.run.findFirst({ where: { projectId, OR: [{ protocol: null }, { protocol: { not: BENCHMARK_PROTOCOL } }] }, select: { id: true } }),

@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 import type { z } from "zod";
 import type { regressionStatusSchema, updateRegressionSchema } from "../schemas/regressions";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
@@ -35,7 +36,7 @@ export type RegressionWithLinks = RegressionRow & { links: RegressionLinks };
 type InboxProject = { id: string; slug: string; defaultBranch: string };
 
 export async function listRegressions(
-  db: PrismaClient,
+  db: ReadDb,
   projectId: string,
   filter: { status?: z.infer<typeof regressionStatusSchema>; kind?: "regression" | "improvement" } = {},
   take = 200,
@@ -49,14 +50,14 @@ export async function listRegressions(
 }
 
 /** Rows with their links (one more query for all of them). */
-async function withRegressionLinks(db: PrismaClient, project: InboxProject, rows: RegressionRow[]): Promise<RegressionWithLinks[]> {
+async function withRegressionLinks(db: ReadDb, project: InboxProject, rows: RegressionRow[]): Promise<RegressionWithLinks[]> {
   const links = await regressionLinksForRows(db, project, rows);
   return rows.map((row, index) => ({ ...row, links: links[index]! }));
 }
 
 /** A project's regressions with their links (the REST listing and the inbox's tables). */
 export async function listProjectRegressions(
-  db: PrismaClient,
+  db: ReadDb,
   projectSlug: string,
   filter: { status?: z.infer<typeof regressionStatusSchema>; kind?: "regression" | "improvement" } = {},
   take = 200,
@@ -92,7 +93,7 @@ export async function setRegressionStatus(
 const RUNS_AROUND_CHANGE = 10;
 
 async function regressionLinksForRows(
-  db: Prisma.TransactionClient,
+  db: ReadDb,
   project: InboxProject,
   rows: readonly RegressionRow[],
 ): Promise<RegressionLinks[]> {
@@ -146,7 +147,7 @@ export type IncidentRegressionRow = Prisma.RegressionGetPayload<{ select: typeof
  * notifications both read (one query for the rows, one for the links).
  */
 export async function listIncidentRegressions(
-  db: Prisma.TransactionClient,
+  db: ReadDb,
   project: InboxProject,
   incidentIds: readonly string[],
 ): Promise<IncidentRegressionRow[]> {

@@ -1,6 +1,6 @@
+import type { ReadDb } from "../db";
 import { toBenchtrackDocument } from "../domain/parsers";
 import { absoluteUrl, pagePaths } from "../domain/urls";
-import type { PrismaClient } from "../generated/prisma/client";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
 import type { SlaGrade } from "../domain/sla/grade";
 import type { LoadedRun } from "./stored-runs";
@@ -15,7 +15,7 @@ export function runPageUrl(baseUrl: string, projectSlug: string, runId: string):
  * SLA grade against the project's current policy (null when the project has no SLA).
  */
 export async function getRunDocument(
-  db: PrismaClient,
+  db: ReadDb,
   project: { id: string; slug: string },
   runId: string,
   baseUrl: string,

@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 import type { FailOnValue } from "../domain/fail-on";
 import { effectiveFailOn } from "../domain/fail-on";
 import type { ComparableRun } from "../domain/compare/compare-runs";
@@ -8,7 +9,6 @@ import { prCommentIdentity } from "../domain/report/pr-comment";
 import { renderRunMarkdown } from "../domain/report/run-markdown";
 import type { SlaPolicy } from "../domain/sla/policy";
 import { absoluteUrl, pagePaths } from "../domain/urls";
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { chooseBaseline } from "./baselines";
 import type { ChosenBaseline, RunForBaseline } from "./baselines";
 import { toComparable } from "./comparisons";
@@ -38,7 +38,7 @@ export type GateHead = RunForBaseline & { outcome?: string | null; outcomeReason
 export type GateProject = GateSettings & { id: string; slug: string; defaultBranch: string };
 
 /** The stored run a verdict judges, or the not-found of a run that is not the project's. */
-export async function findGateHead(db: PrismaClient, projectId: string, runId: string): Promise<GateHead> {
+export async function findGateHead(db: ReadDb, projectId: string, runId: string): Promise<GateHead> {
   const head = await db.run.findFirst({
     where: { id: runId, projectId },
     select: {
@@ -75,7 +75,7 @@ export interface GateHistory {
  * Reads a run's gate history: the baseline's choice (a few small queries), then the numbers of its runs,
  * most of them from memory (run-numbers.ts). `db` may be a transaction (the upload that creates its project).
  */
-export async function readGateHistory(db: Prisma.TransactionClient, project: GateProject, head: RunForBaseline): Promise<GateHistory> {
+export async function readGateHistory(db: ReadDb, project: GateProject, head: RunForBaseline): Promise<GateHistory> {
   const [baseline, policy] = await Promise.all([chooseBaseline(db, project, head), getSlaPolicy(db, project.id)]);
   const otherRoundIds = baseline.headRunIds.filter((id) => id !== head.id);
   const numbers = await loadRunNumbers(db, project.id, [...baseline.runIds, ...baseline.noiseOnlyRunIds, ...otherRoundIds]);
@@ -101,7 +101,7 @@ export function judgeWithHistory(project: GateProject, history: GateHistory, hea
 }
 
 /** Judges a stored run: its history, and the run itself with its timelines (the answer carries the whole run, as GET …/runs/{id} does). */
-export async function judgeRun(db: PrismaClient, project: GateProject, head: GateHead, failOn: FailOnValue[]): Promise<RunGateResult> {
+export async function judgeRun(db: ReadDb, project: GateProject, head: GateHead, failOn: FailOnValue[]): Promise<RunGateResult> {
   const [history, headRun] = await Promise.all([readGateHistory(db, project, head), loadParsedRun(db, project.id, head.id, { timelines: true })]);
   if (!headRun) throw notFound(`Run "${head.id}"`);
   return judgeWithHistory(project, history, headRun, failOn);
@@ -207,7 +207,7 @@ export function keptOutcome(row: { outcome?: string | null; outcomeReasons?: str
  * project's), and what its upload answered (`atUpload`): they differ when the SLA policy, a pin, a
  * triage or the history changed since, and both are shown, never one for the other.
  */
-export async function getRunGate(db: PrismaClient, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
+export async function getRunGate(db: ReadDb, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
   const project = await requireProject(db, projectSlug);
   const head = await findGateHead(db, project.id, runId);
   const verdict = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));

@@ -1,7 +1,7 @@
+import type { ReadDb } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { pinnedRunIds } from "./baselines";
 import { gradeRuns, gradeSummary } from "./sla";
-import type { PrismaClient } from "../generated/prisma/client";
 import { decodeCursor } from "../domain/run-cursor";
 import { HISTORY_PAGE_SIZE, utcDay } from "../schemas/history";
 import type { HistoryFilters } from "../schemas/history";
@@ -37,7 +37,7 @@ export function toRunFilters(filters: HistoryFilters): RunFilters {
  * needs (repoUrl for commit links).
  */
 export async function listRunHistory(
-  db: PrismaClient,
+  db: ReadDb,
   projectSlug: string,
   input: { filters: HistoryFilters; cursor?: string | null; limit?: number },
 ) {
@@ -72,7 +72,7 @@ const FILTER_COLUMNS = { branches: "git_branch", labels: "label", tools: "tool" 
  * (project_id, <column>, started_at) index), so it costs one index probe per distinct value, not a
  * read of every run: a project with years of history and a handful of branches answers in microseconds.
  */
-export async function listRunFilterOptions(db: PrismaClient, projectId: string) {
+export async function listRunFilterOptions(db: ReadDb, projectId: string) {
   const [branches, labels, tools] = await Promise.all(
     (["branches", "labels", "tools"] as const).map((name) => distinctRunValues(db, projectId, FILTER_COLUMNS[name])),
   );
@@ -80,7 +80,7 @@ export async function listRunFilterOptions(db: PrismaClient, projectId: string) 
 }
 
 async function distinctRunValues(
-  db: PrismaClient,
+  db: ReadDb,
   projectId: string,
   columnName: (typeof FILTER_COLUMNS)[keyof typeof FILTER_COLUMNS],
 ): Promise<string[]> {

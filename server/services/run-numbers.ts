@@ -1,6 +1,6 @@
+import type { ReadDb } from "../db";
 import { LRUCache } from "lru-cache";
 import type { EndpointResult } from "../domain/run";
-import type { Prisma } from "../generated/prisma/client";
 import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
 
@@ -21,7 +21,7 @@ const cache = new LRUCache<string, LoadedRun>({
 const cacheKey = (projectId: string, runId: string) => `${projectId}/${runId}`;
 
 /** The numbers of the project's runs of these ids (those that exist), reading only those not in memory. */
-export async function loadRunNumbers(db: Prisma.TransactionClient, projectId: string, runIds: readonly string[]): Promise<Map<string, LoadedRun>> {
+export async function loadRunNumbers(db: ReadDb, projectId: string, runIds: readonly string[]): Promise<Map<string, LoadedRun>> {
   const missing = runIds.filter((id) => !cache.has(cacheKey(projectId, id)));
   const read = await loadParsedRuns(db, projectId, missing, { numbersOnly: true });
   for (const [id, loaded] of read) cache.set(cacheKey(projectId, id), loaded);

@@ -1,9 +1,9 @@
+import type { ReadDb } from "../db";
 import { summarizeStep } from "../domain/incidents/summary";
 import { loadProfileDifference } from "../domain/compare/load-profile";
 import { COMPARE_WITH_LAST_RUNS, toCompareLinks, toRunReport } from "../domain/report/run-report";
 import type { RunReport } from "../domain/report/run-report";
 import type { IncidentState } from "../domain/incidents/state";
-import type { PrismaClient } from "../generated/prisma/client";
 import { pinnedRunIds } from "./baselines";
 import { requireProject } from "./projects";
 import { effectiveFailOn } from "../domain/fail-on";
@@ -37,7 +37,7 @@ export interface IncidentStartedHere {
 }
 
 /** The incidents that started at a run, by number, each with its largest change. */
-async function findIncidentsStartedAt(db: PrismaClient, projectId: string, runId: string): Promise<IncidentStartedHere[]> {
+async function findIncidentsStartedAt(db: ReadDb, projectId: string, runId: string): Promise<IncidentStartedHere[]> {
   const rows = await db.incident.findMany({
     where: { projectId, firstRunId: runId },
     orderBy: { number: "asc" },
@@ -70,7 +70,7 @@ async function findIncidentsStartedAt(db: PrismaClient, projectId: string, runId
 
 /** The report of one run; not_found for an unknown project, or a run that is not the project's. */
 export async function getRunReport(
-  db: PrismaClient,
+  db: ReadDb,
   projectSlug: string,
   runId: string,
 ): Promise<RunReport & { verdict: Omit<RunGateResult, "run"> & { atUpload: KeptOutcome | null }; incidentsStarted: IncidentStartedHere[] }> {

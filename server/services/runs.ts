@@ -1,4 +1,5 @@
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { ReadDb } from "../db";
+import type { Prisma } from "../generated/prisma/client";
 import { encodeCursor } from "../domain/run-cursor";
 import type { RunCursor } from "../domain/run-cursor";
 import { OUTCOMES } from "../domain/gate/outcome";
@@ -80,7 +81,7 @@ function toOutcome(value: string | null): Outcome | null {
 }
 
 export async function listRuns(
-  db: PrismaClient,
+  db: ReadDb,
   projectId: string,
   query: RunFilters & { limit: number; cursor?: RunCursor | null },
 ) {
@@ -112,7 +113,7 @@ export async function listRuns(
   };
 }
 
-export async function findRawUploads(db: PrismaClient, projectId: string, runId: string) {
+export async function findRawUploads(db: ReadDb, projectId: string, runId: string) {
   const run = await db.run.findFirst({
     where: { id: runId, projectId },
     select: {
@@ -135,7 +136,7 @@ export async function findRawUploads(db: PrismaClient, projectId: string, runId:
  * One raw file's stored gzip, or null once retention dropped it. Read as base64 text, not as bytea: the
  * embedded database's driver parses bytea's hex a JavaScript string per byte (see store-run.ts).
  */
-export async function readRawGzip(db: PrismaClient, runId: string, position: number): Promise<Buffer | null> {
+export async function readRawGzip(db: ReadDb, runId: string, position: number): Promise<Buffer | null> {
   const [row] = await db.$queryRaw<{ data: string | null }[]>`
     SELECT encode(gzip_data, 'base64') AS data FROM raw_uploads WHERE run_id = ${runId} AND position = ${position}`;
   return row?.data == null ? null : Buffer.from(row.data, "base64");

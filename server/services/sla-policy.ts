@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 import type { SlaPolicy } from "../domain/sla/policy";
 import { slaPolicySchema } from "../domain/sla/policy";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -14,7 +15,7 @@ import { getSlaPolicy } from "./sla";
 const NO_POLICY: SlaPolicy = { targets: [] };
 
 /** The project's policy; `{ targets: [] }` when it has none. */
-export async function getProjectSlaPolicy(db: PrismaClient, slug: string): Promise<SlaPolicy> {
+export async function getProjectSlaPolicy(db: ReadDb, slug: string): Promise<SlaPolicy> {
   const project = await requireProject(db, slug);
   return (await getSlaPolicy(db, project.id)) ?? NO_POLICY;
 }

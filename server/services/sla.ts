@@ -1,9 +1,9 @@
+import type { ReadDb } from "../db";
 import type { ParsedRun } from "../domain/run";
 import type { SlaGrade } from "../domain/sla/grade";
 import { gradeRunIfPolicy } from "../domain/sla/grade";
 import type { SlaPolicy } from "../domain/sla/policy";
 import { slaPolicySchema } from "../domain/sla/policy";
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { loadParsedRuns } from "./stored-runs";
 
 /**
@@ -11,7 +11,7 @@ import { loadParsedRuns } from "./stored-runs";
  * computed on read against the CURRENT policy (so changing a target regrades history at once, and
  * nothing goes stale), from the run's stored results.
  */
-export async function getSlaPolicy(db: Prisma.TransactionClient, projectId: string): Promise<SlaPolicy | null> {
+export async function getSlaPolicy(db: ReadDb, projectId: string): Promise<SlaPolicy | null> {
   const stored = await db.slaPolicy.findUnique({ where: { projectId }, select: { targets: true } });
   if (!stored) return null;
   const parsed = slaPolicySchema.safeParse({ targets: stored.targets });
@@ -24,7 +24,7 @@ export function gradeParsedRun(policy: SlaPolicy | null, run: ParsedRun): SlaGra
 }
 
 /** Grades of several runs (one query for the runs); an empty map when the project has no SLA. */
-export async function gradeRuns(db: PrismaClient, projectId: string, runIds: readonly string[]): Promise<Map<string, SlaGrade | null>> {
+export async function gradeRuns(db: ReadDb, projectId: string, runIds: readonly string[]): Promise<Map<string, SlaGrade | null>> {
   const policy = await getSlaPolicy(db, projectId);
   if (!policy || runIds.length === 0) return new Map();
   const loaded = await loadParsedRuns(db, projectId, runIds);

@@ -1,6 +1,7 @@
+import type { ReadDb } from "../db";
 import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
 import { AGGREGATE_NAME } from "../domain/run";
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 
 /**
  * Rebuilds stored runs as the normalized ParsedRun that pages, comparisons and grading consume:
@@ -50,13 +51,13 @@ const NUMBERS_ONLY = {
   results: { ...STORED_RUN_INCLUDE.results, omit: { timeline: true, histogram: true, statusCodes: true, errors: true } },
 } satisfies Prisma.RunInclude;
 
-export async function loadParsedRun(db: PrismaClient, projectId: string, runId: string, options: LoadOptions = {}): Promise<LoadedRun | null> {
+export async function loadParsedRun(db: ReadDb, projectId: string, runId: string, options: LoadOptions = {}): Promise<LoadedRun | null> {
   return (await loadParsedRuns(db, projectId, [runId], options)).get(runId) ?? null;
 }
 
 /** Several runs in one query; the map holds the ids that exist in the project. */
 export async function loadParsedRuns(
-  db: Prisma.TransactionClient,
+  db: ReadDb,
   projectId: string,
   runIds: readonly string[],
   options: LoadOptions = {},

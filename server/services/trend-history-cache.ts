@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 /**
  * The trend page's history cache (docs/architecture.md, "Indexes follow the pages' queries"). What is
  * read of the whole history ("all", the default range: the candidates, the metric series) is kept in
@@ -8,14 +9,13 @@
  * counting back from now is read each time.
  */
 import { LRUCache } from "lru-cache";
-import type { PrismaClient } from "../generated/prisma/client";
 import { endpointCondition } from "./endpoint-page";
 import type { HistoryScope } from "./endpoint-page";
 
 const historyCache = new LRUCache<string, { signature: string; value: object }>({ max: 512 });
 
 /** The signature the cache checks, or null (not cached) for a range counting back from now. */
-export async function historySignature(db: PrismaClient, scope: HistoryScope): Promise<string | null> {
+export async function historySignature(db: ReadDb, scope: HistoryScope): Promise<string | null> {
   if (scope.since !== null) return null;
   const [stamp] = await db.$queryRaw<{ count: number; last: number | null }[]>`
     SELECT count(*)::int AS count, max(r.id) AS last FROM results r

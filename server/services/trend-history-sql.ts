@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 /**
  * The trend page's reads of an endpoint's (or the run aggregate's) history, as SQL: the candidates run
  * selection chooses from, the whole rows of the chosen runs, the custom metrics' series and their units,
@@ -14,7 +15,6 @@ import type { MetricRow, TrendRow } from "../domain/series/trend-series";
 import type { NamedRun } from "../domain/compare/run-names";
 import type { Better } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
-import type { PrismaClient } from "../generated/prisma/client";
 import { endpointCondition } from "./endpoint-page";
 import type { HistoryScope } from "./endpoint-page";
 
@@ -58,7 +58,7 @@ function historySource(table: "results" | "metrics", scope: HistoryScope): Prism
  * statement over the covering index; positions are numbered by (started_at, run_id), as everywhere.
  */
 export async function readTrendCandidates(
-  db: PrismaClient,
+  db: ReadDb,
   scope: HistoryScope,
   maxPoints: number,
   marked: { runIds: readonly string[]; times: readonly string[] },
@@ -125,7 +125,7 @@ const TREND_ROW_SELECT = {
 type TrendRowRecord = Prisma.ResultGetPayload<{ select: typeof TREND_ROW_SELECT }>;
 
 /** The second read: whole rows, with the run's label/branch/commit, of these results (the drawn and the latest runs), by result id. */
-export async function readTrendRows(db: PrismaClient, resultIds: readonly number[]): Promise<Map<number, TrendRow>> {
+export async function readTrendRows(db: ReadDb, resultIds: readonly number[]): Promise<Map<number, TrendRow>> {
   const records = await db.result.findMany({ where: { id: { in: [...resultIds] } }, select: TREND_ROW_SELECT });
   return new Map(records.map((record) => [record.id, toTrendRow(record)]));
 }
@@ -151,7 +151,7 @@ function namedRunOf(run: Prisma.RunGetPayload<{ select: typeof RUN_INFO_SELECT }
 }
 
 /** What a tooltip says of each of these runs (label, round, branch, commit), by run id. */
-export async function readNamedRuns(db: PrismaClient, runIds: readonly string[]): Promise<Map<string, NamedRun>> {
+export async function readNamedRuns(db: ReadDb, runIds: readonly string[]): Promise<Map<string, NamedRun>> {
   if (runIds.length === 0) return new Map();
   const runs = await db.run.findMany({ where: { id: { in: [...runIds] } }, select: { id: true, ...RUN_INFO_SELECT } });
   return new Map(runs.map((run) => [run.id, namedRunOf(run)]));
@@ -168,7 +168,7 @@ interface MetricUnit {
  * Every custom metric key of the history (of the endpoint or, for the aggregate, of the runs), by key,
  * with the unit and direction of its newest run: one statement for all keys, over the metrics index.
  */
-export async function readMetricUnits(db: PrismaClient, scope: HistoryScope): Promise<MetricUnit[]> {
+export async function readMetricUnits(db: ReadDb, scope: HistoryScope): Promise<MetricUnit[]> {
   return db.$queryRaw<MetricUnit[]>`
     SELECT DISTINCT ON (r.key) r.key, r.unit, r.better::text AS better
     ${historySource("metrics", scope)}
@@ -181,7 +181,7 @@ export async function readMetricUnits(db: PrismaClient, scope: HistoryScope): Pr
  * bucket's lowest and highest value of the key's own points, its first and last); with the key's length.
  */
 export async function readMetricHistory(
-  db: PrismaClient,
+  db: ReadDb,
   scope: HistoryScope,
   maxPoints: number,
 ): Promise<(MetricRow & { key: string; total: number })[]> {

@@ -1,3 +1,4 @@
+import type { ReadDb } from "../db";
 /**
  * The trend page's custom metric series (CPU %, memory MB, messages/s): one per metric key of the
  * endpoint (or, on the aggregate page, of the run), numbered by the run's position in the endpoint's
@@ -9,7 +10,6 @@ import { describeRunOfPoint } from "../domain/series/run-point";
 import { toMetricPoints } from "../domain/series/trend-series";
 import type { MetricTrendPoint } from "../domain/series/trend-series";
 import type { Better } from "../domain/run";
-import type { PrismaClient } from "../generated/prisma/client";
 import type { HistoryScope } from "./endpoint-page";
 import { readMetricHistory, readMetricUnits, readNamedRuns } from "./trend-history-sql";
 
@@ -28,7 +28,7 @@ const NO_RUN = { label: null, round: null, branch: null, commit: null };
 
 /** The history's custom metrics, by key, each with the unit and direction its newest run states. */
 export async function findMetricTrends(
-  db: PrismaClient,
+  db: ReadDb,
   scope: HistoryScope,
   maxPoints: number,
 ): Promise<MetricTrend[]> {

@@ -2,7 +2,7 @@ import { otherMethods, projectRoute } from "@/server/http/route";
 import { deleteAnnotation } from "@/server/services/annotations";
 
 // DELETE /api/v1/projects/:project/annotations/:annotationId — delete an annotation (admin)
-export const DELETE = projectRoute<{ project: string; annotationId: string }>({ access: "write" }, async ({ db, principal, slug, params }) => {
+export const DELETE = projectRoute<{ project: string; annotationId: string }, "write">({ access: "write" }, async ({ db, principal, slug, params }) => {
   await deleteAnnotation(db, principal, slug, params.annotationId);
   return new Response(null, { status: 204 });
 });

@@ -3,13 +3,13 @@ import { incidentNumberSchema, updateIncidentSchema } from "@/server/schemas/inc
 import { getIncident, toIncidentJson, updateIncidents } from "@/server/services/incidents";
 
 // GET /api/v1/projects/:project/incidents/:number — one incident with its regressions and its history
-export const GET = projectRoute<{ project: string; number: string }>({ access: "read" }, async ({ db, slug, params, baseUrl }) => {
+export const GET = projectRoute<{ project: string; number: string }, "read">({ access: "read" }, async ({ db, slug, params, baseUrl }) => {
   const { incident } = await getIncident(db, slug, incidentNumberSchema.parse(params.number));
   return Response.json(toIncidentJson(incident, slug, baseUrl));
 });
 
 // PATCH /api/v1/projects/:project/incidents/:number — its state, note or links (admin or the project's token)
-export const PATCH = projectRoute<{ project: string; number: string }>({ access: "write" }, async ({ db, principal, slug, params, readBody, baseUrl }) => {
+export const PATCH = projectRoute<{ project: string; number: string }, "write">({ access: "write" }, async ({ db, principal, slug, params, readBody, baseUrl }) => {
   const number = incidentNumberSchema.parse(params.number);
   const { by, ...change } = updateIncidentSchema.parse(await readBody());
   await updateIncidents(db, principal, slug, [number], change, { viaSession: false, name: by }, { baseUrl });

@@ -3,7 +3,7 @@ import { updateRegressionSchema } from "@/server/schemas/regressions";
 import { setRegressionStatus, toRegressionJson } from "@/server/services/regressions";
 
 // PATCH /api/v1/projects/:project/regressions/:id — acknowledge, dismiss or reopen (admin)
-export const PATCH = projectRoute<{ project: string; id: string }>({ access: "admin" }, async ({ db, slug, params, readBody, baseUrl }) => {
+export const PATCH = projectRoute<{ project: string; id: string }, "admin">({ access: "admin" }, async ({ db, slug, params, readBody, baseUrl }) => {
   const change = updateRegressionSchema.parse(await readBody());
   return Response.json(toRegressionJson(await setRegressionStatus(db, slug, params.id, change), baseUrl));
 });

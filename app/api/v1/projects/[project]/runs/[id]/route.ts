@@ -4,7 +4,7 @@ import { requireProject } from "@/server/services/projects";
 import { getRunDocument } from "@/server/services/run-document";
 
 // GET /api/v1/projects/:project/runs/:id — one stored run in the Benchtrack format, normalized
-export const GET = projectRoute<{ project: string; id: string }>({ access: "read", share: "run" }, async ({ db, slug, params, baseUrl }) => {
+export const GET = projectRoute<{ project: string; id: string }, "read">({ access: "read", share: "run" }, async ({ db, slug, params, baseUrl }) => {
   const run = await getRunDocument(db, await requireProject(db, slug), params.id, baseUrl);
   if (!run) throw notFound(`Run "${params.id}"`);
   return Response.json(run);

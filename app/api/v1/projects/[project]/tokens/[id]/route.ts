@@ -2,7 +2,7 @@ import { otherMethods, projectRoute } from "@/server/http/route";
 import { revokeProjectToken } from "@/server/services/project-tokens";
 
 // DELETE /api/v1/projects/:project/tokens/:id — revoke a token (admin)
-export const DELETE = projectRoute<{ project: string; id: string }>({ access: "write" }, async ({ db, principal, slug, params }) => {
+export const DELETE = projectRoute<{ project: string; id: string }, "write">({ access: "write" }, async ({ db, principal, slug, params }) => {
   await revokeProjectToken(db, principal, slug, params.id);
   return new Response(null, { status: 204 });
 });

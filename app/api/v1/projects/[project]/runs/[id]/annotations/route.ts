@@ -5,13 +5,13 @@ import { createAnnotation, listRunAnnotations } from "@/server/services/annotati
 type Params = { project: string; id: string };
 
 // GET /api/v1/projects/:project/runs/:id/annotations — the run's annotations, oldest first
-export const GET = projectRoute<Params>({ access: "read" }, async ({ db, slug, params }) => {
+export const GET = projectRoute<Params, "read">({ access: "read" }, async ({ db, slug, params }) => {
   const annotations = await listRunAnnotations(db, slug, params.id);
   return Response.json({ annotations: annotations.map(toAnnotationJson) });
 });
 
 // POST /api/v1/projects/:project/runs/:id/annotations — annotate a run (admin)
-export const POST = projectRoute<Params>({ access: "write" }, async ({ db, principal, slug, params, readBody }) =>
+export const POST = projectRoute<Params, "write">({ access: "write" }, async ({ db, principal, slug, params, readBody }) =>
   Response.json(toAnnotationJson(await createAnnotation(db, principal, slug, params.id, await readBody())), { status: 201 }),
 );
 

@@ -6,7 +6,7 @@ import { requireProject } from "@/server/services/projects";
 import { findRawUploads, readRawGzip } from "@/server/services/runs";
 
 // GET /api/v1/projects/:project/runs/:id/raw — the original upload (?file=N for one file of a multi-file upload)
-export const GET = projectRoute<{ project: string; id: string }>({ access: "read", share: "run" }, async ({ request, db, slug, params, searchParams }) => {
+export const GET = projectRoute<{ project: string; id: string }, "read">({ access: "read", share: "run" }, async ({ request, db, slug, params, searchParams }) => {
   const run = await findRawUploads(db, (await requireProject(db, slug)).id, params.id);
   if (!run) throw notFound(`Run "${params.id}"`);
 

@@ -3,7 +3,7 @@ import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route"
 import { getRunGate } from "@/server/services/run-gate";
 
 // GET /api/v1/projects/:project/runs/:id/verdict — the CI verdict of a stored run (?fail_on=regression,sla|none)
-export const GET = projectRoute<{ project: string; id: string }>({ access: "read", share: "run" }, async ({ request, db, slug, params, searchParams, baseUrl }) => {
+export const GET = projectRoute<{ project: string; id: string }, "read">({ access: "read", share: "run" }, async ({ request, db, slug, params, searchParams, baseUrl }) => {
   const failOn = parseFailOn(searchParams.get("fail_on"));
   return jsonOrMarkdown(request, await getRunGate(db, slug, params.id, failOn, baseUrl));
 });
