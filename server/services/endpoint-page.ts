@@ -29,7 +29,8 @@ type EndpointPage = Awaited<ReturnType<typeof resolveEndpointPage>>;
 export async function resolveEndpointPage(db: PrismaClient, query: EndpointPageQuery) {
   const project = await db.project.findUnique({
     where: { slug: query.projectSlug },
-    select: { id: true, slug: true, name: true, defaultBranch: true },
+    // historyVersion: what the trend page's history cache checks (trend-history-cache.ts).
+    select: { id: true, slug: true, name: true, defaultBranch: true, historyVersion: true },
   });
   if (!project) throw notFound(`Project "${query.projectSlug}"`);
 
@@ -165,11 +166,14 @@ async function latestSeries(db: PrismaClient, projectId: string, endpointId: num
   return rows[0] ?? null;
 }
 
-/** The testbeds of the endpoint's (or the aggregate's) runs of a tool, most used first (at most 20). */
+/** How many testbeds the trend page's select offers. */
+export const TESTBED_OPTIONS = 20;
+
+/** The testbeds of the endpoint's (or the aggregate's) runs of a tool, most used first (at most TESTBED_OPTIONS). */
 export async function listTestbeds(db: PrismaClient, projectId: string, endpointId: number | null, tool: string | null): Promise<{ testbed: string | null; runs: number }[]> {
   return db.$queryRaw<{ testbed: string | null; runs: number }[]>`
     SELECT ru.testbed, count(*)::int AS runs FROM results r JOIN runs ru ON ru.id = r.run_id
      WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
        ${tool !== null ? Prisma.sql`AND ru.tool = ${tool}` : Prisma.empty}
-     GROUP BY ru.testbed ORDER BY runs DESC, ru.testbed LIMIT 20`;
+     GROUP BY ru.testbed ORDER BY runs DESC, ru.testbed LIMIT ${TESTBED_OPTIONS}`;
 }

@@ -11,6 +11,7 @@
  */
 import { LATEST_RUNS, PRESELECT_BUCKETS_PER_POINT } from "../domain/series/trend-series";
 import type { MetricRow, TrendRow } from "../domain/series/trend-series";
+import type { HistoryCandidate, HistoryRow } from "../domain/series/trend-history";
 import type { NamedRun } from "../domain/compare/run-names";
 import type { Better } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
@@ -18,21 +19,8 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { endpointCondition } from "./endpoint-page";
 import type { HistoryScope } from "./endpoint-page";
 
-/** A run of the history as the first read gives it: what run selection looks at, and where the run stands. */
-export interface CandidateRow {
-  id: number;
-  runId: string;
-  startedAt: Date;
-  p95Ms: number | null;
-  p99Ms: number | null;
-  maxMs: number | null;
-  errorRate: number | null;
-  throughput: number | null;
-  /** 1-based position in the filtered history. */
-  order: number;
-  /** False for a marked run read only to place its marker. */
-  isCandidate: boolean;
-}
+/** A run of the history as the first read gives it: what run selection looks at, and where the run stands (the same whether read by SQL or from the cache). */
+export type CandidateRow = HistoryCandidate;
 
 /** FROM … WHERE of a history on table `r`, joined to runs (`ru`) only when a branch, label or tool is asked. */
 function historySource(table: "results" | "metrics", scope: HistoryScope): Prisma.Sql {
@@ -103,6 +91,107 @@ export async function readTrendCandidates(
        OR n IN (SELECT (SELECT min(h.n) FROM h WHERE h.started_at >= t::timestamptz) FROM unnest(${marked.times as string[]}::text[]) t)
     ORDER BY n`;
   return { rows, total: rows[0]?.total ?? 0 };
+}
+
+/**
+ * A history row as the compact reads send it, one JSON array per run: result id, start (epoch ms), p95,
+ * p99, max, error rate, throughput (a float8 that is NaN or ±Infinity comes as a string), run id; the
+ * appended read adds the run's tool, testbed, branch and label.
+ */
+type PackedValue = number | string | null;
+type PackedRow = [number, number, PackedValue, PackedValue, PackedValue, PackedValue, PackedValue, string];
+type PackedAppendedRow = [...PackedRow, string, string | null, string | null, string | null];
+
+/** A run's rows in the compact read's JSON array, oldest first (run id last: it may hold any character). */
+const packedRows = (extra: Prisma.Sql) => Prisma.sql`
+  json_agg(json_build_array(r.id, (extract(epoch FROM r.started_at) * 1000)::bigint, r.p95_ms, r.p99_ms, r.max_ms,
+                            r.error_rate, r.throughput, r.run_id ${extra}) ORDER BY r.started_at, r.run_id)`;
+
+const toFloat = (value: PackedValue): number | null => (value === null ? null : Number(value));
+
+function toHistoryRow(packed: PackedRow): HistoryRow {
+  const [id, startedAtMs, p95Ms, p99Ms, maxMs, errorRate, throughput, runId] = packed;
+  return {
+    id,
+    runId,
+    startedAtMs: Number(startedAtMs),
+    values: { p95Ms: toFloat(p95Ms), p99Ms: toFloat(p99Ms), maxMs: toFloat(maxMs), errorRate: toFloat(errorRate), throughput: toFloat(throughput) },
+  };
+}
+
+/** A series' testbeds and how many results each has (the page's testbed select): one per testbed, most first. */
+export type TestbedCount = { testbed: string | null; runs: number };
+
+/** The project's history version as a statement sees it: what it read is the history at that version. */
+const versionOf = (projectId: string) => Prisma.sql`(SELECT history_version FROM projects WHERE id = ${projectId})`;
+
+/**
+ * The whole filtered history (range "all"), compact and oldest first, with the testbeds of the
+ * endpoint's runs of the scope's tool (every one, most results first: the page lists 20) and the
+ * project's history version: one statement, so all three are of one snapshot. The history is one index
+ * range scan of results_history_idx; the testbeds one more, joined to runs.
+ */
+export async function readWholeHistory(
+  db: PrismaClient,
+  scope: HistoryScope,
+): Promise<{ version: number | null; rows: HistoryRow[]; testbeds: TestbedCount[] }> {
+  const [read] = await db.$queryRaw<{ version: number | null; history: PackedRow[] | null; testbeds: [string | null, number][] | null }[]>`
+    SELECT ${versionOf(scope.projectId)} AS version,
+           (SELECT ${packedRows(Prisma.empty)} ${historySource("results", scope)}) AS history,
+           (SELECT json_agg(json_build_array(t.testbed, t.runs) ORDER BY t.runs DESC, t.testbed) FROM (
+              SELECT ru.testbed, count(*)::int AS runs FROM results r JOIN runs ru ON ru.id = r.run_id
+               WHERE r.project_id = ${scope.projectId} AND ${endpointCondition(scope.endpointId)}
+                 ${scope.tool !== null ? Prisma.sql`AND ru.tool = ${scope.tool}` : Prisma.empty}
+               GROUP BY ru.testbed) t) AS testbeds`;
+  return {
+    version: read?.version ?? null,
+    rows: (read?.history ?? []).map(toHistoryRow),
+    testbeds: (read?.testbeds ?? []).map(([testbed, runs]) => ({ testbed, runs })),
+  };
+}
+
+/** A run's row appended to a history, with the run's fields the page's filters look at. */
+export interface AppendedRow extends HistoryRow {
+  tool: string;
+  testbed: string | null;
+  branch: string | null;
+  label: string | null;
+}
+
+/**
+ * What moved the project's history version after `version`, and the endpoint's (or the aggregate's)
+ * result rows of the runs whose results were inserted meanwhile, oldest first, whatever the filters
+ * (the caller filters and counts testbeds): one statement, so the rows are exactly those of the changes
+ * read, at the version it returns. Over history_changes' primary key and results (run_id).
+ */
+export async function readAppendedHistory(
+  db: PrismaClient,
+  scope: Pick<HistoryScope, "projectId" | "endpointId">,
+  version: number,
+): Promise<{ version: number | null; changes: number; kinds: string[]; rows: AppendedRow[] }> {
+  const [read] = await db.$queryRaw<{ version: number | null; changes: number; kinds: string[]; rows: PackedAppendedRow[] | null }[]>`
+    WITH changes AS (
+      SELECT kind::text AS kind, run_ids FROM history_changes WHERE project_id = ${scope.projectId} AND version > ${version}
+    ),
+    appended AS (
+      SELECT DISTINCT unnest(run_ids) AS run_id FROM changes WHERE kind = 'results'
+    )
+    SELECT ${versionOf(scope.projectId)} AS version,
+           (SELECT count(*)::int FROM changes) AS changes,
+           (SELECT coalesce(array_agg(DISTINCT kind), '{}') FROM changes) AS kinds,
+           (SELECT ${packedRows(Prisma.sql`, ru.tool, ru.testbed, ru.git_branch, ru.label`)}
+              FROM results r JOIN runs ru ON ru.id = r.run_id
+             WHERE r.run_id IN (SELECT run_id FROM appended)
+               AND r.project_id = ${scope.projectId} AND ${endpointCondition(scope.endpointId)}) AS rows`;
+  return {
+    version: read?.version ?? null,
+    changes: read?.changes ?? 0,
+    kinds: read?.kinds ?? [],
+    rows: (read?.rows ?? []).map((packed) => {
+      const [tool, testbed, branch, label] = packed.slice(8) as [string, string | null, string | null, string | null];
+      return { ...toHistoryRow(packed.slice(0, 8) as PackedRow), tool, testbed, branch, label };
+    }),
+  };
 }
 
 const RUN_INFO_SELECT = { label: true, round: true, gitBranch: true, gitCommit: true } satisfies Prisma.RunSelect;
