@@ -159,10 +159,13 @@ export async function resolveTrendScope(
 
 /** The tool and testbed of the endpoint's (or the aggregate's) latest run: the default series of its trend page. */
 async function latestSeries(db: PrismaClient, projectId: string, endpointId: number | null): Promise<{ tool: string; testbed: string | null } | null> {
+  // endpoint_id leads the ORDER BY though it is fixed: PostgreSQL 15 does not take "IS NULL" (the
+  // aggregate) as fixing the column, and without it sorted the aggregate's whole history (40 ms at
+  // 48,000 runs) instead of reading the head of results_history_idx.
   const rows = await db.$queryRaw<{ tool: string; testbed: string | null }[]>`
     SELECT ru.tool, ru.testbed FROM results r JOIN runs ru ON ru.id = r.run_id
      WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
-     ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1`;
+     ORDER BY r.endpoint_id, r.started_at DESC, r.run_id DESC LIMIT 1`;
   return rows[0] ?? null;
 }
 

@@ -20,7 +20,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { listEndpoints, listTestbeds, resolveEndpointPage, resolveTrendScope, TESTBED_OPTIONS } from "./endpoint-page";
 import type { EndpointPageQuery, TrendScopeQuery } from "./endpoint-page";
 import { listRunFilterOptions } from "./run-history";
-import { cachedCandidates, cachedHistory, keptWithHistory } from "./trend-history-cache";
+import { cachedCandidates, cachedHistory, keptAtVersion, keptWith } from "./trend-history-cache";
 import { readTrendCandidates, readTrendRows } from "./trend-history-sql";
 import type { CandidateRow } from "./trend-history-sql";
 import { findMarkerSources } from "./marked-runs";
@@ -46,9 +46,10 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
     // shows "no runs match".
-    listRunFilterOptions(db, project.id),
-    listEndpoints(db, project.id),
-    listOverlayPullRequests(db, project.id),
+    // These three change only with the project's runs: kept at its history version.
+    keptAtVersion(project.id, project.historyVersion, ["filters"], () => listRunFilterOptions(db, project.id)),
+    keptAtVersion(project.id, project.historyVersion, ["endpoints"], () => listEndpoints(db, project.id)),
+    keptAtVersion(project.id, project.historyVersion, ["pullRequests"], () => listOverlayPullRequests(db, project.id)),
     // The whole history (range "all") comes from the history cache, up to date with the project's
     // history version read with the project (trend-history-cache.ts); a range counting back from now is read.
     scope.since === null ? cachedHistory(db, scope, project.historyVersion) : null,
@@ -61,7 +62,7 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const [history, metrics, testbeds] = cached
     ? [
         cachedCandidates(cached, maxPoints, marked),
-        await keptWithHistory(cached, ["metrics", maxPoints], () => findMetricTrends(db, scope, maxPoints)),
+        await keptWith(cached, "results", ["metrics", maxPoints], () => findMetricTrends(db, scope, maxPoints)),
         cached.testbeds.slice(0, TESTBED_OPTIONS),
       ]
     : await Promise.all([
@@ -74,7 +75,10 @@ export async function getEndpointTrends(db: PrismaClient, query: EndpointTrendsQ
   const latestKept = candidates.filter(({ order }) => order > history.total - LATEST_RUNS).reverse();
 
   // 2nd read: whole rows, with the run's label/branch/commit, of the drawn and the latest runs only.
-  const full = await readTrendRows(db, [...new Set([...selection.kept, ...latestKept].map(({ row }) => row.id))]);
+  const drawnIds = [...new Set([...selection.kept, ...latestKept].map(({ row }) => row.id))];
+  const full = cached
+    ? await keptWith(cached, "history", ["rows", maxPoints, marked.runIds, marked.times], () => readTrendRows(db, drawnIds))
+    : await readTrendRows(db, drawnIds);
   const withFullRows = (kept: readonly { row: CandidateRow; order: number }[]) =>
     toTrendPoints(
       kept.flatMap(({ row, order }) => {

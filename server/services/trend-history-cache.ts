@@ -33,9 +33,9 @@ export interface CachedHistory {
   testbeds: TestbedCount[];
   /** Each testbed's place in the database's order of the last whole read: ties in count keep it. */
   testbedRanks: Map<string | null, number>;
-  /** Chosen candidates by budget and marked runs; forgotten when the history grows. */
-  candidates: Map<string, { rows: HistoryCandidate[]; total: number }>;
-  /** Values kept while no result or metric of the project is written (the custom metrics' series, by budget). */
+  /** Values of this very history (the candidates chosen, the drawn runs' rows), by what they are; replaced when the history grows. */
+  ofHistory: Map<string, unknown>;
+  /** Values kept while no result or metric of the project is written (the custom metrics' series, by budget); replaced then. */
   kept: Map<string, unknown>;
 }
 
@@ -49,6 +49,7 @@ const reading = new Map<string, Promise<CachedHistory>>();
 /** Empties the cache (tests compare a cached answer with a fresh one). */
 export function clearHistoryCache(): void {
   historyCache.clear();
+  projectValues.clear();
 }
 
 /**
@@ -80,25 +81,43 @@ export async function cachedHistory(db: PrismaClient, scope: HistoryScope, versi
 
 /** The candidates run selection chooses from (see CompactHistory.selectCandidates), computed once per history. */
 export function cachedCandidates(entry: CachedHistory, maxPoints: number, marked: { runIds: readonly string[]; times: readonly string[] }) {
-  const key = JSON.stringify([maxPoints, marked.runIds, marked.times]);
-  let candidates = entry.candidates.get(key);
+  const key = JSON.stringify(["candidates", maxPoints, marked.runIds, marked.times]);
+  let candidates = entry.ofHistory.get(key) as { rows: HistoryCandidate[]; total: number } | undefined;
   if (!candidates) {
     candidates = entry.history.selectCandidates(maxPoints, marked);
-    entry.candidates.set(key, candidates);
+    entry.ofHistory.set(key, candidates);
   }
   return candidates;
 }
 
 /**
- * `read()`'s value, kept with the history until a result or a metric of the project is written; `what`
- * names the read. A value read while the history moved on is used, not kept.
+ * `read()`'s value, kept while the history is this one (`"history"`: what the history's rows alone
+ * decide, e.g. the drawn runs' whole rows) or while no result or metric of the project is written
+ * (`"results"`: the custom metrics' series); `what` names the read. A value read while the history
+ * moved on is used, not kept (it lands in the map the history replaced).
  */
-export async function keptWithHistory<T>(entry: CachedHistory, what: readonly unknown[], read: () => Promise<T>): Promise<T> {
+export async function keptWith<T>(entry: CachedHistory, until: "history" | "results", what: readonly unknown[], read: () => Promise<T>): Promise<T> {
   const key = JSON.stringify(what);
-  if (entry.kept.has(key)) return entry.kept.get(key) as T;
-  const version = entry.version;
+  const kept = until === "history" ? entry.ofHistory : entry.kept;
+  if (kept.has(key)) return kept.get(key) as T;
   const value = await read();
-  if (entry.version === version) entry.kept.set(key, value);
+  kept.set(key, value);
+  return value;
+}
+
+const projectValues = new LRUCache<string, { version: number; value: unknown }>({ max: 1024 });
+
+/**
+ * `read()`'s value of a project, kept while its history version stays `version`: what only runs,
+ * results or metrics decide (the filter options, the endpoints, the pull requests). An endpoint is
+ * created with its first results and goes with them, so the version moves with it too.
+ */
+export async function keptAtVersion<T>(projectId: string, version: number, what: readonly unknown[], read: () => Promise<T>): Promise<T> {
+  const key = JSON.stringify([projectId, ...what]);
+  const kept = projectValues.get(key);
+  if (kept?.version === version) return kept.value as T;
+  const value = await read();
+  projectValues.set(key, { version, value });
   return value;
 }
 
@@ -109,7 +128,7 @@ async function readWhole(db: PrismaClient, scope: HistoryScope): Promise<CachedH
     history: new CompactHistory(read.rows),
     testbeds: read.testbeds,
     testbedRanks: new Map(read.testbeds.map(({ testbed }, rank) => [testbed, rank])),
-    candidates: new Map(),
+    ofHistory: new Map(),
     kept: new Map(),
   };
 }
@@ -129,8 +148,8 @@ async function appendTo(db: PrismaClient, scope: HistoryScope, entry: CachedHist
 
   entry.history.append(rows);
   entry.testbeds = testbeds;
-  if (rows.length > 0) entry.candidates.clear();
-  if (read.kinds.some((kind) => kind === "results" || kind === "metrics")) entry.kept.clear();
+  if (rows.length > 0) entry.ofHistory = new Map();
+  if (read.kinds.some((kind) => kind === "results" || kind === "metrics")) entry.kept = new Map();
   entry.version = read.version;
   return entry;
 }

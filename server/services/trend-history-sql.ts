@@ -90,7 +90,7 @@ export async function readTrendCandidates(
     WHERE is_candidate OR run_id = ANY(${marked.runIds as string[]})
        OR n IN (SELECT (SELECT min(h.n) FROM h WHERE h.started_at >= t::timestamptz) FROM unnest(${marked.times as string[]}::text[]) t)
     ORDER BY n`;
-  return { rows, total: rows[0]?.total ?? 0 };
+  return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]?.total ?? 0 };
 }
 
 /**
