@@ -23,8 +23,12 @@ const REPORTED_STATEMENTS = 5;
 /** A sequential scan reading fewer rows than this (the projects or endpoints table) is no finding. */
 const LARGE_SCAN_ROWS = 1_000;
 const TREND_FLOOR_SAMPLES = 11;
-/** How the trend page's history read starts (server/services/trend-history-sql.ts readTrendCandidates). */
-const TREND_QUERY_START = "WITH h AS MATERIALIZED";
+/**
+ * How the trend page's history read starts: the whole history of range "all", read once per page scope
+ * into the history cache (server/services/trend-history-sql.ts readWholeHistory); later views read only
+ * what was appended.
+ */
+const TREND_QUERY_START = "SELECT (SELECT history_version";
 
 export interface ServiceTiming {
   service: string;
@@ -38,7 +42,7 @@ export interface ServiceTiming {
 /**
  * The trend data query against its floor, both timed the same way (median of TREND_FLOOR_SAMPLES runs
  * through one pg connection, rows transferred): the statement the endpoint's trend page sends to read
- * its history (readTrendCandidates), and the SQL alone reading that endpoint's last 1,000 points on
+ * its history (readWholeHistory, the cache's cold read), and the SQL alone reading that endpoint's last 1,000 points on
  * the same index.
  */
 export interface TrendFloor {
@@ -120,7 +124,7 @@ async function captureStatements(databaseUrl: string, calls: ServiceCall[]) {
     for (const [service, call] of calls) {
       current = service;
       // Both calls' statements are kept (distinct ones are explained once): the second call may read
-      // from the trend candidate cache and skip the history query the first one sent.
+      // from the trend history cache and skip the history query the first one sent.
       const coldStarted = performance.now();
       await call(prisma);
       const coldMs = performance.now() - coldStarted;

@@ -35,6 +35,8 @@ export interface SeededHistory {
   analyzeMs: number;
   /** What the parameterised pages are opened with. */
   sample: { runId: string; endpoint: string; label: string; branch: string };
+  /** The endpoints' names (protocol "http"), for uploads that append to the same series. */
+  endpointNames: string[];
 }
 
 /** A stable, cuid-looking id, so pages that validate id shapes accept it. */
@@ -259,5 +261,6 @@ export async function seedPageHistory(
     insertMs: inserted - started,
     analyzeMs: performance.now() - inserted,
     sample: { runId: newestMain?.id ?? "", endpoint: names[0] ?? "", label: "baseline", branch: "release/2.x" },
+    endpointNames: names,
   };
 }

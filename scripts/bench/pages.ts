@@ -27,6 +27,10 @@ export interface PageBenchOptions extends HistorySize {
 }
 
 export const PAGE_BENCH_DEFAULTS: PageBenchOptions = { runs: 5_000, endpoints: 20, samples: 20 };
+/** Uploads the "first view after an upload" measurement times the trend pages after (one more, untimed, first). */
+export const FIRST_VIEW_UPLOADS = 10;
+/** The admin token of the page bench's server: the first-view measurement uploads through the API. */
+const PAGE_BENCH_ADMIN_TOKEN = "benchtrack-page-bench-admin-secret";
 /** The target the figures are read against (reported, never asserted). */
 export const PAGE_BUDGET_MS = 300;
 
@@ -43,6 +47,23 @@ export interface PageFigure {
   maxMs: number | null;
   samplesMs: number[];
 }
+
+/** A trend page's first view after an upload: GETs timed each right after an upload answered. */
+export interface FirstViewFigure {
+  page: string;
+  path: string;
+  /** 200, or the first status that was not (of an upload or a GET): then nothing is timed. */
+  status: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  maxMs: number | null;
+  samplesMs: number[];
+  /** The uploads' own time to their answer (POST), p50, shared by the pages. */
+  uploadP50Ms: number | null;
+}
+
+/** The trend pages the first-view measurement times (endpoint and aggregate). */
+const TREND_PAGES = new Set(["endpoint trends", "aggregate trends"]);
 
 export function benchedPages(history: SeededHistory): { page: string; path: string }[] {
   const project = `/projects/${BENCH_PROJECT_SLUG}`;
@@ -101,6 +122,81 @@ export async function measurePages(baseUrl: string, pages: { page: string; path:
   return figures;
 }
 
+/**
+ * The run CI would upload next: every endpoint of the seeded project (protocol "http", so the same
+ * series), k6, on the default branch, started a minute ago (after every seeded run).
+ */
+function nextRunDocument(history: SeededHistory, index: number) {
+  const latency = (k: number) => ({ unit: "ms", mean: 10 + k, p50: 9 + k, p90: 14 + k, p95: 17 + k + (index % 3), p99: 25 + k, max: 60 + k });
+  return {
+    schema: "benchtrack/v1",
+    tool: "k6",
+    label: "nightly",
+    startedAt: new Date(Date.now() - 60_000).toISOString(),
+    environment: { git: { branch: "main", commit: `f1257e${String(index).padStart(6, "0")}` } },
+    endpoints: history.endpointNames.map((name, k) => ({ name, protocol: "http", requests: 6_000, failures: 3, throughput: 100, latency: latency(k) })),
+    summary: { requests: 6_000 * history.endpointNames.length, failures: 3 * history.endpointNames.length, throughput: 100 * history.endpointNames.length, latency: latency(0) },
+  };
+}
+
+async function uploadNextRun(baseUrl: string, history: SeededHistory, index: number): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/v1/projects/${BENCH_PROJECT_SLUG}/runs?format=benchtrack`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${PAGE_BENCH_ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(nextRunDocument(history, index)),
+    signal: AbortSignal.timeout(60_000),
+  });
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - started };
+}
+
+/**
+ * The first view of each trend page after an upload: upload the next run through the API as CI would,
+ * then time the next GET of each page (both are first views after that upload: each page's history
+ * moved). One untimed upload and view first: the default series is the newest run's tool and testbed,
+ * which the first upload may change.
+ */
+export async function measureFirstViews(
+  baseUrl: string,
+  pages: { page: string; path: string }[],
+  history: SeededHistory,
+  uploads: number,
+): Promise<FirstViewFigure[]> {
+  const figures: FirstViewFigure[] = pages.map(({ page, path: pagePath }) => ({
+    page,
+    path: pagePath,
+    status: 200,
+    p50Ms: null,
+    p95Ms: null,
+    maxMs: null,
+    samplesMs: [],
+    uploadP50Ms: null,
+  }));
+  const uploadMs: number[] = [];
+  for (let index = 0; index <= uploads; index++) {
+    const upload = await uploadNextRun(baseUrl, history, index);
+    if (upload.status !== 201) {
+      for (const figure of figures) figure.status = upload.status;
+      break;
+    }
+    if (index > 0) uploadMs.push(Math.round(upload.ms * 10) / 10);
+    for (const figure of figures) {
+      if (figure.status !== 200) continue;
+      const answer = await timedGet(`${baseUrl}${figure.path}`);
+      if (answer.status !== 200) figure.status = answer.status;
+      else if (index > 0) figure.samplesMs.push(Math.round(answer.ms * 10) / 10);
+    }
+  }
+  const uploadSummary = summarizeLatencies(uploadMs);
+  for (const figure of figures) {
+    const summary = figure.status === 200 ? summarizeLatencies(figure.samplesMs) : null;
+    if (summary) Object.assign(figure, { p50Ms: summary.p50Ms, p95Ms: summary.p95Ms, maxMs: summary.maxMs });
+    figure.uploadP50Ms = uploadSummary?.p50Ms ?? null;
+  }
+  return figures;
+}
+
 function targetOf(backend: Backend): DatabaseTarget {
   const url = backend.env.DATABASE_URL;
   const dataDir = backend.env.BENCHTRACK_DATA_DIR;
@@ -112,6 +208,8 @@ function targetOf(backend: Backend): DatabaseTarget {
 export interface PageBenchResult {
   seeding: Omit<SeededHistory, "projectId">;
   pages: PageFigure[];
+  /** The trend pages' first view after an upload (timed after the warm figures). */
+  firstViews: FirstViewFigure[];
   explain: ExplainReport | null;
 }
 
@@ -147,15 +245,18 @@ export async function benchPagesOn(
 
   const serving = await startServer({
     port: server.port,
-    env: { DATABASE_URL: "", ...backend.env },
+    env: { DATABASE_URL: "", ...backend.env, BENCHTRACK_ADMIN_TOKEN: PAGE_BENCH_ADMIN_TOKEN },
     logPath: server.logPath,
   });
   server.running.add(serving);
   try {
     log(`server ready at ${serving.baseUrl}; timing ${options.samples} GETs per page…`);
     const pages = await measurePages(serving.baseUrl, benchedPages(history), options.samples);
+    log(`timing the trend pages' first view after each of ${FIRST_VIEW_UPLOADS} uploads…`);
+    const trendPages = benchedPages(history).filter(({ page }) => TREND_PAGES.has(page));
+    const firstViews = await measureFirstViews(serving.baseUrl, trendPages, history, FIRST_VIEW_UPLOADS);
     const { projectId: _projectId, ...seeding } = history;
-    return { seeding, pages, explain };
+    return { seeding, pages, firstViews, explain };
   } finally {
     await serving.stop();
     server.running.delete(serving);
@@ -178,6 +279,7 @@ export interface PageBenchRun {
 export async function runPageBenchmarks(run: PageBenchRun): Promise<void> {
   const report: Record<string, unknown>[] = [];
   const rows: string[][] = [];
+  const firstViewRows: string[][] = [];
   for (const kind of run.kinds) {
     const log = (line: string) => console.log(`[pages/${kind}] ${line}`);
     let backend: Backend | null = null;
@@ -193,6 +295,7 @@ export async function runPageBenchmarks(run: PageBenchRun): Promise<void> {
       );
       report.push({ backend: kind, description: backend.description, ...result });
       rows.push(...result.pages.map((figure) => tableRow(kind, figure)));
+      firstViewRows.push(...result.firstViews.map((figure) => firstViewRow(kind, figure, result)));
       if (result.explain) logExplain(result.explain, log);
     } catch (error) {
       // One backend failing (PostgreSQL down, server crash) still leaves the other's figures.
@@ -205,6 +308,7 @@ export async function runPageBenchmarks(run: PageBenchRun): Promise<void> {
     }
   }
   printTable(rows);
+  printFirstViews(firstViewRows);
   const resultsPath = path.join(run.resultsDir, "pages.json");
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version };
   const document = {
@@ -236,6 +340,31 @@ function tableRow(kind: string, figure: PageFigure): string[] {
   ];
 }
 
+/** The first-view row: its GETs beside the same page's warm p50 and the SQL floor of the same run. */
+function firstViewRow(kind: string, figure: FirstViewFigure, result: PageBenchResult): string[] {
+  const warm = result.pages.find((page) => page.page === figure.page)?.p50Ms ?? null;
+  return [
+    kind,
+    figure.page,
+    String(figure.status),
+    String(figure.samplesMs.length),
+    ms(figure.p50Ms),
+    ms(figure.p95Ms),
+    ms(figure.maxMs),
+    ms(warm),
+    ms(result.explain?.trendFloor?.floorMs ?? null),
+    ms(figure.uploadP50Ms),
+  ];
+}
+
+function printFirstViews(rows: string[][]): void {
+  console.log("\nFirst view after an upload (upload the next run through the API, then GET the page):");
+  printRows(
+    ["backend", "page", "status", "uploads", "p50 ms", "p95 ms", "max ms", "warm p50 ms", "SQL floor ms", "upload p50 ms"],
+    rows,
+  );
+}
+
 function printTable(rows: string[][]): void {
   const header = [
     "backend",
@@ -249,6 +378,10 @@ function printTable(rows: string[][]): void {
     `p95 < ${PAGE_BUDGET_MS} ms`,
     "path",
   ];
+  printRows(header, rows);
+}
+
+function printRows(header: string[], rows: string[][]): void {
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
   );

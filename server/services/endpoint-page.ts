@@ -29,7 +29,8 @@ type EndpointPage = Awaited<ReturnType<typeof resolveEndpointPage>>;
 export async function resolveEndpointPage(db: ReadDb, query: EndpointPageQuery) {
   const project = await db.project.findUnique({
     where: { slug: query.projectSlug },
-    select: { id: true, slug: true, name: true, defaultBranch: true },
+    // historyVersion: what the trend page's history cache checks (trend-history-cache.ts).
+    select: { id: true, slug: true, name: true, defaultBranch: true, historyVersion: true },
   });
   if (!project) throw notFound(`Project "${query.projectSlug}"`);
 
@@ -158,18 +159,24 @@ export async function resolveTrendScope(
 
 /** The tool and testbed of the endpoint's (or the aggregate's) latest run: the default series of its trend page. */
 async function latestSeries(db: ReadDb, projectId: string, endpointId: number | null): Promise<{ tool: string; testbed: string | null } | null> {
+  // endpoint_id leads the ORDER BY though it is fixed: PostgreSQL 15 does not take "IS NULL" (the
+  // aggregate) as fixing the column, and without it sorted the aggregate's whole history (40 ms at
+  // 48,000 runs) instead of reading the head of results_history_idx.
   const rows = await db.$queryRaw<{ tool: string; testbed: string | null }[]>`
     SELECT ru.tool, ru.testbed FROM results r JOIN runs ru ON ru.id = r.run_id
      WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
-     ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1`;
+     ORDER BY r.endpoint_id, r.started_at DESC, r.run_id DESC LIMIT 1`;
   return rows[0] ?? null;
 }
 
-/** The testbeds of the endpoint's (or the aggregate's) runs of a tool, most used first (at most 20). */
+/** How many testbeds the trend page's select offers. */
+export const TESTBED_OPTIONS = 20;
+
+/** The testbeds of the endpoint's (or the aggregate's) runs of a tool, most used first (at most TESTBED_OPTIONS). */
 export async function listTestbeds(db: ReadDb, projectId: string, endpointId: number | null, tool: string | null): Promise<{ testbed: string | null; runs: number }[]> {
   return db.$queryRaw<{ testbed: string | null; runs: number }[]>`
     SELECT ru.testbed, count(*)::int AS runs FROM results r JOIN runs ru ON ru.id = r.run_id
      WHERE r.project_id = ${projectId} AND ${endpointCondition(endpointId)}
        ${tool !== null ? Prisma.sql`AND ru.tool = ${tool}` : Prisma.empty}
-     GROUP BY ru.testbed ORDER BY runs DESC, ru.testbed LIMIT 20`;
+     GROUP BY ru.testbed ORDER BY runs DESC, ru.testbed LIMIT ${TESTBED_OPTIONS}`;
 }

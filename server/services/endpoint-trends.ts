@@ -17,10 +17,10 @@ import type { ReadDb } from "../db";
 import { placeMarkers } from "../domain/series/trend-markers";
 import type { OverlayTarget } from "../domain/series/trend-overlay";
 import { DEFAULT_MAX_POINTS, LATEST_RUNS, selectFromCandidates, toTrendPoints } from "../domain/series/trend-series";
-import { listEndpoints, listTestbeds, resolveEndpointPage, resolveTrendScope } from "./endpoint-page";
+import { listEndpoints, listTestbeds, resolveEndpointPage, resolveTrendScope, TESTBED_OPTIONS } from "./endpoint-page";
 import type { EndpointPageQuery, TrendScopeQuery } from "./endpoint-page";
 import { listRunFilterOptions } from "./run-history";
-import { cachedHistoryRead, historySignature } from "./trend-history-cache";
+import { cachedCandidates, cachedHistory, keptAtVersion, keptWith } from "./trend-history-cache";
 import { readTrendCandidates, readTrendRows } from "./trend-history-sql";
 import type { CandidateRow } from "./trend-history-sql";
 import { findMarkerSources } from "./marked-runs";
@@ -41,34 +41,44 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   const overlayTarget = query.overlay ?? null;
   const scope = await resolveTrendScope(db, page, { ...query, hasOverlay: overlayTarget !== null });
 
-  const [markerSources, filters, endpoints, pullRequests, signature] = await Promise.all([
+  const [markerSources, filters, endpoints, pullRequests, cached] = await Promise.all([
     findMarkerSources(db, project.id, endpointId),
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
     // shows "no runs match".
-    listRunFilterOptions(db, project.id),
-    listEndpoints(db, project.id),
-    listOverlayPullRequests(db, project.id),
-    historySignature(db, scope),
+    // These three change only with the project's runs: kept at its history version.
+    keptAtVersion(project.id, project.historyVersion, ["filters"], () => listRunFilterOptions(db, project.id)),
+    keptAtVersion(project.id, project.historyVersion, ["endpoints"], () => listEndpoints(db, project.id)),
+    keptAtVersion(project.id, project.historyVersion, ["pullRequests"], () => listOverlayPullRequests(db, project.id)),
+    // The whole history (range "all") comes from the history cache, up to date with the project's
+    // history version read with the project (trend-history-cache.ts); a range counting back from now is read.
+    scope.since === null ? cachedHistory(db, scope, project.historyVersion) : null,
   ]);
 
   // 1st read: the history's candidates (all of it when short), only the columns run selection looks at,
-  // with the marked runs (to place their markers); beside it, the custom metrics' series.
+  // with the marked runs (to place their markers); beside it, the custom metrics' series and the
+  // endpoint's testbeds (one GROUP BY over its history).
   const marked = { runIds: markerSources.runIds, times: markerSources.times };
-  // Beside them, the endpoint's testbeds (one GROUP BY over its history): kept under the same signature.
-  const [history, metrics, testbeds] = await Promise.all([
-    cachedHistoryRead(signature, scope, ["candidates", maxPoints, marked.runIds, marked.times], () =>
-      readTrendCandidates(db, scope, maxPoints, marked),
-    ),
-    cachedHistoryRead(signature, scope, ["metrics", maxPoints], () => findMetricTrends(db, scope, maxPoints)),
-    cachedHistoryRead(signature, scope, ["testbeds"], () => listTestbeds(db, project.id, endpointId, scope.tool)),
-  ]);
+  const [history, metrics, testbeds] = cached
+    ? [
+        cachedCandidates(cached, maxPoints, marked),
+        await keptWith(cached, "results", ["metrics", maxPoints], () => findMetricTrends(db, scope, maxPoints)),
+        cached.testbeds.slice(0, TESTBED_OPTIONS),
+      ]
+    : await Promise.all([
+        readTrendCandidates(db, scope, maxPoints, marked),
+        findMetricTrends(db, scope, maxPoints),
+        listTestbeds(db, project.id, endpointId, scope.tool),
+      ]);
   const candidates = history.rows.filter((row) => row.isCandidate).map((row) => ({ row, order: row.order }));
   const selection = selectFromCandidates(candidates, history.total, maxPoints);
   const latestKept = candidates.filter(({ order }) => order > history.total - LATEST_RUNS).reverse();
 
   // 2nd read: whole rows, with the run's label/branch/commit, of the drawn and the latest runs only.
-  const full = await readTrendRows(db, [...new Set([...selection.kept, ...latestKept].map(({ row }) => row.id))]);
+  const drawnIds = [...new Set([...selection.kept, ...latestKept].map(({ row }) => row.id))];
+  const full = cached
+    ? await keptWith(cached, "history", ["rows", maxPoints, marked.runIds, marked.times], () => readTrendRows(db, drawnIds))
+    : await readTrendRows(db, drawnIds);
   const withFullRows = (kept: readonly { row: CandidateRow; order: number }[]) =>
     toTrendPoints(
       kept.flatMap(({ row, order }) => {

@@ -12,27 +12,15 @@ import type { ReadDb } from "../db";
  */
 import { LATEST_RUNS, PRESELECT_BUCKETS_PER_POINT } from "../domain/series/trend-series";
 import type { MetricRow, TrendRow } from "../domain/series/trend-series";
+import type { HistoryCandidate, HistoryRow } from "../domain/series/trend-history";
 import type { NamedRun } from "../domain/compare/run-names";
 import type { Better } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
 import { endpointCondition } from "./endpoint-page";
 import type { HistoryScope } from "./endpoint-page";
 
-/** A run of the history as the first read gives it: what run selection looks at, and where the run stands. */
-export interface CandidateRow {
-  id: number;
-  runId: string;
-  startedAt: Date;
-  p95Ms: number | null;
-  p99Ms: number | null;
-  maxMs: number | null;
-  errorRate: number | null;
-  throughput: number | null;
-  /** 1-based position in the filtered history. */
-  order: number;
-  /** False for a marked run read only to place its marker. */
-  isCandidate: boolean;
-}
+/** A run of the history as the first read gives it: what run selection looks at, and where the run stands (the same whether read by SQL or from the cache). */
+export type CandidateRow = HistoryCandidate;
 
 /** FROM … WHERE of a history on table `r`, joined to runs (`ru`) only when a branch, label or tool is asked. */
 function historySource(table: "results" | "metrics", scope: HistoryScope): Prisma.Sql {
@@ -46,7 +34,17 @@ function historySource(table: "results" | "metrics", scope: HistoryScope): Prism
       ${scope.branch !== null ? Prisma.sql`AND ru.git_branch = ${scope.branch}` : Prisma.empty}
       ${scope.label !== null ? Prisma.sql`AND ru.label = ${scope.label}` : Prisma.empty}
       ${scope.tool !== null ? Prisma.sql`AND ru.tool = ${scope.tool}` : Prisma.empty}
-      ${scope.testbed !== undefined ? Prisma.sql`AND ru.testbed IS NOT DISTINCT FROM ${scope.testbed.name}` : Prisma.empty}`;
+      ${testbedCondition(scope.testbed)}`;
+}
+
+/**
+ * `IS NULL` or `=`, not `IS NOT DISTINCT FROM $n`: the planner has no estimate for the latter, guesses
+ * 0.5% of the runs, and may then read each run's results through results (run_id), the table's heap,
+ * instead of the endpoint's range of the covering index joined to the runs.
+ */
+function testbedCondition(testbed: HistoryScope["testbed"]): Prisma.Sql {
+  if (testbed === undefined) return Prisma.empty;
+  return testbed.name === null ? Prisma.sql`AND ru.testbed IS NULL` : Prisma.sql`AND ru.testbed = ${testbed.name}`;
 }
 
 /**
@@ -102,8 +100,125 @@ export async function readTrendCandidates(
     WHERE is_candidate OR run_id = ANY(${marked.runIds as string[]})
        OR n IN (SELECT (SELECT min(h.n) FROM h WHERE h.started_at >= t::timestamptz) FROM unnest(${marked.times as string[]}::text[]) t)
     ORDER BY n`;
-  return { rows, total: rows[0]?.total ?? 0 };
+  return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]?.total ?? 0 };
 }
+
+/**
+ * The compact reads send a history as one text, a line per run: result id, start (epoch ms), p95, p99,
+ * max, error rate, throughput (float8 as PostgreSQL prints it, shortest round-trip: empty for null, NaN
+ * and ±Infinity by name), then the run id, last because it is free text. Text, not JSON: building a
+ * JSON array per run cost twice as much on the server (48,000 runs).
+ */
+const PACKED_FIELDS = 7;
+
+const packedColumns = Prisma.sql`concat_ws(',', r.id, round(date_part('epoch', r.started_at) * 1000)::bigint,
+  coalesce(r.p95_ms::text, ''), coalesce(r.p99_ms::text, ''), coalesce(r.max_ms::text, ''),
+  coalesce(r.error_rate::text, ''), coalesce(r.throughput::text, ''), r.run_id)`;
+
+/** A history's packed lines, oldest first (the history's order: start, then run id). */
+const packedHistory = Prisma.sql`string_agg(${packedColumns}, E'\n' ORDER BY r.started_at, r.run_id)`;
+
+function unpackLines(text: string | null): string[][] {
+  if (!text) return [];
+  return text.split("\n").map((line) => {
+    const fields: string[] = [];
+    let from = 0;
+    for (let k = 0; k < PACKED_FIELDS; k++) {
+      const comma = line.indexOf(",", from);
+      fields.push(line.slice(from, comma));
+      from = comma + 1;
+    }
+    fields.push(line.slice(from));
+    return fields;
+  });
+}
+
+const toFloat = (field: string): number | null => (field === "" ? null : Number(field));
+
+function toHistoryRow(fields: readonly string[]): HistoryRow {
+  const [id, startedAtMs, p95Ms, p99Ms, maxMs, errorRate, throughput, runId] = fields as [string, string, string, string, string, string, string, string];
+  return {
+    id: Number(id),
+    runId,
+    startedAtMs: Number(startedAtMs),
+    values: { p95Ms: toFloat(p95Ms), p99Ms: toFloat(p99Ms), maxMs: toFloat(maxMs), errorRate: toFloat(errorRate), throughput: toFloat(throughput) },
+  };
+}
+
+/** A series' testbeds and how many results each has (the page's testbed select): one per testbed, most first. */
+export type TestbedCount = { testbed: string | null; runs: number };
+
+/** The project's history version as a statement sees it: what it read is the history at that version. */
+const versionOf = (projectId: string) => Prisma.sql`(SELECT history_version FROM projects WHERE id = ${projectId})`;
+
+/**
+ * The whole filtered history (range "all"), compact and oldest first, with the testbeds of the
+ * endpoint's runs of the scope's tool (every one, most results first: the page lists 20) and the
+ * project's history version: one statement, so all three are of one snapshot. The history is one index
+ * range scan of results_history_idx; the testbeds one more, joined to runs.
+ */
+export async function readWholeHistory(
+  db: ReadDb,
+  scope: HistoryScope,
+): Promise<{ version: number | null; rows: HistoryRow[]; testbeds: TestbedCount[] }> {
+  const [read] = await db.$queryRaw<{ version: number | null; history: string | null; testbeds: [string | null, number][] | null }[]>`
+    SELECT ${versionOf(scope.projectId)} AS version,
+           (SELECT ${packedHistory} ${historySource("results", scope)}) AS history,
+           (SELECT json_agg(json_build_array(t.testbed, t.runs) ORDER BY t.runs DESC, t.testbed) FROM (
+              SELECT ru.testbed, count(*)::int AS runs FROM results r JOIN runs ru ON ru.id = r.run_id
+               WHERE r.project_id = ${scope.projectId} AND ${endpointCondition(scope.endpointId)}
+                 ${scope.tool !== null ? Prisma.sql`AND ru.tool = ${scope.tool}` : Prisma.empty}
+               GROUP BY ru.testbed) t) AS testbeds`;
+  return {
+    version: read?.version ?? null,
+    rows: unpackLines(read?.history ?? null).map(toHistoryRow),
+    testbeds: (read?.testbeds ?? []).map(([testbed, runs]) => ({ testbed, runs })),
+  };
+}
+
+/** A run's row appended to a history, with the run's fields the page's filters look at. */
+export interface AppendedRow extends HistoryRow {
+  tool: string;
+  testbed: string | null;
+  branch: string | null;
+  label: string | null;
+}
+
+/**
+ * What moved the project's history version after `version`, and the endpoint's (or the aggregate's)
+ * result rows of the runs whose results were inserted meanwhile, oldest first, whatever the filters
+ * (the caller filters and counts testbeds): one statement, so the rows are exactly those of the changes
+ * read, at the version it returns. Over history_changes' primary key and results (run_id).
+ */
+export async function readAppendedHistory(
+  db: ReadDb,
+  scope: Pick<HistoryScope, "projectId" | "endpointId">,
+  version: number,
+): Promise<{ version: number | null; changes: number; kinds: string[]; rows: AppendedRow[] }> {
+  const [read] = await db.$queryRaw<{ version: number | null; changes: number; kinds: string[]; rows: PackedAppended[] | null }[]>`
+    WITH changes AS (
+      SELECT kind::text AS kind, run_ids FROM history_changes WHERE project_id = ${scope.projectId} AND version > ${version}
+    ),
+    appended AS (
+      SELECT DISTINCT unnest(run_ids) AS run_id FROM changes WHERE kind = 'results'
+    )
+    SELECT ${versionOf(scope.projectId)} AS version,
+           (SELECT count(*)::int FROM changes) AS changes,
+           (SELECT coalesce(array_agg(DISTINCT kind), '{}') FROM changes) AS kinds,
+           (SELECT json_agg(json_build_array(${packedColumns}, ru.tool, ru.testbed, ru.git_branch, ru.label) ORDER BY r.started_at, r.run_id)
+              FROM results r JOIN runs ru ON ru.id = r.run_id
+             WHERE r.run_id IN (SELECT run_id FROM appended)
+               AND r.project_id = ${scope.projectId} AND ${endpointCondition(scope.endpointId)}) AS rows`;
+  return {
+    version: read?.version ?? null,
+    changes: read?.changes ?? 0,
+    kinds: read?.kinds ?? [],
+    rows: (read?.rows ?? []).map(([packed, tool, testbed, branch, label]) => ({ ...toHistoryRow(unpackLines(packed)[0]!), tool, testbed, branch, label })),
+  };
+}
+
+/** An appended row: its packed line, and its run's tool, testbed, branch and label. */
+type PackedAppended = [string, string, string | null, string | null, string | null];
 
 const RUN_INFO_SELECT = { label: true, round: true, gitBranch: true, gitCommit: true } satisfies Prisma.RunSelect;
 
