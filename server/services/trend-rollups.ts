@@ -211,17 +211,22 @@ export async function refreshRollups(db: PrismaClient, projectId: string): Promi
   }
 }
 
-/** The rollup columns of a history scope's series: its endpoint (or the aggregate) and the run filters asked. */
-function seriesCondition(scope: HistoryScope, alias: "t" | "r"): Prisma.Sql {
-  const column = (name: string) => Prisma.raw(`${alias}.${name}`);
-  const [branch, label, tool, testbed] = alias === "t" ? ["branch", "label", "tool", "testbed"] : ["ru.git_branch", "ru.label", "ru.tool", "ru.testbed"];
-  const filter = (name: string) => Prisma.raw(name.includes(".") ? name : `${alias}.${name}`);
-  return Prisma.sql`${column("project_id")} = ${scope.projectId}
-    AND ${scope.endpointId === null ? Prisma.sql`${column("endpoint_id")} IS NULL` : Prisma.sql`${column("endpoint_id")} = ${scope.endpointId}`}
-    ${scope.branch !== null ? Prisma.sql`AND ${filter(branch!)} = ${scope.branch}` : Prisma.empty}
-    ${scope.label !== null ? Prisma.sql`AND ${filter(label!)} = ${scope.label}` : Prisma.empty}
-    ${scope.tool !== null ? Prisma.sql`AND ${filter(tool!)} = ${scope.tool}` : Prisma.empty}
-    ${scope.testbed !== undefined ? Prisma.sql`AND ${filter(testbed!)} IS NOT DISTINCT FROM ${scope.testbed.name}` : Prisma.empty}`;
+/**
+ * A history scope's series as a condition: on the rollups (alias t, the series' own columns) or on the
+ * raw results (alias r, joined to runs as ru): its endpoint (or the aggregate) and the run filters asked.
+ */
+export function seriesCondition(scope: HistoryScope, alias: "t" | "r"): Prisma.Sql {
+  const columns =
+    alias === "t"
+      ? { project: "t.project_id", endpoint: "t.endpoint_id", branch: "t.branch", label: "t.label", tool: "t.tool", testbed: "t.testbed" }
+      : { project: "r.project_id", endpoint: "r.endpoint_id", branch: "ru.git_branch", label: "ru.label", tool: "ru.tool", testbed: "ru.testbed" };
+  const column = (name: keyof typeof columns) => Prisma.raw(columns[name]);
+  return Prisma.sql`${column("project")} = ${scope.projectId}
+    AND ${scope.endpointId === null ? Prisma.sql`${column("endpoint")} IS NULL` : Prisma.sql`${column("endpoint")} = ${scope.endpointId}`}
+    ${scope.branch !== null ? Prisma.sql`AND ${column("branch")} = ${scope.branch}` : Prisma.empty}
+    ${scope.label !== null ? Prisma.sql`AND ${column("label")} = ${scope.label}` : Prisma.empty}
+    ${scope.tool !== null ? Prisma.sql`AND ${column("tool")} = ${scope.tool}` : Prisma.empty}
+    ${scope.testbed !== undefined ? Prisma.sql`AND ${column("testbed")} IS NOT DISTINCT FROM ${scope.testbed.name}` : Prisma.empty}`;
 }
 
 /**
