@@ -11,6 +11,8 @@ import type { ExplainReport } from "./page-explain";
 import { BENCH_PROJECT_SLUG, seedPageHistory } from "./page-history";
 import type { HistorySize, SeededHistory } from "./page-history";
 import { startServer } from "./server";
+import { describeZoomedOutFloor, measureZoomedOutFloors } from "./zoomed-out-floor";
+import type { ZoomedOutFloor } from "./zoomed-out-floor";
 import type { BenchServer } from "./server";
 
 /**
@@ -113,6 +115,7 @@ export interface PageBenchResult {
   seeding: Omit<SeededHistory, "projectId">;
   pages: PageFigure[];
   explain: ExplainReport | null;
+  zoomedOutFloors: ZoomedOutFloor[];
 }
 
 /**
@@ -129,15 +132,18 @@ export async function benchPagesOn(
   const target = targetOf(backend);
   const database = await openDatabase(target);
   let history: SeededHistory;
+  let floors: ZoomedOutFloor[];
   try {
-    log(`seeding ${options.runs} runs × ${options.endpoints} endpoints…`);
+    log(`seeding ${options.runs} runs × ${options.endpoints} endpoints over ${options.years ?? 2} years…`);
     history = await seedPageHistory(database.prisma, options);
+    log(
+      `seeded ${history.runs} runs, ${history.results} results in ${(history.insertMs / 1000).toFixed(1)} s (+ ANALYZE ${(history.analyzeMs / 1000).toFixed(1)} s, rollups of ${history.rollupWeeks} weeks ${(history.rollupMs / 1000).toFixed(1)} s)`,
+    );
+    floors = await measureZoomedOutFloors(database.prisma, history);
+    for (const floor of floors) log(describeZoomedOutFloor(floor));
   } finally {
     await database.close();
   }
-  log(
-    `seeded ${history.runs} runs, ${history.results} results in ${(history.insertMs / 1000).toFixed(1)} s (+ ANALYZE ${(history.analyzeMs / 1000).toFixed(1)} s)`,
-  );
 
   let explain: ExplainReport | null = null;
   if (target.kind === "postgres") {
@@ -155,7 +161,7 @@ export async function benchPagesOn(
     log(`server ready at ${serving.baseUrl}; timing ${options.samples} GETs per page…`);
     const pages = await measurePages(serving.baseUrl, benchedPages(history), options.samples);
     const { projectId: _projectId, ...seeding } = history;
-    return { seeding, pages, explain };
+    return { seeding, pages, explain, zoomedOutFloors: floors };
   } finally {
     await serving.stop();
     server.running.delete(serving);

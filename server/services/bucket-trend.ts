@@ -16,7 +16,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { HistoryScope } from "./endpoint-page";
 import { readMetricUnits, readTrendRows } from "./trend-history-sql";
-import { readRollupBuckets, seriesCondition } from "./trend-rollups";
+import { pendingScopeSource, readRollupBuckets, seriesCondition } from "./trend-rollups";
 
 export interface BucketTrend {
   grain: RollupGrain;
@@ -121,8 +121,6 @@ export async function listRollupTestbeds(db: PrismaClient, scope: HistoryScope):
       SELECT t.testbed, t.runs FROM trend_rollups t
        WHERE ${seriesCondition(byTool, "t")} AND t.grain = 'week' AND t.bucket_start NOT IN (SELECT week_start FROM pending)
       UNION ALL
-      SELECT ru.testbed, 1 FROM results r JOIN runs ru ON ru.id = r.run_id
-       WHERE ${seriesCondition(byTool, "r")}
-         AND (date_trunc('week', r.started_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') IN (SELECT week_start FROM pending)
+      SELECT ru.testbed, 1 ${pendingScopeSource(byTool)}
     ) counted GROUP BY testbed ORDER BY runs DESC, testbed LIMIT 20`;
 }

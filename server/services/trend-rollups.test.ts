@@ -7,7 +7,9 @@ import type { HistogramBucket } from "../domain/run";
 import { readPooledPercentile } from "../domain/stats/pooled-percentile";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { ingestTestRun } from "../testing/seed";
+import { runQueuedJobs } from "../jobs/worker";
 import { getEndpointTrends } from "./endpoint-trends";
+import { jobQueueOf } from "./job-queue";
 import { uploadOfFiles } from "./received-upload";
 import { markProjectPending, markRunsPending, readRollupBuckets, refreshRollups } from "./trend-rollups";
 import type { HistoryScope } from "./endpoint-page";
@@ -18,6 +20,7 @@ import type { HistoryScope } from "./endpoint-page";
  * every bucket read is checked against numbers computed here from the raw results, before the job ran
  * (pending weeks read raw), after it, after an upload into a summarised week, and after a deletion.
  */
+const JOB_SCHEMA_OF = (database: Database) => database.queueConnection.schema;
 const HEY = readFileSync("/work/shared/fixtures/hey/baseline/csv/hey.csv");
 const K6 = readFileSync("/work/shared/fixtures/k6/baseline/round1/summary.json");
 
@@ -163,6 +166,22 @@ describe.each(testDatabaseTargets())("trend rollups on $name", ({ target }) => {
     expect(weeks.map((bucket) => bucket.runs)).toEqual([5, 1, 2]);
     await expectBucketsMatchRaw(projectId);
     await refreshRollups(database.prisma, projectId);
+    await expectBucketsMatchRaw(projectId);
+  });
+
+  it("queues the project's refresh-rollups job with the upload; the worker summarises its weeks", async () => {
+    const slug = uniqueSlug("rollups-job");
+    const { projectId } = await uploadHistory(slug, TIMES.slice(0, 3));
+    const queued = await database.prisma.$queryRawUnsafe<{ count: number }[]>(
+      `SELECT count(*)::int AS count FROM ${JOB_SCHEMA_OF(database)}.job WHERE name = 'refresh-rollups' AND data->>'projectId' = $1`,
+      projectId,
+    );
+    // Coalesced: one job waits for the project however many uploads came.
+    expect(queued[0]!.count).toBe(1);
+    const ran = await runQueuedJobs({ db: database.prisma, queue: await jobQueueOf(database) });
+    expect(ran.failed).toBe(0);
+    expect(await pendingOf(projectId)).toBe(0);
+    expect(await database.prisma.trendRollup.count({ where: { projectId, grain: "week" } })).toBeGreaterThan(0);
     await expectBucketsMatchRaw(projectId);
   });
 

@@ -16,7 +16,6 @@
  */
 import {
   ROLLUP_GRAINS,
-  combineSeriesBuckets,
   rollupHistogramSchema,
   rollupMetricsSchema,
   rollupStatsSchema,
@@ -56,20 +55,19 @@ const statJson = (name: string, column: string) =>
 const STATS_SQL = Prisma.raw(`jsonb_strip_nulls(jsonb_build_object(${STAT_COLUMNS.map(([name, column]) => statJson(name, column)).join(", ")}))`);
 
 /**
- * Every bucket of `grains` of the results matching `where` (alias r, joined to runs as ru), one row
- * per series and bucket, in the table's columns, plus `histograms`: the runs' histograms when every
- * run of the bucket has one (pooled by the caller). Custom metrics (a run's, for the aggregate) join
- * by series and bucket. The one definition of a bucket: the job stores it, the read computes pending
- * weeks with it.
+ * Every bucket of `grains` of the results `source` gives (FROM … WHERE naming results r and runs ru),
+ * one row per series and bucket, in the table's columns, plus `histograms`: the runs' histograms when
+ * every run of the bucket has one (pooled by the caller). Custom metrics (a run's, for the aggregate)
+ * join by series and bucket. The one definition of a bucket: the job stores it, the read computes
+ * pending weeks with it.
  */
-function bucketsSql(where: Prisma.Sql, grains: readonly RollupGrain[]): Prisma.Sql {
+function bucketsSql(source: Prisma.Sql, grains: readonly RollupGrain[]): Prisma.Sql {
   const grainList = Prisma.join(grains.map((grain) => Prisma.sql`(${grain}::text)`));
   return Prisma.sql`
     WITH base AS MATERIALIZED (
       SELECT r.*, ru.tool, ru.label, ru.git_branch AS branch, ru.testbed,
              jsonb_build_array(r.endpoint_id, ru.tool, ru.label, ru.git_branch, ru.testbed)::text AS series_key
-      FROM results r JOIN runs ru ON ru.id = r.run_id
-      WHERE ${where}
+      ${source}
     ),
     grains(grain) AS (VALUES ${grainList}),
     latency AS (
@@ -134,8 +132,7 @@ interface BucketRow {
   last_run_at: Date;
   stats: unknown;
   metrics: unknown;
-  histogram?: unknown;
-  histograms?: unknown;
+  histogram_parts?: unknown;
 }
 
 /** One transaction's work: recompute up to WEEKS_PER_TRANSACTION pending weeks; how many weeks it did (0: none left). */
@@ -151,20 +148,25 @@ async function refreshSomeWeeks(db: PrismaClient, projectId: string): Promise<nu
                               ORDER BY week_start LIMIT ${WEEKS_PER_TRANSACTION})`;
       if (pending.length === 0) return 0;
       const weeks = [...new Set(pending.map((row) => row.week.toISOString()))];
-      const inWeeks = (column: Prisma.Sql) => Prisma.sql`${WEEK_SQL(column)} = ANY(${weeks}::timestamptz[])`;
 
       // Whole buckets from the raw rows: delete the weeks' buckets, insert them again.
-      await tx.$executeRaw`DELETE FROM trend_rollups WHERE project_id = ${projectId} AND ${inWeeks(Prisma.sql`bucket_start`)}`;
-      const where = Prisma.sql`r.project_id = ${projectId} AND ${inWeeks(Prisma.sql`r.started_at`)}`;
+      await tx.$executeRaw`DELETE FROM trend_rollups WHERE project_id = ${projectId} AND ${WEEK_SQL(Prisma.sql`bucket_start`)} = ANY(${weeks}::timestamptz[])`;
+      // The weeks' runs by runs (project_id, started_at) ranges, their results by run_id (results' own
+      // index needs the endpoint): a week of a 10M-row project is ~20,000 rows, never the whole history.
+      const source = (extra: Prisma.Sql) => Prisma.sql`
+        FROM unnest(${weeks}::timestamptz[]) w(week_start)
+        JOIN runs ru ON ru.project_id = ${projectId} AND ru.started_at >= w.week_start AND ru.started_at < w.week_start + interval '7 days'
+        JOIN results r ON r.run_id = ru.id
+        WHERE r.project_id = ${projectId} ${extra}`;
       await tx.$executeRaw`
         INSERT INTO trend_rollups (project_id, series_key, endpoint_id, tool, label, branch, testbed, grain, bucket_start,
                                    runs, requests, failures, first_run_at, last_run_at, stats, metrics)
         SELECT project_id, series_key, endpoint_id, tool, label, branch, testbed, grain, bucket_start,
                runs, requests, failures, first_run_at, last_run_at, stats, metrics
-        FROM (${bucketsSql(where, ROLLUP_GRAINS)}) b`;
+        FROM (${bucketsSql(source(Prisma.empty), ROLLUP_GRAINS)}) b`;
       // The pooled histograms, where every run of a bucket has one (pooled here: edges may differ between tools).
       const withHistograms = await tx.$queryRaw<{ series_key: string; grain: string; bucket_start: Date; histograms: unknown }[]>`
-        SELECT series_key, grain, bucket_start, histograms FROM (${bucketsSql(Prisma.sql`${where} AND r.histogram IS NOT NULL`, ROLLUP_GRAINS)}) b`;
+        SELECT series_key, grain, bucket_start, histograms FROM (${bucketsSql(source(Prisma.sql`AND r.histogram IS NOT NULL`), ROLLUP_GRAINS)}) b`;
       if (withHistograms.length > 0) {
         const pooled = withHistograms.map((row) => ({
           series_key: row.series_key,
@@ -230,37 +232,75 @@ export function seriesCondition(scope: HistoryScope, alias: "t" | "r"): Prisma.S
 }
 
 /**
- * A scope's buckets of one grain, oldest first, its series merged per bucket: the stored buckets of
- * the weeks not pending, and the pending weeks' from the raw rows, in one statement (see the module
- * comment). With a range, its first bucket is whole (it may begin before the range).
+ * The raw rows of a scope's pending weeks (FROM … WHERE for bucketsSql): driven by the pending weeks
+ * (a CTE `pending` of the statement), each a range of the results history index, so no pending week
+ * reads nothing.
+ */
+export function pendingScopeSource(scope: HistoryScope, since: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
+    FROM pending p
+    JOIN results r ON r.project_id = ${scope.projectId}
+      AND ${scope.endpointId === null ? Prisma.sql`r.endpoint_id IS NULL` : Prisma.sql`r.endpoint_id = ${scope.endpointId}`}
+      AND r.started_at >= p.week_start AND r.started_at < p.week_start + interval '7 days'
+    JOIN runs ru ON ru.id = r.run_id
+    WHERE ${seriesCondition(scope, "r")} ${since}`;
+}
+
+/** The scope's pending weeks, as the CTE `pending` the read statements start with. */
+const pendingCte = (projectId: string) =>
+  Prisma.sql`pending AS MATERIALIZED (SELECT DISTINCT week_start FROM trend_rollup_pending WHERE project_id = ${projectId})`;
+
+/** A column's stats of several series merged in SQL (ROLLUP_COLUMNS' names come from the constant list, never from input). */
+const mergedStatSql = (name: string) => {
+  const field = (key: string) => `(stats -> '${name}' ->> '${key}')::float8`;
+  return `'${name}', CASE WHEN sum(${field("n")}) > 0 THEN jsonb_build_object('n', sum(${field("n")}), 'sum', sum(${field("sum")}), 'min', min(${field("min")}), 'max', max(${field("max")})) END`;
+};
+const MERGED_STATS_SQL = Prisma.raw(`jsonb_strip_nulls(jsonb_build_object(${STAT_COLUMNS.map(([name]) => mergedStatSql(name)).join(", ")}))`);
+
+/**
+ * A scope's buckets of one grain, oldest first, its series (branches, labels, tools…) merged per bucket
+ * in the database: the stored buckets of the weeks not pending, and the pending weeks' from the raw rows,
+ * in one statement (see the module comment). Histograms come as the parts' lists, pooled here. With a
+ * range, its first bucket is whole (it may begin before the range).
  */
 export async function readRollupBuckets(db: PrismaClient, scope: HistoryScope, grain: RollupGrain): Promise<RollupBucket[]> {
-  const sinceBucket = scope.since ? Prisma.sql`AND t.bucket_start >= ${bucketSql(Prisma.sql`${grain}::text`, Prisma.sql`${scope.since}::timestamptz`)}` : Prisma.empty;
-  const sinceRaw = scope.since ? Prisma.sql`AND r.started_at >= ${bucketSql(Prisma.sql`${grain}::text`, Prisma.sql`${scope.since}::timestamptz`)}` : Prisma.empty;
+  const since = scope.since ? bucketSql(Prisma.sql`${grain}::text`, Prisma.sql`${scope.since}::timestamptz`) : null;
   const rows = await db.$queryRaw<BucketRow[]>`
-    WITH pending AS MATERIALIZED (SELECT DISTINCT week_start FROM trend_rollup_pending WHERE project_id = ${scope.projectId}),
-    fresh AS (${bucketsSql(
-      Prisma.sql`${seriesCondition(scope, "r")} ${sinceRaw} AND ${WEEK_SQL(Prisma.sql`r.started_at`)} IN (SELECT week_start FROM pending)`,
-      [grain],
-    )})
-    SELECT t.series_key, t.grain, t.bucket_start, t.runs, t.requests, t.failures, t.first_run_at, t.last_run_at, t.stats, t.metrics,
-           t.histogram, NULL::jsonb AS histograms
-    FROM trend_rollups t
-    WHERE ${seriesCondition(scope, "t")} AND t.grain = ${grain} ${sinceBucket}
-      AND ${WEEK_SQL(Prisma.sql`t.bucket_start`)} NOT IN (SELECT week_start FROM pending)
-    UNION ALL
-    SELECT series_key, grain, bucket_start, runs, requests, failures, first_run_at, last_run_at, stats, metrics, NULL::jsonb, histograms
-    FROM fresh`;
-  return combineSeriesBuckets(rows.map(toRollupBucket));
+    WITH ${pendingCte(scope.projectId)},
+    fresh AS (${bucketsSql(pendingScopeSource(scope, since ? Prisma.sql`AND r.started_at >= ${since}` : Prisma.empty), [grain])}),
+    parts AS (
+      SELECT t.bucket_start, t.runs, t.requests, t.failures, t.first_run_at, t.last_run_at, t.stats, t.metrics,
+             CASE WHEN t.histogram IS NOT NULL THEN jsonb_build_array(t.histogram) END AS histograms
+      FROM trend_rollups t
+      WHERE ${seriesCondition(scope, "t")} AND t.grain = ${grain} ${since ? Prisma.sql`AND t.bucket_start >= ${since}` : Prisma.empty}
+        AND ${WEEK_SQL(Prisma.sql`t.bucket_start`)} NOT IN (SELECT week_start FROM pending)
+      UNION ALL
+      SELECT bucket_start, runs, requests, failures, first_run_at, last_run_at, stats, metrics, histograms FROM fresh
+    ),
+    metric_parts AS (
+      SELECT p.bucket_start, e.key,
+             jsonb_build_object('n', sum((e.value ->> 'n')::float8), 'sum', sum((e.value ->> 'sum')::float8),
+                                'min', min((e.value ->> 'min')::float8), 'max', max((e.value ->> 'max')::float8)) AS stat
+      FROM parts p CROSS JOIN LATERAL jsonb_each(p.metrics) e
+      GROUP BY p.bucket_start, e.key
+    ),
+    metric_buckets AS (SELECT bucket_start, jsonb_object_agg(key, stat) AS metrics FROM metric_parts GROUP BY bucket_start)
+    SELECT p.bucket_start, sum(p.runs)::int AS runs, sum(p.requests) AS requests, sum(p.failures) AS failures,
+           min(p.first_run_at) AS first_run_at, max(p.last_run_at) AS last_run_at, ${MERGED_STATS_SQL} AS stats,
+           coalesce(min(mb.metrics::text)::jsonb, '{}'::jsonb) AS metrics,
+           CASE WHEN bool_and(p.histograms IS NOT NULL) THEN jsonb_agg(p.histograms) END AS histogram_parts
+    FROM parts p LEFT JOIN metric_buckets mb USING (bucket_start)
+    GROUP BY p.bucket_start
+    ORDER BY p.bucket_start`;
+  return rows.map(toRollupBucket);
 }
 
 function toRollupBucket(row: BucketRow): RollupBucket {
+  // Each part's list of histograms (a stored bucket's pooled one, a pending week's runs' own), pooled.
   const histogram =
-    row.histogram !== null && row.histogram !== undefined
-      ? rollupHistogramSchema.parse(row.histogram)
-      : row.histograms !== null && row.histograms !== undefined
-        ? poolStoredHistograms(row.histograms).buckets
-        : null;
+    row.histogram_parts !== null && row.histogram_parts !== undefined
+      ? poolStoredHistograms(rollupHistogramSchema.array().array().parse(row.histogram_parts).flat()).buckets
+      : null;
   return {
     bucketStart: row.bucket_start,
     runs: row.runs,
