@@ -3,13 +3,13 @@
 import { useRouter } from "next/navigation";
 import { BucketChart } from "@/components/charts/bucket-chart";
 import { Card } from "@/components/ui/card";
-import { formatMs, formatNumber } from "@/server/domain/format";
+import { formatMs, formatNumber, formatPct } from "@/server/domain/format";
 import { wordsOf } from "@/server/domain/series-kind";
 import type { SeriesKinds } from "@/server/domain/series-kind";
 import { GRAIN_ADJECTIVE } from "@/server/domain/series/trend-rollup";
 import type { RollupGrain } from "@/server/domain/series/trend-rollup";
 import { pagePaths } from "@/server/domain/urls";
-import { ERROR_RATE_CHART_LINE, metricChartLine, throughputChartLine, toChartMarkers } from "./trend-chart-data";
+import { ERROR_RATE_CHART_LINE, errorRateTickDigits, metricChartLine, throughputChartLine, toChartMarkers } from "./trend-chart-data";
 import type { EndpointTrendsData } from "./trend-chart-data";
 import { NOISE_BAND_COLOR, TREND_LINE_STYLE } from "./trend-lines";
 
@@ -79,6 +79,7 @@ export function BucketTrends({
     format: ([low, high]: [number, number]) => `${formatMs(low)} – ${formatMs(high)}`,
   };
   const hasThroughput = points.some((point) => point.throughput !== null);
+  const errorRateDigits = errorRateTickDigits(points.map((point) => point.errorRate));
   const hasErrorRate = points.some((point) => (isBenchmark && point.errorRate === 0 ? false : point.errorRate !== null));
 
   return (
@@ -129,6 +130,7 @@ export function BucketTrends({
               data={points}
               lines={[{ ...ERROR_RATE_CHART_LINE, name: "failures / requests of all runs" }]}
               yLabel="errors (%)"
+              yTickFormat={(value) => formatPct(value, errorRateDigits)}
               height={200}
               title={`${GRAIN_ADJECTIVE[grain]} error rate, failures over requests of the bucket's runs, ${points.length} buckets`}
               testId="error-rate-chart"
