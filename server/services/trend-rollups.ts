@@ -237,11 +237,18 @@ export function seriesCondition(scope: HistoryScope, alias: "t" | "r"): Prisma.S
  * reads nothing.
  */
 export function pendingScopeSource(scope: HistoryScope, since: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  // LATERAL, kept from being flattened (OFFSET 0): one index range per pending week. Flattened, the
+  // planner started from the runs matching the filters (the series' whole history) to find that
+  // nothing was pending: 1.2 s of a 1.5 s read on 45,000 runs.
   return Prisma.sql`
     FROM pending p
-    JOIN results r ON r.project_id = ${scope.projectId}
-      AND ${scope.endpointId === null ? Prisma.sql`r.endpoint_id IS NULL` : Prisma.sql`r.endpoint_id = ${scope.endpointId}`}
-      AND r.started_at >= p.week_start AND r.started_at < p.week_start + interval '7 days'
+    CROSS JOIN LATERAL (
+      SELECT * FROM results r
+      WHERE r.project_id = ${scope.projectId}
+        AND ${scope.endpointId === null ? Prisma.sql`r.endpoint_id IS NULL` : Prisma.sql`r.endpoint_id = ${scope.endpointId}`}
+        AND r.started_at >= p.week_start AND r.started_at < p.week_start + interval '7 days'
+      OFFSET 0
+    ) r
     JOIN runs ru ON ru.id = r.run_id
     WHERE ${seriesCondition(scope, "r")} ${since}`;
 }
