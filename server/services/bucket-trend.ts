@@ -90,10 +90,23 @@ const scopeSource = (scope: HistoryScope) => Prisma.sql`
   FROM results r JOIN runs ru ON ru.id = r.run_id
   WHERE ${seriesCondition(scope, "r")} ${scope.since ? Prisma.sql`AND r.started_at >= ${scope.since}` : Prisma.empty}`;
 
-/** The latest LATEST_RUNS runs, newest first, numbered back from the total. */
+/**
+ * The latest LATEST_RUNS runs, newest first, numbered back from the total. The endpoint's results are
+ * walked newest first on their index (a subquery kept whole by OFFSET 0), each checked against the run
+ * filters: as a plain join, a prepared statement's generic plan guesses `testbed IS NOT DISTINCT FROM $n`
+ * matches one run and starts from the runs table, reading the series' whole history (630 ms on 45,000 runs).
+ */
 async function readLatestRuns(db: PrismaClient, scope: HistoryScope, totalRuns: number): Promise<TrendPoint[]> {
   const ids = await db.$queryRaw<{ id: number }[]>`
-    SELECT r.id ${scopeSource(scope)} ORDER BY r.started_at DESC, r.run_id DESC LIMIT ${LATEST_RUNS}`;
+    SELECT r.id FROM (
+      SELECT r.id, r.run_id, r.started_at, r.project_id, r.endpoint_id FROM results r
+       WHERE r.project_id = ${scope.projectId}
+         AND ${scope.endpointId === null ? Prisma.sql`r.endpoint_id IS NULL` : Prisma.sql`r.endpoint_id = ${scope.endpointId}`}
+         ${scope.since ? Prisma.sql`AND r.started_at >= ${scope.since}` : Prisma.empty}
+       ORDER BY r.started_at DESC, r.run_id DESC OFFSET 0
+    ) r JOIN runs ru ON ru.id = r.run_id
+    WHERE ${seriesCondition(scope, "r")}
+    ORDER BY r.started_at DESC, r.run_id DESC LIMIT ${LATEST_RUNS}`;
   const rows = await readTrendRows(db, ids.map((row) => row.id));
   return toTrendPoints(ids.flatMap(({ id }, index) => {
     const row = rows.get(id);
