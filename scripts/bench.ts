@@ -1,5 +1,5 @@
 // npm run bench [-- --ndjson-mb 100 --uploads 400 --concurrency 8 --postgres | --embedded]
-// npm run bench -- --pages [--page-runs 5000 --page-samples 20 --postgres | --embedded]
+// npm run bench -- --pages [--page-runs 5000 --page-years 2 --page-samples 20 --postgres | --embedded]
 // Either: --minutes N, how long each part may take before it is stopped (default 10; a million rows
 // of history on 2 shared cores needs more).
 // npm run bench -- --scale [--read-replicas]   (PostgreSQL: the scale part only; --read-replicas: its read-replica step only)
@@ -85,6 +85,7 @@ const { values: args } = parseArgs({
     "read-replicas": { type: "boolean", default: false },
     "page-runs": { type: "string", default: String(PAGE_BENCH_DEFAULTS.runs) },
     "page-samples": { type: "string", default: String(PAGE_BENCH_DEFAULTS.samples) },
+    "page-years": { type: "string", default: "2" },
   },
 });
 /** --scale: the scale part only (PostgreSQL); --read-replicas: only its read-replica step. */
@@ -98,6 +99,7 @@ const pageOptions = {
   runs: positiveNumber("page-runs", args["page-runs"]),
   endpoints: PAGE_BENCH_DEFAULTS.endpoints,
   samples: positiveNumber("page-samples", args["page-samples"]),
+  years: positiveNumber("page-years", args["page-years"]),
 };
 
 function positiveNumber(name: string, value: string): number {
@@ -128,7 +130,9 @@ async function stopEverything(reason: string): Promise<never> {
   process.exit(1);
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stopEverything(signal));
-const deadlineMs = positiveNumber("minutes", args.minutes) * 60_000 * (args.pages ? 1 : 2);
+// A history of hundreds of thousands of runs takes longer to seed: a minute more per 10,000 runs past 50,000.
+const seedingAllowanceMs = Math.max(0, pageOptions.runs - 50_000) * 6;
+const deadlineMs = positiveNumber("minutes", args.minutes) * 60_000 * (args.pages ? 1 : 2) + seedingAllowanceMs;
 setTimeout(() => void stopEverything(`time limit of ${deadlineMs / 60_000} minutes`), deadlineMs).unref();
 
 async function chooseBackends(): Promise<{ kinds: BackendKind[]; postgresUrl: string }> {

@@ -15,6 +15,7 @@ const JOB_TITLES: Record<Activity["jobs"][number]["name"], string> = {
   "redetect-project": "re-detection",
   "apply-retention": "raw-upload retention",
   "send-webhook-digests": "daily webhook digests",
+  "refresh-rollups": "trend rollups",
 };
 
 /** "2026-11-25 14:02:11 UTC": the page renders the same text on the server and in the browser. */

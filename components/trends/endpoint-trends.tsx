@@ -15,6 +15,7 @@ import { AGGREGATE_URL_NAME, NO_TESTBED } from "@/server/domain/run";
 import { seriesKindOf, seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
 import { MIN_TREND_RUNS } from "@/server/domain/series/trend-series";
 import { pagePaths } from "@/server/domain/urls";
+import { BucketTrends } from "./bucket-trends";
 import { EndpointSwitcher } from "./endpoint-switcher";
 import { LatestRunsTable } from "./latest-runs-table";
 import { MetricTrends } from "./metric-trends";
@@ -180,6 +181,21 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
           A run of benchmarks holds no numbers for all its benchmarks together (a mean over unrelated benchmarks means
           nothing): each benchmark is its own series, judged one by one. Pick one above.
         </EmptyState>
+      ) : data.buckets ? (
+        <>
+          <BucketTrends
+            projectSlug={projectSlug}
+            data={data}
+            buckets={data.buckets}
+            kind={kind}
+            filters={{ branch: view.branch, label: view.label }}
+          />
+          <Card title={`Latest ${data.latest.length} runs`} className="overflow-hidden" data-testid="latest-runs-card">
+            <div className="-m-4">
+              <LatestRunsTable projectSlug={projectSlug} runs={data.latest} kind={kind} />
+            </div>
+          </Card>
+        </>
       ) : data.totalRuns < MIN_TREND_RUNS ? (
         <SingleRun projectSlug={projectSlug} data={data} hasFilters={hasFilters} kind={kind} />
       ) : (

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { createSeededRandom } from "../../server/domain/stats/random";
 import type { SeededRandom } from "../../server/domain/stats/random";
 import type { PrismaClient } from "../../server/generated/prisma/client";
+import { markProjectPending, refreshRollups } from "../../server/services/trend-rollups";
 
 /**
  * A synthetic history for the page benchmark, written straight into a fresh database: one project,
- * its endpoints, runs spread over two years, and per run one result per endpoint plus the aggregate
+ * its endpoints, runs spread over two years (or `years`), and per run one result per endpoint plus the aggregate
  * (endpoint_id NULL), with lognormal-shaped percentiles. The bundled fixtures are far too few for
  * 5,000 distinct runs, and a throw-away benchmark database is the one place synthetic numbers belong
  * (never the demo). Rows go in as multi-row INSERTs: the upload path would take minutes for this.
@@ -13,10 +14,12 @@ import type { PrismaClient } from "../../server/generated/prisma/client";
 export interface HistorySize {
   runs: number;
   endpoints: number;
+  /** How many years back the runs are spread (2 by default; 10 for the zoomed-out trend of issue 26). */
+  years?: number;
 }
 
 export const BENCH_PROJECT_SLUG = "bench";
-const HISTORY_DAYS = 730;
+const DEFAULT_YEARS = 2;
 const INSERT_BATCH_ROWS = 5_000;
 const RUN_SECONDS = 60;
 
@@ -33,6 +36,9 @@ export interface SeededHistory {
   results: number;
   insertMs: number;
   analyzeMs: number;
+  /** Building the rollups by the refresh-rollups job's own code (every week marked pending, then refreshed). */
+  rollupMs: number;
+  rollupWeeks: number;
   /** What the parameterised pages are opened with. */
   sample: { runId: string; endpoint: string; label: string; branch: string };
   /** The endpoints' names (protocol "http"), for uploads that append to the same series. */
@@ -74,8 +80,8 @@ interface RunShape {
  * A run's shape: mostly main, a release branch, and short-lived feature branches (a new one every
  * ~250 runs); labels nightly/baseline with some ManagedAsync rounds; k6 mostly, Locust sometimes.
  */
-function shapeRun(index: number, total: number, start: number, random: SeededRandom): RunShape {
-  const spacingMs = (HISTORY_DAYS * 86_400_000) / total;
+function shapeRun(index: number, total: number, start: number, historyDays: number, random: SeededRandom): RunShape {
+  const spacingMs = (historyDays * 86_400_000) / total;
   const startedAt = new Date(start + index * spacingMs + random.uniform() * spacingMs * 0.5);
   const branchDraw = random.uniform();
   const branch = branchDraw < 0.75 ? "main" : branchDraw < 0.8 ? "release/2.x" : `feature/f-${Math.floor(index / 250)}`;
@@ -218,13 +224,26 @@ export async function seedPageHistory(
     errorRate: 0.0005 + random.uniform() * 0.003,
   }));
 
-  const start = now.getTime() - HISTORY_DAYS * 86_400_000;
-  const runRows: string[] = [];
-  const resultRows: string[] = [];
-  const runs: RunShape[] = [];
+  const historyDays = Math.round((options.years ?? DEFAULT_YEARS) * 365);
+  const start = now.getTime() - historyDays * 86_400_000;
+  let runRows: string[] = [];
+  let resultRows: string[] = [];
+  let resultCount = 0;
+  let newestMain: RunShape | null = null;
+  let newest: RunShape | null = null;
+  // Every value in these statements is generated here (numbers, or text quoted by sqlText): no input.
+  // Written as generated, in batches (10 years of runs do not fit in memory as SQL text): runs first, as
+  // their results refer to them.
+  const flush = async () => {
+    if (runRows.length > 0) await db.$executeRawUnsafe(`INSERT INTO runs (${RUN_COLUMNS}) VALUES ${runRows.join(",")}`);
+    if (resultRows.length > 0) await db.$executeRawUnsafe(`INSERT INTO results (${RESULT_COLUMNS}) VALUES ${resultRows.join(",")}`);
+    runRows = [];
+    resultRows = [];
+  };
   for (let index = 0; index < options.runs; index++) {
-    const run = shapeRun(index, options.runs, start, random);
-    runs.push(run);
+    const run = shapeRun(index, options.runs, start, historyDays, random);
+    newest = run;
+    if (run.branch === "main") newestMain = run;
     runRows.push(runValues(run, project.id, index));
     // A step (+25%) two thirds of the way through, and the ManagedAsync rounds slower: charts have shape.
     const runFactor =
@@ -237,30 +256,31 @@ export async function seedPageHistory(
     }));
     resultRows.push(resultValues(run, project.id, null, aggregateNumbers(perEndpoint.map((row) => row.numbers))));
     for (const row of perEndpoint) resultRows.push(resultValues(run, project.id, row.id, row.numbers));
+    resultCount += perEndpoint.length + 1;
+    if (resultRows.length >= INSERT_BATCH_ROWS) await flush();
   }
-  // Every value in these statements is generated above (numbers, or text quoted by sqlText): no input.
-  for (let offset = 0; offset < runRows.length; offset += INSERT_BATCH_ROWS) {
-    await db.$executeRawUnsafe(
-      `INSERT INTO runs (${RUN_COLUMNS}) VALUES ${runRows.slice(offset, offset + INSERT_BATCH_ROWS).join(",")}`,
-    );
-  }
-  for (let offset = 0; offset < resultRows.length; offset += INSERT_BATCH_ROWS) {
-    await db.$executeRawUnsafe(
-      `INSERT INTO results (${RESULT_COLUMNS}) VALUES ${resultRows.slice(offset, offset + INSERT_BATCH_ROWS).join(",")}`,
-    );
-  }
+  await flush();
   const inserted = performance.now();
   await db.$executeRawUnsafe("VACUUM ANALYZE");
+  const analyzed = performance.now();
+
+  // The rollups, built by the maintenance code itself: the history went in around the upload path, so
+  // every week is marked pending (as the migration's backfill does) and the job's refresh summarises it.
+  await markProjectPending(db, project.id);
+  const { weeks } = await refreshRollups(db, project.id);
+  await db.$executeRawUnsafe("VACUUM ANALYZE trend_rollups");
 
   // The pages opened: the newest main run, the first endpoint, and a label × branch pair that exists.
-  const newestMain = runs.filter((run) => run.branch === "main").at(-1) ?? runs.at(-1);
+  const sampleRun = newestMain ?? newest;
   return {
     projectId: project.id,
-    runs: runs.length,
-    results: resultRows.length,
+    runs: options.runs,
+    results: resultCount,
     insertMs: inserted - started,
-    analyzeMs: performance.now() - inserted,
-    sample: { runId: newestMain?.id ?? "", endpoint: names[0] ?? "", label: "baseline", branch: "release/2.x" },
+    analyzeMs: analyzed - inserted,
+    rollupMs: performance.now() - analyzed,
+    rollupWeeks: weeks,
+    sample: { runId: sampleRun?.id ?? "", endpoint: names[0] ?? "", label: "baseline", branch: "release/2.x" },
     endpointNames: names,
   };
 }

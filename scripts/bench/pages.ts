@@ -11,6 +11,8 @@ import type { ExplainReport } from "./page-explain";
 import { BENCH_PROJECT_SLUG, seedPageHistory } from "./page-history";
 import type { HistorySize, SeededHistory } from "./page-history";
 import { startServer } from "./server";
+import { describeZoomedOutFloor, measureZoomedOutFloors } from "./zoomed-out-floor";
+import type { ZoomedOutFloor } from "./zoomed-out-floor";
 import type { BenchServer } from "./server";
 
 /**
@@ -211,6 +213,7 @@ export interface PageBenchResult {
   /** The trend pages' first view after an upload (timed after the warm figures). */
   firstViews: FirstViewFigure[];
   explain: ExplainReport | null;
+  zoomedOutFloors: ZoomedOutFloor[];
 }
 
 /**
@@ -227,15 +230,18 @@ export async function benchPagesOn(
   const target = targetOf(backend);
   const database = await openDatabase(target);
   let history: SeededHistory;
+  let floors: ZoomedOutFloor[];
   try {
-    log(`seeding ${options.runs} runs × ${options.endpoints} endpoints…`);
+    log(`seeding ${options.runs} runs × ${options.endpoints} endpoints over ${options.years ?? 2} years…`);
     history = await seedPageHistory(database.prisma, options);
+    log(
+      `seeded ${history.runs} runs, ${history.results} results in ${(history.insertMs / 1000).toFixed(1)} s (+ ANALYZE ${(history.analyzeMs / 1000).toFixed(1)} s, rollups of ${history.rollupWeeks} weeks ${(history.rollupMs / 1000).toFixed(1)} s)`,
+    );
+    floors = await measureZoomedOutFloors(database.prisma, history);
+    for (const floor of floors) log(describeZoomedOutFloor(floor));
   } finally {
     await database.close();
   }
-  log(
-    `seeded ${history.runs} runs, ${history.results} results in ${(history.insertMs / 1000).toFixed(1)} s (+ ANALYZE ${(history.analyzeMs / 1000).toFixed(1)} s)`,
-  );
 
   let explain: ExplainReport | null = null;
   if (target.kind === "postgres") {
@@ -256,7 +262,7 @@ export async function benchPagesOn(
     const trendPages = benchedPages(history).filter(({ page }) => TREND_PAGES.has(page));
     const firstViews = await measureFirstViews(serving.baseUrl, trendPages, history, FIRST_VIEW_UPLOADS);
     const { projectId: _projectId, ...seeding } = history;
-    return { seeding, pages, firstViews, explain };
+    return { seeding, pages, firstViews, explain, zoomedOutFloors: floors };
   } finally {
     await serving.stop();
     server.running.delete(serving);

@@ -3,6 +3,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
 import type { JobData, JobName, JobQueue } from "../services/job-queue";
 import { applyRawRetention } from "../services/raw-retention";
+import { refreshRollups } from "../services/trend-rollups";
 import { detectAndQueueWebhooks, queueProjectRedetection } from "../services/regression-detection";
 import { queueWebhookDigests } from "../services/webhook-digest";
 import { attemptWebhookDelivery, type WebhookAttemptOptions } from "../services/webhooks";
@@ -57,6 +58,7 @@ export const JOB_HANDLERS: { [Name in JobName]: JobHandler<Name> } = {
     const report = await queueWebhookDigests(db, queue, { now: now?.() ?? new Date(), baseUrl: publicBaseUrl(new Headers()) });
     return { ...report };
   },
+  "refresh-rollups": async (job, { db }) => refreshRollups(db, job.data.projectId),
   "apply-retention": async (job, { db }) => {
     const reports = await applyRawRetention(db, job.data.projectId ? { projectId: job.data.projectId } : {});
     for (const report of reports.filter((entry) => entry.dropped > 0)) {

@@ -1,6 +1,7 @@
 import type PgBoss from "pg-boss";
 import { getDatabase } from "../db";
 import { getEnv } from "../env";
+import { listProjectsWithPendingRollups } from "../services/trend-rollups";
 import { JOB_NAMES, jobQueueOf, RETENTION_CRON, type JobName } from "../services/job-queue";
 import { JOB_HANDLERS, type JobContext } from "./handlers";
 
@@ -109,6 +110,10 @@ export async function startBackgroundWork(): Promise<void> {
   await startWorkers({ db: database.prisma, queue });
   await queue.boss.schedule("apply-retention", RETENTION_CRON, {}, { tz: "UTC" });
   await queue.boss.schedule("send-webhook-digests", getEnv().BENCHTRACK_DIGEST_CRON, {}, { tz: "UTC" });
+  // Rollups left pending (the migration's backfill, a bulk load): one job per project (coalesced with a waiting one).
+  for (const projectId of await listProjectsWithPendingRollups(database.prisma)) {
+    await queue.send("refresh-rollups", { projectId }, { singletonKey: projectId });
+  }
   // Best effort on shutdown: take no new job and let running ones finish while the server closes. A job
   // cut short anyway is retried once its expiry passes (JOB_QUEUES): handlers are idempotent.
   process.once("SIGTERM", () => void queue.stop().catch(() => undefined));

@@ -26,12 +26,17 @@ import type { CandidateRow } from "./trend-history-sql";
 import { findMarkerSources } from "./marked-runs";
 import { findMetricTrends } from "./trend-metrics";
 import { getTrendOverlay, listOverlayPullRequests } from "./overlay-runs";
+import { isZoomedOut, listRollupTestbeds, readBucketTrend, readWeeklyBuckets } from "./bucket-trend";
+import type { TrendPoint } from "../domain/series/trend-series";
+import type { MetricTrend } from "./trend-metrics";
 
 export interface EndpointTrendsQuery extends EndpointPageQuery, Omit<TrendScopeQuery, "hasOverlay"> {
   /** The most runs a chart draws (default DEFAULT_MAX_POINTS, 300). */
   maxPoints?: number;
   /** A branch's or a pull request's runs to draw over the base branch's series. */
   overlay?: OverlayTarget | null;
+  /** The most runs drawn run by run before the page zooms out to rollups (default RUN_LEVEL_MAX_RUNS; tests pin fewer). */
+  runLevelMaxRuns?: number;
 }
 
 export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) {
@@ -41,7 +46,7 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   const overlayTarget = query.overlay ?? null;
   const scope = await resolveTrendScope(db, page, { ...query, hasOverlay: overlayTarget !== null });
 
-  const [markerSources, filters, endpoints, pullRequests, cached] = await Promise.all([
+  const [markerSources, filters, endpoints, pullRequests, weeks] = await Promise.all([
     findMarkerSources(db, project.id, endpointId),
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
@@ -50,10 +55,51 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
     keptAtVersion(project.id, project.historyVersion, ["filters"], () => listRunFilterOptions(db, project.id)),
     keptAtVersion(project.id, project.historyVersion, ["endpoints"], () => listEndpoints(db, project.id)),
     keptAtVersion(project.id, project.historyVersion, ["pullRequests"], () => listOverlayPullRequests(db, project.id)),
-    // The whole history (range "all") comes from the history cache, up to date with the project's
-    // history version read with the project (trend-history-cache.ts); a range counting back from now is read.
-    scope.since === null ? cachedHistory(db, scope, project.historyVersion) : null,
+    // How many runs the range holds, week by week (rollups, pending weeks raw): zoomed out or not.
+    readWeeklyBuckets(db, scope),
   ]);
+  const header = {
+    project: { slug: project.slug, name: project.name },
+    endpoint: page.endpoint,
+    /** Every endpoint of the project, by name then protocol (a name may have several). */
+    endpoints,
+    /** The filter options, and the pull requests the overlay select offers (newest first). */
+    filters: { ...filters, pullRequests },
+    defaultBranch: project.defaultBranch,
+    query: { branch: query.branch, label: query.label, range: query.range, tool: query.tool ?? null, testbed: query.testbed ?? null },
+    /** The tool whose runs are drawn (null: every tool, as asked with tool=all). */
+    tool: scope.tool,
+    /** The testbed whose runs are drawn ({name: null}: the runs that name none; null: every testbed, as asked with testbed=all). */
+    testbed: scope.testbed ?? null,
+    maxPoints,
+  };
+
+  // Zoomed out (docs/rollups.md): a range of more runs than the run-level view reads cheaply is drawn as
+  // buckets from the rollups; an overlay is drawn run by run.
+  if (overlayTarget === null && isZoomedOut(weeks, query.runLevelMaxRuns)) {
+    const [buckets, testbeds] = await Promise.all([
+      readBucketTrend(db, scope, weeks, maxPoints, markerSources.markers, markerSources.runIds),
+      listRollupTestbeds(db, scope),
+    ]);
+    const noPoints: TrendPoint[] = [];
+    const noMetrics: MetricTrend[] = [];
+    return {
+      ...header,
+      testbeds,
+      totalRuns: buckets.totalRuns,
+      isDownsampled: true,
+      points: noPoints,
+      latest: buckets.latest,
+      metrics: noMetrics,
+      markers: buckets.markers,
+      overlay: null,
+      buckets,
+    };
+  }
+
+  // The whole history (range "all") comes from the history cache, up to date with the project's
+  // history version read with the project (trend-history-cache.ts); a range counting back from now is read.
+  const cached = scope.since === null ? await cachedHistory(db, scope, project.historyVersion) : null;
 
   // 1st read: the history's candidates (all of it when short), only the columns run selection looks at,
   // with the marked runs (to place their markers); beside it, the custom metrics' series and the
@@ -106,24 +152,12 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
     : null;
 
   return {
-    project: { slug: project.slug, name: project.name },
-    endpoint: page.endpoint,
-    /** Every endpoint of the project, by name then protocol (a name may have several). */
-    endpoints,
-    /** The filter options, and the pull requests the overlay select offers (newest first). */
-    filters: { ...filters, pullRequests },
-    defaultBranch: project.defaultBranch,
-    query: { branch: query.branch, label: query.label, range: query.range, tool: query.tool ?? null, testbed: query.testbed ?? null },
-    /** The tool whose runs are drawn (null: every tool, as asked with tool=all). */
-    tool: scope.tool,
-    /** The testbed whose runs are drawn ({name: null}: the runs that name none; null: every testbed, as asked with testbed=all). */
-    testbed: scope.testbed ?? null,
+    ...header,
     /** The testbeds of this endpoint's runs of that tool, most runs first: more than one means several series. */
     testbeds,
     /** M: runs under the filters; N = points.length of them are drawn. */
     totalRuns: selection.total,
     isDownsampled: selection.isDownsampled,
-    maxPoints,
     /** The drawn runs, oldest first; every line shares them. */
     points,
     /** The latest runs, newest first (≤ LATEST_RUNS), for the table. */
@@ -133,6 +167,8 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
     markers,
     /** The overlaid branch or PR, its band and caption; null without `overlay`. */
     overlay,
+    /** The zoomed-out view's buckets (null: the runs are drawn one by one). */
+    buckets: null,
   };
 }
 

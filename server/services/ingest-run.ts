@@ -10,6 +10,7 @@ import { defaultBranchSeriesKey } from "./regression-detection";
 import type { ReceivedUpload, StoredRaw } from "./received-upload";
 import { newRunId } from "./run-ids";
 import type { IngestedRun, KeptVerdict, ReadUpload } from "./store-run";
+import { markRunsPending } from "./trend-rollups";
 import { INGESTED_RUN_SELECT, storeRun } from "./store-run";
 
 export { PARSER_VERSION } from "./store-run";
@@ -176,6 +177,9 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
         const project = existingProject ?? (await createProjectOnce(tx, projectSlug));
         const judged = judgedBefore ?? (await judge(tx, project, head));
         const run = await storeRun(tx, project.id, read, { id, uploadedAt: now, startedAt, idempotencyKey, verdict: judged.kept });
+        // The run's week is pending until its rollups are recomputed (the trend page reads it raw meanwhile).
+        await markRunsPending(tx, project.id, [run.id]);
+        await queue.sendCoalesced("refresh-rollups", { projectId: project.id }, tx, project.id);
         // Change-point detection over the series' history is a job (server/services/job-queue.ts), not
         // part of the answer: enqueued here (or coalesced into the series' waiting one), it exists
         // exactly when the run does.

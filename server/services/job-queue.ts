@@ -47,6 +47,12 @@ export const JOB_QUEUES = {
   },
   /** The daily webhook digests (server/services/webhook-digest.ts), on BENCHTRACK_DIGEST_CRON; one per project and day. */
   "send-webhook-digests": { policy: "stately", retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 15 * 60 },
+  /**
+   * Recomputes a project's pending rollup weeks (server/services/trend-rollups.ts). "short" with
+   * singletonKey = the project: uploads while one waits coalesce into it. Two running at once (two
+   * replicas) take turns under the project's advisory lock.
+   */
+  "refresh-rollups": { policy: "short", retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 },
   /** Drops raw uploads older than each project's raw_retention_days (daily, and on request). */
   "apply-retention": { policy: "stately", retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 30 * 60 },
 } as const satisfies Record<string, Omit<PgBoss.Queue, "name">>;
@@ -60,6 +66,7 @@ export interface JobData {
   "deliver-webhook": { deliveryId: string; projectId: string };
   "redetect-project": { projectId: string };
   "apply-retention": { projectId?: string };
+  "refresh-rollups": { projectId: string };
   "send-webhook-digests": Record<string, never>;
 }
 
