@@ -18,7 +18,7 @@ export interface BucketChartDatum {
 const AXIS_TICK = { fill: "var(--text-muted)", fontSize: 11 };
 
 /**
- * A chart of buckets (hours, days or weeks of runs) over time: lines, a band behind them, markers at
+ * A chart of buckets (days or weeks of runs) over time: lines, a band behind them, markers at
  * their time. Dumb like TrendChart: the points come shaped (server/domain/series/trend-rollup.ts); the
  * tooltip gives the bucket's span, its run count and what each line means (`describe`). A click on a
  * bucket calls `onSelectBucket` with it (the page opens its runs).

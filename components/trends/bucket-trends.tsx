@@ -17,12 +17,11 @@ type BucketTrendData = NonNullable<EndpointTrendsData["buckets"]>;
 
 const day = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
 
-/** "Week of 2026-11-16 · 912 runs", "2026-11-16 · 40 runs", "2026-11-16 14:00 UTC hour · 3 runs". */
+/** "Week of 2026-11-16 · 912 runs", "2026-11-16 · 40 runs". */
 function describeBucket(grain: RollupGrain, point: { time: number; runs: number }): string {
   const runs = `${formatNumber(point.runs, 0)} ${point.runs === 1 ? "run" : "runs"}`;
   if (grain === "week") return `Week of ${day(point.time)} (Mon, UTC) · ${runs}`;
-  if (grain === "day") return `${day(point.time)} (UTC) · ${runs}`;
-  return `${new Date(point.time).toISOString().slice(0, 13).replace("T", " ")}:00 UTC hour · ${runs}`;
+  return `${day(point.time)} (UTC) · ${runs}`;
 }
 
 /** The zoomed-out caption: what is drawn, from how many runs, and how to see runs. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
-import { bucketStartOf, toBucketPoint } from "../domain/series/trend-rollup";
+import { bucketStartOf, ROLLUP_GRAINS, toBucketPoint } from "../domain/series/trend-rollup";
 import type { RollupGrain } from "../domain/series/trend-rollup";
 import type { HistogramBucket } from "../domain/run";
 import { readPooledPercentile } from "../domain/stats/pooled-percentile";
@@ -115,7 +115,7 @@ describe.each(testDatabaseTargets())("trend rollups on $name", ({ target }) => {
 
   async function expectBucketsMatchRaw(projectId: string) {
     const rows = await rawRows(projectId);
-    for (const grain of ["hour", "day", "week"] as const) {
+    for (const grain of ROLLUP_GRAINS) {
       const read = await readRollupBuckets(database.prisma, aggregateScope(projectId), grain);
       const actual = shapeOf(read.map((bucket) => toBucketPoint(bucket, grain)));
       const expected = expectedBuckets(rows, grain);
@@ -229,7 +229,7 @@ describe.each(testDatabaseTargets())("trend rollups on $name", ({ target }) => {
     expect(runLevel.buckets).toBeNull();
     expect(runLevel.points).toHaveLength(TIMES.length);
 
-    // Above the threshold (pinned low here): buckets, at the finest grain that fits (16 days: hours do not fit 30 points).
+    // Above the threshold (pinned low here): buckets, at the finest grain that fits (16 days).
     const zoomedOut = await getEndpointTrends(database.prisma, { ...query, runLevelMaxRuns: 5, maxPoints: 30 });
     expect(zoomedOut.buckets?.grain).toBe("day");
     expect(zoomedOut.totalRuns).toBe(TIMES.length);

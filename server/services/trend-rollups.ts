@@ -5,7 +5,7 @@
  *
  * Maintenance: a transaction that adds (or deletes) runs records the UTC weeks they touch as pending
  * (markRunsPending, in that transaction), and enqueues the project's "refresh-rollups" job. The job
- * (refreshRollups) recomputes each pending week's hour, day and week buckets of every series whole from
+ * (refreshRollups) recomputes each pending week's day and week buckets of every series whole from
  * the raw rows, and removes exactly the pending rows it read, in one transaction under the project's
  * advisory lock: idempotent, and two jobs (two replicas) never interleave on one project.
  *
@@ -30,7 +30,7 @@ import type { HistoryScope } from "./endpoint-page";
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
-/** A week is the unit of recomputation: its hours and days lie inside it (UTC, from Monday 00:00). */
+/** A week is the unit of recomputation: its days lie inside it (UTC, from Monday 00:00). */
 const WEEK_SQL = (column: Prisma.Sql) => Prisma.sql`(date_trunc('week', ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
 const bucketSql = (grain: Prisma.Sql, column: Prisma.Sql) => Prisma.sql`(date_trunc(${grain}, ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
 

@@ -32,9 +32,8 @@ function bucketOf(samples: readonly number[], overrides: Partial<RollupBucket> =
 }
 
 describe("bucketStartOf", () => {
-  it("truncates to the UTC hour, day, and the week from Monday", () => {
+  it("truncates to the UTC day, and the week from Monday", () => {
     const time = at("2026-11-22T17:45:12.345Z"); // a Sunday
-    expect(bucketStartOf(time, "hour").toISOString()).toBe("2026-11-22T17:00:00.000Z");
     expect(bucketStartOf(time, "day").toISOString()).toBe("2026-11-22T00:00:00.000Z");
     expect(bucketStartOf(time, "week").toISOString()).toBe("2026-11-16T00:00:00.000Z");
     expect(bucketStartOf(at("2026-11-16T00:00:00Z"), "week").toISOString()).toBe("2026-11-16T00:00:00.000Z");
@@ -43,7 +42,7 @@ describe("bucketStartOf", () => {
 
 describe("chooseGrain", () => {
   it("picks the finest grain whose buckets fit the chart", () => {
-    expect(chooseGrain(at("2026-11-01T00:00:00Z"), at("2026-11-10T00:00:00Z"), 300)).toBe("hour"); // 217 hours
+    expect(chooseGrain(at("2026-11-01T00:00:00Z"), at("2026-11-10T00:00:00Z"), 300)).toBe("day"); // 10 days
     expect(chooseGrain(at("2026-01-01T00:00:00Z"), at("2026-09-01T00:00:00Z"), 300)).toBe("day"); // 244 days
     expect(chooseGrain(at("2016-01-01T00:00:00Z"), at("2026-01-01T00:00:00Z"), 300)).toBe("week"); // 10 years: 523 weeks, still weeks
   });

@@ -1,9 +1,9 @@
 /**
- * Rollups: a series' runs summarised by hour, day or week (UTC), so a trend over years reads a few
+ * Rollups: a series' runs summarised by day or week (UTC), so a trend over years reads a few
  * hundred rows instead of every run (docs/rollups.md). Pure: bucket arithmetic, merging summaries, and
  * the points a bucket chart draws. The SQL that fills and reads them is server/services/trend-rollups.ts.
  *
- * What a bucket keeps, and why each is exact when buckets are merged (an hour's summaries into a
+ * What a bucket keeps, and why each is exact when buckets are merged (a day's summaries into a
  * series' week, or several branches' series into the page's "every branch"):
  * - counts and sums (runs, requests, failures, and per column the number of values and their sum) add;
  * - min and max take the min and max;
@@ -18,11 +18,16 @@ import { z } from "zod";
 import type { HistogramBucket } from "../run";
 import { poolHistograms, readPooledPercentile } from "../stats/pooled-percentile";
 
-export const ROLLUP_GRAINS = ["hour", "day", "week"] as const;
+/**
+ * Stored grains. No hours: the trend page's shortest range (30 days) never draws hourly buckets, and
+ * hourly rows of a series with a run or two an hour copied the results table (5.4 GB of rollups
+ * beside 1.8 GB of results at 3.15M rows, docs/rollups.md).
+ */
+export const ROLLUP_GRAINS = ["day", "week"] as const;
 export type RollupGrain = (typeof ROLLUP_GRAINS)[number];
 
 const HOUR_MS = 3_600_000;
-export const GRAIN_MS: Readonly<Record<RollupGrain, number>> = { hour: HOUR_MS, day: 24 * HOUR_MS, week: 7 * 24 * HOUR_MS };
+export const GRAIN_MS: Readonly<Record<RollupGrain, number>> = { day: 24 * HOUR_MS, week: 7 * 24 * HOUR_MS };
 
 /**
  * The most runs the trend page draws run by run: above it, a zoomed-out view draws buckets. Why 20,000:
@@ -32,12 +37,10 @@ export const GRAIN_MS: Readonly<Record<RollupGrain, number>> = { hour: HOUR_MS, 
  */
 export const RUN_LEVEL_MAX_RUNS = 20_000;
 
-/** The start (UTC) of the bucket of `grain` holding `time`: the hour, the day, the week from Monday 00:00. */
+/** The start (UTC) of the bucket of `grain` holding `time`: the day, the week from Monday 00:00. */
 export function bucketStartOf(time: Date, grain: RollupGrain): Date {
   const start = new Date(time.getTime());
-  start.setUTCMinutes(0, 0, 0);
-  if (grain === "hour") return start;
-  start.setUTCHours(0);
+  start.setUTCHours(0, 0, 0, 0);
   if (grain === "day") return start;
   // getUTCDay: 0 is Sunday; a week starts on Monday (ISO 8601, as PostgreSQL's date_trunc('week')).
   start.setUTCDate(start.getUTCDate() - ((start.getUTCDay() + 6) % 7));
@@ -220,4 +223,4 @@ export function toMetricBucketPoints(buckets: readonly RollupBucket[], grain: Ro
 }
 
 /** "Weekly summaries of 48,210 runs" words for a grain. */
-export const GRAIN_ADJECTIVE: Readonly<Record<RollupGrain, string>> = { hour: "Hourly", day: "Daily", week: "Weekly" };
+export const GRAIN_ADJECTIVE: Readonly<Record<RollupGrain, string>> = { day: "Daily", week: "Weekly" };
