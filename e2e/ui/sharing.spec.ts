@@ -186,14 +186,15 @@ test("outside its link, or expired or altered, a share link answers with a page 
   alteredUrl.searchParams.set("share", altered);
   await page.goto(relative(alteredUrl.toString()));
   await expect(page.getByRole("heading", { name: "This share link has expired or is not valid" })).toBeVisible();
+  // Ten seconds: long enough to open once on a loaded machine, then waited out.
   const shortLived = await request.post(`${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/share-links`, {
-    data: { run: runIds[0], expiresInDays: 1 / 86_400 },
+    data: { run: runIds[0], expiresInDays: 10 / 86_400 },
     headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
   });
-  const expiring = ((await shortLived.json()) as { url: string }).url;
+  const { url: expiring, expiresAt } = (await shortLived.json()) as { url: string; expiresAt: string };
   await page.goto(relative(expiring));
   await expect(page.getByTestId("run-header")).toBeVisible();
-  await page.waitForTimeout(1_500);
+  await page.waitForTimeout(Math.max(0, Date.parse(expiresAt) - Date.now()) + 1_000);
   await page.goto(relative(expiring));
   await expect(page.getByRole("heading", { name: "This share link has expired or is not valid" })).toBeVisible();
   await lookAt(page, "share-link-invalid");

@@ -8,7 +8,7 @@
 import { placeMarkers } from "../domain/series/trend-markers";
 import type { MarkerSource, TrendMarker } from "../domain/series/trend-markers";
 import { RUN_LEVEL_MAX_RUNS, chooseGrain, toBucketPoint, toMetricBucketPoints } from "../domain/series/trend-rollup";
-import type { BucketPoint, MetricBucketPoint, RollupBucket, RollupGrain } from "../domain/series/trend-rollup";
+import type { BucketPoint, MetricBucketPoint, RollupGrain } from "../domain/series/trend-rollup";
 import { LATEST_RUNS, toTrendPoints } from "../domain/series/trend-series";
 import type { TrendPoint } from "../domain/series/trend-series";
 import type { Better } from "../domain/run";
@@ -32,23 +32,39 @@ export interface BucketTrend {
   markers: TrendMarker[];
 }
 
-/** A scope's weekly buckets: their run count says whether the page is zoomed out (isZoomedOut), their span which grain. */
-export const readWeeklyBuckets = (db: ReadDb, scope: HistoryScope) => readRollupBuckets(db, scope, "week");
-
-/** Whether a range of these weekly buckets holds more runs than the run-level view reads (RUN_LEVEL_MAX_RUNS; tests pin a lower one). */
-export function isZoomedOut(weeks: readonly RollupBucket[], runLevelMaxRuns = RUN_LEVEL_MAX_RUNS): boolean {
-  return weeks.reduce((sum, bucket) => sum + bucket.runs, 0) > runLevelMaxRuns;
+/**
+ * How many runs a scope's range holds, counted from the weekly rollups (the pending weeks' raw rows
+ * counted in the same statement): whether the page is zoomed out (isZoomedOut). Counts only: no
+ * statistics or histograms are read to decide.
+ */
+export async function countScopeRuns(db: ReadDb, scope: HistoryScope): Promise<number> {
+  const since = scope.since ? Prisma.sql`date_trunc('week', ${scope.since}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'` : null;
+  const [row] = await db.$queryRaw<{ runs: number }[]>`
+    WITH pending AS MATERIALIZED (SELECT DISTINCT week_start FROM trend_rollup_pending WHERE project_id = ${scope.projectId})
+    SELECT (
+      SELECT coalesce(sum(t.runs), 0) FROM trend_rollups t
+      WHERE ${seriesCondition(scope, "t")} AND t.grain = 'week' ${since ? Prisma.sql`AND t.bucket_start >= ${since}` : Prisma.empty}
+        AND t.bucket_start NOT IN (SELECT week_start FROM pending)
+    )::int + (
+      SELECT count(*) ${pendingScopeSource(scope, since ? Prisma.sql`AND r.started_at >= ${since}` : Prisma.empty)}
+    )::int AS runs`;
+  return row?.runs ?? 0;
 }
 
-/** The zoomed-out view of a scope whose weekly buckets are `weeks` (isZoomedOut). */
+/** Whether a range of `runs` runs is more than the run-level view reads (RUN_LEVEL_MAX_RUNS; tests pin a lower one). */
+export function isZoomedOut(runs: number, runLevelMaxRuns = RUN_LEVEL_MAX_RUNS): boolean {
+  return runs > runLevelMaxRuns;
+}
+
+/** The zoomed-out view of a scope (isZoomedOut): its weekly buckets, then the finest grain that fits. */
 export async function readBucketTrend(
   db: ReadDb,
   scope: HistoryScope,
-  weeks: readonly RollupBucket[],
   maxPoints: number,
   markerSources: readonly MarkerSource[],
   markedRunIds: readonly string[],
 ): Promise<BucketTrend> {
+  const weeks = await readRollupBuckets(db, scope, "week");
   const totalRuns = weeks.reduce((sum, bucket) => sum + bucket.runs, 0);
   const grain = chooseGrain(weeks[0]!.firstRunAt, weeks.at(-1)!.lastRunAt, maxPoints);
   const buckets = grain === "week" ? weeks : await readRollupBuckets(db, scope, grain);

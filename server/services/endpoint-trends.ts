@@ -26,7 +26,7 @@ import type { CandidateRow } from "./trend-history-sql";
 import { findMarkerSources } from "./marked-runs";
 import { findMetricTrends } from "./trend-metrics";
 import { getTrendOverlay, listOverlayPullRequests } from "./overlay-runs";
-import { isZoomedOut, listRollupTestbeds, readBucketTrend, readWeeklyBuckets } from "./bucket-trend";
+import { countScopeRuns, isZoomedOut, listRollupTestbeds, readBucketTrend } from "./bucket-trend";
 import type { TrendPoint } from "../domain/series/trend-series";
 import type { MetricTrend } from "./trend-metrics";
 
@@ -46,7 +46,7 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   const overlayTarget = query.overlay ?? null;
   const scope = await resolveTrendScope(db, page, { ...query, hasOverlay: overlayTarget !== null });
 
-  const [markerSources, filters, endpoints, pullRequests, weeks] = await Promise.all([
+  const [markerSources, filters, endpoints, pullRequests, rangeRuns] = await Promise.all([
     findMarkerSources(db, project.id, endpointId),
     // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
     // the endpoint's own (a join over its whole history): a value without this endpoint simply
@@ -55,8 +55,8 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
     keptAtVersion(project.id, project.historyVersion, ["filters"], () => listRunFilterOptions(db, project.id)),
     keptAtVersion(project.id, project.historyVersion, ["endpoints"], () => listEndpoints(db, project.id)),
     keptAtVersion(project.id, project.historyVersion, ["pullRequests"], () => listOverlayPullRequests(db, project.id)),
-    // How many runs the range holds, week by week (rollups, pending weeks raw): zoomed out or not.
-    readWeeklyBuckets(db, scope),
+    // How many runs the range holds (weekly rollups, pending weeks counted raw): zoomed out or not.
+    countScopeRuns(db, scope),
   ]);
   const header = {
     project: { slug: project.slug, name: project.name },
@@ -76,9 +76,9 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
 
   // Zoomed out (docs/rollups.md): a range of more runs than the run-level view reads cheaply is drawn as
   // buckets from the rollups; an overlay is drawn run by run.
-  if (overlayTarget === null && isZoomedOut(weeks, query.runLevelMaxRuns)) {
+  if (overlayTarget === null && isZoomedOut(rangeRuns, query.runLevelMaxRuns)) {
     const [buckets, testbeds] = await Promise.all([
-      readBucketTrend(db, scope, weeks, maxPoints, markerSources.markers, markerSources.runIds),
+      readBucketTrend(db, scope, maxPoints, markerSources.markers, markerSources.runIds),
       listRollupTestbeds(db, scope),
     ]);
     const noPoints: TrendPoint[] = [];
@@ -108,7 +108,7 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   const [history, metrics, testbeds] = cached
     ? [
         cachedCandidates(cached, maxPoints, marked),
-        await keptWith(cached, "results", ["metrics", maxPoints], () => findMetricTrends(db, scope, maxPoints)),
+        await keptWith(cached, "results", ["metrics", maxPoints], () => findMetricTrends(db, scope, maxPoints), project.historyVersion),
         cached.testbeds.slice(0, TESTBED_OPTIONS),
       ]
     : await Promise.all([
@@ -123,7 +123,7 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   // 2nd read: whole rows, with the run's label/branch/commit, of the drawn and the latest runs only.
   const drawnIds = [...new Set([...selection.kept, ...latestKept].map(({ row }) => row.id))];
   const full = cached
-    ? await keptWith(cached, "history", ["rows", maxPoints, marked.runIds, marked.times], () => readTrendRows(db, drawnIds))
+    ? await keptWith(cached, "history", ["rows", maxPoints, marked.runIds, marked.times], () => readTrendRows(db, drawnIds), project.historyVersion)
     : await readTrendRows(db, drawnIds);
   const withFullRows = (kept: readonly { row: CandidateRow; order: number }[]) =>
     toTrendPoints(

@@ -7,7 +7,9 @@ import { createMarker } from "./annotations";
 import type { HistoryScope } from "./endpoint-page";
 import { getEndpointTrends } from "./endpoint-trends";
 import type { EndpointTrendsQuery } from "./endpoint-trends";
-import { cachedCandidates, cachedHistory } from "./trend-history-cache";
+import { cachedCandidates, cachedHistory, keptWith } from "./trend-history-cache";
+import type { CachedHistory } from "./trend-history-cache";
+import { CompactHistory } from "../domain/series/trend-history";
 import { readTrendCandidates } from "./trend-history-sql";
 
 /**
@@ -118,7 +120,7 @@ describe.each(testDatabaseTargets())("trend history cache on $name", ({ target }
     const filled = await cachedNow();
     expect(filled.history.size).toBe(INITIAL_RUNS);
 
-    // Appended in order: one upload through the ingest path, then three runs in one statement, then a
+    // Appended in order (a new entry each time, around the same compact history): one upload through the ingest path, then three runs in one statement, then a
     // run with results of the other endpoint only.
     const uploaded = await ingestTestRun(db, slug, {
       schema: "benchtrack/v1",
@@ -131,17 +133,17 @@ describe.each(testDatabaseTargets())("trend history cache on $name", ({ target }
     }, { format: "benchtrack" });
     expect(uploaded.status).toBe("created");
     await expectFreshAnswers("one upload appended");
-    expect(await cachedNow()).toBe(filled);
+    expect((await cachedNow()).history).toBe(filled.history);
     expect(filled.history.size).toBe(INITIAL_RUNS + 1);
 
     await insertRuns([151, 152, 153]);
     await expectFreshAnswers("three runs appended");
     await expectSameCandidates();
-    expect(await cachedNow()).toBe(filled);
+    expect((await cachedNow()).history).toBe(filled.history);
 
     await insertRuns([154], undefined, [search!.id]);
     await expectFreshAnswers("another endpoint's run appended");
-    expect(await cachedNow()).toBe(filled);
+    expect((await cachedNow()).history).toBe(filled.history);
     expect(filled.history.size).toBe(INITIAL_RUNS + 4);
 
     // Out of order: a run older than the last is read whole again.
@@ -149,7 +151,7 @@ describe.each(testDatabaseTargets())("trend history cache on $name", ({ target }
     await expectFreshAnswers("a run appended out of order");
     await expectSameCandidates();
     const reread = await cachedNow();
-    expect(reread).not.toBe(filled);
+    expect(reread.history).not.toBe(filled.history);
 
     // A testbed the cache has not seen: its place among the testbeds is the database's to say.
     await db.run.create({ data: { id: `${slug}-new-testbed`, projectId: project.id, tool: "custom", format: "benchtrack", testbed: "c", startedAt: new Date(T0 + 200 * MINUTE) } });
@@ -163,11 +165,39 @@ describe.each(testDatabaseTargets())("trend history cache on $name", ({ target }
     await expectFreshAnswers("a result deleted");
     await expectSameCandidates();
     const afterDeletes = await cachedNow();
-    expect(afterDeletes).not.toBe(reread);
+    expect(afterDeletes.history).not.toBe(reread.history);
 
     // And appending after all that is incremental again.
     await insertRuns([201, 202], (index) => index + 100);
     await expectFreshAnswers("appended after the deletions");
-    expect(await cachedNow()).toBe(afterDeletes);
+    expect((await cachedNow()).history).toBe(afterDeletes.history);
+  });
+});
+
+describe("keptWith", () => {
+  const entryAt = (version: number, superseded = false): CachedHistory => ({
+    version,
+    history: new CompactHistory(),
+    testbeds: [],
+    testbedRanks: new Map(),
+    ofHistory: new Map(),
+    kept: new Map(),
+    superseded,
+  });
+
+  it("keeps a value read at the entry's version or later, and only in the entry still cached", async () => {
+    const current = entryAt(11);
+    expect(await keptWith(current, "history", ["rows"], async () => "at 11", 11)).toBe("at 11");
+    expect(await keptWith(current, "history", ["rows"], async () => "again", 11)).toBe("at 11");
+
+    // A view behind the entry (a lagging replica's snapshot) answers with what it read, keeping nothing.
+    const ahead = entryAt(11);
+    expect(await keptWith(ahead, "results", ["metrics"], async () => "at 10", 10)).toBe("at 10");
+    expect(ahead.kept.size).toBe(0);
+
+    // An entry an append replaced while the view read: its value may belong to the older history.
+    const replaced = entryAt(11, true);
+    expect(await keptWith(replaced, "history", ["rows"], async () => "old", 12)).toBe("old");
+    expect(replaced.ofHistory.size).toBe(0);
   });
 });

@@ -37,6 +37,8 @@ export interface CachedHistory {
   ofHistory: Map<string, unknown>;
   /** Values kept while no result or metric of the project is written (the custom metrics' series, by budget); replaced then. */
   kept: Map<string, unknown>;
+  /** Replaced in the cache by a newer entry (an append): nothing more is kept in this one. */
+  superseded: boolean;
 }
 
 const historyCache = new LRUCache<string, CachedHistory>({
@@ -96,12 +98,21 @@ export function cachedCandidates(entry: CachedHistory, maxPoints: number, marked
  * (`"results"`: the custom metrics' series); `what` names the read. A value read while the history
  * moved on is used, not kept (it lands in the map the history replaced).
  */
-export async function keptWith<T>(entry: CachedHistory, until: "history" | "results", what: readonly unknown[], read: () => Promise<T>): Promise<T> {
+export async function keptWith<T>(
+  entry: CachedHistory,
+  until: "history" | "results",
+  what: readonly unknown[],
+  read: () => Promise<T>,
+  /** The history version the reading view saw (with its project): a view behind the entry reads from a snapshot (a lagging replica) that may lack rows the entry has. */
+  readerVersion: number,
+): Promise<T> {
   const key = JSON.stringify(what);
   const kept = until === "history" ? entry.ofHistory : entry.kept;
   if (kept.has(key)) return kept.get(key) as T;
   const value = await read();
-  kept.set(key, value);
+  // Kept only for the entry still cached (an append meanwhile replaced it: this value may belong to its
+  // older history) and read at least as new as it.
+  if (!entry.superseded && readerVersion >= entry.version) kept.set(key, value);
   return value;
 }
 
@@ -130,6 +141,7 @@ async function readWhole(db: ReadDb, scope: HistoryScope): Promise<CachedHistory
     testbedRanks: new Map(read.testbeds.map(({ testbed }, rank) => [testbed, rank])),
     ofHistory: new Map(),
     kept: new Map(),
+    superseded: false,
   };
 }
 
@@ -146,12 +158,19 @@ async function appendTo(db: ReadDb, scope: HistoryScope, entry: CachedHistory): 
   const testbeds = countTestbeds(entry, read.rows.filter((row) => scope.tool === null || row.tool === scope.tool));
   if (testbeds === null) return null;
 
+  // A new entry: views still working with the old one keep its values apart (keptWith). The compact
+  // history itself is appended in place: a view chooses its candidates from it synchronously, and
+  // rows past the size it saw do not change what it chose.
   entry.history.append(rows);
-  entry.testbeds = testbeds;
-  if (rows.length > 0) entry.ofHistory = new Map();
-  if (read.kinds.some((kind) => kind === "results" || kind === "metrics")) entry.kept = new Map();
-  entry.version = read.version;
-  return entry;
+  entry.superseded = true;
+  return {
+    ...entry,
+    superseded: false,
+    testbeds,
+    ofHistory: rows.length > 0 ? new Map<string, unknown>() : entry.ofHistory,
+    kept: read.kinds.some((kind) => kind === "results" || kind === "metrics") ? new Map<string, unknown>() : entry.kept,
+    version: read.version,
+  };
 }
 
 /** The entry's testbed counts with `rows` added, in the database's order; null for a testbed it has never seen (its place is the database's to say). */
