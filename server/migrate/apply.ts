@@ -8,25 +8,15 @@ import { applyPendingMigrations, readMigrationList } from "./migrations";
  * When every migration on disk is already recorded, the schema engine (a large WebAssembly module,
  * seconds to start) is not started at all: a restart of `npm start` stays quick.
  */
-/** How many times a migration waits again when another process holds the migration lock. */
-const LOCK_ATTEMPTS = 6;
-
 export async function migrateDatabase(target: DatabaseTarget): Promise<string[]> {
   const database = await openDatabase(target);
   try {
     const onDisk = (await readMigrationList()).migrationDirectories.map((directory) => directory.path);
-    for (let attempt = 1; ; attempt++) {
-      const applied = await readAppliedMigrations(database.prisma);
-      if (onDisk.every((name) => applied.has(name))) return [];
-      try {
-        return await applyPendingMigrations(database.adapterFactory);
-      } catch (error) {
-        // Another process (a replica starting at the same time, another test file) is migrating: the
-        // schema engine gives up on PostgreSQL's advisory lock after 10 s. Wait for it again; once it
-        // is done, the check above finds nothing left to apply.
-        if (attempt >= LOCK_ATTEMPTS || !/advisory lock/i.test(String(error))) throw error;
-      }
-    }
+    const applied = await readAppliedMigrations(database.prisma);
+    if (onDisk.every((name) => applied.has(name))) return [];
+    // Another process migrating meanwhile holds the lock: applyPendingMigrations waits for it again,
+    // and then applies only what is still pending.
+    return await applyPendingMigrations(database.adapterFactory);
   } catch (error) {
     throw new Error(`Migrating ${describeTarget(target)} failed: ${String(error)}`, { cause: error });
   } finally {

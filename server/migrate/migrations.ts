@@ -112,14 +112,24 @@ export async function applyPendingMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
   migrationsDir = MIGRATIONS_DIR,
 ): Promise<string[]> {
-  const engine = await startSchemaEngine(adapterFactory);
-  try {
-    const result = await engine.applyMigrations({
-      migrationsList: await readMigrationList(migrationsDir),
-      filters: NO_FILTERS,
-    });
-    return result.appliedMigrationNames;
-  } finally {
-    engine.free();
+  for (let attempt = 1; ; attempt++) {
+    const engine = await startSchemaEngine(adapterFactory);
+    try {
+      const result = await engine.applyMigrations({
+        migrationsList: await readMigrationList(migrationsDir),
+        filters: NO_FILTERS,
+      });
+      return result.appliedMigrationNames;
+    } catch (error) {
+      // The schema engine gives up on PostgreSQL's migration advisory lock after 10 s, which another
+      // process migrating (a replica starting, another test file, a busy server) may hold that long.
+      // Nothing was applied then: ask again.
+      if (attempt >= LOCK_ATTEMPTS || !/advisory lock/i.test(String(error))) throw error;
+    } finally {
+      engine.free();
+    }
   }
 }
+
+/** How many times applying waits again for the migration advisory lock. */
+const LOCK_ATTEMPTS = 6;
