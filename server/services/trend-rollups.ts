@@ -159,18 +159,15 @@ async function refreshSomeWeeks(db: PrismaClient, projectId: string): Promise<nu
         JOIN runs ru ON ru.project_id = ${projectId} AND ru.started_at >= w.week_start AND ru.started_at < w.week_start + interval '7 days'
         JOIN results r ON r.run_id = ru.id
         WHERE r.project_id = ${projectId} ${extra}`;
-      // One pass over the weeks' rows: the buckets inserted, and the runs' histograms of the buckets whose
-      // every run has one, pooled here (edges may differ between tools).
+      await tx.$executeRaw`
+        INSERT INTO trend_rollups (project_id, series_key, endpoint_id, tool, label, branch, testbed, grain, bucket_start,
+                                   runs, requests, failures, first_run_at, last_run_at, stats, metrics)
+        SELECT project_id, series_key, endpoint_id, tool, label, branch, testbed, grain, bucket_start,
+               runs, requests, failures, first_run_at, last_run_at, stats, metrics
+        FROM (${bucketsSql(source(Prisma.empty), ROLLUP_GRAINS)}) b`;
+      // The pooled histograms, where every run of a bucket has one (pooled here: edges may differ between tools).
       const withHistograms = await tx.$queryRaw<{ series_key: string; grain: string; bucket_start: Date; histograms: unknown }[]>`
-        WITH b AS MATERIALIZED (${bucketsSql(source(Prisma.empty), ROLLUP_GRAINS)}),
-        inserted AS (
-          INSERT INTO trend_rollups (project_id, series_key, endpoint_id, tool, label, branch, testbed, grain, bucket_start,
-                                     runs, requests, failures, first_run_at, last_run_at, stats, metrics)
-          SELECT project_id, series_key, endpoint_id, tool, label, branch, testbed, grain, bucket_start,
-                 runs, requests, failures, first_run_at, last_run_at, stats, metrics
-          FROM b
-        )
-        SELECT series_key, grain, bucket_start, histograms FROM b WHERE histograms IS NOT NULL`;
+        SELECT series_key, grain, bucket_start, histograms FROM (${bucketsSql(source(Prisma.sql`AND r.histogram IS NOT NULL`), ROLLUP_GRAINS)}) b`;
       if (withHistograms.length > 0) {
         const pooled = withHistograms.map((row) => ({
           series_key: row.series_key,
