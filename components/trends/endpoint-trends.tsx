@@ -8,6 +8,7 @@ import { cn } from "@/components/lib/cn";
 import { DEFAULT_CAPACITY_VIEW, serializeCapacityView } from "@/components/capacity/capacity-view";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { AGGREGATE_URL_NAME, NO_TESTBED } from "@/server/domain/run";
@@ -16,7 +17,7 @@ import { MIN_TREND_RUNS } from "@/server/domain/series/trend-series";
 import { pagePaths } from "@/server/domain/urls";
 import { BucketTrends } from "./bucket-trends";
 import { EndpointSwitcher } from "./endpoint-switcher";
-import { LatestRunsCard } from "./latest-runs-table";
+import { LatestRunsTable } from "./latest-runs-table";
 import { MetricTrends } from "./metric-trends";
 import { SingleRun } from "./single-run";
 import { describeShownRuns } from "./trend-chart-data";
@@ -189,7 +190,11 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
             kind={kind}
             filters={{ branch: view.branch, label: view.label }}
           />
-          <LatestRunsCard projectSlug={projectSlug} runs={data.latest} kind={kind} />
+          <Card title={`Latest ${data.latest.length} runs`} className="overflow-hidden" data-testid="latest-runs-card">
+            <div className="-m-4">
+              <LatestRunsTable projectSlug={projectSlug} runs={data.latest} kind={kind} />
+            </div>
+          </Card>
         </>
       ) : data.totalRuns < MIN_TREND_RUNS ? (
         <SingleRun projectSlug={projectSlug} data={data} hasFilters={hasFilters} kind={kind} />
@@ -214,7 +219,11 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
             isAggregate={data.endpoint.isAggregate}
             onSelectRun={openRun}
           />
-          <LatestRunsCard projectSlug={projectSlug} runs={data.latest} kind={kind} />
+          <Card title={`Latest ${data.latest.length} runs`} className="overflow-hidden" data-testid="latest-runs-card">
+            <div className="-m-4">
+              <LatestRunsTable projectSlug={projectSlug} runs={data.latest} kind={kind} />
+            </div>
+          </Card>
         </>
       )}
     </div>

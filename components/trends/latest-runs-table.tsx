@@ -3,7 +3,6 @@ import { formatMs, formatPct, MISSING } from "@/server/domain/format";
 import { formatThroughput, metricShortName, wordsOf } from "@/server/domain/series-kind";
 import type { SeriesKinds } from "@/server/domain/series-kind";
 import { formatRunTime } from "@/components/charts/time-axis";
-import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { pagePaths } from "@/server/domain/urls";
@@ -17,17 +16,6 @@ const LOAD_TIMES: readonly TimeColumn[] = [
   { name: "p99", field: "p99Ms" },
 ];
 const BENCHMARK_TIMES: readonly TimeColumn[] = [{ name: "mean", field: "meanMs" }, ...LOAD_TIMES];
-
-/** The latest runs' table in its card, as the run-level and the zoomed-out trend page show it. */
-export function LatestRunsCard(props: { projectSlug: string; runs: readonly LatestRun[]; kind: SeriesKinds }) {
-  return (
-    <Card title={`Latest ${props.runs.length} runs`} className="overflow-hidden" data-testid="latest-runs-card">
-      <div className="-m-4">
-        <LatestRunsTable {...props} />
-      </div>
-    </Card>
-  );
-}
 
 /**
  * The latest runs of the endpoint, newest first, each linked to its run report (keyboard access to

@@ -16,7 +16,6 @@
  */
 import { z } from "zod";
 import type { HistogramBucket } from "../run";
-import type { TrendValues } from "./trend-series";
 import { poolHistograms, readPooledPercentile } from "../stats/pooled-percentile";
 
 /**
@@ -128,12 +127,8 @@ export function combineSeriesBuckets(buckets: readonly RollupBucket[]): RollupBu
   return [...bySlot.values()].sort((a, b) => a.bucketStart.getTime() - b.bucketStart.getTime());
 }
 
-/**
- * What a bucket chart draws of one bucket: null where the bucket's runs gave no value (never 0). Its
- * TrendValues are the means of the runs' values (sum / n over the runs that have one), but the error
- * rate: failures / requests over the bucket's runs (pooled), else the mean of the runs' error rates.
- */
-export interface BucketPoint extends TrendValues {
+/** What a bucket chart draws of one bucket: null where the bucket's runs gave no value (never 0). */
+export interface BucketPoint {
   /** The bucket's start (epoch ms): the x of the point, and what a click zooms into. */
   time: number;
   /** Its end (exclusive, epoch ms). */
@@ -141,6 +136,16 @@ export interface BucketPoint extends TrendValues {
   runs: number;
   firstRunTime: number;
   lastRunTime: number;
+  /** Means of the runs' values (sum / n over the runs that have one). */
+  p50Ms: number | null;
+  p90Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+  meanMs: number | null;
+  maxMs: number | null;
+  throughput: number | null;
+  /** Failures / requests over the bucket's runs (pooled), else the mean of the runs' error rates. */
+  errorRate: number | null;
   /** The lowest and highest run p95 of the bucket, drawn as a band. */
   p95RangeMs: [number, number] | null;
   /** The highest max latency of any run in the bucket. */
