@@ -16,6 +16,13 @@ export interface CustomMetric {
   value: number;
   unit: string | null;
   better: Better | null;
+  /**
+   * A count the tool measured exactly (allocations, bytes allocated, instructions): the same in every
+   * repetition of the run (or a count that cannot vary, as an instruction count under Valgrind), so a
+   * change between runs is a change of the code, judged without noise (compare/exact-metrics.ts).
+   * Absent (false) for everything measured with noise.
+   */
+  exact?: boolean;
 }
 
 /**

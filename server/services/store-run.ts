@@ -160,6 +160,7 @@ export async function storeRun(
         value: metric.value,
         unit: metric.unit,
         better: metric.better,
+        exact: metric.exact === true,
       })),
     });
   }

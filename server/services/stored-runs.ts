@@ -77,7 +77,7 @@ function toLoadedRun(row: StoredRunRow): LoadedRun {
     Object.fromEntries(
       row.metrics
         .filter((metric) => metric.endpointId === endpointId)
-        .map((metric) => [metric.key, { value: metric.value, unit: metric.unit, better: metric.better }]),
+        .map((metric) => [metric.key, { value: metric.value, unit: metric.unit, better: metric.better, ...(metric.exact ? { exact: true } : {}) }]),
     );
   const toEndpointResult = (result: StoredRunRow["results"][number]): EndpointResult => ({
     name: result.endpoint?.name ?? AGGREGATE_NAME,

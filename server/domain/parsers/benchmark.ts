@@ -79,6 +79,26 @@ export function benchmarkMetric(value: number, unit: string, better: Better | nu
   return { value, unit, better };
 }
 
+/**
+ * Units that count what one operation does rather than time it: allocations and bytes allocated per
+ * operation (Go's -benchmem, Google Benchmark's memory counters), instructions. Counted, not timed, they
+ * do not vary with the machine's load: when a run's repetitions all agree, the count is exact.
+ */
+export function isCountUnit(unit: string): boolean {
+  return /^(B|bytes|allocs)\/op$/i.test(unit) || /^(instructions|Ir)(\/op)?$/i.test(unit);
+}
+
+/**
+ * A benchmark metric measured in each repetition: valued at the mean, and exact when it is a count
+ * (isCountUnit) with a direction, read in at least two repetitions that all agree. One repetition
+ * cannot tell a constant count from one that varies, so it is not exact.
+ */
+export function benchmarkMetricOfRepetitions(values: readonly number[], unit: string): CustomMetric {
+  const metric = benchmarkMetric(values.reduce((sum, value) => sum + value, 0) / values.length, unit);
+  const isConstant = values.length >= 2 && values.every((value) => value === values[0]);
+  return isConstant && metric.better !== null && isCountUnit(unit) ? { ...metric, exact: true } : metric;
+}
+
 /** A benchmark's result: time per operation from its samples (or the tool's summary), ops/s, metrics. */
 export function benchmarkResult(input: BenchmarkInput): EndpointResult {
   const result = emptyEndpoint(benchmarkName(input.name, input.group));

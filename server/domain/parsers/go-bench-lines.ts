@@ -26,12 +26,13 @@
  * Numbers: `ns/op` is the time per operation of each sample (kept as samples: exact percentiles and a
  * histogram); every other unit (B/op, allocs/op, MB/s, `b.ReportMetric` units such as ns/lookup or
  * hits/op) is a custom metric under Go's own unit, valued at the mean over the lines that have it, with
- * the direction the unit implies (`directionOfUnit`). A line without ns/op (a benchmark may suppress it
+ * the direction the unit implies (`directionOfUnit`); B/op and allocs/op the same on every line (at least
+ * two) are exact counts (`benchmarkMetricOfRepetitions`). A line without ns/op (a benchmark may suppress it
  * with `b.ReportMetric(0, "ns/op")`) adds no time sample.
  */
 import { InputError } from "../input-error";
 import type { CustomMetric, EndpointResult, FormatId, ParsedRun } from "../run";
-import { benchmarkMetric, benchmarkResult, benchmarkRun, toMs } from "./benchmark";
+import { benchmarkMetricOfRepetitions, benchmarkResult, benchmarkRun, toMs } from "./benchmark";
 
 /** The configuration keys Go's testing package prints, as they stand for the results that follow. */
 interface GoConfig {
@@ -50,8 +51,8 @@ interface PrintedBenchmark {
   procs: number | null;
   printed: string;
   samplesMs: number[];
-  /** unit → sum and count of its values, in the order units first appear. */
-  metrics: Map<string, { sum: number; count: number }>;
+  /** unit → its values over the benchmark's lines, in the order units first appear. */
+  metrics: Map<string, number[]>;
 }
 
 /** `1.5`, `-3`, `2e-05`, as Go's strconv.FormatFloat and fmt print them (no NaN or Inf: not a measurement). */
@@ -118,10 +119,9 @@ export class GoBenchResults {
         benchmark.samplesMs.push(toMs(value, "ns"));
         continue;
       }
-      const metric = benchmark.metrics.get(unit) ?? { sum: 0, count: 0 };
-      metric.sum += value;
-      metric.count += 1;
-      benchmark.metrics.set(unit, metric);
+      const values = benchmark.metrics.get(unit) ?? [];
+      values.push(value);
+      benchmark.metrics.set(unit, values);
     }
     const testbed = testbedOf(config);
     if (testbed !== null) this.testbeds.add(testbed);
@@ -154,7 +154,7 @@ export class GoBenchResults {
     for (const benchmark of this.benchmarks.values()) {
       const procsValues = procsByBase.get(`${benchmark.pkg ?? ""}\u0000${benchmark.base}`)?.size ?? 1;
       const metrics: Record<string, CustomMetric> = {};
-      for (const [unit, { sum, count }] of benchmark.metrics) metrics[unit] = benchmarkMetric(sum / count, unit);
+      for (const [unit, values] of benchmark.metrics) metrics[unit] = benchmarkMetricOfRepetitions(values, unit);
       results.push(
         benchmarkResult({
           name: procsValues === 1 ? benchmark.base : benchmark.printed,

@@ -93,7 +93,7 @@ describe.each([
     expect(run.aggregate.requests).toBe([...expected.benchmarks.values()].reduce((sum, b) => sum + b.ns.length, 0));
   });
 
-  it("keeps every other unit as a metric: the mean over the repetitions, in Go's unit, with its direction", () => {
+  it("keeps every other unit as a metric: the mean over the repetitions, in Go's unit, with its direction; B/op and allocs/op the same in every repetition are exact", () => {
     const direction: Record<string, string | null> = {
       "B/op": "lower",
       "allocs/op": "lower",
@@ -105,10 +105,12 @@ describe.each([
       const endpoint = run.endpoints.find((candidate) => candidate.name === `${expected.pkg} > ${name}`)!;
       expect(Object.keys(endpoint.metrics)).toEqual([...units.keys()]);
       for (const [unit, values] of units) {
+        const isExact = (unit === "B/op" || unit === "allocs/op") && values.length >= 2 && values.every((value) => value === values[0]);
         expect(endpoint.metrics[unit], `${name} ${unit}`).toEqual({
           value: expect.closeTo(mean(values), 9) as number,
           unit,
           better: direction[unit],
+          ...(isExact ? { exact: true } : {}),
         });
       }
     }
