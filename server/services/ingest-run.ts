@@ -31,7 +31,7 @@ import { rememberStoredRun } from "./run-numbers";
 /** The project as read from its row (findProject): its id, slug and gate settings. */
 export type IngestProject = NonNullable<Awaited<ReturnType<PrismaClient["project"]["findUnique"]>>>;
 
-const NOT_JUDGED: KeptVerdict = { outcome: null, outcomeReasons: [], regressed: null };
+const NOT_JUDGED: KeptVerdict = { outcome: null, outcomeReasons: [], regressed: null, gateChanges: [] };
 
 /**
  * Judges the parsed run before it is stored. `db` is the database, or the transaction that is creating

@@ -1,6 +1,7 @@
 import type { EndpointResult, FormatId, ParsedRun } from "../domain/run";
 import { endpointKey, errorRateOf } from "../domain/run";
 import type { Prisma } from "../generated/prisma/client";
+import type { KeptGateChange } from "../domain/gate/judge";
 import type { StoredRaw } from "./received-upload";
 
 /**
@@ -16,6 +17,8 @@ export interface KeptVerdict {
   outcomeReasons: string[];
   /** Whether its gate found a regression (such a run stays out of later baselines until triaged: domain/gate/baseline-window.ts). */
   regressed: boolean | null;
+  /** Every change its gate named, with its status (runs.gate_changes). */
+  gateChanges: KeptGateChange[];
 }
 
 /** The stored run as what follows the upload (detection, the verdict) needs it, without reading it again. */
@@ -107,7 +110,10 @@ export async function storeRun(
       idempotencyKey,
       bodySha256: sha256,
       // What CI was told, kept with the run: the history's outcome column, and whether its gate found a regression.
-      ...verdict,
+      outcome: verdict.outcome,
+      outcomeReasons: verdict.outcomeReasons,
+      regressed: verdict.regressed,
+      gateChanges: verdict.gateChanges as unknown as Prisma.InputJsonValue,
     },
     select: INGESTED_RUN_SELECT,
   });

@@ -49,7 +49,12 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
     const verdict = judgeWithHistory(project, await readGateHistory(client, project, head.forBaseline), head.loaded, failOnOf(project));
     return {
       verdict,
-      kept: { outcome: verdict.outcome, outcomeReasons: verdict.reasons, regressed: verdict.comparison.regressions.length > 0 },
+      kept: {
+        outcome: verdict.outcome,
+        outcomeReasons: verdict.reasons,
+        regressed: verdict.comparison.regressions.length > 0,
+        gateChanges: verdict.comparison.changes,
+      },
     };
   };
   const ingested = await ingestRun(db, {

@@ -7,7 +7,7 @@
  */
 import type { ComparableRun, Comparison, CompareOptions, MetricComparison } from "../compare/compare-runs";
 import { compareRuns, seriesValues } from "../compare/compare-runs";
-import { explainInconclusive, headlineChanges } from "../compare/gate-summary";
+import { explainInconclusive, gateMetricsOf, headlineChanges } from "../compare/gate-summary";
 import type { FailOnValue } from "../fail-on";
 import type { ParsedRun } from "../run";
 import { AGGREGATE_NAME } from "../run";
@@ -18,6 +18,27 @@ import type { IncidentState } from "../incidents/state";
 import type { BaselineBasis } from "./baseline-window";
 import type { GateDecision, GateInput, Outcome } from "./outcome";
 import { decideOutcome } from "./outcome";
+
+/**
+ * How the gate names a change (docs/statistics.md, "The CI gate"): `regressed`, worse and significant once
+ * corrected for the endpoints judged (it fails the gate); `exact`, an exact count (allocations,
+ * instructions) that changed, which no noise can explain (it fails the gate when worse by the minimum
+ * effect); `undecided`, worse and significant alone but not once corrected, or not told apart from the
+ * machine (the gate is inconclusive); `improved`, better and significant.
+ */
+export const GATE_CHANGE_STATUSES = ["regressed", "exact", "undecided", "improved"] as const;
+export type GateChangeStatus = (typeof GATE_CHANGE_STATUSES)[number];
+
+/** What a run keeps of each change its gate named (runs.gate_changes): what the overview and home card show. */
+export interface KeptGateChange {
+  /** null: the run's aggregate. */
+  endpoint: string | null;
+  /** The endpoint's protocol ("benchmark" for a benchmark). */
+  protocol: string | null;
+  metric: string;
+  deltaPct: number | null;
+  status: GateChangeStatus;
+}
 
 export interface GateChange {
   /** null: the run's aggregate ("all endpoints"). */
@@ -61,6 +82,8 @@ export interface GateResult {
     kind: string;
     /** Each endpoint's gate metric that regressed (what fails the gate). */
     regressions: GateChange[];
+    /** Every change the gate named, largest first, each with its status (what a run keeps: runs.gate_changes). */
+    changes: KeptGateChange[];
     /** When no endpoint could be judged: the largest changes seen anyway, not judged (shown as such, never as "no change"). */
     unjudged: GateChange[];
     improvements: number;
@@ -111,6 +134,17 @@ function toVerdictRegression(endpoint: string, metric: MetricComparison): GateCh
     test: metric.test,
     reason: metric.reason,
   };
+}
+
+/** Every gate metric the comparison names as changed, largest first, with its status. */
+function namedChanges(comparison: Comparison): KeptGateChange[] {
+  return gateMetricsOf(comparison)
+    .flatMap(({ endpoint, protocol, metric }): KeptGateChange[] => {
+      const status: GateChangeStatus | null =
+        metric.verdict === "regressed" ? "regressed" : metric.verdict === "improved" ? "improved" : metric.inconclusiveKind === "undecided" ? "undecided" : null;
+      return status === null ? [] : [{ endpoint: endpoint === AGGREGATE_NAME ? null : endpoint, protocol, metric: metric.metric, deltaPct: metric.deltaPct, status }];
+    })
+    .sort((a, b) => Math.abs(b.deltaPct ?? 0) - Math.abs(a.deltaPct ?? 0));
 }
 
 /** The tool's own pass/fail criteria of a run (k6 thresholds): how many it evaluated, which failed. */
@@ -208,6 +242,7 @@ export function judgeGate(input: JudgeInput): GateResult {
       verdict: comparison?.verdict ?? "inconclusive",
       kind: comparison?.kind ?? "none",
       regressions: decision.regressions.map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)),
+      changes: comparison ? namedChanges(comparison) : [],
       unjudged: comparison && explainInconclusive(comparison) ? headlineChanges(comparison, MAX_UNJUDGED).map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)) : [],
       improvements,
       comparePath,

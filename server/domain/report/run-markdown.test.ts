@@ -46,6 +46,7 @@ function failedGate(): GateResult {
       verdict: "regressed",
       kind: "group-vs-run",
       regressions: [change],
+      changes: [{ endpoint: change.endpoint, protocol: "benchmark", metric: "mean", deltaPct: change.deltaPct, status: "regressed" }],
       unjudged: [],
       improvements: 0,
       comparePath: null,
