@@ -16,6 +16,8 @@ import type { Verdict } from "../stats/verdict";
 import { pagePaths } from "../urls";
 import type { IncidentState } from "../incidents/state";
 import type { BaselineBasis } from "./baseline-window";
+import type { AbJobRun, AbJobState } from "./ab-job";
+import { describeAbJob } from "./ab-job";
 import type { GateDecision, GateInput, Outcome } from "./outcome";
 import { decideOutcome } from "./outcome";
 
@@ -93,6 +95,8 @@ export interface GateResult {
   grade: SlaGrade | null;
   /** The tool's own pass/fail criteria (k6 thresholds): how many it evaluated, which failed. */
   thresholds: GateInput["thresholds"];
+  /** An A/B job's run: where the job stands, and whether to run another pair; null otherwise. */
+  ab: AbJobState | null;
 }
 
 /** The gate settings of a project (prisma/schema.prisma's defaults for a new one). */
@@ -196,6 +200,8 @@ export interface JudgeInput {
   head: Pick<ParsedRun, "thresholds" | "tool">;
   grade: SlaGrade | null;
   failOn: FailOnValue[];
+  /** An A/B job's run: the job's runs and the one judged (ab-job.ts); null otherwise. */
+  ab?: { job: string; uploaded: AbJobRun; runs: readonly AbJobRun[] } | null;
 }
 
 /** The gate's verdict on a run, from its baseline and rounds as read: what the upload answers and keeps. */
@@ -248,5 +254,6 @@ export function judgeGate(input: JudgeInput): GateResult {
       comparePath,
     },
     grade: input.grade,
+    ab: input.ab ? describeAbJob(input.ab.job, input.ab.uploaded, input.ab.runs, decision) : null,
   };
 }

@@ -53,6 +53,7 @@ function failedGate(): GateResult {
     },
     grade: null,
     thresholds: { evaluated: 0, failed: [] },
+    ab: null,
   };
 }
 
