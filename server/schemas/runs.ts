@@ -79,7 +79,7 @@ const verdictRegressionSchema = z.object({
   head: z.number().nullable().describe("This run's value."),
   deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
   pValue: z.number().nullable().describe("One-sided, in the direction of the change."),
-  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band", "repetitions"]).nullable(),
+  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band", "repetitions", "exact", "ab-pairs"]).nullable(),
   reason: z.string(),
 });
 
@@ -121,19 +121,17 @@ export const verdictComparisonSchema = z
     regressions: z.array(verdictRegressionSchema).describe("Each endpoint whose gate metric regressed (what fails the gate)."),
     changes: z
       .array(
-        z.object({
-          endpoint: z.string().nullable().describe("The endpoint or benchmark; null for the run's aggregate."),
+        verdictRegressionSchema.extend({
           protocol: z.string().nullable().describe('Its protocol ("benchmark" for a benchmark).'),
-          metric: z.string(),
-          deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
           status: z
             .enum(GATE_CHANGE_STATUSES)
             .describe(
               "regressed: worse, significant once corrected (fails the gate); exact: an exact count (allocations, instructions) that changed (fails the gate when worse by the minimum effect); undecided: worse, significant alone or not told apart from the machine (inconclusive); improved.",
             ),
+          why: z.string().describe('The status in words: "significant: p < 0.001, Holm-adjusted p = 0.002", "exact: 2 → 16", "undecided: significant alone (p = 0.004), not once corrected (Holm-adjusted p = 0.028)".'),
         }),
       )
-      .describe("Every change the gate named, largest first, each with its status."),
+      .describe("Every change the gate named: slowdowns first (regressed, exact, undecided), largest first, then improvements; each with its status."),
     improvements: z.number().int().describe("Endpoints whose gate metric improved."),
     url: z.url().nullable().describe("The comparison page; null without a baseline."),
   })

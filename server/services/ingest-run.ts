@@ -154,7 +154,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
   const now = new Date();
   const startedAt = read.run.startedAt ? new Date(read.run.startedAt) : now;
   const head = {
-    loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false }),
+    loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false, abPair: read.ab?.pair ?? null }),
     forBaseline: {
       id,
       label: read.run.label,

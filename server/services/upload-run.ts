@@ -10,6 +10,7 @@ import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "./run-document";
 import type { RunGateResult } from "./run-gate";
 import { judgeRun, judgeWithHistory, readGateHistory, gateAnswer } from "./run-gate";
+import { keptGateChanges } from "../domain/gate/judge";
 
 /**
  * The upload use case, the one path every run takes in (the REST upload, the demo seed), in one pass:
@@ -53,7 +54,7 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
         outcome: verdict.outcome,
         outcomeReasons: verdict.reasons,
         regressed: verdict.comparison.regressions.length > 0,
-        gateChanges: verdict.comparison.changes,
+        gateChanges: keptGateChanges(verdict.comparison.changes),
       },
     };
   };

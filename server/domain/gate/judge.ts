@@ -7,7 +7,7 @@
  */
 import type { ComparableRun, Comparison, CompareOptions, MetricComparison } from "../compare/compare-runs";
 import { compareRuns, seriesValues } from "../compare/compare-runs";
-import { explainInconclusive, gateMetricsOf, headlineChanges } from "../compare/gate-summary";
+import { comparisonKindOf, describeChangeStatus, explainInconclusive, headlineChanges, namedChangesOf } from "../compare/gate-summary";
 import type { FailOnValue } from "../fail-on";
 import type { ParsedRun } from "../run";
 import { AGGREGATE_NAME } from "../run";
@@ -40,6 +40,18 @@ export interface KeptGateChange {
   metric: string;
   deltaPct: number | null;
   status: GateChangeStatus;
+}
+
+/** A change the gate named: the change, its status, and that status in words ("significant: p < 0.001, …"). */
+export interface NamedGateChange extends GateChange {
+  protocol: string | null;
+  status: GateChangeStatus;
+  why: string;
+}
+
+/** What a run keeps of the changes its gate named. */
+export function keptGateChanges(changes: readonly NamedGateChange[]): KeptGateChange[] {
+  return changes.map(({ endpoint, protocol, metric, deltaPct, status }) => ({ endpoint, protocol, metric, deltaPct, status }));
 }
 
 export interface GateChange {
@@ -84,8 +96,8 @@ export interface GateResult {
     kind: string;
     /** Each endpoint's gate metric that regressed (what fails the gate). */
     regressions: GateChange[];
-    /** Every change the gate named, largest first, each with its status (what a run keeps: runs.gate_changes). */
-    changes: KeptGateChange[];
+    /** Every change the gate named, slowdowns first, largest first, each with its status (a run keeps their gist: runs.gate_changes). */
+    changes: NamedGateChange[];
     /** When no endpoint could be judged: the largest changes seen anyway, not judged (shown as such, never as "no change"). */
     unjudged: GateChange[];
     improvements: number;
@@ -140,15 +152,15 @@ function toVerdictRegression(endpoint: string, metric: MetricComparison): GateCh
   };
 }
 
-/** Every gate metric the comparison names as changed, largest first, with its status. */
-function namedChanges(comparison: Comparison): KeptGateChange[] {
-  return gateMetricsOf(comparison)
-    .flatMap(({ endpoint, protocol, metric }): KeptGateChange[] => {
-      const status: GateChangeStatus | null =
-        metric.verdict === "regressed" ? "regressed" : metric.verdict === "improved" ? "improved" : metric.inconclusiveKind === "undecided" ? "undecided" : null;
-      return status === null ? [] : [{ endpoint: endpoint === AGGREGATE_NAME ? null : endpoint, protocol, metric: metric.metric, deltaPct: metric.deltaPct, status }];
-    })
-    .sort((a, b) => Math.abs(b.deltaPct ?? 0) - Math.abs(a.deltaPct ?? 0));
+/** Every change the comparison names, slowdowns first, largest first, with its status (gate-summary.ts). */
+function namedChanges(comparison: Comparison): NamedGateChange[] {
+  const kind = comparisonKindOf(comparison);
+  return namedChangesOf(comparison).map((change) => ({
+    ...toVerdictRegression(change.endpoint, change.metric),
+    protocol: change.protocol,
+    status: change.status,
+    why: describeChangeStatus(change, { kind }),
+  }));
 }
 
 /** The tool's own pass/fail criteria of a run (k6 thresholds): how many it evaluated, which failed. */

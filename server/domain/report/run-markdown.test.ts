@@ -46,7 +46,7 @@ function failedGate(): GateResult {
       verdict: "regressed",
       kind: "group-vs-run",
       regressions: [change],
-      changes: [{ endpoint: change.endpoint, protocol: "benchmark", metric: "mean", deltaPct: change.deltaPct, status: "regressed" }],
+      changes: [{ ...change, protocol: "benchmark", status: "regressed", why: "significant: p < 0.001, Holm-adjusted p = 0.0004" }],
       unjudged: [],
       improvements: 0,
       comparePath: null,
