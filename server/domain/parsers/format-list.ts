@@ -606,7 +606,8 @@ curl "\${files[@]}" $AUTH "$RUNS?branch=main&commit=9f1c2e7"`,
       "the per-function, call and jump costs; the part after a process's last dump (Program termination: not a benchmark; a note when it counted anything); the header summary: (not the part's count after a dump); no time (latency stays empty), no testbed (as cachegrind)",
     resolution: "no latency statistic (instruction counts, exact whole numbers)",
     checkedOn: "real output",
-    recipe: `valgrind --tool=callgrind --instr-atstart=no --combine-dumps=yes --callgrind-out-file=callgrind.out.all ./bench all
+    recipe: `# ./bench all runs each benchmark between CALLGRIND_START_INSTRUMENTATION and CALLGRIND_DUMP_STATS_AT("<name>")
+valgrind --tool=callgrind --instr-atstart=no --combine-dumps=yes --callgrind-out-file=callgrind.out.all ./bench all
 curl --data-binary @callgrind.out.all $AUTH "$RUNS?branch=main&commit=9f1c2e7"
 # one process per benchmark (iai-callgrind's way):
 curl -F a=@callgrind.out.sort-1000 -F b=@callgrind.out.join $AUTH "$RUNS?branch=main"`,
