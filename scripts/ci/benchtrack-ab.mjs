@@ -188,7 +188,10 @@ async function runJob({ env, mode, log, config, plan, head, base, command, workt
   const cwdOf = (side) => path.join(trees[side], head.prefix);
   const group = (title) => say(inActions ? `::group::${title}` : `── ${title}`);
   const endGroup = () => inActions && say("::endgroup::");
-  const shownCommand = command.join(" ");
+  // A command line of several lines (the action's `command: |`) shows as its first, in titles and messages.
+  const joined = command.join(" ");
+  const shownCommand =
+    joined.includes("\n") || joined.length > 160 ? `${joined.split("\n")[0].slice(0, 157)} …` : joined;
 
   say(`Base worktree: ${worktree.dir}`);
   if (head.prefix && !existsSync(cwdOf("base"))) {

@@ -414,6 +414,69 @@ describe("the GitHub action", () => {
   });
 });
 
+describe("a GitLab merge request pipeline", () => {
+  it("runs GitLab's merge-base against the merge request, and writes the note and the status", async () => {
+    const dir = checkout(origin.slow);
+    const MR = 41;
+    const log = path.join(work, "gitlab.runs.log");
+    const env = {
+      GITLAB_CI: "true",
+      BENCHTRACK_URL: bench.url,
+      BENCHTRACK_PROJECT: SLUG,
+      BENCHTRACK_TOKEN: step.uploadToken,
+      BENCHTRACK_LABEL: "go-gl",
+      BENCHTRACK_GITLAB_TOKEN: step.GITLAB_TOKEN,
+      CI_API_V4_URL: `${step.gitlab.url}/api/v4`,
+      CI_PROJECT_ID: "42",
+      CI_PROJECT_URL: "https://gitlab.test/acme/shop",
+      CI_MERGE_REQUEST_IID: String(MR),
+      CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: "feature/slow",
+      CI_MERGE_REQUEST_DIFF_BASE_SHA: origin.base,
+      CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main",
+      CI_PROJECT_DIR: dir,
+      CI_COMMIT_SHA: origin.slow,
+      CI_JOB_ID: "7777",
+      CI_JOB_URL: "https://gitlab.test/acme/shop/-/jobs/7777",
+      CI_PIPELINE_ID: "8777",
+      AB_LOG: log,
+    };
+    const before = bench.requests.length;
+    const outcome = await step.runScript("", env, {
+      script: SCRIPT,
+      args: ["--max-pairs", "1", "--", "sh", "bench.sh"],
+      cwd: dir,
+    });
+    expect(outcome.code, outcome.stderr).toBe(1);
+    expect(outcome.stdout).toContain(`base ${origin.base.slice(0, 12)} (CI_MERGE_REQUEST_DIFF_BASE_SHA)`);
+    expect(runsOf(log).map(([side, pair, , token]) => `${side}${pair} ${token}`)).toEqual([
+      "base1 no-token",
+      "head1 no-token",
+    ]);
+    const uploads = uploadsSince(before);
+    expect(uploads.map((upload) => Object.fromEntries(upload.url.searchParams))).toEqual([
+      expect.objectContaining({
+        ab_job: "gl-7777:go-gl",
+        ab_side: "base",
+        commit: origin.base,
+        branch: "feature/slow",
+        pr: String(MR),
+        base_branch: "main",
+      }),
+      expect.objectContaining({
+        ab_job: "gl-7777:go-gl",
+        ab_side: "head",
+        commit: origin.slow,
+        build_url: env.CI_JOB_URL,
+      }),
+    ]);
+    expect(step.gitlab.threads.get(MR)![0]!.body).toMatch(/^### ❌ Benchtrack: \*\*FAIL\*\*/m);
+    expect(step.gitlab.statuses.get(origin.slow)).toEqual([
+      expect.objectContaining({ state: "failed", description: "fail: 1 benchmark regressed", pipelineId: 8777 }),
+    ]);
+    expect(outcome.stderr).toMatch(/^error: Benchtrack FAIL: /m);
+  });
+});
+
 describe("outside a pull request", () => {
   it("on a push, compares HEAD with HEAD^ and says so; no comment, no status", async () => {
     const dir = checkout(origin.slow);
