@@ -14,12 +14,12 @@
  * bounds keep the error rates at most about α′ and β however many pairs are run (Wald 1945, §3.2), so the
  * job may stop at any pair. An improvement is the same test towards −D.
  *
- * σ, a run's noise beyond what the pair shares: the series' run-to-run noise when it has history (robust
- * successive differences, noise-band.ts: a load test's usual source), else for a benchmark its
- * repetitions' spread and the prior for what a run adds beyond them (benchmark-suite.ts). Once the job has
- * three pairs or more their own spread counts too (the larger wins): a job noisier than its series is not
- * judged on the series' calm. σ_d² = the pairs' repetitions' variance + 2 σ² (two runs a pair), or the
- * pairs' own variance when larger.
+ * σ_d², the noise of one pair's ratio: a model — the repetitions' variance plus twice a run's noise σ²,
+ * σ the series' run-to-run noise when it has history (robust successive differences, noise-band.ts: a load
+ * test's usual source), else the prior (benchmark-suite.ts); for a suite of benchmarks, the suite's noise
+ * beyond each pair's machine shift — weighed as MODEL_WEIGHT_PAIRS pairs against the variance of the job's
+ * own pairs (a pooled estimate, as a conjugate prior would: the job's runs share their machine, so they
+ * usually vary less than the series; a noisier job is judged on its own noise).
  */
 import { formatDeltaPct, formatPct } from "../format";
 import type { EndpointResult } from "../run";
@@ -35,8 +35,8 @@ import type { SuiteShifts } from "./benchmark-suite";
 /** The power the job promises at D, and the multiple of the noise D is. */
 export const AB_POWER = 0.95;
 export const AB_DETECTABLE_NOISE_MULTIPLE = 4;
-/** Pairs before the job's own spread is trusted beside its series' (or the prior). */
-const MIN_PAIRS_FOR_SPREAD = 3;
+/** The noise model (the series' history, or the suite's, or the prior) weighs as this many pairs' degrees of freedom against the job's own spread. */
+const MODEL_WEIGHT_PAIRS = 3;
 
 /** A run's value of the metric, and the relative variance of that value from its repetitions (benchmarks' mean). */
 function readValue(spec: MetricDefinition, result: EndpointResult | undefined): { value: number; repetitionVariance: number } | null {
@@ -94,12 +94,24 @@ export function compareAbPairs(
   // machine shift (per pair's ratio); else the series' history, else the prior (per run: twice in a ratio).
   const history = noiseHistory(historyValues);
   const learnt = suite === null && history.length >= 5 ? learnRunToRunNoisePct(history) : null;
-  const pairExtra = suite ? suite.pairNoise!.tau ** 2 : 2 * (learnt === null ? RUN_TO_RUN_NOISE_PRIOR : Math.log1p(learnt / 100)) ** 2;
+  // learnRunToRunNoisePct is the noise of a difference of two successive runs: a pair's ratio, as is.
+  // A noise learnt from a few runs is itself uncertain: its variance is taken up by ν / (ν − 2), the
+  // variance of a t with the estimate's effective degrees of freedom (a MAD of successive differences keeps
+  // about 37% of the runs' information: ν ≈ 0.37 (n − 1), at least 3), so a history that happens to look
+  // calm does not make a small pair ratio look significant.
+  const historyDf = Math.max(3, 0.37 * (history.length - 1));
+  const pairExtra = suite
+    ? suite.pairNoise!.tau ** 2
+    : learnt === null
+      ? 2 * RUN_TO_RUN_NOISE_PRIOR ** 2
+      : (Math.log1p(learnt / 100) ** 2 * historyDf) / (historyDf - 2);
   const runNoise = Math.sqrt(pairExtra / 2);
   const repetitionVariance = read.reduce((sum, pair) => sum + pair.repetitionVariance, 0) / k;
   const modelVariance = repetitionVariance + pairExtra;
-  const spread = k >= MIN_PAIRS_FOR_SPREAD ? sampleVariance(read.map((pair) => pair.d)) : 0;
-  const pairVariance = Math.max(modelVariance, spread);
+  // The job's own pairs, as they come, weigh against the model (ν0 pairs' worth): a job whose runs share
+  // their machine varies less than the series did, and one noisier than the model is judged on its noise.
+  const spread = k >= 2 ? sampleVariance(read.map((pair) => pair.d)) : 0;
+  const pairVariance = (MODEL_WEIGHT_PAIRS * modelVariance + (k - 1) * spread) / (MODEL_WEIGHT_PAIRS + k - 1);
   const pairSd = Math.sqrt(pairVariance);
   const minEffect = Math.log1p(options.minEffectPct / 100);
   // D follows the noise the job expects (its model: repetitions, the suite's or the series' noise), not the

@@ -144,11 +144,7 @@ function groupAround(points: readonly ShiftPoint[], start: number, noise: NoiseP
 export function estimateMachineShift(points: readonly ShiftPoint[], noise: NoisePrior): MachineShift | null {
   const start = halfSampleMode(points.map((point) => point.y));
   if (start === null) return null;
-  // τ of the whole suite about its densest point first: the MAD of every benchmark's standardized residual
-  // stands up to any minority that changed, where a τ of the group alone (its outliers cut off at the
-  // radius) would read the group's calm as the suite's and call a benchmark that a burst hit a change.
-  const suiteTau = points.length >= MIN_FOR_TAU ? Math.max(noise.floor, tauOf(points, start)) : noise.prior;
-  const main = groupAround(points, start, { prior: suiteTau, floor: suiteTau });
+  const main = groupAround(points, start, noise);
   const alternatives: ShiftGroup[] = [];
   let rest = points.filter((point) => !main.group.keys.includes(point.key));
   while (rest.length >= 2 && alternatives.length < 3) {
