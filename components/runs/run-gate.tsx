@@ -1,7 +1,7 @@
 import { ScopedLink } from "@/components/share/share-context";
 import { cn } from "@/components/lib/cn";
 import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
-import { formatDeltaPct, formatPValue } from "@/server/domain/format";
+import { formatDeltaPct } from "@/server/domain/format";
 import { formatSeriesMetric, metricShortName, seriesDisplayName, wordsOf } from "@/server/domain/series-kind";
 import type { SeriesKind, SeriesKinds } from "@/server/domain/series-kind";
 import { thresholdSubject } from "@/server/domain/tool-thresholds";
@@ -10,21 +10,30 @@ import { ReportSection } from "./report-section";
 import { WithIncidentLinks } from "./run-incidents";
 import type { RunReportData } from "./types";
 
-/** Below `sm` each regression is a section of one card: endpoint and metric, Δ and p, baseline → this run. */
+/** Below `sm` each change is a section of one card: endpoint and metric, Δ and status, baseline → this run. */
 const PHONE = {
   endpoint: "max-sm:order-1 max-sm:[overflow-wrap:anywhere]",
   metric: "max-sm:order-2 max-sm:text-right max-sm:font-medium",
   delta: `max-sm:order-3 ${STACKED_LEAD}`,
-  p: "max-sm:order-4 max-sm:self-end",
+  status: "max-sm:order-4 max-sm:self-end max-sm:text-right",
   base: "max-sm:order-5 max-sm:text-left",
   head: "max-sm:order-6",
+} as const;
+
+/** A named change's status: its colour and its word (the reason's detail follows it). */
+const STATUS_LOOK = {
+  regressed: { label: "Regressed", className: "text-bad" },
+  exact: { label: "Exact change", className: "text-bad" },
+  undecided: { label: "Undecided", className: "text-warn" },
+  improved: { label: "Improved", className: "text-good" },
 } as const;
 
 /**
  * The run's CI gate, first on its page: what its upload answered and, when it no longer holds (the SLA
  * policy, a pin, a triage or the history changed since), what the gate says now, beside it; against
- * which baseline, why (a reason is always written out, never only in a tooltip), what else to know,
- * which endpoints (or benchmarks) regressed, and the tool's own failed thresholds. `kind` is the run's,
+ * which baseline (an A/B job's own base runs, pair by pair), why (a reason is always written out, never only
+ * in a tooltip), what else to know, every endpoint (or benchmark) the gate named as changed with its status,
+ * and the tool's own failed thresholds. `kind` is the run's,
  * `kindOf` an endpoint's by name (null: the aggregate), so each change reads in its own words.
  */
 export function RunGate({
@@ -143,8 +152,17 @@ export function RunGate({
             })}
           </p>
         )}
-        {comparison.regressions.length > 0 && (
-          <Table label={`${words.nounsTitle} that regressed against the baseline`} stacked>
+        {verdict.ab && (
+          <p className="break-words rounded border border-border bg-surface-muted p-2" data-testid="verdict-ab">
+            <span className="font-medium">A/B job {verdict.ab.job}:</span> {verdict.ab.pairs} complete{" "}
+            {verdict.ab.pairs === 1 ? "pair" : "pairs"} ({verdict.ab.runs.base} base and {verdict.ab.runs.head} head runs, run
+            one after the other, ABBA, in one CI job); this run measured the {verdict.ab.side} of pair {verdict.ab.pair}. The head
+            runs are judged against the job&apos;s own base runs, pair by pair: a burst that slowed the job slowed both sides.{" "}
+            <span className="font-medium">{verdict.ab.decided ? "The answer stands" : "Undecided"}</span>: {verdict.ab.reason}.
+          </p>
+        )}
+        {comparison.changes.length > 0 && (
+          <Table label={`${words.nounsTitle} the gate named as changed, slowdowns first, largest first`} stacked>
             <thead>
               <tr>
                 <Th>{words.nounTitle}</Th>
@@ -152,29 +170,30 @@ export function RunGate({
                 <Th numeric>Baseline</Th>
                 <Th numeric>{headLabel}</Th>
                 <Th numeric>Δ</Th>
-                <Th numeric>p (one-sided)</Th>
+                <Th>Status</Th>
               </tr>
             </thead>
             <tbody>
-              {comparison.regressions.map((regression) => (
-                <tr key={`${regression.endpoint ?? ""} ${regression.metric}`} data-testid="verdict-regression" className={STACKED_PAIR_ROW}>
+              {comparison.changes.map((change) => (
+                <tr key={`${change.endpoint ?? ""} ${change.metric}`} data-testid="verdict-change" data-status={change.status} className={STACKED_PAIR_ROW}>
                   <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
-                    {name(regression.endpoint)}
+                    {name(change.endpoint)}
                   </Td>
                   <Td className={PHONE.metric} data-column="metric">
-                    {metricName(regression)}
+                    {metricName(change)}
                   </Td>
                   <Td numeric label="baseline" className={PHONE.base} data-column="base">
-                    {value(regression, regression.base)}
+                    {value(change, change.base)}
                   </Td>
                   <Td numeric label={headLabel.toLowerCase()} className={PHONE.head} data-column="head">
-                    {value(regression, regression.head)}
+                    {value(change, change.head)}
                   </Td>
-                  <Td numeric className={cn("text-bad", PHONE.delta)} data-column="delta">
-                    {formatDeltaPct(regression.deltaPct)}
+                  <Td numeric className={cn(STATUS_LOOK[change.status].className, PHONE.delta)} data-column="delta">
+                    {formatDeltaPct(change.deltaPct)}
                   </Td>
-                  <Td numeric className={PHONE.p} data-column="p">
-                    {formatPValue(regression.pValue)}
+                  <Td className={PHONE.status} data-column="status">
+                    <span className={cn("font-medium", STATUS_LOOK[change.status].className)}>{STATUS_LOOK[change.status].label}</span>
+                    <span className="text-text-muted"> · {change.why.replace(/^(regressed|improved|significant|undecided|exact): /, "")}</span>
                   </Td>
                 </tr>
               ))}

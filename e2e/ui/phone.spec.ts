@@ -153,8 +153,8 @@ test("a run's page: the gate's outcome, each regression's Δ, p and baseline →
   await page.setViewportSize(PHONE);
   await page.goto(`/projects/${slug}/runs/${id}`);
   await expectOnScreen(page.getByTestId("verdict-badge"), "the gate's outcome");
-  const regressions = page.getByTestId("verdict-regression");
-  for (const column of ["endpoint", "metric", "delta", "p", "base", "head"]) {
+  const regressions = page.getByTestId("verdict-change");
+  for (const column of ["endpoint", "metric", "delta", "status", "base", "head"]) {
     await expectOnScreen(cellsOf(regressions, column), `gate regression ${column}`);
   }
   const endpoints = page.getByTestId("endpoint-row").or(page.getByTestId("aggregate-row"));
@@ -173,7 +173,7 @@ test("a run's page: the gate's outcome, each regression's Δ, p and baseline →
   await page.setViewportSize(DESKTOP);
   await expect(page.getByLabel("Sort by")).toBeHidden();
   await expect(page.getByRole("button", { name: "P95" })).toBeVisible();
-  for (const column of ["delta", "p"]) await expectOnScreen(cellsOf(regressions, column), `gate regression ${column} at 1440 px`);
+  for (const column of ["delta", "status"]) await expectOnScreen(cellsOf(regressions, column), `gate change ${column} at 1440 px`);
   for (const column of ["p95", "errorRate"]) await expectOnScreen(cellsOf(endpoints, column), `endpoint ${column} at 1440 px`);
   await screenshots(page, "phone-run");
 });

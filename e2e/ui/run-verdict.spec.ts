@@ -39,7 +39,7 @@ test("a run page opens with its CI gate: the baseline, what regressed, and a lin
   await expect(verdict.getByTestId("verdict-badge")).toHaveText("✗ FAIL");
   await expect(verdict).toContainText("Against the 3 ghz runs labelled nightly on main; judged with 2 earlier rounds of commit a5c0ffe");
   await expect(verdict.getByTestId("verdict-reasons")).toContainText("regressed against the baseline");
-  await expect(verdict.getByTestId("verdict-regression").filter({ hasText: "SearchListings" }).first()).toContainText(/\+\d+(\.\d)?%/);
+  await expect(verdict.getByTestId("verdict-change").filter({ hasText: "SearchListings" }).first()).toContainText(/\+\d+(\.\d)?%/);
   await screenshots(page, "run-verdict-fail");
 
   await verdict.getByTestId("verdict-compare-link").click();

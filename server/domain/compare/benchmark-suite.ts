@@ -17,10 +17,11 @@
  * Left out of every estimate: benchmarks whose exact count changed (exact-metrics.ts: those changed for
  * sure). After the family correction, `judgeAgainstMachine` says what one run against one cannot tell:
  * a benchmark that moved together with others, beyond the main group, is undecided (a burst on part of
- * the run does the same); and with an envelope, a whole run that moved far beyond any shift the series has
- * shown is a change, whatever the group says.
+ * the run does the same); and a whole run that moved beyond any shift the series has shown, and beyond what
+ * a burst on a shared runner does, is a change, whatever the group says.
  */
 import { formatDeltaPct, formatPct } from "../format";
+import { twoSidedTPValue } from "../stats/t-distribution";
 import type { EndpointResult } from "../run";
 import { isBenchmark } from "../run";
 import { METRICS } from "../metrics";
@@ -44,7 +45,13 @@ export const RUN_TO_RUN_NOISE_FLOOR = 0.02;
 /** Degrees of freedom given to the prior noise (it is an estimate from other runs, not a known constant). */
 export const PRIOR_DEGREES_OF_FREEDOM = 10;
 /** Base runs needed before their shifts are read as the machine's envelope. */
-export const MIN_ENVELOPE_RUNS = 10;
+export const MIN_ENVELOPE_RUNS = 5;
+/**
+ * How much a burst of other work can slow a whole run on a shared runner, whatever a series' own history
+ * shows (the shared fixtures' machine: 20–50%; our evaluation runs: docs/benchmark-evaluation.md). A whole
+ * run that moved by less may be the machine however calm the series has been: it is not failed on.
+ */
+export const SHARED_RUNNER_BURST = Math.log(1.5);
 
 /** A benchmark endpoint of the comparison: its display name and how to read it from a run. */
 export interface SuiteBenchmark {
@@ -63,7 +70,7 @@ export interface SuiteShifts {
   /** The head's shift, its groups and noise (one head run); null with several head runs. */
   head: MachineShift | null;
   /** The base runs' shifts (levels, ≥ MIN_ENVELOPE_RUNS runs): the shifts this series has shown. */
-  envelope: { low: number; high: number; runs: number } | null;
+  envelope: { low: number; high: number; runs: number; shifts: number[] } | null;
   /** Benchmarks left out of the head's estimate: an exact count of theirs changed. */
   changedByCounts: Set<string>;
   /** How many benchmarks the shifts were measured on. */
@@ -179,7 +186,7 @@ export function measureSuiteShifts(
   }
   if (byRun.size === 0) return null;
   const envelope =
-    baseShifts.length >= MIN_ENVELOPE_RUNS ? { low: Math.min(...baseShifts), high: Math.max(...baseShifts), runs: baseShifts.length } : null;
+    baseShifts.length >= MIN_ENVELOPE_RUNS ? { low: Math.min(...baseShifts), high: Math.max(...baseShifts), runs: baseShifts.length, shifts: baseShifts } : null;
   return { mode: "levels", byRun, head, envelope, changedByCounts: changed, benchmarks: levels.size, pairNoise: null };
 }
 
@@ -215,18 +222,43 @@ const isShiftJudged = (metric: MetricComparison) =>
   metric.gate && metric.metric === METRICS.mean.name && (metric.test === "repetitions" || metric.test === "prediction" || metric.test === "student" || metric.test === "welch");
 
 /**
- * After the family correction, what one head run cannot tell apart from the machine: a benchmark judged
- * regressed that moved together with others beyond the main group is undecided (a burst on part of the
- * run does the same); with the series' envelope, the benchmarks of a head run that moved far beyond any
- * shift the series has shown are regressed, whatever the group says. Every other verdict stands.
+ * Whether a head run's whole shift is beyond what its machine has shown: a prediction test of the shift
+ * against the base runs' shifts (prediction-interval t test, df = n − 1, one-sided at α), at least the
+ * minimum effect above the highest of them. "beyond": beyond the series' envelope only; "far-beyond": also
+ * beyond what a burst on a shared runner does (SHARED_RUNNER_BURST), by the minimum effect. Without an
+ * envelope (one run against one), only the second can be said: "beyond-burst".
+ */
+function wholeRunExcess(suite: SuiteShifts, head: MachineShift, options: CompareOptions): "far-beyond" | "beyond" | "beyond-burst" | null {
+  const minEffect = Math.log1p(options.minEffectPct / 100);
+  const beyondBurst = head.shift >= SHARED_RUNNER_BURST + minEffect;
+  const envelope = suite.envelope;
+  if (envelope === null) return beyondBurst ? "beyond-burst" : null;
+  const { shifts } = envelope;
+  const mean = shifts.reduce((sum, value) => sum + value, 0) / shifts.length;
+  const sd = Math.sqrt(shifts.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (shifts.length - 1));
+  const spread = Math.max(sd, 0.001) * Math.sqrt(1 + 1 / shifts.length);
+  const pValue = twoSidedTPValue((head.shift - mean) / spread, shifts.length - 1) / 2;
+  if (!(head.shift > mean && pValue < options.alpha && head.shift - envelope.high >= minEffect)) return null;
+  return beyondBurst ? "far-beyond" : "beyond";
+}
+
+/**
+ * After the family correction, what one head run cannot tell apart from the machine:
+ * - a benchmark judged regressed that moved together with others beyond the main group is undecided (a
+ *   burst on part of the run does the same);
+ * - a whole run that moved beyond its series' envelope (wholeRunExcess): the benchmarks that moved with it
+ *   (worse, by at least the minimum effect) are regressed when it is also far beyond a shared runner's
+ *   burst, else undecided ("more than this series has shown, as much as a burst does"); one run against
+ *   one (no envelope) beyond a burst: undecided.
+ * Every other verdict stands. (The caller sets each endpoint's verdict from its metrics again.)
  */
 export function judgeAgainstMachine(endpoints: readonly EndpointComparison[], suite: SuiteShifts | null, options: CompareOptions): EndpointComparison[] {
   const head = suite?.head ?? null;
   if (suite === null || head === null) return [...endpoints];
   const groupOf = (name: string) => head.alternatives.find((group) => group.keys.includes(name)) ?? null;
-  const minEffect = Math.log1p(options.minEffectPct / 100);
   const envelope = suite.envelope;
-  const beyondEnvelope = envelope !== null && head.shift - envelope.high >= minEffect + 3 * head.standardError;
+  const excess = wholeRunExcess(suite, head, options);
+  const seen = envelope ? `${shiftPct(envelope.low)} to ${shiftPct(envelope.high)} over its ${envelope.runs} base runs` : null;
   return endpoints.map((endpoint) => {
     const metrics = endpoint.metrics.map((metric): MetricComparison => {
       if (!isShiftJudged(metric) || metric.deltaPct === null || metric.better === null) return metric;
@@ -242,17 +274,29 @@ export function judgeAgainstMachine(endpoints: readonly EndpointComparison[], su
           reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, beyond the machine's shift, but together with ${listed} (${shiftPct(group.shift)} alike): a burst of other work during part of the run would do the same, and one run against one cannot tell the two apart (an A/B job, rounds or the series' history can); ${metric.reason}`,
         };
       }
-      const isHeadGroup = head.keys.includes(endpoint.name);
-      if (beyondEnvelope && isHeadGroup && metric.verdict !== "regressed" && metric.deltaPct >= options.minEffectPct && metric.better === "lower") {
+      const movedWithRun = head.keys.includes(endpoint.name) && metric.verdict !== "regressed" && metric.deltaPct >= options.minEffectPct && metric.better === "lower";
+      if (excess === null || !movedWithRun) return metric;
+      const burst = `a burst of other work on a shared runner slows a whole run by up to ${shiftPct(SHARED_RUNNER_BURST)}`;
+      if (excess === "far-beyond") {
         return {
           ...metric,
           verdict: "regressed",
           inconclusiveKind: null,
           isBeyondEnvelope: true,
-          reason: `${formatDeltaPct(metric.deltaPct)} with the whole run (${shiftPct(head.shift)}), far beyond any shift this series has shown (${shiftPct(envelope.low)} to ${shiftPct(envelope.high)} over its ${envelope.runs} base runs): not the machine`,
+          reason: `${formatDeltaPct(metric.deltaPct)} with the whole run (${shiftPct(head.shift)}), far beyond any shift this series has shown (${seen}), and more than ${burst}: not the machine`,
         };
       }
-      return metric;
+      const why =
+        excess === "beyond"
+          ? `more than any shift this series has shown (${seen}), but ${burst}`
+          : `more than ${burst}, but one run against one cannot tell the machine from a change that slowed every benchmark alike`;
+      return {
+        ...metric,
+        verdict: "inconclusive",
+        inconclusiveKind: "undecided",
+        undecidedBy: "machine",
+        reason: `undecided: ${formatDeltaPct(metric.deltaPct)} with the whole run (${shiftPct(head.shift)}), ${why}; an A/B job (both sides in one CI job) tells them apart`,
+      };
     });
     return { ...endpoint, metrics };
   });

@@ -170,7 +170,7 @@ export function describeChangeStatus(change: NamedChange, options: { kind: Serie
   }
   if (change.status === "undecided") {
     if (metric.undecidedBy === "machine") {
-      return `undecided: moved together with other ${wordsOf(options.kind).nouns} of the run, as a burst on part of it would`;
+      return `undecided: moved together with other ${wordsOf(options.kind).nouns} of the run: the machine or the code (an A/B job tells)`;
     }
     return `undecided: significant alone (p ${p(metric.pValue)}), not once corrected (Holm-adjusted p ${p(metric.adjustedPValue)})`;
   }
