@@ -1,12 +1,12 @@
 import type { ReadDb } from "../db";
 import { listRuns } from "./runs";
-import { ACTIVE_STATES, regressionStatusOf } from "../domain/incidents/state";
+import { ACTIVE_STATES } from "../domain/incidents/state";
 import type { IncidentState } from "../domain/incidents/state";
 import { AGGREGATE_DISPLAY_NAME, endpointDisplayName } from "../domain/run";
 import { RECENT_RUNS, SERIES_LENGTH, summarizeSeries } from "../domain/series/overview";
 import type { SeriesChanges, SeriesResult } from "../domain/series/overview";
 import type { RecordedChange } from "../domain/series/recorded-changes";
-import type { SeriesGate } from "../domain/series/gate-status";
+import { withTriage } from "../domain/series/gate-status";
 import { seriesName } from "../domain/series/series";
 import { checkProjectFreshness } from "./project-freshness";
 import { findSeriesGates } from "./series-gates";
@@ -151,22 +151,6 @@ async function findSeriesChanges(db: ReadDb, projectId: string, rows: readonly S
 }
 
 /**
- * The incidents of each series still keeping its gate on the level before their step (any state but
- * accepted and invalid), among the recorded changes read: what a "main fails the gate" banner links.
- */
-function withIncidents(gates: readonly SeriesGate[], recorded: SeriesChanges): SeriesGate[] {
-  return gates.map((gate) => {
-    const numbers = new Map<number, IncidentState>();
-    for (const change of recorded.changes) {
-      if (change.series !== gate.key || change.incident === null || regressionStatusOf(change.incident.state) !== "open") continue;
-      numbers.set(change.incident.number, change.incident.state);
-    }
-    const incidents = [...numbers].sort(([a], [b]) => a - b).map(([number, state]) => ({ number, state }));
-    return { ...gate, incidents };
-  });
-}
-
-/**
  * Everything the overview page shows, in nine queries (project, series, then the recorded changes and
  * change markers in sight of them; the default branch's series and their latest runs' gate outcomes;
  * recent runs, the freshness check's run times, open regressions), however many endpoints it has. Null
@@ -210,7 +194,7 @@ export async function getProjectOverview(db: ReadDb, projectSlug: string) {
   for (const entry of byEndpoint.values()) entry.results.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime());
 
   const latestRunId = recent.runs[0]?.id ?? null;
-  const gates = withIncidents(gatesByProject.get(project.id) ?? [], changes.recorded);
+  const gates = withTriage(gatesByProject.get(project.id) ?? [], changes.recorded);
   const context = { defaultBranch: project.defaultBranch, gates };
   const aggregateEntry = byEndpoint.get(null);
   const aggregate = aggregateEntry

@@ -6,6 +6,7 @@ import { parseUploadQuery } from "../schemas/runs";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { ingestTestRun } from "../testing/seed";
 import type { Principal } from "./auth";
+import { updateIncidents } from "./incidents";
 import { getProjectOverview } from "./project-overview";
 import { listProjectCards } from "./projects";
 import { uploadOfFiles } from "./received-upload";
@@ -113,16 +114,28 @@ describe.each(testDatabaseTargets())("the gate's status of the default branch's 
     expect(joinInts.gate).toMatchObject({ outcome: "fail", isOwnSeries: false, change: { status: "regressed" } });
   });
 
-  it("once detection confirms the step, the banner's series links its incident; once main passes, the streak is gone", async () => {
+  it("once detection confirms the step, the banner's series links its incident, then says it was accepted; once main passes, the streak is gone", async () => {
     await upload("slow-joinints-6.txt");
     const latest = await upload("slow-joinints-7.txt");
     const project = await database.prisma.project.findUniqueOrThrow({ where: { slug } });
     await detectRegressionsAfterRun(database.prisma, project, await database.prisma.run.findUniqueOrThrow({ where: { id: latest } }));
     const withIncident = await overview();
     expect(withIncident.activeIncidents).toBe(1);
-    expect(withIncident.gates[0]).toMatchObject({ failing: { since: { runId: ids["slow-joinints-1.txt"] }, runs: 7 }, incidents: [{ number: 1, state: "open" }] });
+    expect(withIncident.gates[0]).toMatchObject({
+      failing: { since: { runId: ids["slow-joinints-1.txt"] }, runs: 7 },
+      incidents: [{ number: 1, state: "open" }],
+      triagedSince: [],
+    });
 
-    // The package as it was again: judged against the level before the open step, main passes.
+    // Accepted after the latest run was judged: its stored failure stands, and the banner says the next run follows the new level.
+    await updateIncidents(database.prisma, ADMIN, slug, [1], { state: "accepted" }, { viaSession: false, name: "sam" }, { baseUrl: "http://bench.test" });
+    expect((await overview()).gates[0]).toMatchObject({
+      failing: { runs: 7 },
+      incidents: [],
+      triagedSince: [{ incident: { number: 1, state: "accepted" }, marker: null }],
+    });
+
+    // The package as it was again: judged against the accepted level, main does not fail.
     await upload("baseline-8.txt");
     const fixed = await overview();
     expect(fixed.gates[0]).toMatchObject({ failing: null });

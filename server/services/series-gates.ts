@@ -61,6 +61,7 @@ interface GateRunRow {
   series: number;
   id: string;
   startedAt: Date;
+  uploadedAt: Date;
   gitCommit: string | null;
   outcome: string | null;
   reasons: string[] | null;
@@ -79,11 +80,12 @@ const SERIES_ORDER = Prisma.sql`project_id, tool, label, git_branch, testbed, st
 async function readLatestRuns(db: ReadDb, series: readonly DefaultBranchSeries[]): Promise<GateRunRow[]> {
   const parts = series.map(
     (one, index) => Prisma.sql`(
-      SELECT ${index}::int AS series, id, "startedAt", "gitCommit", outcome,
+      SELECT ${index}::int AS series, id, "startedAt", "uploadedAt", "gitCommit", outcome,
              CASE WHEN row_number() OVER newest = 1 THEN reasons END AS reasons,
              CASE WHEN row_number() OVER newest = 1 THEN changes END AS changes
         FROM (
-          SELECT id, started_at AS "startedAt", git_commit AS "gitCommit", outcome, outcome_reasons AS reasons, gate_changes AS changes
+          SELECT id, started_at AS "startedAt", uploaded_at AS "uploadedAt", git_commit AS "gitCommit", outcome,
+                 outcome_reasons AS reasons, gate_changes AS changes
             FROM runs
            WHERE ${seriesCondition(one)}
            ORDER BY ${SERIES_ORDER}
@@ -139,7 +141,7 @@ export async function readSeriesGates(db: ReadDb, series: readonly DefaultBranch
   if (series.length === 0) return byProject;
   const rows = await readLatestRuns(db, series);
   const runsOf = series.map((): GateRunRow[] => []);
-  for (const row of rows) runsOf[row.series]?.push({ ...row, startedAt: new Date(row.startedAt) });
+  for (const row of rows) runsOf[row.series]?.push({ ...row, startedAt: new Date(row.startedAt), uploadedAt: new Date(row.uploadedAt) });
   const gates = await Promise.all(
     series.map(async (one, index) => {
       // UNION ALL keeps no order: newest first again, as each part read them.

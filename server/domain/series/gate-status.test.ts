@@ -7,7 +7,9 @@ import {
   readKeptGateChanges,
   summarizeCardGate,
   summarizeSeriesGate,
+  withTriage,
 } from "./gate-status";
+import type { RecordedChange } from "./recorded-changes";
 import type { SeriesGateInput, SeriesGateRun } from "./gate-status";
 
 const day = (index: number) => new Date(Date.UTC(2026, 10, 1 + index, 3));
@@ -63,6 +65,7 @@ describe("summarizeSeriesGate", () => {
       latest: {
         runId: "run6",
         startedAt: day(6),
+        uploadedAt: day(6),
         commit: "c0ffee6",
         outcome: "fail",
         reasons: ["1 benchmark regressed against the baseline"],
@@ -70,6 +73,7 @@ describe("summarizeSeriesGate", () => {
       },
       failing: { since: { runId: "run2", startedAt: day(2), commit: "c0ffee2" }, runs: 5 },
       incidents: [],
+      triagedSince: [],
     });
   });
 
@@ -95,6 +99,51 @@ describe("summarizeSeriesGate", () => {
       { endpoint: null, protocol: null, metric: "p95", deltaPct: null, status: "exact" },
     ]);
     expect(summarizeSeriesGate(input([]))).toBeNull();
+  });
+});
+
+describe("withTriage", () => {
+  const gate = summarizeSeriesGate(input(["pass", "fail", "fail", "fail"]))!;
+  function change(number: number, state: "open" | "investigating" | "fixed" | "accepted" | "invalid", overrides: Partial<RecordedChange> = {}): RecordedChange {
+    return {
+      endpointId: 1,
+      series: gate.key,
+      kind: "regression",
+      status: state === "accepted" ? "acknowledged" : state === "invalid" ? "dismissed" : "open",
+      metric: "mean",
+      deltaPct: 370,
+      firstRunId: "run1",
+      at: day(1),
+      incident: { number, state },
+      decidedAt: state === "accepted" || state === "invalid" ? day(5) : null,
+      ...overrides,
+    };
+  }
+
+  it("links the series' incidents that keep the gate on the level before their step, each once", () => {
+    const changes = [change(2, "open"), change(2, "open", { metric: "p99" }), change(1, "fixed"), change(4, "open", { series: "k6 · nightly · main" })];
+    expect(withTriage([gate], { changes, markers: [] })[0]).toMatchObject({
+      incidents: [
+        { number: 1, state: "fixed" },
+        { number: 2, state: "open" },
+      ],
+      triagedSince: [],
+    });
+  });
+
+  it("says what was triaged since the latest run was judged: its stored failure stands, the next run follows the triage", () => {
+    const markers = [
+      { at: day(4), text: "pool 20 → 50", createdAt: day(5) },
+      { at: day(0), text: "older", createdAt: day(0) },
+    ];
+    const changes = [change(3, "accepted"), change(5, "invalid", { decidedAt: day(2) })];
+    expect(withTriage([gate], { changes, markers })[0]).toMatchObject({
+      incidents: [],
+      triagedSince: [
+        { incident: { number: 3, state: "accepted" }, marker: null },
+        { incident: null, marker: "pool 20 → 50" },
+      ],
+    });
   });
 });
 

@@ -3,7 +3,9 @@ import { GATE_CHANGE_STATUSES } from "../gate/judge";
 import type { KeptGateChange } from "../gate/judge";
 import { OUTCOMES } from "../gate/outcome";
 import type { Outcome } from "../gate/outcome";
+import { regressionStatusOf } from "../incidents/state";
 import type { IncidentState } from "../incidents/state";
+import type { ChangeMarker, RecordedChange } from "./recorded-changes";
 import { seriesName } from "./series";
 
 /**
@@ -32,6 +34,8 @@ export const NAMED_CHANGES = 3;
 export interface SeriesGateRun {
   id: string;
   startedAt: Date;
+  /** When it was stored (its gate judged it then). */
+  uploadedAt?: Date;
   gitCommit: string | null;
   /** As stored: "pass" | "fail" | "inconclusive", or null for runs judged before outcomes were kept. */
   outcome: string | null;
@@ -52,6 +56,7 @@ export interface SeriesGate {
   branch: string;
   testbed: string | null;
   latest: GateRunRef & {
+    uploadedAt: Date;
     /** Null: judged before outcomes were kept. */
     outcome: Outcome | null;
     reasons: string[];
@@ -62,6 +67,11 @@ export interface SeriesGate {
   failing: { since: GateRunRef; runs: number } | null;
   /** Incidents on the series still keeping the gate on the level before their step (not accepted, not invalid). */
   incidents: { number: number; state: IncidentState }[];
+  /**
+   * Triage since the latest run was judged (an incident of the series accepted or marked invalid, a change
+   * marker set): its stored "fail" stands, but the next run is judged against what the triage decided.
+   */
+  triagedSince: { incident: { number: number; state: IncidentState } | null; marker: string | null }[];
 }
 
 const keptGateChangeSchema = z.object({
@@ -133,10 +143,47 @@ export function summarizeSeriesGate(input: SeriesGateInput): SeriesGate | null {
     label: input.label,
     branch: input.branch,
     testbed: input.testbed,
-    latest: { ...refOf(latest), outcome: readOutcome(latest.outcome), reasons: [...input.latestReasons], changes: readKeptGateChanges(input.latestChanges) },
+    latest: {
+      ...refOf(latest),
+      uploadedAt: latest.uploadedAt ?? latest.startedAt,
+      outcome: readOutcome(latest.outcome),
+      reasons: [...input.latestReasons],
+      changes: readKeptGateChanges(input.latestChanges),
+    },
     failing,
-    incidents: input.incidents ?? [],
+    incidents: [],
+    triagedSince: [],
   };
+}
+
+/**
+ * Each series' incidents, from the overview's recorded changes (of every series): those still keeping the
+ * gate on the level before their step (open, investigating, fixed, backed out: what a "fails the gate"
+ * banner links), and the triage made since its latest run was judged (an incident accepted or marked
+ * invalid, a change marker), which the next run's gate will follow.
+ */
+export function withTriage(gates: readonly SeriesGate[], recorded: { changes: readonly RecordedChange[]; markers: readonly ChangeMarker[] }): SeriesGate[] {
+  return gates.map((gate) => {
+    const judgedAt = gate.latest.uploadedAt.getTime();
+    const active = new Map<number, IncidentState>();
+    const decided = new Map<number, IncidentState>();
+    for (const change of recorded.changes) {
+      if (change.series !== gate.key || change.incident === null) continue;
+      const { number, state } = change.incident;
+      if (regressionStatusOf(state) === "open") active.set(number, state);
+      else if (change.decidedAt != null && change.decidedAt.getTime() >= judgedAt) decided.set(number, state);
+    }
+    const byNumber = (entries: Map<number, IncidentState>) => [...entries].sort(([a], [b]) => a - b).map(([number, state]) => ({ number, state }));
+    const markers = recorded.markers.filter((marker) => marker.createdAt !== undefined && marker.createdAt.getTime() >= judgedAt);
+    return {
+      ...gate,
+      incidents: byNumber(active),
+      triagedSince: [
+        ...byNumber(decided).map((incident) => ({ incident, marker: null })),
+        ...markers.map((marker) => ({ incident: null, marker: marker.text })),
+      ],
+    };
+  });
 }
 
 /** What the latest run of a row's series on the default branch answered for that row's endpoint (or the aggregate). */

@@ -228,8 +228,9 @@ function rowGate(
 
 /**
  * Whether the trend of `newestFirst` (one series, the latest first) is too young to read a flat arrow as "no
- * significant change": a streak of failed runs on top that no triage covers (the detector has not
- * confirmed the step yet), or fewer than MIN_REGIME_RUNS runs in the window's regime. Null: settled.
+ * significant change": a streak of failed runs on top that no triage covers and no open regression explains
+ * (the detector has not confirmed the step yet), or fewer than MIN_REGIME_RUNS runs in the window's
+ * regime. Null: settled, or compared with the level before a step the detector confirmed.
  */
 export function findUnsettled(
   newestFirst: readonly SeriesResult[],
@@ -239,13 +240,14 @@ export function findUnsettled(
 ): Unsettled | null {
   const [latest] = newestFirst;
   if (latest === undefined) return null;
+  // Before an open regression the reference is the level before its step: the detector has confirmed it (the
+  // row names its incident when it moved this endpoint), and the runs failing since are judged against it.
+  if (window.before !== null) return null;
   if (latest.regressed === true && !isCoveredByTriage(latest, changes, markers)) {
     const end = newestFirst.findIndex((result) => result.regressed !== true || isCoveredByTriage(result, changes, markers));
     const streak = end === -1 ? newestFirst : newestFirst.slice(0, end);
     return { kind: "failing", runs: streak.length, needed: MIN_REGIME_RUNS, since: streak.at(-1)!.startedAt, sinceKind: "change", sinceWords: null };
   }
-  // Before an open regression the reference is the level before its step (the row names its incident).
-  if (window.before !== null) return null;
   const runs = window.runIds.length + 1;
   if (runs >= MIN_REGIME_RUNS) return null;
   return { kind: "few-runs", runs, needed: MIN_REGIME_RUNS, since: window.sinceAt, sinceKind: window.sinceKind, sinceWords: window.since };

@@ -146,6 +146,13 @@ describe("never 'no significant change' with too few runs since a step to tell",
     expect(summarizeSeries(ENDPOINT, results(YOUNG_STEP), "run22")?.trend).toMatchObject({ direction: "flat", unsettled: null });
   });
 
+  it("once detection has confirmed the step (an open incident), the failing runs are judged against the level before it: settled", () => {
+    const level = [...STEP.slice(0, 28)];
+    const flat = onMain(level.map((_, index) => 5 + NOISE[index % 10]! / 2), 20);
+    const summary = summarizeSeries({ ...ENDPOINT, id: 2 }, flat, "run27", { changes: [regression(20)], markers: [] }, MAIN);
+    expect(summary?.trend).toMatchObject({ direction: "flat", before: "incident #3", unsettled: null });
+  });
+
   it("a step just accepted: fewer than MIN_REGIME_RUNS runs of the new level", () => {
     const accepted = regression(25, { status: "acknowledged", incident: { number: 3, state: "accepted" }, decidedAt: hour(40) });
     const level = [...STEP.slice(0, 25), 13, 13.1, 12.9];
