@@ -39,6 +39,7 @@ describe("gate words", () => {
       title:
         "The CI gate's answer to the latest run of go · nightly · main (2026-11-12 03:00, commit c0ffee2): fail. This benchmark: +373.8% mean time/op, regressed (worse and significant once corrected for the endpoints judged). 1 benchmark regressed against the baseline. Open the run.",
     });
+    expect(describeEndpointGate(join, gate, "benchmark", { showChange: false }).text).toBe("Gate: fail");
     const other = gateOfEndpoint(gate, { id: 2, name: "m > BenchmarkEncode", protocol: "benchmark" }, { measured: true, isOwnSeries: true })!;
     expect(describeEndpointGate(other, gate, "benchmark").text).toBe("Gate: fail (2 other benchmarks)");
     expect(describeEndpointGate(other, gate, "benchmark").title).toMatch(/It named no change of this benchmark; 2 other benchmarks failed it\./);

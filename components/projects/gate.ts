@@ -59,13 +59,19 @@ export interface GateMark {
  * endpoints)", "Gate: pass"; "Gate on main: …" when the row's own runs are of another branch. Its title
  * says which run, what the gate made of this endpoint, and the run's reasons.
  */
-export function describeEndpointGate(gate: EndpointGate, series: SeriesGate | undefined, kind: SeriesKinds, { isAggregate = false } = {}): GateMark {
+export function describeEndpointGate(
+  gate: EndpointGate,
+  series: SeriesGate | undefined,
+  kind: SeriesKinds,
+  /** showChange false: the change in the title only (an incident mark beside it already says it). */
+  { isAggregate = false, showChange = true } = {},
+): GateMark {
   const prefix = gate.isOwnSeries ? "Gate" : `Gate on ${series?.branch ?? "the default branch"}`;
   const words = wordsOf(kind);
   // The aggregate's "others" are the endpoints themselves.
   const others = `${gate.othersFailing}${isAggregate ? "" : " other"} ${gate.othersFailing === 1 ? words.noun : words.nouns}`;
   let text = `${prefix}: ${gate.outcome}`;
-  if (gate.change) text += ` · ${describeGateChange(gate.change, kind)}`;
+  if (gate.change) text += showChange ? ` · ${describeGateChange(gate.change, kind)}` : "";
   else if (gate.outcome === "fail" && gate.othersFailing > 0) text += ` (${others})`;
   const about = series ? `The CI gate's answer to ${runWords(series)}: ${gate.outcome}.` : `The CI gate's answer to the latest run of this series: ${gate.outcome}.`;
   const own = gate.change

@@ -354,7 +354,10 @@ function TrendCell({
   const hasIncident = endpoint.incidents.length > 0;
   const showsArrow = !hasIncident || trend.symbol === "↑" || trend.symbol === "↓";
   const gate = endpoint.gate;
-  const mark = gate ? describeEndpointGate(gate, gates.find((series) => series.key === gate.series), kind, { isAggregate: endpoint.id === null }) : null;
+  // Beside an incident mark the gate's own number would say the same change a third time (the arrow the second).
+  const mark = gate
+    ? describeEndpointGate(gate, gates.find((series) => series.key === gate.series), kind, { isAggregate: endpoint.id === null, showChange: !hasIncident })
+    : null;
   return (
     <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
       {endpoint.incidents.map((incident) => {
