@@ -39,10 +39,11 @@ const SLOW = [
   "app/api/v1/projects/[[]project]/runs/gate.test.ts",
   // Every bundled real round through the CI gate.
   "app/api/v1/projects/[[]project]/runs/verdict-fixtures.test.ts",
-  // Child processes: job workers killed and restarted; the PR comment script and git.
+  // Child processes: job workers killed and restarted; the PR comment and A/B scripts and git.
   "server/jobs/restart.test.ts",
   "scripts/ci/benchtrack-pr.test.ts",
   "scripts/ci/benchtrack-pr-gitlab.test.ts",
+  "scripts/ci/benchtrack-ab.test.ts",
   // A streaming replica of the PostgreSQL server (pg_basebackup, a second cluster): PostgreSQL only.
   "server/services/read-replicas.test.ts",
   // Always on an embedded database of their own: the demo seed (≈150 uploads), the database lock across

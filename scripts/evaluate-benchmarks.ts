@@ -1,49 +1,314 @@
 /**
- * How one benchmark run against one is judged on real runs (docs/benchmarks.md, "Statistics"): every
- * pair of the demo's real go test -bench runs (scripts/seed/go-bench/runs: 9 of the package as it is, 7
- * with JoinInts rewritten slower), compared as the compare page and the CI gate compare them (compareRuns,
- * the default options: α 0.01 over the benchmarks, 5% minimum effect), with no history.
+ * How the CI gate judges microbenchmarks on real runs (docs/benchmark-evaluation.md): the runs of
+ * scripts/evaluate/micro (go test -bench, hyperfine, pytest-benchmark, Google Benchmark, vitest bench,
+ * benchmark.js; made on this project's shared 2-core machine, base code and four variants that change one
+ * benchmark, half the suite, most of it, or one or two by about 1.3x; some under a deliberate burst of other
+ * work; and ABBA A/B jobs), judged the way an upload is judged (decideFromRuns in server/domain/gate/judge.ts,
+ * the function the upload path calls; the A/B jobs as the upload answers them after each pair).
  *
- *   npx tsx scripts/evaluate-benchmarks.ts      (npm run evaluate:benchmarks)
+ *   npx tsx scripts/evaluate-benchmarks.ts [--data <folder>] [--markdown <file>]   (npm run evaluate:benchmarks)
  *
- * Prints, for pairs of two unchanged runs: how many pairs call any benchmark regressed (a false alarm) or
- * improved, and how many are inconclusive; for (unchanged base, slower head) pairs: how often JoinInts is
- * regressed, how often any other benchmark is called regressed, and how often the comparison is inconclusive.
+ * Three ways a change is judged:
+ * - **first run**: one run against one (each base run against every other run): what a pull request meets
+ *   when its base branch has a single run, or any upload whose series has none;
+ * - **history**: a run against the base runs made before it (up to 10, at least 5): a series on main;
+ * - **A/B jobs**: a job's head runs against its own base runs, pair by pair, stopping when the answer
+ *   says so (ab-job.ts), at most 4 pairs.
+ * What is counted: an unchanged pair's outcome (a false fail, inconclusive) and whether it named a benchmark;
+ * a changed pair's changed benchmarks named (regressed, exact or undecided: listed as worse in the answer),
+ * by the change's size (measured: the median of the variant's quiet runs over base's), and its unchanged
+ * benchmarks named wrongly.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { compareRuns } from "../server/domain/compare/compare-runs";
+import { gunzipSync } from "node:zlib";
+import { comparableOf } from "../server/domain/compare/comparable-run.fixture";
 import type { ComparableRun } from "../server/domain/compare/comparison";
-import { DEFAULT_COMPARE_OPTIONS } from "../server/domain/compare/comparison";
-import { comparableUpload } from "../server/domain/compare/comparable-run.fixture";
+import { namedChangesOf } from "../server/domain/compare/gate-summary";
+import { describeAbJob } from "../server/domain/gate/ab-job";
+import type { AbJobRun } from "../server/domain/gate/ab-job";
+import { decideFromRuns } from "../server/domain/gate/judge";
+import { parseUpload } from "../server/domain/parsers";
+import type { SuiteTruth } from "./evaluate/micro-truth";
+import { SUITES } from "./evaluate/micro-truth";
 
-const RUNS = path.resolve(import.meta.dirname, "seed/go-bench/runs");
-const CHANGED = "BenchmarkJoinInts";
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const index = args.indexOf(name);
+  return index === -1 ? null : (args[index + 1] ?? null);
+};
+const DATA = path.resolve(option("--data") ?? path.join(import.meta.dirname, "evaluate/micro"));
+const MARKDOWN = option("--markdown");
 
-const load = (file: string) => comparableUpload(file, readFileSync(path.join(RUNS, file), "utf8"));
+type Variant = "base" | "one" | "half" | "most" | "small";
+type Burst = "none" | "partial" | "whole";
 
-const files = readdirSync(RUNS).sort();
-const baseline = files.filter((file) => file.startsWith("baseline-")).map(load);
-const slow = files.filter((file) => file.startsWith("slow-joinints-")).map(load);
-const isChanged = (name: string) => name.endsWith(` > ${CHANGED}`);
-
-function tally(pairs: [ComparableRun, ComparableRun][]) {
-  const counts = { pairs: pairs.length, verdicts: { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 }, changedRegressed: 0, otherRegressed: 0, otherImproved: 0 };
-  for (const [base, head] of pairs) {
-    const comparison = compareRuns([base], [head], DEFAULT_COMPARE_OPTIONS);
-    counts.verdicts[comparison.verdict]++;
-    if (comparison.endpoints.some((endpoint) => isChanged(endpoint.name) && endpoint.verdict === "regressed")) counts.changedRegressed++;
-    if (comparison.endpoints.some((endpoint) => !isChanged(endpoint.name) && endpoint.verdict === "regressed")) counts.otherRegressed++;
-    if (comparison.endpoints.some((endpoint) => !isChanged(endpoint.name) && endpoint.verdict === "improved")) counts.otherImproved++;
-  }
-  return counts;
+interface ManifestRun {
+  id: string;
+  seq: number;
+  variant: Variant;
+  kind: "single" | "ab";
+  job?: string;
+  pair?: number;
+  side?: "base" | "head";
+  start_utc: string;
+  burst: { type: Burst };
+  exit_code: number;
+  files: { file: string; gzipped: boolean }[];
 }
 
-const unchangedPairs = baseline.flatMap((base, i) => baseline.filter((_, j) => j !== i).map((head) => [base, head] as [ComparableRun, ComparableRun]));
-const changedPairs = baseline.flatMap((base) => slow.map((head) => [base, head] as [ComparableRun, ComparableRun]));
-const unchanged = tally(unchangedPairs);
-const changed = tally(changedPairs);
-const pct = (count: number, of: number) => `${count}/${of} (${((100 * count) / of).toFixed(0)}%)`;
-console.log(`go test -bench, one run against one, ${baseline.length} unchanged runs and ${slow.length} with ${CHANGED} slower (scripts/seed/go-bench/runs)`);
-console.log(`unchanged vs unchanged (${unchanged.pairs} ordered pairs): any benchmark regressed ${pct(unchanged.otherRegressed, unchanged.pairs)}, any improved ${pct(unchanged.otherImproved, unchanged.pairs)}, comparison inconclusive ${pct(unchanged.verdicts.inconclusive, unchanged.pairs)}`);
-console.log(`unchanged vs slower ${CHANGED} (${changed.pairs} pairs): ${CHANGED} regressed ${pct(changed.changedRegressed, changed.pairs)}, another benchmark regressed ${pct(changed.otherRegressed, changed.pairs)}, comparison inconclusive ${pct(changed.verdicts.inconclusive, changed.pairs)}`);
+interface EvalRun {
+  run: ComparableRun;
+  meta: ManifestRun;
+}
+
+function readRuns(truth: SuiteTruth): EvalRun[] {
+  const manifestPath = path.join(DATA, truth.tool, "manifest.json");
+  if (!existsSync(manifestPath)) return [];
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { runs: ManifestRun[] };
+  return manifest.runs.flatMap((meta): EvalRun[] => {
+    if (meta.exit_code !== 0) return [];
+    const file = meta.files.find((candidate) => truth.file.test(path.basename(candidate.file).replace(/\.gz$/, "")));
+    if (!file) return [];
+    const bytes = readFileSync(path.join(DATA, truth.tool, file.file));
+    const text = (file.gzipped ? gunzipSync(bytes) : bytes).toString("utf8");
+    const parsed = parseUpload({ files: [{ name: path.basename(file.file).replace(/\.gz$/, ""), text }] }).run;
+    return [{ meta, run: comparableOf(meta.id, parsed, { startedAt: meta.start_utc, durationSeconds: null, abPair: meta.kind === "ab" ? (meta.pair ?? null) : null }) }];
+  });
+}
+
+/** The gate's answer on base against head, as an upload gets it (no SLA, fail_on = regression). */
+function judge(baseRuns: readonly ComparableRun[], headRuns: readonly ComparableRun[], noiseOnlyRuns: readonly ComparableRun[] = []) {
+  const { comparison, decision } = decideFromRuns({
+    baseRuns,
+    headRuns,
+    noiseOnlyRuns,
+    project: { minEffectPct: 5, alpha: 0.01, gateMetric: "auto" },
+    failOn: ["regression"],
+    grade: null,
+    thresholds: { evaluated: 0, failed: [] },
+    tool: headRuns[0]!.tool,
+    baselineHow: "evaluation",
+    openRegression: null,
+  });
+  const named = comparison ? namedChangesOf(comparison) : [];
+  return {
+    outcome: decision.outcome,
+    inconclusive: decision.inconclusive,
+    worse: new Set(named.filter((change) => change.status !== "improved").map((change) => change.endpoint)),
+    improved: new Set(named.filter((change) => change.status === "improved").map((change) => change.endpoint)),
+  };
+}
+
+// ---- tallies ----
+
+interface Tally {
+  pairs: number;
+  fail: number;
+  inconclusive: number;
+  /** Pairs that named an unchanged benchmark as worse. */
+  namedUnchanged: number;
+  /** Changed benchmarks (occurrences) by size, and how many were named. */
+  changed: Record<SizeBucket, { seen: number; named: number }>;
+  /** Benchmarks whose exact count changed, and how many were named. */
+  exact: { seen: number; named: number };
+  /** For A/B jobs: pairs used. */
+  pairsUsed: number[];
+}
+type SizeBucket = "≥ 1.5x" | "1.3–1.5x" | "1.1–1.3x" | "< 1.1x";
+const BUCKETS: SizeBucket[] = ["≥ 1.5x", "1.3–1.5x", "1.1–1.3x", "< 1.1x"];
+const bucketOf = (factor: number): SizeBucket => (factor >= 1.5 ? "≥ 1.5x" : factor >= 1.3 ? "1.3–1.5x" : factor >= 1.1 ? "1.1–1.3x" : "< 1.1x");
+const emptyTally = (): Tally => ({
+  pairs: 0,
+  fail: 0,
+  inconclusive: 0,
+  namedUnchanged: 0,
+  changed: Object.fromEntries(BUCKETS.map((bucket) => [bucket, { seen: 0, named: 0 }])) as Tally["changed"],
+  exact: { seen: 0, named: 0 },
+  pairsUsed: [],
+});
+
+const medianOf = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length === 0 ? NaN : sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const meanTimeOf = (run: ComparableRun, name: string) => run.endpoints.find((endpoint) => endpoint.name === name)?.latency.meanMs ?? null;
+
+/** Each changed benchmark's measured factor per variant: the median of the variant's quiet single runs over base's. */
+function measureFactors(runs: readonly EvalRun[], truth: SuiteTruth): Map<string, number> {
+  const quiet = (variant: Variant) => runs.filter(({ meta }) => meta.kind === "single" && meta.variant === variant && meta.burst.type === "none");
+  const factors = new Map<string, number>();
+  for (const variant of ["one", "half", "most", "small"] as const) {
+    for (const name of truth.changed[variant]) {
+      const level = (variant2: Variant) => medianOf(quiet(variant2).flatMap(({ run }) => (meanTimeOf(run, name) === null ? [] : [meanTimeOf(run, name)!])));
+      factors.set(`${variant}\u0000${name}`, level(variant) / level("base"));
+    }
+  }
+  return factors;
+}
+
+/** Benchmarks whose exact counts differ between two sides (each side's first run). */
+function exactChanges(base: ComparableRun, head: ComparableRun): Set<string> {
+  const changed = new Set<string>();
+  for (const endpoint of head.endpoints) {
+    const other = base.endpoints.find((candidate) => candidate.name === endpoint.name);
+    if (!other) continue;
+    for (const [key, metric] of Object.entries(endpoint.metrics)) {
+      const before = other.metrics[key];
+      if (metric.exact && before?.exact && metric.better !== null && before.value !== metric.value) changed.add(endpoint.name);
+    }
+  }
+  return changed;
+}
+
+function count(
+  tally: Tally,
+  answer: ReturnType<typeof judge>,
+  variant: Variant,
+  truth: SuiteTruth,
+  factors: Map<string, number>,
+  names: readonly string[],
+  exact: Set<string>,
+) {
+  tally.pairs++;
+  if (answer.outcome === "fail") tally.fail++;
+  if (answer.outcome === "inconclusive") tally.inconclusive++;
+  const changed = new Set(variant === "base" ? [] : truth.changed[variant]);
+  if (names.some((name) => !changed.has(name) && answer.worse.has(name))) tally.namedUnchanged++;
+  for (const name of changed) {
+    if (!names.includes(name)) continue;
+    const factor = factors.get(`${variant}\u0000${name}`) ?? 1;
+    const bucket = tally.changed[bucketOf(factor)];
+    bucket.seen++;
+    if (answer.worse.has(name)) bucket.named++;
+  }
+  for (const name of exact) {
+    tally.exact.seen++;
+    if (answer.worse.has(name)) tally.exact.named++;
+  }
+}
+
+interface SuiteResult {
+  truth: SuiteTruth;
+  runs: number;
+  scenarios: Record<string, Record<string, Tally>>;
+  factors: Map<string, number>;
+}
+
+const burstOf = (...runs: EvalRun[]): Burst =>
+  runs.some(({ meta }) => meta.burst.type === "whole") ? "whole" : runs.some(({ meta }) => meta.burst.type === "partial") ? "partial" : "none";
+
+function evaluateSuite(truth: SuiteTruth): SuiteResult | null {
+  const runs = readRuns(truth);
+  if (runs.length === 0) return null;
+  const factors = measureFactors(runs, truth);
+  const singles = runs.filter(({ meta }) => meta.kind === "single").sort((a, b) => a.meta.seq - b.meta.seq);
+  const bases = singles.filter(({ meta }) => meta.variant === "base");
+  const scenarios: SuiteResult["scenarios"] = {};
+  const tallyOf = (scenario: string, row: string) => ((scenarios[scenario] ??= {})[row] ??= emptyTally());
+  const names = (run: ComparableRun) => run.endpoints.map((endpoint) => endpoint.name);
+
+  // First run: one run against one.
+  for (const base of bases) {
+    for (const head of singles) {
+      if (head === base) continue;
+      const answer = judge([base.run], [head.run]);
+      const row = head.meta.variant === "base" ? `unchanged, burst: ${burstOf(base, head)}` : `${head.meta.variant}${burstOf(base, head) === "none" ? "" : " (burst)"}`;
+      count(tallyOf("first run (1 vs 1)", row), answer, head.meta.variant, truth, factors, names(head.run), exactChanges(base.run, head.run));
+    }
+  }
+  // History: a run against the base runs before it (main's series).
+  for (const head of singles) {
+    const before = bases.filter(({ meta }) => meta.seq < head.meta.seq).slice(-10);
+    if (before.length < 5) continue;
+    const answer = judge(before.map(({ run }) => run).reverse(), [head.run]);
+    const row = head.meta.variant === "base" ? `unchanged, burst: ${burstOf(head)}` : `${head.meta.variant}${burstOf(head) === "none" ? "" : " (burst)"}`;
+    count(tallyOf("history (5–10 base runs)", row), answer, head.meta.variant, truth, factors, names(head.run), exactChanges(before.at(-1)!.run, head.run));
+  }
+  // A/B jobs, pair by pair.
+  const jobs = new Map<string, EvalRun[]>();
+  for (const run of runs.filter(({ meta }) => meta.kind === "ab")) jobs.set(run.meta.job!, [...(jobs.get(run.meta.job!) ?? []), run]);
+  for (const [job, jobRuns] of jobs) {
+    const headVariant = (jobRuns.find(({ meta }) => meta.side === "head")?.meta.variant ?? "base");
+    const pairs = Math.max(...jobRuns.map(({ meta }) => meta.pair ?? 0));
+    // The series' history a pull request's job has: main's runs before the job (as the upload reads them).
+    const firstSeq = Math.min(...jobRuns.map(({ meta }) => meta.seq));
+    const history = bases.filter(({ meta }) => meta.seq < firstSeq).slice(-10).map(({ run }) => run);
+    let answer: ReturnType<typeof judge> | null = null;
+    let used = 0;
+    for (let pair = 1; pair <= pairs; pair++) {
+      const sofar = jobRuns.filter(({ meta }) => (meta.pair ?? 0) <= pair);
+      const base = sofar.filter(({ meta }) => meta.side === "base");
+      const head = sofar.filter(({ meta }) => meta.side === "head");
+      if (base.length === 0 || head.length === 0) continue;
+      answer = judge(base.map(({ run }) => run), head.map(({ run }) => run), history);
+      used = pair;
+      const abRuns: AbJobRun[] = sofar.map(({ meta, run }) => ({ id: run.id, side: meta.side!, pair: meta.pair! }));
+      const last = abRuns.at(-1)!;
+      if (describeAbJob(job, last, abRuns, answer).next === "stop") break;
+    }
+    if (!answer) continue;
+    const first = (side: "base" | "head") => jobRuns.find(({ meta }) => meta.side === side)!.run;
+    const row = headVariant === "base" ? `unchanged, burst: ${burstOf(...jobRuns)}` : `${headVariant}${burstOf(...jobRuns) === "none" ? "" : " (burst)"}`;
+    const tally = tallyOf("A/B jobs (≤ 4 pairs, ABBA)", row);
+    count(tally, answer, headVariant, truth, factors, names(first("head")), exactChanges(first("base"), first("head")));
+    tally.pairsUsed.push(used);
+  }
+  return { truth, runs: runs.length, scenarios, factors };
+}
+
+// ---- report ----
+
+const pct = (part: number, whole: number) => (whole === 0 ? "—" : `${((100 * part) / whole).toFixed(1)}% (${part}/${whole})`);
+
+function report(results: SuiteResult[]): string {
+  const lines: string[] = [];
+  lines.push("# Microbenchmark gate evaluation", "");
+  lines.push(
+    "Written by `scripts/evaluate-benchmarks.ts`; every figure below is the program's output. Do not edit by hand: run it again.",
+    "",
+    `- Command: \`npx tsx scripts/evaluate-benchmarks.ts --markdown docs/benchmark-evaluation.md\``,
+    `- Data: \`${path.relative(process.cwd(), DATA) || "."}\` (real runs; what each variant changed: scripts/evaluate/micro/README.md and scripts/evaluate/micro-truth.ts).`,
+    "- Gate: the project defaults (α = 0.01, minimum effect 5%, gate metric auto, fail_on = regression), the pure path the upload calls (`decideFromRuns`).",
+    "- Named: the answer lists the benchmark as worse (regressed, exact or undecided). A pair names an unchanged benchmark when any benchmark the variant did not change is listed as worse.",
+    "",
+  );
+  for (const result of results) {
+    lines.push(`## ${result.truth.suite}`, "", `${result.runs} runs read.`, "");
+    for (const [scenario, rows] of Object.entries(result.scenarios)) {
+      lines.push(`### ${scenario}`, "");
+      lines.push("| pairs | n | fail | inconclusive | named an unchanged benchmark | changed ≥ 1.5x named | 1.3–1.5x named | 1.1–1.3x named | exact counts named | mean pairs |");
+      lines.push("| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
+      for (const [row, tally] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b))) {
+        const bucket = (name: SizeBucket) => pct(tally.changed[name].named, tally.changed[name].seen);
+        const pairs = tally.pairsUsed.length === 0 ? "—" : (tally.pairsUsed.reduce((sum, value) => sum + value, 0) / tally.pairsUsed.length).toFixed(2);
+        lines.push(
+          `| ${row} | ${tally.pairs} | ${pct(tally.fail, tally.pairs)} | ${pct(tally.inconclusive, tally.pairs)} | ${pct(tally.namedUnchanged, tally.pairs)} | ${bucket("≥ 1.5x")} | ${bucket("1.3–1.5x")} | ${bucket("1.1–1.3x")} | ${pct(tally.exact.named, tally.exact.seen)} | ${pairs} |`,
+        );
+      }
+      lines.push("");
+    }
+    lines.push("Measured factors of the changed benchmarks (variant's quiet single runs over base's, medians):", "");
+    lines.push(
+      [...result.factors.entries()]
+        .map(([key, factor]) => {
+          const [variant, name] = key.split("\u0000");
+          return `${variant}: \`${name}\` ${factor.toFixed(2)}x`;
+        })
+        .join(" · "),
+      "",
+    );
+  }
+  return lines.join("\n");
+}
+
+const results = SUITES.flatMap((truth) => {
+  const started = Date.now();
+  const result = evaluateSuite(truth);
+  if (result) console.error(`${truth.suite}: ${result.runs} runs, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result ? [result] : [];
+});
+const markdown = report(results);
+if (MARKDOWN) writeFileSync(MARKDOWN, `${markdown}\n`);
+console.log(markdown);

@@ -18,12 +18,13 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { runCrosscheck } from "./evaluate-verdicts/crosscheck";
 import { runFlat } from "./evaluate-verdicts/flat";
+import { runAb } from "./evaluate-verdicts/ab";
 import { runReal } from "./evaluate-verdicts/real";
 import type { EvaluationOptions, PartReport } from "./evaluate-verdicts/shared";
 import { runStep } from "./evaluate-verdicts/step";
 import { reportSynthetic, runSynthetic } from "./evaluate-verdicts/synthetic";
 
-const PARTS = ["synthetic", "crosscheck", "real", "step", "flat"] as const;
+const PARTS = ["synthetic", "crosscheck", "real", "step", "flat", "ab"] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: args } = parseArgs({
@@ -64,6 +65,7 @@ const runners: Record<Part, () => Promise<PartReport>> = {
   real: () => runReal(),
   step: () => runStep(options),
   flat: () => runFlat(options),
+  ab: () => runAb(options),
 };
 
 /** The code measured: the commit, and the product files changed in the working tree when the run started. */

@@ -137,10 +137,12 @@ test.describe("every tool's own output, on the run page", () => {
   test("the API docs give a recipe per format", async ({ page }) => {
     await page.goto("/docs/api#formats");
     const table = page.getByTestId("format-table");
-    // 21 load-test formats and 16 microbenchmark formats.
-    await expect(table.locator("tbody tr")).toHaveCount(37);
+    // 21 load-test formats and 18 microbenchmark formats.
+    await expect(table.locator("tbody tr")).toHaveCount(39);
     for (const id of [
       "go-bench-text",
+      "cachegrind",
+      "callgrind",
       "hyperfine-json",
       "pytest-benchmark",
       "google-benchmark-json",

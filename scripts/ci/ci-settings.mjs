@@ -1,6 +1,7 @@
-// The CI script's settings (scripts/ci/benchtrack-pr.mjs): the BENCHTRACK_* variables, and what GitHub
-// Actions or GitLab CI tell of the run (branch, commit, pull request, merge-base). Every problem is a
-// UsageError that names the variable; no token is ever put in a message. See docs/ci.md.
+// The CI scripts' settings (scripts/ci/benchtrack-pr.mjs, benchtrack-ab.mjs): the BENCHTRACK_* variables,
+// and what GitHub Actions or GitLab CI tell of the run (branch, commit, pull request, merge-base), or, in a
+// plain shell, what git tells. Every problem is a UsageError that names the variable; no token is ever put
+// in a message. See docs/ci.md.
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { githubForge, gitlabForge } from "./forges.mjs";
@@ -9,7 +10,7 @@ import { githubForge, gitlabForge } from "./forges.mjs";
 export class UsageError extends Error {}
 
 /** A git commit as CI gives it: abbreviated or whole, SHA-1 or SHA-256. */
-const COMMIT = /^[0-9a-f]{7,64}$/i;
+export const COMMIT = /^[0-9a-f]{7,64}$/i;
 const PULL_REQUEST_EVENTS = new Set(["pull_request", "pull_request_target"]);
 
 /** A variable, trimmed; unset is empty. */
@@ -86,8 +87,11 @@ function positiveInteger(text, name) {
   return Number(text);
 }
 
-/** The merge-base of the pull request's head with the base branch, when the checkout has the history. */
-function mergeBase(baseRef, head, cwd, note) {
+/**
+ * The merge-base of the pull request's head with the base branch, when the checkout has the history;
+ * else null and why.
+ */
+function mergeBase(baseRef, head, cwd) {
   try {
     const out = execFileSync("git", ["merge-base", `origin/${baseRef}`, head], {
       cwd,
@@ -96,21 +100,35 @@ function mergeBase(baseRef, head, cwd, note) {
       timeout: 20_000,
     });
     const sha = out.trim();
-    if (COMMIT.test(sha)) return sha;
+    if (COMMIT.test(sha)) return { sha, problem: null };
   } catch {
     // Shallow checkout, no git, or no origin/<base>: said below.
   }
-  note(
-    `No base_commit: git could not find the merge-base of origin/${baseRef} and ${head.slice(0, 12)} (check out with fetch-depth: 0, or pass base-commit).`,
-  );
-  return null;
+  return {
+    sha: null,
+    problem: `git could not find the merge-base of origin/${baseRef} and ${head.slice(0, 12)} (check out with fetch-depth: 0, or pass base-commit)`,
+  };
+}
+
+/** One line of git's answer in `cwd`, or null when git fails (no repository, no such commit). */
+export function gitLine(args, cwd) {
+  try {
+    return execFileSync("git", args, {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 20_000,
+    }).trim();
+  } catch {
+    return null;
+  }
 }
 
 /**
  * The commit's time (ISO 8601), when the checkout has it: sent as base_time, so that a merge-base main
  * has no run at is compared with main's last runs before it, not before now.
  */
-function commitTime(sha, cwd) {
+export function commitTime(sha, cwd) {
   try {
     const out = execFileSync("git", ["show", "-s", "--format=%cI", sha], {
       cwd,
@@ -124,7 +142,10 @@ function commitTime(sha, cwd) {
   }
 }
 
-/** What GitHub Actions tells: the run's metadata, the pull request (if any) and its merge-base. */
+/**
+ * What GitHub Actions tells: the run's metadata, the pull request (if any) and its merge-base. `baseFrom`
+ * says where base_commit came from; `baseProblem` why the merge-base could not be found.
+ */
 function githubContext(env, base, note) {
   const eventName = value(env, "GITHUB_EVENT_NAME");
   let event = {};
@@ -143,11 +164,16 @@ function githubContext(env, base, note) {
   const repository = value(env, "GITHUB_REPOSITORY");
   const runId = value(env, "GITHUB_RUN_ID");
   let baseCommit = base.commit;
+  let baseFrom = base.given ? "BENCHTRACK_BASE_COMMIT" : null;
+  let baseProblem = null;
   const baseRef = value(env, "GITHUB_BASE_REF") || (typeof pull?.base?.ref === "string" ? pull.base.ref : "");
   if (!base.given && pr !== null && baseRef) {
     // Not HEAD: a pull_request checkout's HEAD is GitHub's merge commit, whose merge-base with the base
     // branch is that branch's tip today, not where the pull request started from.
-    baseCommit = mergeBase(baseRef, headSha ?? "HEAD", value(env, "GITHUB_WORKSPACE") || process.cwd(), note);
+    const found = mergeBase(baseRef, headSha ?? "HEAD", value(env, "GITHUB_WORKSPACE") || process.cwd());
+    baseCommit = found.sha;
+    baseFrom = found.sha ? `the merge-base of origin/${baseRef} and the pull request's head` : null;
+    baseProblem = found.problem;
   }
   if (pr !== null && !/^[^/\s]+\/[^/\s]+$/.test(repository))
     throw new UsageError("GITHUB_REPOSITORY must be owner/name");
@@ -158,7 +184,10 @@ function githubContext(env, base, note) {
     pr,
     buildUrl: repository && runId ? `${server}/${repository}/actions/runs/${runId}` : null,
     runIdentity: ["github", repository, runId, value(env, "GITHUB_RUN_ATTEMPT"), value(env, "GITHUB_JOB")],
+    headSha,
     baseCommit,
+    baseFrom,
+    baseProblem,
     baseBranch: baseCommit && baseRef ? baseRef : null,
     baseTime: baseCommit ? commitTime(baseCommit, workspace) : null,
     forge: (redact, retries, commitStatus) =>
@@ -193,8 +222,11 @@ function gitlabContext(env, base) {
     pr: mergeRequest,
     buildUrl: value(env, "CI_JOB_URL") || null,
     runIdentity: ["gitlab", value(env, "CI_PROJECT_ID"), value(env, "CI_JOB_ID")],
+    headSha: mergeRequest === null ? null : value(env, "CI_COMMIT_SHA") || null,
     // GitLab computes the merge request's merge-base itself.
     baseCommit,
+    baseFrom: base.given ? "BENCHTRACK_BASE_COMMIT" : baseCommit ? "CI_MERGE_REQUEST_DIFF_BASE_SHA" : null,
+    baseProblem: null,
     baseBranch: baseCommit ? value(env, "CI_MERGE_REQUEST_TARGET_BRANCH_NAME") || null : null,
     baseTime: baseCommit ? commitTime(baseCommit, value(env, "CI_PROJECT_DIR") || process.cwd()) : null,
     forge: (redact, retries, commitStatus) =>
@@ -217,6 +249,29 @@ function gitlabContext(env, base) {
             redact,
             retries,
           }),
+  };
+}
+
+/**
+ * Outside CI (a plain shell): what git tells of the checkout in the working directory; no pull request,
+ * so no comment and no status.
+ */
+function localContext(env, base) {
+  const cwd = process.cwd();
+  const baseCommit = base.commit;
+  return {
+    branch: gitLine(["symbolic-ref", "--quiet", "--short", "HEAD"], cwd) || null,
+    commit: gitLine(["rev-parse", "--verify", "HEAD"], cwd) || null,
+    pr: null,
+    buildUrl: null,
+    runIdentity: ["local"],
+    headSha: null,
+    baseCommit,
+    baseFrom: base.given ? "BENCHTRACK_BASE_COMMIT" : null,
+    baseProblem: null,
+    baseBranch: null,
+    baseTime: baseCommit ? commitTime(baseCommit, cwd) : null,
+    forge: () => null,
   };
 }
 
@@ -246,9 +301,10 @@ function inconclusiveSetting(env) {
 /**
  * Everything the run needs, checked before anything is sent; the forge is built now too, so that a
  * missing comment token (or a commit the status cannot name) is a configuration error, not a failure
- * after the upload.
+ * after the upload. `mode` is github, gitlab or local (a plain shell); `files: false` when the result
+ * files come from elsewhere (benchtrack-ab: the benchmark command's output), not BENCHTRACK_FILES.
  */
-export function readSettings(mode, env, { redact, note }) {
+export function readSettings(mode, env, { redact, note }, { files = true } = {}) {
   const retriesText = value(env, "BENCHTRACK_RETRIES") || "2";
   if (!/^\d$/.test(retriesText)) throw new UsageError("BENCHTRACK_RETRIES must be a whole number from 0 to 9");
   const retries = Number(retriesText);
@@ -256,7 +312,7 @@ export function readSettings(mode, env, { redact, note }) {
     url: benchtrackUrl(env),
     project: required(env, "BENCHTRACK_PROJECT", "the project's slug"),
     token: token(env, "BENCHTRACK_TOKEN", "a project upload token (npm run token -- create --project <slug>)"),
-    files: resultFiles(env),
+    files: files ? resultFiles(env) : [],
     format: value(env, "BENCHTRACK_FORMAT"),
     label: value(env, "BENCHTRACK_LABEL"),
     testbed: value(env, "BENCHTRACK_TESTBED"),
@@ -266,6 +322,11 @@ export function readSettings(mode, env, { redact, note }) {
     retries,
   };
   const base = givenBaseCommit(env);
-  const ci = mode === "github" ? githubContext(env, base, note) : gitlabContext(env, base);
+  const ci =
+    mode === "github"
+      ? githubContext(env, base, note)
+      : mode === "gitlab"
+        ? gitlabContext(env, base)
+        : localContext(env, base);
   return { ...settings, ci, forge: ci.forge(redact, retries, settings.commitStatus) };
 }

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -95,11 +96,32 @@ export function setUpPrStep() {
     stderr: string;
   }
 
-  async function runScript(mode: string, env: Record<string, string>): Promise<Outcome> {
-    const child = spawn(process.execPath, [SCRIPT, mode], {
-      env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", ...env },
-      cwd: work,
-    });
+  /**
+   * Runs a CI script as CI runs it: benchtrack-pr.mjs with `mode` (github or gitlab), or another
+   * (`script`) with its own arguments, or another program than node (`command`, with `args`);
+   * `onSpawn` sees the child (to signal it).
+   */
+  async function runScript(
+    mode: string,
+    env: Record<string, string>,
+    options: {
+      script?: string;
+      args?: string[];
+      cwd?: string;
+      onSpawn?: (child: ChildProcess) => void;
+      command?: string;
+    } = {},
+  ): Promise<Outcome> {
+    const program = options.command ?? process.execPath;
+    const child = spawn(
+      program,
+      [...(options.command ? [] : [options.script ?? SCRIPT]), ...(options.args ?? [mode])],
+      {
+        env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", ...env },
+        cwd: options.cwd ?? work,
+      },
+    );
+    options.onSpawn?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -88,10 +88,11 @@ export interface SeriesModel {
  * statistics together (a run is faster or slower as a whole); mean, p50, p90 and p99 get a little
  * independent jitter (cv/4) on top, p95 none, so p95 (the gate metric) has run-to-run CV = cv exactly.
  */
-export function syntheticDocument(random: SeededRandom, model: SeriesModel, startedAt: Date, slowdown: Slowdown | null) {
+export function syntheticDocument(random: SeededRandom, model: SeriesModel, startedAt: Date, slowdown: Slowdown | null, shared: readonly number[] | null = null) {
   const endpoints = model.levels.map((level, position) => {
     const slowed = slowdown && (slowdown.endpoints === "all" || position === 0) ? 1 + slowdown.pct / 100 : 1;
-    const factor = 1 + random.gaussian(0, model.cv);
+    // `shared`: each endpoint's factor common to the runs of one CI job (its machine), times the run's own.
+    const factor = (shared?.[position] ?? 1) * (1 + random.gaussian(0, model.cv));
     const jitter = () => 1 + random.gaussian(0, model.cv / 4);
     const base = level * slowed * factor;
     return {
@@ -114,11 +115,11 @@ export function uploadOfDocument(document: object): ReceivedUpload {
  * The run as the upload would read it (the same domain parser, metadata applied, validated) wrapped as
  * the `LoadedRun` the gate reads back from the database.
  */
-export function loadedOfDocument(document: SyntheticDocument, id: string, metadata: Record<string, unknown> = {}): LoadedRun {
+export function loadedOfDocument(document: SyntheticDocument, id: string, metadata: Record<string, unknown> = {}, abPair: number | null = null): LoadedRun {
   const parsed = parseUpload({ files: [{ name: "run.json", text: JSON.stringify(document) }] });
   const run = validateParsedRun(applyRunMetadata(parsed.run, runMetadataSchema.parse(metadata)));
   const startedAt = new Date(document.startedAt);
-  return { run, stored: { id, uploadedAt: startedAt, startedAt, idempotencyKey: null, isDemo: false } };
+  return { run, stored: { id, uploadedAt: startedAt, startedAt, idempotencyKey: null, isDemo: false, abPair } };
 }
 
 export interface PureAnswer {
@@ -128,11 +129,11 @@ export interface PureAnswer {
 }
 
 /** The gate on the pure path: `baseRuns` newest first, as chooseBaseline lists them; `headRuns` the run first. */
-export function judgePure(baseRuns: readonly LoadedRun[], headRuns: readonly LoadedRun[]): PureAnswer {
+export function judgePure(baseRuns: readonly LoadedRun[], headRuns: readonly LoadedRun[], noiseOnlyRuns: readonly LoadedRun[] = []): PureAnswer {
   const { decision } = decideFromRuns({
     baseRuns: baseRuns.map(toComparable),
     headRuns: headRuns.map(toComparable),
-    noiseOnlyRuns: [],
+    noiseOnlyRuns: noiseOnlyRuns.map(toComparable),
     project: PROJECT_DEFAULTS,
     failOn: FAIL_ON,
     grade: null,

@@ -166,6 +166,8 @@ const BENCHMARK_FORMAT_IDS = [
   "jmh-json",
   "criterion-json",
   "benchmarkdotnet-json",
+  "cachegrind",
+  "callgrind",
 ] as const;
 
 export const FORMAT_IDS = [...LOAD_FORMAT_IDS, ...BENCHMARK_FORMAT_IDS] as const;

@@ -52,7 +52,7 @@ const metricComparisonSchema = z.object({
     .number()
     .nullable()
     .describe("pValue corrected (Holm) for its family: the endpoints' gate metrics, or the other metrics; a change counts only when this is below alpha."),
-  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band", "repetitions"]).nullable(),
+  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band", "repetitions", "exact", "ab-pairs"]).nullable(),
   noiseBandPct: z.number().nullable().describe("1 vs 1: the band |Δ%| had to exceed."),
   verdict: verdictSchema,
   reason: z.string(),

@@ -10,6 +10,8 @@ import { parseMetadataQuery, runMetadataSchema } from "../domain/parsers/metadat
 import type { RunMetadata } from "../domain/parsers/metadata";
 import { gradeSchema } from "./sla";
 import { INCONCLUSIVE_KINDS, OUTCOMES } from "../domain/gate/outcome";
+import { GATE_CHANGE_STATUSES } from "../domain/gate/judge";
+import { AB_SIDES } from "../domain/gate/ab-job";
 
 /** Wire schemas of runs: listing, reading, uploading and judging them. */
 export const listRunsQuerySchema = z.object({
@@ -77,7 +79,7 @@ const verdictRegressionSchema = z.object({
   head: z.number().nullable().describe("This run's value."),
   deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
   pValue: z.number().nullable().describe("One-sided, in the direction of the change."),
-  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band", "repetitions"]).nullable(),
+  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band", "repetitions", "exact", "ab-pairs"]).nullable(),
   reason: z.string(),
 });
 
@@ -87,9 +89,9 @@ export const verdictComparisonSchema = z
       how: z.string().describe('How the baseline was chosen, in words ("the last 5 k6 runs labelled nightly on main").'),
       pinned: z.boolean(),
       basis: z
-        .enum(["pinned", "merge-base", "before-merge-base", "recent"])
+        .enum(["pinned", "merge-base", "before-merge-base", "recent", "ab-job"])
         .describe(
-          "What chose it: a pin; the base branch's runs at and before the upload's base_commit; the base branch's runs before its time (the merge-base had none); the default branch's runs before this run.",
+          "What chose it: a pin; the base branch's runs at and before the upload's base_commit; the base branch's runs before its time (the merge-base had none); the default branch's runs before this run; the base runs of the run's own A/B job.",
         ),
       openRegression: z
         .string()
@@ -117,6 +119,19 @@ export const verdictComparisonSchema = z
     verdict: z.enum(["regressed", "improved", "unchanged", "inconclusive"]).describe("The comparison's verdict over the endpoints' gate metrics."),
     kind: z.string().describe('How the runs were compared: "group-vs-run", "groups", "pairwise", "none" (no baseline run)…'),
     regressions: z.array(verdictRegressionSchema).describe("Each endpoint whose gate metric regressed (what fails the gate)."),
+    changes: z
+      .array(
+        verdictRegressionSchema.extend({
+          protocol: z.string().nullable().describe('Its protocol ("benchmark" for a benchmark).'),
+          status: z
+            .enum(GATE_CHANGE_STATUSES)
+            .describe(
+              "regressed: worse, significant once corrected (fails the gate); exact: an exact count (allocations, instructions) that changed (fails the gate when worse by the minimum effect); undecided: worse, significant alone or not told apart from the machine (inconclusive); improved.",
+            ),
+          why: z.string().describe('The status in words: "significant: p < 0.001, Holm-adjusted p = 0.002", "exact: 2 → 16", "undecided: significant alone (p = 0.004), not once corrected (Holm-adjusted p = 0.028)".'),
+        }),
+      )
+      .describe("Every change the gate named: slowdowns first (regressed, exact, undecided), largest first, then improvements; each with its status."),
     improvements: z.number().int().describe("Endpoints whose gate metric improved."),
     url: z.url().nullable().describe("The comparison page; null without a baseline."),
   })
@@ -137,6 +152,19 @@ const gateFieldsSchema = {
     .object({ kind: z.enum(INCONCLUSIVE_KINDS), reason: z.string() })
     .nullable()
     .describe("When the regression check could not judge any endpoint: why, as a keyword and in words; null when it could."),
+  ab: z
+    .object({
+      job: z.string().describe("The A/B job (ab_job)."),
+      side: z.enum(AB_SIDES).describe("The side the run measured."),
+      pair: z.number().int().describe("Its pair."),
+      pairs: z.number().int().describe("Pairs of the job with both sides uploaded."),
+      runs: z.object({ base: z.number().int(), head: z.number().int() }).describe("The job's runs so far."),
+      decided: z.boolean().describe("Whether the answer stands: more pairs would not change it."),
+      next: z.enum(["stop", "more-pairs"]).describe("Run another pair (while undecided, up to the job's budget), or stop."),
+      reason: z.string(),
+    })
+    .nullable()
+    .describe("A same-job A/B run (ab_job, ab_side, ab_pair): the job's head runs judged against its own base runs, and whether to run another pair. null for other runs."),
 };
 
 const failOnSchema = z.array(z.enum(FAIL_ON_VALUES)).describe("What fails the verdict (from ?fail_on=, else the project's setting and thresholds).");

@@ -23,6 +23,9 @@ import { requireProject } from "./projects";
  * pinned runs win over everything, and a pinned label still takes runs of the same tool.
  */
 
+/** A/B jobs' base runs measure a merge-base inside a pull request's job: never a series' history or a head's round. */
+export const NOT_AB_BASE = { OR: [{ abSide: null }, { abSide: { not: "base" } }] };
+
 /** Rounds of one commit judged together, at most. */
 export const MAX_HEAD_ROUNDS = 10;
 /** Rows of a series read to fill a window (load profile, failed runs and the cap leave some out). */
@@ -62,6 +65,10 @@ export interface RunForBaseline {
   gitBaseBranch: string | null;
   /** Its commit time, when the upload gave it. */
   gitBaseTime: Date | null;
+  /** Its A/B job (docs/ci.md, "A/B jobs"), when it is one's run: judged against the job's own base runs. */
+  abJob?: string | null;
+  abSide?: string | null;
+  abPair?: number | null;
 }
 
 type Config = Readonly<Record<string, string | number | boolean>>;
@@ -74,7 +81,7 @@ async function findHeadRounds(db: ReadDb, projectId: string, run: RunForBaseline
   const self = { id: run.id, startedAt: run.startedAt };
   if (run.gitCommit === null) return [self];
   const rows = await db.run.findMany({
-    where: { projectId, tool: run.tool, label: run.label, gitBranch: run.gitBranch, testbed: run.testbed, gitCommit: run.gitCommit, startedAt: { lte: run.startedAt } },
+    where: { projectId, tool: run.tool, label: run.label, gitBranch: run.gitBranch, testbed: run.testbed, gitCommit: run.gitCommit, startedAt: { lte: run.startedAt }, ...NOT_AB_BASE },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: MAX_HEAD_ROUNDS + 1,
     select: { id: true, startedAt: true, config: true },
@@ -172,7 +179,7 @@ export async function chooseBaseline(
   const label = pin?.baselineLabel ?? run.label;
   const branch = run.gitBaseCommit ? (run.gitBaseBranch ?? project.defaultBranch) : project.defaultBranch;
   const mode: WindowMode = !run.gitBaseCommit && run.gitBranch === branch && label === run.label ? "series" : "pull-request";
-  const where = { projectId: project.id, label, tool: run.tool, gitBranch: branch, testbed: run.testbed, id: { notIn: headRunIds } };
+  const where = { projectId: project.id, label, tool: run.tool, gitBranch: branch, testbed: run.testbed, id: { notIn: headRunIds }, ...NOT_AB_BASE };
 
   // The reference time: the merge-base's newest run, else base_time, else the head's first round.
   const firstRound = new Date(Math.min(...headRounds.map((round) => round.startedAt.getTime())));

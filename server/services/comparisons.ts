@@ -71,6 +71,7 @@ export function toComparable(loaded: LoadedRun): ComparableRun {
     aggregate: run.aggregate,
     endpoints: run.endpoints,
     metrics: run.metrics,
+    abPair: stored.abPair ?? null,
   };
 }
 

@@ -78,7 +78,7 @@ async function readReceivedUpload(
   upload: ReceivedUpload,
   format: string | null,
   metadata: RunMetadata,
-): Promise<Omit<ReadUpload, "base">> {
+): Promise<Omit<ReadUpload, "base" | "ab">> {
   let parsed: { run: ParsedRun; format: FormatId };
   let body: { sha256: string; rawFiles: StoredRaw[] };
   if (upload.kind === "ndjson") {
@@ -141,6 +141,10 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
       branch: baseBranch ?? null,
       time: baseTime === undefined ? null : new Date(baseTime),
     },
+    ab:
+      request.metadata.ab_job !== undefined && request.metadata.ab_side !== undefined && request.metadata.ab_pair !== undefined
+        ? { job: request.metadata.ab_job, side: request.metadata.ab_side, pair: request.metadata.ab_pair }
+        : null,
   };
   const late = upload.kind === "ndjson" ? await replayOf(parsed.sha256) : null;
   if (late) return late;
@@ -150,7 +154,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
   const now = new Date();
   const startedAt = read.run.startedAt ? new Date(read.run.startedAt) : now;
   const head = {
-    loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false }),
+    loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false, abPair: read.ab?.pair ?? null }),
     forBaseline: {
       id,
       label: read.run.label,
@@ -163,6 +167,9 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
       gitBaseCommit: read.base.commit,
       gitBaseBranch: read.base.branch,
       gitBaseTime: read.base.time,
+      abJob: read.ab?.job ?? null,
+      abSide: read.ab?.side ?? null,
+      abPair: read.ab?.pair ?? null,
     },
   };
   const judge: JudgeUpload<Verdict | null> = request.judge ?? (async () => ({ verdict: null, kept: NOT_JUDGED }));
@@ -183,7 +190,8 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
         // Change-point detection over the series' history is a job (server/services/job-queue.ts), not
         // part of the answer: enqueued here (or coalesced into the series' waiting one), it exists
         // exactly when the run does.
-        if (run.gitBranch !== null && run.gitBranch === project.defaultBranch) {
+        // A/B base runs measure the merge-base inside a pull request's job: never the series' history.
+        if (run.gitBranch !== null && run.gitBranch === project.defaultBranch && run.abSide !== "base") {
           const series = { projectId: project.id, tool: run.tool, label: run.label, testbed: run.testbed };
           const data = { ...series, runId: run.id, baseUrl: request.baseUrl };
           await queue.sendCoalesced("detect-regressions", data, tx, defaultBranchSeriesKey(series));

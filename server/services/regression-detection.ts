@@ -6,6 +6,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { attachToIncidents, markReturns } from "./incidents";
 import type { JobQueue } from "./job-queue";
 import { queueIncidentNotifications } from "./webhooks";
+import { NOT_AB_BASE } from "./baselines";
 
 /**
  * Regression tracking over history: after each run on the default branch, the series of each
@@ -83,6 +84,7 @@ export async function findChangeCandidates(
       gitBranch: project.defaultBranch,
       testbed: run.testbed,
       startedAt: { lte: run.startedAt, ...(lastChange ? { gte: lastChange.at } : {}) },
+      ...NOT_AB_BASE,
     },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: DETECTION_WINDOW_RUNS,
@@ -268,7 +270,7 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
   const project = await db.project.findUnique({ where: { id: request.projectId }, select: { id: true, defaultBranch: true } });
   if (!project) return none; // deleted since the upload
   // Jobs queued before testbeds were kept have none: the runs with none.
-  const series = { projectId: project.id, tool: request.tool, label: request.label, testbed: request.testbed ?? null, gitBranch: project.defaultBranch };
+  const series = { projectId: project.id, tool: request.tool, label: request.label, testbed: request.testbed ?? null, gitBranch: project.defaultBranch, ...NOT_AB_BASE };
   const queuedBy = await db.run.findUnique({ where: { id: request.runId }, select: { startedAt: true } });
   // The runs since the one that queued this job, newest first (every run of the series if it is gone).
   const since = await db.run.findMany({

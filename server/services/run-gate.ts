@@ -10,6 +10,8 @@ import { renderRunMarkdown } from "../domain/report/run-markdown";
 import type { SlaPolicy } from "../domain/sla/policy";
 import { absoluteUrl, pagePaths } from "../domain/urls";
 import { chooseBaseline } from "./baselines";
+import type { AbJobRun } from "../domain/gate/ab-job";
+import { completePairs } from "../domain/gate/ab-job";
 import type { ChosenBaseline, RunForBaseline } from "./baselines";
 import { toComparable } from "./comparisons";
 import { isPrivate } from "./auth";
@@ -53,6 +55,9 @@ export async function findGateHead(db: ReadDb, projectId: string, runId: string)
       gitBaseCommit: true,
       gitBaseBranch: true,
       gitBaseTime: true,
+      abJob: true,
+      abSide: true,
+      abPair: true,
       outcome: true,
       outcomeReasons: true,
     },
@@ -69,33 +74,83 @@ export interface GateHistory {
   /** The earlier rounds of the head's commit, newest first (the head itself is not among them). */
   otherRounds: ComparableRun[];
   policy: SlaPolicy | null;
+  /** An A/B job's run: the job's runs (the judged run among them) and the side the judged run measured. */
+  ab: { job: string; uploaded: AbJobRun; runs: AbJobRun[] } | null;
 }
+
+/** The series' runs an A/B job's head is judged with: the job's own, of the same tool, label and testbed. */
+async function readAbJob(db: ReadDb, project: GateProject, head: RunForBaseline & { abJob: string }) {
+  const rows = await db.run.findMany({
+    where: { projectId: project.id, abJob: head.abJob, tool: head.tool, label: head.label, testbed: head.testbed, id: { not: head.id } },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: MAX_AB_RUNS,
+    select: { id: true, abSide: true, abPair: true },
+  });
+  const uploaded: AbJobRun = { id: head.id, side: head.abSide === "base" ? "base" : "head", pair: head.abPair ?? 1 };
+  const others = rows.map((row): AbJobRun => ({ id: row.id, side: row.abSide === "base" ? "base" : "head", pair: row.abPair ?? 1 }));
+  return { uploaded, runs: [uploaded, ...others] };
+}
+
+/** Runs of one A/B job read, at most (a budget of 50 pairs). */
+const MAX_AB_RUNS = 100;
 
 /**
  * Reads a run's gate history: the baseline's choice (a few small queries), then the numbers of its runs,
  * most of them from memory (run-numbers.ts). `db` may be a transaction (the upload that creates its project).
  */
 export async function readGateHistory(db: ReadDb, project: GateProject, head: RunForBaseline): Promise<GateHistory> {
-  const [baseline, policy] = await Promise.all([chooseBaseline(db, project, head), getSlaPolicy(db, project.id)]);
-  const otherRoundIds = baseline.headRunIds.filter((id) => id !== head.id);
-  const numbers = await loadRunNumbers(db, project.id, [...baseline.runIds, ...baseline.noiseOnlyRunIds, ...otherRoundIds]);
+  const abJob = head.abJob ?? null;
+  const [series, policy, ab] = await Promise.all([
+    chooseBaseline(db, project, head),
+    getSlaPolicy(db, project.id),
+    abJob === null ? null : readAbJob(db, project, { ...head, abJob }),
+  ]);
+  if (ab !== null) {
+    // The job's base runs are the baseline; the series' own (its runs on the base branch) only lend their noise.
+    const others = ab.runs.filter((run) => run.id !== head.id);
+    const baseIds = others.filter((run) => run.side === "base").map((run) => run.id);
+    const headIds = others.filter((run) => run.side === "head").map((run) => run.id);
+    const noiseIds = [...series.runIds, ...series.noiseOnlyRunIds];
+    const numbers = await loadRunNumbers(db, project.id, [...baseIds, ...headIds, ...noiseIds]);
+    const loaded = (ids: readonly string[]) => ids.flatMap((id) => (numbers.has(id) ? [toComparable(numbers.get(id)!)] : []));
+    const pairs = completePairs(ab.runs);
+    const baseline: ChosenBaseline = {
+      runIds: baseIds,
+      noiseOnlyRunIds: noiseIds,
+      headRunIds: [head.id, ...headIds],
+      how: `A/B job ${abJob}: its base runs, interleaved with its head runs in the same job (${pairs} complete pair${pairs === 1 ? "" : "s"})`,
+      pinned: false,
+      basis: "ab-job",
+      openRegression: null,
+      openIncident: null,
+    };
+    return { baseline, baseRuns: loaded(baseIds), noiseOnlyRuns: loaded(noiseIds), otherRounds: loaded(headIds), policy, ab: { job: abJob!, ...ab } };
+  }
+  const otherRoundIds = series.headRunIds.filter((id) => id !== head.id);
+  const numbers = await loadRunNumbers(db, project.id, [...series.runIds, ...series.noiseOnlyRunIds, ...otherRoundIds]);
   const loaded = (ids: readonly string[]) => ids.flatMap((id) => (numbers.has(id) ? [toComparable(numbers.get(id)!)] : []));
-  return { baseline, baseRuns: loaded(baseline.runIds), noiseOnlyRuns: loaded(baseline.noiseOnlyRunIds), otherRounds: loaded(otherRoundIds), policy };
+  return { baseline: series, baseRuns: loaded(series.runIds), noiseOnlyRuns: loaded(series.noiseOnlyRunIds), otherRounds: loaded(otherRoundIds), policy, ab: null };
 }
 
 /** Judges a run (stored, or parsed and about to be stored) against the history read for it. */
 export function judgeWithHistory(project: GateProject, history: GateHistory, head: LoadedRun, failOn: FailOnValue[]): RunGateResult {
   const grade = gradeParsedRun(history.policy, head.run);
+  // An A/B job's base run is judged as the job stands: the job's head runs against its base runs, this one among them.
+  const [firstHead, ...otherHeads] = history.otherRounds;
+  const isAbBase = history.ab?.uploaded.side === "base" && firstHead !== undefined;
+  const uploaded = toComparable(head);
   const verdict = judgeGate({
     projectSlug: project.slug,
     project,
     baseline: history.baseline,
-    baseRuns: history.baseRuns,
-    headRuns: [toComparable(head), ...history.otherRounds],
+    // (An A/B job with no head run yet has nothing to judge: no baseline, too little history.)
+    baseRuns: isAbBase ? [uploaded, ...history.baseRuns] : history.ab?.uploaded.side === "base" ? [] : history.baseRuns,
+    headRuns: isAbBase ? [firstHead, ...otherHeads] : [uploaded, ...history.otherRounds],
     noiseOnlyRuns: history.noiseOnlyRuns,
     head: head.run,
     grade,
     failOn,
+    ab: history.ab,
   });
   return { ...verdict, run: head };
 }
@@ -127,6 +182,7 @@ function gateComparison(verdict: RunGateResult, baseUrl: string, projectSlug: st
     },
     headRuns: comparison.headRuns,
     verdict: comparison.verdict,
+    changes: comparison.changes,
     kind: comparison.kind,
     regressions: comparison.regressions,
     improvements: comparison.improvements,
@@ -184,6 +240,7 @@ export async function gateAnswer(project: { slug: string }, verdict: RunGateResu
       failOn: verdict.failOn,
       thresholds: verdict.thresholds,
       comparison: gateComparison(verdict, baseUrl, project.slug),
+      ab: verdict.ab,
       grade: verdict.grade,
       comment: { ...identity, markdown },
     },

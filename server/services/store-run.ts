@@ -35,6 +35,9 @@ export interface IngestedRun {
   gitBaseCommit: string | null;
   gitBaseBranch: string | null;
   gitBaseTime: Date | null;
+  abJob: string | null;
+  abSide: string | null;
+  abPair: number | null;
 }
 
 /** An upload read and parsed: the run (metadata applied, validated), and what is stored of the body. */
@@ -45,6 +48,15 @@ export interface ReadUpload {
   rawFiles: StoredRaw[];
   /** The merge-base the metadata named (not part of the parsed run: it describes the comparison). */
   base: { commit: string | null; branch: string | null; time: Date | null };
+  /** The A/B job the run belongs to (ab_job, ab_side, ab_pair), or null. */
+  ab: AbRun | null;
+}
+
+/** A run's place in a same-job A/B job (docs/ci.md, "A/B jobs"). */
+export interface AbRun {
+  job: string;
+  side: "base" | "head";
+  pair: number;
 }
 
 export const INGESTED_RUN_SELECT = {
@@ -59,6 +71,9 @@ export const INGESTED_RUN_SELECT = {
   gitBaseCommit: true,
   gitBaseBranch: true,
   gitBaseTime: true,
+  abJob: true,
+  abSide: true,
+  abPair: true,
 } as const;
 
 export interface StoredAs {
@@ -72,7 +87,7 @@ export interface StoredAs {
 export async function storeRun(
   tx: Prisma.TransactionClient,
   projectId: string,
-  { run, format, sha256, rawFiles, base }: ReadUpload,
+  { run, format, sha256, rawFiles, base, ab }: ReadUpload,
   { id, uploadedAt, startedAt, idempotencyKey, verdict }: StoredAs,
 ): Promise<IngestedRun> {
   const { git, ci, host } = run.environment;
@@ -96,6 +111,9 @@ export async function storeRun(
       gitBaseCommit: base.commit,
       gitBaseBranch: base.branch,
       gitBaseTime: base.time,
+      abJob: ab?.job ?? null,
+      abSide: ab?.side ?? null,
+      abPair: ab?.pair ?? null,
       buildUrl: ci.buildUrl,
       hostName: host.name,
       hostCpus: host.cpus,

@@ -32,6 +32,8 @@ export interface LoadedRun {
     startedAt: Date;
     idempotencyKey: string | null;
     isDemo: boolean;
+    /** Its pair in an A/B job (null: not an A/B run): a comparison of the job pairs its runs by it. */
+    abPair?: number | null;
   };
 }
 
@@ -135,6 +137,7 @@ function toLoadedRun(row: StoredRunRow): LoadedRun {
       startedAt: row.startedAt,
       idempotencyKey: row.idempotencyKey,
       isDemo: row.isDemo,
+      abPair: row.abJob === null ? null : row.abPair,
     },
   };
 }

@@ -9,7 +9,10 @@ import { findProject } from "./projects";
 import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "./run-document";
 import type { RunGateResult } from "./run-gate";
-import { judgeRun, judgeWithHistory, readGateHistory, gateAnswer } from "./run-gate";
+import { findGateHead, judgeRun, judgeWithHistory, readGateHistory, gateAnswer } from "./run-gate";
+import type { GateHead } from "./run-gate";
+import type { IngestedRun } from "./ingest-run";
+import { keptGateChanges } from "../domain/gate/judge";
 
 /**
  * The upload use case, the one path every run takes in (the REST upload, the demo seed), in one pass:
@@ -53,7 +56,7 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
         outcome: verdict.outcome,
         outcomeReasons: verdict.reasons,
         regressed: verdict.comparison.regressions.length > 0,
-        gateChanges: verdict.comparison.changes,
+        gateChanges: keptGateChanges(verdict.comparison.changes),
       },
     };
   };
@@ -72,7 +75,12 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
   const { project } = ingested;
   // A replay answers as the first upload would now: the stored run, judged again.
   const verdict = (ingested.status === "created" ? ingested.verdict : null) ?? (await judgeRun(db, project, ingested.run, failOnOf(project)));
-  const answer = await gateAnswer(project, verdict, baseUrl);
+  const own = await gateAnswer(project, verdict, baseUrl);
+  // An A/B job's base run answers as the job stands, told from its latest head run (the PR comment shows
+  // the head's table and links the head's page), with this run's place in the job.
+  const jobHead = await latestAbHead(db, project.id, ingested.run);
+  const answer = jobHead ? await gateAnswer(project, await judgeRun(db, project, jobHead, failOnOf(project)), baseUrl) : own;
+  const ab = jobHead && answer.fields.ab && verdict.ab ? { ...answer.fields.ab, side: verdict.ab.side, pair: verdict.ab.pair } : answer.fields.ab;
   return {
     created: ingested.status === "created",
     runId: ingested.run.id,
@@ -83,8 +91,20 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
       format: ingested.format,
       endpoints: ingested.endpoints,
       ...answer.fields,
-      run: answer.run,
+      ab,
+      run: own.run,
     },
     markdown: answer.markdown,
   };
+}
+
+/** The newest head run of the A/B job a base run belongs to (same tool, label and testbed); null for any other run, or before the job has one. */
+async function latestAbHead(db: PrismaClient, projectId: string, run: IngestedRun): Promise<GateHead | null> {
+  if (run.abJob === null || run.abSide !== "base") return null;
+  const head = await db.run.findFirst({
+    where: { projectId, abJob: run.abJob, abSide: "head", tool: run.tool, label: run.label, testbed: run.testbed },
+    orderBy: [{ abPair: "desc" }, { startedAt: "desc" }, { id: "desc" }],
+    select: { id: true },
+  });
+  return head ? findGateHead(db, projectId, head.id) : null;
 }

@@ -20,7 +20,11 @@ export interface Route {
 export interface ServedRequest {
   method: string;
   url: URL;
+  /** The request's headers, as received. */
+  headers: Headers;
   status: number;
+  /** The answer's body, as text. */
+  answer: string;
 }
 
 export interface RouteServer {
@@ -68,9 +72,10 @@ export async function serveRoutes(routes: Route[]): Promise<RouteServer> {
         const mismatch = await checkAgainstOpenApi(method, url.pathname, response);
         if (mismatch) mismatches.push(mismatch);
       }
-      requests.push({ method, url, status: response.status });
+      const answer = Buffer.from(await response.arrayBuffer());
+      requests.push({ method, url, headers, status: response.status, answer: answer.toString("utf8") });
       outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-      outgoing.end(Buffer.from(await response.arrayBuffer()));
+      outgoing.end(answer);
     })().catch((error: unknown) => {
       outgoing.writeHead(500, { "content-type": "text/plain" });
       outgoing.end(`test server: ${String(error)}`);

@@ -15,9 +15,20 @@ import { adviseRounds } from "./rounds-needed";
 import { AUTO_GATE_METRIC, chooseGateMetric } from "./gate-metric";
 import type { ComparableRun, Comparison, CompareOptions, EndpointComparison } from "./comparison";
 import { DEFAULT_COMPARE_OPTIONS, worstVerdict } from "./comparison";
-import { judgeAgainstSuite, guardWholeRunShift } from "./suite-noise";
+import type { SuiteShifts } from "./benchmark-suite";
+import { judgeAgainstMachine, measureSuiteShifts, shiftPct } from "./benchmark-suite";
+import { isBenchmark } from "../run";
 import { correctForMultipleTests, endpointVerdict } from "./families";
 import { compareMetric } from "./metric-comparison";
+import type { MetricContext } from "./metric-comparison";
+import { gateMetricsOf } from "./gate-summary";
+import { isExactOnBothSides } from "./exact-metrics";
+
+/** The custom metrics that are exact counts on both sides (exact-metrics.ts). */
+function exactCountsOf(base: readonly (EndpointResult | undefined)[], head: readonly (EndpointResult | undefined)[]): MetricDefinition[] {
+  const present = [...base, ...head].filter((result): result is EndpointResult => result !== undefined);
+  return customMetricsOf(present.map((result) => result.metrics)).filter((spec) => isExactOnBothSides(spec, base, head));
+}
 
 export type { ComparableRun, Comparison, CompareOptions, EndpointComparison, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
 export { DEFAULT_COMPARE_OPTIONS, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL, seriesValues, seriesValuesSinceChanges } from "./comparison";
@@ -33,11 +44,17 @@ function compareEndpoint(
   extraSpecs: readonly MetricDefinition[],
   options: CompareOptions,
   isGated: boolean,
+  context: MetricContext,
 ): EndpointComparison {
   const gateMetric = isGated ? chooseGateMetric(options.gateMetric ?? AUTO_GATE_METRIC, [...baseRuns, ...headRuns].map(pick)) : null;
   const specs = options.metrics === "gate" ? [] : [...COMPARED_METRICS, ...extraSpecs];
   if (gateMetric && !specs.some((spec) => spec.name === gateMetric.metric.name)) specs.push(gateMetric.metric);
-  const metrics = specs.map((spec) => compareMetric(name, spec, baseRuns, headRuns, pick, options, spec.name === gateMetric?.metric.name));
+  // Exact counts decide beside the gate metric (exact-metrics.ts): the gate reads them too.
+  if (isGated && options.metrics === "gate") {
+    const exact = exactCountsOf(baseRuns.map(pick), headRuns.map(pick)).filter((spec) => !specs.some((known) => known.name === spec.name));
+    specs.push(...exact);
+  }
+  const metrics = specs.map((spec) => compareMetric(name, spec, baseRuns, headRuns, pick, options, spec.name === gateMetric?.metric.name, context));
   // A custom metric absent on both sides is noise in the table: drop it.
   const present = metrics.filter((metric) => metric.gate || metric.base.n > 0 || metric.head.n > 0 || customMetricKey(metric.metric) === null);
   return {
@@ -80,11 +97,24 @@ export function compareRuns(
   // Each run's endpoints by identity, read once: a comparison picks every endpoint of every run per metric.
   const byKey = new Map(allRuns.map((run) => [run, indexEndpoints(run.endpoints)]));
   const onBothSides = (key: string) => [baseRuns, headRuns].every((runs) => runs.some((run) => byKey.get(run)!.has(key)));
-  const endpoints = [...identities.entries()].map(([key, identity]) => {
-    const pick = (run: ComparableRun) => byKey.get(run)!.get(key);
+  const entries = [...identities.entries()].map(([key, identity]) => ({
+    key,
+    identity,
+    pick: (run: ComparableRun) => byKey.get(run)!.get(key),
+    name: isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name,
+  }));
+  // A suite of benchmarks measures each run's machine shift, taken out before each is judged (benchmark-suite.ts).
+  const suite = measureSuiteShifts(
+    entries.filter(({ key, identity }) => isBenchmark(identity) && onBothSides(key)).map(({ name, pick }) => ({ name, pick })),
+    baseRuns,
+    headRuns,
+  );
+  // An A/B job divides α among its gate metrics: one per endpoint both sides measured, else the aggregate.
+  const gated = entries.filter(({ key }) => onBothSides(key)).length;
+  const context: MetricContext = { suite, abFamilySize: Math.max(1, gated) };
+  const endpoints = entries.map(({ key, pick, name, identity }) => {
     const specs = onlyGate ? [] : customMetricsOf(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
-    const name = isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name;
-    return compareEndpoint(name, identity.protocol, baseRuns, headRuns, pick, specs, options, onBothSides(key));
+    return compareEndpoint(name, identity.protocol, baseRuns, headRuns, pick, specs, options, onBothSides(key), context);
   });
   const aggregateSpecs = onlyGate ? [] : customMetricsOf(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
   const isAggregateGated = !endpoints.some((endpoint) => endpoint.gateMetric !== null);
@@ -99,14 +129,18 @@ export function compareRuns(
     aggregateSpecs,
     options,
     isAggregateGated,
+    { suite: null, abFamilySize: 1 },
   );
 
-  // One benchmark run against one: the suite's run-to-run noise, then whether the whole run moved (suite-noise.ts).
-  const floored = judgeAgainstSuite([...endpoints, aggregate], options);
-  const corrected = guardWholeRunShift(correctForMultipleTests(floored, options), options.minEffectPct);
+  // Holm over the gate metrics, then what one head run cannot tell from the machine (benchmark-suite.ts).
+  // (judgeAgainstMachine changes metrics' verdicts: each endpoint's verdict follows them again.)
+  const corrected = judgeAgainstMachine(correctForMultipleTests([...endpoints, aggregate], options), suite, options).map((endpoint) => ({
+    ...endpoint,
+    verdict: endpointVerdict(endpoint.metrics),
+  }));
   const endpointsJudged = corrected.slice(0, -1);
   const aggregateJudged = corrected.at(-1)!;
-  const gateMetrics = corrected.flatMap((endpoint) => endpoint.metrics.filter((metric) => metric.gate));
+  const gateMetrics = gateMetricsOf({ endpoints: endpointsJudged, aggregate: aggregateJudged }).map(({ metric }) => metric);
   const counts: Record<Verdict, number> = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 };
   for (const endpoint of endpointsJudged.length > 0 ? endpointsJudged : [aggregateJudged]) counts[endpoint.verdict]++;
   const kind =
@@ -129,7 +163,8 @@ export function compareRuns(
     counts,
     endpoints: endpointsJudged,
     aggregate: aggregateJudged,
-    warnings: [...environment.unfair, ...comparabilityWarnings(baseRuns, headRuns)],
+    warnings: [...environment.unfair, ...comparabilityWarnings(baseRuns, headRuns), ...machineWarnings(suite, options)],
+    machineShift: summarizeMachineShift(suite),
     environment,
     rounds: null,
     notComparable: null,
@@ -138,6 +173,31 @@ export function compareRuns(
   };
   const final = tools.length > 1 ? notComparable(judged, tools) : judged;
   return { ...final, rounds: adviseRounds(final, options) };
+}
+
+/** The head's machine shift, for pages and answers (null: not measured). */
+function summarizeMachineShift(suite: SuiteShifts | null): Comparison["machineShift"] {
+  const head = suite?.head ?? null;
+  if (suite === null || head === null) return null;
+  return {
+    shiftPct: Math.expm1(head.shift) * 100,
+    benchmarks: suite.benchmarks,
+    movedTogether: head.keys.length,
+    noisePct: head.tau * 100,
+    isNoiseMeasured: head.tauFrom > 0,
+    otherGroups: head.alternatives.map((group) => ({ shiftPct: Math.expm1(group.shift) * 100, benchmarks: group.keys })),
+  };
+}
+
+/** A whole head run that moved by the minimum effect or more, said beside the verdict. */
+function machineWarnings(suite: SuiteShifts | null, options: CompareOptions): string[] {
+  const head = suite?.head ?? null;
+  if (suite === null || head === null || Math.abs(Math.expm1(head.shift) * 100) < options.minEffectPct) return [];
+  const direction = head.shift > 0 ? "slower" : "faster";
+  const envelope = suite.envelope ? ` (its ${suite.envelope.runs} base runs moved ${shiftPct(suite.envelope.low)} to ${shiftPct(suite.envelope.high)})` : "";
+  return [
+    `The head run as a whole was ${shiftPct(head.shift)} (${direction}) against the base: ${head.keys.length} of ${suite.benchmarks} benchmarks moved together${envelope}. Each benchmark is judged beyond that shift, which a burst of other work on the runner explains as well as a change that moves every benchmark alike; an A/B job (both sides in one job) tells them apart.`,
+  ];
 }
 
 function toolsOf(baseRuns: readonly ComparableRun[], headRuns: readonly ComparableRun[]): Comparison["tools"] {

@@ -33,6 +33,11 @@ export interface ComparableRun extends RunSetup {
   endpoints: EndpointResult[];
   /** Run-level custom metrics; compared on the aggregate. */
   metrics: Record<string, CustomMetric>;
+  /**
+   * Its pair in a same-job A/B job (docs/ci.md, "A/B jobs"): when every run of both sides has one and
+   * each pair holds one base and one head run, the gate metrics are compared pair by pair (ab-comparison.ts).
+   */
+  abPair?: number | null;
 }
 
 export interface CompareOptions {
@@ -173,13 +178,23 @@ export interface MetricComparison {
   adjustedPValue: number | null;
   /** "prediction": one run on one side judged against the other side's group (prediction-interval t test). */
   /** "repetitions": one benchmark run against one, judged on each run's repetitions (metric-comparison.ts). */
-  test: ShiftTestName | "noise-band" | "repetitions" | null;
+  /** "exact": an exact count (allocations, instructions) compared as such (exact-metrics.ts). */
+  /** "ab-pairs": an A/B job's gate metric, judged pair by pair with a sequential test (ab-comparison.ts). */
+  test: ShiftTestName | "noise-band" | "repetitions" | "exact" | "ab-pairs" | null;
   /** For 1 vs 1: the band |Δ%| had to exceed. */
   noiseBandPct: number | null;
   verdict: Verdict;
   reason: string;
   /** Why it is inconclusive, in one word; null otherwise. */
   inconclusiveKind: InconclusiveKind | null;
+  /**
+   * What left a likely slowdown undecided: "correction", significant alone, not once corrected for its
+   * family (families.ts); "machine", it moved together with other benchmarks of one head run, as a burst
+   * on part of the run would (benchmark-suite.ts). Absent otherwise.
+   */
+  undecidedBy?: "correction" | "machine" | "pairs";
+  /** Regressed because its whole head run moved far beyond any shift its series has shown (benchmark-suite.ts). */
+  isBeyondEnvelope?: boolean;
   /** This is its endpoint's gate metric: the CI gate decides on it (gate-metric.ts). */
   gate: boolean;
   /** The step the tool wrote it in (ms for latency), when it is not exact. */
@@ -231,10 +246,43 @@ export interface Comparison {
    * null when they can.
    */
   notComparable: string | null;
+  /**
+   * A suite of benchmarks, one head run: how much the whole head run moved (the machine's shift, taken out
+   * before each benchmark is judged: benchmark-suite.ts), how many benchmarks moved together, their noise
+   * beyond the repetitions, and other groups that moved together. null otherwise.
+   */
+  machineShift: {
+    shiftPct: number;
+    benchmarks: number;
+    movedTogether: number;
+    noisePct: number;
+    isNoiseMeasured: boolean;
+    otherGroups: { shiftPct: number; benchmarks: string[] }[];
+  } | null;
   /** The tools of the runs, with how many runs of each on each side. */
   tools: { tool: string; base: number; head: number }[];
   /** groups: ≥ 2 vs ≥ 2; group-vs-run: ≥ 2 base runs vs 1 head run; pairwise: 1 vs 1. */
   kind: "groups" | "group-vs-run" | "pairwise" | "mixed";
+}
+
+/** A job's runs in complete pairs, in pair order; null when the runs are not one A/B job's (every run paired, one base and one head a pair). */
+export function abPairsOf(baseRuns: readonly ComparableRun[], headRuns: readonly ComparableRun[]): { base: ComparableRun; head: ComparableRun }[] | null {
+  if (baseRuns.length === 0 || headRuns.length === 0) return null;
+  if ([...baseRuns, ...headRuns].some((run) => run.abPair === undefined || run.abPair === null)) return null;
+  const byPair = new Map<number, { base?: ComparableRun; head?: ComparableRun }>();
+  for (const [side, runs] of [["base", baseRuns], ["head", headRuns]] as const) {
+    for (const run of runs) {
+      const pair = byPair.get(run.abPair!) ?? {};
+      if (pair[side]) return null;
+      pair[side] = run;
+      byPair.set(run.abPair!, pair);
+    }
+  }
+  const complete = [...byPair.entries()]
+    .filter(([, pair]) => pair.base && pair.head)
+    .sort(([a], [b]) => a - b)
+    .map(([, pair]) => ({ base: pair.base!, head: pair.head! }));
+  return complete.length === 0 ? null : complete;
 }
 
 const VERDICT_RANK: Record<Verdict, number> = { regressed: 3, improved: 2, unchanged: 1, inconclusive: 0 };

@@ -5,6 +5,7 @@ import type { Verdict } from "../stats/verdict";
 import type { CompareOptions, EndpointComparison, MetricComparison } from "./comparison";
 import { DETECTABLE_POWER, worstVerdict } from "./comparison";
 import { detectableChangePct, plural } from "./metric-comparison";
+import { isExactChange } from "./exact-metrics";
 
 /**
  * Two families, each corrected with Holm (../stats/multiple-testing.ts), so that an unchanged head is
@@ -24,7 +25,8 @@ export function correctForMultipleTests(endpoints: readonly EndpointComparison[]
   const adjusted = new Map<MetricComparison, number>();
   const sizes = new Map<MetricComparison, number>();
   for (const isGate of [true, false]) {
-    const tested = endpoints.flatMap((endpoint) => endpoint.metrics.filter((metric) => metric.gate === isGate && metric.pValue !== null));
+    // An A/B job's sequential tests keep their own share of α (ab-comparison.ts); exact counts have no noise.
+    const tested = endpoints.flatMap((endpoint) => endpoint.metrics.filter((metric) => metric.gate === isGate && metric.pValue !== null && metric.test !== "ab-pairs"));
     holmAdjusted(tested.map((metric) => metric.pValue!)).forEach((value, index) => {
       adjusted.set(tested[index]!, value);
       sizes.set(tested[index]!, tested.length);
@@ -37,7 +39,7 @@ export function correctForMultipleTests(endpoints: readonly EndpointComparison[]
   return endpoints.map((endpoint) => {
     const metrics = endpoint.metrics.map((metric): MetricComparison => {
       const adjustedPValue = adjusted.get(metric) ?? null;
-      const detectablePct = metric.gate ? detectableChangePct(metric, options, sizes.get(metric) ?? 1) : null;
+      const detectablePct = metric.test === "ab-pairs" ? metric.detectablePct : metric.gate ? detectableChangePct(metric, options, sizes.get(metric) ?? 1) : null;
       const changed = metric.verdict === "regressed" || metric.verdict === "improved";
       if (!changed || adjustedPValue === null || adjustedPValue < alpha) return { ...metric, adjustedPValue, detectablePct };
       const notSignificant = `${formatDeltaPct(metric.deltaPct)} is not significant once corrected for ${family(metric)} (Holm-adjusted ${formatPValue(adjustedPValue)} ≥ ${alpha})`;
@@ -51,6 +53,7 @@ export function correctForMultipleTests(endpoints: readonly EndpointComparison[]
           detectablePct,
           verdict: "inconclusive",
           inconclusiveKind: "undecided",
+          undecidedBy: "correction",
           reason: `undecided: ${formatDeltaPct(metric.deltaPct)} is worse and significant alone (${formatPValue(metric.pValue)}), not once corrected for ${family(metric)} (Holm-adjusted ${formatPValue(adjustedPValue)} ≥ ${alpha}); ${more}`,
         };
       }
@@ -85,8 +88,13 @@ function headRoundsToDecide(metric: MetricComparison, level: number): string {
   return `more rounds of the head alone would not decide at this noise (the baseline's ${base.n} runs limit it): more history would`;
 }
 
-/** An endpoint's verdict: its gate metric's; without one, the worst of its metrics. */
+/**
+ * An endpoint's verdict: its gate metric's, or an exact count's change beside it (the worse of them:
+ * exact-metrics.ts); without a gate metric, the worst of its metrics.
+ */
 export function endpointVerdict(metrics: readonly MetricComparison[]): Verdict {
   const gate = metrics.find((metric) => metric.gate);
-  return gate ? gate.verdict : worstVerdict(metrics.map((metric) => metric.verdict));
+  if (!gate) return worstVerdict(metrics.map((metric) => metric.verdict));
+  const exact = metrics.filter((metric) => !metric.gate && isExactChange(metric));
+  return exact.length === 0 ? gate.verdict : worstVerdict([gate.verdict, ...exact.map((metric) => metric.verdict)]);
 }

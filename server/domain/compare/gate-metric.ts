@@ -37,6 +37,17 @@ export function chooseGateMetric(setting: string, results: readonly (EndpointRes
     return { metric, why: `${metric.name} (the project's gate metric)` };
   }
   if (present.length > 0 && present.every(isBenchmark)) {
+    // A benchmark measured without time (instruction counts under Valgrind) is gated on its exact count,
+    // which every run reports: a change in it is a change of the code (exact-metrics.ts).
+    if (present.every((result) => result.latency.meanMs === null)) {
+      const counted = customMetricsOf(present.map((result) => result.metrics)).find((spec) =>
+        present.every((result) => {
+          const metric = result.metrics[spec.name.slice("metrics.".length)];
+          return metric !== undefined && metric.exact === true && metric.better !== null;
+        }),
+      );
+      if (counted) return { metric: counted, why: `${counted.name} (auto: a benchmark measured without time is gated on its exact count)` };
+    }
     // A benchmark's samples are repetitions of the whole operation, not requests: its tail percentiles
     // are the slowest repetitions, not a tail users feel. The mean time per operation is what it measures.
     return { metric: METRICS.mean, why: "mean (auto: benchmarks are gated on their mean time per operation)" };

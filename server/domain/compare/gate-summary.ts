@@ -8,7 +8,9 @@
 import { customMetricKey } from "../metrics";
 import { countNouns, metricShortName, seriesDisplayName, seriesKindOf, seriesKindsOf, wordsOf } from "../series-kind";
 import type { SeriesKinds } from "../series-kind";
-import type { Comparison, EndpointComparison, InconclusiveKind, MetricComparison } from "./compare-runs";
+import type { Comparison, EndpointComparison, InconclusiveKind, MetricComparison } from "./comparison";
+import { isExactChange, isExactComparison } from "./exact-metrics";
+import { formatDeltaPct, formatNumber, formatPValue } from "../format";
 
 export interface GateMetric {
   endpoint: string;
@@ -46,11 +48,20 @@ export const INCONCLUSIVE_KIND_WORDS: Record<InconclusiveKind, string> = {
 
 type GateView = Pick<Comparison, "endpoints" | "aggregate" | "notComparable">;
 
-/** The gate metrics of a comparison: each endpoint's, or the aggregate's when the runs have no endpoints. */
+/** A reason names this many changes at most; the answer's `comparison.changes` and the comparison page have all. */
+export const MAX_NAMED_IN_REASON = 20;
+
+/**
+ * What the gate decides on: each endpoint's gate metric (the aggregate's when the runs have no endpoints),
+ * and beside it each exact count that changed by the minimum effect (exact-metrics.ts).
+ */
 export function gateMetricsOf(comparison: Pick<Comparison, "endpoints" | "aggregate">): GateMetric[] {
-  return [...comparison.endpoints, comparison.aggregate].flatMap((endpoint: EndpointComparison) =>
-    endpoint.metrics.filter((metric) => metric.gate).map((metric) => ({ endpoint: endpoint.name, protocol: endpoint.protocol, metric })),
-  );
+  return [...comparison.endpoints, comparison.aggregate].flatMap((endpoint: EndpointComparison) => {
+    const isGated = endpoint.metrics.some((metric) => metric.gate);
+    return endpoint.metrics
+      .filter((metric) => metric.gate || (isGated && isExactChange(metric)))
+      .map((metric) => ({ endpoint: endpoint.name, protocol: endpoint.protocol, metric }));
+  });
 }
 
 function mostCommon<T>(values: readonly T[]): T | undefined {
@@ -68,11 +79,18 @@ export function explainInconclusive(comparison: GateView): InconclusiveExplanati
   if (comparison.notComparable !== null) return { kind: "not-comparable", reason: comparison.notComparable };
   const gate = gateMetricsOf(comparison);
   const words = wordsOf(comparisonKindOf(comparison));
-  const undecided = gate.filter(({ metric }) => metric.inconclusiveKind === "undecided");
+  // Largest first: the reason leads with the largest likely slowdown, and names every other one.
+  const undecided = gate
+    .filter(({ metric }) => metric.inconclusiveKind === "undecided")
+    .sort((a, b) => Math.abs(b.metric.deltaPct ?? 0) - Math.abs(a.metric.deltaPct ?? 0));
   if (undecided.length > 0 && !gate.some(({ metric }) => metric.verdict === "regressed")) {
-    const [first] = undecided;
-    const more = undecided.length - 1;
-    const others = more > 0 ? ` (and ${more} other ${more === 1 ? words.noun : words.nouns})` : "";
+    const [first, ...rest] = undecided;
+    const listed = rest.slice(0, MAX_NAMED_IN_REASON).map((change) => `${describeSeriesMetric(change.endpoint, change.protocol, change.metric.metric)} ${formatDeltaPct(change.metric.deltaPct)}`);
+    const beyond = rest.length - listed.length;
+    const others =
+      rest.length > 0
+        ? ` (and ${rest.length} other ${rest.length === 1 ? words.noun : words.nouns}: ${listed.join(", ")}${beyond > 0 ? `, and ${beyond} more` : ""})`
+        : "";
     return {
       kind: "undecided",
       reason: `${describeSeriesMetric(first!.endpoint, first!.protocol, first!.metric.metric)}${others}: ${first!.metric.reason}`,
@@ -107,6 +125,64 @@ export function describeNotJudged(comparison: GateView): string | null {
   const all = gate.length + comparison.endpoints.filter((endpoint) => endpoint.gateMetric === null).length;
   const name = seriesDisplayName(first.endpoint, seriesKindOf(first.protocol));
   return `${countNouns(notJudged.length, comparisonKindOf(comparison))} of ${all} not judged (${name}: ${first.reason}${more})`;
+}
+
+/** What the gate names as changed, each in a word (judge.ts GateChangeStatus). */
+export type NamedStatus = "regressed" | "exact" | "undecided" | "improved";
+
+/** A gate metric the gate names as changed, with its status. */
+export interface NamedChange extends GateMetric {
+  status: NamedStatus;
+}
+
+/** How a gate metric stands, in a word; null when the gate does not name it (unchanged, or not judged). */
+export function namedStatusOf(metric: MetricComparison): NamedStatus | null {
+  if (metric.verdict === "regressed") return isExactComparison(metric) ? "exact" : "regressed";
+  if (metric.verdict === "improved") return "improved";
+  return metric.inconclusiveKind === "undecided" ? "undecided" : null;
+}
+
+/**
+ * Every change the gate names (docs/statistics.md, "The CI gate"): each endpoint's gate metric or exact
+ * count that regressed, is undecided or improved. Slowdowns first (regressed, exact and undecided, largest
+ * change first, an exact count first among equals), then improvements, largest first.
+ */
+export function namedChangesOf(comparison: Pick<Comparison, "endpoints" | "aggregate">): NamedChange[] {
+  const named = gateMetricsOf(comparison).flatMap((change): NamedChange[] => {
+    const status = namedStatusOf(change.metric);
+    return status === null ? [] : [{ ...change, status }];
+  });
+  const size = (change: NamedChange) => (change.metric.deltaPct === null ? Number.POSITIVE_INFINITY : Math.abs(change.metric.deltaPct));
+  const isWorse = (change: NamedChange) => change.status !== "improved";
+  return named.sort((a, b) => Number(isWorse(b)) - Number(isWorse(a)) || size(b) - size(a));
+}
+
+/**
+ * A named change's status in a few words: "significant: p < 0.001, Holm-adjusted p = 0.002"; "exact:
+ * 2 → 16"; "undecided: significant alone (p = 0.004), not once corrected (p = 0.028)"; "undecided: moved
+ * together with 2 other benchmarks".
+ */
+export function describeChangeStatus(change: NamedChange, options: { kind: SeriesKinds }): string {
+  const { metric } = change;
+  const p = (value: number | null) => formatPValue(value).replace(/^p /, "");
+  if (change.status === "exact") {
+    return `exact: ${formatNumber(metric.base.values[0] ?? null, 3)} → ${formatNumber(metric.head.values[0] ?? null, 3)}`;
+  }
+  if (change.status === "undecided") {
+    if (metric.undecidedBy === "machine") {
+      return `undecided: moved together with other ${wordsOf(options.kind).nouns} of the run, as a burst on part of it would`;
+    }
+    return `undecided: significant alone (p ${p(metric.pValue)}), not once corrected (Holm-adjusted p ${p(metric.adjustedPValue)})`;
+  }
+  if (metric.isBeyondEnvelope) return `${change.status}: the whole run moved far beyond any shift the series has shown`;
+  if (metric.test === "noise-band") return `${change.status}: beyond the ±${(metric.noiseBandPct ?? 0).toFixed(1)}% noise band`;
+  const adjusted = metric.adjustedPValue === null ? "" : `, Holm-adjusted p ${p(metric.adjustedPValue)}`;
+  return `${change.status === "improved" ? "improved" : "significant"}: p ${p(metric.pValue)}${adjusted}`;
+}
+
+/** "sort > BenchmarkSortInts/n=100 mean time/op +60.1% (significant: p < 0.001, …)": a named change in one phrase. */
+export function describeNamedChange(change: NamedChange, kind: SeriesKinds): string {
+  return `${describeSeriesMetric(change.endpoint, change.protocol, change.metric.metric)} ${formatDeltaPct(change.metric.deltaPct)} (${describeChangeStatus(change, { kind })})`;
 }
 
 export interface ObservedChange {

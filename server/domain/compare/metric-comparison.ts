@@ -25,6 +25,14 @@ import type { EndpointResult } from "../run";
 import { isBenchmark } from "../run";
 import type { MetricDefinition } from "../metrics";
 import { METRICS } from "../metrics";
+import { compareExactMetric, isExactOnBothSides } from "./exact-metrics";
+import type { SuiteShifts } from "./benchmark-suite";
+import { compareAbPairs } from "./ab-comparison";
+import { abPairsOf } from "./comparison";
+import { describeHeadShift, PRIOR_DEGREES_OF_FREEDOM, RUN_TO_RUN_NOISE_PRIOR } from "./benchmark-suite";
+import type { Better } from "../run";
+import type { Verdict } from "../stats/verdict";
+import { formatPct } from "../format";
 import type { ComparableRun, CompareOptions, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
 import { DETECTABLE_POWER, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL } from "./comparison";
 
@@ -111,7 +119,9 @@ export function compareMetric(
   pick: (run: ComparableRun) => EndpointResult | undefined,
   options: CompareOptions,
   isGate: boolean,
+  context: MetricContext = NO_CONTEXT,
 ): MetricComparison {
+  const { suite } = context;
   const baseData = collect(baseRuns, pick, spec);
   const headData = collect(headRuns, pick, spec);
   const base = summarizeSide(baseData.values, baseData.runIds);
@@ -147,6 +157,11 @@ export function compareMetric(
   if (base.n === 0 || head.n === 0) {
     return inconclusive("no-data", `no ${spec.name} on the ${base.n === 0 ? "base" : "head"} side`);
   }
+  // A count the tool measured exactly (allocations, instructions): compared as such, no test, no history.
+  if (isExactOnBothSides(spec, baseRuns.map(pick), headRuns.map(pick))) return compareExactMetric(spec, common, { base, head }, options);
+  // An A/B job's gate metric: pair by pair, sequentially (ab-comparison.ts).
+  const pairs = isGate ? abPairsOf(baseRuns, headRuns) : null;
+  if (pairs) return compareAbPairs(spec, pairs, pick, common, options, options.history?.get(historyKey(endpointName, spec.name)) ?? [], { familySize: context.abFamilySize, suite });
   if (spec.percentile !== null) {
     const judged = new Set([...baseData.runIds, ...headData.runIds]);
     const counts = [...baseRuns, ...headRuns].filter((run) => judged.has(run.id)).map((run) => pick(run)?.requests ?? null);
@@ -171,7 +186,7 @@ export function compareMetric(
     const isShort = result.verdict === "inconclusive" && result.noiseBandPct === null;
     // A benchmark's run repeats its measurement: without a band yet, its repetitions decide.
     const repeated = isShort ? repetitionsOf(spec, pick(baseRuns[0]!), pick(headRuns[0]!)) : null;
-    if (repeated) return compareRepetitions(spec, repeated, { ...common, deltaPct: result.deltaPct }, resolution, options);
+    if (repeated) return compareRepetitions(spec, repeated, { ...common, deltaPct: result.deltaPct }, resolution, options, machineOf(suite, baseRuns[0]!, headRuns[0]!));
     return {
       ...common,
       deltaPct: result.deltaPct,
@@ -188,9 +203,12 @@ export function compareMetric(
     return { ...inconclusive("too-little-history", runsNeededReason(base.n, head.n)), deltaPct };
   }
   if (deltaPct === null) return inconclusive("no-data", "relative change undefined: the base mean is 0");
+  // A benchmark's runs each divided by their run's machine factor (benchmark-suite.ts): judged beyond the machine.
+  const machine = isMachineJudged(spec, suite, [...baseRuns, ...headRuns].map(pick)) ? suite : null;
+  const normalize = (side: SideSummary) => side.values.map((value, index) => value * Math.exp(-(machine!.byRun.get(side.runIds[index]!) ?? 0)));
   const shift = testShift({
-    base: base.values,
-    head: head.values,
+    base: machine ? normalize(base) : base.values,
+    head: machine ? normalize(head) : head.values,
     test: options.test,
     resolution,
     longRunSd: longRunSd(options.history?.get(historyKey(endpointName, spec.name)), base.mean!),
@@ -212,12 +230,25 @@ export function compareMetric(
       reason: `${formatDeltaPct(deltaPct)} is within the tool's resolution (it writes ${spec.name} in steps of ${formatStep(resolution, spec.unit)})`,
     };
   }
-  const decision = decideVerdict({ better: spec.better, deltaPct, pValue: shift.pValue }, options);
   const how =
     shift.test === "prediction"
       ? `one head run against ${base.n} base runs (prediction-interval t test, one-sided)`
       : `${head.n} vs ${base.n} runs (${TEST_WORDS[shift.test]}, one-sided)`;
   const floor = shift.floor === null ? "" : `; spread floored (${FLOOR_WORDS[shift.floor]})`;
+  if (machine) {
+    const normalizedMean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const beyondPct = 100 * (normalizedMean(normalize(head)) / normalizedMean(normalize(base)) - 1);
+    const judged = judgeBeyondMachine({ better: spec.better, deltaPct, beyondPct, pValue: shift.pValue }, options);
+    return {
+      ...tested,
+      pValue: shift.pValue,
+      verdict: judged.verdict,
+      reason: `${how}, each run's machine shift taken out (${describeHeadShift(machine)}): ${judged.reason}${floor}`,
+      standardError: shift.standardError,
+      degreesOfFreedom: shift.degreesOfFreedom,
+    };
+  }
+  const decision = decideVerdict({ better: spec.better, deltaPct, pValue: shift.pValue }, options);
   return {
     ...tested,
     pValue: shift.pValue,
@@ -226,6 +257,58 @@ export function compareMetric(
     standardError: shift.standardError,
     degreesOfFreedom: shift.degreesOfFreedom,
   };
+}
+
+/** What a metric's comparison reads of the whole comparison: the suite's machine shifts, and how many gate metrics an A/B job judges. */
+export interface MetricContext {
+  suite: SuiteShifts | null;
+  abFamilySize: number;
+}
+const NO_CONTEXT: MetricContext = { suite: null, abFamilySize: 1 };
+
+/** Whether a metric of these results is judged beyond each run's machine shift: a benchmark's mean time per operation, with the suite's shifts measured. */
+function isMachineJudged(spec: MetricDefinition, suite: SuiteShifts | null, results: readonly (EndpointResult | undefined)[]): suite is SuiteShifts {
+  return suite !== null && spec.name === METRICS.mean.name && results.some((result) => result !== undefined && isBenchmark(result));
+}
+
+/** The head's change beyond its machine shift, for one benchmark run against one (the pairwise suite). */
+interface MachineAdjustment {
+  /** head's shift − base's shift, on the log scale. */
+  shift: number;
+  /** The standard error of that shift. */
+  shiftStandardError: number;
+  /** Run-to-run noise beyond the repetitions (log sd) and its degrees of freedom. */
+  tau: number;
+  tauDf: number;
+  /** The shift in words. */
+  how: string;
+}
+
+function machineOf(suite: SuiteShifts | null, base: ComparableRun, head: ComparableRun): MachineAdjustment {
+  if (suite === null || suite.head === null || suite.mode !== "pairwise") {
+    return { shift: 0, shiftStandardError: 0, tau: RUN_TO_RUN_NOISE_PRIOR, tauDf: PRIOR_DEGREES_OF_FREEDOM, how: `no machine shift measured (too few benchmarks), noise beyond the repetitions taken as ${formatPct(RUN_TO_RUN_NOISE_PRIOR, 1)}` };
+  }
+  const shift = (suite.byRun.get(head.id) ?? 0) - (suite.byRun.get(base.id) ?? 0);
+  const { tau, tauFrom, standardError } = suite.head;
+  return { shift, shiftStandardError: standardError, tau, tauDf: tauFrom > 0 ? tauFrom - 1 : PRIOR_DEGREES_OF_FREEDOM, how: describeHeadShift(suite) };
+}
+
+/**
+ * A change beyond the machine decides the verdict; the change itself, as measured, must be at least the
+ * minimum effect the same way (a benchmark 25% beyond a machine 20% faster, unchanged itself, is not
+ * flagged: the shift is an estimate, and no user would call it slower).
+ */
+function judgeBeyondMachine(
+  input: { better: Better; deltaPct: number; beyondPct: number; pValue: number },
+  options: Pick<CompareOptions, "minEffectPct" | "alpha">,
+): { verdict: Verdict; reason: string } {
+  const decision = decideVerdict({ better: input.better, deltaPct: input.beyondPct, pValue: input.pValue }, options);
+  const beyond = `${formatDeltaPct(input.beyondPct)} beyond the machine (${formatDeltaPct(input.deltaPct)} as measured)`;
+  const isOwnAlike = Math.abs(input.deltaPct) >= options.minEffectPct && Math.sign(input.deltaPct) === Math.sign(input.beyondPct);
+  if ((decision.verdict === "regressed" || decision.verdict === "improved") && !isOwnAlike) {
+    return { verdict: "unchanged", reason: `${beyond}: ${decision.reason}, but as measured it is not a ${options.minEffectPct}% change the same way` };
+  }
+  return { verdict: decision.verdict, reason: `${beyond}: ${decision.reason}` };
 }
 
 /**
@@ -267,6 +350,7 @@ function compareRepetitions(
   common: Omit<MetricComparison, "deltaPctCi95" | "pValue" | "test" | "noiseBandPct" | "verdict" | "reason" | "inconclusiveKind">,
   resolution: number,
   options: CompareOptions,
+  machine: MachineAdjustment,
 ): MetricComparison {
   const { base, head } = sides;
   if (!(base.mean > 0 && head.mean > 0)) {
@@ -279,15 +363,20 @@ function compareRepetitions(
   };
   const baseTerm = term(base);
   const headTerm = term(head);
-  const logStandardError = Math.sqrt(baseTerm + headTerm);
-  const degreesOfFreedom = welchSatterthwaiteDf(baseTerm, base.n, headTerm, head.n);
+  const withinVariance = baseTerm + headTerm;
+  const withinDf = welchSatterthwaiteDf(baseTerm, base.n, headTerm, head.n);
+  // Beyond the repetitions: the run-to-run noise τ of a benchmark, and the uncertainty of the machine's shift.
+  const extraVariance = machine.tau ** 2 + machine.shiftStandardError ** 2;
+  const logStandardError = Math.sqrt(withinVariance + extraVariance);
+  const degreesOfFreedom = satterthwaiteDf(withinVariance, withinDf, extraVariance, machine.tauDf);
   const logRatio = Math.log(head.mean / base.mean);
   const deltaPct = Math.expm1(logRatio) * 100;
+  const beyond = logRatio - machine.shift;
   const within = Math.abs(head.mean - base.mean) <= resolution;
-  const pValue = within ? 1 : twoSidedTPValue(logRatio / logStandardError, degreesOfFreedom) / 2;
-  const decision = decideVerdict({ better: spec.better!, deltaPct, pValue }, options);
+  const pValue = within ? 1 : twoSidedTPValue(beyond / logStandardError, degreesOfFreedom) / 2;
+  const judged = judgeBeyondMachine({ better: spec.better!, deltaPct, beyondPct: Math.expm1(beyond) * 100, pValue }, options);
   const halfWidth = lowerTQuantile(0.975, degreesOfFreedom) * logStandardError;
-  const how = `1 vs 1 on each run's repetitions (${head.n} vs ${base.n} samples, Welch's t test on the log ratio, one-sided; no noise band yet)`;
+  const how = `1 vs 1 on each run's repetitions (${head.n} vs ${base.n} samples, Welch's t test on the log ratio, one-sided, beyond ${machine.how})`;
   return {
     ...common,
     deltaPct,
@@ -295,12 +384,18 @@ function compareRepetitions(
     pValue,
     test: "repetitions",
     noiseBandPct: null,
-    verdict: decision.verdict,
-    reason: `${how}: ${decision.reason}`,
+    verdict: judged.verdict,
+    reason: `${how}: ${judged.reason}`,
     inconclusiveKind: null,
     standardError: logStandardError * base.mean,
     degreesOfFreedom,
   };
+}
+
+/** Welch–Satterthwaite degrees of freedom of a sum of two variance estimates. */
+function satterthwaiteDf(a: number, dfA: number, b: number, dfB: number): number {
+  const denominator = (a * a) / dfA + (b * b) / dfB;
+  return denominator === 0 ? Math.min(dfA, dfB) : (a + b) ** 2 / denominator;
 }
 
 const TEST_WORDS: Record<Exclude<ShiftTestName, "prediction">, string> = {

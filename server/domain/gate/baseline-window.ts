@@ -64,7 +64,7 @@ export type WindowMode = "series" | "pull-request";
  * What chose a baseline: pinned runs or label; the merge-base's runs (and those before them); the base
  * branch's runs before the merge-base's time (it had none); the default branch's runs before this run.
  */
-export type BaselineBasis = "pinned" | "merge-base" | "before-merge-base" | "recent";
+export type BaselineBasis = "pinned" | "merge-base" | "before-merge-base" | "recent" | "ab-job";
 
 export interface BaselineWindow {
   /** The baseline: run ids, newest first, at most BASELINE_CAP. */

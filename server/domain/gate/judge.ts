@@ -7,7 +7,7 @@
  */
 import type { ComparableRun, Comparison, CompareOptions, MetricComparison } from "../compare/compare-runs";
 import { compareRuns, seriesValues } from "../compare/compare-runs";
-import { explainInconclusive, gateMetricsOf, headlineChanges } from "../compare/gate-summary";
+import { comparisonKindOf, describeChangeStatus, explainInconclusive, headlineChanges, namedChangesOf } from "../compare/gate-summary";
 import type { FailOnValue } from "../fail-on";
 import type { ParsedRun } from "../run";
 import { AGGREGATE_NAME } from "../run";
@@ -16,6 +16,8 @@ import type { Verdict } from "../stats/verdict";
 import { pagePaths } from "../urls";
 import type { IncidentState } from "../incidents/state";
 import type { BaselineBasis } from "./baseline-window";
+import type { AbJobRun, AbJobState } from "./ab-job";
+import { describeAbJob } from "./ab-job";
 import type { GateDecision, GateInput, Outcome } from "./outcome";
 import { decideOutcome } from "./outcome";
 
@@ -38,6 +40,18 @@ export interface KeptGateChange {
   metric: string;
   deltaPct: number | null;
   status: GateChangeStatus;
+}
+
+/** A change the gate named: the change, its status, and that status in words ("significant: p < 0.001, …"). */
+export interface NamedGateChange extends GateChange {
+  protocol: string | null;
+  status: GateChangeStatus;
+  why: string;
+}
+
+/** What a run keeps of the changes its gate named. */
+export function keptGateChanges(changes: readonly NamedGateChange[]): KeptGateChange[] {
+  return changes.map(({ endpoint, protocol, metric, deltaPct, status }) => ({ endpoint, protocol, metric, deltaPct, status }));
 }
 
 export interface GateChange {
@@ -82,8 +96,8 @@ export interface GateResult {
     kind: string;
     /** Each endpoint's gate metric that regressed (what fails the gate). */
     regressions: GateChange[];
-    /** Every change the gate named, largest first, each with its status (what a run keeps: runs.gate_changes). */
-    changes: KeptGateChange[];
+    /** Every change the gate named, slowdowns first, largest first, each with its status (a run keeps their gist: runs.gate_changes). */
+    changes: NamedGateChange[];
     /** When no endpoint could be judged: the largest changes seen anyway, not judged (shown as such, never as "no change"). */
     unjudged: GateChange[];
     improvements: number;
@@ -93,6 +107,8 @@ export interface GateResult {
   grade: SlaGrade | null;
   /** The tool's own pass/fail criteria (k6 thresholds): how many it evaluated, which failed. */
   thresholds: GateInput["thresholds"];
+  /** An A/B job's run: where the job stands, and whether to run another pair; null otherwise. */
+  ab: AbJobState | null;
 }
 
 /** The gate settings of a project (prisma/schema.prisma's defaults for a new one). */
@@ -136,15 +152,15 @@ function toVerdictRegression(endpoint: string, metric: MetricComparison): GateCh
   };
 }
 
-/** Every gate metric the comparison names as changed, largest first, with its status. */
-function namedChanges(comparison: Comparison): KeptGateChange[] {
-  return gateMetricsOf(comparison)
-    .flatMap(({ endpoint, protocol, metric }): KeptGateChange[] => {
-      const status: GateChangeStatus | null =
-        metric.verdict === "regressed" ? "regressed" : metric.verdict === "improved" ? "improved" : metric.inconclusiveKind === "undecided" ? "undecided" : null;
-      return status === null ? [] : [{ endpoint: endpoint === AGGREGATE_NAME ? null : endpoint, protocol, metric: metric.metric, deltaPct: metric.deltaPct, status }];
-    })
-    .sort((a, b) => Math.abs(b.deltaPct ?? 0) - Math.abs(a.deltaPct ?? 0));
+/** Every change the comparison names, slowdowns first, largest first, with its status (gate-summary.ts). */
+function namedChanges(comparison: Comparison): NamedGateChange[] {
+  const kind = comparisonKindOf(comparison);
+  return namedChangesOf(comparison).map((change) => ({
+    ...toVerdictRegression(change.endpoint, change.metric),
+    protocol: change.protocol,
+    status: change.status,
+    why: describeChangeStatus(change, { kind }),
+  }));
 }
 
 /** The tool's own pass/fail criteria of a run (k6 thresholds): how many it evaluated, which failed. */
@@ -196,6 +212,8 @@ export interface JudgeInput {
   head: Pick<ParsedRun, "thresholds" | "tool">;
   grade: SlaGrade | null;
   failOn: FailOnValue[];
+  /** An A/B job's run: the job's runs and the one judged (ab-job.ts); null otherwise. */
+  ab?: { job: string; uploaded: AbJobRun; runs: readonly AbJobRun[] } | null;
 }
 
 /** The gate's verdict on a run, from its baseline and rounds as read: what the upload answers and keeps. */
@@ -248,5 +266,6 @@ export function judgeGate(input: JudgeInput): GateResult {
       comparePath,
     },
     grade: input.grade,
+    ab: input.ab ? describeAbJob(input.ab.job, input.ab.uploaded, input.ab.runs, decision) : null,
   };
 }

@@ -37,7 +37,7 @@ describe("decideOutcome", () => {
     expect(decision.outcome).toBe("fail");
     expect(decision.reasons).toEqual([
       expect.stringMatching(
-        /^1 endpoint regressed against the baseline \(the 20 custom runs labelled nightly on main\): E2 p95 \+3\d\.\d%$/,
+        /^1 endpoint regressed against the baseline \(the 20 custom runs labelled nightly on main\); beyond the noise, largest first: E2 p95 \+3\d\.\d% \(significant: p < 0\.001, Holm-adjusted p < 0\.001\)$/,
       ),
     ]);
     expect(decision.regressions.map(({ endpoint, metric }) => `${endpoint} ${metric.metric}`)).toEqual(["E2 p95"]);

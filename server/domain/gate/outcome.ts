@@ -17,7 +17,6 @@
  * inconclusive), which describes one metric.
  */
 import type { FailOnValue } from "../fail-on";
-import { formatDeltaPct } from "../format";
 import type { SlaGrade } from "../sla/grade";
 import { countNouns, wordsOf } from "../series-kind";
 import { describeThreshold } from "../tool-thresholds";
@@ -25,11 +24,13 @@ import type { Comparison, InconclusiveKind } from "../compare/compare-runs";
 import type { GateMetric } from "../compare/gate-summary";
 import {
   comparisonKindOf,
+  describeNamedChange,
   describeNotJudged,
-  describeSeriesMetric,
   explainInconclusive,
   gateMetricsOf,
   INCONCLUSIVE_KIND_WORDS,
+  MAX_NAMED_IN_REASON,
+  namedChangesOf,
 } from "../compare/gate-summary";
 
 export const OUTCOMES = ["pass", "fail", "inconclusive"] as const;
@@ -67,10 +68,6 @@ export interface GateDecision {
   regressions: GateMetric[];
   /** The regression check's own answer when it could not judge any endpoint (null when it could). */
   inconclusive: { kind: InconclusiveKind; reason: string } | null;
-}
-
-function describeChange({ endpoint, protocol, metric }: GateMetric): string {
-  return `${describeSeriesMetric(endpoint, protocol, metric.metric)} ${formatDeltaPct(metric.deltaPct)}`;
 }
 
 /** The regression check alone: its regressions, why it could not judge, and notes. */
@@ -118,12 +115,16 @@ export function decideOutcome(input: GateInput): GateDecision {
     reasons.push(`${failed} ${input.tool} thresholds failed: ${listed.join(", ")}${more}`);
     summaries.push(`${failed} tool thresholds failed`);
   }
-  if (failOn.includes("regression") && check.regressions.length > 0) {
-    const listed = check.regressions.slice(0, 3).map(describeChange).join(", ");
-    const more = check.regressions.length > 3 ? ", …" : "";
+  if (failOn.includes("regression") && check.regressions.length > 0 && input.comparison !== null) {
+    // Every change beyond the noise, largest first, each with its status: the regressions that fail the
+    // gate, and beside them the likely slowdowns it could not establish (a reviewer should see them all).
+    const worse = namedChangesOf(input.comparison).filter((change) => change.status !== "improved");
+    const listed = worse.slice(0, MAX_NAMED_IN_REASON).map((change) => describeNamedChange(change, kind));
+    const more = worse.length > listed.length ? `; and ${worse.length - listed.length} more (the answer's comparison.changes has every one)` : "";
+    const failing = new Set(check.regressions.map((change) => change.endpoint)).size;
     const against = input.openRegression === null ? input.baselineHow : `${input.baselineHow}, before the open regression`;
-    reasons.push(`${countNouns(check.regressions.length, kind)} regressed against the baseline (${against}): ${listed}${more}`);
-    summaries.push(`${countNouns(check.regressions.length, kind)} regressed`);
+    reasons.push(`${countNouns(failing, kind)} regressed against the baseline (${against}); beyond the noise, largest first: ${listed.join("; ")}${more}`);
+    summaries.push(`${countNouns(failing, kind)} regressed`);
   }
   if (failOn.includes("sla") && grade?.letter && grade.passed < grade.evaluated) {
     reasons.push(`SLA grade ${grade.letter}: ${grade.evaluated - grade.passed} of ${grade.evaluated} checks failed`);

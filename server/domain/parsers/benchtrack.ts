@@ -37,6 +37,12 @@ export const customMetricSchema = z
       .enum(["lower", "higher"])
       .nullish()
       .describe("Which direction of change is an improvement. Null or absent: unknown (the metric is shown and compared, never judged)."),
+    exact: z
+      .boolean()
+      .optional()
+      .describe(
+        "True for a count measured exactly (allocations, bytes allocated, instructions), the same in every repetition: any change between runs is then a change of the code, judged without noise (a worse change of at least the minimum effect fails the gate). Absent: measured with noise.",
+      ),
   })
   .describe("A measurement other than latency (CPU %, memory, messages/s…).");
 
@@ -264,7 +270,7 @@ function toLatencySummary(latency: z.infer<typeof latencyInputSchema>): LatencyS
 function toCustomMetrics(metrics: Record<string, z.infer<typeof customMetricSchema>> | undefined): Record<string, CustomMetric> {
   const result: Record<string, CustomMetric> = {};
   for (const [key, metric] of Object.entries(metrics ?? {})) {
-    result[key] = { value: metric.value, unit: metric.unit ?? null, better: metric.better ?? null };
+    result[key] = { value: metric.value, unit: metric.unit ?? null, better: metric.better ?? null, ...(metric.exact === true ? { exact: true } : {}) };
   }
   return result;
 }

@@ -16,6 +16,7 @@ import { isHyperfineCsv, isHyperfineJson } from "./hyperfine";
 import { isHyperfineMarkdown, isHyperfineText } from "./hyperfine-text";
 import { isJmhJson } from "./jmh";
 import { isPytestBenchmarkJson, isPytestBenchmarkText } from "./pytest-benchmark";
+import { isCachegrindText, isCallgrindText } from "./valgrind";
 import { isVitestBenchJson, isVitestBenchText } from "./vitest-bench";
 import { isK6NewSummary } from "./k6-new-summary";
 import { locustCsvKindOf } from "./locust-csv";
@@ -188,6 +189,11 @@ const TEXT_MARKERS: readonly { format: FormatId; matches: (start: string) => boo
   { format: "google-benchmark-console", matches: isGoogleBenchmarkConsole },
 
   { format: "benchmarkjs-text", matches: isBenchmarkjsText },
+
+  // Valgrind: cachegrind's `desc:`/`cmd:`/`events:` header; callgrind's `# callgrind format`, `creator: callgrind-…`.
+  { format: "cachegrind", matches: isCachegrindText },
+
+  { format: "callgrind", matches: isCallgrindText },
 
   // locust --html: a page whose stats sit in `window.templateArgs = {…}`.
   {

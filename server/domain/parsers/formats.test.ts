@@ -46,8 +46,11 @@ describe("the format registry", () => {
       "jmh",
       "criterion",
       "benchmarkdotnet",
+      "valgrind",
       "benchtrack",
     ]);
+    expect(resolveFormatName("valgrind")).toEqual(["cachegrind", "callgrind"]);
+    expect(resolveFormatName("iai-callgrind")).toEqual(["callgrind"]);
   });
 
   it("refuses an unknown name with a 400 naming the parameter and the accepted names", () => {

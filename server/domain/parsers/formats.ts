@@ -33,6 +33,9 @@ const LEGACY_ALIASES: Readonly<Record<string, readonly FormatId[]>> = {
   "benchtrack/v1": ["benchtrack"],
   generic: ["benchtrack"],
   jtl: ["jmeter-csv", "jmeter-xml"],
+  "cachegrind-out": ["cachegrind"],
+  "callgrind-out": ["callgrind"],
+  "iai-callgrind": ["callgrind"],
 };
 
 /** Every name `?format=` accepts: the tools, then each format id, then the older aliases. */

@@ -44,6 +44,7 @@ import { applyRunMetadata, runMetadataSchema, type RunMetadata } from "./metadat
 import { thinTimelines } from "./timeline";
 import { sourceOf, type DetectedFile, type UploadedFile } from "./uploaded-file";
 import { validateParsedRun } from "./validate";
+import { parseCachegrind, parseCallgrind, parseValgrindFiles } from "./valgrind";
 import { parseVegetaHist } from "./vegeta-hist";
 import { parseVegetaJson } from "./vegeta-json";
 import { parseVegetaSet } from "./vegeta-set";
@@ -135,6 +136,10 @@ const PARSERS: Record<Exclude<FormatId, "k6-ndjson">, Parser> = {
   "criterion-json": { kind: "json", parse: parseCriterionJson },
 
   "benchmarkdotnet-json": { kind: "json", parse: parseBenchmarkDotNetJson },
+
+  cachegrind: { kind: "text", parse: parseCachegrind },
+
+  callgrind: { kind: "text", parse: parseCallgrind },
 };
 
 /**
@@ -142,7 +147,8 @@ const PARSERS: Record<Exclude<FormatId, "k6-ndjson">, Parser> = {
  * reports of one vegeta attack (a JSON or text report with its histogram), an artillery report.json
  * with the console output that holds its ensure checks, Criterion.rs's benchmark/estimates/sample.json
  * files (matched into benchmarks by the folder in their names), BenchmarkDotNet's full JSON reports
- * (one per benchmark class) of one run.
+ * (one per benchmark class) of one run, Valgrind's cachegrind or callgrind files (one per benchmark, or
+ * one per callgrind dump) of one run.
  */
 const FILE_SETS: readonly { formats: readonly FormatId[]; parse: (files: readonly DetectedFile[]) => ParsedRun }[] = [
   { formats: ["locust-csv"], parse: (files) => parseLocustCsv(files) },
@@ -152,6 +158,8 @@ const FILE_SETS: readonly { formats: readonly FormatId[]; parse: (files: readonl
   { formats: ["artillery-json", "artillery-console"], parse: parseArtillerySet },
   { formats: ["criterion-json"], parse: parseCriterionSet },
   { formats: ["benchmarkdotnet-json"], parse: parseBenchmarkDotNetSet },
+  { formats: ["cachegrind"], parse: (files) => parseValgrindFiles("cachegrind", files) },
+  { formats: ["callgrind"], parse: (files) => parseValgrindFiles("callgrind", files) },
 ];
 
 /**
@@ -269,7 +277,7 @@ function parseFileSet(files: readonly UploadedFile[], allowed: readonly FormatId
   throw new InputError("malformed", "These files do not make one run together", [
     {
       path: "files",
-      message: `${kinds.join("; ")}. Several files make one run when they are Locust --csv files, ghz reports (JSON or CSV, one per method), one vegeta attack's reports, an artillery report.json with its console output, Criterion.rs's files of target/criterion (each named by its path), or BenchmarkDotNet's *-report-full.json files of one run`,
+      message: `${kinds.join("; ")}. Several files make one run when they are Locust --csv files, ghz reports (JSON or CSV, one per method), one vegeta attack's reports, an artillery report.json with its console output, Criterion.rs's files of target/criterion (each named by its path), BenchmarkDotNet's *-report-full.json files of one run, or Valgrind's cachegrind (or callgrind) output files of one run`,
     },
   ]);
 }

@@ -37,6 +37,15 @@ export const runMetadataSchema = z
       .describe(
         "ISO 8601 commit time of base_commit (`git show -s --format=%cI <sha>`): when no run of the base branch is at that commit, the baseline is its last runs before this time.",
       ),
+    ab_job: z
+      .string()
+      .regex(/^[A-Za-z0-9._:@/-]{1,128}$/, "expected 1 to 128 letters, digits or . _ : @ / -")
+      .optional()
+      .describe(
+        "A same-job A/B run (docs/ci.md, \"A/B jobs\"): the job's id, the same for every run of the job (e.g. `gh-<run id>-<attempt>-<job>`). With ab_side and ab_pair. A head run is judged against the base runs of its own job, not the series' history; base runs are never part of a series' history.",
+      ),
+    ab_side: z.enum(["base", "head"]).optional().describe("Which side of its A/B job the run measured: `base` (the merge-base) or `head`."),
+    ab_pair: z.number().int().min(1).max(1000).optional().describe("The run's pair in its A/B job: 1, 2, … (pair k holds one base and one head run, run one after the other)."),
     build_url: z.url().max(1024).optional().describe("Link to the CI build."),
     testbed: z
       .string()
@@ -71,6 +80,13 @@ export const runMetadataSchema = z
       .describe(
         "Names the one endpoint of a report that measured a single target and does not name it (hey, vegeta, ghz CSV sent as a bare body), or renames the one it names (wrk, autocannon: the URL path).",
       ),
+  })
+  .superRefine((metadata, context) => {
+    const given = (["ab_job", "ab_side", "ab_pair"] as const).filter((key) => metadata[key] !== undefined);
+    if (given.length > 0 && given.length < 3) {
+      const missing = (["ab_job", "ab_side", "ab_pair"] as const).filter((key) => metadata[key] === undefined);
+      context.addIssue({ code: "custom", path: [missing[0]!], message: `an A/B run names its job, side and pair together: ${missing.join(" and ")} missing` });
+    }
   })
   .describe("Run metadata; overrides what the uploaded file says.");
 
@@ -146,8 +162,10 @@ const STRING_PARAMS = [
   "base_commit",
   "base_branch",
   "base_time",
+  "ab_job",
+  "ab_side",
 ] as const;
-const INTEGER_PARAMS = ["round", "pr"] as const;
+const INTEGER_PARAMS = ["round", "pr", "ab_pair"] as const;
 
 /**
  * Reads metadata query parameters. Parameters that are not metadata (format, idempotency_key…) are left

@@ -262,6 +262,11 @@ const RULES: Readonly<Record<FormatId, ResolutionRule>> = {
   // Nanoseconds are doubles that SimpleJson writes with ToString("r") (round-trip), divided here by the
   // operations of each iteration.
   "benchmarkdotnet-json": FULL_PRECISION,
+
+  // Valgrind's files hold instruction counts (and other events), no time: no latency statistic to round.
+  cachegrind: FULL_PRECISION,
+
+  callgrind: FULL_PRECISION,
 };
 
 /**

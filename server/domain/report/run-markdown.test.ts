@@ -46,13 +46,14 @@ function failedGate(): GateResult {
       verdict: "regressed",
       kind: "group-vs-run",
       regressions: [change],
-      changes: [{ endpoint: change.endpoint, protocol: "benchmark", metric: "mean", deltaPct: change.deltaPct, status: "regressed" }],
+      changes: [{ ...change, protocol: "benchmark", status: "regressed", why: "significant: p < 0.001, Holm-adjusted p = 0.0004" }],
       unjudged: [],
       improvements: 0,
       comparePath: null,
     },
     grade: null,
     thresholds: { evaluated: 0, failed: [] },
+    ab: null,
   };
 }
 
@@ -79,12 +80,12 @@ describe("renderRunMarkdown of a run of benchmarks", () => {
     expect(markdown).not.toContain("req/s");
   });
 
-  it("names regressed benchmarks and their time per operation", () => {
+  it("names every changed benchmark, its time per operation and its status", () => {
     const markdown = renderRunMarkdown(benchmarksDocument(), failedGate());
     expect(markdown).toContain("### ❌ Benchtrack: **FAIL**: 1 benchmark regressed");
-    expect(markdown).toContain("| Benchmark | Metric | Baseline | This run | Δ | p (one-sided) |");
+    expect(markdown).toContain("| Benchmark | Metric | Baseline | This run | Δ | Status |");
     const sort = markdownText("example.com/sort > BenchmarkSortInts/n=100");
-    expect(markdown).toContain(`| ${sort} | mean time/op | 4.76 µs | 6.22 µs | +30.6% | p < 0.001 |`);
+    expect(markdown).toContain(`| ${sort} | mean time/op | 4.76 µs | 6.22 µs | +30.6% | ❌ significant: p ${markdownText("<")} 0.001, Holm-adjusted p = 0.0004 |`);
   });
 });
 

@@ -1,4 +1,4 @@
-import { formatDeltaPct, formatMs, formatNumber, formatPct, formatPValue } from "../format";
+import { formatDeltaPct, formatMs, formatNumber, formatPct } from "../format";
 import type { RunDocument } from "../parsers";
 import type { SlaGrade } from "../sla/grade";
 import type { GateResult } from "../gate/judge";
@@ -22,7 +22,10 @@ type ResultRow = RunDocument["endpoints"][number];
  */
 const MAX_ENDPOINT_ROWS = 25;
 const MAX_THRESHOLDS_LISTED = 10;
-const MAX_REGRESSION_ROWS = 15;
+const MAX_CHANGE_ROWS = 25;
+
+/** A named change's status at a glance: it fails the gate, it could not be established, it improved. */
+const STATUS_MARKS = { regressed: "❌", exact: "❌", undecided: "⚠️", improved: "✅" } as const;
 
 /** A reason as a sentence: it ends with one full stop. */
 const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
@@ -112,17 +115,19 @@ function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string |
     lines.push("", `Largest changes seen, **not judged**: ${comparison.unjudged.map((change) => describeUnjudged(change, kindOf)).join(" · ")}.`);
   }
   if (verdict.notes.length > 0) lines.push("", ...verdict.notes.map((note) => `- ${markdownText(note)}`));
-  if (comparison.regressions.length > 0) {
+  // Every change the gate named, slowdowns first, largest first, each with its status: a reviewer sees
+  // each benchmark (or endpoint) that moved beyond the noise, not only the ones that failed the gate.
+  if (comparison.changes.length > 0) {
     const head = comparison.headRuns.length > 1 ? `These ${comparison.headRuns.length} rounds` : "This run";
-    lines.push("", `| ${wordsOf(kind).nounTitle} | Metric | Baseline | ${head} | Δ | p (one-sided) |`, "|---|---|--:|--:|--:|--:|");
-    for (const regression of comparison.regressions.slice(0, MAX_REGRESSION_ROWS)) {
-      const regressionKind = kindOf(regression.endpoint);
+    lines.push("", `| ${wordsOf(kind).nounTitle} | Metric | Baseline | ${head} | Δ | Status |`, "|---|---|--:|--:|--:|---|");
+    for (const change of comparison.changes.slice(0, MAX_CHANGE_ROWS)) {
+      const changeKind = kindOf(change.endpoint);
       lines.push(
-        `| ${markdownText(seriesDisplayName(regression.endpoint, regressionKind))} | ${markdownText(metricShortName(regression.metric, regressionKind))} | ${valueOf(regression, regression.base, kindOf)} | ${valueOf(regression, regression.head, kindOf)} | ${formatDeltaPct(regression.deltaPct)} | ${formatPValue(regression.pValue)} |`,
+        `| ${markdownText(seriesDisplayName(change.endpoint, changeKind))} | ${markdownText(metricShortName(change.metric, changeKind))} | ${valueOf(change, change.base, kindOf)} | ${valueOf(change, change.head, kindOf)} | ${formatDeltaPct(change.deltaPct)} | ${STATUS_MARKS[change.status]} ${markdownText(change.why)} |`,
       );
     }
-    if (comparison.regressions.length > MAX_REGRESSION_ROWS) {
-      lines.push("", `…and ${more(comparison.regressions.length - MAX_REGRESSION_ROWS, "regression")} on the comparison page.`);
+    if (comparison.changes.length > MAX_CHANGE_ROWS) {
+      lines.push("", `…and ${more(comparison.changes.length - MAX_CHANGE_ROWS, "change")} on the comparison page.`);
     }
   }
   lines.push("");

@@ -55,6 +55,32 @@ interface FileFacts {
   requests?: number;
   percentile?: { key: string; valueMs: number; digits?: number };
   benchmarks?: { name: string; samples: number | null; key: string; valueMs: number; digits?: number }[];
+  /** Benchmarks counted, not timed (Valgrind): a metric's value as the file states it. */
+  counts?: { name: string; metric: string; value: number }[];
+}
+
+/**
+ * A Valgrind file's instruction counts: per part (callgrind's `part:`; a cachegrind file is one), its
+ * `Ir` from the part's `totals:` (callgrind) or `summary:` (cachegrind), named by the dump's client
+ * request, else by the command's arguments. What ran after a process's last dump is no benchmark.
+ */
+function valgrindFacts(files: { text: string }[]): FileFacts {
+  const counts = files.flatMap(({ text }) => {
+    const args = /^cmd:\s+\S+\s+(.*)$/m.exec(text)![1]!.trim();
+    const chunks = /^part: /m.test(text) ? text.split(/^(?=part: )/m).slice(1) : [text];
+    const dumps = chunks.some((chunk) => /^desc: Trigger: Client Request/m.test(chunk));
+    let events: string[] = [];
+    return chunks.flatMap((chunk) => {
+      events = /^events: (.*)$/m.exec(chunk)?.[1]!.trim().split(/\s+/) ?? events;
+      const request = /^desc: Trigger: Client Request: (.*)$/m.exec(chunk)?.[1];
+      if (dumps && request === undefined) return [];
+      const total = (/^totals: (.*)$/m.exec(chunk) ?? /^summary: (.*)$/m.exec(chunk))![1]!.trim().split(/\s+/);
+      return [{ name: request ?? args, metric: "instructions", value: Number(total[events.indexOf("Ir")]) }];
+    });
+  });
+  // One file per dump: the process's last file (its termination) holds no dump, and is no benchmark.
+  const isSplit = files.length > 1 && files.some(({ text }) => /^desc: Trigger: Client Request/m.test(text));
+  return { counts: isSplit ? counts.filter((count) => count.name !== "all") : counts };
 }
 
 /**
@@ -425,6 +451,10 @@ const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileF
     };
   },
 
+  // Valgrind: each benchmark's Ir as the file's summary:/totals: line states it.
+  cachegrind: valgrindFacts,
+  callgrind: valgrindFacts,
+
   // BenchmarkDotNet: the report's own Statistics (N, Mean in ns) of each case, by FullName.
   "benchmarkdotnet-json": (files) => ({
     benchmarks: files.flatMap((file) =>
@@ -478,6 +508,16 @@ describe("every fixture uploads with plain curl (or multipart) and reads back wi
     if (facts.requests !== undefined) expect(stored.aggregate.requests).toBe(facts.requests);
     // Facts that found no benchmark in the file would check nothing.
     if (facts.benchmarks) expect(facts.benchmarks.length).toBeGreaterThan(0);
+    if (facts.counts) expect(facts.counts.map((count) => count.name)).toEqual((stored.endpoints as Json[]).map((e) => e.name));
+    for (const count of facts.counts ?? []) {
+      const endpoint = (stored.endpoints as Json[]).find((candidate) => candidate.name === count.name);
+      expect(endpoint?.metrics[count.metric], `${count.name} ${count.metric}`).toEqual({
+        value: count.value,
+        unit: "instructions",
+        better: "lower",
+        exact: true,
+      });
+    }
     for (const benchmark of facts.benchmarks ?? []) {
       const endpoint = (stored.endpoints as Json[]).find((candidate) => candidate.name === benchmark.name);
       expect(endpoint, benchmark.name).toBeDefined();
