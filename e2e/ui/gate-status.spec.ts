@@ -16,6 +16,13 @@ const slug = uniqueSlug("gate-pages");
 const GO_RUNS = path.resolve(import.meta.dirname, "../../scripts/seed/go-bench/runs");
 const FILES = [...Array.from({ length: 9 }, (_, index) => `baseline-${index + 1}.txt`), ...Array.from({ length: 5 }, (_, index) => `slow-joinints-${index + 1}.txt`)];
 const JOIN_INTS = "example.com/microbench > BenchmarkJoinInts";
+/**
+ * The largest change the gate names, as the pages write it: the slower JoinInts' allocations (an exact count)
+ * or its time/op. In a row: "+100,000.0% allocs/op"; with its name (banner, card): "… > BenchmarkJoinInts allocs/op +100,000.0%".
+ */
+const METRIC = "(mean time/op|allocs/op|B/op)";
+const DELTA = String.raw`\+[\d,]+\.\d%`;
+const NAMED_CHANGE = `${JOIN_INTS.replaceAll(".", "\\.")} ${METRIC} ${DELTA}`;
 const commitOf = (index: number) => `${(0xc0ffee00 + index).toString(16)}aa51`;
 const startOf = (index: number) => {
   const at = new Date(Date.now() - (FILES.length - index) * 86_400_000 - 3_600_000);
@@ -79,15 +86,15 @@ test("the overview says main fails the gate since the first slower run, on each 
   const firstSlow = FILES.indexOf("slow-joinints-1.txt");
   const day = startOf(firstSlow).toISOString().slice(0, 10);
   await expect(banner.getByTestId("gate-failing-series")).toHaveText(
-    new RegExp(`^main fails the gate since run ${day} \\d\\d:00 · ${commitOf(firstSlow).slice(0, 7)} \\(5 runs\\): ${JOIN_INTS} mean time/op \\+\\d+\\.\\d%.* · no incident yet`),
+    new RegExp(`^main fails the gate since run ${day} \\d\\d:00 · ${commitOf(firstSlow).slice(0, 7)} \\(5 runs\\): ${NAMED_CHANGE}.* · no incident yet`),
   );
   await expect(banner.getByTestId("gate-failing-since")).toHaveAttribute("href", `/projects/${slug}/runs/${runIds[firstSlow]}`);
   await expect(page.getByTestId("open-regressions-banner")).toHaveCount(0);
 
   const joinInts = rowOf(page, JOIN_INTS).getByTestId("trend");
-  await expect(joinInts.getByTestId("trend-gate")).toHaveText(/^Gate: fail · \+\d+\.\d% mean time\/op$/);
+  await expect(joinInts.getByTestId("trend-gate")).toHaveText(new RegExp(`^Gate: fail · ${DELTA} ${METRIC}$`));
   await expect(joinInts.getByTestId("trend-gate")).toHaveAttribute("href", `/projects/${slug}/runs/${runIds.at(-1)}`);
-  await expect(joinInts.getByTestId("trend-gate")).toHaveAttribute("title", /regressed against the baseline/);
+  await expect(joinInts.getByTestId("trend-gate")).toHaveAttribute("title", /^The CI gate's answer to the latest run of go · nightly · main · linux\/amd64 · AMD EPYC .*: fail\. This benchmark: /);
   // Against the level before the failed runs (as the gate's baseline), the step is a change.
   await expect(joinInts.getByTestId("trend-arrow")).toHaveText(/^↑ \+\d+\.\d%/);
 
@@ -108,7 +115,7 @@ test("the home card says main fails the gate, since when, and the largest change
   await expect(card.getByTestId("gate-chip-fail")).toHaveText("✗ main fails the gate");
   const firstSlow = FILES.indexOf("slow-joinints-1.txt");
   await expect(card.getByTestId("gate-failing-series")).toHaveText(
-    new RegExp(`^go · nightly since ${startOf(firstSlow).toISOString().slice(0, 10)} \\(5 runs\\) · ${JOIN_INTS} mean time/op \\+\\d+\\.\\d%$`),
+    new RegExp(`^go · nightly since ${startOf(firstSlow).toISOString().slice(0, 10)} \\(5 runs\\) · ${NAMED_CHANGE}$`),
   );
   await expect(card.getByTestId("gate-chip-pass")).toHaveCount(0);
   await screenshots(page, "gate-home", "/", (page) => page.getByTestId("project-card").filter({ hasText: slug }));

@@ -111,6 +111,7 @@ async function lookUpLongStreak(db: ReadDb, series: DefaultBranchSeries, oldestR
     label: series.label,
     gitBranch: series.branch,
     testbed: series.testbed,
+    // As baselines.ts's NOT_AB_BASE (not imported: baselines.ts needs projects.ts, which reads this module).
     OR: [{ abSide: null }, { abSide: { not: "base" } }],
   };
   const select = { id: true, startedAt: true, gitCommit: true, outcome: true } as const;

@@ -166,8 +166,13 @@ describe("gateOfEndpoint", () => {
     expect(gateOfEndpoint(failing, { id: 3, name: "m > BenchmarkSort", protocol: "benchmark" }, options)).toMatchObject({ change: SORT, othersFailing: 2 });
   });
 
-  it("says the gate failed on other endpoints when it named none of this one", () => {
+  it("says the gate failed on other endpoints when it named none of this one, each endpoint once", () => {
     expect(gateOfEndpoint(failing, encode, options)).toMatchObject({ outcome: "fail", change: null, othersFailing: 2 });
+    const allocs: KeptGateChange = { ...JOIN_INTS, metric: "metrics.allocs/op", deltaPct: 100_000, status: "exact" };
+    const twice = summarizeSeriesGate(input(["fail"], { latestChanges: [allocs, JOIN_INTS, CHECKSUM] }))!;
+    expect(gateOfEndpoint(twice, encode, options)).toMatchObject({ othersFailing: 2 });
+    // This endpoint's largest failing change is the one shown.
+    expect(gateOfEndpoint(twice, joinInts, options)).toMatchObject({ change: allocs, othersFailing: 1 });
     // The same name over another protocol is another endpoint.
     expect(gateOfEndpoint(failing, { ...joinInts, protocol: "http" }, options)).toMatchObject({ change: null });
   });

@@ -194,7 +194,7 @@ export interface EndpointGate {
   outcome: Outcome;
   /** This endpoint's change as the gate named it (the failing one first), null when it named none. */
   change: KeptGateChange | null;
-  /** How many other endpoints' changes failed the gate. */
+  /** How many other endpoints (the aggregate counting as one) had a change that failed the gate. */
   othersFailing: number;
   /** Whether the row's own series is on the default branch (else the row shows another branch's runs). */
   isOwnSeries: boolean;
@@ -222,7 +222,7 @@ export function gateOfEndpoint(
     runId: gate.latest.runId,
     outcome: gate.latest.outcome,
     change,
-    othersFailing: failingChanges(gate.latest.changes).filter((other) => !isThis(other)).length,
+    othersFailing: new Set(failingChanges(gate.latest.changes).filter((other) => !isThis(other)).map((other) => JSON.stringify([other.endpoint, other.protocol]))).size,
     isOwnSeries,
   };
 }
