@@ -61,6 +61,16 @@ describe("gate words", () => {
       reason: null,
       triaged: [],
     });
+    // An endpoint's changes after its name once.
+    const allocs: KeptGateChange = { ...JOIN, metric: "metrics.allocs/op", deltaPct: 100_000, status: "exact" };
+    expect(describeFailingSeries(series(["fail"], [allocs, JOIN, CHECKSUM])).changes).toEqual([
+      "m > BenchmarkJoinInts allocs/op +100,000.0%, mean time/op +373.8%",
+      "m > BenchmarkChecksum mean time/op +42.5%",
+    ]);
+    expect(describeFailingSeries(gate)).toMatchObject({
+      reason: null,
+      triaged: [],
+    });
     const triaged = { ...gate, triagedSince: [{ incident: { number: 3, state: "accepted" as const }, marker: null }, { incident: null, marker: "pool 20 → 50" }] };
     expect(describeFailingSeries(triaged).triaged).toEqual([
       { key: "incident-3", incident: 3, text: "was accepted: the next run is judged against the new level" },

@@ -85,6 +85,26 @@ export function describeEndpointGate(
   return { text, title: `${about}${own}${reasons} Open the run.`, tone: OUTCOME_TONE[gate.outcome] };
 }
 
+/**
+ * Changes named once per endpoint, in their order: "… > BenchmarkJoinInts allocs/op +100,000.0%, mean time/op
+ * +373.8%" rather than the endpoint's name before each of its changes.
+ */
+function groupByEndpoint(changes: readonly KeptGateChange[]): string[] {
+  const groups = new Map<string, KeptGateChange[]>();
+  for (const change of changes) {
+    const key = JSON.stringify([change.endpoint, change.protocol]);
+    groups.set(key, [...(groups.get(key) ?? []), change]);
+  }
+  return [...groups.values()].map(([first, ...rest]) => {
+    const kind = seriesKindOf(first!.protocol);
+    const more = rest.map((change) => {
+      const metric = metricShortName(change.metric, kind);
+      return change.deltaPct === null ? `${metric} changed` : `${metric} ${formatDeltaPct(change.deltaPct)}`;
+    });
+    return [describeNamedChange(first!), ...more].join(", ");
+  });
+}
+
 /** What a triage made since the latest run means for the next one. */
 function describeTriage(triage: SeriesGate["triagedSince"][number]): string {
   if (triage.incident === null) return `("${triage.marker ?? ""}") was set: the next run starts a new level`;
@@ -112,7 +132,7 @@ export function describeFailingSeries(series: SeriesGate, max = 3): {
   return {
     runs: `${runs} run${runs === 1 ? "" : "s"}`,
     since: series.failing ? `${timeOf(series.failing.since.startedAt)}${commit}` : timeOf(series.latest.startedAt),
-    changes: failing.slice(0, max).map(describeNamedChange),
+    changes: groupByEndpoint(failing.slice(0, max)),
     more: Math.max(0, failing.length - max),
     // Failed on something else than a regression (an SLA check, the tool's thresholds): its first reason.
     reason: failing.length === 0 ? (series.latest.reasons[0] ?? null) : null,

@@ -155,7 +155,7 @@ function FailingSeriesLine({ slug, branch, series, showSeries }: { slug: string;
       ({words.runs}){showSeries && <span className="text-text-muted"> on {series.key}</span>}
       {words.changes.length > 0 ? (
         <>
-          : {words.changes.join(", ")}
+          : {words.changes.join("; ")}
           {words.more > 0 && ` and ${words.more} more`}
         </>
       ) : (
