@@ -9,6 +9,8 @@ import { describeRunTime } from "@/components/history/run-time";
 import { formatMs, formatNumber, formatRelativeTime } from "@/server/domain/format";
 import { GradeChip } from "@/components/sla/grade-badge";
 import { Badge } from "@/components/ui/badge";
+import type { RouterOutputs } from "@/server/api/root";
+import { describeCardGate, describeCardSince, describeNamedChange } from "./gate";
 import { EmptyState } from "@/components/ui/empty-state";
 import { useTRPC } from "@/components/providers/trpc-provider";
 
@@ -47,6 +49,7 @@ export function ProjectList({ empty }: { empty: ReactNode }) {
                   )}
                 </span>
               </div>
+              <CardGateStatus gate={project.gate} defaultBranch={project.defaultBranch} />
               {project.activeIncidents > 0 && (
                 <p className="mt-1 text-xs font-medium text-bad" data-testid="active-incidents">
                   {project.activeIncidents} active incident{project.activeIncidents === 1 ? "" : "s"}
@@ -88,5 +91,41 @@ export function ProjectList({ empty }: { empty: ReactNode }) {
         );
       })}
     </ul>
+  );
+}
+
+type ProjectCard = RouterOutputs["project"]["list"]["projects"][number];
+
+/** Failing series a card names one by one; more are counted. */
+const CARD_FAILING_SERIES = 2;
+
+/**
+ * What the CI gate last said about the project's series on its default branch, compactly: a chip per
+ * outcome (failing, inconclusive, passing; each series named in its title), then for each failing series
+ * since when and its largest change: the short form of the overview's "fails the gate" banner. Text only:
+ * the whole card is a link.
+ */
+function CardGateStatus({ gate, defaultBranch }: { gate: ProjectCard["gate"]; defaultBranch: string }) {
+  const chips = describeCardGate(gate, defaultBranch);
+  if (chips.length === 0) return null;
+  const failing = gate.failing.slice(0, CARD_FAILING_SERIES);
+  return (
+    <div className="mt-2 space-y-1 text-xs" data-testid="gate-status">
+      <p className="flex flex-wrap gap-1.5">
+        {chips.map((chip) => (
+          <Badge key={chip.testId} tone={chip.tone} title={chip.title}>
+            <span data-testid={chip.testId}>{chip.text}</span>
+          </Badge>
+        ))}
+      </p>
+      {failing.map((series) => (
+        <p key={series.key} className="break-words text-text-muted" data-testid="gate-failing-series" title={series.reason ?? undefined}>
+          <span className="font-medium text-text">{series.name}</span>
+          {series.failing && <> since {describeCardSince(series.failing)}</>}
+          {series.named[0] && <span className="text-bad"> · {describeNamedChange(series.named[0])}</span>}
+        </p>
+      ))}
+      {gate.failing.length > failing.length && <p className="text-text-muted">and {gate.failing.length - failing.length} more failing</p>}
+    </div>
   );
 }

@@ -10,14 +10,26 @@ import type { SeriesKinds } from "@/server/domain/series-kind";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
+import { describeEndpointGate, describeFailingSeries } from "./gate";
 import { ProjectUploadHint } from "./project-upload-hint";
 import { describeIncidentMark, describeTrend } from "./trend";
 import { pagePaths } from "@/server/domain/urls";
 
 type Overview = RouterOutputs["project"]["overview"];
 type EndpointSummary = Overview["endpoints"][number];
+type SeriesGate = Overview["gates"][number];
 
 const TONE_CLASS = { bad: "text-bad", good: "text-good", neutral: "text-text-muted" } as const;
+/**
+ * A gate mark's look: framed when the gate named this row's change (a failure, an undecided or an improved
+ * one) or could not tell; plain, in its outcome's colour, when it failed on other rows or passed.
+ */
+const GATE_MARK_CLASS = {
+  bad: "border border-bad text-bad",
+  warn: "border border-warn text-warn",
+  good: "border border-good text-good",
+} as const;
+const GATE_MARK_PLAIN_CLASS = { bad: "border border-transparent text-bad", warn: "border border-transparent text-warn", good: "border border-transparent text-good" } as const;
 
 /** The project overview: endpoints with their latest numbers, sparkline and trend; the recent runs. */
 export function ProjectOverview({ overview, baseUrl, now }: { overview: Overview; baseUrl: string; now: number }) {
@@ -63,11 +75,12 @@ function Section({ title, actions, children }: { title: string; actions?: ReactN
   );
 }
 
-/** What needs attention first: an upload schedule that stopped, and incidents still being triaged. */
+/** What needs attention first: the default branch failing the gate, an upload schedule that stopped, and incidents still being triaged. */
 function OverviewBanners({ overview }: { overview: Overview }) {
   const { freshness, openRegressions, activeIncidents, awaitingReturn, project } = overview;
   return (
     <>
+      <GateFailingBanner overview={overview} />
       {freshness.status === "missing" && (
         <div role="alert" className="rounded-md border border-warn p-3 text-sm" data-testid="missing-data">
           <span className="font-medium text-warn">Missing data: </span>
@@ -102,6 +115,86 @@ function OverviewBanners({ overview }: { overview: Overview }) {
   );
 }
 
+/** Failing series shown one by one in the banner; more are counted. */
+const BANNER_SERIES = 3;
+
+/**
+ * "main fails the gate since run <date · commit> (5 runs): <largest changes>", one line per series of the
+ * default branch whose latest runs fail the CI gate, from the first run of the streak, before any incident
+ * exists (change-point detection needs 6 runs after a step); its incidents linked once there are. It goes
+ * once the series' latest run passes or is inconclusive.
+ */
+function GateFailingBanner({ overview }: { overview: Overview }) {
+  const { project } = overview;
+  const failing = overview.gates.filter((series) => series.failing !== null);
+  if (failing.length === 0) return null;
+  const shown = failing.slice(0, BANNER_SERIES);
+  return (
+    <div role="alert" className="space-y-1.5 rounded-md border border-bad p-3 text-sm" data-testid="gate-failing-banner">
+      {shown.map((series) => (
+        <FailingSeriesLine key={series.key} slug={project.slug} branch={project.defaultBranch} series={series} showSeries={overview.gates.length > 1} />
+      ))}
+      {failing.length > shown.length && (
+        <p className="text-text-muted">
+          and {failing.length - shown.length} more series on {project.defaultBranch} fail the gate
+        </p>
+      )}
+    </div>
+  );
+}
+
+function FailingSeriesLine({ slug, branch, series, showSeries }: { slug: string; branch: string; series: SeriesGate; showSeries: boolean }) {
+  const words = describeFailingSeries(series);
+  const since = series.failing?.since ?? { runId: series.latest.runId };
+  return (
+    <p className="break-words" data-testid="gate-failing-series" data-series={series.key}>
+      <span className="font-medium text-bad">{branch} fails the gate</span> since run{" "}
+      <Link href={pagePaths.run(slug, since.runId)} className="whitespace-nowrap text-accent hover:underline" data-testid="gate-failing-since">
+        {words.since}
+      </Link>{" "}
+      ({words.runs}){showSeries && <span className="text-text-muted"> on {series.key}</span>}
+      {words.changes.length > 0 ? (
+        <>
+          : {words.changes.join("; ")}
+          {words.more > 0 && ` and ${words.more} more`}
+        </>
+      ) : (
+        words.reason && <>: {words.reason}</>
+      )}
+      {series.incidents.map((incident) => (
+        <span key={incident.number}>
+          {" "}
+          ·{" "}
+          <Link
+            href={pagePaths.incident(slug, incident.number)}
+            className="whitespace-nowrap text-accent hover:underline"
+            data-testid="gate-failing-incident"
+          >
+            incident #{incident.number}
+          </Link>
+        </span>
+      ))}
+      {words.triaged.map((triage) => (
+        <span key={triage.key} className="text-text-muted" data-testid="gate-failing-triaged">
+          {" "}
+          · since the latest run,{" "}
+          {triage.incident !== null ? (
+            <Link href={pagePaths.incident(slug, triage.incident)} className="text-accent hover:underline">
+              incident #{triage.incident}
+            </Link>
+          ) : (
+            "a change marker"
+          )}{" "}
+          {triage.text}
+        </span>
+      ))}
+      {series.incidents.length === 0 && series.triagedSince.length === 0 && words.changes.length > 0 && (
+        <span className="text-text-muted"> · no incident yet: change-point detection confirms a step after 6 runs</span>
+      )}
+    </p>
+  );
+}
+
 /** Whether a row has a number to show: an aggregate of benchmarks has none (they are judged one by one). */
 function hasLatestNumbers({ latest }: EndpointSummary): boolean {
   return [latest.p50Ms, latest.p95Ms, latest.p99Ms, latest.errorRate, latest.throughput].some((value) => value !== null && value !== undefined);
@@ -112,20 +205,24 @@ function EndpointsTable({ overview, kind }: { overview: Overview; kind: SeriesKi
   // Benchmarks fail no samples (hyperfine's exits aside): an error-rate column of zeros says nothing.
   const hasErrorRate = words.hasLoad || overview.endpoints.some((endpoint) => (endpoint.latest.errorRate ?? 0) > 0);
   const aggregate = overview.aggregate && hasLatestNumbers(overview.aggregate) ? overview.aggregate : null;
+  // Benchmarks all say "benchmark": a column of it leaves the gate and trend less room, and says nothing.
+  const hasProtocol = kind !== "benchmark";
   return (
     <Table label={words.nounsTitle}>
       <thead>
         <tr>
           <Th>{words.nounTitle}</Th>
-          <Th className="hidden sm:table-cell">Protocol</Th>
+          {hasProtocol && <Th className="hidden sm:table-cell">Protocol</Th>}
           <Th numeric>p50</Th>
           <Th numeric>p95</Th>
           <Th numeric>p99</Th>
           {hasErrorRate && <Th numeric>Error rate</Th>}
           <Th numeric>Throughput</Th>
           <Th>{kind === "benchmark" ? "Mean time/op of its series" : "p95 of its series"}</Th>
-          <Th title="Latest p95 (a benchmark's mean time/op) vs the median of the previous up to 10 runs: ↑ worse beyond +5%, ↓ better beyond −5%">
-            Trend
+          <Th
+            title={`The CI gate's answer to the latest run of its series on ${overview.project.defaultBranch} for this row, then the trend: the latest p95 (a benchmark's mean time/op) vs the median of up to 10 earlier runs of its level: ↑ worse beyond +5%, ↓ better beyond −5%, and significant`}
+          >
+            Gate · trend
           </Th>
         </tr>
       </thead>
@@ -135,15 +232,25 @@ function EndpointsTable({ overview, kind }: { overview: Overview; kind: SeriesKi
             key={endpoint.id ?? "aggregate"}
             slug={overview.project.slug}
             endpoint={endpoint}
+            gates={overview.gates}
             href={pagePaths.endpoint(overview.project.slug, endpoint)}
             aggregateName={words.aggregate}
             hasErrorRate={hasErrorRate}
+            hasProtocol={hasProtocol}
           />
         ))}
       </tbody>
       {aggregate && (
         <tfoot data-testid="aggregate-row">
-          <EndpointRow slug={overview.project.slug} endpoint={aggregate} href={null} aggregateName={words.aggregate} hasErrorRate={hasErrorRate} />
+          <EndpointRow
+            slug={overview.project.slug}
+            endpoint={aggregate}
+            gates={overview.gates}
+            href={null}
+            aggregateName={words.aggregate}
+            hasErrorRate={hasErrorRate}
+            hasProtocol={hasProtocol}
+          />
         </tfoot>
       )}
     </Table>
@@ -153,15 +260,19 @@ function EndpointsTable({ overview, kind }: { overview: Overview; kind: SeriesKi
 function EndpointRow({
   slug,
   endpoint,
+  gates,
   href,
   aggregateName,
   hasErrorRate,
+  hasProtocol,
 }: {
   slug: string;
   endpoint: EndpointSummary;
+  gates: readonly SeriesGate[];
   href: string | null;
   aggregateName: string;
   hasErrorRate: boolean;
+  hasProtocol: boolean;
 }) {
   const trend = describeTrend(endpoint.trend, endpoint.trendMetric === "mean" ? "mean time/op" : "p95");
   const isAggregate = href === null;
@@ -169,10 +280,11 @@ function EndpointRow({
   const stale = !isAggregate && !endpoint.isInLatestRun;
   return (
     <tr className={cn(isAggregate && "bg-surface-muted font-semibold", stale && "text-text-muted")}>
-      <Td className="max-w-[10rem] truncate sm:max-w-[22rem]">
+      {/* Wrapped, not cut: names of one package or service share a long prefix, and their ends tell them apart. */}
+      <Td wrap className="max-w-[12.5rem] break-words sm:max-w-[15rem]">
         {href ? (
           <Link href={href} className="font-medium text-accent hover:underline" title={endpoint.name}>
-            {endpoint.name}
+            {withPathBreaks(endpoint.name)}
           </Link>
         ) : (
           aggregateName
@@ -185,7 +297,7 @@ function EndpointRow({
           </span>
         )}
       </Td>
-      <Td className="hidden text-text-muted sm:table-cell">{isAggregate ? "" : (endpoint.protocol ?? MISSING)}</Td>
+      {hasProtocol && <Td className="hidden text-text-muted sm:table-cell">{isAggregate ? "" : (endpoint.protocol ?? MISSING)}</Td>}
       <Td numeric>{formatMs(endpoint.latest.p50Ms)}</Td>
       <Td numeric className="font-semibold" data-testid="p95">
         {formatMs(endpoint.latest.p95Ms)}
@@ -204,24 +316,48 @@ function EndpointRow({
       {/* relative: the sr-only text is absolutely positioned; it must stay inside the scrolling frame. */}
       <Td
         title={`${endpoint.incidents.map((incident) => `Incident #${incident.number} is being triaged on this series. `).join("")}${trend.title}${endpoint.latest.series ? ` Series: ${endpoint.latest.series}.` : ""}`}
-        className={cn("relative", TONE_CLASS[trend.tone])}
+        wrap
+        className={cn("relative min-w-[12rem]", TONE_CLASS[trend.tone])}
         data-testid="trend"
       >
-        <TrendCell slug={slug} endpoint={endpoint} trend={trend} />
+        <TrendCell slug={slug} endpoint={endpoint} gates={gates} trend={trend} />
       </Td>
     </tr>
   );
 }
 
+/** A name that may wrap after each "/" ("example.com/" "microbench > " "BenchmarkSortInts/" "n=100") rather than inside a word. */
+function withPathBreaks(name: string): ReactNode[] {
+  const parts = name.split("/");
+  return parts.flatMap((part, index) => (index === parts.length - 1 ? [part] : [`${part}/`, <wbr key={index} />]));
+}
+
 /**
- * The trend column: an incident still being triaged on the series first (a link to it), then the arrow.
- * Beside an incident the arrow is shown only when it points somewhere: "no significant change" next to
- * an open incident would contradict it (the arrow then compares with the level before the step anyway).
+ * The trend column: an incident still being triaged on the series first (a link to it), then what the CI
+ * gate answered for this row in the latest run of its series on the default branch (a link to the run),
+ * then the arrow. Beside an incident the arrow is shown only when it points somewhere: "no significant
+ * change" next to an open incident would contradict it (the arrow then compares with the level before the
+ * step anyway); with too few runs since a step the arrow says so instead (describeTrend).
  */
-function TrendCell({ slug, endpoint, trend }: { slug: string; endpoint: EndpointSummary; trend: ReturnType<typeof describeTrend> }) {
+function TrendCell({
+  slug,
+  endpoint,
+  gates,
+  trend,
+}: {
+  slug: string;
+  endpoint: EndpointSummary;
+  gates: readonly SeriesGate[];
+  trend: ReturnType<typeof describeTrend>;
+}) {
   const kind = seriesKindOf(endpoint);
   const hasIncident = endpoint.incidents.length > 0;
   const showsArrow = !hasIncident || trend.symbol === "↑" || trend.symbol === "↓";
+  const gate = endpoint.gate;
+  // Beside an incident mark the gate's own number would say the same change a third time (the arrow the second).
+  const mark = gate
+    ? describeEndpointGate(gate, gates.find((series) => series.key === gate.series), kind, { isAggregate: endpoint.id === null, showChange: !hasIncident })
+    : null;
   return (
     <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
       {endpoint.incidents.map((incident) => {
@@ -238,12 +374,26 @@ function TrendCell({ slug, endpoint, trend }: { slug: string; endpoint: Endpoint
           </Link>
         );
       })}
+      {gate && mark && (
+        <Link
+          href={pagePaths.run(slug, gate.runId)}
+          title={mark.title}
+          className={cn(
+            "rounded px-1.5 py-0.5 text-xs font-medium hover:bg-surface-muted",
+            gate.change !== null || gate.outcome === "inconclusive" ? GATE_MARK_CLASS[mark.tone] : GATE_MARK_PLAIN_CLASS[mark.tone],
+          )}
+          data-testid="trend-gate"
+          data-outcome={gate.outcome}
+        >
+          {mark.text}
+        </Link>
+      )}
       {showsArrow && (
-        <span className="whitespace-nowrap">
+        <span className={trend.symbol === "·" && trend.text ? "text-xs" : "whitespace-nowrap"} data-testid="trend-arrow">
           <span aria-hidden="true" className="font-semibold">
             {trend.symbol}
           </span>{" "}
-          <span className="text-xs tabular-nums">{trend.symbol === "→" ? "no sig. change" : trend.delta}</span>
+          <span className="text-xs tabular-nums">{trend.text}</span>
           <span className="sr-only">{trend.word}</span>
         </span>
       )}

@@ -3,12 +3,19 @@ import { Prisma } from "../generated/prisma/client";
 import { gradeRuns, gradeSummary } from "./sla";
 import { notFound } from "./errors";
 import { BENCHMARK_PROTOCOL } from "../domain/run";
+import { summarizeCardGate } from "../domain/series/gate-status";
+import { findSeriesGates } from "./series-gates";
 
 /** The home page's sparkline: p95 of the run aggregate over this many most recent runs. */
 export const CARD_SERIES_LENGTH = 30;
 
 /** Projects for the home page, most recently active first, with their run counts. */
 export async function listProjects(db: ReadDb) {
+  const projects = await readProjectRows(db);
+  return projects.map(({ defaultBranch: _branch, ...project }) => project);
+}
+
+async function readProjectRows(db: ReadDb) {
   const projects = await db.project.findMany({
     select: {
       id: true,
@@ -17,6 +24,7 @@ export async function listProjects(db: ReadDb) {
       description: true,
       isDemo: true,
       createdAt: true,
+      defaultBranch: true,
       _count: { select: { runs: true } },
     },
     orderBy: [{ updatedAt: "desc" }, { slug: "asc" }],
@@ -46,10 +54,15 @@ export interface ProjectLastRun {
  * join bounded by the (project_id, started_at DESC, id) index, so it reads projects × 30 rows, never
  * the whole history, and no query runs per project.
  * `sparkline` is oldest → newest (x = start time in epoch ms, y = aggregate p95 in ms or null).
+ * Beside it, the CI gate's status of each series on each project's default branch, from the outcomes the
+ * runs kept (two more statements for all projects: services/series-gates.ts).
  */
 export async function listProjectCards(db: ReadDb) {
-  const projects = await listProjects(db);
-  const rows = projects.length === 0 ? [] : await findRecentRuns(db, projects.map((project) => project.id));
+  const projects = await readProjectRows(db);
+  const [rows, gates] = await Promise.all([
+    projects.length === 0 ? [] : findRecentRuns(db, projects.map((project) => project.id)),
+    findSeriesGates(db, projects),
+  ]);
   const byProject = new Map<string, RecentRunRow[]>();
   for (const row of rows) {
     const list = byProject.get(row.projectId) ?? [];
@@ -83,6 +96,8 @@ export async function listProjectCards(db: ReadDb) {
     grade: gradeSummary(grades[index]),
     /** Incidents open or investigating (as the inbox counts them). */
     activeIncidents: activeCount.get(card.id) ?? 0,
+    /** What the CI gate last said about each series on the default branch: failing first, with the streak's start. */
+    gate: summarizeCardGate(gates.get(card.id) ?? []),
   }));
   // Most recently active first; projects without runs keep the list's order, after them.
   return withGrades.sort((a, b) => (b.lastRun?.startedAt.getTime() ?? -Infinity) - (a.lastRun?.startedAt.getTime() ?? -Infinity) || 0);

@@ -2,14 +2,19 @@ import { median } from "../stats/descriptive";
 import { isInsufficient } from "../stats/insufficient";
 import { predictionTest } from "../stats/prediction-test";
 import { isBenchmark } from "../run";
-import { activeIncidentsOf, chooseTrendWindow } from "./recorded-changes";
-import type { ActiveIncidentMark, ChangeMarker, RecordedChange } from "./recorded-changes";
+import { gateOfEndpoint } from "./gate-status";
+import type { EndpointGate, SeriesGate } from "./gate-status";
+import { activeIncidentsOf, chooseTrendWindow, isCoveredByTriage } from "./recorded-changes";
+import type { ActiveIncidentMark, ChangeMarker, RecordedChange, TrendWindow } from "./recorded-changes";
+import { seriesName } from "./series";
+import type { SeriesIdentity } from "./series";
 /**
  * The overview's pure rules: a sparkline of an endpoint's last SERIES_LENGTH results and its trend
  * arrow (the latest value against the median of the previous runs of its regime: recorded-changes.ts), on
  * p95 for an endpoint and on the mean time per operation for a benchmark (what its gate judges:
- * docs/benchmarks.md), and the incidents still being triaged on its series. The service
- * (server/services/project-overview.ts) reads the rows; everything here is computed from them.
+ * docs/benchmarks.md), the incidents still being triaged on its series, and what the CI gate last said
+ * about it on the default branch (gate-status.ts). The service (server/services/project-overview.ts)
+ * reads the rows; everything here is computed from them.
  */
 
 export const SERIES_LENGTH = 30;
@@ -17,12 +22,24 @@ export const SERIES_LENGTH = 30;
 export const TREND_WINDOW = 10;
 /** …and calls it a change beyond ±5%. */
 export const TREND_THRESHOLD = 0.05;
+/**
+ * Runs of a regime (the latest included) before a flat arrow may read "no significant change": the
+ * change-point detector confirms a step with 6 runs after it (its minimum segment), and the gate judges
+ * with 6 runs in all. Fewer, and the column says there are too few to tell.
+ */
+export const MIN_REGIME_RUNS = 6;
 export const RECENT_RUNS = 10;
 
 export interface SeriesResult {
   runId: string;
   /** The run's series (tool, label, branch): sparklines and arrows follow the latest run's. */
   series?: string;
+  /** The same series as its parts: on the default branch, its gate's status and failed runs count. */
+  identity?: SeriesIdentity;
+  /** When the run was stored: a triage made after it covers its failure (the gate's window). */
+  uploadedAt?: Date;
+  /** Whether its gate found a regression at upload (null: not known). */
+  regressed?: boolean | null;
   startedAt: Date;
   requests: number | null;
   errorRate: number | null;
@@ -64,7 +81,26 @@ export type Trend =
       since?: string | null;
       /** The open change they stop before ("incident #3"): the latest is compared with the level before it. */
       before?: string | null;
+      /** Too few runs since a step to tell: then a flat arrow is not "no significant change". */
+      unsettled?: Unsettled | null;
     };
+
+/**
+ * Why a flat trend cannot be read as "no significant change" (MIN_REGIME_RUNS):
+ * - failing: the latest runs of the series on the default branch failed the gate (a step the detector has
+ *   not confirmed yet): `runs` since the first of them, at `since`;
+ * - few-runs: the regime since the last accepted change (`sinceWords`, at `since`: a step the detector
+ *   found, or a change marker, `sinceKind`), or the whole series when none is in sight (`since` null), has
+ *   only `runs` runs.
+ */
+export interface Unsettled {
+  kind: "failing" | "few-runs";
+  runs: number;
+  needed: number;
+  since: Date | null;
+  sinceKind: "change" | "marker" | null;
+  sinceWords: string | null;
+}
 
 /** The significance level of the overview's arrows. */
 export const TREND_ALPHA = 0.05;
@@ -121,6 +157,8 @@ export interface EndpointSummary {
   trend: Trend;
   /** Incidents still open or investigating on its series (the inbox's), oldest first. */
   incidents: ActiveIncidentMark[];
+  /** What the latest run of its series on the default branch answered for it (gate-status.ts); null when nothing is known. */
+  gate: EndpointGate | null;
 }
 
 /**
@@ -135,12 +173,19 @@ export interface SeriesChanges {
 
 const NO_CHANGES: SeriesChanges = { changes: [], markers: [] };
 
+/** The project's default branch and the gate's status of each of its series there (gate-status.ts). */
+export interface GateContext {
+  defaultBranch: string;
+  gates: readonly SeriesGate[];
+}
+
 /** Builds an endpoint's summary from its results, newest first; null when it has none. */
 export function summarizeSeries(
   endpoint: { id: number | null; name: string; protocol: string | null },
   newestFirst: readonly SeriesResult[],
   latestRunId: string | null,
   recorded: SeriesChanges = NO_CHANGES,
+  context: GateContext | null = null,
 ): EndpointSummary | null {
   const latest = newestFirst[0];
   if (!latest) return null;
@@ -149,15 +194,63 @@ export function summarizeSeries(
   const changes = recorded.changes.filter((change) => change.series === latest.series);
   const own = changes.filter((change) => change.endpointId === endpoint.id);
   const trendMetric: TrendMetric = isBenchmark(endpoint) ? "mean" : "p95";
+  const isOnDefaultBranch = context !== null && latest.identity !== undefined && latest.identity.branch === context.defaultBranch;
+  // Failed runs count (left out of the window, a streak of them unsettles it) on the default branch only: a
+  // branch's runs are judged against the default branch's, so their failures say nothing of their own series.
+  const ownRuns = isOnDefaultBranch ? sameSeries : sameSeries.map((result) => ({ ...result, regressed: null }));
   return {
     ...endpoint,
     latest,
     isInLatestRun: latest.runId === latestRunId,
     trendMetric,
     series: toSparkline(sameSeries, trendMetric),
-    trend: trendInRegime(sameSeries, changes, recorded.markers, trendMetric),
+    trend: trendInRegime(ownRuns, changes, recorded.markers, trendMetric),
     incidents: activeIncidentsOf(own, trendMetric),
+    gate: rowGate(endpoint, newestFirst, latest, context, isOnDefaultBranch),
   };
+}
+
+/** The gate of the row's series on the default branch (its own series when it is there, else the same tool, label and testbed there). */
+function rowGate(
+  endpoint: { id: number | null; name: string; protocol: string | null },
+  newestFirst: readonly SeriesResult[],
+  latest: SeriesResult,
+  context: GateContext | null,
+  isOnDefaultBranch: boolean,
+): EndpointGate | null {
+  if (context === null || latest.identity === undefined) return null;
+  const key = seriesName({ ...latest.identity, branch: context.defaultBranch });
+  const gate = context.gates.find((candidate) => candidate.key === key);
+  if (!gate) return null;
+  const measured = newestFirst.some((result) => result.runId === gate.latest.runId);
+  return gateOfEndpoint(gate, endpoint, { measured, isOwnSeries: isOnDefaultBranch });
+}
+
+/**
+ * Whether the trend of `newestFirst` (one series, the latest first) is too young to read a flat arrow as "no
+ * significant change": a streak of failed runs on top that no triage covers and no open regression explains
+ * (the detector has not confirmed the step yet), or fewer than MIN_REGIME_RUNS runs in the window's
+ * regime. Null: settled, or compared with the level before a step the detector confirmed.
+ */
+export function findUnsettled(
+  newestFirst: readonly SeriesResult[],
+  window: Pick<TrendWindow, "runIds" | "sinceAt" | "sinceKind" | "since" | "before">,
+  changes: readonly RecordedChange[],
+  markers: readonly ChangeMarker[],
+): Unsettled | null {
+  const [latest] = newestFirst;
+  if (latest === undefined) return null;
+  // Before an open regression the reference is the level before its step: the detector has confirmed it (the
+  // row names its incident when it moved this endpoint), and the runs failing since are judged against it.
+  if (window.before !== null) return null;
+  if (latest.regressed === true && !isCoveredByTriage(latest, changes, markers)) {
+    const end = newestFirst.findIndex((result) => result.regressed !== true || isCoveredByTriage(result, changes, markers));
+    const streak = end === -1 ? newestFirst : newestFirst.slice(0, end);
+    return { kind: "failing", runs: streak.length, needed: MIN_REGIME_RUNS, since: streak.at(-1)!.startedAt, sinceKind: "change", sinceWords: null };
+  }
+  const runs = window.runIds.length + 1;
+  if (runs >= MIN_REGIME_RUNS) return null;
+  return { kind: "few-runs", runs, needed: MIN_REGIME_RUNS, since: window.sinceAt, sinceKind: window.sinceKind, sinceWords: window.since };
 }
 
 /** The trend of the latest result against the previous ones of its regime (recorded-changes.ts), `newestFirst` of one series. */
@@ -176,7 +269,9 @@ function trendInRegime(
   const window = chooseTrendWindow(withValue, latest.startedAt, changes, markers, TREND_WINDOW);
   const inWindow = new Set(window.runIds);
   const trend = latestTrendOf([latest[column], ...withValue.filter((result) => inWindow.has(result.runId)).map((result) => result[column])], label);
-  if (trend.kind === "change") return { ...trend, since: window.since, before: window.before };
+  if (trend.kind === "change") {
+    return { ...trend, since: window.since, before: window.before, unsettled: findUnsettled([latest, ...withValue], window, changes, markers) };
+  }
   if (window.runIds.length === 0 && latest[column] !== null && withValue.length > 0) {
     // Earlier runs there are, but none in the latest run's regime among those read.
     const reason =

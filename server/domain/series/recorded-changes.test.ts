@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { summarizeSeries } from "./overview";
+import { MIN_REGIME_RUNS, summarizeSeries } from "./overview";
 import type { SeriesResult } from "./overview";
 import { activeIncidentsOf, chooseTrendWindow } from "./recorded-changes";
 import type { RecordedChange } from "./recorded-changes";
@@ -109,7 +109,80 @@ describe("the overview's trend against the regime of recorded changes", () => {
       [],
       10,
     );
-    expect(window).toEqual({ runIds: ["run18", "run17", "run16", "run15", "run14", "run13", "run12", "run11", "run10", "run9"], since: null, before: null });
+    expect(window).toEqual({ runIds: ["run18", "run17", "run16", "run15", "run14", "run13", "run12", "run11", "run10", "run9"], since: null, sinceAt: null, sinceKind: null, before: null });
+  });
+});
+
+describe("never 'no significant change' with too few runs since a step to tell", () => {
+  const MAIN = { defaultBranch: "main", gates: [] };
+  const IDENTITY = { tool: "k6", label: "nightly", branch: "main", testbed: null };
+  /** Results of the series on main, uploaded as they started; the runs from `failedFrom` on failed the gate. */
+  function onMain(p95s: readonly number[], failedFrom = Number.POSITIVE_INFINITY): SeriesResult[] {
+    return results(p95s).map((result, newestIndex) => {
+      const index = p95s.length - 1 - newestIndex;
+      return { ...result, identity: IDENTITY, uploadedAt: result.startedAt, regressed: index >= failedFrom };
+    });
+  }
+  // 20 runs at 10 ms, then 3 at 13 ms that each failed the gate; the detector needs 6 to confirm the step.
+  const YOUNG_STEP = STEP.slice(0, 23);
+
+  it("a step the detector has not confirmed: the failed runs stay out of the reference (as the gate's), the step reads as a change, and a flat row says it is too early", () => {
+    const stepped = summarizeSeries(ENDPOINT, onMain(YOUNG_STEP, 20), "run22", undefined, MAIN);
+    expect(stepped?.trend).toMatchObject({
+      kind: "change",
+      direction: "up",
+      previousRuns: 10,
+      unsettled: { kind: "failing", runs: 3, needed: MIN_REGIME_RUNS, since: hour(20) },
+    });
+    if (stepped?.trend.kind !== "change") throw new Error("expected a trend");
+    expect(stepped.trend.medianMs).toBeCloseTo(10, 0);
+    // Another endpoint of the same runs did not move: flat, but not "no significant change" while its runs fail.
+    const flat = onMain(YOUNG_STEP.map((_, index) => 5 + NOISE[index % 10]! / 2), 20);
+    expect(summarizeSeries({ ...ENDPOINT, id: 2 }, flat, "run22", undefined, MAIN)?.trend).toMatchObject({
+      direction: "flat",
+      unsettled: { kind: "failing", runs: 3 },
+    });
+    // Without the gate's outcomes (runs judged before they were kept), the ten runs straddle the step: flat, as before.
+    expect(summarizeSeries(ENDPOINT, results(YOUNG_STEP), "run22")?.trend).toMatchObject({ direction: "flat", unsettled: null });
+  });
+
+  it("once detection has confirmed the step (an open incident), the failing runs are judged against the level before it: settled", () => {
+    const level = [...STEP.slice(0, 28)];
+    const flat = onMain(level.map((_, index) => 5 + NOISE[index % 10]! / 2), 20);
+    const summary = summarizeSeries({ ...ENDPOINT, id: 2 }, flat, "run27", { changes: [regression(20)], markers: [] }, MAIN);
+    expect(summary?.trend).toMatchObject({ direction: "flat", before: "incident #3", unsettled: null });
+  });
+
+  it("a step just accepted: fewer than MIN_REGIME_RUNS runs of the new level", () => {
+    const accepted = regression(25, { status: "acknowledged", incident: { number: 3, state: "accepted" }, decidedAt: hour(40) });
+    const level = [...STEP.slice(0, 25), 13, 13.1, 12.9];
+    const summary = summarizeSeries(ENDPOINT, onMain(level, 25), "run27", { changes: [accepted], markers: [] }, MAIN);
+    // The acceptance came after the failed runs: it covers them, they are the new level's first runs.
+    expect(summary?.trend).toMatchObject({
+      direction: "flat",
+      previousRuns: 2,
+      since: "accepted incident #3",
+      unsettled: { kind: "few-runs", runs: 3, needed: 6, since: hour(25), sinceKind: "change", sinceWords: "accepted incident #3" },
+    });
+  });
+
+  it("a fresh series: too few runs in all", () => {
+    expect(summarizeSeries(ENDPOINT, onMain([10, 10.1, 9.9, 10]), "run3", undefined, MAIN)?.trend).toMatchObject({
+      direction: "flat",
+      unsettled: { kind: "few-runs", runs: 4, since: null, sinceKind: null, sinceWords: null },
+    });
+  });
+
+  it("is settled with MIN_REGIME_RUNS runs of the regime and none failing", () => {
+    expect(summarizeSeries(ENDPOINT, onMain(STEP.slice(0, MIN_REGIME_RUNS)), `run${MIN_REGIME_RUNS - 1}`, undefined, MAIN)?.trend).toMatchObject({
+      direction: "flat",
+      unsettled: null,
+    });
+  });
+
+  it("reads failed runs on the default branch only: a branch's runs fail against the default branch's", () => {
+    const branch = onMain(YOUNG_STEP, 20).map((result) => ({ ...result, identity: { ...IDENTITY, branch: "feature/x" }, series: "k6 · nightly · feature/x" }));
+    expect(summarizeSeries(ENDPOINT, branch, "run22", undefined, MAIN)?.trend).toMatchObject({ direction: "flat", unsettled: null });
   });
 });
 

@@ -36,12 +36,26 @@ export interface RecordedChange {
   at: Date;
   /** Its incident (regressions only). */
   incident: { number: number; state: IncidentState } | null;
+  /** When it was triaged (accepted or dismissed); null while open. A triage made after a run was judged covers its failure, as in the gate's window. */
+  decidedAt?: Date | null;
 }
 
 /** A change marker (a known change of config or hardware): a new regime from its time on, for every series. */
 export interface ChangeMarker {
   at: Date;
   text: string;
+  /** When it was made: a marker made after a run was judged covers its failure, as in the gate's window. */
+  createdAt?: Date;
+}
+
+/** An earlier run of the series as the trend's window reads it. */
+export interface TrendRun {
+  runId: string;
+  startedAt: Date;
+  /** When it was stored (the start time when unknown). */
+  uploadedAt?: Date;
+  /** Whether its gate found a regression (runs of the default branch only; null: not known). */
+  regressed?: boolean | null;
 }
 
 /** An incident still being triaged on the series, with its change on this endpoint. */
@@ -87,6 +101,10 @@ export interface TrendWindow {
   runIds: string[];
   /** The change the window starts at, in words; null when none is in sight. */
   since: string | null;
+  /** Where that change starts (its first run's start, or the marker's time); null when none is in sight. */
+  sinceAt: Date | null;
+  /** What it is: a recorded change (a step the detector found) or a change marker; null when none is in sight. */
+  sinceKind: "change" | "marker" | null;
   /** The open change the window stops before (the level before it is the reference), in words; null when none. */
   before: string | null;
 }
@@ -94,10 +112,11 @@ export interface TrendWindow {
 /**
  * Which of the series' earlier runs (`previous`, newest first) the latest run (started at `latestAt`) is
  * compared with: at most `cap`, since the last accepted change and before the first regression still
- * open after it, as the gate's baseline window chooses them. Changes after the latest run are not in sight.
+ * open after it, leaving out the streak of runs that failed the gate (`regressed`) that no triage covers, as
+ * the gate's baseline window chooses them. Changes after the latest run are not in sight.
  */
 export function chooseTrendWindow(
-  previous: readonly { runId: string; startedAt: Date }[],
+  previous: readonly TrendRun[],
   latestAt: Date,
   changes: readonly RecordedChange[],
   markers: readonly ChangeMarker[],
@@ -107,22 +126,43 @@ export function chooseTrendWindow(
   const seriesChanges: SeriesChange[] = [];
   for (const change of changes) {
     if (change.at.getTime() > latestAt.getTime()) continue;
-    const entry: SeriesChange = { kind: change.kind, status: change.status, at: change.at, firstRunId: change.firstRunId, decidedAt: null, summary: "" };
+    const decidedAt = change.status === "open" ? null : (change.decidedAt ?? null);
+    const entry: SeriesChange = { kind: change.kind, status: change.status, at: change.at, firstRunId: change.firstRunId, decidedAt, summary: "" };
     words.set(entry, change);
     seriesChanges.push(entry);
   }
   for (const marker of markers) {
     if (marker.at.getTime() > latestAt.getTime()) continue;
-    const entry: SeriesChange = { kind: "marker", status: null, at: marker.at, firstRunId: null, decidedAt: null, summary: "" };
+    const entry: SeriesChange = { kind: "marker", status: null, at: marker.at, firstRunId: null, decidedAt: marker.createdAt ?? null, summary: "" };
     words.set(entry, marker);
     seriesChanges.push(entry);
   }
-  const runs = previous.map((run) => ({ id: run.runId, startedAt: run.startedAt, uploadedAt: run.startedAt, regressed: null }));
+  const runs = previous.map((run) => ({ id: run.runId, startedAt: run.startedAt, uploadedAt: run.uploadedAt ?? run.startedAt, regressed: run.regressed ?? null }));
   const window = chooseBaselineWindow(runs, seriesChanges, "series", cap);
   const describe = (change: SeriesChange | null, role: "since" | "before") => {
     const source = change === null ? undefined : words.get(change);
     if (source === undefined) return null;
     return "kind" in source ? describeChange(source, role) : `the change marker "${source.text}"`;
   };
-  return { runIds: window.runIds, since: describe(window.since, "since"), before: describe(window.openRegression, "before") };
+  return {
+    runIds: window.runIds,
+    since: describe(window.since, "since"),
+    sinceAt: window.since?.at ?? null,
+    sinceKind: window.since === null ? null : window.since.kind === "marker" ? "marker" : "change",
+    before: describe(window.openRegression, "before"),
+  };
+}
+
+/**
+ * Whether a triage covers a run's failure, as in the gate's window (domain/gate/baseline-window.ts): a
+ * regression accepted or dismissed, or a change marker, made after the run was stored and starting at or
+ * before it.
+ */
+export function isCoveredByTriage(run: TrendRun, changes: readonly RecordedChange[], markers: readonly ChangeMarker[]): boolean {
+  const uploadedAt = (run.uploadedAt ?? run.startedAt).getTime();
+  const startsBefore = (at: Date) => at.getTime() <= run.startedAt.getTime();
+  return (
+    changes.some((change) => change.status !== "open" && change.decidedAt != null && startsBefore(change.at) && change.decidedAt.getTime() >= uploadedAt) ||
+    markers.some((marker) => marker.createdAt !== undefined && startsBefore(marker.at) && marker.createdAt.getTime() >= uploadedAt)
+  );
 }
