@@ -49,7 +49,7 @@ def parse_go(prefix_files):
                     metrics[parts[1]] = float(parts[0])
             out.setdefault(name, []).append(metrics["ns/op"])
             extra.setdefault(name, []).append((metrics.get("B/op"), metrics.get("allocs/op")))
-    return {k: statistics.median(v) for k, v in out.items()}, extra
+    return {k: (statistics.median(v), min(v)) for k, v in out.items()}, extra
 
 
 def parse_hyperfine(files):
@@ -58,7 +58,7 @@ def parse_hyperfine(files):
         if not (path.endswith(".json") or path.endswith(".json.gz")):
             continue
         for r in json.loads(read_text(path))["results"]:
-            out[r["command"]] = statistics.median(r["times"])
+            out[r["command"]] = (statistics.median(r["times"]), min(r["times"]))
     return out, {}
 
 
@@ -67,7 +67,7 @@ def parse_pytest(files):
     for path in files:
         if ".json" in path:
             for b in json.loads(read_text(path))["benchmarks"]:
-                out[b["name"]] = b["stats"]["median"]
+                out[b["name"]] = (b["stats"]["median"], b["stats"]["min"])
     return out, {}
 
 
@@ -78,7 +78,7 @@ def parse_gbench(files):
             for b in json.loads(read_text(path))["benchmarks"]:
                 if b.get("run_type") == "iteration":
                     rows.setdefault(b["run_name"], []).append(b["real_time"])
-    return {k: statistics.median(v) for k, v in rows.items()}, {}
+    return {k: (statistics.median(v), min(v)) for k, v in rows.items()}, {}
 
 
 def parse_vitest(files):
@@ -89,7 +89,7 @@ def parse_vitest(files):
                 for g in f["groups"]:
                     group = g["fullName"].split(" > ", 1)[-1]
                     for b in g["benchmarks"]:
-                        out[f"{group} > {b['name']}"] = b["median"]
+                        out[f"{group} > {b['name']}"] = (b["median"], b["min"])
     return out, {}
 
 
@@ -103,7 +103,8 @@ def parse_benchmarkjs(files):
             for line in read_text(path).splitlines():
                 m = BJS_LINE.match(line)
                 if m:
-                    out[m.group(1)] = 1.0 / float(m.group(2).replace(",", ""))
+                    t = 1.0 / float(m.group(2).replace(",", ""))
+                    out[m.group(1)] = (t, t)
     return out, {}
 
 
@@ -113,6 +114,11 @@ PARSERS = {"go": parse_go, "hyperfine": parse_hyperfine, "pytest-benchmark": par
 
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def fmt_range(xs):
+    xs = sorted(xs)
+    return f"{xs[0]:.2f}" if len(xs) == 1 else f"{statistics.median(xs):.2f} ({xs[0]:.2f}–{xs[-1]:.2f})"
 
 
 def report(tool):
@@ -126,68 +132,102 @@ def report(tool):
         stats, extra = PARSERS[tool]([os.path.join(tool_dir, f["file"]) for f in r["files"]])
         if stats:
             runs.append((r, stats, extra))
+    failed = [r["id"] for r in manifest["runs"] if r["exit_code"] != 0]
     print(f"### {tool}\n")
+    print(f"{len(manifest['runs'])} runs, {len(manifest['files'])} files, {len(failed)} failed"
+          + (f" ({', '.join(failed)})" if failed else "") + ".\n")
     singles = [x for x in runs if x[0]["kind"] == "single"]
     quiet = {v: [s for r, s, e in singles if r["variant"] == v and r["burst"]["type"] == "none"] for v in VARIANTS}
     if not quiet["base"]:
         print("(no base runs yet)\n")
         return
     names = list(quiet["base"][0].keys())
-    centre = {v: {n: statistics.median([s[n] for s in quiet[v] if n in s]) for n in names} for v in VARIANTS if quiet[v]}
-    print("Factor = variant / base, medians of the single runs without burst "
-          f"(runs: {', '.join(f'{v} {len(quiet[v])}' for v in VARIANTS)}).\n")
-    print("| benchmark | " + " | ".join(v for v in VARIANTS[1:] if v in centre) + " |")
-    print("| --- |" + " --- |" * len([v for v in VARIANTS[1:] if v in centre]))
+    have = [v for v in VARIANTS if quiet[v]]
+    centre = {v: {n: statistics.median([s[n][0] for s in quiet[v] if n in s]) for n in names} for v in have}
+    low = {v: {n: min(s[n][1] for s in quiet[v] if n in s) for n in names} for v in have}
+    ab = {}
+    for r, s, e in runs:
+        if r["kind"] == "ab" and r["burst"]["type"] == "none":
+            ab.setdefault(r["job"], {}).setdefault(r["pair"], {})[r["side"]] = s
+    ab_ratio = {}  # head variant -> name -> [per-job median over pairs of head/base]
+    for job, pairs in ab.items():
+        head = "base" if job.startswith("base-vs-base") else job.split("-")[2]
+        for n in names:
+            rs = [p["head"][n][0] / p["base"][n][0] for p in pairs.values() if "head" in p and "base" in p]
+            if rs:
+                ab_ratio.setdefault(head, {}).setdefault(n, []).append(statistics.median(rs))
+    print("Factor = variant / base (> 1: slower). **med**: medians of the single runs without burst "
+          "(each run's statistic is the tool's centre, see the top of factors.py); **min**: the fastest sample "
+          "of all those runs (the least disturbed by other work); **A/B**: per job, the median over its "
+          "pairs of head / base (pairs with a burst left out), then the median (and range) over the jobs. "
+          f"Single runs without burst: {', '.join(f'{v} {len(quiet[v])}' for v in VARIANTS)}.\n")
+    cols = []
+    for v in have[1:]:
+        cols += [f"{v} med", f"{v} min"] + ([f"{v} A/B"] if v in ab_ratio else [])
+    cols += ["base-vs-base A/B"] if "base" in ab_ratio else []
+    print("| benchmark | " + " | ".join(cols) + " |")
+    print("| --- |" + " ---: |" * len(cols))
     for n in names:
-        cells = [f"{centre[v][n] / centre['base'][n]:.2f}" for v in VARIANTS[1:] if v in centre]
+        cells = []
+        for v in have[1:]:
+            cells += [f"{centre[v][n] / centre['base'][n]:.2f}", f"{low[v][n] / low['base'][n]:.2f}"]
+            if v in ab_ratio:
+                cells.append(fmt_range(ab_ratio[v][n]))
+        if "base" in ab_ratio:
+            cells.append(fmt_range(ab_ratio["base"][n]))
         print(f"| `{n}` | " + " | ".join(cells) + " |")
     print()
     if tool == "go":
-        print("go B/op and allocs/op (single runs without burst; every run's 5 lines agree unless a range is shown):\n")
-        print("| benchmark | " + " | ".join(v for v in VARIANTS if v in centre) + " |")
-        print("| --- |" + " --- |" * len([v for v in VARIANTS if v in centre]))
+        print("B/op and allocs/op (single runs without burst; a range where the runs' lines differ):\n")
+        print("| benchmark | " + " | ".join(have) + " |")
+        print("| --- |" + " --- |" * len(have))
         for n in names:
             cells = []
-            for v in VARIANTS:
-                if v not in centre:
-                    continue
+            for v in have:
                 vals = sorted({x for r, s, e in singles if r["variant"] == v and r["burst"]["type"] == "none" for x in e.get(n, [])})
-                if len(vals) == 1:
-                    cells.append(f"{vals[0][0]:g} B, {vals[0][1]:g} allocs")
-                else:
-                    bs = [x[0] for x in vals]
-                    al = [x[1] for x in vals]
-                    cells.append(f"{min(bs):g}–{max(bs):g} B, {min(al):g}–{max(al):g} allocs")
+                bs = [x[0] for x in vals]
+                al = [x[1] for x in vals]
+                b_txt = f"{min(bs):g}" if min(bs) == max(bs) else f"{min(bs):g}–{max(bs):g}"
+                a_txt = f"{min(al):g}" if min(al) == max(al) else f"{min(al):g}–{max(al):g}"
+                cells.append(f"{b_txt} B, {a_txt} allocs")
             print(f"| `{n}` | " + " | ".join(cells) + " |")
         print()
-    print("Suite slowdown of each run with a burst (geometric mean over benchmarks of run / its variant's "
-          "no-burst median), and the spread of the runs without burst for comparison:\n")
-    print("| run | burst | suite slowdown | duration s |")
-    print("| --- | --- | --- | --- |")
+    # Suite level: each run's slowdown against its variant's no-burst median, then against its neighbours in time.
+    level = []
     for r, s, e in runs:
-        if r["burst"]["type"] == "none":
-            continue
-        ref = centre.get(r["variant"])
-        if not ref:
-            continue
-        sd = geomean([s[n] / ref[n] for n in names if n in s])
+        if r["variant"] in centre:
+            level.append((r, geomean([s[n][0] / centre[r["variant"]][n] for n in names if n in s])))
+    level.sort(key=lambda x: x[0]["seq"])
+    quiet_level = [(r["seq"], sd) for r, sd in level if r["burst"]["type"] == "none"]
+    print("Suite level of a run = geometric mean over the benchmarks of (its statistic / its variant's no-burst "
+          "median). **vs neighbours** divides a burst run's level by the median level of the 6 runs without burst "
+          "nearest to it in the running order, which takes out most of the slow drift of the machine's load.\n")
+    print("| run (seq) | burst | suite level | vs neighbours | load 1 min before → after | duration s |")
+    print("| --- | --- | ---: | ---: | --- | ---: |")
+    whole, partial = [], []
+    for r, sd in level:
         b = r["burst"]
+        if b["type"] == "none":
+            continue
+        near = sorted(quiet_level, key=lambda q: abs(q[0] - r["seq"]))[:6]
+        rel = sd / statistics.median([q[1] for q in near])
+        (whole if b["type"] == "whole" else partial).append(rel)
         desc = b["type"]
         if b["type"] == "partial":
-            desc += f" (starts +{b.get('start_offset_s')} s, {b.get('length_s')} s)"
-        print(f"| {r['id']} | {desc} | {sd:.2f}x | {r['duration_s']} |")
-    for v in VARIANTS:
-        if v not in centre:
-            continue
-        sds = [geomean([s[n] / centre[v][n] for n in names if n in s]) for s in quiet[v]]
-        print(f"| (single {v}, no burst: {len(sds)} runs) | none | {min(sds):.2f}x–{max(sds):.2f}x | |")
-    ab_quiet = [geomean([s[n] / centre[r['variant']][n] for n in names if n in s])
-                for r, s, e in runs if r["kind"] == "ab" and r["burst"]["type"] == "none" and r["variant"] in centre]
-    if ab_quiet:
-        ab_quiet.sort()
-        print(f"| (A/B runs, no burst: {len(ab_quiet)}) | none | {ab_quiet[0]:.2f}x–{ab_quiet[-1]:.2f}x, "
-              f"median {statistics.median(ab_quiet):.2f}x | |")
+            desc += f", +{b.get('start_offset_s')} s for {b.get('length_s')} s"
+        print(f"| {r['id']} ({r['seq']}) | {desc} | {sd:.2f}x | {rel:.2f}x | {r['loadavg_1m_before']} → "
+              f"{r['loadavg_1m_after']} | {r['duration_s']} |")
     print()
+    q = sorted(sd for _, sd in quiet_level)
+    print(f"Runs without burst ({len(q)}): suite level {q[0]:.2f}x–{q[-1]:.2f}x (10th–90th percentile "
+          f"{q[len(q) // 10]:.2f}x–{q[(9 * len(q)) // 10]:.2f}x). Whole-run bursts vs neighbours: "
+          + (f"mean {statistics.mean(whole):.2f}x ({min(whole):.2f}x–{max(whole):.2f}x)" if whole else "none")
+          + "; partial bursts: "
+          + (f"mean {statistics.mean(partial):.2f}x ({min(partial):.2f}x–{max(partial):.2f}x)" if partial else "none")
+          + ".\n")
+    loads = [r["loadavg_1m_before"] for r in manifest["runs"]]
+    print(f"1-minute load average before the runs: {min(loads)}–{max(loads)}, median {statistics.median(loads)}; "
+          f"from {manifest['runs'][0]['start_utc']} to {manifest['runs'][-1]['end_utc']}.\n")
 
 
 def main():
