@@ -11,6 +11,7 @@ divided by the same for base (> 1: slower). A run's suite slowdown = geometric m
 benchmarks of (its statistic / base's no-burst median). Prints Markdown.
 """
 import gzip
+import io
 import json
 import math
 import os
@@ -156,6 +157,7 @@ def report(tool):
             rs = [p["head"][n][0] / p["base"][n][0] for p in pairs.values() if "head" in p and "base" in p]
             if rs:
                 ab_ratio.setdefault(head, {}).setdefault(n, []).append(statistics.median(rs))
+    SUMMARY[tool] = (names, have, centre, low, ab_ratio)
     print("Factor = variant / base (> 1: slower). **med**: medians of the single runs without burst "
           "(each run's statistic is the tool's centre, see the top of factors.py); **min**: the fastest sample "
           "of all those runs (the least disturbed by other work); **A/B**: per job, the median over its "
@@ -230,10 +232,77 @@ def report(tool):
           f"from {manifest['runs'][0]['start_utc']} to {manifest['runs'][-1]['end_utc']}.\n")
 
 
+SUMMARY = {}
+
+
+def summary(tools):
+    """Changed benchmarks (variants.json) with their factors; the unchanged ones as a range (noise)."""
+    with open(os.path.join(HERE, "variants.json")) as f:
+        changed = json.load(f)
+    print("### Summary: the changed benchmarks\n")
+    print("Factors as in the per-tool tables below (med / min / A/B median over jobs). The last row of each "
+          "variant gives the range of the same factors over the benchmarks it did **not** change.\n")
+    print("| tool | variant | benchmark | med | min | A/B |")
+    print("| --- | --- | --- | ---: | ---: | ---: |")
+    for tool in tools:
+        if tool not in SUMMARY:
+            continue
+        names, have, centre, low, ab_ratio = SUMMARY[tool]
+        for v in ["one", "half", "most", "small"]:
+            if v not in have:
+                continue
+            ch = changed[tool][v]
+            for n in ch:
+                if n not in names:
+                    print(f"| {tool} | {v} | `{n}` | (not in the runs) | | |")
+                    continue
+                ab_txt = f"{statistics.median(ab_ratio[v][n]):.2f}" if v in ab_ratio else ""
+                print(f"| {tool} | {v} | `{n}` | {centre[v][n] / centre['base'][n]:.2f} | "
+                      f"{low[v][n] / low['base'][n]:.2f} | {ab_txt} |")
+            rest = [n for n in names if n not in ch]
+            if rest:
+                meds = [centre[v][n] / centre["base"][n] for n in rest]
+                lows = [low[v][n] / low["base"][n] for n in rest]
+                abs_ = [statistics.median(ab_ratio[v][n]) for n in rest] if v in ab_ratio else []
+                ab_txt = f"{min(abs_):.2f}–{max(abs_):.2f}" if abs_ else ""
+                print(f"| {tool} | {v} | ({len(rest)} unchanged) | {min(meds):.2f}–{max(meds):.2f} | "
+                      f"{min(lows):.2f}–{max(lows):.2f} | {ab_txt} |")
+        if "base" in ab_ratio:
+            abs_ = [statistics.median(ab_ratio["base"][n]) for n in names]
+            print(f"| {tool} | base-vs-base | (all {len(names)}) | | | {min(abs_):.2f}–{max(abs_):.2f} |")
+    print()
+
+
+def counts(tools):
+    """Runs and files per tool, kind and variant (a run's files: see the layout in README.md)."""
+    print("### Runs and files\n")
+    print("| tool | kind | " + " | ".join(VARIANTS) + " | runs | files | bytes |")
+    print("| --- | --- |" + " ---: |" * (len(VARIANTS) + 3))
+    for tool in tools:
+        with open(os.path.join(HERE, tool, "manifest.json")) as f:
+            manifest = json.load(f)
+        for kind in ["single", "ab"]:
+            rs = [r for r in manifest["runs"] if r["kind"] == kind]
+            cells = []
+            for v in VARIANTS:
+                vr = [r for r in rs if r["variant"] == v]
+                cells.append(f"{len(vr)} runs, {sum(len(r['files']) for r in vr)} files" if vr else "")
+            nbytes = sum(f["bytes"] for r in rs for f in r["files"])
+            print(f"| {tool} | {kind} | " + " | ".join(cells) + f" | {len(rs)} | {sum(len(r['files']) for r in rs)} | {nbytes:,} |")
+    print()
+
+
 def main():
     tools = sys.argv[1:] or [t for t in PARSERS if os.path.exists(os.path.join(HERE, t, "manifest.json"))]
+    counts(tools)
+    out = sys.stdout
+    buf = io.StringIO()
+    sys.stdout = buf
     for t in tools:
         report(t)
+    sys.stdout = out
+    summary(tools)
+    print(buf.getvalue(), end="")
 
 
 if __name__ == "__main__":
