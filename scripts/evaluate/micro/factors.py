@@ -221,6 +221,9 @@ def report(tool):
               f"{r['loadavg_1m_after']} | {r['duration_s']} |")
     print()
     q = sorted(sd for _, sd in quiet_level)
+    loads0 = [r["loadavg_1m_before"] for r in manifest["runs"]]
+    BURSTS[tool] = (whole, partial, q, loads0, manifest["runs"][0]["start_utc"], manifest["runs"][-1]["end_utc"],
+                    statistics.median(r["duration_s"] for r in manifest["runs"] if r["burst"]["type"] == "none"))
     print(f"Runs without burst ({len(q)}): suite level {q[0]:.2f}x–{q[-1]:.2f}x (10th–90th percentile "
           f"{q[len(q) // 10]:.2f}x–{q[(9 * len(q)) // 10]:.2f}x). Whole-run bursts vs neighbours: "
           + (f"mean {statistics.mean(whole):.2f}x ({min(whole):.2f}x–{max(whole):.2f}x)" if whole else "none")
@@ -233,6 +236,24 @@ def report(tool):
 
 
 SUMMARY = {}
+BURSTS = {}
+
+
+def bursts_table(tools):
+    print("### Summary: bursts and load\n")
+    print("Burst effect = a burst run's suite level / the median level of the 6 nearest runs without burst. "
+          "Drift = the 10th–90th percentile of the suite level of the runs without burst.\n")
+    print("| tool | whole-run bursts (6) | partial bursts (5) | drift without burst | load 1 min (median) | "
+          "run length without burst (median) | ran (UTC) |")
+    print("| --- | --- | --- | --- | --- | ---: | --- |")
+    for tool in tools:
+        if tool not in BURSTS:
+            continue
+        whole, partial, q, loads, t0, t1, dur = BURSTS[tool]
+        fmt = lambda xs: f"mean {statistics.mean(xs):.2f}x ({min(xs):.2f}x–{max(xs):.2f}x)" if xs else ""
+        print(f"| {tool} | {fmt(whole)} | {fmt(partial)} | {q[len(q) // 10]:.2f}x–{q[(9 * len(q)) // 10]:.2f}x | "
+              f"{min(loads)}–{max(loads)} ({statistics.median(loads)}) | {dur:.1f} s | {t0[11:19]}–{t1[11:19]} |")
+    print()
 
 
 def summary(tools):
@@ -302,6 +323,7 @@ def main():
         report(t)
     sys.stdout = out
     summary(tools)
+    bursts_table(tools)
     print(buf.getvalue(), end="")
 
 
