@@ -231,7 +231,7 @@ def report(tool):
           + (f"mean {statistics.mean(partial):.2f}x ({min(partial):.2f}x–{max(partial):.2f}x)" if partial else "none")
           + ".\n")
     loads = [r["loadavg_1m_before"] for r in manifest["runs"]]
-    print(f"1-minute load average before the runs: {min(loads)}–{max(loads)}, median {statistics.median(loads)}; "
+    print(f"1-minute load average before the runs: {min(loads)}–{max(loads)}, median {statistics.median(loads):.2f}; "
           f"from {manifest['runs'][0]['start_utc']} to {manifest['runs'][-1]['end_utc']}.\n")
 
 
@@ -252,7 +252,7 @@ def bursts_table(tools):
         whole, partial, q, loads, t0, t1, dur = BURSTS[tool]
         fmt = lambda xs: f"mean {statistics.mean(xs):.2f}x ({min(xs):.2f}x–{max(xs):.2f}x)" if xs else ""
         print(f"| {tool} | {fmt(whole)} | {fmt(partial)} | {q[len(q) // 10]:.2f}x–{q[(9 * len(q)) // 10]:.2f}x | "
-              f"{min(loads)}–{max(loads)} ({statistics.median(loads)}) | {dur:.1f} s | {t0[11:19]}–{t1[11:19]} |")
+              f"{min(loads)}–{max(loads)} ({statistics.median(loads):.2f}) | {dur:.1f} s | {t0[11:19]}–{t1[11:19]} |")
     print()
 
 
@@ -314,7 +314,10 @@ def counts(tools):
 
 
 def main():
-    tools = sys.argv[1:] or [t for t in PARSERS if os.path.exists(os.path.join(HERE, t, "manifest.json"))]
+    args = sys.argv[1:]
+    if args == ["--readme"]:
+        return update_readme()
+    tools = args or [t for t in PARSERS if os.path.exists(os.path.join(HERE, t, "manifest.json"))]
     counts(tools)
     out = sys.stdout
     buf = io.StringIO()
@@ -325,6 +328,34 @@ def main():
     summary(tools)
     bursts_table(tools)
     print(buf.getvalue(), end="")
+
+
+def update_readme():
+    """Writes factors.md and copies its two summary tables into README.md between the factors markers."""
+    tools = [t for t in PARSERS if os.path.exists(os.path.join(HERE, t, "manifest.json"))]
+    out = sys.stdout
+    buf = io.StringIO()
+    sys.stdout = buf
+    counts(tools)
+    body = io.StringIO()
+    sys.stdout = body
+    for t in tools:
+        report(t)
+    sys.stdout = buf
+    summary(tools)
+    bursts_table(tools)
+    sys.stdout = out
+    text = buf.getvalue() + body.getvalue()
+    with open(os.path.join(HERE, "factors.md"), "w") as f:
+        f.write("# Measured factors (written by `python3 factors.py --readme`; do not edit)\n\n" + text)
+    readme_path = os.path.join(HERE, "README.md")
+    with open(readme_path) as f:
+        readme = f.read()
+    start, end = "<!-- factors:begin -->\n", "<!-- factors:end -->"
+    i, j = readme.index(start) + len(start), readme.index(end)
+    block = buf.getvalue().replace("### ", "#### ")
+    with open(readme_path, "w") as f:
+        f.write(readme[:i] + block + readme[j:])
 
 
 if __name__ == "__main__":
