@@ -6,7 +6,7 @@
  * work; and ABBA A/B jobs), judged the way an upload is judged (decideFromRuns in server/domain/gate/judge.ts,
  * the function the upload path calls; the A/B jobs as the upload answers them after each pair).
  *
- *   npx tsx scripts/evaluate-benchmarks.ts [--data <folder>] [--markdown <file>]   (npm run evaluate:benchmarks)
+ *   npx tsx scripts/evaluate-benchmarks.ts [--data <folder>] [--markdown <file>] [--verbose]   (npm run evaluate:benchmarks)
  *
  * Three ways a change is judged:
  * - **first run**: one run against one (each base run against every other run): what a pull request meets
@@ -24,7 +24,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { comparableOf } from "../server/domain/compare/comparable-run.fixture";
 import type { ComparableRun } from "../server/domain/compare/comparison";
-import { namedChangesOf } from "../server/domain/compare/gate-summary";
+import { leaningSlowdownsOf, namedChangesOf } from "../server/domain/compare/gate-summary";
 import { describeAbJob } from "../server/domain/gate/ab-job";
 import type { AbJobRun } from "../server/domain/gate/ab-job";
 import { decideFromRuns } from "../server/domain/gate/judge";
@@ -37,8 +37,24 @@ const option = (name: string) => {
   const index = args.indexOf(name);
   return index === -1 ? null : (args[index + 1] ?? null);
 };
-const DATA = path.resolve(option("--data") ?? path.join(import.meta.dirname, "evaluate/micro"));
+/** The sets of runs: made on a quiet machine (an ordinary shared runner), and under heavy load. */
+const DATA_SETS = option("--data")
+  ? [{ name: "given", dir: path.resolve(option("--data")!), about: "the folder given" }]
+  : [
+      {
+        name: "quiet machine",
+        dir: path.join(import.meta.dirname, "evaluate/micro-quiet"),
+        about: "an ordinary shared runner: nothing else ran but the deliberate bursts (scripts/evaluate/micro-quiet/README.md)",
+      },
+      {
+        name: "loaded machine",
+        dir: path.join(import.meta.dirname, "evaluate/micro"),
+        about: "other builds and tests ran beside every run, load average 3–15 on 2 CPUs: whole runs drift by up to 2–4x (scripts/evaluate/micro/README.md)",
+      },
+    ];
 const MARKDOWN = option("--markdown");
+/** --verbose: print every pair that failed unchanged or named an unchanged benchmark, with the answer's reasons. */
+const VERBOSE = args.includes("--verbose");
 
 type Variant = "base" | "one" | "half" | "most" | "small";
 type Burst = "none" | "partial" | "whole";
@@ -62,15 +78,15 @@ interface EvalRun {
   meta: ManifestRun;
 }
 
-function readRuns(truth: SuiteTruth): EvalRun[] {
-  const manifestPath = path.join(DATA, truth.tool, "manifest.json");
+function readRuns(data: string, truth: SuiteTruth): EvalRun[] {
+  const manifestPath = path.join(data, truth.tool, "manifest.json");
   if (!existsSync(manifestPath)) return [];
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { runs: ManifestRun[] };
   return manifest.runs.flatMap((meta): EvalRun[] => {
     if (meta.exit_code !== 0) return [];
     const file = meta.files.find((candidate) => truth.file.test(path.basename(candidate.file).replace(/\.gz$/, "")));
     if (!file) return [];
-    const bytes = readFileSync(path.join(DATA, truth.tool, file.file));
+    const bytes = readFileSync(path.join(data, truth.tool, file.file));
     const text = (file.gzipped ? gunzipSync(bytes) : bytes).toString("utf8");
     const parsed = parseUpload({ files: [{ name: path.basename(file.file).replace(/\.gz$/, ""), text }] }).run;
     return [{ meta, run: comparableOf(meta.id, parsed, { startedAt: meta.start_utc, durationSeconds: null, abPair: meta.kind === "ab" ? (meta.pair ?? null) : null }) }];
@@ -93,10 +109,13 @@ function judge(baseRuns: readonly ComparableRun[], headRuns: readonly Comparable
   });
   const named = comparison ? namedChangesOf(comparison) : [];
   return {
+    leaning: comparison ? leaningSlowdownsOf(comparison) : 0,
+    reasons: decision.reasons,
     outcome: decision.outcome,
     inconclusive: decision.inconclusive,
     worse: new Set(named.filter((change) => change.status !== "improved").map((change) => change.endpoint)),
     improved: new Set(named.filter((change) => change.status === "improved").map((change) => change.endpoint)),
+    exact: new Set(named.filter((change) => change.status === "exact").map((change) => change.endpoint)),
   };
 }
 
@@ -112,6 +131,8 @@ interface Tally {
   changed: Record<SizeBucket, { seen: number; named: number }>;
   /** Benchmarks whose exact count changed, and how many were named. */
   exact: { seen: number; named: number };
+  /** Pairs that named an exact change of a benchmark whose counts did not change (a false alarm from counts). */
+  exactFalse: number;
   /** For A/B jobs: pairs used. */
   pairsUsed: number[];
 }
@@ -125,6 +146,7 @@ const emptyTally = (): Tally => ({
   namedUnchanged: 0,
   changed: Object.fromEntries(BUCKETS.map((bucket) => [bucket, { seen: 0, named: 0 }])) as Tally["changed"],
   exact: { seen: 0, named: 0 },
+  exactFalse: 0,
   pairsUsed: [],
 });
 
@@ -135,14 +157,26 @@ const medianOf = (values: readonly number[]) => {
 };
 const meanTimeOf = (run: ComparableRun, name: string) => run.endpoints.find((endpoint) => endpoint.name === name)?.latency.meanMs ?? null;
 
-/** Each changed benchmark's measured factor per variant: the median of the variant's quiet single runs over base's. */
+/**
+ * Each changed benchmark's measured factor per variant: the median, over the variant's A/B jobs' pairs
+ * without a burst, of head / base (both sides run minutes apart: the steadiest measure); a variant without
+ * A/B jobs, the median of its single runs without a burst over base's.
+ */
 function measureFactors(runs: readonly EvalRun[], truth: SuiteTruth): Map<string, number> {
   const quiet = (variant: Variant) => runs.filter(({ meta }) => meta.kind === "single" && meta.variant === variant && meta.burst.type === "none");
+  const abOf = (variant: Variant) => runs.filter(({ meta }) => meta.kind === "ab" && meta.burst.type === "none" && meta.job?.startsWith(`base-vs-${variant}-`));
   const factors = new Map<string, number>();
   for (const variant of ["one", "half", "most", "small"] as const) {
     for (const name of truth.changed[variant]) {
+      const pairRatios = abOf(variant).flatMap(({ meta, run }) => {
+        if (meta.side !== "head") return [];
+        const base = abOf(variant).find((other) => other.meta.job === meta.job && other.meta.pair === meta.pair && other.meta.side === "base");
+        const head = meanTimeOf(run, name);
+        const before = base ? meanTimeOf(base.run, name) : null;
+        return head !== null && before !== null && before > 0 ? [head / before] : [];
+      });
       const level = (variant2: Variant) => medianOf(quiet(variant2).flatMap(({ run }) => (meanTimeOf(run, name) === null ? [] : [meanTimeOf(run, name)!])));
-      factors.set(`${variant}\u0000${name}`, level(variant) / level("base"));
+      factors.set(`${variant}\u0000${name}`, pairRatios.length > 0 ? medianOf(pairRatios) : level(variant) / level("base"));
     }
   }
   return factors;
@@ -163,6 +197,7 @@ function exactChanges(base: ComparableRun, head: ComparableRun): Set<string> {
 }
 
 function count(
+  label: string,
   tally: Tally,
   answer: ReturnType<typeof judge>,
   variant: Variant,
@@ -175,7 +210,11 @@ function count(
   if (answer.outcome === "fail") tally.fail++;
   if (answer.outcome === "inconclusive") tally.inconclusive++;
   const changed = new Set(variant === "base" ? [] : truth.changed[variant]);
-  if (names.some((name) => !changed.has(name) && answer.worse.has(name))) tally.namedUnchanged++;
+  const wrong = names.filter((name) => !changed.has(name) && answer.worse.has(name));
+  if (wrong.length > 0) tally.namedUnchanged++;
+  if (VERBOSE && (wrong.length > 0 || (variant === "base" && answer.outcome === "fail"))) {
+    console.error(`${label}: ${answer.outcome}; named unchanged: ${wrong.join(", ")}\n    ${answer.reasons.join("\n    ")}`);
+  }
   for (const name of changed) {
     if (!names.includes(name)) continue;
     const factor = factors.get(`${variant}\u0000${name}`) ?? 1;
@@ -187,6 +226,7 @@ function count(
     tally.exact.seen++;
     if (answer.worse.has(name)) tally.exact.named++;
   }
+  if ([...answer.exact].some((name) => !exact.has(name))) tally.exactFalse++;
 }
 
 interface SuiteResult {
@@ -199,8 +239,8 @@ interface SuiteResult {
 const burstOf = (...runs: EvalRun[]): Burst =>
   runs.some(({ meta }) => meta.burst.type === "whole") ? "whole" : runs.some(({ meta }) => meta.burst.type === "partial") ? "partial" : "none";
 
-function evaluateSuite(truth: SuiteTruth): SuiteResult | null {
-  const runs = readRuns(truth);
+function evaluateSuite(data: string, truth: SuiteTruth): SuiteResult | null {
+  const runs = readRuns(data, truth);
   if (runs.length === 0) return null;
   const factors = measureFactors(runs, truth);
   const singles = runs.filter(({ meta }) => meta.kind === "single").sort((a, b) => a.meta.seq - b.meta.seq);
@@ -215,7 +255,7 @@ function evaluateSuite(truth: SuiteTruth): SuiteResult | null {
       if (head === base) continue;
       const answer = judge([base.run], [head.run]);
       const row = head.meta.variant === "base" ? `unchanged, burst: ${burstOf(base, head)}` : `${head.meta.variant}${burstOf(base, head) === "none" ? "" : " (burst)"}`;
-      count(tallyOf("first run (1 vs 1)", row), answer, head.meta.variant, truth, factors, names(head.run), exactChanges(base.run, head.run));
+      count(`1v1 ${base.meta.id} → ${head.meta.id}`, tallyOf("first run (1 vs 1)", row), answer, head.meta.variant, truth, factors, names(head.run), exactChanges(base.run, head.run));
     }
   }
   // History: a run against the base runs before it (main's series).
@@ -224,7 +264,7 @@ function evaluateSuite(truth: SuiteTruth): SuiteResult | null {
     if (before.length < 5) continue;
     const answer = judge(before.map(({ run }) => run).reverse(), [head.run]);
     const row = head.meta.variant === "base" ? `unchanged, burst: ${burstOf(head)}` : `${head.meta.variant}${burstOf(head) === "none" ? "" : " (burst)"}`;
-    count(tallyOf("history (5–10 base runs)", row), answer, head.meta.variant, truth, factors, names(head.run), exactChanges(before.at(-1)!.run, head.run));
+    count(`history → ${head.meta.id}`, tallyOf("history (5–10 base runs)", row), answer, head.meta.variant, truth, factors, names(head.run), exactChanges(before.at(-1)!.run, head.run));
   }
   // A/B jobs, pair by pair.
   const jobs = new Map<string, EvalRun[]>();
@@ -246,13 +286,13 @@ function evaluateSuite(truth: SuiteTruth): SuiteResult | null {
       used = pair;
       const abRuns: AbJobRun[] = sofar.map(({ meta, run }) => ({ id: run.id, side: meta.side!, pair: meta.pair! }));
       const last = abRuns.at(-1)!;
-      if (describeAbJob(job, last, abRuns, answer).next === "stop") break;
+      if (describeAbJob(job, last, abRuns, answer, answer.leaning).next === "stop") break;
     }
     if (!answer) continue;
     const first = (side: "base" | "head") => jobRuns.find(({ meta }) => meta.side === side)!.run;
     const row = headVariant === "base" ? `unchanged, burst: ${burstOf(...jobRuns)}` : `${headVariant}${burstOf(...jobRuns) === "none" ? "" : " (burst)"}`;
     const tally = tallyOf("A/B jobs (≤ 4 pairs, ABBA)", row);
-    count(tally, answer, headVariant, truth, factors, names(first("head")), exactChanges(first("base"), first("head")));
+    count(`A/B ${job} (${used} pairs)`, tally, answer, headVariant, truth, factors, names(first("head")), exactChanges(first("base"), first("head")));
     tally.pairsUsed.push(used);
   }
   return { truth, runs: runs.length, scenarios, factors };
@@ -262,22 +302,89 @@ function evaluateSuite(truth: SuiteTruth): SuiteResult | null {
 
 const pct = (part: number, whole: number) => (whole === 0 ? "—" : `${((100 * part) / whole).toFixed(1)}% (${part}/${whole})`);
 
-function report(results: SuiteResult[]): string {
+/** Rows of a scenario summed over some of its row names. */
+function sumRows(rows: Record<string, Tally> | undefined, pick: (row: string) => boolean): Tally {
+  const sum = emptyTally();
+  for (const [row, tally] of Object.entries(rows ?? {})) {
+    if (!pick(row)) continue;
+    sum.pairs += tally.pairs;
+    sum.fail += tally.fail;
+    sum.inconclusive += tally.inconclusive;
+    sum.namedUnchanged += tally.namedUnchanged;
+    sum.exact.seen += tally.exact.seen;
+    sum.exact.named += tally.exact.named;
+    sum.exactFalse += tally.exactFalse;
+    sum.pairsUsed.push(...tally.pairsUsed);
+    for (const bucket of BUCKETS) {
+      sum.changed[bucket].seen += tally.changed[bucket].seen;
+      sum.changed[bucket].named += tally.changed[bucket].named;
+    }
+  }
+  return sum;
+}
+
+const FIRST = "first run (1 vs 1)";
+const HISTORY = "history (5–10 base runs)";
+const AB = "A/B jobs (≤ 4 pairs, ABBA)";
+const isUnchanged = (row: string) => row.startsWith("unchanged");
+
+/** The issue's targets, per suite: one row each, the figure and whether it is met. */
+function targetRows(results: readonly SuiteResult[]): string[] {
+  const lines = [
+    "| suite | unchanged 1 vs 1: fail (≤ 1%) · inconclusive (≤ 10%) | unchanged, history: fail · inconclusive | whole-run burst: fails (0) | changed ≥ 1.5x named, 1 vs 1 (≥ 95%) | 1.3–1.5x named: A/B (≥ 95%) · 1 vs 1 | exact counts named (100%) · false from counts (0) | A/B unchanged: fail · mean pairs |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  const rate = (part: number, whole: number) => (whole === 0 ? "—" : `${((100 * part) / whole).toFixed(1)}%`);
+  for (const result of results) {
+    const first = result.scenarios[FIRST];
+    const history = result.scenarios[HISTORY];
+    const ab = result.scenarios[AB];
+    const u1 = sumRows(first, isUnchanged);
+    const uh = sumRows(history, isUnchanged);
+    const burst = sumRows(first, (row) => row === "unchanged, burst: whole");
+    const burstHistory = sumRows(history, (row) => row === "unchanged, burst: whole");
+    const c1 = sumRows(first, (row) => !isUnchanged(row));
+    const cab = sumRows(ab, (row) => !isUnchanged(row));
+    const uab = sumRows(ab, isUnchanged);
+    const all = sumRows(first, () => true);
+    const allHistory = sumRows(history, () => true);
+    const meanPairs = uab.pairsUsed.length === 0 ? "—" : (uab.pairsUsed.reduce((sum, value) => sum + value, 0) / uab.pairsUsed.length).toFixed(2);
+    const big = c1.changed["≥ 1.5x"];
+    lines.push(
+      `| ${result.truth.suite} | ${rate(u1.fail, u1.pairs)} · ${rate(u1.inconclusive, u1.pairs)} (${u1.pairs}) | ${rate(uh.fail, uh.pairs)} · ${rate(uh.inconclusive, uh.pairs)} (${uh.pairs}) | ${burst.fail + burstHistory.fail} of ${burst.pairs + burstHistory.pairs} | ${rate(big.named, big.seen)} (${big.seen}) | ${rate(cab.changed["1.3–1.5x"].named, cab.changed["1.3–1.5x"].seen)} (${cab.changed["1.3–1.5x"].seen}) · ${rate(c1.changed["1.3–1.5x"].named, c1.changed["1.3–1.5x"].seen)} (${c1.changed["1.3–1.5x"].seen}) | ${rate(all.exact.named + allHistory.exact.named, all.exact.seen + allHistory.exact.seen)} · ${all.exactFalse + allHistory.exactFalse} | ${rate(uab.fail, uab.pairs)} · ${meanPairs} (${uab.pairs}) |`,
+    );
+  }
+  return lines;
+}
+
+function report(sets: readonly { name: string; dir: string; about: string; results: SuiteResult[] }[]): string {
   const lines: string[] = [];
   lines.push("# Microbenchmark gate evaluation", "");
   lines.push(
     "Written by `scripts/evaluate-benchmarks.ts`; every figure below is the program's output. Do not edit by hand: run it again.",
     "",
     `- Command: \`npx tsx scripts/evaluate-benchmarks.ts --markdown docs/benchmark-evaluation.md\``,
-    `- Data: \`${path.relative(process.cwd(), DATA) || "."}\` (real runs; what each variant changed: scripts/evaluate/micro/README.md and scripts/evaluate/micro-truth.ts).`,
+    `- Data: ${sets.map((set) => `**${set.name}**, \`${path.relative(process.cwd(), set.dir) || "."}\`: ${set.about}`).join("; ")}. What each variant changed: scripts/evaluate/micro/README.md and scripts/evaluate/micro-truth.ts (the harness reads only that and the files, never a path or a number, to know what changed).`,
     "- Gate: the project defaults (α = 0.01, minimum effect 5%, gate metric auto, fail_on = regression), the pure path the upload calls (`decideFromRuns`).",
     "- Named: the answer lists the benchmark as worse (regressed, exact or undecided). A pair names an unchanged benchmark when any benchmark the variant did not change is listed as worse.",
+    "- Sizes: a changed benchmark's factor is the median of head/base over its variant's A/B pairs without a burst (else of its single runs over base's), on the same machine.",
     "",
   );
-  for (const result of results) {
-    lines.push(`## ${result.truth.suite}`, "", `${result.runs} runs read.`, "");
+  for (const set of sets) {
+    lines.push(`## ${set.name[0]!.toUpperCase()}${set.name.slice(1)}: the targets`, "", ...targetRows(set.results), "");
+  }
+  for (const set of sets) {
+    lines.push(`## ${set.name[0]!.toUpperCase()}${set.name.slice(1)}: every figure`, "");
+    for (const result of set.results) appendSuite(lines, result);
+  }
+  return lines.join("\n");
+}
+
+function appendSuite(lines: string[], result: SuiteResult): void {
+  {
+    lines.push(`### ${result.truth.suite}`, "", `${result.runs} runs read.`, "");
     for (const [scenario, rows] of Object.entries(result.scenarios)) {
-      lines.push(`### ${scenario}`, "");
+      lines.push(`#### ${scenario}`, "");
       lines.push("| pairs | n | fail | inconclusive | named an unchanged benchmark | changed ≥ 1.5x named | 1.3–1.5x named | 1.1–1.3x named | exact counts named | mean pairs |");
       lines.push("| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
       for (const [row, tally] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b))) {
@@ -289,7 +396,7 @@ function report(results: SuiteResult[]): string {
       }
       lines.push("");
     }
-    lines.push("Measured factors of the changed benchmarks (variant's quiet single runs over base's, medians):", "");
+    lines.push("Measured factors of the changed benchmarks:", "");
     lines.push(
       [...result.factors.entries()]
         .map(([key, factor]) => {
@@ -300,15 +407,17 @@ function report(results: SuiteResult[]): string {
       "",
     );
   }
-  return lines.join("\n");
 }
 
-const results = SUITES.flatMap((truth) => {
-  const started = Date.now();
-  const result = evaluateSuite(truth);
-  if (result) console.error(`${truth.suite}: ${result.runs} runs, ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return result ? [result] : [];
-});
-const markdown = report(results);
+const sets = DATA_SETS.filter((set) => existsSync(set.dir)).map((set) => ({
+  ...set,
+  results: SUITES.flatMap((truth) => {
+    const started = Date.now();
+    const result = evaluateSuite(set.dir, truth);
+    if (result) console.error(`${set.name}, ${truth.suite}: ${result.runs} runs, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return result ? [result] : [];
+  }),
+}));
+const markdown = report(sets);
 if (MARKDOWN) writeFileSync(MARKDOWN, `${markdown}\n`);
 console.log(markdown);

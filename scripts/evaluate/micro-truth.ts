@@ -78,10 +78,10 @@ export const SUITES: readonly SuiteTruth[] = [
     suite: "vitest bench",
     file: /\.json$/,
     changed: {
-      one: ["lookup > Map.has x1000"],
-      half: ["json > stringify 200 records", "sort > sort 1000 numbers", "sort > sort 10000 numbers"],
-      most: ["json > stringify 200 records", "json > parse 200 records", "lookup > Map.has x1000", "sort > sort 1000 numbers", "sort > sort 10000 numbers"],
-      small: ["json > stringify 200 records", "strings > join 1000 ints"],
+      one: ["micro.bench.js > lookup > Map.has x1000"],
+      half: ["micro.bench.js > json > stringify 200 records", "micro.bench.js > sort > sort 1000 numbers", "micro.bench.js > sort > sort 10000 numbers"],
+      most: ["micro.bench.js > json > stringify 200 records", "micro.bench.js > json > parse 200 records", "micro.bench.js > lookup > Map.has x1000", "micro.bench.js > sort > sort 1000 numbers", "micro.bench.js > sort > sort 10000 numbers"],
+      small: ["micro.bench.js > json > stringify 200 records", "micro.bench.js > strings > join 1000 ints"],
     },
   },
   {

@@ -1,10 +1,13 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSeededRandom } from "../stats/random";
 import type { SeededRandom } from "../stats/random";
-import { comparableRun } from "./comparable-run.fixture";
+import { comparableRun, comparableUpload } from "./comparable-run.fixture";
 import { compareRuns } from "./compare-runs";
 import type { ComparableRun } from "./comparison";
 import { DEFAULT_COMPARE_OPTIONS, seriesValues } from "./comparison";
+import { namedChangesOf } from "./gate-summary";
 
 // A/B jobs judged pair by pair (ab-comparison.ts): one endpoint at 20 ms p95, run-to-run noise CV = 5%,
 // 20 runs of history lending their noise, pairs drawn independently (the worst case: nothing shared).
@@ -57,5 +60,29 @@ describe("A/B jobs, pair by pair", () => {
     const random = createSeededRandom(4);
     const comparison = compareRuns([runOf(random, "b1", 1, 1), runOf(random, "b2", 1, 1)], [runOf(random, "h1", 1, 1)], OPTIONS);
     expect(comparison.endpoints[0]!.metrics.find((metric) => metric.gate)!.test).not.toBe("ab-pairs");
+  });
+});
+
+describe("an A/B job of real go test -bench runs (scripts/evaluate/micro-quiet/go: base against MapLookup made slower, ABBA)", () => {
+  const JOB = path.resolve(import.meta.dirname, "../../../scripts/evaluate/micro-quiet/go/runs/ab/base-vs-one-1");
+  const load = (side: "base" | "head", pair: number) => comparableUpload(`${side}-${pair}`, readFileSync(path.join(JOB, `pair-${pair}-${side}.txt`), "utf8"), { abPair: pair });
+  const judged = (pairs: number) => {
+    const numbers = Array.from({ length: pairs }, (_, index) => index + 1);
+    return compareRuns(numbers.map((pair) => load("base", pair)), numbers.map((pair) => load("head", pair)), DEFAULT_COMPARE_OPTIONS);
+  };
+  const gateOf = (comparison: ReturnType<typeof compareRuns>, name: string) =>
+    comparison.endpoints.find((endpoint) => endpoint.name === `example.com/microbench > ${name}`)!.metrics.find((metric) => metric.gate)!;
+
+  it("decides nothing on one pair: a burst during one benchmark of one run could move it alone", () => {
+    const gate = gateOf(judged(1), "BenchmarkMapLookup");
+    expect(gate).toMatchObject({ test: "ab-pairs", verdict: "inconclusive", undecidedBy: "pairs" });
+    expect(gate.reason).toContain("a benchmark decides after a whole ABBA cycle (2 pairs)");
+  });
+
+  it("after a whole ABBA cycle names MapLookup regressed, and no other benchmark as slower", () => {
+    const comparison = judged(2);
+    expect(gateOf(comparison, "BenchmarkMapLookup")).toMatchObject({ test: "ab-pairs", verdict: "regressed" });
+    const named = namedChangesOf(comparison).filter((change) => change.status !== "improved").map((change) => change.endpoint);
+    expect(named).toEqual(["example.com/microbench > BenchmarkMapLookup"]);
   });
 });

@@ -35,6 +35,13 @@ import type { SuiteShifts } from "./benchmark-suite";
 /** The power the job promises at D, and the multiple of the noise D is. */
 export const AB_POWER = 0.95;
 export const AB_DETECTABLE_NOISE_MULTIPLE = 4;
+/**
+ * A benchmark suite's A/B job decides nothing before a whole ABBA cycle (2 pairs): a burst of other work
+ * during one benchmark of one run moves that benchmark alone by up to 2x (benchmark-suite.ts,
+ * SINGLE_BENCHMARK_BURST), which one pair cannot tell from a change; and the cycle cancels a steady drift.
+ * A load test's run lasts minutes, and a burst moves its pair as a whole: one pair may decide.
+ */
+export const MIN_BENCHMARK_PAIRS = 2;
 /** The noise model (the series' history, or the suite's, or the prior) weighs as this many pairs' degrees of freedom against the job's own spread. */
 const MODEL_WEIGHT_PAIRS = 3;
 
@@ -128,7 +135,8 @@ export function compareAbPairs(
   const towardsWorse = llr(worseSign);
   const towardsBetter = llr(-worseSign);
   const standardError = pairSd / Math.sqrt(k);
-  const pValue = twoSidedTPValue(Math.abs(meanD) / standardError, Number.POSITIVE_INFINITY) / 2;
+  // Informational (the verdict is the sequential test's): a t test of the mean ratio, with the pooled variance's degrees of freedom.
+  const pValue = twoSidedTPValue(Math.abs(meanD) / standardError, MODEL_WEIGHT_PAIRS + k - 1) / 2;
   const noise = suite
     ? `${formatPct(runNoise, 1)} (the suite's, beyond each pair's machine shift of the whole run)`
     : learnt === null
@@ -139,6 +147,15 @@ export function compareAbPairs(
     `${formatDeltaPct(Math.expm1(detectable) * 100)} (max of the minimum effect and 4 × a run's noise of ${noise}), caught ${Math.round(AB_POWER * 100)}% of the time, ` +
     `false alarms at most ${Number((alpha * 100).toPrecision(2))}% for each of the ${context.familySize} judged`;
   const base = { ...judged, deltaPct, pValue, standardError: standardError * (common.base.mean ?? 1), degreesOfFreedom: null, detectablePct: Math.expm1(detectable) * 100 };
+  if (suite !== null && k < MIN_BENCHMARK_PAIRS) {
+    return {
+      ...base,
+      verdict: "inconclusive",
+      inconclusiveKind: "undecided",
+      undecidedBy: "pairs",
+      reason: `undecided: ${how}: a benchmark decides after a whole ABBA cycle (${MIN_BENCHMARK_PAIRS} pairs), since a burst during one benchmark of one run can move it alone; another pair`,
+    };
+  }
   if (towardsWorse >= upper && Math.abs(meanD) >= minEffect) {
     return { ...base, verdict: "regressed", inconclusiveKind: null, reason: `${how}: regressed` };
   }

@@ -42,15 +42,22 @@ const gateOf = (comparison: ReturnType<typeof compareRuns>, name: string) =>
   comparison.endpoints.find((endpoint) => endpoint.name === name)!.metrics.find((metric) => metric.gate)!;
 
 describe("one benchmark run against one, on their repetitions", () => {
-  it("flags the command made 30% slower and none of the others (10 vs 10 timed runs each)", () => {
+  it("names the command made 30% slower, undecided (a burst during it alone does as much), and none of the others (10 vs 10 timed runs each)", () => {
     const comparison = compareRuns([run("base", 0)], [run("head", 1, { "sort data.txt": 1.3 })], DEFAULT_COMPARE_OPTIONS);
     const slower = gateOf(comparison, "sort data.txt");
-    expect(slower).toMatchObject({ metric: "mean", test: "repetitions", verdict: "regressed" });
+    expect(slower).toMatchObject({ metric: "mean", test: "repetitions", verdict: "inconclusive", inconclusiveKind: "undecided", undecidedBy: "machine" });
     expect(slower.deltaPct).toBeGreaterThan(20);
-    expect(slower.reason).toMatch(/^1 vs 1 on each run's repetitions \(10 vs 10 samples, Welch's t test on the log ratio/);
+    expect(slower.reason).toMatch(/^undecided: \+\d+\.\d%, .* beyond the machine's shift and significant, but a burst of other work during this benchmark alone can slow it by up to \+100\.0%; one run against one cannot tell/);
+    expect(slower.reason).toContain("1 vs 1 on each run's repetitions (10 vs 10 samples, Welch's t test on the log ratio");
     for (const other of ["gzip -c -6 data.txt", "python3 wordfreq.py data.txt"]) {
       expect(gateOf(comparison, other).verdict, other).toBe("unchanged");
     }
+    expect(comparison.verdict).toBe("inconclusive");
+  });
+
+  it("flags a command made 2.2x slower: beyond what a burst during it alone does", () => {
+    const comparison = compareRuns([run("base", 0)], [run("head", 1, { "sort data.txt": 2.2 })], DEFAULT_COMPARE_OPTIONS);
+    expect(gateOf(comparison, "sort data.txt")).toMatchObject({ test: "repetitions", verdict: "regressed" });
     expect(comparison.verdict).toBe("regressed");
   });
 
@@ -72,13 +79,13 @@ describe("one benchmark run against one, on their repetitions", () => {
     expect(comparison.warnings.join(" ")).toMatch(/The head run as a whole was \+3\d\.\d% \(slower\) against the base: 3 of 3 benchmarks moved together/);
   });
 
-  it("the same burst and one command 1.5x slower besides: that command is named, the others are not", () => {
+  it("the same burst and one command 1.5x slower besides: that command is named (undecided, one run against one), the others are not", () => {
     const comparison = compareRuns(
       [run("base", 0)],
       [run("head", 1, { "gzip -c -6 data.txt": 1.3, "sort data.txt": 1.3 * 1.5, "python3 wordfreq.py data.txt": 1.3 })],
       DEFAULT_COMPARE_OPTIONS,
     );
-    expect(gateOf(comparison, "sort data.txt").verdict).toBe("regressed");
+    expect(gateOf(comparison, "sort data.txt")).toMatchObject({ verdict: "inconclusive", undecidedBy: "machine" });
     expect(gateOf(comparison, "gzip -c -6 data.txt").verdict).toBe("unchanged");
     expect(gateOf(comparison, "python3 wordfreq.py data.txt").verdict).toBe("unchanged");
   });
@@ -128,7 +135,7 @@ describe("two real go test runs of the same code (the fixtures' text and JSON ru
 });
 
 describe("the pytest-benchmark suite (8 benchmarks): one made 30% slower in the second half of its rounds", () => {
-  it("is flagged against the suite's shift and run-to-run noise, and nothing else is", () => {
+  it("is named against the suite's shift and run-to-run noise, and nothing else is", () => {
     type Benchmark = { name: string; stats: Record<string, unknown> & { data: number[] } };
     const file = JSON.parse(readFileSync(path.join(MICRO, "pytest-benchmark/baseline/pytest-benchmark.json"), "utf8")) as { benchmarks: Benchmark[] };
     const half = (parity: 0 | 1, factor: (name: string) => number) =>
@@ -145,8 +152,10 @@ describe("the pytest-benchmark suite (8 benchmarks): one made 30% slower in the 
       [comparableUpload("head", half(1, (name) => (name === "test_sort[1000]" ? 1.3 : 1)))],
       DEFAULT_COMPARE_OPTIONS,
     );
-    const regressed = comparison.endpoints.filter((endpoint) => endpoint.verdict === "regressed").map((endpoint) => endpoint.name);
-    expect(regressed).toEqual(["sort > test_sort[1000]"]);
+    // Named, undecided: one run against one cannot tell a 1.3x change from a burst during that benchmark alone.
+    const named = comparison.endpoints.filter((endpoint) => endpoint.verdict !== "unchanged").map((endpoint) => endpoint.name);
+    expect(named).toEqual(["sort > test_sort[1000]"]);
+    expect(gateOf(comparison, "sort > test_sort[1000]")).toMatchObject({ verdict: "inconclusive", undecidedBy: "machine" });
     expect(gateOf(comparison, "sort > test_sort[1000]").reason).toMatch(/beyond the machine's shift of .* \(\d of 8 benchmarks moved together/);
   });
 });
@@ -160,13 +169,14 @@ describe("the demo's real go test -bench runs (scripts/seed/go-bench: 9 unchange
     compareRuns([base], [head], DEFAULT_COMPARE_OPTIONS).endpoints.filter((endpoint) => endpoint.verdict === "regressed").map((endpoint) => endpoint.name);
 
   // These runs were made while other jobs loaded the machine (repetitions 5–30% apart): figures as measured,
-  // asserted as they stand so that a change of the rule that makes them worse is seen (docs/benchmarks.md).
-  it("call a benchmark regressed in at most 1 of the 72 ordered pairs of unchanged runs (baseline-3 → baseline-9: EncodeJSON +35%, every repetition of one run slower)", () => {
-    const falseAlarms = baseline.flatMap((base) => baseline.filter((head) => head !== base).flatMap((head) => (regressedIn(base, head).length > 0 ? [`${base.id} → ${head.id}`] : [])));
-    expect(falseAlarms.length).toBeLessThanOrEqual(1);
+  // asserted as they stand so that a change of the rule that makes them worse is seen.
+  it("call no benchmark regressed in any of the 72 ordered pairs of unchanged runs, and leave at most 5 undecided", () => {
+    const pairs = baseline.flatMap((base) => baseline.filter((head) => head !== base).map((head) => compareRuns([base], [head], DEFAULT_COMPARE_OPTIONS)));
+    expect(pairs.filter((comparison) => comparison.endpoints.some((endpoint) => endpoint.verdict === "regressed"))).toHaveLength(0);
+    expect(pairs.filter((comparison) => comparison.verdict === "inconclusive").length).toBeLessThanOrEqual(5);
   });
 
-  it("flag JoinInts in every one of the 63 (unchanged, slower) pairs, its allocations exactly; another benchmark in at most 1 in 10", () => {
+  it("flag JoinInts in every one of the 63 (unchanged, slower) pairs, its allocations exactly; no other benchmark", () => {
     let others = 0;
     for (const base of baseline) {
       for (const head of slow) {
@@ -175,6 +185,6 @@ describe("the demo's real go test -bench runs (scripts/seed/go-bench: 9 unchange
         if (regressed.some((name) => !name.endsWith("BenchmarkJoinInts"))) others++;
       }
     }
-    expect(others).toBeLessThanOrEqual(6);
+    expect(others).toBe(0);
   });
 });

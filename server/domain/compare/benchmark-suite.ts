@@ -52,6 +52,15 @@ export const MIN_ENVELOPE_RUNS = 5;
  * run that moved by less may be the machine however calm the series has been: it is not failed on.
  */
 export const SHARED_RUNNER_BURST = Math.log(1.5);
+/**
+ * How much a burst of other work during one benchmark alone can slow it: a neighbour taking one of a
+ * 2-core runner's cores halves its share, all its repetitions with it (our quiet runs: unchanged benchmarks
+ * +30–40% alone in 1 run of 10, up to +57%, with tight repetitions: docs/benchmark-evaluation.md). One head
+ * run cannot tell such a burst from a change of that benchmark's code, whether against one base run or a
+ * calm history, so a benchmark that moved alone by less is named, undecided, not failed on.
+ */
+export const SINGLE_BENCHMARK_BURST = Math.log(2);
+
 
 /** A benchmark endpoint of the comparison: its display name and how to read it from a run. */
 export interface SuiteBenchmark {
@@ -263,6 +272,21 @@ export function judgeAgainstMachine(endpoints: readonly EndpointComparison[], su
     const metrics = endpoint.metrics.map((metric): MetricComparison => {
       if (!isShiftJudged(metric) || metric.deltaPct === null || metric.better === null) return metric;
       const group = groupOf(endpoint.name);
+      // One head run: a benchmark that moved alone, by less than a burst during it could do.
+      const beyond = Math.log1p(metric.deltaPct / 100) - head.shift;
+      if (metric.verdict === "regressed" && group === null && beyond < SINGLE_BENCHMARK_BURST) {
+        const which =
+          suite.mode === "pairwise"
+            ? "one run against one cannot tell the two apart (an A/B job or rounds can)"
+            : `one head run cannot tell the two apart, however calm its ${suite.envelope ? suite.envelope.runs : "few"} base runs were (an A/B job or rounds can)`;
+        return {
+          ...metric,
+          verdict: "inconclusive",
+          inconclusiveKind: "undecided",
+          undecidedBy: "machine",
+          reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, ${shiftPct(beyond)} beyond the machine's shift and significant, but a burst of other work during this benchmark alone can slow it by up to ${shiftPct(SINGLE_BENCHMARK_BURST)}; ${which}; ${metric.reason}`,
+        };
+      }
       if (metric.verdict === "regressed" && group !== null) {
         const others = group.keys.filter((key) => key !== endpoint.name);
         const listed = others.slice(0, 3).join(", ") + (others.length > 3 ? `, and ${others.length - 3} more` : "");

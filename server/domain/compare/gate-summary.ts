@@ -138,8 +138,18 @@ export interface NamedChange extends GateMetric {
 /** How a gate metric stands, in a word; null when the gate does not name it (unchanged, or not judged). */
 export function namedStatusOf(metric: MetricComparison): NamedStatus | null {
   if (metric.verdict === "regressed") return isExactComparison(metric) ? "exact" : "regressed";
+  // An A/B job's metric the sequential test has not decided yet is named only while it leans towards the
+  // slowdown (its mean change past half of D: the likelier of the two); one nearer no change is not.
+  if (metric.undecidedBy === "pairs" && !isLeaningWorse(metric)) return null;
   if (metric.verdict === "improved") return "improved";
   return metric.inconclusiveKind === "undecided" ? "undecided" : null;
+}
+
+/** An A/B metric undecided by the sequential test whose mean change is past half the slowdown it tests for. */
+export function isLeaningWorse(metric: MetricComparison): boolean {
+  if (metric.deltaPct === null || metric.detectablePct === null || metric.detectablePct === undefined || metric.better === null) return false;
+  const change = Math.log1p(metric.deltaPct / 100) * (metric.better === "lower" ? 1 : -1);
+  return change > Math.log1p(metric.detectablePct / 100) / 2;
 }
 
 /**
@@ -157,6 +167,11 @@ export function namedChangesOf(comparison: Pick<Comparison, "endpoints" | "aggre
   return named.sort((a, b) => Number(isWorse(b)) - Number(isWorse(a)) || size(b) - size(a));
 }
 
+/** An A/B job's changes named undecided: gate metrics whose sequential test leans towards a slowdown. */
+export function leaningSlowdownsOf(comparison: Pick<Comparison, "endpoints" | "aggregate">): number {
+  return namedChangesOf(comparison).filter((change) => change.status === "undecided" && change.metric.undecidedBy === "pairs").length;
+}
+
 /**
  * A named change's status in a few words: "significant: p < 0.001, Holm-adjusted p = 0.002"; "exact:
  * 2 → 16"; "undecided: significant alone (p = 0.004), not once corrected (p = 0.028)"; "undecided: moved
@@ -168,9 +183,14 @@ export function describeChangeStatus(change: NamedChange, options: { kind: Serie
   if (change.status === "exact") {
     return `exact: ${formatNumber(metric.base.values[0] ?? null, 3)} → ${formatNumber(metric.head.values[0] ?? null, 3)}`;
   }
+  if (metric.test === "ab-pairs") {
+    const target = formatDeltaPct(metric.detectablePct ?? null);
+    if (change.status === "undecided") return `undecided: the A/B job's pairs so far lean towards a slowdown of ${target}, not yet beyond doubt (another pair decides)`;
+    return `${change.status === "improved" ? "improved" : "significant"}: the A/B job's pairs, sequential test against ${change.status === "improved" ? "a speed-up" : "a slowdown"} of ${target}`;
+  }
   if (change.status === "undecided") {
     if (metric.undecidedBy === "machine") {
-      return `undecided: moved together with other ${wordsOf(options.kind).nouns} of the run: the machine or the code (an A/B job tells)`;
+      return `undecided: significant (p ${p(metric.pValue)}), but a burst of other work on the runner could do as much to a ${wordsOf(options.kind).noun}: the machine or the code (an A/B job tells)`;
     }
     return `undecided: significant alone (p ${p(metric.pValue)}), not once corrected (Holm-adjusted p ${p(metric.adjustedPValue)})`;
   }

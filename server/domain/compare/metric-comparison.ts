@@ -337,10 +337,10 @@ function repetitionsOf(spec: MetricDefinition, base: EndpointResult | undefined,
  * repetitions' moments; benchstat runs Mann–Whitney on the same repetitions, which needs the samples
  * themselves. One-sided, with each side's spread floored at 0.1% of its level and at the tool's resolution
  * (shift-test.ts). On the log scale a change is a ratio whatever the level, as the suite stage reads it
- * (suite-noise.ts); the interval of Δ% is the ratio's. `standardError` is the log ratio's, in units of
+ * (benchmark-suite.ts); the interval of Δ% is the ratio's. `standardError` is the log ratio's, in units of
  * the base level (a relative standard error times the base mean), as detectableChangePct reads it.
  * Why it can be trusted less than runs against runs: repetitions within one run share that run's machine
- * state, so a burst that slows a whole run is not in their spread (suite-noise.ts measures that from the
+ * state, so a burst that slows a whole run is not in their spread (benchmark-suite.ts measures that from the
  * suite). The noise band takes over as soon as the series has history enough (noise-band.ts), and rounds
  * (several runs a side) are compared run against run.
  */

@@ -47,7 +47,8 @@ export function completePairs(runs: readonly AbJobRun[]): number {
 const DECIDED_BY_MORE_PAIRS: readonly InconclusiveKind[] = ["too-little-history", "undecided"];
 
 /**
- * Where the job stands after its latest upload: a pass or a fail stands; an inconclusive answer that more
+ * Where the job stands after its latest upload: a pass stands, and a fail stands once no other gate metric
+ * leans towards a slowdown undecided (until then another pair may name it); an inconclusive answer that more
  * pairs can decide asks for another pair; any other (too few requests, not comparable, no data) stands,
  * since more of the same runs would not change it.
  */
@@ -56,6 +57,8 @@ export function describeAbJob(
   uploaded: AbJobRun,
   runs: readonly AbJobRun[],
   answer: { outcome: Outcome; inconclusive: { kind: InconclusiveKind; reason: string } | null },
+  /** Gate metrics the sequential test has not decided that lean towards a slowdown (named "undecided"). */
+  leaningSlowdowns = 0,
 ): AbJobState {
   const pairs = completePairs(runs);
   const counts = { base: runs.filter((run) => run.side === "base").length, head: runs.filter((run) => run.side === "head").length };
@@ -64,6 +67,15 @@ export function describeAbJob(
   if (isPairOpen) {
     const other = uploaded.side === "base" ? "head" : "base";
     return { ...base, decided: false, next: "more-pairs", reason: `pair ${uploaded.pair} has no ${other} run yet: upload it` };
+  }
+  if (answer.outcome === "fail" && leaningSlowdowns > 0) {
+    // The job fails; another pair may still name (or clear) the benchmarks that lean towards a slowdown.
+    return {
+      ...base,
+      decided: false,
+      next: "more-pairs",
+      reason: `fail after ${pairs} pair${pairs === 1 ? "" : "s"}, with ${leaningSlowdowns} more ${leaningSlowdowns === 1 ? "change" : "changes"} leaning towards a slowdown, undecided: another pair tells`,
+    };
   }
   if (answer.outcome !== "inconclusive") {
     return { ...base, decided: true, next: "stop", reason: `${answer.outcome} after ${pairs} pair${pairs === 1 ? "" : "s"}: more pairs would not change it` };

@@ -7,7 +7,7 @@
  */
 import type { ComparableRun, Comparison, CompareOptions, MetricComparison } from "../compare/compare-runs";
 import { compareRuns, seriesValues } from "../compare/compare-runs";
-import { comparisonKindOf, describeChangeStatus, explainInconclusive, headlineChanges, namedChangesOf } from "../compare/gate-summary";
+import { comparisonKindOf, describeChangeStatus, explainInconclusive, headlineChanges, leaningSlowdownsOf, namedChangesOf } from "../compare/gate-summary";
 import type { FailOnValue } from "../fail-on";
 import type { ParsedRun } from "../run";
 import { AGGREGATE_NAME } from "../run";
@@ -266,6 +266,6 @@ export function judgeGate(input: JudgeInput): GateResult {
       comparePath,
     },
     grade: input.grade,
-    ab: input.ab ? describeAbJob(input.ab.job, input.ab.uploaded, input.ab.runs, decision) : null,
+    ab: input.ab ? describeAbJob(input.ab.job, input.ab.uploaded, input.ab.runs, decision, comparison ? leaningSlowdownsOf(comparison) : 0) : null,
   };
 }

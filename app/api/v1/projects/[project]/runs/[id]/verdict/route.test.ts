@@ -47,7 +47,9 @@ describe("the CI verdict", () => {
     expect(body.comparison.baseline.runs).toHaveLength(6);
     expect(body.comparison.baseline.how).toBe("the 6 custom runs labelled nightly on main");
     expect(body.comparison.regressions).toEqual([expect.objectContaining({ endpoint: "GetListing", metric: "p95", test: "prediction" })]);
-    expect(body.reasons[0]).toMatch(/^1 endpoint regressed against the baseline \(the 6 custom runs labelled nightly on main\): GetListing p95 \+31\.\d%$/);
+    expect(body.reasons[0]).toMatch(
+      /^1 endpoint regressed against the baseline \(the 6 custom runs labelled nightly on main\); beyond the noise, largest first: GetListing p95 \+31\.\d% \(significant: p < 0\.001(, Holm-adjusted p < 0\.001)?\)$/,
+    );
 
     const relaxed = await (await upload(slug, document(26.5, 11), { branch: "feature/x", fail_on: "none" })).json();
     expect(relaxed.outcome).toBe("pass");
@@ -55,7 +57,7 @@ describe("the CI verdict", () => {
 
     const markdown = await (await upload(slug, document(26.6, 12), {}, "text/markdown")).text();
     expect(markdown.split("\n")[0]).toBe("### ❌ Benchtrack: **FAIL**: 1 endpoint regressed");
-    expect(markdown.split("\n")[2]).toMatch(/^\*\*Why:\*\* 1 endpoint regressed against the baseline \(the \d+ custom runs labelled nightly on main\): GetListing p95 \+32\.\d%\.$/);
+    expect(markdown.split("\n")[2]).toMatch(/^\*\*Why:\*\* 1 endpoint regressed against the baseline \(the \d+ custom runs labelled nightly on main\); beyond the noise, largest first: GetListing p95 \+32\.\d% \(significant: p &lt; 0\.001(, Holm-adjusted p &lt; 0\.001)?\)\.$/);
     expect(markdown).toMatch(/\| GetListing \| p95 \| 20\.1 ms \| 26\.6 ms \| \+32\.\d%/);
 
     const later = await call(getVerdict, `/api/v1/projects/${slug}/runs/${body.id}/verdict`, { project: slug, id: body.id }, { token: null });
