@@ -124,8 +124,10 @@ export function RunGate({
             <span className="font-medium">Now: </span>
             <span className={`font-semibold ${OUTCOME_TEXT_CLASS[verdict.outcome]}`}>{OUTCOME_LOOK[verdict.outcome].label}</span>
             {verdict.reasons.length > 0 ? ` — ${verdict.reasons.join("; ")}` : " — nothing fails"}
-            . The upload answered {OUTCOME_LOOK[atUpload.outcome].short}: since then the SLA policy, a pin, a triage or the
-            history changed, or the upload asked for another fail_on than the project&apos;s ({verdict.failOn.join(",") || "none"}).
+            . The upload answered {OUTCOME_LOOK[atUpload.outcome].short}: since then{" "}
+            {verdict.ab ? "more runs of its A/B job arrived (the job is judged on all its pairs), or " : ""}the SLA policy, a pin,
+            a triage or the history changed, or the upload asked for another fail_on than the project&apos;s (
+            {verdict.failOn.join(",") || "none"}).
           </p>
         )}
         {verdict.notes.length > 0 && (

@@ -84,7 +84,9 @@ export function explainInconclusive(comparison: GateView): InconclusiveExplanati
     .filter(({ metric }) => metric.inconclusiveKind === "undecided")
     .sort((a, b) => Math.abs(b.metric.deltaPct ?? 0) - Math.abs(a.metric.deltaPct ?? 0));
   if (undecided.length > 0 && !gate.some(({ metric }) => metric.verdict === "regressed")) {
-    const [first, ...rest] = undecided;
+    // An A/B job's metric that leans to no change is not named beside the lead (namedStatusOf).
+    const named = undecided.filter(({ metric }) => namedStatusOf(metric) !== null);
+    const [first, ...rest] = named.length > 0 ? named : undecided.slice(0, 1);
     const listed = rest.slice(0, MAX_NAMED_IN_REASON).map((change) => `${describeSeriesMetric(change.endpoint, change.protocol, change.metric.metric)} ${formatDeltaPct(change.metric.deltaPct)}`);
     const beyond = rest.length - listed.length;
     const others =
