@@ -176,6 +176,8 @@ function seriesHistory(runs: readonly ComparableRun[]): Map<string, number[]> {
   return seriesValues([...runs].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)));
 }
 
+const isUnjudged = (why: ReturnType<typeof explainInconclusive>) => why !== null && why.kind !== "undecided";
+
 /** The comparison and the decision (scripts/evaluate-verdicts.ts measures this path on its own). */
 export function decideFromRuns(input: GateRunsInput): { comparison: Comparison | null; decision: GateDecision } {
   const { baseRuns, headRuns, project } = input;
@@ -261,7 +263,8 @@ export function judgeGate(input: JudgeInput): GateResult {
       kind: comparison?.kind ?? "none",
       regressions: decision.regressions.map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)),
       changes: comparison ? namedChanges(comparison) : [],
-      unjudged: comparison && explainInconclusive(comparison) ? headlineChanges(comparison, MAX_UNJUDGED).map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)) : [],
+      // Changes seen that nothing judged; undecided ones are named with their status in `changes` instead.
+      unjudged: comparison && isUnjudged(explainInconclusive(comparison)) ? headlineChanges(comparison, MAX_UNJUDGED).map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)) : [],
       improvements,
       comparePath,
     },

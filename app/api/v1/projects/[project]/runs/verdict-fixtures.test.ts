@@ -101,7 +101,7 @@ describe("the CI verdict on the bundled real rounds", () => {
           expect(answer.outcome).toBe("inconclusive");
           expect(answer.inconclusive).toMatchObject({ kind: "undecided" });
           expect(answer.comment.markdown.split("\n")[0]).toBe("### ⚠️ Benchtrack: **INCONCLUSIVE**: undecided");
-          expect(answer.inconclusive?.reason).toMatch(/^GetListing p90 \(and 2 other endpoints\): undecided: \+55\.6% is worse and significant alone .* about \d+ more rounds of the head/);
+          expect(answer.inconclusive?.reason).toMatch(/^GetListing p90 \(and 2 other endpoints: [^)]*\): undecided: \+55\.6% is worse and significant alone .* about \d+ more rounds of the head/);
         } else {
           expect({ tool, outcome: answer.outcome }).toEqual({ tool, outcome: "fail" });
           expect(answer.comparison.regressions.length).toBeGreaterThan(0);
