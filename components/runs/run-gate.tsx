@@ -10,12 +10,12 @@ import { ReportSection } from "./report-section";
 import { WithIncidentLinks } from "./run-incidents";
 import type { RunReportData } from "./types";
 
-/** Below `sm` each change is a section of one card: endpoint and metric, Δ and status, baseline → this run. */
+/** Below `sm` each change is a section of one card: endpoint and metric, Δ, its status (wrapping, the card's width), baseline → this run. */
 const PHONE = {
   endpoint: "max-sm:order-1 max-sm:[overflow-wrap:anywhere]",
   metric: "max-sm:order-2 max-sm:text-right max-sm:font-medium",
   delta: `max-sm:order-3 ${STACKED_LEAD}`,
-  status: "max-sm:order-4 max-sm:self-end max-sm:text-right",
+  status: "max-sm:order-4 max-sm:col-span-2",
   base: "max-sm:order-5 max-sm:text-left",
   head: "max-sm:order-6",
 } as const;
@@ -193,7 +193,7 @@ export function RunGate({
                   <Td numeric className={cn(STATUS_LOOK[change.status].className, PHONE.delta)} data-column="delta">
                     {formatDeltaPct(change.deltaPct)}
                   </Td>
-                  <Td className={PHONE.status} data-column="status">
+                  <Td wrap className={cn("min-w-[16rem]", PHONE.status)} data-column="status">
                     <span className={cn("font-medium", STATUS_LOOK[change.status].className)}>{STATUS_LOOK[change.status].label}</span>
                     <span className="text-text-muted"> · {change.why.replace(/^(regressed|improved|significant|undecided|exact): /, "")}</span>
                   </Td>
