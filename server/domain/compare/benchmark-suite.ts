@@ -252,9 +252,10 @@ function wholeRunExcess(suite: SuiteShifts, head: MachineShift, options: Compare
 }
 
 /**
- * After the family correction, what one head run cannot tell apart from the machine:
- * - a benchmark judged regressed that moved together with others beyond the main group is undecided (a
- *   burst on part of the run does the same);
+ * After the family correction, what one head run cannot tell apart from the machine (a burst of other work
+ * slows what it covers by up to SINGLE_BENCHMARK_BURST):
+ * - a benchmark judged regressed by less than that beyond the shift, alone or together with others beyond
+ *   the main group, is undecided;
  * - a whole run that moved beyond its series' envelope (wholeRunExcess): the benchmarks that moved with it
  *   (worse, by at least the minimum effect) are regressed when it is also far beyond a shared runner's
  *   burst, else undecided ("more than this series has shown, as much as a burst does"); one run against
@@ -287,7 +288,8 @@ export function judgeAgainstMachine(endpoints: readonly EndpointComparison[], su
           reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, ${shiftPct(beyond)} beyond the machine's shift and significant, but a burst of other work during this benchmark alone can slow it by up to ${shiftPct(SINGLE_BENCHMARK_BURST)}; ${which}; ${metric.reason}`,
         };
       }
-      if (metric.verdict === "regressed" && group !== null) {
+      // Together with others: undecided while a burst during part of the run could have done it (up to 2x).
+      if (metric.verdict === "regressed" && group !== null && beyond < SINGLE_BENCHMARK_BURST) {
         const others = group.keys.filter((key) => key !== endpoint.name);
         const listed = others.slice(0, 3).join(", ") + (others.length > 3 ? `, and ${others.length - 3} more` : "");
         return {
@@ -295,7 +297,7 @@ export function judgeAgainstMachine(endpoints: readonly EndpointComparison[], su
           verdict: "inconclusive",
           inconclusiveKind: "undecided",
           undecidedBy: "machine",
-          reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, beyond the machine's shift, but together with ${listed} (${shiftPct(group.shift)} alike): a burst of other work during part of the run would do the same, and one run against one cannot tell the two apart (an A/B job, rounds or the series' history can); ${metric.reason}`,
+          reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, beyond the machine's shift, but together with ${listed} (${shiftPct(group.shift)} alike), ${shiftPct(beyond)} beyond the machine's shift: a burst of other work during part of the run slows what it covers by up to ${shiftPct(SINGLE_BENCHMARK_BURST)}, and one head run cannot tell the two apart (an A/B job or rounds can); ${metric.reason}`,
         };
       }
       const movedWithRun = head.keys.includes(endpoint.name) && metric.verdict !== "regressed" && metric.deltaPct >= options.minEffectPct && metric.better === "lower";
