@@ -162,11 +162,12 @@ def main():
     ap.add_argument("--burst-args", default="--cpu 2",
                     help="stress-ng worker options of every burst")
     ap.add_argument("--limit", type=int, default=0, help="stop after this many new runs (0: all)")
+    ap.add_argument("--out-dir", default=None, help="the tool's folder for runs/, manifest.json and campaign.log (default: RUN_SH's folder)")
     ap.add_argument("--gzip-over", type=int, default=GZIP_OVER_BYTES,
                     help="gzip -9n an output file larger than this many bytes (default 200 KB)")
     args = ap.parse_args()
 
-    tool_dir = os.path.dirname(os.path.abspath(args.run_sh))
+    tool_dir = os.path.abspath(args.out_dir) if args.out_dir else os.path.dirname(os.path.abspath(args.run_sh))
     micro_dir = os.path.dirname(tool_dir)
     runs_dir = os.path.join(tool_dir, "runs")
     manifest_path = os.path.join(tool_dir, "manifest.json")

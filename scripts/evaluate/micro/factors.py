@@ -20,6 +20,8 @@ import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The runs to read: EVAL_DATA=<folder> (scripts/evaluate/micro-quiet), else this folder.
+DATA = os.path.abspath(os.environ.get("EVAL_DATA", HERE))
 VARIANTS = ["base", "one", "half", "most", "small"]
 
 
@@ -123,7 +125,7 @@ def fmt_range(xs):
 
 
 def report(tool):
-    tool_dir = os.path.join(HERE, tool)
+    tool_dir = os.path.join(DATA, tool)
     with open(os.path.join(tool_dir, "manifest.json")) as f:
         manifest = json.load(f)
     runs = []
@@ -300,7 +302,7 @@ def counts(tools):
     print("| tool | kind | " + " | ".join(VARIANTS) + " | runs | files | bytes |")
     print("| --- | --- |" + " ---: |" * (len(VARIANTS) + 3))
     for tool in tools:
-        with open(os.path.join(HERE, tool, "manifest.json")) as f:
+        with open(os.path.join(DATA, tool, "manifest.json")) as f:
             manifest = json.load(f)
         for kind in ["single", "ab"]:
             rs = [r for r in manifest["runs"] if r["kind"] == kind]
@@ -317,7 +319,7 @@ def main():
     args = sys.argv[1:]
     if args == ["--readme"]:
         return update_readme()
-    tools = args or [t for t in PARSERS if os.path.exists(os.path.join(HERE, t, "manifest.json"))]
+    tools = args or [t for t in PARSERS if os.path.exists(os.path.join(DATA, t, "manifest.json"))]
     counts(tools)
     out = sys.stdout
     buf = io.StringIO()
@@ -332,7 +334,7 @@ def main():
 
 def update_readme():
     """Writes factors.md and copies its two summary tables into README.md between the factors markers."""
-    tools = [t for t in PARSERS if os.path.exists(os.path.join(HERE, t, "manifest.json"))]
+    tools = [t for t in PARSERS if os.path.exists(os.path.join(DATA, t, "manifest.json"))]
     out = sys.stdout
     buf = io.StringIO()
     sys.stdout = buf
@@ -346,9 +348,9 @@ def update_readme():
     bursts_table(tools)
     sys.stdout = out
     text = buf.getvalue() + body.getvalue()
-    with open(os.path.join(HERE, "factors.md"), "w") as f:
+    with open(os.path.join(DATA, "factors.md"), "w") as f:
         f.write("# Measured factors (written by `python3 factors.py --readme`; do not edit)\n\n" + text)
-    readme_path = os.path.join(HERE, "README.md")
+    readme_path = os.path.join(DATA, "README.md")
     with open(readme_path) as f:
         readme = f.read()
     start, end = "<!-- factors:begin -->\n", "<!-- factors:end -->"

@@ -8,7 +8,7 @@
 # source/benchmarkjs.mjs uses { maxTime: 0.5 } (the shared fixture used 2): one run takes about 5 s.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
-SCRATCH=${SCRATCH:-/tmp/eval-micro/benchmarkjs}
+SCRATCH=${SCRATCH_ROOT:-/tmp/eval-micro}/benchmarkjs
 if [ "$1" = once ]; then
   cd "$2"
   node benchmarkjs.mjs > "$3.txt" 2>&1
@@ -24,6 +24,6 @@ for v in base one half most small; do
     NPM_CONFIG_USERCONFIG="$PWD/.npmrc-run" npm ci --no-fund --no-audit > npm-ci.log 2>&1)
 done
 if [ "$1" = prepare ]; then exit 0; fi
-exec /usr/bin/python3 "$HERE/../campaign.py" --tool benchmarkjs --run-sh "$HERE/run.sh" \
+exec /usr/bin/python3 "$HERE/../campaign.py" --tool benchmarkjs --run-sh "$HERE/run.sh" --out-dir "${EVAL_DATA:-$HERE/..}/benchmarkjs" \
   --code-dir "$SCRATCH/{variant}/js" --seed 606 --est-seconds 5 \
   --burst-args "--cpu 2" "$@"

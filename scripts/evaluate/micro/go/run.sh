@@ -7,7 +7,7 @@
 # suite near 6-8 s, so that 136 runs fit in the time budget.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
-SCRATCH=${SCRATCH:-/tmp/eval-micro/go}
+SCRATCH=${SCRATCH_ROOT:-/tmp/eval-micro}/go
 export GOPROXY=off GOFLAGS=-mod=mod
 if [ "$1" = once ]; then
   cd "$2"
@@ -22,6 +22,6 @@ for v in base one half most small; do
   # compile the test binary once, so that the build cache is warm before the first timed run
   (cd "$SCRATCH/$v/microbench" && go vet . && go test -run '^$' -bench XXX . > /dev/null)
 done
-exec /usr/bin/python3 "$HERE/../campaign.py" --tool go --run-sh "$HERE/run.sh" \
+exec /usr/bin/python3 "$HERE/../campaign.py" --tool go --run-sh "$HERE/run.sh" --out-dir "${EVAL_DATA:-$HERE/..}/go" \
   --code-dir "$SCRATCH/{variant}/microbench" --seed 101 --est-seconds 7 \
   --burst-args "--cpu 2" "$@"

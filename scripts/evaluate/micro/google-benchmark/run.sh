@@ -8,7 +8,7 @@
 # The JSON (about 50 KB) is stored gzipped (gzip -9n) to keep the folder small.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
-SCRATCH=${SCRATCH:-/tmp/eval-micro/google-benchmark}
+SCRATCH=${SCRATCH_ROOT:-/tmp/eval-micro}/google-benchmark
 if [ "$1" = once ]; then
   cd "$2"
   ./micro_bench --benchmark_min_time=0.05 --benchmark_repetitions=5 \
@@ -26,6 +26,6 @@ for v in base one half most small; do
   (cd "$d" && g++ -O2 -std=c++17 -o micro_bench micro_bench.cpp -lbenchmark -lpthread)
 done
 if [ "$1" = prepare ]; then exit 0; fi
-exec /usr/bin/python3 "$HERE/../campaign.py" --tool google-benchmark --run-sh "$HERE/run.sh" \
+exec /usr/bin/python3 "$HERE/../campaign.py" --tool google-benchmark --run-sh "$HERE/run.sh" --out-dir "${EVAL_DATA:-$HERE/..}/google-benchmark" \
   --code-dir "$SCRATCH/{variant}/google-benchmark" --seed 404 --est-seconds 8 --gzip-over 32768 \
   --burst-args "--cpu 2" "$@"

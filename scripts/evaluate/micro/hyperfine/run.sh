@@ -12,7 +12,7 @@
 # in front of the system tool; base has no bin/ folder.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
-SCRATCH=${SCRATCH:-/tmp/eval-micro/hyperfine}
+SCRATCH=${SCRATCH_ROOT:-/tmp/eval-micro}/hyperfine
 export LC_ALL=C
 if [ "$1" = once ]; then
   cd "$2"
@@ -41,6 +41,6 @@ for v in base one half most small; do
   cmp "$SCRATCH/base.check" "$SCRATCH/$v.check"
 done
 if [ "$1" = prepare ]; then exit 0; fi
-exec /usr/bin/python3 "$HERE/../campaign.py" --tool hyperfine --run-sh "$HERE/run.sh" \
+exec /usr/bin/python3 "$HERE/../campaign.py" --tool hyperfine --run-sh "$HERE/run.sh" --out-dir "${EVAL_DATA:-$HERE/..}/hyperfine" \
   --code-dir "$SCRATCH/{variant}/hyperfine" --seed 202 --est-seconds 10 \
   --burst-args "--cpu 2" "$@"

@@ -9,7 +9,7 @@
 # keep one run near 4 s and the raw rounds in the JSON near 250 per benchmark.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
-SCRATCH=${SCRATCH:-/tmp/eval-micro/pytest-benchmark}
+SCRATCH=${SCRATCH_ROOT:-/tmp/eval-micro}/pytest-benchmark
 export PATH="/usr/bin:/bin"
 if [ "$1" = once ]; then
   cd "$2"
@@ -31,6 +31,6 @@ for v in base one half most small; do
     python3 -m pytest test_micro.py -p no:cacheprovider -q --benchmark-disable > /dev/null)
 done
 if [ "$1" = prepare ]; then exit 0; fi
-exec /usr/bin/python3 "$HERE/../campaign.py" --tool pytest-benchmark --run-sh "$HERE/run.sh" \
+exec /usr/bin/python3 "$HERE/../campaign.py" --tool pytest-benchmark --run-sh "$HERE/run.sh" --out-dir "${EVAL_DATA:-$HERE/..}/pytest-benchmark" \
   --code-dir "$SCRATCH/{variant}/pytest" --seed 303 --est-seconds 5 --gzip-over 32768 \
   --burst-args "--cpu 2" "$@"

@@ -9,7 +9,7 @@
 # NPM_CONFIG_USERCONFIG points npx at an .npmrc without this machine's "nodedir" key.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
-SCRATCH=${SCRATCH:-/tmp/eval-micro/vitest}
+SCRATCH=${SCRATCH_ROOT:-/tmp/eval-micro}/vitest
 if [ "$1" = once ]; then
   cd "$2"
   NO_COLOR=1 NPM_CONFIG_USERCONFIG="$PWD/.npmrc-run" \
@@ -26,6 +26,6 @@ for v in base one half most small; do
     NPM_CONFIG_USERCONFIG="$PWD/.npmrc-run" npm ci --no-fund --no-audit > npm-ci.log 2>&1)
 done
 if [ "$1" = prepare ]; then exit 0; fi
-exec /usr/bin/python3 "$HERE/../campaign.py" --tool vitest --run-sh "$HERE/run.sh" \
+exec /usr/bin/python3 "$HERE/../campaign.py" --tool vitest --run-sh "$HERE/run.sh" --out-dir "${EVAL_DATA:-$HERE/..}/vitest" \
   --code-dir "$SCRATCH/{variant}/js" --seed 505 --est-seconds 6 \
   --burst-args "--cpu 2" "$@"
