@@ -19,9 +19,8 @@
  * by the change's size (measured: the median of the variant's quiet runs over base's), and its unchanged
  * benchmarks named wrongly.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { comparableOf } from "../server/domain/compare/comparable-run.fixture";
 import type { ComparableRun } from "../server/domain/compare/comparison";
 import { leaningSlowdownsOf, namedChangesOf } from "../server/domain/compare/gate-summary";
@@ -29,6 +28,8 @@ import { describeAbJob } from "../server/domain/gate/ab-job";
 import type { AbJobRun } from "../server/domain/gate/ab-job";
 import { decideFromRuns } from "../server/domain/gate/judge";
 import { parseUpload } from "../server/domain/parsers";
+import type { Burst, ManifestRun, Variant } from "./evaluate/micro-runs";
+import { LOADED_RUNS, manifestRuns, QUIET_RUNS, runFile } from "./evaluate/micro-runs";
 import type { SuiteTruth } from "./evaluate/micro-truth";
 import { SUITES } from "./evaluate/micro-truth";
 
@@ -43,13 +44,13 @@ const DATA_SETS = option("--data")
   : [
       {
         name: "quiet machine",
-        dir: path.join(import.meta.dirname, "evaluate/micro-quiet"),
+        dir: QUIET_RUNS,
         about:
           "an ordinary shared runner: go and pytest-benchmark with nothing else scheduled but the deliberate bursts; hyperfine's runs had this project's tests beside them (load 1–6.6), so they drift like the loaded set's (scripts/evaluate/micro-quiet/README.md)",
       },
       {
         name: "loaded machine",
-        dir: path.join(import.meta.dirname, "evaluate/micro"),
+        dir: LOADED_RUNS,
         about: "other builds and tests ran beside every run, load average 3–15 on 2 CPUs: whole runs drift by up to 2–4x (scripts/evaluate/micro/README.md)",
       },
     ];
@@ -57,39 +58,16 @@ const MARKDOWN = option("--markdown");
 /** --verbose: print every pair that failed unchanged or named an unchanged benchmark, with the answer's reasons. */
 const VERBOSE = args.includes("--verbose");
 
-type Variant = "base" | "one" | "half" | "most" | "small";
-type Burst = "none" | "partial" | "whole";
-
-interface ManifestRun {
-  id: string;
-  seq: number;
-  variant: Variant;
-  kind: "single" | "ab";
-  job?: string;
-  pair?: number;
-  side?: "base" | "head";
-  start_utc: string;
-  burst: { type: Burst };
-  exit_code: number;
-  files: { file: string; gzipped: boolean }[];
-}
-
 interface EvalRun {
   run: ComparableRun;
   meta: ManifestRun;
 }
 
 function readRuns(data: string, truth: SuiteTruth): EvalRun[] {
-  const manifestPath = path.join(data, truth.tool, "manifest.json");
-  if (!existsSync(manifestPath)) return [];
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { runs: ManifestRun[] };
-  return manifest.runs.flatMap((meta): EvalRun[] => {
-    if (meta.exit_code !== 0) return [];
-    const file = meta.files.find((candidate) => truth.file.test(path.basename(candidate.file).replace(/\.gz$/, "")));
+  return manifestRuns(data, truth.tool).flatMap((meta): EvalRun[] => {
+    const file = meta.exit_code === 0 ? runFile(data, truth.tool, meta, truth.file) : null;
     if (!file) return [];
-    const bytes = readFileSync(path.join(data, truth.tool, file.file));
-    const text = (file.gzipped ? gunzipSync(bytes) : bytes).toString("utf8");
-    const parsed = parseUpload({ files: [{ name: path.basename(file.file).replace(/\.gz$/, ""), text }] }).run;
+    const parsed = parseUpload({ files: [file] }).run;
     return [{ meta, run: comparableOf(meta.id, parsed, { startedAt: meta.start_utc, durationSeconds: null, abPair: meta.kind === "ab" ? (meta.pair ?? null) : null }) }];
   });
 }
@@ -110,7 +88,7 @@ function judge(baseRuns: readonly ComparableRun[], headRuns: readonly Comparable
   });
   const named = comparison ? namedChangesOf(comparison) : [];
   return {
-    leaning: comparison ? leaningSlowdownsOf(comparison) : 0,
+    leaning: leaningSlowdownsOf(named),
     reasons: decision.reasons,
     outcome: decision.outcome,
     inconclusive: decision.inconclusive,

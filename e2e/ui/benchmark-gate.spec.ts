@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
+import type { ManifestRun, Variant } from "../../scripts/evaluate/micro-runs";
+import { firstSingleRun, manifestRuns, QUIET_RUNS, runFile } from "../../scripts/evaluate/micro-runs";
 import { WRITES_SCREENSHOTS, lookAt, uniqueSlug, uploadRun } from "../helpers";
 
 /**
@@ -13,32 +12,12 @@ import { WRITES_SCREENSHOTS, lookAt, uniqueSlug, uploadRun } from "../helpers";
  * job's head run says how its job was judged. Files are picked by rule from each tool's manifest (its first
  * run of a kind without a burst), never by their numbers.
  */
-const DATA = path.resolve(import.meta.dirname, "../../scripts/evaluate/micro-quiet");
-
-interface ManifestRun {
-  id: string;
-  variant: string;
-  kind: "single" | "ab";
-  job?: string;
-  pair?: number;
-  side?: "base" | "head";
-  burst: { type: string };
-  files: { file: string; gzipped: boolean }[];
-}
-
-const manifestOf = (tool: string) => (JSON.parse(readFileSync(path.join(DATA, tool, "manifest.json"), "utf8")) as { runs: ManifestRun[] }).runs;
-const read = (tool: string, run: ManifestRun, pattern: RegExp) => {
-  const file = run.files.find((candidate) => pattern.test(candidate.file.replace(/\.gz$/, "")))!;
-  const bytes = readFileSync(path.join(DATA, tool, file.file));
-  return file.gzipped ? gunzipSync(bytes) : bytes;
-};
-/** The tool's first single run of a variant without a burst. */
-const firstSingle = (tool: string, variant: string) => manifestOf(tool).find((run) => run.kind === "single" && run.variant === variant && run.burst.type === "none")!;
+const read = (tool: string, run: ManifestRun, pattern: RegExp) => runFile(QUIET_RUNS, tool, run, pattern)!.text;
 
 /** Main's run, then a pull request's run of the variant against its merge-base: the PR run's answer. */
-async function pullRequest(request: Parameters<typeof uploadRun>[0], slug: string, tool: string, variant: string, pattern: RegExp) {
-  await uploadRun(request, slug, read(tool, firstSingle(tool, "base"), pattern), { branch: "main", commit: "a1b2c3d4e5f6" });
-  return uploadRun(request, slug, read(tool, firstSingle(tool, variant), pattern), {
+async function pullRequest(request: Parameters<typeof uploadRun>[0], slug: string, tool: string, variant: Variant, pattern: RegExp) {
+  await uploadRun(request, slug, read(tool, firstSingleRun(QUIET_RUNS, tool, "base"), pattern), { branch: "main", commit: "a1b2c3d4e5f6" });
+  return uploadRun(request, slug, read(tool, firstSingleRun(QUIET_RUNS, tool, variant), pattern), {
     branch: `perf/${tool}-${variant}`,
     commit: "f6e5d4c3b2a1",
     pr: "7",
@@ -144,7 +123,7 @@ test.describe("the CI gate on real microbenchmark runs", () => {
 
   test("an A/B job's head run: judged against its own job's base runs, pair by pair, and says so", async ({ page, request }) => {
     const slug = uniqueSlug("gate-ab");
-    const job = manifestOf("go").filter((run) => run.kind === "ab" && run.job === "base-vs-one-1");
+    const job = manifestRuns(QUIET_RUNS, "go").filter((run) => run.kind === "ab" && run.job === "base-vs-one-1");
     let head: Answer | null = null;
     let last: Answer | null = null;
     for (const run of job) {

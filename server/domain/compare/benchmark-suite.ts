@@ -28,7 +28,7 @@ import { METRICS } from "../metrics";
 import type { CompareOptions, ComparableRun, EndpointComparison, MetricComparison } from "./comparison";
 import { isExactOnBothSides } from "./exact-metrics";
 import { customMetricsOf } from "../metrics";
-import type { MachineShift, ShiftPoint } from "./machine-shift";
+import type { MachineShift, ShiftGroup, ShiftPoint } from "./machine-shift";
 import { estimateMachineShift } from "./machine-shift";
 import { abPairsOf } from "./comparison";
 
@@ -269,36 +269,27 @@ export function judgeAgainstMachine(endpoints: readonly EndpointComparison[], su
   const envelope = suite.envelope;
   const excess = wholeRunExcess(suite, head, options);
   const seen = envelope ? `${shiftPct(envelope.low)} to ${shiftPct(envelope.high)} over its ${envelope.runs} base runs` : null;
+  /** Why a benchmark that regressed by `beyond` past the shift is undecided: alone, or with its group. */
+  const whyUndecided = (name: string, group: ShiftGroup | null, beyond: number) => {
+    if (group === null) {
+      const which =
+        suite.mode === "pairwise"
+          ? "one run against one cannot tell the two apart (an A/B job or rounds can)"
+          : `one head run cannot tell the two apart, however calm its ${envelope ? envelope.runs : "few"} base runs were (an A/B job or rounds can)`;
+      return `${shiftPct(beyond)} beyond the machine's shift and significant, but a burst of other work during this benchmark alone can slow it by up to ${shiftPct(SINGLE_BENCHMARK_BURST)}; ${which}`;
+    }
+    const others = group.keys.filter((key) => key !== name);
+    const listed = others.slice(0, 3).join(", ") + (others.length > 3 ? `, and ${others.length - 3} more` : "");
+    return `beyond the machine's shift, but together with ${listed} (${shiftPct(group.shift)} alike), ${shiftPct(beyond)} beyond the machine's shift: a burst of other work during part of the run slows what it covers by up to ${shiftPct(SINGLE_BENCHMARK_BURST)}, and one head run cannot tell the two apart (an A/B job or rounds can)`;
+  };
   return endpoints.map((endpoint) => {
     const metrics = endpoint.metrics.map((metric): MetricComparison => {
       if (!isShiftJudged(metric) || metric.deltaPct === null || metric.better === null) return metric;
       const group = groupOf(endpoint.name);
-      // One head run: a benchmark that moved alone, by less than a burst during it could do.
+      // One head run: a benchmark that regressed, alone or with others, by less than a burst could do.
       const beyond = Math.log1p(metric.deltaPct / 100) - head.shift;
-      if (metric.verdict === "regressed" && group === null && beyond < SINGLE_BENCHMARK_BURST) {
-        const which =
-          suite.mode === "pairwise"
-            ? "one run against one cannot tell the two apart (an A/B job or rounds can)"
-            : `one head run cannot tell the two apart, however calm its ${suite.envelope ? suite.envelope.runs : "few"} base runs were (an A/B job or rounds can)`;
-        return {
-          ...metric,
-          verdict: "inconclusive",
-          inconclusiveKind: "undecided",
-          undecidedBy: "machine",
-          reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, ${shiftPct(beyond)} beyond the machine's shift and significant, but a burst of other work during this benchmark alone can slow it by up to ${shiftPct(SINGLE_BENCHMARK_BURST)}; ${which}; ${metric.reason}`,
-        };
-      }
-      // Together with others: undecided while a burst during part of the run could have done it (up to 2x).
-      if (metric.verdict === "regressed" && group !== null && beyond < SINGLE_BENCHMARK_BURST) {
-        const others = group.keys.filter((key) => key !== endpoint.name);
-        const listed = others.slice(0, 3).join(", ") + (others.length > 3 ? `, and ${others.length - 3} more` : "");
-        return {
-          ...metric,
-          verdict: "inconclusive",
-          inconclusiveKind: "undecided",
-          undecidedBy: "machine",
-          reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, beyond the machine's shift, but together with ${listed} (${shiftPct(group.shift)} alike), ${shiftPct(beyond)} beyond the machine's shift: a burst of other work during part of the run slows what it covers by up to ${shiftPct(SINGLE_BENCHMARK_BURST)}, and one head run cannot tell the two apart (an A/B job or rounds can); ${metric.reason}`,
-        };
+      if (metric.verdict === "regressed" && beyond < SINGLE_BENCHMARK_BURST) {
+        return { ...metric, verdict: "inconclusive", inconclusiveKind: "undecided", undecidedBy: "machine", reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, ${whyUndecided(endpoint.name, group, beyond)}; ${metric.reason}` };
       }
       const movedWithRun = head.keys.includes(endpoint.name) && metric.verdict !== "regressed" && metric.deltaPct >= options.minEffectPct && metric.better === "lower";
       if (excess === null || !movedWithRun) return metric;

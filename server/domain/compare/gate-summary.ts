@@ -170,8 +170,8 @@ export function namedChangesOf(comparison: Pick<Comparison, "endpoints" | "aggre
 }
 
 /** An A/B job's changes named undecided: gate metrics whose sequential test leans towards a slowdown. */
-export function leaningSlowdownsOf(comparison: Pick<Comparison, "endpoints" | "aggregate">): number {
-  return namedChangesOf(comparison).filter((change) => change.status === "undecided" && change.metric.undecidedBy === "pairs").length;
+export function leaningSlowdownsOf(named: readonly NamedChange[]): number {
+  return named.filter((change) => change.status === "undecided" && change.metric.undecidedBy === "pairs").length;
 }
 
 /**

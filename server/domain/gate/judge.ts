@@ -8,6 +8,7 @@
 import type { ComparableRun, Comparison, CompareOptions, MetricComparison } from "../compare/compare-runs";
 import { compareRuns, seriesValues } from "../compare/compare-runs";
 import { comparisonKindOf, describeChangeStatus, explainInconclusive, headlineChanges, leaningSlowdownsOf, namedChangesOf } from "../compare/gate-summary";
+import type { NamedChange } from "../compare/gate-summary";
 import type { FailOnValue } from "../fail-on";
 import type { ParsedRun } from "../run";
 import { AGGREGATE_NAME } from "../run";
@@ -153,9 +154,9 @@ function toVerdictRegression(endpoint: string, metric: MetricComparison): GateCh
 }
 
 /** Every change the comparison names, slowdowns first, largest first, with its status (gate-summary.ts). */
-function namedChanges(comparison: Comparison): NamedGateChange[] {
+function namedChanges(comparison: Comparison, named: readonly NamedChange[]): NamedGateChange[] {
   const kind = comparisonKindOf(comparison);
-  return namedChangesOf(comparison).map((change) => ({
+  return named.map((change) => ({
     ...toVerdictRegression(change.endpoint, change.metric),
     protocol: change.protocol,
     status: change.status,
@@ -234,6 +235,8 @@ export function judgeGate(input: JudgeInput): GateResult {
     baselineHow: baseline.how,
     openRegression: baseline.openRegression,
   });
+  // Every change the gate names: the answer's list, and what an A/B job still leans to.
+  const named = comparison ? namedChangesOf(comparison) : [];
   const improvements = comparison
     ? [...comparison.endpoints, comparison.aggregate].filter((endpoint) => endpoint.metrics.some((metric) => metric.gate && metric.verdict === "improved")).length
     : 0;
@@ -262,13 +265,13 @@ export function judgeGate(input: JudgeInput): GateResult {
       verdict: comparison?.verdict ?? "inconclusive",
       kind: comparison?.kind ?? "none",
       regressions: decision.regressions.map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)),
-      changes: comparison ? namedChanges(comparison) : [],
+      changes: comparison ? namedChanges(comparison, named) : [],
       // Changes seen that nothing judged; undecided ones are named with their status in `changes` instead.
       unjudged: comparison && isUnjudged(explainInconclusive(comparison)) ? headlineChanges(comparison, MAX_UNJUDGED).map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)) : [],
       improvements,
       comparePath,
     },
     grade: input.grade,
-    ab: input.ab ? describeAbJob(input.ab.job, input.ab.uploaded, input.ab.runs, decision, comparison ? leaningSlowdownsOf(comparison) : 0) : null,
+    ab: input.ab ? describeAbJob(input.ab.job, input.ab.uploaded, input.ab.runs, decision, leaningSlowdownsOf(named)) : null,
   };
 }

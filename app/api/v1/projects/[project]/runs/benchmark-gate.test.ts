@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import type { ManifestRun, Variant } from "@/scripts/evaluate/micro-runs";
+import { firstSingleRun, manifestRuns, QUIET_RUNS, runFile } from "@/scripts/evaluate/micro-runs";
 import { uniqueSlug } from "@/server/testing/databases";
 import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { POST as uploadRun } from "./route";
@@ -12,20 +11,7 @@ import { POST as uploadRun } from "./route";
 // is what CI sends: a run of main, then a pull request's run against its merge-base (one run against one,
 // no history). Files are picked by rule (a tool's first run of a kind without a burst), never by numbers.
 
-const DATA = path.resolve(import.meta.dirname, "../../../../../../scripts/evaluate/micro-quiet");
-
 setUpRouteTestDatabase();
-
-interface ManifestRun {
-  id: string;
-  variant: string;
-  kind: "single" | "ab";
-  job?: string;
-  pair?: number;
-  side?: "base" | "head";
-  burst: { type: string };
-  files: { file: string; gzipped: boolean }[];
-}
 
 interface Answer {
   id: string;
@@ -37,13 +23,8 @@ interface Answer {
   ab: { pairs: number; decided: boolean; next: string } | null;
 }
 
-const runsOf = (tool: string) => (JSON.parse(readFileSync(path.join(DATA, tool, "manifest.json"), "utf8")) as { runs: ManifestRun[] }).runs;
-const firstSingle = (tool: string, variant: string) => runsOf(tool).find((run) => run.kind === "single" && run.variant === variant && run.burst.type === "none")!;
-function bodyOf(tool: string, run: ManifestRun, pattern: RegExp): string {
-  const file = run.files.find((candidate) => pattern.test(path.basename(candidate.file).replace(/\.gz$/, "")))!;
-  const bytes = readFileSync(path.join(DATA, tool, file.file));
-  return (file.gzipped ? gunzipSync(bytes) : bytes).toString("utf8");
-}
+const bodyOf = (tool: string, run: ManifestRun, pattern: RegExp) => runFile(QUIET_RUNS, tool, run, pattern)!.text;
+const firstSingle = (tool: string, variant: Variant) => firstSingleRun(QUIET_RUNS, tool, variant);
 
 async function upload(slug: string, body: string, query: Record<string, string>): Promise<Answer> {
   const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, { method: "POST", body, query });
@@ -52,7 +33,7 @@ async function upload(slug: string, body: string, query: Record<string, string>)
 }
 
 /** Main's run, then a pull request's run of `variant` against its merge-base: the PR run's answer. */
-async function pullRequest(tool: string, variant: string, pattern: RegExp): Promise<Answer> {
+async function pullRequest(tool: string, variant: Variant, pattern: RegExp): Promise<Answer> {
   const slug = uniqueSlug(`gate-${tool}`);
   await upload(slug, bodyOf(tool, firstSingle(tool, "base"), pattern), { branch: "main", commit: "a1b2c3d4e5f6" });
   return upload(slug, bodyOf(tool, firstSingle(tool, variant), pattern), { branch: `perf/${variant}`, commit: "f6e5d4c3b2a1", base_commit: "a1b2c3d4e5f6" });
@@ -100,7 +81,7 @@ describe("the gate on real microbenchmark runs, first run against its merge-base
 describe("an A/B job of real go runs (ABBA, the job's own base runs)", () => {
   it("names the benchmark its head made slower, pair by pair, and stops when the answer stands", async () => {
     const slug = uniqueSlug("gate-ab");
-    const job = runsOf("go").filter((run) => run.kind === "ab" && run.job === "base-vs-one-1");
+    const job = manifestRuns(QUIET_RUNS, "go").filter((run) => run.kind === "ab" && run.job === "base-vs-one-1");
     let answer: Answer | null = null;
     for (const run of job) {
       answer = await upload(slug, bodyOf("go", run, /\.txt$/), {
