@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { SHARE_PARAM } from "../domain/share";
 import type { Credentials, Principal, ReadTarget } from "../services/auth";
-import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited } from "../services/auth";
+import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, requireToken, resolvePrincipalLimited } from "../services/auth";
 import { clientAddressOf, takeRateLimit } from "../services/rate-limits";
 
 /**
@@ -52,6 +52,7 @@ async function takeUploadLimit(request: Request, db: PrismaClient, principal: Pr
  *   calls applies its own rule to it (the admin, or a token of the project): the service takes it.
  * - "admin": the admin token, checked here, for routes whose services take no principal.
  * - "upload": as "write", then counted against the upload limits of the token and of the address.
+ * A write with no token at all ("write", "admin", "upload") is refused (401) before its body is read.
  */
 export type RouteAccess = "read" | "write" | "admin" | "upload";
 
@@ -59,6 +60,8 @@ export type RouteAccess = "read" | "write" | "admin" | "upload";
 export async function admit(request: Request, db: PrismaClient, access: RouteAccess, target: ReadTarget = { kind: "any" }): Promise<Principal> {
   if (access === "read") return requireRead(request, db, target);
   const principal = await authenticate(request, db);
+  // No write takes an anonymous caller: refused here, before the handler reads a byte of the body.
+  if (principal.kind === "anonymous") requireToken(access === "upload" ? "Uploading" : "This call");
   if (access === "admin") requireAdmin(principal);
   if (access === "upload") await takeUploadLimit(request, db, principal);
   return principal;

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ReadDb } from "../db";
 import { getDatabase } from "../db";
-import { textProblem } from "../domain/parsers/validate";
+import { textProblem, textProblems } from "../domain/parsers/validate";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
 import { parseProjectSlug } from "../schemas/projects";
@@ -12,7 +12,14 @@ import { ServiceError, toServiceError } from "../services/errors";
 import { chooseReader, currentWalPosition, readWithPrimaryFallback, walPositionHeaders, walPositionOf } from "../services/read-replicas";
 import type { RouteAccess } from "./auth";
 import { admit } from "./auth";
+import { readLimitedText } from "./body-limit";
 import { errorResponse } from "./errors";
+
+/**
+ * The largest JSON body a route reads unless it says otherwise (`maxBodyBytes`): settings, a triage
+ * change, a token's name are a few hundred bytes; 64 KiB is far beyond any of them.
+ */
+export const DEFAULT_MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /** Seconds a client should wait before retrying when the database is unavailable (503). */
 const RETRY_AFTER_SECONDS = 5;
@@ -119,6 +126,8 @@ interface ProjectRouteCall<Params, Access extends RouteAccess> extends RouteCall
 
 interface RouteOptions<Access extends RouteAccess> {
   access: Access;
+  /** The largest JSON body the route reads (DEFAULT_MAX_JSON_BODY_BYTES): larger ones are refused as they stream (413). */
+  maxBodyBytes?: number;
 }
 
 interface ProjectRouteOptions<Access extends RouteAccess> extends RouteOptions<Access> {
@@ -135,7 +144,7 @@ interface ProjectRouteOptions<Access extends RouteAccess> extends RouteOptions<A
 async function runAdmitted<Params, Access extends RouteAccess>(
   request: Request,
   params: Params,
-  access: Access,
+  { access, maxBodyBytes = DEFAULT_MAX_JSON_BODY_BYTES }: RouteOptions<Access>,
   target: ReadTarget | undefined,
   handler: (call: RouteCall<Params, Access>) => Promise<Response>,
 ): Promise<Response> {
@@ -150,7 +159,7 @@ async function runAdmitted<Params, Access extends RouteAccess>(
       principal,
       searchParams,
       readQuery: (schema) => schema.parse(Object.fromEntries(searchParams)),
-      readBody: (emptyAs) => readJsonBody(request, emptyAs),
+      readBody: (emptyAs) => readJsonBody(request, emptyAs, maxBodyBytes),
       baseUrl: publicBaseUrl(request.headers),
     });
   if (access === "read") {
@@ -170,7 +179,7 @@ export function accessRoute<Access extends RouteAccess, Params = Record<string, 
   options: RouteOptions<Access>,
   handler: (call: RouteCall<Params, Access>) => Promise<Response>,
 ) {
-  return apiRoute<Params>(async (request, params) => runAdmitted(request, params, options.access, undefined, handler));
+  return apiRoute<Params>(async (request, params) => runAdmitted(request, params, options, undefined, handler));
 }
 
 /**
@@ -189,24 +198,29 @@ export function projectRoute<Params extends { project: string } = { project: str
     const slug = parseProjectSlug(params.project);
     const fields: Record<string, string | undefined> = { ...params, project: slug };
     const target = shareReadTarget(options.share, (name) => fields[name] ?? new URL(request.url).searchParams.get(name));
-    return runAdmitted(request, params, options.access, target, (call) => handler({ ...call, slug }));
+    return runAdmitted(request, params, options, target, (call) => handler({ ...call, slug }));
   });
 }
 
 /**
  * The request body as JSON, or a 400 naming the body. `emptyAs` is what an empty body means (e.g. {}
- * for "all defaults"); without it an empty body is malformed.
+ * for "all defaults"); without it an empty body is malformed. The body is read with a cap (413 past
+ * `maxBytes`, as it streams: never held whole), must be UTF-8, and its text follows the rules tRPC
+ * input follows (no NUL, no lone surrogate: a 400 naming the path), so both transports store the same.
  */
-export async function readJsonBody(request: Request, emptyAs?: unknown): Promise<unknown> {
-  const text = await request.text();
+export async function readJsonBody(request: Request, emptyAs?: unknown, maxBytes = DEFAULT_MAX_JSON_BODY_BYTES): Promise<unknown> {
+  const text = await readLimitedText(request, maxBytes);
   if (text.trim() === "" && emptyAs !== undefined) return emptyAs;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new ServiceError("bad_request", "The body must be JSON", [{ path: "body", message: "not valid JSON" }]);
   }
+  const problems = [...textProblems(value, "body")].slice(0, 20);
+  if (problems.length > 0) throw new ServiceError("bad_request", `Invalid text at ${problems[0]!.path}: ${problems[0]!.message}`, problems);
+  return value;
 }
-
 
 /**
  * An answer that is JSON by default and Markdown (for a PR comment) when the client asks for

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decimalIntegerSchema } from "./integers";
 import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
 import type { EnvironmentDiff } from "../domain/compare/environment-diff";
 import type { RoundsAdvice } from "../domain/compare/rounds-needed";
@@ -10,7 +11,7 @@ import { projectSlugSchema } from "./projects";
 export const compareQuerySchema = z.object({
   base: z.string().min(1).max(4000).describe("Run ids (a,b,c) or label:<label>, branch:<branch>, commit:<sha>."),
   head: z.string().min(1).max(4000).describe("Same syntax as base."),
-  last: z.coerce.number().int().min(1).max(50).optional().describe("Newest n runs of each selector (default: all, capped at 50)."),
+  last: decimalIntegerSchema({ min: 1, max: 50 }).optional().describe("Newest n runs of each selector (default: all, capped at 50)."),
   test: z
     .enum(SIGNIFICANCE_TESTS)
     .default("welch")

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decimalIntegerSchema } from "./integers";
 import { INCIDENT_STATES } from "../domain/incidents/state";
 import { projectInputSchema, projectSlugSchema } from "./projects";
 import { regressionSchema } from "./regressions";
@@ -19,7 +20,9 @@ export const incidentsQuerySchema = z.object({
     .describe("A state, `active` (open or investigating, the default), `closed`, or `all`."),
 });
 
-export const incidentNumberSchema = z.coerce.number().int().min(1).max(2_147_483_647);
+export const incidentNumberSchema = decimalIntegerSchema({ min: 1, max: 2_147_483_647 });
+/** An incident's path parameters: its number as the path spells it (a 400 naming `number` otherwise). */
+export const incidentPathSchema = z.object({ number: incidentNumberSchema });
 
 const linkSchema = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).max(1024);
 

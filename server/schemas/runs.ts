@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decimalIntegerSchema } from "./integers";
 import { incidentStateSchema } from "./incidents";
 import { projectSlugSchema } from "./projects";
 import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
@@ -19,7 +20,7 @@ export const listRunsQuerySchema = z.object({
   branch: z.string().max(1024).optional(),
   tool: z.string().max(200).optional(),
   cursor: z.string().max(200).optional().describe("The nextCursor of the previous page."),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: decimalIntegerSchema({ min: 1, max: 200 }).default(50),
 });
 
 // ---- Answers ----

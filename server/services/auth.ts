@@ -244,6 +244,11 @@ export async function authenticateToken(db: PrismaClient, token: string | null):
   throw new ServiceError("unauthorized", `The token is not valid (unknown or revoked).${noAdminTokenNote()}`);
 }
 
+/** Any write: a bearer token first (which one may do what, each service decides). */
+export function requireToken(action: string): never {
+  throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>.${noAdminTokenNote()}`);
+}
+
 export function requireAdmin(principal: Principal): void {
   if (principal.kind === "admin") return;
   if (principal.kind === "anonymous" || principal.kind === "share") {

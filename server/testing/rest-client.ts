@@ -68,7 +68,8 @@ export async function call<Params>(
   const token = options.token === undefined ? TEST_ADMIN_TOKEN : options.token;
   if (token !== null) headers.set("authorization", `Bearer ${token}`);
   const method = options.method ?? "GET";
-  const request = new Request(url, { method, headers, body: options.body ?? null });
+  // A stream body (a test's endless one) needs half duplex; Node's RequestInit types lack the field.
+  const request = new Request(url, { method, headers, body: options.body ?? null, duplex: "half" } as RequestInit);
   const response = await handler(request, { params: Promise.resolve(params) });
   // Every answer a test sees is also checked against the published OpenAPI document.
   const mismatch = await checkAgainstOpenApi(method, url.pathname, response);

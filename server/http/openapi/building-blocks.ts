@@ -43,7 +43,8 @@ export const ERROR_RESPONSES = {
   },
   PayloadTooLarge: {
     code: "payload_too_large",
-    description: "Body larger than BENCHTRACK_MAX_BODY_BYTES, or decompressed larger than the limits.",
+    description:
+      "An upload larger than BENCHTRACK_MAX_BODY_BYTES, or decompressed larger than the limits; a JSON body larger than its route's limit (64 KiB; 1 MiB for an SLA policy).",
   },
   UnsupportedMediaType: { code: "unsupported_media_type", description: "Unknown ?format= name or unsupported Content-Encoding." },
   Unprocessable: {
@@ -139,7 +140,9 @@ export interface OperationSpec {
 /** One operation of the document, from its spec: tags, security, request body and error answers spelled out. */
 export function operation(spec: OperationSpec): Record<string, unknown> {
   const body = typeof spec.body === "string" ? { schema: spec.body, required: true } : spec.body;
-  const errors = spec.errors ?? DEFAULT_ERRORS[spec.security];
+  const named = spec.errors ?? DEFAULT_ERRORS[spec.security];
+  // Every JSON body is read with a cap (server/http/route.ts): past it, 413.
+  const errors = named !== null && body !== undefined ? [...named, "PayloadTooLarge" as const] : named;
   return {
     operationId: spec.operationId,
     tags: [spec.tag],

@@ -12,7 +12,7 @@ type Props = PageProps<{ project: string; number: string }>;
 
 /** The number in the URL, or null when it is not one (`/incidents/abc`, `/incidents/0`): the page's 404. */
 function incidentNumberOf(text: string): number | null {
-  const parsed = incidentNumberSchema.safeParse(/^\d+$/.test(text) ? text : Number.NaN);
+  const parsed = incidentNumberSchema.safeParse(text);
   return parsed.success ? parsed.data : null;
 }
 

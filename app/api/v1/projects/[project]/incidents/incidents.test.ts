@@ -134,6 +134,12 @@ describe("a step of three endpoints", () => {
     expect((await patch({ state: "invalid" }, await mintProjectToken(other))).status).toBe(403);
     expect((await patch({ state: "invalid" }, undefined, "abc")).status).toBe(400);
     expect((await patch({ state: "invalid" }, undefined, "7")).status).toBe(404);
+    // Numbers are decimal digits only: Number() would read these as #1, #1, #1 and #1000.
+    for (const loose of ["0x1", " 1", "1.0", "1e3", "+1", "01e0"]) {
+      const refused = await patch({ state: "invalid" }, undefined, loose);
+      expect(refused.status, loose).toBe(400);
+      expect((await refused.json()).error.details[0].path).toBe("number");
+    }
     // Nothing changed: #1 is still accepted, its history as it was.
     const incident = (await (await call(getIncident, `/api/v1/projects/${slug}/incidents/1`, { project: slug, number: "1" }, { token: null })).json()) as Incident;
     expect(incident.state).toBe("accepted");

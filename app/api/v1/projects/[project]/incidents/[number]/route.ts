@@ -1,16 +1,16 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { incidentNumberSchema, updateIncidentSchema } from "@/server/schemas/incidents";
+import { incidentPathSchema, updateIncidentSchema } from "@/server/schemas/incidents";
 import { getIncident, toIncidentJson, updateIncidents } from "@/server/services/incidents";
 
 // GET /api/v1/projects/:project/incidents/:number — one incident with its regressions and its history
 export const GET = projectRoute<{ project: string; number: string }, "read">({ access: "read" }, async ({ db, slug, params, baseUrl }) => {
-  const { incident } = await getIncident(db, slug, incidentNumberSchema.parse(params.number));
+  const { incident } = await getIncident(db, slug, incidentPathSchema.parse(params).number);
   return Response.json(toIncidentJson(incident, slug, baseUrl));
 });
 
 // PATCH /api/v1/projects/:project/incidents/:number — its state, note or links (admin or the project's token)
 export const PATCH = projectRoute<{ project: string; number: string }, "write">({ access: "write" }, async ({ db, principal, slug, params, readBody, baseUrl }) => {
-  const number = incidentNumberSchema.parse(params.number);
+  const { number } = incidentPathSchema.parse(params);
   const { by, ...change } = updateIncidentSchema.parse(await readBody());
   await updateIncidents(db, principal, slug, [number], change, { viaSession: false, name: by }, { baseUrl });
   const { incident } = await getIncident(db, slug, number);

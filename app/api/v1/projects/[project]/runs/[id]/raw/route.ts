@@ -1,9 +1,14 @@
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
+import { z } from "zod";
 import { otherMethods, projectRoute } from "@/server/http/route";
+import { decimalIntegerSchema } from "@/server/schemas/integers";
 import { notFound, ServiceError } from "@/server/services/errors";
 import { requireProject } from "@/server/services/projects";
 import { findRawUploads, readRawGzip } from "@/server/services/runs";
+
+/** `?file=N`: the file's position, in decimal digits (a 400 naming `file` otherwise). */
+const rawFileQuerySchema = z.object({ file: decimalIntegerSchema({ min: 0, max: 10_000 }) });
 
 // GET /api/v1/projects/:project/runs/:id/raw — the original upload (?file=N for one file of a multi-file upload)
 export const GET = projectRoute<{ project: string; id: string }, "read">({ access: "read", share: "run" }, async ({ request, db, slug, params, searchParams }) => {
@@ -23,7 +28,7 @@ export const GET = projectRoute<{ project: string; id: string }, "read">({ acces
       })),
     });
   }
-  const position = fileParam === null ? 0 : Number(fileParam);
+  const position = fileParam === null ? 0 : rawFileQuerySchema.parse({ file: fileParam }).file;
   const upload = run.uploads.find((candidate) => candidate.position === position);
   if (!upload) throw notFound(`File ${fileParam ?? 0} of run "${params.id}"`);
   const gzip = upload.available ? await readRawGzip(db, run.id, position) : null;
