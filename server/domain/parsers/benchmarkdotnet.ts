@@ -33,6 +33,7 @@ import type { CustomMetric, EndpointResult, ParsedRun } from "../run";
 import { benchmarkMetric, benchmarkResult, benchmarkRun, toMs, type TimeSummary } from "./benchmark";
 import { sourceOf, type DetectedFile } from "./uploaded-file";
 import { parseWire } from "./wire";
+import { MAX_BENCHMARKS, benchmarkLimit } from "./validate";
 
 /** A double as SimpleJson writes it: a number, or "" for NaN and infinities. */
 const bdnNumber = z.union([z.number(), z.literal("")]);
@@ -157,8 +158,11 @@ function readReports(reports: readonly { report: Report; prefix: string }[]): Pa
   const entries = reports.flatMap(({ report, prefix }) =>
     report.Benchmarks.map((benchmark, index) => ({ benchmark, path: `${prefix}Benchmarks[${index}]` })),
   );
+  benchmarkLimit(entries.length, entries[MAX_BENCHMARKS]?.path ?? "Benchmarks");
   const names = entries.map(({ benchmark }) => fullNameOf(benchmark));
-  const repeated = new Set(names.filter((name, index) => names.indexOf(name) !== index));
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const repeated = new Set(names.filter((name) => (counts.get(name) ?? 0) > 1));
   const results = entries.flatMap(({ benchmark, path }, index): EndpointResult[] => {
     const fullName = names[index] ?? fullNameOf(benchmark);
     const name = repeated.has(fullName) ? `${fullName} [${jobOf(benchmark)}]` : fullName;

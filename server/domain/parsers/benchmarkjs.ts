@@ -27,6 +27,7 @@ import type { EndpointResult, ParsedRun } from "../run";
 import { twoSidedTCritical } from "../stats/t-distribution";
 import { benchmarkResult, benchmarkRun } from "./benchmark";
 import { forEachLine } from "./text-lines";
+import { benchmarkLimit } from "./validate";
 
 /** benchmark.js's t for df > 30 (its tTable's `infinity`). */
 const BENCHMARKJS_T_INFINITY = 1.96;
@@ -97,7 +98,9 @@ export function parseBenchmarkjsText(text: string, source: string): ParsedRun {
   const results: EndpointResult[] = [];
   forEachLine(text, (line, lineNumber) => {
     const result = readResultLine(line, `${source}: line ${lineNumber}`);
-    if (result) results.push(benchmarkOf(result));
+    if (!result) return;
+    benchmarkLimit(results.length + 1, `${source}: line ${lineNumber}`);
+    results.push(benchmarkOf(result));
   });
   return benchmarkRun("benchmarkjs-text", "benchmarkjs", results);
 }

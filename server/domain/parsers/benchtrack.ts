@@ -17,6 +17,7 @@ import {
 import { aggregateEndpoints } from "./aggregate";
 import { TIME_UNIT_MS } from "./benchmark";
 import { parseWire } from "./wire";
+import { MAX_BENCHMARKS, benchmarkLimit } from "./validate";
 
 export const BENCHTRACK_SCHEMA_ID = "benchtrack/v1";
 
@@ -197,6 +198,9 @@ type ResultInput = z.infer<typeof summaryInputSchema>;
 
 /** Parses a Benchtrack v1 document (already JSON-decoded). */
 export function parseBenchtrack(document: unknown): ParsedRun {
+  // Counted before a million entries are validated one by one: no run holds more than MAX_BENCHMARKS.
+  const listed = (document as { endpoints?: unknown } | null)?.endpoints;
+  if (Array.isArray(listed)) benchmarkLimit(listed.length, `endpoints[${MAX_BENCHMARKS}]`);
   const input = parseWire(runInputSchema, document, "Benchtrack v1 document");
   const endpoints = (input.endpoints ?? []).map((endpoint) => toEndpointResult(endpoint.name, endpoint));
   const givenAggregate = input.summary ?? input.aggregate;

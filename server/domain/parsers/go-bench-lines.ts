@@ -33,6 +33,7 @@
 import { InputError } from "../input-error";
 import type { CustomMetric, EndpointResult, FormatId, ParsedRun } from "../run";
 import { benchmarkMetricOfRepetitions, benchmarkResult, benchmarkRun, toMs } from "./benchmark";
+import { benchmarkLimit } from "./validate";
 
 /** The configuration keys Go's testing package prints, as they stand for the results that follow. */
 interface GoConfig {
@@ -106,11 +107,12 @@ export class GoBenchResults {
   }
 
   /** @internal One valid result line, under the configuration in force. */
-  addResult(config: GoConfig, name: string, pairs: readonly (readonly [number, string])[]): void {
+  addResult(config: GoConfig, name: string, pairs: readonly (readonly [number, string])[], where: string): void {
     const { base, procs } = splitProcs(name);
     const key = `${config.pkg ?? ""}\u0000${name}`;
     let benchmark = this.benchmarks.get(key);
     if (!benchmark) {
+      benchmarkLimit(this.benchmarks.size + 1, where);
       benchmark = { pkg: config.pkg, base, procs, printed: name, samplesMs: [], metrics: new Map() };
       this.benchmarks.set(key, benchmark);
     }
@@ -225,7 +227,7 @@ export class GoOutputStream {
     if (isBenchmarkName(first)) {
       // A name alone (printed before its results), or a line of other output that starts with one.
       if (!WHOLE_NUMBER.test(second)) return;
-      this.results.addResult(this.config, first, readPairs(fields, where));
+      this.results.addResult(this.config, first, readPairs(fields, where), where);
       return;
     }
     this.readOtherLine(fields, where);

@@ -19,6 +19,7 @@
 import { InputError } from "../input-error";
 import type { CustomMetric, EndpointResult, FormatId, ParsedRun } from "../run";
 import { benchmarkMetric, benchmarkResult, benchmarkRun, directionOfUnit, toMs, type TimeUnit } from "./benchmark";
+import { benchmarkLimit } from "./validate";
 
 export const GOOGLE_BENCHMARK_TOOL = "google-benchmark";
 
@@ -122,8 +123,12 @@ export function buildGbenchRun(
       addComplexityMetrics(metrics, row);
       continue;
     }
-    const entry = byName.get(row.runName) ?? { iterations: [], aggregates: [] };
-    byName.set(row.runName, entry);
+    let entry = byName.get(row.runName);
+    if (!entry) {
+      benchmarkLimit(byName.size + 1, row.where);
+      entry = { iterations: [], aggregates: [] };
+      byName.set(row.runName, entry);
+    }
     if (row.kind === "iteration") entry.iterations.push(row);
     else entry.aggregates.push(row);
   }

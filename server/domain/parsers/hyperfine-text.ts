@@ -17,6 +17,7 @@ import { InputError } from "../input-error";
 import type { EndpointResult, ParsedRun } from "../run";
 import { benchmarkResult, benchmarkRun, isTimeUnit, toMs } from "./benchmark";
 import { cpuMetrics, HYPERFINE_TOOL } from "./hyperfine";
+import { benchmarkLimit } from "./validate";
 
 /** hyperfine's Markdown header: `| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |`. */
 const MARKDOWN_HEADER = /^\| Command \| Mean \[[^\]|]+\] \| Min \[[^\]|]+\] \| Max \[[^\]|]+\] \| Relative \|[ \t]*$/;
@@ -151,6 +152,7 @@ export function parseHyperfineText(text: string, source: string): ParsedRun {
           `Benchmark ${number} where Benchmark ${expected} was expected: upload one hyperfine run at a time`,
         );
       }
+      benchmarkLimit(number, at);
       current = { number, name: benchmark[2], line: index + 1 };
       printed.push(current);
       inSummary = false;

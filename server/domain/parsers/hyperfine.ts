@@ -26,6 +26,7 @@ import type { CustomMetric, ParsedRun } from "../run";
 import { benchmarkMetric, benchmarkResult, benchmarkRun, toMs, type BenchmarkInput } from "./benchmark";
 import { readCsvTable, requireColumns } from "./csv-table";
 import { parseWire } from "./wire";
+import { MAX_BENCHMARKS, benchmarkLimit } from "./validate";
 
 export const HYPERFINE_TOOL = "hyperfine";
 
@@ -70,6 +71,7 @@ const jsonSchema = z.object({ results: z.array(jsonResultSchema) });
 
 export function parseHyperfineJson(document: unknown): ParsedRun {
   const { results } = parseWire(jsonSchema, document, "hyperfine --export-json file");
+  benchmarkLimit(results.length, `results[${MAX_BENCHMARKS}]`);
   const names = hyperfineNames(
     results.map((result) => ({ command: result.command, parameters: Object.entries(result.parameters ?? {}) })),
   );
@@ -132,6 +134,7 @@ export function parseHyperfineCsv(text: string, source: string): ParsedRun {
       { path: `${source}: line 2`, message: "expected one row per command after the header" },
     ]);
   }
+  benchmarkLimit(table.rows.length, `${source}: line ${table.rows[MAX_BENCHMARKS]?.line ?? "?"}`);
   const parameterColumns = table.header.filter((column) => column.startsWith("parameter_"));
   const rows = table.rows.map((row) => {
     const where = `${source}: line ${row.line}`;

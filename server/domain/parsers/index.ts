@@ -175,7 +175,35 @@ export function parseUpload(input: UploadInput): ParsedUpload {
   const run = withRangeErrorsAsInput(() =>
     files.length === 1 && files[0] ? parseOneFile(files[0], allowed) : parseFileSet(files, allowed),
   );
+  // Read as its format around the damage: refused all the same (binary garbage stays "undetectable").
+  refuseNulBytes(files);
   return { run: validateParsedRun(nameByMethod(thinTimelines(run))), format: run.format };
+}
+
+/**
+ * A NUL byte is in no text report any tool writes: a line that holds one is corrupted (a disk or a pipe
+ * mixed binary into the file), and reading around it would drop what it held without a word (benchmark.js
+ * text with two such lines lost two of its six benchmarks). The upload is refused, naming the lines.
+ */
+function refuseNulBytes(files: readonly UploadedFile[]): void {
+  for (const [index, file] of files.entries()) {
+    let at = file.text.indexOf("\u0000");
+    if (at === -1) continue;
+    const details: { path: string; message: string }[] = [];
+    while (at !== -1 && details.length < 20) {
+      const line = lineNumberAt(file.text, at);
+      details.push({ path: `${sourceOf(file, index)}: line ${line}`, message: "holds a NUL byte: the file is corrupted" });
+      const next = file.text.indexOf("\n", at);
+      at = next === -1 ? -1 : file.text.indexOf("\u0000", next);
+    }
+    throw new InputError("wrong_format", `${details[0]!.path} holds a NUL byte (binary data in a text report): the file is corrupted; upload it again from the tool's output`, details);
+  }
+}
+
+function lineNumberAt(text: string, offset: number): number {
+  let line = 1;
+  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) line += 1;
+  return line;
 }
 
 /**

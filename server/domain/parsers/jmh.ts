@@ -46,6 +46,7 @@ import {
   type TimeSummary,
 } from "./benchmark";
 import { parseWire } from "./wire";
+import { MAX_BENCHMARKS, benchmarkLimit } from "./validate";
 
 /** A number as JSONResultFormat.emit writes it: a JSON number, or "NaN", "+INF", "-INF". */
 const jmhNumber = z.union([z.number(), z.enum(["NaN", "+INF", "-INF"])]);
@@ -120,6 +121,7 @@ export function parseJmhJson(document: unknown): ParsedRun {
     return refuse("(file)", "the file holds no results (an empty array)", "expected one object per benchmark");
   }
   const results = parseWire(documentSchema, document, "JMH JSON result");
+  benchmarkLimit(results.length, `[${MAX_BENCHMARKS}]`);
   const names = results.map(nameOf);
   const seen = new Map<string, number>();
   for (const name of names) seen.set(name, (seen.get(name) ?? 0) + 1);

@@ -9,6 +9,7 @@ import type { CustomMetric, ParsedRun } from "../run";
 import { toMs } from "./benchmark";
 import { buildPytestRun, type PytestBenchmark } from "./pytest-benchmark-run";
 import { parseWire } from "./wire";
+import { MAX_BENCHMARKS, benchmarkLimit } from "./validate";
 
 const seconds = z.number().refine((value) => Number.isFinite(value) && value >= 0, "expected seconds (a number ≥ 0)");
 
@@ -74,6 +75,7 @@ export function parsePytestBenchmark(document: unknown): ParsedRun {
       },
     ]);
   }
+  benchmarkLimit(file.benchmarks.length, `benchmarks[${MAX_BENCHMARKS}]`);
   const run = buildPytestRun(
     "pytest-benchmark",
     file.benchmarks.map((benchmark, index) => benchmarkOf(benchmark, `benchmarks[${index}]`)),

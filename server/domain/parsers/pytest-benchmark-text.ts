@@ -23,6 +23,7 @@ import { InputError } from "../input-error";
 import type { ParsedRun } from "../run";
 import { toMs, type TimeUnit } from "./benchmark";
 import { buildPytestRun, nameOfNodeId, type PytestBenchmark } from "./pytest-benchmark-run";
+import { benchmarkLimit } from "./validate";
 
 type Column = "min" | "max" | "mean" | "stddev" | "median" | "iqr" | "outliers" | "ops" | "rounds" | "iterations";
 
@@ -173,6 +174,7 @@ function readTable(
   for (const row of rows) {
     const run = COMPARED_RUN.exec(row.name);
     if (compared && run?.[1] !== "NOW") continue;
+    benchmarkLimit(benchmarks.length + 1, where(index));
     benchmarks.push(benchmarkOf(compared ? row.name.slice(0, -" (NOW)".length) : row.name, row, table));
   }
   return index + 1;

@@ -4,10 +4,16 @@
  * negative latency from poisoning trends. Size problems are "too_large" (413), bad numbers "malformed".
  */
 import { InputError, type InputErrorDetail } from "../input-error";
-import { endpointKey } from "../run";
+import { endpointKey, isBenchmark } from "../run";
 import type { EndpointResult, ParsedRun } from "../run";
 
 export const MAX_ENDPOINTS = 1_000;
+/**
+ * Benchmarks one run may hold: a microbenchmark suite is many small results (a large Go module prints
+ * a few thousand), so its cap is ten times a load test's. Parsers stop at it as they read
+ * (`benchmarkLimit`), before they build what follows.
+ */
+export const MAX_BENCHMARKS = 10_000;
 export const MAX_NAME_LENGTH = 512;
 export const MAX_STRING_LENGTH = 1_024;
 export const MAX_ATTRIBUTES = 100;
@@ -21,11 +27,26 @@ export const MAX_TIMELINE_POINTS = 3_600;
 /** Listing every offence of a 10,000-endpoint file helps no one. */
 const MAX_DETAILS = 20;
 
+/**
+ * Refuses a benchmark past MAX_BENCHMARKS where a parser meets it (`where`: the line or path that holds
+ * benchmark number `count`), so a file of a million benchmark lines is refused at line 10,001, not
+ * after all of them were read and built.
+ */
+export function benchmarkLimit(count: number, where: string): void {
+  if (count <= MAX_BENCHMARKS) return;
+  throw new InputError("too_large", `More than ${MAX_BENCHMARKS.toLocaleString("en-US")} benchmarks (at ${where})`, [
+    { path: where, message: `benchmark #${count}; the limit is ${MAX_BENCHMARKS} benchmarks a run` },
+  ]);
+}
+
 /** Returns the run unchanged when it is within limits; throws `InputError` with paths otherwise. */
 export function validateParsedRun(run: ParsedRun): ParsedRun {
-  if (run.endpoints.length > MAX_ENDPOINTS) {
-    throw new InputError("too_large", `Too many endpoints: ${run.endpoints.length} (at most ${MAX_ENDPOINTS})`, [
-      { path: "endpoints", message: `${run.endpoints.length} endpoints; the limit is ${MAX_ENDPOINTS}` },
+  const benchmarks = run.endpoints.length > 0 && run.endpoints.every(isBenchmark);
+  const limit = benchmarks ? MAX_BENCHMARKS : MAX_ENDPOINTS;
+  if (run.endpoints.length > limit) {
+    const what = benchmarks ? "benchmarks" : "endpoints";
+    throw new InputError("too_large", `Too many ${what}: ${run.endpoints.length} (at most ${limit})`, [
+      { path: "endpoints", message: `${run.endpoints.length} ${what}; the limit is ${limit}` },
     ]);
   }
   const repeated = [...repeatedEndpoints(run)].slice(0, MAX_DETAILS);

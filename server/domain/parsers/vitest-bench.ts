@@ -22,6 +22,7 @@ import { InputError } from "../input-error";
 import type { EndpointResult, ParsedRun } from "../run";
 import { benchmarkResult, benchmarkRun, type TimeSummary } from "./benchmark";
 import { parseWire } from "./wire";
+import { benchmarkLimit } from "./validate";
 
 const TOOL = "vitest";
 
@@ -74,6 +75,8 @@ const PERCENTILE_FIELDS = [
 
 export function parseVitestBench(document: unknown): ParsedRun {
   const report = parseWire(reportSchema, document, "vitest bench --outputJson report");
+  const count = report.files.reduce((sum, file) => sum + file.groups.reduce((inFile, group) => inFile + group.benchmarks.length, 0), 0);
+  benchmarkLimit(count, "files[].groups[].benchmarks");
   const benchmarks = report.files.flatMap((file) =>
     file.groups.flatMap((group) =>
       group.benchmarks.map((benchmark) => {
@@ -145,6 +148,7 @@ export function parseVitestBenchText(text: string, source: string): ParsedRun {
     if (group === null) throw malformed(at, "a table with no `✓ <file> > <group>` line above it");
     const rowsStart = index + 1;
     for (index = rowsStart; ROW_START.test(lines[index] ?? ""); index++) {
+      benchmarkLimit(benchmarks.length + 1, `${source}: line ${index + 1}`);
       benchmarks.push(rowResult(lines[index] ?? "", group, `${source}: line ${index + 1}`));
     }
     if (index === rowsStart)

@@ -69,18 +69,21 @@ export class LatencyRecorder {
   buckets(): HistogramBucket[] | null {
     if (this.hasOverflowed || this.histogram.totalCount === 0) return null;
     const buckets: HistogramBucket[] = [];
-    const iterator = this.histogram.recordedValuesIterator;
-    iterator.reset();
+    const histogram = this.histogram;
     let previousUpper: number | null = null;
-    while (iterator.hasNext()) {
-      const { valueIteratedTo, countAtValueIteratedTo } = iterator.next();
-      const lowest = this.histogram.lowestEquivalentValue(valueIteratedTo);
-      const highest = this.histogram.highestEquivalentValue(valueIteratedTo);
+    // The counts array read index by index (the library's recordedValuesIterator walks the same buckets
+    // with an object per step: 1.3 ms a histogram, 7 s for a file of 5,000 benchmarks).
+    for (let index = 0; index < histogram.countsArrayLength; index++) {
+      const count = histogram.getCountAtIndex(index);
+      if (count === 0) continue;
+      const value = histogram.valueFromIndex(index);
+      const lowest = histogram.lowestEquivalentValue(value);
+      const highest = histogram.highestEquivalentValue(value);
       // An empty stretch between two recorded buckets keeps its own (empty) bucket.
       if (lowest > 0 && previousUpper !== null && lowest - 1 > previousUpper)
         buckets.push({ upperMs: (lowest - 1) / this.ticksPerMs, count: 0 });
       if (lowest > 0 && previousUpper === null && lowest - 1 > 0) buckets.push({ upperMs: (lowest - 1) / this.ticksPerMs, count: 0 });
-      buckets.push({ upperMs: highest / this.ticksPerMs, count: countAtValueIteratedTo });
+      buckets.push({ upperMs: highest / this.ticksPerMs, count });
       previousUpper = highest;
     }
     return buckets;
