@@ -1,12 +1,15 @@
+import type { Dispatcher } from "undici";
+import { fetch as undiciFetch } from "undici";
 import { customMetricKey, metricDefinition } from "../domain/metrics";
 import { safeHttpUrl } from "../domain/urls";
+import { ADDRESS_NOT_ALLOWED, describeDeliveryError } from "../domain/webhooks/delivery-error";
 import type { IncidentEventName, IncidentForMessage, NotificationMessage, StateChange } from "../domain/webhooks/incident-message";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhookBody } from "../domain/webhooks/signature";
 import { buildWebhookBody } from "../domain/webhooks/webhook-body";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { JobQueue } from "./job-queue";
 import { listIncidentRegressions } from "./regressions";
-import { webhookTargetProblem } from "./webhook-targets";
+import { checkWebhookTarget, pinnedDispatcher, type ResolveHost } from "./webhook-targets";
 
 /**
  * Incident notifications (docs/notifications.md): when an incident opens (detection) or its state changes
@@ -22,14 +25,37 @@ import { webhookTargetProblem } from "./webhook-targets";
  * one with backoff (10 s, 20 s, 40 s… 8 retries). Network errors, timeouts and 5xx answers are retried;
  * 4xx and 3xx are final (redirects are not followed: a webhook URL should be the receiver itself). The URL
  * may embed a secret (Slack's does), so logs name the project and the URL's origin only.
+ *
+ * Each attempt resolves the host once, checks every address (webhook-targets.ts) and connects only to
+ * the addresses checked (DNS rebinding). What a failed attempt records (the delivery log, the job's
+ * output) is the kind of failure ("Connection refused", "HTTP 503"), never the error's text, which names
+ * internal addresses and ports; the server's log has the detail.
  */
 
 export const WEBHOOK_TIMEOUT_MS = 5000;
 export const DELIVERY_HEADER = "X-Benchtrack-Delivery";
 export const EVENT_HEADER = "X-Benchtrack-Event";
 
+/** What an attempt's POST is given: the request, and the dispatcher pinned to the checked addresses. */
+export interface WebhookRequestInit {
+  method: "POST";
+  headers: Record<string, string>;
+  body: string;
+  redirect: "manual";
+  signal: AbortSignal;
+  dispatcher: Dispatcher;
+}
+
+/** undici's fetch, or a test's stand-in. */
+export type WebhookFetch = (
+  url: string,
+  init: WebhookRequestInit,
+) => Promise<{ ok: boolean; status: number; body: { cancel(): Promise<void> } | null }>;
+
 export interface WebhookAttemptOptions {
-  fetch?: typeof fetch;
+  fetch?: WebhookFetch;
+  /** The resolver the target's check uses, once per attempt (tests: a name that changes its answer). */
+  resolve?: ResolveHost;
   timeoutMs?: number;
   /** The signature's clock (tests). */
   now?: () => Date;
@@ -248,7 +274,7 @@ export async function attemptWebhookDelivery(db: PrismaClient, deliveryId: strin
   });
   if (!attempt.delivered) {
     console.warn(
-      `Webhook for project "${delivery.project.slug}" to ${safeOrigin(delivery.url)}, attempt ${delivery.attempts + 1}: ${attempt.error}${attempt.retryable ? " (will retry)" : ""}`,
+      `Webhook for project "${delivery.project.slug}" to ${safeOrigin(delivery.url)}, attempt ${delivery.attempts + 1}: ${attempt.error}${attempt.detail === null ? "" : ` (${attempt.detail})`}${attempt.retryable ? "; will retry" : ""}`,
     );
   }
   return { delivered: attempt.delivered, retryable: attempt.retryable, error: attempt.error };
@@ -256,7 +282,10 @@ export async function attemptWebhookDelivery(db: PrismaClient, deliveryId: strin
 
 interface AttemptResult {
   status: number | null;
+  /** What is recorded and shown: the kind of failure, no address. */
   error: string | null;
+  /** What only the server's log gets: the error's own text (addresses, ports), never the URL's path. */
+  detail: string | null;
   delivered: boolean;
   retryable: boolean;
 }
@@ -277,46 +306,49 @@ export function deliveryHeaders(delivery: { id: string; event: string }, body: s
   return headers;
 }
 
-/** One POST of the body: delivered on a 2xx; a 3xx/4xx is final; a network error, timeout or 5xx may be retried. */
+/**
+ * One POST of the body: delivered on a 2xx; a 3xx/4xx is final; a network error, timeout or 5xx may be
+ * retried. The host is resolved once, here, and the connection goes only to the addresses checked.
+ */
 async function postOnce(
   delivery: { id: string; url: string; event: string; payload: unknown; project: { webhookSecret: string | null } },
   options: WebhookAttemptOptions,
 ): Promise<AttemptResult> {
   const { url } = delivery;
   if (safeHttpUrl(url) === null) {
-    return { status: null, error: "The webhook URL is not an http(s) URL; nothing was sent", delivered: false, retryable: false };
+    return { status: null, error: "The webhook URL is not an http(s) URL; nothing was sent", detail: null, delivered: false, retryable: false };
   }
-  // Checked again before sending: the name may point somewhere else now (DNS rebinding).
-  const refused = await webhookTargetProblem(url);
-  if (refused !== null) return { status: null, error: `Refused: ${refused}; nothing was sent`, delivered: false, retryable: false };
+  // Checked at every attempt, not only on save: the name may point somewhere else now.
+  const target = await checkWebhookTarget(url, options.resolve);
+  if (!target.allowed) return { status: null, error: ADDRESS_NOT_ALLOWED, detail: `refused: ${target.problem}`, delivered: false, retryable: false };
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const body = JSON.stringify(delivery.payload);
+  const dispatcher = pinnedDispatcher(target);
   try {
-    const response = await (options.fetch ?? fetch)(url, {
+    const response = await (options.fetch ?? undiciFetch)(url, {
       method: "POST",
       headers: deliveryHeaders(delivery, body, delivery.project.webhookSecret, options.now?.() ?? new Date()),
       body,
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
+      dispatcher,
     });
     // The receiver's body is never kept nor shown: it could be anything the target holds.
     await response.body?.cancel().catch(() => undefined);
-    if (response.ok) return { status: response.status, error: null, delivered: true, retryable: false };
-    return { status: response.status, error: `HTTP ${response.status}`, delivered: false, retryable: response.status >= 500 };
+    if (response.ok) return { status: response.status, error: null, detail: null, delivered: true, retryable: false };
+    return { status: response.status, error: `HTTP ${response.status}`, detail: null, delivered: false, retryable: response.status >= 500 };
   } catch (error) {
-    return { status: null, error: isTimeout(error) ? `No answer within ${timeoutMs} ms` : errorText(error), delivered: false, retryable: true };
+    return { status: null, error: describeDeliveryError(error, timeoutMs), detail: errorText(error), delivered: false, retryable: true };
+  } finally {
+    await dispatcher.destroy().catch(() => undefined);
   }
 }
 
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-}
-
-/** "fetch failed: connect ECONNREFUSED 127.0.0.1:9" — fetch hides the useful part in `cause`. */
+/** "fetch failed: connect ECONNREFUSED 10.0.0.5:8080" (fetch hides the useful part in `cause`), for the server's log; URLs cut to their origin. */
 function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
+  if (!(error instanceof Error)) return String(error).slice(0, 500);
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-  return `${error.message}${cause}`.slice(0, 500);
+  return `${error.message}${cause}`.replace(/\bhttps?:\/\/[^\s"'<>]+/gi, (found) => safeOrigin(found)).slice(0, 500);
 }
 
 function safeOrigin(url: string): string {
