@@ -4,8 +4,9 @@ const nextConfig = {
   // `npm test` type-checks the whole project (tsc --noEmit); the build need not do it a second time.
   typescript: { ignoreBuildErrors: true },
   // The embedded database and Prisma's driver adapters load WebAssembly and native-free drivers at
-  // run time; keeping them out of the server bundle lets Node resolve their files as published.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg", "pg-boss"],
+  // run time; keeping them out of the server bundle lets Node resolve their files as published (piscina
+  // starts its worker threads from a file of its own; undici pins webhook connections to checked addresses).
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg", "pg-boss", "piscina", "undici"],
   async headers() {
     return [
       {

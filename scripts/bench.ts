@@ -29,6 +29,11 @@
 // server (pg_basebackup of the whole cluster into a temp folder, pg_ctl on a free port; replication from
 // 127.0.0.1 must be allowed, as .ci/run does), two app servers on ports 3461/3462 reading from it, 32
 // readers while uploads continue.
+// npm run bench -- --isolation   (PostgreSQL: the isolation part only, scripts/bench/isolation.ts; also
+// run after the scale part): 1 and 16 readers of pages alone (the floor), 16 readers while 4 uploaders
+// send 50-endpoint summaries (pages/s and p95 beside the floor's), and one reader's latency while a
+// 1,000,000-line go test -bench file is refused and a 10,000-benchmark suite is stored; results in
+// bench-results/isolation.json.
 // Backends: --embedded or --postgres picks one; with DATABASE_URL set, PostgreSQL only (a throw-away
 // database on that server); otherwise both when PostgreSQL answers on 127.0.0.1:5432, else embedded.
 // Server logs go to bench-results/server-<backend>.log.
@@ -45,6 +50,7 @@ import {
   measureSummaryThroughput,
 } from "./bench/ingest";
 import type { IngestClient } from "./bench/ingest";
+import { measureIsolation } from "./bench/isolation";
 import { synthesizeNdjson } from "./bench/ndjson";
 import {
   measureHistoryEffect,
@@ -82,6 +88,7 @@ const { values: args } = parseArgs({
     pages: { type: "boolean", default: false },
     minutes: { type: "string", default: String(PART_DEADLINE_MS / 60_000) },
     scale: { type: "boolean", default: false },
+    isolation: { type: "boolean", default: false },
     "read-replicas": { type: "boolean", default: false },
     "page-runs": { type: "string", default: String(PAGE_BENCH_DEFAULTS.runs) },
     "page-samples": { type: "string", default: String(PAGE_BENCH_DEFAULTS.samples) },
@@ -89,7 +96,7 @@ const { values: args } = parseArgs({
   },
 });
 /** --scale: the scale part only (PostgreSQL); --read-replicas: only its read-replica step. */
-const scaleOnly = args.scale || args["read-replicas"];
+const scaleOnly = args.scale || args["read-replicas"] || args.isolation;
 const options = {
   ndjsonMb: positiveNumber("ndjson-mb", args["ndjson-mb"]),
   uploads: positiveNumber("uploads", args.uploads),
@@ -267,6 +274,33 @@ async function benchScale(backend: Backend, workDir: string) {
   return { rows, figures };
 }
 
+/**
+ * Issue 36's isolation figures (PostgreSQL): pages read by 1 and 16 readers alone (the floor), by 16
+ * readers while 4 uploaders send, and one reader's latency while a hostile file is refused and a
+ * 10,000-benchmark suite is stored (scripts/bench/isolation.ts).
+ */
+async function benchIsolation(backend: Backend, workDir: string) {
+  const rows: Row[] = [];
+  const server = await startServer({
+    port: PORTS.postgres,
+    env: { ...backend.env, BENCHTRACK_ADMIN_TOKEN: ADMIN_TOKEN },
+    logPath: path.join(RESULTS_DIR, `server-${backend.kind}-isolation.log`),
+  });
+  running.add(server);
+  try {
+    console.log(`[${backend.kind}] isolation: readers alone, readers with uploaders, a hostile file and a 10,000-benchmark suite…`);
+    const result = await measureIsolation(server, ADMIN_TOKEN, synthesizeWideSummary(FIXTURE_SUMMARY), workDir);
+    for (const line of result.lines) {
+      rows.push({ backend: backend.kind, ...line });
+      console.log(`[${backend.kind}]   ${line.test}: ${line.figure}`);
+    }
+    return { rows, figures: { isolation: result.figures } };
+  } finally {
+    await server.stop();
+    running.delete(server);
+  }
+}
+
 function printTable(rows: Row[]): void {
   const header: Row = { backend: "backend", test: "test", figure: "figure" };
   const widthOf = (key: keyof Row) => Math.max(...[header, ...rows].map((row) => row[key].length));
@@ -301,9 +335,11 @@ async function benchIngest(): Promise<void> {
         console.log(`\n[${kind}] ${backend.description}`);
         const result = synthetic ? await benchBackend(backend, synthetic) : { rows: [], figures: {} };
         rows.push(...result.rows);
-        const scale = kind === "postgres" ? await benchScale(backend, workDir) : { rows: [], figures: {} };
+        const scale = kind === "postgres" && !args.isolation ? await benchScale(backend, workDir) : { rows: [], figures: {} };
         rows.push(...scale.rows);
-        report.push({ backend: kind, description: backend.description, ...result.figures, ...scale.figures });
+        const isolation = kind === "postgres" && (args.isolation || !scaleOnly) ? await benchIsolation(backend, workDir) : { rows: [], figures: {} };
+        rows.push(...isolation.rows);
+        report.push({ backend: kind, description: backend.description, ...result.figures, ...scale.figures, ...isolation.figures });
       } catch (error) {
         // One backend failing (PostgreSQL down, server crash) still leaves the other's figures.
         console.error(`[${kind}] failed:`, error);
@@ -318,7 +354,7 @@ async function benchIngest(): Promise<void> {
   }
 
   printTable(rows);
-  const resultsPath = path.join(RESULTS_DIR, scaleOnly ? "scale.json" : "ingest.json");
+  const resultsPath = path.join(RESULTS_DIR, args.isolation ? "isolation.json" : scaleOnly ? "scale.json" : "ingest.json");
   writeFileSync(
     resultsPath,
     JSON.stringify(

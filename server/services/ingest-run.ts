@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { applyRunMetadata, nameByMethod, parseK6Ndjson, parseUpload, validateParsedRun } from "../domain/parsers";
+import { completeRun, nameByMethod, parseK6Ndjson } from "../domain/parsers";
 import type { RunMetadata } from "../domain/parsers";
 import type { FormatId, ParsedRun } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
@@ -10,6 +10,7 @@ import { defaultBranchSeriesKey } from "./regression-detection";
 import type { ReceivedUpload, StoredRaw } from "./received-upload";
 import { newRunId } from "./run-ids";
 import type { IngestedRun, KeptVerdict, ReadUpload } from "./store-run";
+import { parseInPool } from "./parse-pool";
 import { markRunsPending } from "./trend-rollups";
 import { INGESTED_RUN_SELECT, storeRun } from "./store-run";
 
@@ -74,23 +75,24 @@ export interface ReplayedUpload {
   endpoints: string[];
 }
 
+/**
+ * The upload read as a run: files are parsed in the parse threads (parse-pool.ts: off the event loop,
+ * with a time budget); k6 NDJSON is read line by line as it streams in, yielding between chunks.
+ */
 async function readReceivedUpload(
   upload: ReceivedUpload,
   format: string | null,
   metadata: RunMetadata,
+  signal: AbortSignal | undefined,
 ): Promise<Omit<ReadUpload, "base" | "ab">> {
-  let parsed: { run: ParsedRun; format: FormatId };
-  let body: { sha256: string; rawFiles: StoredRaw[] };
   if (upload.kind === "ndjson") {
-    parsed = { run: nameByMethod(await parseK6Ndjson(upload.lines)), format: "k6-ndjson" };
+    const run = completeRun(nameByMethod(await parseK6Ndjson(upload.lines)), metadata);
     const { raw, sha256 } = upload.stored();
-    body = { sha256, rawFiles: [raw] };
-  } else {
-    parsed = parseUpload({ files: upload.files.map(({ name, text }) => ({ name, text })), format });
-    body = { sha256: upload.sha256, rawFiles: upload.files };
+    return { run, format: "k6-ndjson", sha256, rawFiles: [raw] };
   }
-  const run = validateParsedRun(normalizeRunMetrics(applyRunMetadata(parsed.run, metadata)));
-  return { run, format: parsed.format, ...body };
+  const files = upload.files.map(({ name, text }) => ({ name, text }));
+  const parsed = await parseInPool({ files, format, metadata }, signal);
+  return { run: parsed.run, format: parsed.format, sha256: upload.sha256, rawFiles: upload.files };
 }
 
 /**
@@ -111,12 +113,6 @@ function uploadFingerprint(contentSha256: string, format: string | null, metadat
   return createHash("sha256").update(JSON.stringify([contentSha256, format, canonical(metadata)])).digest("hex");
 }
 
-/** Custom metrics of the aggregate are the run's: one place for them, as stored (endpoint_id NULL). */
-function normalizeRunMetrics(run: ParsedRun): ParsedRun {
-  if (Object.keys(run.aggregate.metrics).length === 0) return run;
-  return { ...run, metrics: { ...run.aggregate.metrics, ...run.metrics }, aggregate: { ...run.aggregate, metrics: {} } };
-}
-
 export async function ingestRun<Verdict>(db: PrismaClient, request: IngestRequest<Verdict>): Promise<IngestOutcome<Verdict>> {
   const { projectSlug, upload, idempotencyKey } = request;
   const existingProject = request.project !== undefined ? request.project : await db.project.findUnique({ where: { slug: projectSlug } });
@@ -131,7 +127,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
   const early = upload.kind === "files" ? await replayOf(upload.sha256) : null;
   if (early) return early;
   request.signal?.throwIfAborted();
-  const parsed = await readReceivedUpload(upload, request.format, request.metadata);
+  const parsed = await readReceivedUpload(upload, request.format, request.metadata, request.signal);
   const { base_commit: baseCommit, base_branch: baseBranch, base_time: baseTime } = request.metadata;
   const read: ReadUpload = {
     ...parsed,

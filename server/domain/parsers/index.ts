@@ -181,6 +181,27 @@ export function parseUpload(input: UploadInput): ParsedUpload {
 }
 
 /**
+ * A parsed run as it is stored: the query's metadata applied (it overrides the body's), the aggregate's
+ * custom metrics moved to the run (one place for them, as stored), and the result validated again.
+ */
+export function completeRun(run: ParsedRun, metadata: RunMetadata): ParsedRun {
+  const withMetadata = applyRunMetadata(run, metadata);
+  return validateParsedRun(normalizeRunMetrics(withMetadata));
+}
+
+/** Custom metrics of the aggregate are the run's: one place for them, as stored (endpoint_id NULL). */
+function normalizeRunMetrics(run: ParsedRun): ParsedRun {
+  if (Object.keys(run.aggregate.metrics).length === 0) return run;
+  return { ...run, metrics: { ...run.aggregate.metrics, ...run.metrics }, aggregate: { ...run.aggregate, metrics: {} } };
+}
+
+/** An upload of files, parsed and completed with the query's metadata: what the parse workers run (services/parse-pool.ts). */
+export function parseUploadedRun(input: UploadInput & { metadata: RunMetadata }): ParsedUpload {
+  const parsed = parseUpload(input);
+  return { run: completeRun(parsed.run, input.metadata), format: parsed.format };
+}
+
+/**
  * A NUL byte is in no text report any tool writes: a line that holds one is corrupted (a disk or a pipe
  * mixed binary into the file), and reading around it would drop what it held without a word (benchmark.js
  * text with two such lines lost two of its six benchmarks). The upload is refused, naming the lines.
