@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { completeRun, nameByMethod, parseK6Ndjson } from "../domain/parsers";
 import type { RunMetadata } from "../domain/parsers";
-import type { FormatId, ParsedRun } from "../domain/run";
+import type { FormatId } from "../domain/run";
 import { Prisma } from "../generated/prisma/client";
 import type { PrismaClient } from "../generated/prisma/client";
 import { notFound, ServiceError } from "./errors";
 import { jobQueueFor } from "./job-queue";
 import { defaultBranchSeriesKey } from "./regression-detection";
-import type { ReceivedUpload, StoredRaw } from "./received-upload";
+import type { ReceivedUpload } from "./received-upload";
 import { newRunId } from "./run-ids";
 import type { IngestedRun, KeptVerdict, ReadUpload } from "./store-run";
 import { parseInPool } from "./parse-pool";
