@@ -1,34 +1,58 @@
 import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
+import { NONCE_HEADER, contentSecurityPolicy } from "@/server/domain/content-security-policy";
 import { SESSION_COOKIE, SHARE_HEADER, SHARE_PARAM } from "@/server/domain/share";
 import { pagePaths } from "@/server/domain/urls";
 import { isPrivate, readTargetOfPage, shareCovers } from "@/server/services/auth";
 import { sessionRoleOf, shareScopeOf } from "@/server/services/sessions";
 
 /**
- * In front of every page of a private server (BENCHTRACK_READ_TOKEN set): a browser with no valid
- * session goes to /sign-in, and comes back after. This is convenience, not the lock: every tRPC
- * procedure, image and REST read checks access itself (server/services/auth.ts), so a request that
- * slips past here still gets no data. A share link (`?share=`) is passed on as a header for the
- * page's in-process tRPC calls, which hold it to its comparison (with its runs) or run. A share link
- * on a page it does not open, or one that expired or was tampered with, leads to a page that says so
- * (app/share-link/page.tsx), not to a bare sign-in.
+ * In front of every page, on every server:
+ * 1. The Content-Security-Policy, with a nonce drawn for this response alone
+ *    (server/domain/content-security-policy.ts). It goes on the request too: Next.js reads the nonce
+ *    there and puts it on its own scripts; the root layout reads NONCE_HEADER for the theme script.
+ * 2. On a private server (BENCHTRACK_READ_TOKEN set), a browser with no valid session goes to /sign-in,
+ *    and comes back after. This is convenience, not the lock: every tRPC procedure, image and REST read
+ *    checks access itself (server/services/auth.ts), so a request that slips past here still gets no
+ *    data. A share link (`?share=`) is passed on as a header for the page's in-process tRPC calls, which
+ *    hold it to its comparison (with its runs) or run. A share link on a page it does not open, or one
+ *    that expired or was tampered with, leads to a page that says so (app/share-link/page.tsx), not to a
+ *    bare sign-in. /sign-in and /share-link themselves stay open.
  */
 export async function proxy(request: NextRequest) {
-  if (!isPrivate()) return NextResponse.next();
+  const nonce = createNonce();
+  const policy = contentSecurityPolicy({ nonce, isDev: process.env.NODE_ENV === "development" });
+  const headers = new Headers(request.headers);
+  headers.set("Content-Security-Policy", policy);
+  headers.set(NONCE_HEADER, nonce);
+  const pass = () => withPolicy(NextResponse.next({ request: { headers } }), policy);
+
+  if (!isPrivate() || OPEN_PAGES.has(request.nextUrl.pathname)) return pass();
   const share = request.nextUrl.searchParams.get(SHARE_PARAM);
   const scope = share === null ? null : await shareScopeOf(share);
   if (share !== null && scope !== null && shareCovers(scope, readTargetOfPage(new URL(request.url)))) {
-    const headers = new Headers(request.headers);
     headers.set(SHARE_HEADER, share);
-    return NextResponse.next({ request: { headers } });
+    return pass();
   }
   if (request.headers.has("authorization") || (await sessionRoleOf(request.cookies.get(SESSION_COOKIE)?.value)) !== null) {
-    return NextResponse.next();
+    return pass();
   }
   const next = withoutShare(request.nextUrl);
   const refusal = share === null ? pagePaths.signIn(next) : pagePaths.shareRefused(scope === null ? "invalid" : "outside", share, next);
-  return NextResponse.redirect(new URL(refusal, request.url), 303);
+  return withPolicy(NextResponse.redirect(new URL(refusal, request.url), 303), policy);
+}
+
+/** The pages a private server shows to anyone: signing in, and what a share link that opens nothing says. */
+const OPEN_PAGES = new Set(["/sign-in", "/share-link"]);
+
+/** A fresh nonce: 128 random bits, base64 (what CSP's nonce-source accepts). */
+function createNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
+
+function withPolicy(response: NextResponse, policy: string): NextResponse {
+  response.headers.set("Content-Security-Policy", policy);
+  return response;
 }
 
 /** The page's path and query without its share token: where signing in leads back to. */
@@ -40,6 +64,10 @@ function withoutShare(url: URL): string {
 }
 
 export const config = {
-  // Pages only: the APIs answer 401 themselves, sign-in and the share-link refusal must stay reachable, and assets are public.
-  matcher: ["/((?!api/|_next/|sign-in|share-link|favicon\\.ico|.*\\.(?:svg|png|ico|css|js|map|txt)$).*)"],
+  // Every path but those that are not pages: the APIs (they answer 401 themselves, carry no page, and
+  // an upload's body must not be buffered for a proxy), Next's own files (/_next/static, /_next/image)
+  // and the icons, public on any server. Every page path passes, whatever it ends with: a run id or a
+  // slug may end in ".png" (a path the proxy skipped rendered with no session, and answered 500).
+  // next.config.js gives the skipped paths the policy with no nonce.
+  matcher: ["/((?!api/|_next/|favicon\\.ico$|icon\\.svg$).*)"],
 };

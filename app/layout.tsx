@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/layout/site-header";
 import { ThemeScript } from "@/components/layout/theme-script";
@@ -6,6 +7,7 @@ import { SessionProvider } from "@/components/providers/session-provider";
 import { ShareProvider } from "@/components/share/share-context";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
 import { fetchPageQuery, trpc } from "@/server/api/server";
+import { NONCE_HEADER } from "@/server/domain/content-security-policy";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,11 +19,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // A forged or expired cookie grants nothing (and offers no sign-out of a session that is not one).
   // Without a session on a private server, `share` is the share link the page was opened with.
   const { role, share, private: isPrivate } = await fetchPageQuery(trpc.session.get.queryOptions());
+  // The page's Content-Security-Policy runs no inline script without this response's nonce (proxy.ts).
+  const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   return (
     // The theme script changes <html>'s class before hydration, by design.
     <html lang="en" suppressHydrationWarning>
       <head>
-        <ThemeScript />
+        <ThemeScript nonce={nonce} />
       </head>
       <body className="min-h-screen antialiased">
         <SessionProvider role={role} isPrivate={isPrivate}>

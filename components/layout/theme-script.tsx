@@ -14,6 +14,7 @@ const script = `(() => {
   } catch {}
 })();`;
 
-export function ThemeScript() {
-  return <script dangerouslySetInnerHTML={{ __html: script }} />;
+/** `nonce`: the page's CSP nonce (proxy.ts); without it the policy would not let the script run. */
+export function ThemeScript({ nonce }: { nonce?: string }) {
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} />;
 }

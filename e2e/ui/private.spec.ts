@@ -87,3 +87,73 @@ test("signing in with the read token opens everything until signing out", async 
   await page.goto(`/projects/${slug}`);
   await expect(page).toHaveURL(/\/sign-in\?next=/);
 });
+
+// Issue 36, item 7: a page path that ends like a file was skipped by the proxy and answered 500.
+test("page paths that end like files go to sign-in like any other, and answer 404 once signed in", async ({ request }) => {
+  const paths = [
+    `/projects/${slug}/runs/${runIds[0]}.png`,
+    `/projects/${slug}/runs/x.svg`,
+    `/projects/${slug}/endpoints/report.txt`,
+    `/projects/${slug}.css`,
+    "/notes.js",
+    "/robots.txt",
+    "/missing.map",
+  ];
+  for (const path of paths) {
+    const anonymous = await request.get(`${E2E_PRIVATE_BASE_URL}${path}`, { maxRedirects: 0 });
+    expect(anonymous.status(), path).toBe(303);
+    expect(new URL(anonymous.headers()["location"] ?? "", E2E_PRIVATE_BASE_URL).href, path).toBe(`${E2E_PRIVATE_BASE_URL}/sign-in?${new URLSearchParams({ next: path })}`);
+    const reader = await request.get(`${E2E_PRIVATE_BASE_URL}${path}`, { maxRedirects: 0, headers: { Authorization: `Bearer ${E2E_READ_TOKEN}` } });
+    expect(reader.status(), path).toBe(404);
+  }
+  // The real files stay public.
+  expect((await request.get(`${E2E_PRIVATE_BASE_URL}/favicon.ico`, { maxRedirects: 0 })).status()).toBe(200);
+});
+
+// Issue 36, item 3: a link to this server's own sign-in page could send the browser off-site once the token was typed.
+test("a sign-in link whose next leads elsewhere signs in and stays on the site", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to (load|execute|apply|evaluate)/i.test(message.text())) violations.push(message.text());
+  });
+  for (const next of ["/\t/evil.example", "/\\evil.example", "//evil.example", "/%2F%2Fevil.example"]) {
+    await page.context().clearCookies();
+    await page.goto(`/sign-in?${new URLSearchParams({ next })}`);
+    await page.getByLabel("Token").fill(E2E_READ_TOKEN);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForLoadState("networkidle");
+    expect(new URL(page.url()).origin, JSON.stringify(next)).toBe(E2E_PRIVATE_BASE_URL);
+  }
+  // The sign-in page runs its scripts under a nonce too (issue 36, item 11), and breaks no rule of it.
+  await page.context().clearCookies();
+  const answer = await page.goto("/sign-in");
+  expect(answer?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[^']+'(;|$)/);
+  await page.waitForLoadState("networkidle");
+  expect(violations).toEqual([]);
+});
+
+// Issue 36, item 12: any site could sign a browser out (no Origin check).
+test("another site cannot sign the browser out", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Token").fill(E2E_READ_TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${E2E_PRIVATE_BASE_URL}/`);
+
+  // A page of another site that posts the sign-out form to this server as soon as it loads.
+  await page.route("http://evil.example/**", (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<form method="post" action="${E2E_PRIVATE_BASE_URL}/api/auth/session"><input type="hidden" name="action" value="sign-out"></form><script>document.forms[0].submit()</script>`,
+    }),
+  );
+  const refused = page.waitForResponse(`${E2E_PRIVATE_BASE_URL}/api/auth/session`);
+  await page.goto("http://evil.example/");
+  expect((await refused).status()).toBe(403);
+  await page.goto(`/projects/${slug}`);
+  await expect(page).toHaveURL(new RegExp(`/projects/${slug}$`));
+  await expect(page.getByTestId("aggregate-row")).toBeVisible();
+
+  // Its own sign-out button still works.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?signed-out=1/);
+});

@@ -10,7 +10,7 @@ import path from "node:path";
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 const BUILD_STAMP = path.join(ROOT, ".next", "benchtrack-source-hash");
 const SOURCE_DIRS = ["app", "components", "server", "public"];
-const SOURCE_FILES = ["next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCE_FILES = ["next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "proxy.ts", "instrumentation.ts"];
 
 export function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit" });

@@ -1,5 +1,6 @@
 import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
+import { describeCrossSiteRequest } from "../cross-site";
 import type { ReadDb } from "../db";
 import { databaseOf, getDb } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -29,6 +30,8 @@ export interface TRPCContext extends Credentials {
   walPosition?: string | null;
   /** The HTTP answer's headers, where a mutation hands its WAL position back; absent in in-process calls. */
   resHeaders?: Headers;
+  /** The request's headers, for the cross-site check every mutation makes (Origin, Sec-Fetch-Site, Host). */
+  requestHeaders?: Headers;
 }
 
 export async function createTRPCContext(options: { headers: Headers; resHeaders?: Headers }): Promise<TRPCContext> {
@@ -39,6 +42,7 @@ export async function createTRPCContext(options: { headers: Headers; resHeaders?
     baseUrl: publicBaseUrl(options.headers),
     walPosition: walPositionOf(options.headers),
     resHeaders: options.resHeaders,
+    requestHeaders: options.headers,
   };
 }
 
@@ -75,11 +79,30 @@ const mapErrors = t.middleware(async ({ next, getRawInput }) => {
   return result;
 });
 
+/**
+ * A mutation another site sent is refused (FORBIDDEN) before its caller is even looked at: the browser
+ * would have sent the session cookie along (cross-site request forgery). The rule, and what a request with
+ * no Origin or Sec-Fetch-Site (curl, an in-process call) may do, is server/cross-site.ts's. Queries are
+ * not checked: another site cannot read their answers (no CORS), and a page's in-process reads carry the
+ * headers of a navigation that may well come from a link on another site. The REST API needs no such
+ * check: its writes take a bearer token only, never a cookie.
+ */
+const refuseCrossSiteMutations = t.middleware(({ ctx, type, next }) => {
+  if (type === "mutation" && ctx.requestHeaders) {
+    const crossSite = describeCrossSiteRequest(ctx.requestHeaders);
+    if (crossSite !== null) throw new ServiceError("forbidden", `${crossSite}: changes are only made from this site's own pages.`);
+  }
+  return next();
+});
+
+/** Every procedure's first steps: errors mapped, and mutations sent by another site refused. */
+const baseProcedure = t.procedure.use(mapErrors).use(refuseCrossSiteMutations);
+
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** What anyone may ask, signed in or not, private server or not: what their own session grants. */
-export const openProcedure = t.procedure.use(mapErrors);
+export const openProcedure = baseProcedure;
 
 /**
  * Reads: open unless the server is private (BENCHTRACK_READ_TOKEN); then the read token, the admin or
@@ -89,7 +112,7 @@ export const openProcedure = t.procedure.use(mapErrors);
  * gets a reader as `ctx.db` (a ReadDb: it cannot write), a replica when DATABASE_READ_URL names some, and
  * is asked again on the primary when it misses there (services/read-replicas.ts).
  */
-export const readProcedure = t.procedure.use(mapErrors).use(async ({ ctx, meta, getRawInput, next }) => {
+export const readProcedure = baseProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
   // A public server reads for anyone: no token lookup on every read.
   let principal: Principal = { kind: "anonymous" };
   if (isPrivate()) {
@@ -114,7 +137,7 @@ export const readProcedure = t.procedure.use(mapErrors).use(async ({ ctx, meta, 
  * Writes whose service applies its own rule to the caller (as the REST API's "write" routes): the
  * caller's principal, from its token or session, handed to the service. On the primary.
  */
-export const writeProcedure = t.procedure.use(mapErrors).use(async ({ ctx, next }) => {
+export const writeProcedure = baseProcedure.use(async ({ ctx, next }) => {
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   return next({ ctx: { ...ctx, principal } });
 });
@@ -124,7 +147,7 @@ export const writeProcedure = t.procedure.use(mapErrors).use(async ({ ctx, next 
  * Everything here runs on the primary; a mutation's answer carries the WAL position it left, so the
  * browser's next reads see the change (services/read-replicas.ts).
  */
-export const adminProcedure = t.procedure.use(mapErrors).use(async ({ ctx, type, next }) => {
+export const adminProcedure = baseProcedure.use(async ({ ctx, type, next }) => {
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   requireAdmin(principal);
   const result = await next({ ctx: { ...ctx, principal } });

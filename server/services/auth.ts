@@ -289,10 +289,44 @@ export async function signInRole(db: PrismaClient, token: string): Promise<"admi
   throw new ServiceError("unauthorized", "That token is not valid (unknown or revoked)");
 }
 
-/** Where to go after signing in: a path of this site only (never another origin). */
+const NEXT_PATH_BASE = "http://placeholder.invalid";
+
+/**
+ * Where to go after signing in: a path of this site only, as the browser will read it, else "/".
+ * A browser resolves the Location header with the WHATWG URL parser, which drops tabs and newlines
+ * anywhere, trims leading spaces and controls, and reads a backslash as a slash: `/<TAB>/evil.example`
+ * becomes `//evil.example`, another site. So `next` is resolved by that same parser against a
+ * placeholder origin and kept only if the origin is unchanged, and anything a parser or a proxy could
+ * read differently is refused outright: control characters (C0, DEL; tab, CR and LF included), a
+ * backslash, a path that starts (or, decoded once, would start) with `//` or `/\`, malformed or encoded
+ * control characters. The answer is the parsed URL's own pathname, query and fragment (percent-encoded,
+ * plain ASCII), so what the Location header carries is exactly what was checked.
+ */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
-  return next;
+  if (!next || !next.startsWith("/") || next.startsWith("//")) return "/";
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  if (/[\u0000-\u001f\u007f\\]/.test(next)) return "/";
+  let url: URL;
+  try {
+    url = new URL(next, NEXT_PATH_BASE);
+  } catch {
+    return "/";
+  }
+  if (url.origin !== NEXT_PATH_BASE || url.username !== "" || url.password !== "") return "/";
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments can leave an empty first segment: `/.//evil` parses to the path `//evil`.
+  if (!path.startsWith("/") || path.startsWith("//")) return "/";
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return "/";
+  }
+  // eslint-disable-next-line no-control-regex -- encoded control characters (%0D%0A) are refused too
+  if (/^\/[\\/]/.test(decoded) || /[\u0000-\u001f\u007f]/.test(decoded)) return "/";
+  // The answer must stand on its own: read again, it names the same page of the same origin.
+  const again = new URL(path, NEXT_PATH_BASE);
+  return again.origin === NEXT_PATH_BASE && `${again.pathname}${again.search}${again.hash}` === path ? path : "/";
 }
 
 /**
