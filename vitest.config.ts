@@ -25,7 +25,7 @@ const UNIT = [
   "server/env.test.ts",
   "server/http/openapi/index.test.ts",
   "server/http/upload-body.test.ts",
-  "server/services/parse-pool.test.ts",
+  "server/services/cpu-pool.test.ts",
   "server/services/share-scope.test.ts",
   "server/services/webhook-targets.test.ts",
   "server/testing/openapi-responses.test.ts",

@@ -61,14 +61,14 @@ export const envSchema = z.object({
   /** Longest line of a k6 NDJSON upload, in characters: a longer one is refused (413) as soon as it is seen. */
   BENCHTRACK_MAX_NDJSON_LINE_CHARS: z.coerce.number().int().positive().default(1024 * 1024),
   /**
-   * Threads that parse uploaded files, off the event loop (services/parse-pool.ts); unset: one per core
+   * Threads that parse uploaded files, off the event loop (services/cpu-pool.ts); unset: one per core
    * the machine has (os.availableParallelism()).
    */
-  BENCHTRACK_PARSE_THREADS: z.coerce.number().int().positive().max(64).optional(),
+  BENCHTRACK_CPU_THREADS: z.coerce.number().int().positive().max(64).optional(),
   /** Longest an upload's files may take to parse, in milliseconds: past it the parse is stopped and the upload refused (413). */
   BENCHTRACK_PARSE_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   /** Heap of each parse thread, in MB: a file that needs more is refused (413); the server's own heap is never at stake. */
-  BENCHTRACK_PARSE_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
+  BENCHTRACK_CPU_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
   /** Uploads a minute per token and per client address (0: no limit). */
   BENCHTRACK_RATE_UPLOADS_PER_MINUTE: z.coerce.number().int().nonnegative().default(120),
   /** Failed authentications a minute per client address, after which even a right token waits (0: no limit). */

@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../domain/input-error";
 import { readFixture } from "../domain/parsers/fixtures/read-fixture";
-import { closeParsePool, parseInPool } from "./parse-pool";
+import { closeCpuPool, parseInPool } from "./cpu-pool";
 
 // The parse threads (issue 36): an upload's files are parsed in a worker thread, not on the event loop;
 // a parse past its time budget is stopped and refused (413), and the parser's errors cross the thread
 // with their code and details. The real fixtures, parsed through the pool, equal a parse in place.
 
 afterAll(async () => {
-  await closeParsePool();
+  await closeCpuPool();
 });
 
 const GO = "micro/go/baseline/gobench.txt";

@@ -10,7 +10,7 @@ import { defaultBranchSeriesKey } from "./regression-detection";
 import type { ReceivedUpload } from "./received-upload";
 import { newRunId } from "./run-ids";
 import type { IngestedRun, KeptVerdict, ReadUpload } from "./store-run";
-import { parseInPool } from "./parse-pool";
+import { parseInPool } from "./cpu-pool";
 import { markRunsPending } from "./trend-rollups";
 import { INGESTED_RUN_SELECT, storeRun } from "./store-run";
 
@@ -76,7 +76,7 @@ export interface ReplayedUpload {
 }
 
 /**
- * The upload read as a run: files are parsed in the parse threads (parse-pool.ts: off the event loop,
+ * The upload read as a run: files are parsed in the parse threads (cpu-pool.ts: off the event loop,
  * with a time budget); k6 NDJSON is read line by line as it streams in, yielding between chunks.
  */
 async function readReceivedUpload(

@@ -3,7 +3,7 @@ import type { FailOnValue } from "../domain/fail-on";
 import { effectiveFailOn } from "../domain/fail-on";
 import type { ComparableRun } from "../domain/compare/compare-runs";
 import type { Outcome } from "../domain/gate/outcome";
-import type { GateSettings, GateResult } from "../domain/gate/judge";
+import type { GateSettings, GateResult, JudgeInput } from "../domain/gate/judge";
 import { judgeGate } from "../domain/gate/judge";
 import { prCommentIdentity } from "../domain/report/pr-comment";
 import { renderRunMarkdown } from "../domain/report/run-markdown";
@@ -14,6 +14,7 @@ import type { AbJobRun } from "../domain/gate/ab-job";
 import { completePairs } from "../domain/gate/ab-job";
 import type { ChosenBaseline, RunForBaseline } from "./baselines";
 import { toComparable } from "./comparisons";
+import { judgeInPool } from "./cpu-pool";
 import { isPrivate } from "./auth";
 import { shareLinkFor } from "./share-links";
 import { gradeParsedRun, getSlaPolicy } from "./sla";
@@ -134,12 +135,25 @@ export async function readGateHistory(db: ReadDb, project: GateProject, head: Ru
 
 /** Judges a run (stored, or parsed and about to be stored) against the history read for it. */
 export function judgeWithHistory(project: GateProject, history: GateHistory, head: LoadedRun, failOn: FailOnValue[]): RunGateResult {
+  return { ...judgeGate(gateInputOf(project, history, head, failOn)), run: head };
+}
+
+/**
+ * judgeWithHistory with the statistics in a CPU thread (cpu-pool.ts): what the upload does, so a suite of
+ * thousands of benchmarks is judged without holding the event loop.
+ */
+export async function judgeWithHistoryOffThread(project: GateProject, history: GateHistory, head: LoadedRun, failOn: FailOnValue[], signal?: AbortSignal): Promise<RunGateResult> {
+  return { ...(await judgeInPool(gateInputOf(project, history, head, failOn), signal)), run: head };
+}
+
+/** What the gate (domain/gate/judge.ts) judges a run with: its history as read, the run itself and its SLA grade. */
+function gateInputOf(project: GateProject, history: GateHistory, head: LoadedRun, failOn: FailOnValue[]): JudgeInput {
   const grade = gradeParsedRun(history.policy, head.run);
   // An A/B job's base run is judged as the job stands: the job's head runs against its base runs, this one among them.
   const [firstHead, ...otherHeads] = history.otherRounds;
   const isAbBase = history.ab?.uploaded.side === "base" && firstHead !== undefined;
   const uploaded = toComparable(head);
-  const verdict = judgeGate({
+  return {
     projectSlug: project.slug,
     project,
     baseline: history.baseline,
@@ -151,8 +165,7 @@ export function judgeWithHistory(project: GateProject, history: GateHistory, hea
     grade,
     failOn,
     ab: history.ab,
-  });
-  return { ...verdict, run: head };
+  };
 }
 
 /** Judges a stored run: its history, and the run itself with its timelines (the answer carries the whole run, as GET …/runs/{id} does). */

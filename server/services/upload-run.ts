@@ -9,7 +9,7 @@ import { findProject } from "./projects";
 import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "./run-document";
 import type { RunGateResult } from "./run-gate";
-import { findGateHead, judgeRun, judgeWithHistory, readGateHistory, gateAnswer } from "./run-gate";
+import { findGateHead, judgeRun, judgeWithHistoryOffThread, readGateHistory, gateAnswer } from "./run-gate";
 import type { GateHead } from "./run-gate";
 import type { IngestedRun } from "./ingest-run";
 import { keptGateChanges } from "../domain/gate/judge";
@@ -49,7 +49,7 @@ export interface UploadRunRequest {
 export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl, signal }: UploadRunRequest) {
   const failOnOf = (project: IngestProject) => effectiveFailOn(query.failOn, project.failOn);
   const judge: JudgeUpload<RunGateResult> = async (client, project, head) => {
-    const verdict = judgeWithHistory(project, await readGateHistory(client, project, head.forBaseline), head.loaded, failOnOf(project));
+    const verdict = await judgeWithHistoryOffThread(project, await readGateHistory(client, project, head.forBaseline), head.loaded, failOnOf(project), signal);
     return {
       verdict,
       kept: {

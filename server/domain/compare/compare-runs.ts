@@ -90,8 +90,9 @@ export function compareRuns(
   const identities = new Map(
     allRuns.flatMap((run) => run.endpoints.map((endpoint) => [endpointKey(endpoint), endpoint] as const)),
   );
-  const names = [...identities.values()].map((endpoint) => endpoint.name);
-  const isShared = (name: string) => names.indexOf(name) !== names.lastIndexOf(name);
+  const nameCounts = new Map<string, number>();
+  for (const endpoint of identities.values()) nameCounts.set(endpoint.name, (nameCounts.get(endpoint.name) ?? 0) + 1);
+  const isShared = (name: string) => (nameCounts.get(name) ?? 0) > 1;
   // The gate judges each endpoint both sides measured; the aggregate only when there is none (it repeats
   // them otherwise). An endpoint on one side only is shown, and warned about, not judged.
   // Each run's endpoints by identity, read once: a comparison picks every endpoint of every run per metric.

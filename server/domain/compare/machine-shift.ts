@@ -146,19 +146,22 @@ export function estimateMachineShift(points: readonly ShiftPoint[], noise: Noise
   if (start === null) return null;
   const main = groupAround(points, start, noise);
   const alternatives: ShiftGroup[] = [];
-  let rest = points.filter((point) => !main.group.keys.includes(point.key));
+  const inMain = new Set(main.group.keys);
+  let rest = points.filter((point) => !inMain.has(point.key));
   while (rest.length >= 2 && alternatives.length < 3) {
     const restStart = halfSampleMode(rest.map((point) => point.y))!;
     // The main group's τ: the other groups are read with the noise the run showed.
     const { group } = groupAround(rest, restStart, { prior: main.tau, floor: main.tau });
     if (group.keys.length < 2) break;
     alternatives.push(group);
-    rest = rest.filter((point) => !group.keys.includes(point.key));
+    const inGroup = new Set(group.keys);
+    rest = rest.filter((point) => !inGroup.has(point.key));
   }
   // A group as large as the main one whose centre is nearer 0 is the likelier machine shift.
   const rival = alternatives.find((group) => group.keys.length > main.group.keys.length || (group.keys.length === main.group.keys.length && Math.abs(group.shift) < Math.abs(main.group.shift)));
   if (rival) {
-    const swapped = groupAround(points.filter((point) => rival.keys.includes(point.key)), rival.shift, noise);
+    const inRival = new Set(rival.keys);
+    const swapped = groupAround(points.filter((point) => inRival.has(point.key)), rival.shift, noise);
     const others = [main.group, ...alternatives.filter((group) => group !== rival)];
     return { ...swapped.group, tau: Math.max(swapped.tau, main.tau), tauFrom: Math.max(swapped.tauFrom, main.tauFrom), alternatives: others };
   }

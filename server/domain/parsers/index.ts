@@ -195,7 +195,7 @@ function normalizeRunMetrics(run: ParsedRun): ParsedRun {
   return { ...run, metrics: { ...run.aggregate.metrics, ...run.metrics }, aggregate: { ...run.aggregate, metrics: {} } };
 }
 
-/** An upload of files, parsed and completed with the query's metadata: what the parse workers run (services/parse-pool.ts). */
+/** An upload of files, parsed and completed with the query's metadata: what the parse workers run (services/cpu-pool.ts). */
 export function parseUploadedRun(input: UploadInput & { metadata: RunMetadata }): ParsedUpload {
   const parsed = parseUpload(input);
   return { run: completeRun(parsed.run, input.metadata), format: parsed.format };

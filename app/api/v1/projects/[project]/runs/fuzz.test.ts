@@ -37,6 +37,22 @@ const SEEDS = [
   readFixture("autocannon/baseline/round1/autocannon.json"),
   readFixture("artillery/baseline/round1/report.json"),
   readFixture("artillery/baseline/round1/artillery-console.txt"),
+  // The real microbenchmark outputs: go test -bench (text and -json), hyperfine, pytest-benchmark,
+  // Google Benchmark, vitest bench and benchmark.js.
+  ...[
+    "go/baseline/gobench.txt",
+    "go/baseline/gobench.json",
+    "hyperfine/baseline/hyperfine.json",
+    "hyperfine/baseline/hyperfine.csv",
+    "hyperfine/baseline/hyperfine.txt",
+    "pytest-benchmark/baseline/pytest-benchmark.json",
+    "pytest-benchmark/baseline/pytest-benchmark.txt",
+    "google-benchmark/baseline/gbench.json",
+    "google-benchmark/baseline/gbench.txt",
+    "vitest/baseline/vitest-bench.json",
+    "vitest/baseline/vitest-bench.txt",
+    "benchmarkjs/baseline/benchmarkjs.txt",
+  ].map((file) => readFixture(`micro/${file}`)),
   // JMH, Criterion.rs and BenchmarkDotNet in their documented layouts (fixtures/documented/README.md).
   readFixture("documented/jmh/jmh-result.json"),
   readFixture("documented/criterion/fib/iterative/20/new/estimates.json"),
