@@ -26,6 +26,8 @@ const UNIT = [
   "server/http/openapi/index.test.ts",
   "server/http/upload-body.test.ts",
   "server/services/cpu-pool.test.ts",
+  "server/services/errors.test.ts",
+  "server/api/errors.test.ts",
   "server/services/share-scope.test.ts",
   "server/services/webhook-targets.test.ts",
   "server/testing/openapi-responses.test.ts",
@@ -47,6 +49,8 @@ const SLOW = [
   "scripts/ci/benchtrack-ab.test.ts",
   // A streaming replica of the PostgreSQL server (pg_basebackup, a second cluster): PostgreSQL only.
   "server/services/read-replicas.test.ts",
+  // A PostgreSQL cluster of its own (initdb), restarted under uploads and a running job.
+  "server/database-restart.test.ts",
   // Always on an embedded database of their own: the demo seed (≈150 uploads), the database lock across
   // a child process, migrations on a folder, on a scratch database, and on data stored before them.
   "scripts/seed/seed-demo.test.ts",

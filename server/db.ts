@@ -3,6 +3,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getEnv } from "./env";
 import type { Prisma } from "./generated/prisma/client";
@@ -142,14 +143,17 @@ interface OpenDatabaseOptions {
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
   const schema = options.jobSchema ?? JOB_SCHEMA;
   if (target.kind === "postgres") {
-    const adapterFactory = new PrismaPg({ connectionString: target.url });
+    const adapterFactory = new PrismaPg({ connectionString: target.url, Client: ListenedClient }, connectionErrorLogging("primary"));
     const prisma = new PrismaClient({ adapter: adapterFactory });
     // A reader's sessions are read-only on any server: a write sent to one fails even if the URL names a primary.
     const readers = (target.readUrls ?? []).map(
       // A replica that does not answer costs a read 5 s before it is retried on the primary, not forever.
-      (url) =>
+      (url, index) =>
         new PrismaClient({
-          adapter: new PrismaPg({ connectionString: url, options: "-c default_transaction_read_only=on", connectionTimeoutMillis: 5_000 }),
+          adapter: new PrismaPg(
+            { connectionString: url, options: "-c default_transaction_read_only=on", connectionTimeoutMillis: 5_000, Client: ListenedClient },
+            connectionErrorLogging(`read replica ${index + 1}`),
+          ),
         }),
     );
     const queueConnection: QueueConnection = { kind: "postgres", connectionString: target.url, schema };
@@ -193,6 +197,36 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     releaseLock();
     throw error;
   }
+}
+
+/**
+ * The pools' clients (pg-pool's `Client` option): each keeps an 'error' listener all its life. node-postgres
+ * emits 'error' on a client whose connection broke, and an 'error' nobody listens to crashes the
+ * process. pg-pool hands a client to `connect()` a microtask before its borrower (Prisma's transaction)
+ * attaches a listener, and a restarting server's FATAL message can arrive in the same read as the
+ * ReadyForQuery that freed the client, parsed at once: seen as an uncaught exception when PostgreSQL
+ * restarted under uploads. The error still fails whatever uses the client (it is marked not queryable:
+ * a 503), and the pool drops the client when it comes back.
+ */
+class ListenedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on("error", () => undefined);
+  }
+}
+
+/**
+ * The pool's 'error' listeners (@prisma/adapter-pg attaches them, and calls these): a connection that
+ * broke while idle in the pool (a restart of the server, a fail-over, an idle timeout) or inside a
+ * transaction. Without a listener node-postgres would crash the process; with one, the pool drops the
+ * connection and opens another for the next query, and the request that was using it fails with an
+ * "unavailable" error (503, Retry-After: services/errors.ts). One line each, no stack: it is expected.
+ */
+function connectionErrorLogging(pool: string): { onPoolError: (error: Error) => void; onConnectionError: (error: Error) => void } {
+  return {
+    onPoolError: (error) => console.warn(`Database (${pool}): an idle connection closed: ${error.message}`),
+    onConnectionError: (error) => console.warn(`Database (${pool}): a connection in a transaction failed: ${error.message}`),
+  };
 }
 
 /**

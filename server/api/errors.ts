@@ -37,3 +37,16 @@ export function toTRPCError(error: unknown): TRPCError {
   const serviceError = toServiceError(cause);
   return new TRPCError({ code: TRPC_CODE[serviceError.code], message: serviceError.message, cause: serviceError });
 }
+
+/**
+ * The Retry-After header of a tRPC answer, as the REST API sends it: the longest wait its errors ask
+ * for (an unavailable database: 503; a rate limit: 429), none when no error asks. For the fetch
+ * adapter's `responseMeta: ({ errors }) => ({ headers: retryAfterHeaders(errors) })`.
+ */
+export function retryAfterHeaders(errors: readonly TRPCError[]): Record<string, string> {
+  const waits = errors.flatMap((error) => {
+    const seconds = toServiceError(error.cause ?? error).retryAfterSeconds;
+    return seconds === null ? [] : [seconds];
+  });
+  return waits.length === 0 ? {} : { "Retry-After": String(Math.max(...waits)) };
+}

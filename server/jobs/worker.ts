@@ -1,60 +1,208 @@
 import type PgBoss from "pg-boss";
 import { getDatabase } from "../db";
 import { getEnv } from "../env";
+import { toServiceError } from "../services/errors";
 import { listProjectsWithPendingRollups } from "../services/trend-rollups";
-import { JOB_NAMES, jobQueueOf, RETENTION_CRON, type JobName } from "../services/job-queue";
+import {
+  JOB_HEARTBEAT_SECONDS,
+  JOB_LEASE_SECONDS,
+  JOB_NAMES,
+  JOB_QUEUES,
+  jobQueueOf,
+  RETENTION_CRON,
+  type JobName,
+  type JobQueue,
+} from "../services/job-queue";
 import { JOB_HANDLERS, type JobContext } from "./handlers";
 
 /**
  * The job workers: each queue polled by this process (pg-boss takes a job with SKIP LOCKED, so several
  * replicas never run one job twice), each job run by its handler (./handlers.ts). `runQueuedJobs` runs
  * what is queued now, in this process, until nothing is left: the demo seed and tests use it.
+ *
+ * The loop is ours, not pg-boss's `work()`: pg-boss records a handler's outcome without awaiting it, so
+ * a database that restarted under a running job left the job `active` until its expiry and the failed
+ * write as an unhandled rejection. Here a job's outcome is recorded once the database answers again,
+ * and a running job's lease is renewed (the heartbeat: JobQueue.renewLease), so a job whose worker died
+ * is retried about a minute later however long jobs may run.
  */
 
 /** How often an idle worker looks for a job: detection starts about this long after an upload. */
 export const POLLING_INTERVAL_SECONDS = 1;
+/** While the database is unavailable, how often a worker tries again to record a job's outcome. */
+const SETTLE_RETRY_MS = 1_000;
+/** How long stopping waits for running jobs before giving them up (failed, so retried). */
+const STOP_TIMEOUT_MS = 10_000;
 
-async function runOne<Name extends JobName>(
-  name: Name,
-  job: PgBoss.JobWithMetadata<unknown>,
-  context: JobContext,
-): Promise<object> {
+type Outcome = { completed: true; output: object } | { completed: false; error: unknown };
+
+/** Runs a job's handler; a failure is logged with its attempt. It is given up on after its queue's runLimitSeconds. */
+async function runHandler<Name extends JobName>(name: Name, job: PgBoss.JobWithMetadata<unknown>, context: JobContext): Promise<Outcome> {
+  const limitSeconds = JOB_QUEUES[name].runLimitSeconds;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`The job ran longer than ${limitSeconds} s: given up`)), limitSeconds * 1000);
+  });
   try {
-    return await JOB_HANDLERS[name](job as PgBoss.JobWithMetadata<never>, context);
+    // A handler that outlives its limit goes on in the background; Promise.race has handled its outcome.
+    const output = await Promise.race([JOB_HANDLERS[name](job as PgBoss.JobWithMetadata<never>, context), limit]);
+    return { completed: true, output };
   } catch (error) {
     const last =
       job.retryCount >= job.retryLimit
         ? " (last attempt)"
         : ` (attempt ${job.retryCount + 1} of ${job.retryLimit + 1})`;
     console.warn(`Job ${name} ${job.id} failed${last}: ${error instanceof Error ? error.message : String(error)}`);
-    throw error;
+    return { completed: false, error };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 /**
- * Starts polling every queue in this process. pg-boss waits out its polling interval after every fetch,
- * even one that found a job; a worker that found one asks for the next at once (notifyWorker), so a
- * backlog drains at the handlers' pace and an idle queue costs one query a second.
+ * Renews a running job's lease now and every JOB_HEARTBEAT_SECONDS until stopped; `leaseEnd` is when
+ * the last renewal that landed runs out (a renewal that failed, the database away, is just missed).
+ */
+function startHeartbeat(queue: JobQueue, name: JobName, id: string) {
+  let leaseEnd = Date.now() + JOB_LEASE_SECONDS * 1000;
+  const beat = async () => {
+    const sentAt = Date.now();
+    if (await queue.renewLease(name, id).catch(() => false)) leaseEnd = sentAt + JOB_LEASE_SECONDS * 1000;
+  };
+  let pending = beat();
+  const timer = setInterval(() => {
+    pending = pending.then(beat);
+  }, JOB_HEARTBEAT_SECONDS * 1000);
+  return {
+    leaseEnd: () => leaseEnd,
+    /** Stops the heartbeat, once the renewal in flight (if any) has landed: it never follows the outcome. */
+    stop: async () => {
+      clearInterval(timer);
+      await pending;
+    },
+  };
+}
+
+/**
+ * Records a job's outcome (completed with its output, or failed with its error: pg-boss then retries it
+ * as its queue's policy says). While the database is unavailable it tries again every second, until
+ * the job's lease runs out: after that, maintenance puts the job back in the queue anyway (and another
+ * worker may have taken it). Never throws: what could not be recorded is logged, and the lease settles it.
+ */
+async function settle(queue: JobQueue, name: JobName, id: string, outcome: Outcome, leaseEnd: () => number): Promise<boolean> {
+  let waited = false;
+  for (;;) {
+    try {
+      if (outcome.completed) await queue.boss.complete(name, id, outcome.output);
+      else await queue.boss.fail(name, id, outcome.error instanceof Error ? outcome.error : { message: String(outcome.error) });
+      if (waited) console.info(`Job ${name} ${id}: its outcome was recorded once the database answered again`);
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (toServiceError(error).code !== "unavailable" || Date.now() + SETTLE_RETRY_MS > leaseEnd()) {
+        console.warn(`Job ${name} ${id}: its outcome could not be recorded (${message}); it is retried when its lease runs out`);
+        return false;
+      }
+      if (!waited) console.warn(`Job ${name} ${id}: the database is unavailable (${message}); recording its outcome when it answers`);
+      waited = true;
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_MS));
+    }
+  }
+}
+
+/** One job, start to end: its lease renewed while its handler runs, then its outcome recorded. */
+async function runJob(name: JobName, job: PgBoss.JobWithMetadata<unknown>, context: JobContext): Promise<Outcome> {
+  const heartbeat = startHeartbeat(context.queue, name, job.id);
+  let outcome: Outcome;
+  try {
+    outcome = await runHandler(name, job, context);
+  } finally {
+    await heartbeat.stop();
+  }
+  await settle(context.queue, name, job.id, outcome, heartbeat.leaseEnd);
+  return outcome;
+}
+
+/** A queue's worker in this process: takes one job at a time, and looks again at once after one. */
+class QueueWorker {
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private current: string | null = null;
+  readonly done: Promise<void>;
+
+  constructor(
+    readonly name: JobName,
+    private readonly context: JobContext,
+    private readonly pollingIntervalMs: number,
+  ) {
+    this.done = this.loop();
+  }
+
+  private async loop(): Promise<void> {
+    let failing = false;
+    while (!this.stopping) {
+      let job: PgBoss.JobWithMetadata<unknown> | undefined;
+      try {
+        // pg-boss answers a fetch that failed (the database away) as an empty queue: the loop goes on,
+        // and takes jobs again as soon as the database is back.
+        [job] = await this.context.queue.boss.fetch<unknown>(this.name, { batchSize: 1, includeMetadata: true });
+        failing = false;
+      } catch (error) {
+        if (!failing) console.warn(`Job queue: cannot fetch ${this.name} jobs: ${error instanceof Error ? error.message : String(error)}`);
+        failing = true;
+      }
+      if (!job) {
+        await this.pause();
+        continue;
+      }
+      this.current = job.id;
+      await runJob(this.name, job, this.context).catch((error: unknown) => {
+        console.error(`Job ${this.name} ${job.id}:`, error);
+      });
+      this.current = null;
+    }
+  }
+
+  private pause(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(finish, this.pollingIntervalMs);
+      function finish() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = finish;
+    });
+  }
+
+  /** Takes no new job; waits for the running one up to `timeoutMs`, then gives it up (failed, so retried). */
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    const stopped = await Promise.race([
+      this.done.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref()),
+    ]);
+    if (stopped || this.current === null) return;
+    await this.context.queue.boss
+      .fail(this.name, this.current, { message: "The worker stopped while the job ran" })
+      .catch(() => undefined); // its lease runs out instead
+  }
+}
+
+/**
+ * Starts polling every queue in this process, until the queue stops (JobQueue.stop: the workers take
+ * no new job, and wait up to 10 s for the running ones). An idle worker looks every
+ * `pollingIntervalSeconds`; one that found a job looks again at once, so a backlog drains at the
+ * handlers' pace and an idle queue costs one query a second.
  */
 export async function startWorkers(
   context: JobContext,
   pollingIntervalSeconds = POLLING_INTERVAL_SECONDS,
 ): Promise<void> {
-  for (const name of JOB_NAMES) {
-    let workerId = "";
-    workerId = await context.queue.boss.work(
-      name,
-      { includeMetadata: true, batchSize: 1, pollingIntervalSeconds },
-      async ([job]) => {
-        if (!job) return {};
-        try {
-          return await runOne(name, job, context);
-        } finally {
-          context.queue.boss.notifyWorker(workerId);
-        }
-      },
-    );
-  }
+  const workers = JOB_NAMES.map((name) => new QueueWorker(name, context, pollingIntervalSeconds * 1000));
+  context.queue.onStop(async () => {
+    await Promise.all(workers.map((worker) => worker.stop(STOP_TIMEOUT_MS)));
+  });
 }
 
 export interface RunQueuedOptions {
@@ -82,16 +230,8 @@ export async function runQueuedJobs(
       });
       for (const job of jobs) {
         ran++;
-        try {
-          const output = await runOne(name, job, context);
-          await context.queue.boss.complete(name, job.id, output);
-          completed++;
-        } catch (error) {
-          await context.queue.boss.fail(name, job.id, {
-            message: error instanceof Error ? error.message : String(error),
-          });
-          failed++;
-        }
+        if ((await runJob(name, job, context)).completed) completed++;
+        else failed++;
       }
     }
     if (ran === 0 || completed + failed >= maxJobs) return { completed, failed };
@@ -100,7 +240,7 @@ export async function runQueuedJobs(
 
 /**
  * Background work of a serving process (instrumentation.ts): the job queue with its maintenance (jobs
- * whose worker died go back to the queue; old jobs are archived), the workers, and the nightly retention
+ * whose lease ran out go back to the queue; old jobs are archived), the workers, and the nightly retention
  * and daily webhook-digest schedules (one schedule row each, shared by every replica). Off with BENCHTRACK_WORKERS=false.
  */
 export async function startBackgroundWork(): Promise<void> {
@@ -115,6 +255,6 @@ export async function startBackgroundWork(): Promise<void> {
     await queue.send("refresh-rollups", { projectId }, { singletonKey: projectId });
   }
   // Best effort on shutdown: take no new job and let running ones finish while the server closes. A job
-  // cut short anyway is retried once its expiry passes (JOB_QUEUES): handlers are idempotent.
+  // cut short anyway is retried once its lease runs out (JOB_LEASE_SECONDS): handlers are idempotent.
   process.once("SIGTERM", () => void queue.stop().catch(() => undefined));
 }

@@ -60,6 +60,8 @@ export function toServiceError(error: unknown): ServiceError {
     return new ServiceError(
       "unavailable",
       "The database is unavailable. Retry later; an upload retried with the same Idempotency-Key is never stored twice.",
+      [],
+      DATABASE_RETRY_AFTER_SECONDS,
     );
   }
   if (codes.some((code) => UNSTORABLE_CODES.has(code))) {
@@ -72,6 +74,12 @@ export function toServiceError(error: unknown): ServiceError {
   );
 }
 
+/**
+ * Seconds a client should wait before retrying when the database is unavailable (503's Retry-After):
+ * a PostgreSQL restart (`pg_ctl restart -m fast`) or a fail-over takes a few seconds.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** Prisma, PostgreSQL (SQLSTATE) and socket codes of a database that cannot be reached or is going away. */
 const UNAVAILABLE_CODES = new Set([
   "P1001", "P1002", "P1008", "P1017", "P2024",
@@ -82,15 +90,19 @@ const UNAVAILABLE_CODES = new Set([
 /** Values the database refuses to store: out of range (Prisma P2020, SQLSTATE 22003), NUL (22021), bad Unicode escapes (22P05). */
 const UNSTORABLE_CODES = new Set(["P2020", "22003", "22021", "22P05"]);
 
-/** Every `code`, `kind` and `originalCode` along an error's causes (Prisma wraps driver errors several levels deep). */
+/**
+ * Every `code`, `kind` and `originalCode` along an error's causes (Prisma wraps driver errors several
+ * levels deep; an AggregateError, a connect tried on several addresses, holds them in `errors`).
+ */
 export function errorCodesOf(error: unknown, depth = 0): string[] {
   if (typeof error !== "object" || error === null || depth > 6) return [];
+  if (Array.isArray(error)) return error.flatMap((item) => errorCodesOf(item, depth + 1));
   const record = error as Record<string, unknown>;
   const own = ["code", "kind", "originalCode"].flatMap((key) => {
     const value = record[key];
     return typeof value === "string" ? [value] : [];
   });
-  const nested = ["cause", "meta", "driverAdapterError", "error"].flatMap((key) => errorCodesOf(record[key], depth + 1));
+  const nested = ["cause", "meta", "driverAdapterError", "error", "errors"].flatMap((key) => errorCodesOf(record[key], depth + 1));
   return [...own, ...nested];
 }
 
@@ -101,9 +113,34 @@ function formatPath(path: readonly PropertyKey[]): string {
   }, "");
 }
 
+/**
+ * Every `message` (and Prisma's `originalMessage`) along an error's causes, the error's own first:
+ * node-postgres's errors of a broken connection carry no code, and Prisma's adapter passes them on
+ * unwrapped or as the `cause` of another error.
+ */
+export function errorMessagesOf(error: unknown, depth = 0): string[] {
+  if (typeof error === "string") return depth === 0 ? [error] : [];
+  if (typeof error !== "object" || error === null || depth > 6) return [];
+  if (Array.isArray(error)) return error.flatMap((item) => errorMessagesOf(item, depth + 1));
+  const record = error as Record<string, unknown>;
+  const own = ["message", "originalMessage"].flatMap((key) => {
+    const value = record[key];
+    return typeof value === "string" ? [value] : [];
+  });
+  const nested = ["cause", "meta", "driverAdapterError", "error", "errors"].flatMap((key) => errorMessagesOf(record[key], depth + 1));
+  return [...own, ...nested];
+}
+
+/**
+ * What node-postgres and the pool say, with no code, when the connection is gone: a socket closed under
+ * a query ("Connection terminated unexpectedly"), a pooled client whose connection broke used again
+ * ("Client has encountered a connection error and is not queryable": a transaction's ROLLBACK on the
+ * connection the restart cut), a client closed under it, a connect that timed out.
+ */
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|ECONNREFUSED|ECONNRESET|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery)|terminating connection due to administrator command/i;
+
 function isDatabaseUnavailable(error: unknown, codes: readonly string[]): boolean {
   if (codes.some((code) => UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  // Errors that carry no code (a pool whose socket closed under it) say so only in words.
-  const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);
-  return /Connection terminated|ECONNREFUSED|ECONNRESET/i.test(text);
+  return errorMessagesOf(error).some((message) => UNAVAILABLE_MESSAGES.test(message));
 }

@@ -1,12 +1,8 @@
-import { execFile } from "node:child_process";
 import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
-
-const run = promisify(execFile);
+import { freePort, postgresCommand, postgresUser } from "./postgres-cluster";
 
 /**
  * A real streaming replica of a PostgreSQL server, for the read-replica tests and the bench: a second
@@ -35,13 +31,8 @@ export async function startStreamingReplica(primaryUrl: string): Promise<Streami
   const settings = await readPrimarySettings(primaryUrl);
   const bin = `/usr/lib/postgresql/${settings.major}/bin`;
   const asPostgres = process.getuid?.() === 0 ? await postgresUser() : null;
-  const exec = (command: string, args: string[]) =>
-    asPostgres
-      ? run("runuser", ["-u", "postgres", "--", path.join(bin, command), ...args], { cwd: folder })
-      : run(path.join(bin, command), args, { cwd: folder });
-
   const folder = mkdtempSync(path.join(os.tmpdir(), "benchtrack-replica-"));
-  if (asPostgres) chownSync(folder, asPostgres.uid, asPostgres.gid);
+  const exec = await postgresCommand(bin, folder);
   const dataDir = path.join(folder, "data");
   const port = await freePort();
   let started = false;
@@ -141,20 +132,4 @@ async function readPrimarySettings(primaryUrl: string) {
   } finally {
     await client.end();
   }
-}
-
-async function postgresUser(): Promise<{ uid: number; gid: number }> {
-  const [uid, gid] = await Promise.all([run("id", ["-u", "postgres"]), run("id", ["-g", "postgres"])]);
-  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }

@@ -1,5 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
+import { retryAfterHeaders } from "@/server/api/errors";
 import { createTRPCContext } from "@/server/api/trpc";
 import { readLimitedText } from "@/server/http/body-limit";
 import { errorResponse } from "@/server/http/errors";
@@ -27,6 +28,8 @@ async function handler(request: Request) {
     req,
     router: appRouter,
     createContext: ({ resHeaders }) => createTRPCContext({ headers: request.headers, resHeaders }),
+    // A database that cannot be reached answers 503 with Retry-After, as the REST API does.
+    responseMeta: ({ errors }) => ({ headers: retryAfterHeaders(errors) }),
   });
 }
 
