@@ -137,19 +137,15 @@ export async function storeRun(
   });
 
   const names = run.endpoints.map((endpoint) => endpoint.name);
-  if (names.length > 0) {
-    // ON CONFLICT DO NOTHING: concurrent uploads may introduce the same endpoint at once.
-    await tx.endpoint.createMany({
-      data: run.endpoints.map((endpoint) => ({
-        projectId,
-        name: endpoint.name,
-        fullName: endpoint.fullName,
-        protocol: endpoint.protocol,
-        method: endpoint.method,
-      })),
-      skipDuplicates: true,
-    });
-  }
+  // ON CONFLICT DO NOTHING: concurrent uploads may introduce the same endpoint at once.
+  await insertRows(
+    tx,
+    "endpoints",
+    ENDPOINT_COLUMNS,
+    [projectId],
+    run.endpoints.map((endpoint) => [endpoint.name, endpoint.fullName, endpoint.protocol, endpoint.method]),
+    "ON CONFLICT DO NOTHING",
+  );
   // An endpoint is its name and protocol (domain/run.ts:endpointKey): read every row of these names, keep ours.
   const endpointIds = new Map(
     (
@@ -173,21 +169,13 @@ export async function storeRun(
       })),
     ),
   ];
-  if (metricRows.length > 0) {
-    await tx.metric.createMany({
-      data: metricRows.map(({ key, metric, endpointId }) => ({
-        runId: created.id,
-        projectId,
-        endpointId,
-        startedAt,
-        key,
-        value: metric.value,
-        unit: metric.unit,
-        better: metric.better,
-        exact: metric.exact === true,
-      })),
-    });
-  }
+  await insertRows(
+    tx,
+    "metrics",
+    METRIC_COLUMNS,
+    [created.id, projectId, startedAt.toISOString()],
+    metricRows.map(({ key, metric, endpointId }) => [endpointId, key, metric.value, metric.unit, metric.better, metric.exact === true]),
+  );
 
   await insertRawFiles(tx, created.id, rawFiles);
   await tx.project.update({ where: { id: projectId }, data: { updatedAt: new Date() } });
@@ -244,6 +232,44 @@ async function insertResults(
       return `($1::text, $2::text, $3::timestamptz, ${placeholders.join(", ")})`;
     });
     await tx.$executeRawUnsafe(`INSERT INTO results (run_id, project_id, started_at, ${columns}) VALUES ${tuples.join(", ")}`, ...values);
+  }
+}
+
+/** endpoints' columns: the project's, once per statement, then each row's (prisma/schema.prisma model Endpoint). */
+const ENDPOINT_COLUMNS = { fixed: [["project_id", "text"]], row: [["name", "text"], ["full_name", "text"], ["protocol", "text"], ["method", "text"]] } as const;
+/** metrics' columns: the run's, once per statement, then each row's (model Metric). */
+const METRIC_COLUMNS = {
+  fixed: [["run_id", "text"], ["project_id", "text"], ["started_at", "timestamptz"]],
+  row: [["endpoint_id", "int"], ["key", "text"], ["value", "float8"], ["unit", "text"], ["better", '"Better"'], ["exact", "bool"]],
+} as const;
+
+/**
+ * Rows in multi-row INSERTs, as insertResults writes results: Prisma's createMany spent 2-4 s shaping
+ * the 10,000 endpoints of a benchmark suite and 7-15 s its 20,000 metrics, where the same INSERTs
+ * take a fraction of a second. `fixed` values are sent once per statement.
+ */
+async function insertRows(
+  tx: Prisma.TransactionClient,
+  table: string,
+  columns: { fixed: readonly (readonly [string, string])[]; row: readonly (readonly [string, string])[] },
+  fixed: readonly unknown[],
+  rows: readonly (readonly unknown[])[],
+  suffix = "",
+): Promise<void> {
+  const names = [...columns.fixed, ...columns.row].map(([column]) => column).join(", ");
+  const fixedPlaceholders = columns.fixed.map(([, type], index) => `$${index + 1}::${type}`);
+  // PostgreSQL takes at most 65,535 parameters in one statement; 1,000 rows as insertResults sends.
+  const rowsPerInsert = Math.min(RESULT_ROWS_PER_INSERT, Math.floor(60_000 / columns.row.length));
+  for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
+    const values: unknown[] = [...fixed];
+    const tuples = rows.slice(offset, offset + rowsPerInsert).map((row) => {
+      const placeholders = columns.row.map(([, type], index) => {
+        values.push(row[index] ?? null);
+        return `$${values.length}::${type}`;
+      });
+      return `(${[...fixedPlaceholders, ...placeholders].join(", ")})`;
+    });
+    await tx.$executeRawUnsafe(`INSERT INTO ${table} (${names}) VALUES ${tuples.join(", ")} ${suffix}`, ...values);
   }
 }
 
