@@ -92,7 +92,10 @@ export function apiRoute<Params = Record<string, never>>(
         console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
       }
       const retryAfter = serviceError.retryAfterSeconds ?? (serviceError.code === "unavailable" ? RETRY_AFTER_SECONDS : null);
-      return errorResponse(serviceError, retryAfter === null ? undefined : { "Retry-After": String(retryAfter) });
+      const headers: Record<string, string> = retryAfter === null ? {} : { "Retry-After": String(retryAfter) };
+      // A body refused part-way is left unread on its connection: closed, so no client reuses it for its next request.
+      if (serviceError.code === "payload_too_large") headers.Connection = "close";
+      return errorResponse(serviceError, headers);
     }
   };
 }
