@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../domain/input-error";
 import { readFixture } from "../domain/parsers/fixtures/read-fixture";
-import { closeCpuPool, parseInPool } from "./cpu-pool";
+import { parseUploadedRun } from "../domain/parsers";
+import { INLINE_PARSE_BYTES, closeCpuPool, parseInPool } from "./cpu-pool";
 
 // The parse threads (issue 36): an upload's files are parsed in a worker thread, not on the event loop;
 // a parse past its time budget is stopped and refused (413), and the parser's errors cross the thread
@@ -20,7 +21,14 @@ function bigGoSuite(count: number): string {
 }
 
 describe("parseInPool", () => {
-  it("parses a real fixture in a worker thread, with the query's metadata applied", async () => {
+  it("a suite too large to parse in place is parsed in a thread, to the very run an in-place parse gives", async () => {
+    const input = { files: [{ name: "gobench.txt", text: bigGoSuite(9_000) }], format: null, metadata: { label: "pool" } };
+    expect(input.files[0]!.text.length).toBeGreaterThan(INLINE_PARSE_BYTES);
+    const inThread = await parseInPool(input);
+    expect(inThread).toEqual(parseUploadedRun(input));
+  });
+
+  it("parses a real fixture, with the query's metadata applied", async () => {
     const parsed = await parseInPool({ files: [{ name: "gobench.txt", text: readFixture(GO) }], format: null, metadata: { label: "pool", branch: "main" } });
     expect(parsed.format).toBe("go-bench-text");
     expect(parsed.run.label).toBe("pool");

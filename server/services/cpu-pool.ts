@@ -2,8 +2,10 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Piscina } from "piscina";
 import type { GateResult, JudgeInput } from "../domain/gate/judge";
+import { judgeGate } from "../domain/gate/judge";
 import { InputError } from "../domain/input-error";
 import type { ParsedUpload } from "../domain/parsers";
+import { parseUploadedRun } from "../domain/parsers";
 import { getEnv } from "../env";
 import type { CpuAnswer, CpuTask, ParseTask } from "./cpu-worker";
 
@@ -17,6 +19,15 @@ import type { CpuAnswer, CpuTask, ParseTask } from "./cpu-worker";
  * core. The worker is TypeScript, loaded by tsx as the server's scripts are.
  */
 let pool: Piscina<CpuTask, CpuAnswer> | null = null;
+
+/**
+ * Below these sizes the work is done in place: a thread hop costs more than parsing a 256 KiB file or
+ * judging a run whose endpoints times runs stay under 20,000 (milliseconds, linear), and under many
+ * concurrent reads each hop waits its turn on the event loop (a replica test's 40 small uploads among
+ * 32 readers took over a minute through the threads).
+ */
+export const INLINE_PARSE_BYTES = 256 * 1024;
+export const INLINE_JUDGE_CELLS = 20_000;
 
 /** The worker module, from the project's root (the server's working folder, as `npm start` runs it). */
 const WORKER_FILE = path.join(process.cwd(), "server", "services", "cpu-worker.ts");
@@ -55,6 +66,10 @@ export async function parseInPool(
   signal?: AbortSignal,
   { budgetMs = getEnv().BENCHTRACK_PARSE_TIMEOUT_MS } = {},
 ): Promise<ParsedUpload> {
+  if (task.files.reduce((sum, file) => sum + file.text.length, 0) <= INLINE_PARSE_BYTES) {
+    signal?.throwIfAborted();
+    return parseUploadedRun(task);
+  }
   const budget = AbortSignal.timeout(budgetMs);
   const stop = signal ? AbortSignal.any([signal, budget]) : budget;
   let answer: CpuAnswer;
@@ -76,6 +91,9 @@ export async function parseInPool(
 
 /** The gate's judgement (domain/gate/judge.ts:judgeGate, pure) in a CPU thread: its input and answer cross as structured clones. */
 export async function judgeInPool(input: JudgeInput, signal?: AbortSignal): Promise<GateResult> {
+  const runs = input.baseRuns.length + input.headRuns.length + input.noiseOnlyRuns.length;
+  const endpoints = Math.max(0, ...input.headRuns.map((run) => run.endpoints.length));
+  if (endpoints * Math.max(1, runs) <= INLINE_JUDGE_CELLS) return judgeGate(input);
   let answer: CpuAnswer;
   try {
     answer = await cpuPool().run({ kind: "judge", input }, signal ? { signal } : {});
