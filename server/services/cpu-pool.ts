@@ -22,12 +22,12 @@ let pool: Piscina<CpuTask, CpuAnswer> | null = null;
 
 /**
  * Below these sizes the work is done in place: a thread hop costs more than parsing a 256 KiB file or
- * judging a run whose endpoints times runs stay under 20,000 (milliseconds, linear), and under many
+ * judging a run whose endpoints times runs stay within 2,000 (milliseconds; 20,000 took 5 s), and under many
  * concurrent reads each hop waits its turn on the event loop (a replica test's 40 small uploads among
  * 32 readers took over a minute through the threads).
  */
 export const INLINE_PARSE_BYTES = 256 * 1024;
-export const INLINE_JUDGE_CELLS = 20_000;
+export const INLINE_JUDGE_CELLS = 2_000;
 
 /** The worker module, from the project's root (the server's working folder, as `npm start` runs it). */
 const WORKER_FILE = path.join(process.cwd(), "server", "services", "cpu-worker.ts");
