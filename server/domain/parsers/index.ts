@@ -42,6 +42,7 @@ import { parseLocustJson } from "./locust-json";
 import { parsePytestBenchmark, parsePytestBenchmarkText } from "./pytest-benchmark";
 import { applyRunMetadata, runMetadataSchema, type RunMetadata } from "./metadata";
 import { thinTimelines } from "./timeline";
+import { forEachLine } from "./text-lines";
 import { sourceOf, type DetectedFile, type UploadedFile } from "./uploaded-file";
 import { validateParsedRun } from "./validate";
 import { parseCachegrind, parseCallgrind, parseValgrindFiles } from "./valgrind";
@@ -208,23 +209,15 @@ export function parseUploadedRun(input: UploadInput & { metadata: RunMetadata })
  */
 function refuseNulBytes(files: readonly UploadedFile[]): void {
   for (const [index, file] of files.entries()) {
-    let at = file.text.indexOf("\u0000");
-    if (at === -1) continue;
+    if (!file.text.includes("\u0000")) continue;
     const details: { path: string; message: string }[] = [];
-    while (at !== -1 && details.length < 20) {
-      const line = lineNumberAt(file.text, at);
-      details.push({ path: `${sourceOf(file, index)}: line ${line}`, message: "holds a NUL byte: the file is corrupted" });
-      const next = file.text.indexOf("\n", at);
-      at = next === -1 ? -1 : file.text.indexOf("\u0000", next);
-    }
+    forEachLine(file.text, (line, lineNumber) => {
+      if (details.length < 20 && line.includes("\u0000")) {
+        details.push({ path: `${sourceOf(file, index)}: line ${lineNumber}`, message: "holds a NUL byte: the file is corrupted" });
+      }
+    });
     throw new InputError("wrong_format", `${details[0]!.path} holds a NUL byte (binary data in a text report): the file is corrupted; upload it again from the tool's output`, details);
   }
-}
-
-function lineNumberAt(text: string, offset: number): number {
-  let line = 1;
-  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) line += 1;
-  return line;
 }
 
 /**
