@@ -2,6 +2,36 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
+/**
+ * The feature modules of server/services (docs/architecture.md, "Feature modules"), lowest first: each may
+ * use only those before it, and only through their public face (`<module>/index.ts`); code outside
+ * server/services uses a module through its face too. Tests may reach inside.
+ */
+const SERVICE_MODULES = ["platform", "access", "runs", "projects", "compare", "sharing", "gate", "trends", "changes", "notifications", "incidents", "ingest"];
+
+/** `@typescript-eslint/no-restricted-imports` holds the module lines, so the layer rules (`no-restricted-imports`) still apply beside them. */
+const moduleBoundaries = SERVICE_MODULES.map((name, rank) => ({
+  files: [`server/services/${name}/**/*.ts`],
+  ignores: ["**/*.test.ts"],
+  rules: {
+    "@typescript-eslint/no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          ...SERVICE_MODULES.slice(rank + 1).map((above) => ({
+            group: [`../${above}`, `../${above}/**`],
+            message: `server/services/${name} is below ${above} (SERVICE_MODULES in eslint.config.js): move what both need down, or the caller up.`,
+          })),
+          {
+            group: SERVICE_MODULES.filter((other) => other !== name).map((other) => `../${other}/*`),
+            message: "Another module is used through its public face (`../<module>`, its index.ts), never its files.",
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -163,6 +193,22 @@ export default tseslint.config(
               group: ["**/server/services/**", "**/server/db", "**/server/http/**", "!**/server/http/openapi", "!**/server/http/openapi/**", "**/generated/**", "@prisma/*"],
               message: "The UI goes through tRPC (server/api) and pure modules (server/domain); never services, REST plumbing or the database.",
             },
+          ],
+        },
+      ],
+    },
+  },
+  ...moduleBoundaries,
+  {
+    // Outside server/services, a feature module is used through its public face only.
+    files: ["**/*.ts", "**/*.tsx"],
+    ignores: ["server/services/**", "**/*.test.ts", "e2e/**", "server/testing/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/services/*/*"], message: "A feature module is used through its public face (`server/services/<module>`, its index.ts), never its files." },
           ],
         },
       ],

@@ -3,8 +3,8 @@ import type { NextRequest } from "next/server";
 import { NONCE_HEADER, contentSecurityPolicy } from "@/server/domain/content-security-policy";
 import { SESSION_COOKIE, SHARE_HEADER, SHARE_PARAM } from "@/server/domain/share";
 import { pagePaths } from "@/server/domain/urls";
-import { isPrivate, readTargetOfPage, shareCovers } from "@/server/services/auth";
-import { sessionRoleOf, shareScopeOf } from "@/server/services/sessions";
+import { isPrivate, readTargetOfPage, shareCovers } from "@/server/services/access";
+import { sessionRoleOf, shareScopeOf } from "@/server/services/access";
 
 /**
  * In front of every page, on every server:
@@ -13,7 +13,7 @@ import { sessionRoleOf, shareScopeOf } from "@/server/services/sessions";
  *    there and puts it on its own scripts; the root layout reads NONCE_HEADER for the theme script.
  * 2. On a private server (BENCHTRACK_READ_TOKEN set), a browser with no valid session goes to /sign-in,
  *    and comes back after. This is convenience, not the lock: every tRPC procedure, image and REST read
- *    checks access itself (server/services/auth.ts), so a request that slips past here still gets no
+ *    checks access itself (server/services/access/auth.ts), so a request that slips past here still gets no
  *    data. A share link (`?share=`) is passed on as a header for the page's in-process tRPC calls, which
  *    hold it to its comparison (with its runs) or run. A share link on a page it does not open, or one
  *    that expired or was tampered with, leads to a page that says so (app/share-link/page.tsx), not to a

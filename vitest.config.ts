@@ -25,11 +25,11 @@ const UNIT = [
   "server/env.test.ts",
   "server/http/openapi/index.test.ts",
   "server/http/upload-body.test.ts",
-  "server/services/cpu-pool.test.ts",
-  "server/services/errors.test.ts",
+  "server/services/platform/cpu-pool.test.ts",
+  "server/services/platform/errors.test.ts",
   "server/api/errors.test.ts",
-  "server/services/share-scope.test.ts",
-  "server/services/webhook-targets.test.ts",
+  "server/services/sharing/share-scope.test.ts",
+  "server/services/notifications/webhook-targets.test.ts",
   "server/testing/openapi-responses.test.ts",
 ];
 
@@ -37,7 +37,7 @@ const SLOW = [
   // 1,500 fuzzed uploads through the route.
   "app/api/v1/projects/[[]project]/runs/fuzz.test.ts",
   // Histories replayed through detection, up to 500 runs.
-  "server/services/regression-detection.test.ts",
+  "server/services/incidents/regression-detection.test.ts",
   // 60 nightly runs through the CI gate.
   "app/api/v1/projects/[[]project]/runs/gate.test.ts",
   // Every bundled real round through the CI gate.
@@ -48,7 +48,7 @@ const SLOW = [
   "scripts/ci/benchtrack-pr-gitlab.test.ts",
   "scripts/ci/benchtrack-ab.test.ts",
   // A streaming replica of the PostgreSQL server (pg_basebackup, a second cluster): PostgreSQL only.
-  "server/services/read-replicas.test.ts",
+  "server/services/platform/read-replicas.test.ts",
   // A PostgreSQL cluster of its own (initdb), restarted under uploads and a running job.
   "server/database-restart.test.ts",
   // Always on an embedded database of their own: the demo seed (≈150 uploads), the database lock across

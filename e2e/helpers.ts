@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page, expect } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../playwright.config";
 
 /**
@@ -22,6 +22,18 @@ export async function lookAt(target: Page | Locator, name: string, options: { vi
 }
 
 /** The real tool outputs the parser tests use; the e2e suite uploads them through the public API. */
+/**
+ * The page never scrolls sideways (wide tables scroll inside their own box). Polled: after a viewport change
+ * the charts follow the new width only once their ResizeObserver fires, which on a loaded machine comes
+ * after the first measure (CI once read 744 px of overflow at 375 px before it had).
+ */
+export async function expectNoSidewaysScroll(page: Page, what = "the page"): Promise<void> {
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await expect
+    .poll(overflow, { message: `${what} scrolls sideways at ${page.viewportSize()?.width} px` })
+    .toBeLessThanOrEqual(0);
+}
+
 export const FIXTURES = path.resolve(import.meta.dirname, "../server/domain/parsers/fixtures");
 
 export function fixture(relative: string): Buffer {

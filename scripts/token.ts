@@ -4,10 +4,10 @@
 import { parseArgs } from "node:util";
 import { openDatabase, targetFromEnv } from "../server/db";
 import { migrateDatabase } from "../server/migrate/apply";
-import type { Principal } from "../server/services/auth";
-import { toServiceError } from "../server/services/errors";
-import { createProject } from "../server/services/project-settings";
-import { createProjectToken, listProjectTokens, revokeProjectToken } from "../server/services/project-tokens";
+import type { Principal } from "../server/services/access";
+import { toServiceError } from "../server/services/platform";
+import { createProject } from "../server/services/projects";
+import { createProjectToken, listProjectTokens, revokeProjectToken } from "../server/services/projects";
 import { findProject } from "../server/services/projects";
 
 const USAGE = `Usage:

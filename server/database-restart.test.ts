@@ -7,7 +7,7 @@ import type { Database } from "./db";
 import { getEnv } from "./env";
 import { startWorkers } from "./jobs/worker";
 import { migrateDatabase } from "./migrate/apply";
-import { openJobQueue, type JobQueue } from "./services/job-queue";
+import { openJobQueue, type JobQueue } from "./services/platform/job-queue";
 import { uniqueSlug } from "./testing/databases";
 import { postgresBinDir, startPostgresCluster } from "./testing/postgres-cluster";
 import type { PostgresCluster } from "./testing/postgres-cluster";

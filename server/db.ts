@@ -22,7 +22,7 @@ export type DatabaseTarget =
   | { kind: "memory" };
 
 /**
- * How the job queue (server/services/job-queue.ts) reaches this database: its own small pool on a
+ * How the job queue (server/services/platform/job-queue.ts) reaches this database: its own small pool on a
  * PostgreSQL server, or, embedded, the one PGlite connection (which serializes every query and holds
  * others back while a transaction is open, so the queue's statements never land inside Prisma's).
  */
@@ -220,7 +220,7 @@ class ListenedClient extends pg.Client {
  * broke while idle in the pool (a restart of the server, a fail-over, an idle timeout) or inside a
  * transaction. Without a listener node-postgres would crash the process; with one, the pool drops the
  * connection and opens another for the next query, and the request that was using it fails with an
- * "unavailable" error (503, Retry-After: services/errors.ts). One line each, no stack: it is expected.
+ * "unavailable" error (503, Retry-After: services/platform/errors.ts). One line each, no stack: it is expected.
  */
 function connectionErrorLogging(pool: string): { onPoolError: (error: Error) => void; onConnectionError: (error: Error) => void } {
   return {

@@ -61,7 +61,7 @@ export const envSchema = z.object({
   /** Longest line of a k6 NDJSON upload, in characters: a longer one is refused (413) as soon as it is seen. */
   BENCHTRACK_MAX_NDJSON_LINE_CHARS: z.coerce.number().int().positive().default(1024 * 1024),
   /**
-   * Threads that parse uploaded files, off the event loop (services/cpu-pool.ts); unset: one per core
+   * Threads that parse uploaded files, off the event loop (services/platform/cpu-pool.ts); unset: one per core
    * the machine has (os.availableParallelism()).
    */
   BENCHTRACK_CPU_THREADS: z.coerce.number().int().positive().max(64).optional(),

@@ -17,7 +17,7 @@ const PRIMARY = "rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accen
 // offers to sign in for the rest. It shows nothing of the project but what the link itself names.
 export default async function ShareLinkRefusedPage(props: PageProps) {
   const { search } = await readPageUrl(props);
-  // Only shown and handed to sign-in, which keeps its redirect on this site (services/auth.ts:safeNextPath).
+  // Only shown and handed to sign-in, which keeps its redirect on this site (services/access/auth.ts:safeNextPath).
   const next = (search.get("next") ?? "/").slice(0, 2048);
   const token = search.get(SHARE_PARAM) ?? "";
   const grant = token === "" ? null : await fetchPageQuery(trpc.share.describe.queryOptions({ token: token.slice(0, 4096) }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareRuns } from "@/server/domain/compare/compare-runs";
 import type { ComparableRun } from "@/server/domain/compare/compare-runs";
-import { parseBenchtrack } from "@/server/domain/parsers/benchtrack";
+import { parseBenchtrack } from "@/server/domain/parsers/benchtrack/benchtrack";
 import type { ComparisonData } from "./types";
 import { AGGREGATE_NAME } from "@/server/domain/run";
 import { chartData, defaultSides, roundsTable, tableGroups } from "./shape";

@@ -7,7 +7,7 @@ import { pagePaths } from "@/server/domain/urls";
 
 /**
  * For a reader without an admin session: the sign-in page, which comes back to this page (path and
- * query) once the admin token is entered (`next`, checked by safeNextPath in server/services/auth.ts).
+ * query) once the admin token is entered (`next`, checked by safeNextPath in server/services/access/auth.ts).
  */
 export function SignInToTriage({ className }: { className?: string }) {
   const pathname = usePathname();

@@ -56,7 +56,7 @@ function KeyValues({ title, entries }: { title: string; entries: RunReportData["
 /** Who, what, when and where of the run: the first thing a reader of a report wants settled. */
 export function RunHeader({ report, now }: { report: RunReportData; now: number }) {
   const { run, links } = report;
-  // Through a share link, the raw upload and the JSON carry its token (it opens them: services/auth.ts).
+  // Through a share link, the raw upload and the JSON carry its token (it opens them: services/access/auth.ts).
   const shareHref = useShareHref();
   const started = formatUtcTimestamp(run.startedAt);
   const host = [

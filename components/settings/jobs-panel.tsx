@@ -38,7 +38,7 @@ function outcomeOf(job: Activity["jobs"][number]): string {
 }
 
 /**
- * Background work of the project (server/services/job-activity.ts): recent jobs with their state and
+ * Background work of the project (server/services/projects/job-activity.ts): recent jobs with their state and
  * outcome, and how many failed for good (the webhook's deliveries are in its own panel). Shown to admins only.
  */
 export function JobsPanel({ project }: { project: string }) {

@@ -9,7 +9,7 @@ import { withShareParam } from "@/server/domain/share";
 /**
  * The share link this page was opened with, on a private server by a browser with no session (the root
  * layout reads it from session.get); null otherwise. Its links then carry the token: the server decides
- * what it opens (services/auth.ts:shareCovers), and a page outside it says so (app/share-link).
+ * what it opens (services/access/auth.ts:shareCovers), and a page outside it says so (app/share-link).
  */
 export type SharedView = NonNullable<RouterOutputs["session"]["get"]["share"]>;
 

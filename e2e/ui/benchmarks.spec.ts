@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { WRITES_SCREENSHOTS, lookAt, uniqueSlug, uploadRun } from "../helpers";
+import { WRITES_SCREENSHOTS, lookAt, uniqueSlug, uploadRun, expectNoSidewaysScroll } from "../helpers";
 
 /**
  * Pages speak of benchmarks for benchmark runs (issue 24, docs/benchmarks.md): a project of Go
@@ -66,14 +66,6 @@ function benchmarkRun(round: number, testbed: string, slowdown: number, day: num
       };
     }),
   });
-}
-
-/** The page never scrolls sideways: wide tables scroll inside their own box. */
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
 }
 
 /** Light and dark, desktop and phone, written only with E2E_SCREENSHOTS=1; the phone never scrolls sideways. */

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
-import { WRITES_SCREENSHOTS, fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import { WRITES_SCREENSHOTS, fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun, expectNoSidewaysScroll } from "../helpers";
 
 /**
  * The capacity page (issue 14, item 6) on real tool outputs uploaded through the public API at three
@@ -222,10 +222,7 @@ test.describe("capacity page", () => {
           await page.goto(`/projects/${slug}/capacity?${query}`);
           await expect.poll(() => drawnSeries(page)).toBeGreaterThan(0);
           // The page never scrolls sideways; the levels tables scroll inside their own box.
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          );
-          expect(overflow).toBeLessThanOrEqual(0);
+          await expectNoSidewaysScroll(page);
           await lookAt(page, `capacity-${name}-${colorScheme}-${viewport.width}`);
         });
       }

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import { fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun, expectNoSidewaysScroll } from "../helpers";
 
 // ghz JSON with complete details[] is per-request: each run carries HDR histograms (aggregate and per
 // method), so three rounds a side pool exactly and the compare page overlays the two distributions.
@@ -41,9 +41,7 @@ test("the compare page overlays base and head latency distributions pooled acros
 
     await page.setViewportSize({ width: 375, height: 800 });
     await lookAt(page.getByTestId("distribution-overlay"), `compare-distribution-${colorScheme}-375`);
-    // Polled: charts measure their new width a moment after the viewport changes.
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    await expect.poll(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await context.close();
   }
 });

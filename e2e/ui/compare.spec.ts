@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
-import { lookAt, uniqueSlug, uploadRun } from "../helpers";
+import { lookAt, uniqueSlug, uploadRun, expectNoSidewaysScroll } from "../helpers";
 
 // The compare issue's table: five rounds of baseline vs five of ManagedAsync (seconds).
 const ROUNDS = {
@@ -52,9 +52,7 @@ test("a compare link opened in a fresh browser shows the verdict and copies the 
     await lookAt(page, `compare-${colorScheme}`);
     await page.setViewportSize({ width: 375, height: 800 });
     await lookAt(page, `compare-${colorScheme}-375`);
-    // Polled: charts measure their new width a moment after the viewport changes.
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    await expect.poll(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await context.close();
   }
 
@@ -155,9 +153,7 @@ test("a compare across another host and load profile warns beside the verdict, l
     await lookAt(page, `compare-environment-${colorScheme}`);
     await page.setViewportSize({ width: 375, height: 800 });
     await lookAt(page, `compare-environment-${colorScheme}-375`);
-    // Polled: charts measure their new width a moment after the viewport changes.
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    await expect.poll(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await context.close();
   }
 });

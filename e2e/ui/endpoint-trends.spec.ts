@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { formatMs } from "../../server/domain/format";
-import { fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import { fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun, expectNoSidewaysScroll } from "../helpers";
 
 /**
  * The per-endpoint trend page on real ghz reports: rounds 1-3 of baseline, then of ManagedAsync, one
@@ -218,10 +218,7 @@ test.describe("endpoint trends page", () => {
         await page.goto(`/projects/${slug}/endpoints/GetListing`);
         await expect.poll(() => linePathCount(page, "latency-chart", "p99Ms")).toBeGreaterThan(0);
         // The page never scrolls sideways; wide tables scroll inside their own box.
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        );
-        expect(overflow).toBeLessThanOrEqual(0);
+        await expectNoSidewaysScroll(page);
         await lookAt(page, `endpoint-trends-${colorScheme}-${viewport.width}`);
       });
     }
@@ -323,10 +320,7 @@ test.describe("a branch over main, with main's noise band", () => {
         await page.emulateMedia({ colorScheme });
         await page.goto(`/projects/${overlaySlug}/endpoints/GetListing?overlay=branch%3Afeature%2Fcache`);
         await expect.poll(() => linePathCount(page, "latency-chart", "overlayP95Ms")).toBeGreaterThan(0);
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        );
-        expect(overflow).toBeLessThanOrEqual(0);
+        await expectNoSidewaysScroll(page);
         await lookAt(page, `endpoint-trends-overlay-${colorScheme}-${viewport.width}`);
       });
     }

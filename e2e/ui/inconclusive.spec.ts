@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
-import { WRITES_SCREENSHOTS, fixture, lookAt, uniqueSlug, uploadRun } from "../helpers";
+import { WRITES_SCREENSHOTS, fixture, lookAt, uniqueSlug, uploadRun, expectNoSidewaysScroll } from "../helpers";
 
 /**
  * One run on main is not a history. A k6 run on main, then one on a feature branch: the upload answers
@@ -17,9 +17,7 @@ async function checkWidths(page: Page, name: string) {
     await lookAt(page, `${name}-${colorScheme}`);
     await page.setViewportSize({ width: 375, height: 812 });
     await lookAt(page, `${name}-375-${colorScheme}`);
-    // Polled: charts measure their new width a moment after the viewport changes.
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    await expect.poll(overflow, { message: `${name} at 375 px (${colorScheme}) scrolls sideways` }).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page, `${name} (${colorScheme})`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }

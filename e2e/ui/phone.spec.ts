@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { WRITES_SCREENSHOTS, lookAt } from "../helpers";
+import { WRITES_SCREENSHOTS, lookAt, expectNoSidewaysScroll } from "../helpers";
 
 /**
  * A reviewer opens a comparison link, the incidents inbox, an incident or a run's page on a phone: at 375 px the
@@ -37,12 +37,6 @@ async function expectOnScreen(cells: Locator, what: string) {
     }),
   );
   expect(offScreen, `${what} off screen at ${cells.page().viewportSize()?.width} px`).toEqual([]);
-}
-
-async function expectNoSidewaysScroll(page: Page, what: string) {
-  // Polled: charts measure their new width a moment after the viewport changes.
-  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  await expect.poll(overflow, { message: `${what} scrolls sideways at ${page.viewportSize()?.width} px` }).toBeLessThanOrEqual(0);
 }
 
 /** `[data-column=…]` cells of the rows `rows` finds. */

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { lookAt } from "../helpers";
+import { lookAt, expectNoSidewaysScroll } from "../helpers";
 
 /**
  * The trend page's noise band on the demo (issue 23): gRPC GetAllCategories is a low latency (p95 6–10
@@ -35,11 +35,7 @@ test("main's band on a low, noisy latency stays at 0 ms or above, and the axis n
     ]) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(viewport);
-      // The page is resized, not reloaded: the charts follow the new width once their ResizeObserver fires
-      // (on a loaded CI machine, after the first measure), so the width is read until it has settled.
-      await expect
-        .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth))
-        .toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       await lookAt(page, `trend-band-step-${colorScheme}-${viewport.width}`);
     }
   }

@@ -3,12 +3,12 @@ import pg from "pg";
 import { AGGREGATE_URL_NAME } from "../../server/domain/run";
 import { median } from "../../server/domain/stats/descriptive";
 import { PrismaClient } from "../../server/generated/prisma/client";
-import { getEndpointTrends } from "../../server/services/endpoint-trends";
-import { getProjectOverview } from "../../server/services/project-overview";
+import { getEndpointTrends } from "../../server/services/trends";
+import { getProjectOverview } from "../../server/services/projects";
 import { listProjectCards } from "../../server/services/projects";
 import { EMPTY_HISTORY_FILTERS } from "../../server/schemas/history";
-import { listRunFilterOptions, listRunHistory } from "../../server/services/run-history";
-import { getRunReport } from "../../server/services/run-page";
+import { listRunFilterOptions, listRunHistory } from "../../server/services/gate";
+import { getRunReport } from "../../server/services/gate";
 import { BENCH_PROJECT_SLUG } from "./page-history";
 import type { SeededHistory } from "./page-history";
 
@@ -25,7 +25,7 @@ const LARGE_SCAN_ROWS = 1_000;
 const TREND_FLOOR_SAMPLES = 11;
 /**
  * How the trend page's history read starts: the whole history of range "all", read once per page scope
- * into the history cache (server/services/trend-history-sql.ts readWholeHistory); later views read only
+ * into the history cache (server/services/trends/trend-history-sql.ts readWholeHistory); later views read only
  * what was appended.
  */
 const TREND_QUERY_START = "SELECT (SELECT history_version";

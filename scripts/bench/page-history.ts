@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createSeededRandom } from "../../server/domain/stats/random";
 import type { SeededRandom } from "../../server/domain/stats/random";
 import type { PrismaClient } from "../../server/generated/prisma/client";
-import { markProjectPending, refreshRollups } from "../../server/services/trend-rollups";
+import { markProjectPending, refreshRollups } from "../../server/services/trends";
 
 /**
  * A synthetic history for the page benchmark, written straight into a fresh database: one project,

@@ -1,6 +1,6 @@
 // npm run bench:profile [-- --uploads 200 --concurrency 8 --embedded]
 //
-// A CPU profile of the upload use case (server/services/upload-run.ts) in this process, without HTTP:
+// A CPU profile of the upload use case (server/services/ingest/upload-run.ts) in this process, without HTTP:
 // 50-endpoint k6 summaries (the bench's wide upload), each a distinct round of one series on main, so
 // each is judged against its baseline and queues change-point detection, as `npm run bench` uploads
 // them. A throw-away database (PostgreSQL on 127.0.0.1:5432 unless --embedded), 40 uploads to warm up
@@ -15,10 +15,10 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../../server/db";
 import { runMetadataSchema } from "../../server/domain/parsers";
 import { findProject } from "../../server/services/projects";
-import { uploadRun } from "../../server/services/upload-run";
-import { uploadOfFiles } from "../../server/services/received-upload";
+import { uploadRun } from "../../server/services/ingest";
+import { uploadOfFiles } from "../../server/services/ingest";
 import { runQueuedJobs } from "../../server/jobs/worker";
-import { jobQueueOf } from "../../server/services/job-queue";
+import { jobQueueOf } from "../../server/services/platform";
 import { ROOT } from "../lib/build";
 import { DEFAULT_POSTGRES_URL, prepareEmbedded, preparePostgres } from "./backends";
 import { synthesizeWideSummary } from "./scale";

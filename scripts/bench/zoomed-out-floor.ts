@@ -1,10 +1,10 @@
 import { AGGREGATE_URL_NAME } from "../../server/domain/run";
 import { median } from "../../server/domain/stats/descriptive";
 import type { PrismaClient } from "../../server/generated/prisma/client";
-import { resolveEndpointPage, resolveTrendScope } from "../../server/services/endpoint-page";
-import { getEndpointTrends } from "../../server/services/endpoint-trends";
-import { readTrendCandidates } from "../../server/services/trend-history-sql";
-import { readRollupBuckets } from "../../server/services/trend-rollups";
+import { resolveEndpointPage, resolveTrendScope } from "../../server/services/trends";
+import { getEndpointTrends } from "../../server/services/trends";
+import { readTrendCandidates } from "../../server/services/trends";
+import { readRollupBuckets } from "../../server/services/trends";
 import { BENCH_PROJECT_SLUG } from "./page-history";
 import type { SeededHistory } from "./page-history";
 

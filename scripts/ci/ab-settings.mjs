@@ -34,7 +34,7 @@ Exit codes: 0 pass (or inconclusive), 1 fail (or inconclusive with BENCHTRACK_IN
 failed or wrote no result.`;
 
 const DEFAULT_MAX_PAIRS = 6;
-/** The server reads at most 100 runs of a job (server/services/run-gate.ts): 50 pairs. */
+/** The server reads at most 100 runs of a job (server/services/gate/run-gate.ts): 50 pairs. */
 const MAX_PAIRS_LIMIT = 50;
 /** What the server accepts as ab_job. */
 const JOB_ID = /^[A-Za-z0-9._:@/-]{1,128}$/;

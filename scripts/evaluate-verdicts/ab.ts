@@ -10,7 +10,7 @@
 import { describeAbJob } from "../../server/domain/gate/ab-job";
 import type { AbJobRun } from "../../server/domain/gate/ab-job";
 import { createSeededRandom } from "../../server/domain/stats/random";
-import type { LoadedRun } from "../../server/services/stored-runs";
+import type { LoadedRun } from "../../server/services/runs";
 import type { EvaluationOptions, PartReport, TargetCheck } from "./shared";
 import { hourAt, judgePure, LEVELS_MS, loadedOfDocument, percent, syntheticDocument, table, Tally } from "./shared";
 

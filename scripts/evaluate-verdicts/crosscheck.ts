@@ -6,7 +6,7 @@
 import { chooseBaselineWindow } from "../../server/domain/gate/baseline-window";
 import { createSeededRandom } from "../../server/domain/stats/random";
 import { openMigratedDatabase } from "../../server/testing/databases";
-import type { LoadedRun } from "../../server/services/stored-runs";
+import type { LoadedRun } from "../../server/services/runs";
 import { casesFor } from "./synthetic";
 import type { EvaluationOptions, PartReport, PureAnswer, Slowdown } from "./shared";
 import { hourAt, judgePure, LEVELS_MS, loadedOfDocument, syntheticDocument, table, upload, uploadOfDocument } from "./shared";

@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { openMigratedDatabase } from "../../server/testing/databases";
-import type { ReceivedUpload } from "../../server/services/received-upload";
-import { uploadOfFiles } from "../../server/services/received-upload";
+import type { ReceivedUpload } from "../../server/services/ingest";
+import { uploadOfFiles } from "../../server/services/ingest";
 import type { Answer, PartReport } from "./shared";
 import { hourAt, runDetectionNow, table, Tally, upload } from "./shared";
 

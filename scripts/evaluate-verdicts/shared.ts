@@ -11,14 +11,14 @@ import { applyRunMetadata, parseUpload, runMetadataSchema, validateParsedRun } f
 import type { SeededRandom } from "../../server/domain/stats/random";
 import type { PrismaClient } from "../../server/generated/prisma/client";
 import { runQueuedJobs } from "../../server/jobs/worker";
-import { jobQueueOf } from "../../server/services/job-queue";
+import { jobQueueOf } from "../../server/services/platform";
 import { findProject } from "../../server/services/projects";
-import type { ReceivedUpload } from "../../server/services/received-upload";
-import { uploadOfFiles } from "../../server/services/received-upload";
+import type { ReceivedUpload } from "../../server/services/ingest";
+import { uploadOfFiles } from "../../server/services/ingest";
 import { decideFromRuns } from "../../server/domain/gate/judge";
-import { toComparable } from "../../server/services/comparisons";
-import type { LoadedRun } from "../../server/services/stored-runs";
-import { uploadRun } from "../../server/services/upload-run";
+import { toComparable } from "../../server/services/compare";
+import type { LoadedRun } from "../../server/services/runs";
+import { uploadRun } from "../../server/services/ingest";
 
 export interface EvaluationOptions {
   trials: number;

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_CHANGE_POINT_OPTIONS } from "../../server/domain/stats/change-points";
 import { createSeededRandom } from "../../server/domain/stats/random";
-import { setRegressionStatus } from "../../server/services/regressions";
+import { setRegressionStatus } from "../../server/services/changes";
 import { openMigratedDatabase } from "../../server/testing/databases";
 import type { EvaluationOptions, PartReport } from "./shared";
 import { hourAt, openedRegressions, percent, runDetectionNow, table, upload, uploadOfDocument } from "./shared";

@@ -6,7 +6,7 @@
  */
 import { chooseBaselineWindow } from "../../server/domain/gate/baseline-window";
 import { createSeededRandom } from "../../server/domain/stats/random";
-import type { LoadedRun } from "../../server/services/stored-runs";
+import type { LoadedRun } from "../../server/services/runs";
 import type { EvaluationOptions, PartReport, PureAnswer, Slowdown, TargetCheck } from "./shared";
 import { hourAt, judgePure, LEVELS_MS, loadedOfDocument, percent, syntheticDocument, table, Tally } from "./shared";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { ReceivedUpload } from "../../server/services/received-upload";
-import { uploadOfFiles } from "../../server/services/received-upload";
+import type { ReceivedUpload } from "../../server/services/ingest";
+import { uploadOfFiles } from "../../server/services/ingest";
 
 /**
  * The real tool outputs kept beside the parser tests, turned into the `ReceivedUpload` the REST API

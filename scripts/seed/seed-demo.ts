@@ -1,12 +1,12 @@
 import { runMetadataSchema } from "../../server/domain/parsers";
 import type { PrismaClient } from "../../server/generated/prisma/client";
 import { findProject } from "../../server/services/projects";
-import { uploadRun } from "../../server/services/upload-run";
+import { uploadRun } from "../../server/services/ingest";
 import { readFixtureUpload } from "./fixture-uploads";
 import { GRPC_PROJECT, HTTP_PROJECT, MICRO_PROJECT, planDemoRuns } from "./plan";
 import type { DemoPlan } from "./plan";
 import { runQueuedJobs } from "../../server/jobs/worker";
-import { jobQueueFor } from "../../server/services/job-queue";
+import { jobQueueFor } from "../../server/services/platform";
 
 /**
  * Loads the demo history into a migrated database through the upload use case (`uploadRun`, as

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { describe, expect, it } from "vitest";
-import { ServiceError } from "../services/errors";
+import { ServiceError } from "../services/platform/errors";
 import { retryAfterHeaders, toTRPCError } from "./errors";
 import { createTRPCRouter, openProcedure } from "./trpc";
 

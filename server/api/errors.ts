@@ -1,8 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { ZodError } from "zod";
-import { toServiceError } from "../services/errors";
-import type { ServiceErrorCode } from "../services/errors";
+import { toServiceError } from "../services/platform";
+import type { ServiceErrorCode } from "../services/platform";
 
 /**
  * A service error as tRPC reports it: the code mapped here and nowhere else, the message kept (an

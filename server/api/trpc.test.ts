@@ -2,9 +2,9 @@ import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
-import { ServiceError } from "../services/errors";
+import { ServiceError } from "../services/platform/errors";
 import { openMigratedDatabase } from "../testing/databases";
-import { credentialsOfHeaders } from "../services/auth";
+import { credentialsOfHeaders } from "../services/access/auth";
 import { adminProcedure, createCallerFactory, createTRPCRouter, openProcedure, readProcedure } from "./trpc";
 
 const ADMIN_TOKEN = "trpc-test-admin-token-0123";

@@ -5,20 +5,20 @@ import type { ReadDb } from "../db";
 import { databaseOf, getDb } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
-import type { Credentials, Principal, ShareRead } from "../services/auth";
-import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited, shareReadTarget } from "../services/auth";
+import type { Credentials, Principal, ShareRead } from "../services/access";
+import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited, shareReadTarget } from "../services/access";
 import { textProblems } from "../domain/parsers/validate";
-import { ServiceError, toServiceError } from "../services/errors";
-import { clientAddressOf } from "../services/rate-limits";
-import { chooseReader, currentWalPosition, shouldRetryOnPrimary, walPositionHeaders, walPositionOf } from "../services/read-replicas";
+import { ServiceError, toServiceError } from "../services/platform";
+import { clientAddressOf } from "../services/platform";
+import { chooseReader, currentWalPosition, shouldRetryOnPrimary, walPositionHeaders, walPositionOf } from "../services/platform";
 import { toTRPCError } from "./errors";
 
 /**
  * What every procedure receives: the database (the primary: read procedures are handed a reader in its
- * place, services/read-replicas.ts) and the caller's credentials — the Authorization header
+ * place, services/platform/read-replicas.ts) and the caller's credentials — the Authorization header
  * (the dashboard sends the admin token there once it is entered), the session cookie a sign-in left,
  * and a share link's token (the page forwards `?share=` in a header). They become a principal by the
- * same rules as the REST API (server/services/auth.ts).
+ * same rules as the REST API (server/services/access/auth.ts).
  */
 export interface TRPCContext extends Credentials {
   db: PrismaClient;
@@ -48,7 +48,7 @@ export async function createTRPCContext(options: { headers: Headers; resHeaders?
 
 /** What a procedure declares beside its input: the one read a share link may open through it, if any. */
 export interface ProcedureMeta {
-  /** A share link opens this read when its scope covers the target named by the input's fields (services/auth.ts:shareReadTarget). */
+  /** A share link opens this read when its scope covers the target named by the input's fields (services/access/auth.ts:shareReadTarget). */
   share?: ShareRead;
 }
 
@@ -107,10 +107,10 @@ export const openProcedure = baseProcedure;
 /**
  * Reads: open unless the server is private (BENCHTRACK_READ_TOKEN); then the read token, the admin or
  * a project token, a signed-in session, or a share link covering the read the procedure declares in
- * `.meta({ share })` (services/auth.ts:requireReadAccess). Without that declaration a share link opens nothing.
+ * `.meta({ share })` (services/access/auth.ts:requireReadAccess). Without that declaration a share link opens nothing.
  * The caller is admitted on the primary (failed authentications are counted there); the procedure then
  * gets a reader as `ctx.db` (a ReadDb: it cannot write), a replica when DATABASE_READ_URL names some, and
- * is asked again on the primary when it misses there (services/read-replicas.ts).
+ * is asked again on the primary when it misses there (services/platform/read-replicas.ts).
  */
 export const readProcedure = baseProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
   // A public server reads for anyone: no token lookup on every read.
@@ -145,7 +145,7 @@ export const writeProcedure = baseProcedure.use(async ({ ctx, next }) => {
 /**
  * The admin only: the admin token, or a session signed in with it, as for the REST API's admin calls.
  * Everything here runs on the primary; a mutation's answer carries the WAL position it left, so the
- * browser's next reads see the change (services/read-replicas.ts).
+ * browser's next reads see the change (services/platform/read-replicas.ts).
  */
 export const adminProcedure = baseProcedure.use(async ({ ctx, type, next }) => {
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);

@@ -1,5 +1,5 @@
 /**
- * The names under which access travels between the browser and the server (server/services/sessions.ts
+ * The names under which access travels between the browser and the server (server/services/access/sessions.ts
  * seals what they carry): the session cookie a sign-in leaves, and a share link's query parameter,
  * which the dashboard forwards to tRPC in a header.
  */

@@ -1,8 +1,8 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { SHARE_PARAM } from "../domain/share";
-import type { Credentials, Principal, ReadTarget } from "../services/auth";
-import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, requireToken, resolvePrincipalLimited } from "../services/auth";
-import { clientAddressOf, takeRateLimit } from "../services/rate-limits";
+import type { Credentials, Principal, ReadTarget } from "../services/access";
+import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, requireToken, resolvePrincipalLimited } from "../services/access";
+import { clientAddressOf, takeRateLimit } from "../services/platform";
 
 /**
  * The client's address for per-address rate limits: the last X-Forwarded-For hop (the one the nearest
@@ -12,7 +12,7 @@ export function clientAddress(request: Request): string {
   return clientAddressOf(request.headers);
 }
 
-/** Who sent the request, by its bearer token only (writes: CI sends a token, never a cookie). services/auth.ts holds the rules. */
+/** Who sent the request, by its bearer token only (writes: CI sends a token, never a cookie). services/access/auth.ts holds the rules. */
 async function authenticate(request: Request, db: PrismaClient): Promise<Principal> {
   return resolvePrincipalLimited(db, { authorization: request.headers.get("authorization") }, clientAddress(request));
 }
@@ -47,7 +47,7 @@ async function takeUploadLimit(request: Request, db: PrismaClient, principal: Pr
 /**
  * Who may call a REST route, checked before its handler runs (and so before it reads the body):
  * - "read": counted against the read limit, then open unless the server is private (requireRead); a
- *   share link only opens the read its route declares (`share`: services/auth.ts:shareReadTarget).
+ *   share link only opens the read its route declares (`share`: services/access/auth.ts:shareReadTarget).
  * - "write": the caller's bearer token becomes a principal (none: anonymous), and the service the route
  *   calls applies its own rule to it (the admin, or a token of the project): the service takes it.
  * - "admin": the admin token, checked here, for routes whose services take no principal.

@@ -1,4 +1,4 @@
-import { ServiceError } from "../services/errors";
+import { ServiceError } from "../services/platform";
 
 /**
  * A request body read as text with a cap, enforced as bytes arrive: a declared Content-Length over the

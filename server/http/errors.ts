@@ -1,4 +1,4 @@
-import type { ServiceError, ServiceErrorCode } from "../services/errors";
+import type { ServiceError, ServiceErrorCode } from "../services/platform";
 
 /**
  * The REST API's one error envelope, `{ error: { code, message, details: [{ path, message }] } }`:

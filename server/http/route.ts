@@ -5,11 +5,11 @@ import { textProblem, textProblems } from "../domain/parsers/validate";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
 import { parseProjectSlug } from "../schemas/projects";
-import type { Principal, ReadTarget, ShareRead } from "../services/auth";
-import { shareReadTarget } from "../services/auth";
-import type { ErrorDetail } from "../services/errors";
-import { ServiceError, toServiceError } from "../services/errors";
-import { chooseReader, currentWalPosition, readWithPrimaryFallback, walPositionHeaders, walPositionOf } from "../services/read-replicas";
+import type { Principal, ReadTarget, ShareRead } from "../services/access";
+import { shareReadTarget } from "../services/access";
+import type { ErrorDetail } from "../services/platform";
+import { ServiceError, toServiceError } from "../services/platform";
+import { chooseReader, currentWalPosition, readWithPrimaryFallback, walPositionHeaders, walPositionOf } from "../services/platform";
 import type { RouteAccess } from "./auth";
 import { admit } from "./auth";
 import { readLimitedText } from "./body-limit";
@@ -102,7 +102,7 @@ export function apiRoute<Params = Record<string, never>>(
 
 /**
  * The database a handler is handed: a read route ("read" access) gets a reader (a ReadDb: a replica when
- * DATABASE_READ_URL names some, services/read-replicas.ts), every other route the primary.
+ * DATABASE_READ_URL names some, services/platform/read-replicas.ts), every other route the primary.
  */
 type RouteDb<Access extends RouteAccess> = Access extends "read" ? ReadDb : PrismaClient;
 
@@ -134,7 +134,7 @@ interface RouteOptions<Access extends RouteAccess> {
 }
 
 interface ProjectRouteOptions<Access extends RouteAccess> extends RouteOptions<Access> {
-  /** The one read a share link may open here (services/auth.ts:shareReadTarget), from the path and query. */
+  /** The one read a share link may open here (services/access/auth.ts:shareReadTarget), from the path and query. */
   share?: ShareRead;
 }
 
@@ -142,7 +142,7 @@ interface ProjectRouteOptions<Access extends RouteAccess> extends RouteOptions<A
  * Admits the caller (on the primary: rate limits and failed authentications are counted there) and runs
  * the handler with its database. A read route reads from a reader chosen for the request's WAL position
  * (the caller's own last write) and is run again on the primary when it misses there; a write's answer
- * (2xx) carries the WAL position it left, so the writer's next reads see it (services/read-replicas.ts).
+ * (2xx) carries the WAL position it left, so the writer's next reads see it (services/platform/read-replicas.ts).
  */
 async function runAdmitted<Params, Access extends RouteAccess>(
   request: Request,

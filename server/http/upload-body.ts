@@ -9,8 +9,8 @@ import { InputError } from "../domain/input-error";
 import type { Env } from "../env";
 import { MAX_NDJSON_FIRST_LINE, isNdjsonStart } from "../domain/parsers/detect";
 import { resolveFormatName } from "../domain/parsers/formats";
-import type { ReceivedFile, ReceivedUpload, StoredRaw } from "../services/received-upload";
-import { filesHash } from "../services/received-upload";
+import type { ReceivedFile, ReceivedUpload, StoredRaw } from "../services/ingest";
+import { filesHash } from "../services/ingest";
 
 /**
  * Reads an upload body in one streaming pass: enforces the size limits as bytes arrive (so an

@@ -1,12 +1,12 @@
 import type PgBoss from "pg-boss";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
-import type { JobData, JobName, JobQueue } from "../services/job-queue";
-import { applyRawRetention } from "../services/raw-retention";
-import { refreshRollups } from "../services/trend-rollups";
-import { detectAndQueueWebhooks, queueProjectRedetection } from "../services/regression-detection";
-import { queueWebhookDigests } from "../services/webhook-digest";
-import { attemptWebhookDelivery, type WebhookAttemptOptions } from "../services/webhooks";
+import type { JobData, JobName, JobQueue } from "../services/platform";
+import { applyRawRetention } from "../services/runs";
+import { refreshRollups } from "../services/trends";
+import { detectAndQueueWebhooks, queueProjectRedetection } from "../services/incidents";
+import { queueWebhookDigests } from "../services/notifications";
+import { attemptWebhookDelivery, type WebhookAttemptOptions } from "../services/notifications";
 
 /**
  * What each job does: one use case each (server/services). A handler that throws fails its job, and the

@@ -3,11 +3,11 @@ import type { Database } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
 import { ingestTestRun } from "../testing/seed";
-import { getJobActivity } from "../services/job-activity";
-import { jobQueueOf, openJobQueue, type JobQueue } from "../services/job-queue";
-import { updateProjectSettings } from "../services/project-settings";
-import { findChangeCandidates, lockSeries, recordChanges, defaultBranchSeriesKey } from "../services/regression-detection";
-import { applyRawRetention } from "../services/raw-retention";
+import { getJobActivity } from "../services/projects/job-activity";
+import { jobQueueOf, openJobQueue, type JobQueue } from "../services/platform/job-queue";
+import { updateProjectSettings } from "../services/projects/project-settings";
+import { findChangeCandidates, lockSeries, recordChanges, defaultBranchSeriesKey } from "../services/incidents/regression-detection";
+import { applyRawRetention } from "../services/runs/raw-retention";
 import { runQueuedJobs } from "./worker";
 
 const ADMIN = { kind: "admin" } as const;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseTarget } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { jobQueueOf } from "../services/job-queue";
+import { jobQueueOf } from "../services/platform/job-queue";
 
 // A worker killed (SIGKILL: no goodbye) while a webhook delivery waits for its retry loses nothing: the
 // job is a row, and the next worker to start delivers it. Real processes, a real receiver, the real queue.

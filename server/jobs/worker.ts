@@ -1,8 +1,8 @@
 import type PgBoss from "pg-boss";
 import { getDatabase } from "../db";
 import { getEnv } from "../env";
-import { toServiceError } from "../services/errors";
-import { listProjectsWithPendingRollups } from "../services/trend-rollups";
+import { toServiceError } from "../services/platform";
+import { listProjectsWithPendingRollups } from "../services/trends";
 import {
   JOB_HEARTBEAT_SECONDS,
   JOB_LEASE_SECONDS,
@@ -12,7 +12,7 @@ import {
   RETENTION_CRON,
   type JobName,
   type JobQueue,
-} from "../services/job-queue";
+} from "../services/platform";
 import { JOB_HANDLERS, type JobContext } from "./handlers";
 
 /**

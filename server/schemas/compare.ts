@@ -22,7 +22,7 @@ export const compareQuerySchema = z.object({
 
 export type CompareQuery = z.infer<typeof compareQuerySchema>;
 
-/** The comparison a query asks for, as the use case takes it (services/comparisons.ts:CompareRequest): absent is null. */
+/** The comparison a query asks for, as the use case takes it (services/compare/comparisons.ts:CompareRequest): absent is null. */
 export function compareRequestOf(query: CompareQuery) {
   return { base: query.base, head: query.head, last: query.last ?? null, test: query.test, tool: query.tool ?? null };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The REST API's one error envelope and its closed set of codes. The codes are the ServiceError codes
- * (server/services/errors.ts); each maps to one HTTP status (server/http/errors.ts) and one tRPC code
+ * (server/services/platform/errors.ts); each maps to one HTTP status (server/http/errors.ts) and one tRPC code
  * (server/api/errors.ts).
  */
 export const ERROR_CODES = [

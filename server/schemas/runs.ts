@@ -2,7 +2,7 @@ import { z } from "zod";
 import { decimalIntegerSchema } from "./integers";
 import { incidentStateSchema } from "./incidents";
 import { projectSlugSchema } from "./projects";
-import { runDocumentSchema } from "../domain/parsers/benchtrack-document";
+import { runDocumentSchema } from "../domain/parsers/benchtrack";
 import { FORMAT_NAMES, resolveFormatName } from "../domain/parsers/formats";
 import { FAIL_ON_VALUES, parseFailOn } from "../domain/fail-on";
 import type { FailOnValue } from "../domain/fail-on";

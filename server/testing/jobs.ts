@@ -1,6 +1,6 @@
 import { getDatabase } from "../db";
 import { runQueuedJobs, type RunQueuedOptions } from "../jobs/worker";
-import { jobQueueOf } from "../services/job-queue";
+import { jobQueueOf } from "../services/platform/job-queue";
 
 /**
  * Runs, in the test's process, every job the app's database has queued (detection after uploads, the

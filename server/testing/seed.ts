@@ -3,10 +3,10 @@ import { POST as createToken } from "@/app/api/v1/projects/[project]/tokens/rout
 import { POST as createProject } from "@/app/api/v1/projects/route";
 import type { RunMetadata } from "../domain/parsers";
 import type { PrismaClient } from "../generated/prisma/client";
-import { ingestRun } from "../services/ingest-run";
-import type { IngestOutcome } from "../services/ingest-run";
-import { uploadOfFiles } from "../services/received-upload";
-import type { ReceivedUpload } from "../services/received-upload";
+import { ingestRun } from "../services/ingest/ingest-run";
+import type { IngestOutcome } from "../services/ingest/ingest-run";
+import { uploadOfFiles } from "../services/ingest/received-upload";
+import type { ReceivedUpload } from "../services/ingest/received-upload";
 import { call } from "./rest-client";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { createCaller } from "../api/root";
 import type { PrismaClient } from "../generated/prisma/client";
-import { newTokenSecret } from "../services/tokens";
+import { newTokenSecret } from "../services/access/tokens";
 import type { Database, DatabaseTarget } from "../db";
 import { openMigratedDatabase, uniqueSlug } from "./databases";
 import { TEST_ADMIN_TOKEN } from "./rest-client";

@@ -1,5 +1,5 @@
 import { createRunAnnotationInputSchema, deleteAnnotationInputSchema } from "../../schemas/annotations";
-import { createAnnotation, deleteAnnotation } from "../../services/annotations";
+import { createAnnotation, deleteAnnotation } from "../../services/trends";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 /** Notes on runs (admin), as /api/v1/projects/:project/runs/:id/annotations and …/annotations/:annotationId. */

@@ -1,5 +1,5 @@
 import { pinBaselineInputSchema, unpinBaselineInputSchema } from "../../schemas/baselines";
-import { pinBaseline, unpinBaseline } from "../../services/baselines";
+import { pinBaseline, unpinBaseline } from "../../services/gate";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 /** Pinned baselines (admin), as PUT and DELETE /api/v1/projects/:project/baseline. */

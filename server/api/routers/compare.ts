@@ -1,10 +1,10 @@
 import { compareInputSchema } from "../../schemas/compare";
 import { projectInputSchema } from "../../schemas/projects";
-import { compareProjectRuns, getCompareChoices } from "../../services/comparisons";
+import { compareProjectRuns, getCompareChoices } from "../../services/compare";
 import { createTRPCRouter, readProcedure } from "../trpc";
 
 export const compareRouter = createTRPCRouter({
-  /** The comparison page's data (server/services/comparisons.ts); NOT_FOUND when a side matches no run, BAD_REQUEST for a bad selector. A share link of this comparison opens it. */
+  /** The comparison page's data (server/services/compare/comparisons.ts); NOT_FOUND when a side matches no run, BAD_REQUEST for a bad selector. A share link of this comparison opens it. */
   get: readProcedure
     .meta({ share: "compare" })
     .input(compareInputSchema)

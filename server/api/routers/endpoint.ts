@@ -1,6 +1,6 @@
 import { parseOverlay } from "../../domain/series/trend-overlay";
 import { endpointTrendsInputSchema } from "../../schemas/trends";
-import { getEndpointTrends } from "../../services/endpoint-trends";
+import { getEndpointTrends } from "../../services/trends";
 import { createTRPCRouter, readProcedure } from "../trpc";
 
 // Procedures for the per-endpoint trend page.

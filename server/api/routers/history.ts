@@ -1,7 +1,7 @@
 import { historyListInputSchema } from "../../schemas/history";
 import { projectInputSchema } from "../../schemas/projects";
 import { requireProject } from "../../services/projects";
-import { listRunFilterOptions, listRunHistory } from "../../services/run-history";
+import { listRunFilterOptions, listRunHistory } from "../../services/gate";
 import { createTRPCRouter, readProcedure } from "../trpc";
 
 // Procedures for the run history page.

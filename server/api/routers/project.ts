@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { projectInputSchema } from "../../schemas/projects";
-import { getProjectOverview } from "../../services/project-overview";
+import { getProjectOverview } from "../../services/projects";
 import { hasOnlyBenchmarks, listProjectCards, requireProject } from "../../services/projects";
 import { createTRPCRouter, readProcedure } from "../trpc";
 

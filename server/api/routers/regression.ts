@@ -1,6 +1,6 @@
 import { projectInputSchema } from "../../schemas/projects";
 import { IMPROVEMENTS_LISTED } from "../../schemas/regressions";
-import { listProjectRegressions } from "../../services/regressions";
+import { listProjectRegressions } from "../../services/changes";
 import { createTRPCRouter, readProcedure } from "../trpc";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db";
-import { sealSession } from "../../services/sessions";
+import { sealSession } from "../../services/access/sessions";
 import { openMigratedDatabase } from "../../testing/databases";
 import { createCaller } from "../root";
 

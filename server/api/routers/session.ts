@@ -1,6 +1,6 @@
-import { isPrivate } from "../../services/auth";
-import { sessionRoleOf } from "../../services/sessions";
-import { describeShareLink } from "../../services/share-links";
+import { isPrivate } from "../../services/access";
+import { sessionRoleOf } from "../../services/access";
+import { describeShareLink } from "../../services/sharing";
 import { createTRPCRouter, openProcedure } from "../trpc";
 
 /**

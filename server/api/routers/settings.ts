@@ -1,8 +1,8 @@
 import { projectInputSchema, updateProjectInputSchema } from "../../schemas/projects";
 import { putSlaPolicyInputSchema } from "../../schemas/sla";
-import { getJobActivity } from "../../services/job-activity";
-import { getSettingsPage, updateProjectSettings } from "../../services/project-settings";
-import { putSlaPolicy } from "../../services/sla-policy";
+import { getJobActivity } from "../../services/projects";
+import { getSettingsPage, updateProjectSettings } from "../../services/projects";
+import { putSlaPolicy } from "../../services/projects";
 import { adminProcedure, createTRPCRouter, readProcedure } from "../trpc";
 
 /** The settings page: what it shows (open to readers), and the admin's changes to settings and SLA policy. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { publicBaseUrl } from "../../public-url";
 import { createShareLinkSchema } from "../../schemas/share-links";
 import { projectSlugSchema } from "../../schemas/projects";
-import { createShareLinkWithMarkdown, describeShareLink } from "../../services/share-links";
+import { createShareLinkWithMarkdown, describeShareLink } from "../../services/sharing";
 import { createTRPCRouter, openProcedure, writeProcedure } from "../trpc";
 
 // Share links from the dashboard: the same minting as POST /api/v1/projects/:project/share-links.

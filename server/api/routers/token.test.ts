@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authenticateToken } from "../../services/auth";
+import { authenticateToken } from "../../services/access/auth";
 import { testDatabaseTargets, uniqueSlug } from "../../testing/databases";
 import { adminCaller, expectAdminOnly, seedProjectWithToken, useRouterDatabase } from "../../testing/trpc-callers";
 

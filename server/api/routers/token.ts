@@ -1,6 +1,6 @@
 import { projectInputSchema } from "../../schemas/projects";
 import { createTokenInputSchema, revokeTokenInputSchema } from "../../schemas/tokens";
-import { createProjectToken, listProjectTokens, revokeProjectToken } from "../../services/project-tokens";
+import { createProjectToken, listProjectTokens, revokeProjectToken } from "../../services/projects";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 /** A project's upload tokens (admin only), as /api/v1/projects/:project/tokens. */

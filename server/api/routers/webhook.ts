@@ -1,6 +1,6 @@
 import { projectInputSchema } from "../../schemas/projects";
 import { updateWebhookInputSchema, webhookDeliveryInputSchema } from "../../schemas/webhooks";
-import { getProjectWebhook, getWebhookDelivery, rotateWebhookSecret, updateWebhookSettings } from "../../services/webhook-settings";
+import { getProjectWebhook, getWebhookDelivery, rotateWebhookSecret, updateWebhookSettings } from "../../services/notifications";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 /** The project's webhook (admin: its URL and secret are secrets), as GET/PUT /api/v1/projects/:project/webhook. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBenchtrack } from "../parsers/benchtrack";
+import { parseBenchtrack } from "../parsers/benchtrack/benchtrack";
 import type { EndpointResult } from "../run";
 import { ISSUE_BASE_P95_MS, ISSUE_HEAD_P95_MS } from "../stats/issue-example.fixture";
 import { createSeededRandom } from "../stats/random";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBenchtrack } from "../parsers/benchtrack";
+import { parseBenchtrack } from "../parsers/benchtrack/benchtrack";
 import type { EndpointResult } from "../run";
 import { chooseGateMetric } from "./gate-metric";
 

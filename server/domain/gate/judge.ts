@@ -1,6 +1,6 @@
 /**
  * The CI gate's verdict on a run (docs/statistics.md, "The CI gate"), pure: its rounds against its
- * series' history, already chosen (server/services/baselines.ts) and read, each endpoint judged on its
+ * series' history, already chosen (server/services/gate/baselines.ts) and read, each endpoint judged on its
  * gate metric, graded against the SLA, and decided (outcome.ts): pass, fail or inconclusive, on what the
  * project (or the upload's `fail_on`) says fails. The upload calls it on the run it has just parsed,
  * before storing it; GET …/verdict and the run page on the stored run.
@@ -68,7 +68,7 @@ export interface GateChange {
   reason: string;
 }
 
-/** How the baseline was chosen, in words and in a word (server/services/baselines.ts). */
+/** How the baseline was chosen, in words and in a word (server/services/gate/baselines.ts). */
 export interface BaselineChoice {
   how: string;
   pinned: boolean;

@@ -13,13 +13,13 @@ import { isCriterionJson } from "./criterion";
 import { isGoBenchText, isGoTest2JsonLine } from "./go-bench";
 import { isGoogleBenchmarkConsole, isGoogleBenchmarkJson } from "./google-benchmark";
 import { isHyperfineCsv, isHyperfineJson } from "./hyperfine";
-import { isHyperfineMarkdown, isHyperfineText } from "./hyperfine-text";
+import { isHyperfineMarkdown, isHyperfineText } from "./hyperfine";
 import { isJmhJson } from "./jmh";
 import { isPytestBenchmarkJson, isPytestBenchmarkText } from "./pytest-benchmark";
 import { isCachegrindText, isCallgrindText } from "./valgrind";
 import { isVitestBenchJson, isVitestBenchText } from "./vitest-bench";
-import { isK6NewSummary } from "./k6-new-summary";
-import { locustCsvKindOf } from "./locust-csv";
+import { isK6NewSummary } from "./k6";
+import { locustCsvKindOf } from "./locust";
 import { parseJsonText } from "./wire";
 
 function isRecord(value: unknown): value is Record<string, unknown> {

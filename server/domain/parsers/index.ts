@@ -11,9 +11,9 @@
 import { InputError } from "../input-error";
 import { endpointKey } from "../run";
 import type { FormatId, ParsedRun } from "../run";
-import { parseArtilleryConsole } from "./artillery-console";
-import { parseArtilleryJson } from "./artillery-json";
-import { parseArtillerySet } from "./artillery-set";
+import { parseArtilleryConsole } from "./artillery";
+import { parseArtilleryJson } from "./artillery";
+import { parseArtillerySet } from "./artillery";
 import { parseAutocannonJson } from "./autocannon";
 import { parseBenchmarkDotNetJson, parseBenchmarkDotNetSet } from "./benchmarkdotnet";
 import { parseBenchmarkjsText } from "./benchmarkjs";
@@ -22,23 +22,23 @@ import { parseCriterionJson, parseCriterionSet } from "./criterion";
 import { describeContent, inspectFile, isUploadWrapper, type Inspection } from "./detect";
 import { describeFormats, FORMATS, formatsInOrder, resolveFormatName } from "./formats";
 import { parseGhz } from "./ghz";
-import { parseGhzCsv } from "./ghz-csv";
+import { parseGhzCsv } from "./ghz";
 import { parseGoBenchJson, parseGoBenchText } from "./go-bench";
 import { parseGoogleBenchmarkConsole, parseGoogleBenchmarkJson } from "./google-benchmark";
-import { parseHeyCsv } from "./hey-csv";
-import { parseHeyText } from "./hey-text";
-import { parseJmeterCsv } from "./jmeter-csv";
+import { parseHeyCsv } from "./hey";
+import { parseHeyText } from "./hey";
+import { parseJmeterCsv } from "./jmeter";
 import { parseHyperfineCsv, parseHyperfineJson } from "./hyperfine";
-import { parseHyperfineMarkdown, parseHyperfineText } from "./hyperfine-text";
-import { parseJmeterXml } from "./jmeter-xml";
+import { parseHyperfineMarkdown, parseHyperfineText } from "./hyperfine";
+import { parseJmeterXml } from "./jmeter";
 import { parseJmhJson } from "./jmh";
-import { K6NdjsonAccumulator } from "./k6-ndjson";
-import { parseK6HandleSummary } from "./k6-handle-summary";
-import { parseK6NewSummary } from "./k6-new-summary";
-import { parseK6SummaryExport } from "./k6-summary";
-import { locustCsvKindFromName, parseLocustCsv } from "./locust-csv";
-import { parseLocustHtml } from "./locust-html";
-import { parseLocustJson } from "./locust-json";
+import { K6NdjsonAccumulator } from "./k6";
+import { parseK6HandleSummary } from "./k6";
+import { parseK6NewSummary } from "./k6";
+import { parseK6SummaryExport } from "./k6";
+import { locustCsvKindFromName, parseLocustCsv } from "./locust";
+import { parseLocustHtml } from "./locust";
+import { parseLocustJson } from "./locust";
 import { parsePytestBenchmark, parsePytestBenchmarkText } from "./pytest-benchmark";
 import { applyRunMetadata, runMetadataSchema, type RunMetadata } from "./metadata";
 import { thinTimelines } from "./timeline";
@@ -46,20 +46,20 @@ import { forEachLine } from "./text-lines";
 import { sourceOf, type DetectedFile, type UploadedFile } from "./uploaded-file";
 import { validateParsedRun } from "./validate";
 import { parseCachegrind, parseCallgrind, parseValgrindFiles } from "./valgrind";
-import { parseVegetaHist } from "./vegeta-hist";
-import { parseVegetaJson } from "./vegeta-json";
-import { parseVegetaSet } from "./vegeta-set";
-import { parseVegetaText } from "./vegeta-text";
+import { parseVegetaHist } from "./vegeta";
+import { parseVegetaJson } from "./vegeta";
+import { parseVegetaSet } from "./vegeta";
+import { parseVegetaText } from "./vegeta";
 import { parseVitestBench, parseVitestBenchText } from "./vitest-bench";
 import { parseWire } from "./wire";
 import { parseWrkText } from "./wrk";
 
 export { parseBenchtrack, runInputSchema, type RunInput } from "./benchtrack";
-export { runDocumentSchema, toBenchtrackDocument, type RunDocument } from "./benchtrack-document";
+export { runDocumentSchema, toBenchtrackDocument, type RunDocument } from "./benchtrack";
 export { isNdjsonStart } from "./detect";
 export type { FormatInfo } from "./format-list";
 export { FORMAT_NAMES, FORMATS, formatsInOrder, resolveFormatName, TOOL_NAMES } from "./formats";
-export { parseK6Ndjson } from "./k6-ndjson";
+export { parseK6Ndjson } from "./k6";
 export { applyRunMetadata, parseMetadataQuery, runMetadataSchema, type RunMetadata } from "./metadata";
 export { validateParsedRun } from "./validate";
 export type { UploadedFile } from "./uploaded-file";
@@ -196,7 +196,7 @@ function normalizeRunMetrics(run: ParsedRun): ParsedRun {
   return { ...run, metrics: { ...run.aggregate.metrics, ...run.metrics }, aggregate: { ...run.aggregate, metrics: {} } };
 }
 
-/** An upload of files, parsed and completed with the query's metadata: what the parse workers run (services/cpu-pool.ts). */
+/** An upload of files, parsed and completed with the query's metadata: what the parse workers run (services/platform/cpu-pool.ts). */
 export function parseUploadedRun(input: UploadInput & { metadata: RunMetadata }): ParsedUpload {
   const parsed = parseUpload(input);
   return { run: completeRun(parsed.run, input.metadata), format: parsed.format };

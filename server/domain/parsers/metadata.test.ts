@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyRunMetadata, parseMetadataQuery } from "./metadata";
 import { readFixtureJson } from "./fixtures/read-fixture";
-import { parseGhz } from "./ghz";
+import { parseGhz } from "./ghz/ghz";
 import { errorOf } from "./fixtures/input-error-of";
 
 describe("parseMetadataQuery", () => {

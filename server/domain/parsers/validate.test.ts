@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyEndpoint, type ParsedRun } from "../run";
-import { parseBenchtrack } from "./benchtrack";
+import { parseBenchtrack } from "./benchtrack/benchtrack";
 import { nameByMethod, parseUpload } from "./index";
 import { validateParsedRun } from "./validate";
 import { errorOf } from "./fixtures/input-error-of";

@@ -22,7 +22,7 @@ import { seriesName } from "./series";
  *   ends at the first run (going back) that passed, was inconclusive, or was judged before outcomes were
  *   kept (null: not known to have failed). The streak goes as soon as the latest run does not fail.
  *
- * Pure: the service (server/services/series-gates.ts) reads the runs, newest first.
+ * Pure: the service (server/services/projects/series-gates.ts) reads the runs, newest first.
  */
 
 /** Runs of a series read for its status: enough for most streaks; a longer one is completed by a lookup (its first run and length). */

@@ -13,7 +13,7 @@ import type { SeriesIdentity } from "./series";
  * arrow (the latest value against the median of the previous runs of its regime: recorded-changes.ts), on
  * p95 for an endpoint and on the mean time per operation for a benchmark (what its gate judges:
  * docs/benchmarks.md), the incidents still being triaged on its series, and what the CI gate last said
- * about it on the default branch (gate-status.ts). The service (server/services/project-overview.ts)
+ * about it on the default branch (gate-status.ts). The service (server/services/projects/project-overview.ts)
  * reads the rows; everything here is computed from them.
  */
 

@@ -6,7 +6,7 @@ import { byLargestChange } from "../incidents/summary";
 import type { IncidentState } from "../incidents/state";
 
 /**
- * What the overview reads of an endpoint's recorded changes (server/services/project-overview.ts reads
+ * What the overview reads of an endpoint's recorded changes (server/services/projects/project-overview.ts reads
  * them), so its trend column agrees with the incidents inbox:
  *
  * - **Active incidents.** An endpoint with a regression of its series in an incident still open or being

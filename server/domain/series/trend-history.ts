@@ -3,7 +3,7 @@
  * trend-history-cache.ts), compact: per run, in the history's order (started_at, then run id), the
  * result id, the run id, the start time and the five values run selection reads, in typed arrays. Pure:
  * appending, and choosing the candidates run selection picks from exactly as the database does
- * (server/services/trend-history-sql.ts readTrendCandidates), are tested without a database.
+ * (server/services/trends/trend-history-sql.ts readTrendCandidates), are tested without a database.
  *
  * Values follow PostgreSQL's float8 semantics, so a candidate chosen here is the one the SQL chooses:
  * null is skipped by min and max, NaN is greater than every number and equal to itself.

@@ -1,7 +1,7 @@
 /**
  * The trend charts' markers: what each says (a change point's incident, metric and change, a pinned baseline,
  * a note or a deploy/change marker) and where it stands on the history. Pure: the service
- * (server/services/marked-runs.ts) reads the stored changes, pins and annotations, and the history's
+ * (server/services/trends/marked-runs.ts) reads the stored changes, pins and annotations, and the history's
  * read tells where their runs stand.
  */
 import { formatDeltaPct } from "../format";

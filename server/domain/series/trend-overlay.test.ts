@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { METRICS, metricRange } from "../metrics";
 import { readFixtureJson } from "../parsers/fixtures/read-fixture";
-import { parseGhz } from "../parsers/ghz";
+import { parseGhz } from "../parsers/ghz/ghz";
 import { median } from "../stats/descriptive";
 import { learnNoiseBand } from "../stats/noise-band";
 import {

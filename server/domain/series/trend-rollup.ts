@@ -1,7 +1,7 @@
 /**
  * Rollups: a series' runs summarised by day or week (UTC), so a trend over years reads a few
  * hundred rows instead of every run (docs/rollups.md). Pure: bucket arithmetic, merging summaries, and
- * the points a bucket chart draws. The SQL that fills and reads them is server/services/trend-rollups.ts.
+ * the points a bucket chart draws. The SQL that fills and reads them is server/services/trends/trend-rollups.ts.
  *
  * What a bucket keeps, and why each is exact when buckets are merged (a day's summaries into a
  * series' week, or several branches' series into the page's "every branch"):

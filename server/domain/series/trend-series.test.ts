@@ -102,7 +102,7 @@ describe("selectTrendRuns", () => {
 });
 
 /**
- * The database's preselection (server/services/trend-history-sql.ts) in a few lines: per bucket of
+ * The database's preselection (server/services/trends/trend-history-sql.ts) in a few lines: per bucket of
  * positions its lowest and highest p95, the first and last runs, and each pinned line's extremes.
  */
 function preselect(rows: readonly TrendRow[], maxPoints: number) {

@@ -2,7 +2,7 @@
  * What a failed webhook delivery says where people read it (the delivery log, the jobs list): the kind
  * of failure in a few words, never the error's own text, which names internal addresses and ports
  * ("connect ECONNREFUSED 10.0.0.5:8080"), host names or certificate details. The error in full goes to
- * the server's log only (server/services/webhooks.ts).
+ * the server's log only (server/services/notifications/webhooks.ts).
  */
 
 /** Error codes (Node's, undici's) by what they mean to whoever reads the log. */

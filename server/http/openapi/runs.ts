@@ -1,4 +1,4 @@
-import { runDocumentSchema } from "../../domain/parsers/benchtrack-document";
+import { runDocumentSchema } from "../../domain/parsers/benchtrack";
 import { runInputSchema } from "../../domain/parsers/benchtrack";
 import { FORMAT_NAMES } from "../../domain/parsers/formats";
 import { runMetadataSchema } from "../../domain/parsers/metadata";

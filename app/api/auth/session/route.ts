@@ -3,10 +3,10 @@ import { getDb } from "@/server/db";
 import { SESSION_COOKIE } from "@/server/domain/share";
 import { clientAddress } from "@/server/http/auth";
 import { readLimitedText } from "@/server/http/body-limit";
-import { safeNextPath, signInRole } from "@/server/services/auth";
-import { ServiceError } from "@/server/services/errors";
-import { checkAuthFailures, recordAuthFailure } from "@/server/services/rate-limits";
-import { SESSION_TTL_SECONDS, sealSession } from "@/server/services/sessions";
+import { safeNextPath, signInRole } from "@/server/services/access";
+import { ServiceError } from "@/server/services/platform";
+import { checkAuthFailures, recordAuthFailure } from "@/server/services/platform";
+import { SESSION_TTL_SECONDS, sealSession } from "@/server/services/access";
 
 /**
  * The most a form may send: a token, `next` (a page's path and query) and `action` fit in a few kB;
@@ -18,7 +18,7 @@ const SESSION_FORM_MAX_BYTES = 16 * 1024;
 /**
  * POST /api/auth/session — the sign-in form (token, next) and the sign-out button (action=sign-out).
  * Signing in sets the session cookie (httpOnly, SameSite=Lax, Secure over HTTPS, 7 days) and goes to
- * `next` (a path of this site only: services/auth.ts:safeNextPath); a wrong token goes back to the form
+ * `next` (a path of this site only: services/access/auth.ts:safeNextPath); a wrong token goes back to the form
  * with `error`. Answers are 303 redirects: this is a form target, not an API. Two plain-text refusals:
  * 403 for a request another site sent (its Origin, or Sec-Fetch-Site: cross-site: server/cross-site.ts),
  * signing out included, and 413 for a body over SESSION_FORM_MAX_BYTES (no form of this site comes near).

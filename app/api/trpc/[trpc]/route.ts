@@ -4,7 +4,7 @@ import { retryAfterHeaders } from "@/server/api/errors";
 import { createTRPCContext } from "@/server/api/trpc";
 import { readLimitedText } from "@/server/http/body-limit";
 import { errorResponse } from "@/server/http/errors";
-import { toServiceError } from "@/server/services/errors";
+import { toServiceError } from "@/server/services/platform";
 
 /**
  * The largest tRPC request body: a batch of mutations from the dashboard, the largest an SLA policy

@@ -1,5 +1,5 @@
 import { accessRoute, otherMethods } from "@/server/http/route";
-import { createProject } from "@/server/services/project-settings";
+import { createProject } from "@/server/services/projects";
 import { listProjects } from "@/server/services/projects";
 
 // GET /api/v1/projects — list projects

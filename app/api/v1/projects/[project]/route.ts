@@ -1,5 +1,5 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { getProjectSettings, updateProjectSettings } from "@/server/services/project-settings";
+import { getProjectSettings, updateProjectSettings } from "@/server/services/projects";
 
 // GET /api/v1/projects/:project — the project and its settings
 export const GET = projectRoute({ access: "read" }, async ({ db, slug }) => Response.json(await getProjectSettings(db, slug)));

@@ -2,7 +2,7 @@ import { ImageResponse } from "next/og";
 import { comparisonImageContent } from "@/server/domain/report/comparison-image";
 import { projectRoute } from "@/server/http/route";
 import { compareQuerySchema, compareRequestOf } from "@/server/schemas/compare";
-import { compareProjectRuns } from "@/server/services/comparisons";
+import { compareProjectRuns } from "@/server/services/compare";
 
 const VERDICT_COLOUR = { regressed: "#dc2626", improved: "#16a34a", unchanged: "#64748b", inconclusive: "#d97706" } as const;
 const TONE_COLOUR = { bad: "#f87171", good: "#4ade80", muted: "#94a3b8" } as const;

@@ -1,6 +1,6 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { annotationQuerySchema, toAnnotationJson } from "@/server/schemas/annotations";
-import { createMarker, listAnnotations } from "@/server/services/annotations";
+import { createMarker, listAnnotations } from "@/server/services/trends";
 
 // GET /api/v1/projects/:project/annotations?from=&to=&kind= — the project's notes and markers, oldest first
 export const GET = projectRoute({ access: "read" }, async ({ db, slug, readQuery }) => {

@@ -1,7 +1,7 @@
 import { renderGradeBadge } from "@/server/domain/sla/badge";
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { isPrivate } from "@/server/services/auth";
-import { getBadgeGrade } from "@/server/services/badge-grade";
+import { isPrivate } from "@/server/services/access";
+import { getBadgeGrade } from "@/server/services/projects";
 
 // GET /api/v1/projects/:project/badge.svg — SLA grade of the latest run on the default branch (?label= narrows it)
 export const GET = projectRoute({ access: "read" }, async ({ db, slug, searchParams }) => {

@@ -1,5 +1,5 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { listBaselinePins, pinBaseline, unpinBaseline } from "@/server/services/baselines";
+import { listBaselinePins, pinBaseline, unpinBaseline } from "@/server/services/gate";
 
 // GET /api/v1/projects/:project/baseline — pinned baselines (none: each run is compared with its label's recent runs on the default branch)
 export const GET = projectRoute({ access: "read" }, async ({ db, slug }) => Response.json(await listBaselinePins(db, slug)));

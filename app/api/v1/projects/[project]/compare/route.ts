@@ -1,6 +1,6 @@
 import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route";
 import { compareQuerySchema, compareRequestOf } from "@/server/schemas/compare";
-import { compareProjectRuns } from "@/server/services/comparisons";
+import { compareProjectRuns } from "@/server/services/compare";
 
 // GET /api/v1/projects/:project/compare?base=<selector>&head=<selector> — before/after comparison (JSON or Markdown)
 export const GET = projectRoute({ access: "read", share: "compare" }, async ({ request, db, slug, readQuery, baseUrl }) => {

@@ -1,6 +1,6 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { regressionsQuerySchema } from "@/server/schemas/regressions";
-import { listProjectRegressions, toRegressionJson } from "@/server/services/regressions";
+import { listProjectRegressions, toRegressionJson } from "@/server/services/changes";
 
 // GET /api/v1/projects/:project/regressions — detected regressions and improvements, newest first (?status=open&kind=regression)
 export const GET = projectRoute({ access: "read" }, async ({ db, slug, readQuery, baseUrl }) => {

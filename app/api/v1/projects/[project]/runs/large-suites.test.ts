@@ -7,7 +7,7 @@ import { POST as uploadRun } from "./route";
 
 // Large and hostile benchmark suites through the upload route (issue 36): a million benchmark lines are
 // refused at the cap's line (413) with nothing stored, and a suite at the cap (10,000 benchmarks) is
-// stored whole. Parsing runs in the parse threads (services/cpu-pool.ts). On the embedded database
+// stored whole. Parsing runs in the parse threads (services/platform/cpu-pool.ts). On the embedded database
 // and, with DATABASE_URL, PostgreSQL.
 setUpRouteTestDatabase();
 

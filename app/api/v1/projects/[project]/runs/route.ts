@@ -3,11 +3,11 @@ import { getEnv } from "@/server/env";
 import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route";
 import { readUpload, uploadLimitsOf } from "@/server/http/upload-body";
 import { listRunsQuerySchema, parseUploadQuery } from "@/server/schemas/runs";
-import { ServiceError } from "@/server/services/errors";
+import { ServiceError } from "@/server/services/platform";
 import { requireProject } from "@/server/services/projects";
-import { runPageUrl } from "@/server/services/run-document";
+import { runPageUrl } from "@/server/services/runs";
 import { listRuns } from "@/server/services/runs";
-import { authorizeUpload, uploadRun } from "@/server/services/upload-run";
+import { authorizeUpload, uploadRun } from "@/server/services/ingest";
 
 // POST /api/v1/projects/:project/runs — upload a run (a tool's raw output, the Benchtrack format, or a wrapper)
 export const POST = projectRoute({ access: "upload" }, async ({ request, db, principal, slug, searchParams, baseUrl }) => {

@@ -5,7 +5,7 @@ import { POST as signIn } from "@/app/api/auth/session/route";
 import { createCaller } from "@/server/api/root";
 import { getDb } from "@/server/db";
 import { SESSION_COOKIE, SHARE_PARAM } from "@/server/domain/share";
-import { sealSession, sealShare } from "@/server/services/sessions";
+import { sealSession, sealShare } from "@/server/services/access/sessions";
 import { uniqueSlug } from "@/server/testing/databases";
 import { call, TEST_ADMIN_TOKEN, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { GET as badge } from "../badge.svg/route";
@@ -77,7 +77,7 @@ describe("a private server's tRPC", () => {
     expect((await shared.compare.get(input)).head.runs.map((run) => run.id)).toEqual([runIds[2]]);
     expect((await shared.project.get({ project: slug })).slug).toBe(slug);
     await expect(shared.compare.get({ ...input, head: runIds[1]! })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    // The runs it names open too (their pages, raw uploads and JSON: services/auth.ts:shareCovers).
+    // The runs it names open too (their pages, raw uploads and JSON: services/access/auth.ts:shareCovers).
     expect((await shared.run.get({ project: slug, id: runIds[2]! })).run.id).toBe(runIds[2]);
     const narrower = await caller({ share: (await sealShare({ kind: "compare", project: slug, base: runIds[1]!, head: runIds[2]!, tool: null }, 3600)).token });
     await expect(narrower.run.get({ project: slug, id: runIds[0]! })).rejects.toMatchObject({ code: "FORBIDDEN" });

@@ -1,5 +1,5 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { createShareLink } from "@/server/services/share-links";
+import { createShareLink } from "@/server/services/sharing";
 
 // POST /api/v1/projects/:project/share-links — a read-only, expiring link to one comparison or run (admin or project token)
 export const POST = projectRoute({ access: "write" }, async ({ db, principal, slug, readBody, baseUrl }) =>

@@ -1,5 +1,5 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { getProjectSlaPolicy, putSlaPolicy } from "@/server/services/sla-policy";
+import { getProjectSlaPolicy, putSlaPolicy } from "@/server/services/projects";
 
 // GET /api/v1/projects/:project/sla — the project's SLA policy ({ targets: [] } when it has none)
 export const GET = projectRoute({ access: "read" }, async ({ db, slug }) => Response.json(await getProjectSlaPolicy(db, slug)));

@@ -1,5 +1,5 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { createProjectToken, listProjectTokens } from "@/server/services/project-tokens";
+import { createProjectToken, listProjectTokens } from "@/server/services/projects";
 
 // POST /api/v1/projects/:project/tokens — create an upload token (admin); the secret is in this answer only
 export const POST = projectRoute({ access: "write" }, async ({ db, principal, slug, readBody }) =>

@@ -1,6 +1,6 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { putWebhookSchema } from "@/server/schemas/webhooks";
-import { getProjectWebhook, updateWebhookSettings } from "@/server/services/webhook-settings";
+import { getProjectWebhook, updateWebhookSettings } from "@/server/services/notifications";
 
 // GET /api/v1/projects/:project/webhook — the webhook (URL, format, digest, signing secret) and the last 50 deliveries (admin)
 export const GET = projectRoute({ access: "admin" }, async ({ db, slug }) => Response.json(await getProjectWebhook(db, slug)));

@@ -1,5 +1,5 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { deleteAnnotation } from "@/server/services/annotations";
+import { deleteAnnotation } from "@/server/services/trends";
 
 // DELETE /api/v1/projects/:project/annotations/:annotationId — delete an annotation (admin)
 export const DELETE = projectRoute<{ project: string; annotationId: string }, "write">({ access: "write" }, async ({ db, principal, slug, params }) => {

@@ -1,6 +1,6 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { updateRegressionSchema } from "@/server/schemas/regressions";
-import { setRegressionStatus, toRegressionJson } from "@/server/services/regressions";
+import { setRegressionStatus, toRegressionJson } from "@/server/services/changes";
 
 // PATCH /api/v1/projects/:project/regressions/:id — acknowledge, dismiss or reopen (admin)
 export const PATCH = projectRoute<{ project: string; id: string }, "admin">({ access: "admin" }, async ({ db, slug, params, readBody, baseUrl }) => {

@@ -1,7 +1,7 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { notFound } from "@/server/services/errors";
+import { notFound } from "@/server/services/platform";
 import { requireProject } from "@/server/services/projects";
-import { getRunDocument } from "@/server/services/run-document";
+import { getRunDocument } from "@/server/services/runs";
 
 // GET /api/v1/projects/:project/runs/:id — one stored run in the Benchtrack format, normalized
 export const GET = projectRoute<{ project: string; id: string }, "read">({ access: "read", share: "run" }, async ({ db, slug, params, baseUrl }) => {

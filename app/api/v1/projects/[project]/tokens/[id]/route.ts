@@ -1,5 +1,5 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
-import { revokeProjectToken } from "@/server/services/project-tokens";
+import { revokeProjectToken } from "@/server/services/projects";
 
 // DELETE /api/v1/projects/:project/tokens/:id — revoke a token (admin)
 export const DELETE = projectRoute<{ project: string; id: string }, "write">({ access: "write" }, async ({ db, principal, slug, params }) => {

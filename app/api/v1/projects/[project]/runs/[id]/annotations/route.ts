@@ -1,6 +1,6 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { toAnnotationJson } from "@/server/schemas/annotations";
-import { createAnnotation, listRunAnnotations } from "@/server/services/annotations";
+import { createAnnotation, listRunAnnotations } from "@/server/services/trends";
 
 type Params = { project: string; id: string };
 

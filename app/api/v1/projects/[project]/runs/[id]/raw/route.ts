@@ -3,7 +3,7 @@ import { createGunzip } from "node:zlib";
 import { z } from "zod";
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { decimalIntegerSchema } from "@/server/schemas/integers";
-import { notFound, ServiceError } from "@/server/services/errors";
+import { notFound, ServiceError } from "@/server/services/platform";
 import { requireProject } from "@/server/services/projects";
 import { findRawUploads, readRawGzip } from "@/server/services/runs";
 

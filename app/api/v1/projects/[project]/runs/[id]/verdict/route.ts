@@ -1,6 +1,6 @@
 import { parseFailOn } from "@/server/domain/fail-on";
 import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route";
-import { getRunGate } from "@/server/services/run-gate";
+import { getRunGate } from "@/server/services/gate";
 
 // GET /api/v1/projects/:project/runs/:id/verdict — the CI verdict of a stored run (?fail_on=regression,sla|none)
 export const GET = projectRoute<{ project: string; id: string }, "read">({ access: "read", share: "run" }, async ({ request, db, slug, params, searchParams, baseUrl }) => {

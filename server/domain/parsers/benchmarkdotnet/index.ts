@@ -1,0 +1,5 @@
+/**
+ * The benchmarkdotnet parsers: the public face the format registry (../index.ts, ../format-list.ts) and other code
+ * use; the files beside it are this tool's own.
+ */
+export { isBenchmarkDotNetJson, parseBenchmarkDotNetJson, parseBenchmarkDotNetSet } from "./benchmarkdotnet";

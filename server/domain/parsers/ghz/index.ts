@@ -1,0 +1,6 @@
+/**
+ * The ghz parsers: the public face the format registry (../index.ts, ../format-list.ts) and other code
+ * use; the files beside it are this tool's own.
+ */
+export { parseGhzCsv } from "./ghz-csv";
+export { parseGhz } from "./ghz";

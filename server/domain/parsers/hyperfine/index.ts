@@ -1,0 +1,6 @@
+/**
+ * The hyperfine parsers: the public face the format registry (../index.ts, ../format-list.ts) and other code
+ * use; the files beside it are this tool's own.
+ */
+export { isHyperfineMarkdown, isHyperfineText, parseHyperfineMarkdown, parseHyperfineText } from "./hyperfine-text";
+export { isHyperfineCsv, isHyperfineJson, parseHyperfineCsv, parseHyperfineJson } from "./hyperfine";

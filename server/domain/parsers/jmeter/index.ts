@@ -1,0 +1,6 @@
+/**
+ * The jmeter parsers: the public face the format registry (../index.ts, ../format-list.ts) and other code
+ * use; the files beside it are this tool's own.
+ */
+export { parseJmeterCsv } from "./jmeter-csv";
+export { parseJmeterXml } from "./jmeter-xml";

@@ -1,0 +1,346 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { getEnv } from "../../env";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { SESSION_COOKIE, SHARE_HEADER } from "../../domain/share";
+import { parseRunSelector } from "../../domain/compare/selector";
+import { ServiceError } from "../platform";
+import { checkAuthFailures, recordAuthFailure } from "../platform";
+import type { ShareScope } from "./sessions";
+import { sessionRoleOf, shareScopeOf } from "./sessions";
+import { findActiveToken, touchToken } from "./tokens";
+
+/**
+ * Who is calling, and what they may do: the rules both transports apply (REST and tRPC read the same
+ * credentials from their requests). The admin token comes from the environment and may do everything;
+ * a project token may upload to its project; with BENCHTRACK_READ_TOKEN set the server is private and
+ * reading needs that token, the admin token, a project token, a session signed in with one of them
+ * (sessions.ts), or a share link for the one comparison or run it names.
+ */
+export type Principal =
+  | { kind: "admin" }
+  | { kind: "project-token"; tokenId: string; projectId: string }
+  /** The read token, or a browser signed in with it: reads everything, writes nothing. */
+  | { kind: "reader" }
+  /** A share link: reads one comparison or one run, nothing else. */
+  | { kind: "share"; scope: ShareScope }
+  | { kind: "anonymous" };
+
+/** What a request carries that may identify its caller; each transport reads these from its own request. */
+export interface Credentials {
+  /** The Authorization header. */
+  authorization?: string | null;
+  /** The session cookie's value (sessions.ts). */
+  session?: string | null;
+  /** A share link's token (sessions.ts). */
+  share?: string | null;
+}
+
+/** The value of one cookie of a Cookie header, or null. */
+function cookieValue(cookieHeader: string | null, name: string): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(";")) {
+    const separator = part.indexOf("=");
+    if (separator === -1) continue;
+    if (part.slice(0, separator).trim() !== name) continue;
+    const raw = part.slice(separator + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return null;
+}
+
+/**
+ * The credentials a request's headers carry, read the same way by both transports: the Authorization
+ * header, the session cookie, and a share link's token in the header the dashboard forwards it in (a
+ * REST request may also carry it as `?share=`: server/http/auth.ts).
+ */
+export function credentialsOfHeaders(headers: Headers): Credentials {
+  return {
+    authorization: headers.get("authorization"),
+    session: cookieValue(headers.get("cookie"), SESSION_COOKIE),
+    share: headers.get(SHARE_HEADER),
+  };
+}
+
+/**
+ * Who is calling, from every credential a request may carry, strongest first: a bearer token (admin,
+ * read or project; an unknown one is refused), then a signed-in session, then a share link. Forged or
+ * expired sessions and share links count as none.
+ */
+async function resolvePrincipal(db: PrismaClient, credentials: Credentials): Promise<Principal> {
+  const token = bearerTokenOf(credentials.authorization ?? null);
+  if (token !== null) {
+    const readToken = getEnv().BENCHTRACK_READ_TOKEN;
+    if (readToken && sameSecret(token, readToken)) return { kind: "reader" };
+    return authenticateToken(db, token);
+  }
+  const role = await sessionRoleOf(credentials.session);
+  if (role === "admin") return { kind: "admin" };
+  if (role === "read") return { kind: "reader" };
+  const scope = await shareScopeOf(credentials.share);
+  if (scope) return { kind: "share", scope };
+  return { kind: "anonymous" };
+}
+
+/** Whether the server is private (BENCHTRACK_READ_TOKEN set): then every read needs a principal. */
+export function isPrivate(): boolean {
+  return Boolean(getEnv().BENCHTRACK_READ_TOKEN);
+}
+
+/** What a read asks for, so a share link can be held to its one comparison or run. */
+export type ReadTarget =
+  | { kind: "any" }
+  | { kind: "project"; project: string }
+  | { kind: "compare"; project: string; base: string; head: string; tool: string | null }
+  | { kind: "run"; project: string; runId: string };
+
+/**
+ * Whether a share link's scope covers a read — the one place this is decided. A comparison's link opens
+ * that comparison (and the same comparison narrowed to one tool: a subset of its runs), and the run
+ * pages, raw uploads and JSON of the runs it names; a run's link opens that run's page, raw upload and
+ * JSON. Both open their project's name (every page's header). Links minted here name their runs by id
+ * (services/sharing/share-links.ts pins a comparison's selectors when minting), so this needs no database.
+ */
+export function shareCovers(scope: ShareScope, target: ReadTarget): boolean {
+  if (target.kind === "any" || target.project !== scope.project) return false;
+  if (target.kind === "project") return true;
+  if (target.kind === "compare") {
+    return (
+      scope.kind === "compare" &&
+      scope.base === target.base &&
+      scope.head === target.head &&
+      (scope.tool === null || scope.tool === target.tool)
+    );
+  }
+  if (scope.kind === "run") return scope.runId === target.runId;
+  return sharedRunIds(scope).includes(target.runId);
+}
+
+/** The runs a comparison's share link names by id: both sides, when they are run-id lists (a selector such as `label:x` names none). */
+function sharedRunIds(scope: Extract<ShareScope, { kind: "compare" }>): string[] {
+  return [scope.base, scope.head].flatMap((side) => {
+    try {
+      const selector = parseRunSelector(side, "side");
+      return selector.kind === "ids" ? selector.ids : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * The reads a share link may open, each declared where the read is served — a tRPC procedure's
+ * `meta.share` (server/api/trpc.ts), a page in SHARE_PAGES below, the comparison image's route —
+ * and turned into its target here, from the read's named fields (a procedure's input; a page's path
+ * parameters, then its query): "project" (the project's name, for every page's header), "compare"
+ * (`base`, `head`, `tool`) or "run" (`id`).
+ */
+export type ShareRead = "project" | "compare" | "run";
+
+export function shareReadTarget(share: ShareRead | undefined, field: (name: string) => string | null): ReadTarget {
+  const project = field("project");
+  if (share === undefined || project === null) return { kind: "any" };
+  if (share === "project") return { kind: "project", project };
+  if (share === "compare") {
+    const [base, head] = [field("base"), field("head")];
+    return base !== null && head !== null ? { kind: "compare", project, base, head, tool: field("tool") } : { kind: "any" };
+  }
+  const runId = field("id");
+  return runId !== null ? { kind: "run", project, runId } : { kind: "any" };
+}
+
+/**
+ * The pages a share link may open (`:name` is a path parameter), beside the procedures and REST routes
+ * that feed them; shareCovers decides which of them a given link opens.
+ */
+const SHARE_PAGES: { path: string[]; share: ShareRead }[] = [
+  { path: ["projects", ":project", "compare"], share: "compare" },
+  { path: ["projects", ":project", "compare", "og"], share: "compare" },
+  { path: ["projects", ":project", "runs", ":id"], share: "run" },
+];
+
+/** What a page URL reads, as far as a share link is concerned: a comparison (or its image), a run, or anything. */
+export function readTargetOfPage(url: URL): ReadTarget {
+  const parts = url.pathname.split("/").filter(Boolean).map((part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  });
+  for (const page of SHARE_PAGES) {
+    if (page.path.length !== parts.length) continue;
+    const params = new Map<string, string>();
+    const matches = page.path.every((segment, index) => {
+      if (segment.startsWith(":")) params.set(segment.slice(1), parts[index]!);
+      return segment.startsWith(":") || segment === parts[index];
+    });
+    if (matches) return shareReadTarget(page.share, (name) => params.get(name) ?? url.searchParams.get(name));
+  }
+  return { kind: "any" };
+}
+
+/**
+ * Reading: open unless the server is private; then the admin, a project token, the read token, a
+ * signed-in session, or a share link whose scope covers the target.
+ */
+export function requireReadAccess(principal: Principal, target: ReadTarget): void {
+  if (!isPrivate()) return;
+  if (principal.kind === "admin" || principal.kind === "project-token" || principal.kind === "reader") return;
+  if (principal.kind === "share") {
+    if (shareCovers(principal.scope, target)) return;
+    throw new ServiceError("forbidden", "This share link opens one comparison (with its runs) or one run only; sign in to see the rest");
+  }
+  throw new ServiceError(
+    "unauthorized",
+    "This Benchtrack is private: sign in at /sign-in, or send Authorization: Bearer <read, admin or project token>",
+  );
+}
+
+/**
+ * Said after a refusal on a server with no admin token, so a 401 is not taken for a mistyped token: the
+ * admin token the caller reached for does not exist here. Names the variable and the file `npm start`
+ * would keep it in, never a path of this machine.
+ */
+export function noAdminTokenNote(): string {
+  const env = getEnv();
+  if (env.BENCHTRACK_ADMIN_TOKEN) return "";
+  return env.DATABASE_URL
+    ? " This server has no admin token configured: set BENCHTRACK_ADMIN_TOKEN (16 characters or more) in its environment and restart it."
+    : " This server has no admin token configured: start it with `npm start`, which makes one (kept in $BENCHTRACK_DATA_DIR/admin-token), or set BENCHTRACK_ADMIN_TOKEN (16 characters or more) in its environment.";
+}
+
+/** The token of an `Authorization: Bearer <token>` header (null without a header); any other form is refused. */
+function bearerTokenOf(authorization: string | null): string | null {
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (match?.[1]) return match[1];
+  // "Bearer " and nothing: the shell variable meant to hold the token was empty.
+  const message = /^Bearer\s*$/i.test(authorization)
+    ? 'The Authorization header holds no token after "Bearer" (was the variable meant to hold it empty in your shell?).'
+    : 'The Authorization header must be "Bearer <token>".';
+  throw new ServiceError("unauthorized", `${message}${noAdminTokenNote()}`);
+}
+
+/** Compares secrets in constant time (hashing first makes the lengths equal). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** The principal a bearer token stands for (null: no token); an unknown or revoked token is refused. */
+export async function authenticateToken(db: PrismaClient, token: string | null): Promise<Principal> {
+  if (token === null) return { kind: "anonymous" };
+  const adminToken = getEnv().BENCHTRACK_ADMIN_TOKEN;
+  if (adminToken && sameSecret(token, adminToken)) return { kind: "admin" };
+  const projectToken = await findActiveToken(db, token);
+  if (projectToken) {
+    await touchToken(db, projectToken.id);
+    return { kind: "project-token", tokenId: projectToken.id, projectId: projectToken.projectId };
+  }
+  throw new ServiceError("unauthorized", `The token is not valid (unknown or revoked).${noAdminTokenNote()}`);
+}
+
+/** Any write: a bearer token first (which one may do what, each service decides). */
+export function requireToken(action: string): never {
+  throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>.${noAdminTokenNote()}`);
+}
+
+export function requireAdmin(principal: Principal): void {
+  if (principal.kind === "admin") return;
+  if (principal.kind === "anonymous" || principal.kind === "share") {
+    throw new ServiceError("unauthorized", `This call needs the admin token: Authorization: Bearer $BENCHTRACK_ADMIN_TOKEN.${noAdminTokenNote()}`);
+  }
+  throw new ServiceError("forbidden", "This call needs the admin token; a project or read token may not do it");
+}
+
+/**
+ * Uploading to a project (or another write CI does with the project's token, such as posting a deploy
+ * marker): the admin, or a token of that very project.
+ */
+export function requireUploadTo(
+  principal: Principal,
+  projectId: string | null,
+  { action, verb }: { action: string; verb: string } = { action: "Uploading", verb: "upload" },
+): void {
+  if (principal.kind === "admin") return;
+  if (principal.kind === "anonymous" || principal.kind === "share") {
+    throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>.${noAdminTokenNote()}`);
+  }
+  if (principal.kind === "reader") throw new ServiceError("forbidden", `The read token may not ${verb}`);
+  if (principal.projectId !== projectId) {
+    throw new ServiceError("forbidden", "This token belongs to another project");
+  }
+}
+
+/**
+ * Signing a browser in: the token it typed becomes a session role — "admin" for the admin token,
+ * "read" for the read token or a project token (which may read). A wrong token is refused.
+ */
+export async function signInRole(db: PrismaClient, token: string): Promise<"admin" | "read"> {
+  const trimmed = token.trim();
+  if (trimmed === "" || /\s/.test(trimmed)) throw new ServiceError("unauthorized", "Enter a token");
+  const principal = await resolvePrincipal(db, { authorization: `Bearer ${trimmed}` }).catch(() => null);
+  if (principal?.kind === "admin") return "admin";
+  if (principal?.kind === "reader" || principal?.kind === "project-token") return "read";
+  throw new ServiceError("unauthorized", "That token is not valid (unknown or revoked)");
+}
+
+const NEXT_PATH_BASE = "http://placeholder.invalid";
+
+/**
+ * Where to go after signing in: a path of this site only, as the browser will read it, else "/".
+ * A browser resolves the Location header with the WHATWG URL parser, which drops tabs and newlines
+ * anywhere, trims leading spaces and controls, and reads a backslash as a slash: `/<TAB>/evil.example`
+ * becomes `//evil.example`, another site. So `next` is resolved by that same parser against a
+ * placeholder origin and kept only if the origin is unchanged, and anything a parser or a proxy could
+ * read differently is refused outright: control characters (C0, DEL; tab, CR and LF included), a
+ * backslash, a path that starts (or, decoded once, would start) with `//` or `/\`, malformed or encoded
+ * control characters. The answer is the parsed URL's own pathname, query and fragment (percent-encoded,
+ * plain ASCII), so what the Location header carries is exactly what was checked.
+ */
+export function safeNextPath(next: string | null | undefined): string {
+  if (!next || !next.startsWith("/") || next.startsWith("//")) return "/";
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  if (/[\u0000-\u001f\u007f\\]/.test(next)) return "/";
+  let url: URL;
+  try {
+    url = new URL(next, NEXT_PATH_BASE);
+  } catch {
+    return "/";
+  }
+  if (url.origin !== NEXT_PATH_BASE || url.username !== "" || url.password !== "") return "/";
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments can leave an empty first segment: `/.//evil` parses to the path `//evil`.
+  if (!path.startsWith("/") || path.startsWith("//")) return "/";
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return "/";
+  }
+  // eslint-disable-next-line no-control-regex -- encoded control characters (%0D%0A) are refused too
+  if (/^\/[\\/]/.test(decoded) || /[\u0000-\u001f\u007f]/.test(decoded)) return "/";
+  // The answer must stand on its own: read again, it names the same page of the same origin.
+  const again = new URL(path, NEXT_PATH_BASE);
+  return again.origin === NEXT_PATH_BASE && `${again.pathname}${again.search}${again.hash}` === path ? path : "/";
+}
+
+/**
+ * resolvePrincipal behind the failed-authentication limit (rate-limits.ts): a client address that sent
+ * too many wrong tokens this minute is refused (429) before its token is even looked at, and each wrong
+ * token counts. `address` null (an in-process call) is not limited.
+ */
+export async function resolvePrincipalLimited(db: PrismaClient, credentials: Credentials, address: string | null): Promise<Principal> {
+  const sendsToken = Boolean(credentials.authorization);
+  if (sendsToken && address !== null) await checkAuthFailures(db, address);
+  try {
+    return await resolvePrincipal(db, credentials);
+  } catch (error) {
+    if (address !== null && error instanceof ServiceError && error.code === "unauthorized") await recordAuthFailure(db, address);
+    throw error;
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Access: who the caller is (admin token, read token, project tokens, sessions) and what they may do.
+ *
+ * The module's public face: code outside server/services/access/ imports from here, never from its files
+ * (eslint.config.js holds that line and which modules this one may use).
+ */
+export { credentialsOfHeaders, isPrivate, readTargetOfPage, requireAdmin, requireReadAccess, requireToken, requireUploadTo, resolvePrincipalLimited, safeNextPath, shareCovers, shareReadTarget, signInRole } from "./auth";
+export type { Credentials, Principal, ReadTarget, ShareRead } from "./auth";
+export { SESSION_TTL_SECONDS, sealSession, sealShare, sessionRoleOf, shareGrantOf, shareScopeOf } from "./sessions";
+export type { ShareScope } from "./sessions";
+export { newTokenSecret } from "./tokens";

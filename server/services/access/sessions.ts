@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from "node:crypto";
+import { sealData, unsealData } from "iron-session";
+import { z } from "zod";
+import { getEnv } from "../../env";
+
+/**
+ * Browser sessions and share links: small signed-and-encrypted tokens (iron-session's seal, the
+ * @hapi/iron format) that say who may read. Nothing is stored server-side, so every replica that
+ * shares the secret accepts them. The rules that use them live in auth.ts.
+ *
+ * - A session is what signing in with a token leaves in the browser: an httpOnly, SameSite=Lax cookie
+ *   that says "read" or "admin" and expires after SESSION_TTL_SECONDS.
+ * - A share link carries a read-only grant for ONE comparison or ONE run of one project, with its own
+ *   expiry, so a reviewer can open a PR's link on a private server without a token.
+ *
+ * The secret is BENCHTRACK_SESSION_SECRET; unset, it is derived from the admin and read tokens, so
+ * rotating either signs everyone out and voids every share link.
+ */
+export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+export const MAX_SHARE_TTL_DAYS = 365;
+
+export type SessionRole = "read" | "admin";
+
+// Each seal also carries its own expiry (ms since epoch), checked here to the millisecond: iron's
+// own check allows a minute of clock skew.
+const sessionSchema = z.object({ role: z.enum(["read", "admin"]), expiresAt: z.number() });
+
+const shareScopeSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("compare"),
+    project: z.string(),
+    base: z.string(),
+    head: z.string(),
+    tool: z.string().nullable(),
+  }),
+  z.object({ kind: z.literal("run"), project: z.string(), runId: z.string() }),
+]);
+export type ShareScope = z.infer<typeof shareScopeSchema>;
+
+let fallbackSecret: string | undefined;
+
+/** The seal password: ≥ 32 characters, as iron-session requires. */
+function sealPassword(): string {
+  const env = getEnv();
+  if (env.BENCHTRACK_SESSION_SECRET) return env.BENCHTRACK_SESSION_SECRET;
+  if (env.BENCHTRACK_ADMIN_TOKEN || env.BENCHTRACK_READ_TOKEN) {
+    return createHash("sha256")
+      .update(`benchtrack-session\u0000${env.BENCHTRACK_ADMIN_TOKEN ?? ""}\u0000${env.BENCHTRACK_READ_TOKEN ?? ""}`)
+      .digest("hex");
+  }
+  // No token configured: nothing is private, and sessions only carry the admin role nobody can get.
+  fallbackSecret ??= randomBytes(32).toString("hex");
+  return fallbackSecret;
+}
+
+export function sealSession(role: SessionRole, now = Date.now()): Promise<string> {
+  const expiresAt = now + SESSION_TTL_SECONDS * 1000;
+  return sealData({ role, expiresAt }, { password: sealPassword(), ttl: SESSION_TTL_SECONDS });
+}
+
+/** The role a session cookie grants; null for none, a forged, tampered or expired one. */
+export async function sessionRoleOf(sealed: string | null | undefined): Promise<SessionRole | null> {
+  if (!sealed) return null;
+  const data = await unsealData<unknown>(sealed, { password: sealPassword(), ttl: SESSION_TTL_SECONDS }).catch(() => null);
+  const parsed = sessionSchema.safeParse(data);
+  return parsed.success && parsed.data.expiresAt > Date.now() ? parsed.data.role : null;
+}
+
+export async function sealShare(scope: ShareScope, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
+  const ttl = Math.max(1, Math.round(ttlSeconds));
+  const expiresAt = Date.now() + ttl * 1000;
+  const token = await sealData({ scope, expiresAt }, { password: sealPassword(), ttl });
+  return { token, expiresAt: new Date(expiresAt) };
+}
+
+/** What a share token grants, and until when; null for a forged, tampered or expired one. */
+export async function shareGrantOf(token: string | null | undefined): Promise<{ scope: ShareScope; expiresAt: Date } | null> {
+  if (!token || token.length > 4096) return null;
+  const data = await unsealData<{ scope?: unknown; expiresAt?: unknown }>(token, {
+    password: sealPassword(),
+    ttl: MAX_SHARE_TTL_DAYS * 24 * 3600,
+  }).catch(() => null);
+  const parsed = shareScopeSchema.safeParse(data?.scope);
+  const expiresAt = typeof data?.expiresAt === "number" ? data.expiresAt : 0;
+  return parsed.success && expiresAt > Date.now() ? { scope: parsed.data, expiresAt: new Date(expiresAt) } : null;
+}
+
+/** What a share token grants; null for a forged, tampered or expired one. */
+export async function shareScopeOf(token: string | null | undefined): Promise<ShareScope | null> {
+  return (await shareGrantOf(token))?.scope ?? null;
+}

@@ -1,0 +1,184 @@
+import type { ReadDb } from "../../db";
+import type { z } from "zod";
+import type { regressionStatusSchema, updateRegressionSchema } from "../../schemas/regressions";
+import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { absoluteUrl, pagePaths } from "../../domain/urls";
+import { notFound } from "../platform";
+import { requireProject } from "../projects";
+
+/** The regressions inbox: detected changes, newest first, with their status and links. */
+
+export const REGRESSION_SELECT = {
+  id: true,
+  metric: true,
+  kind: true,
+  beforeValue: true,
+  afterValue: true,
+  deltaPct: true,
+  pValue: true,
+  status: true,
+  statusChangedAt: true,
+  statusChangedBy: true,
+  createdAt: true,
+  firstRunId: true,
+  endpoint: { select: { name: true, protocol: true } },
+  firstRun: { select: { label: true, round: true, startedAt: true, gitCommit: true, gitBranch: true } },
+} satisfies Prisma.RegressionSelect;
+
+export type RegressionRow = Prisma.RegressionGetPayload<{ select: typeof REGRESSION_SELECT }>;
+export interface RegressionLinks {
+  /** The runs before the change vs the runs from it on; null without both. */
+  comparePath: string | null;
+  /** The endpoint's trend page, the change point marked. */
+  trendPath: string;
+}
+export type RegressionWithLinks = RegressionRow & { links: RegressionLinks };
+type InboxProject = { id: string; slug: string; defaultBranch: string };
+
+export async function listRegressions(
+  db: ReadDb,
+  projectId: string,
+  filter: { status?: z.infer<typeof regressionStatusSchema>; kind?: "regression" | "improvement" } = {},
+  take = 200,
+): Promise<RegressionRow[]> {
+  return db.regression.findMany({
+    where: { projectId, ...(filter.status && { status: filter.status }), ...(filter.kind && { kind: filter.kind }) },
+    select: REGRESSION_SELECT,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take,
+  });
+}
+
+/** Rows with their links (one more query for all of them). */
+async function withRegressionLinks(db: ReadDb, project: InboxProject, rows: RegressionRow[]): Promise<RegressionWithLinks[]> {
+  const links = await regressionLinksForRows(db, project, rows);
+  return rows.map((row, index) => ({ ...row, links: links[index]! }));
+}
+
+/** A project's regressions with their links (the REST listing and the inbox's tables). */
+export async function listProjectRegressions(
+  db: ReadDb,
+  projectSlug: string,
+  filter: { status?: z.infer<typeof regressionStatusSchema>; kind?: "regression" | "improvement" } = {},
+  take = 200,
+) {
+  const project = await requireProject(db, projectSlug);
+  return { project, regressions: await withRegressionLinks(db, project, await listRegressions(db, project.id, filter, take)) };
+}
+
+/** Acknowledge, dismiss or reopen (admin); not found unless the regression is the project's. */
+export async function setRegressionStatus(
+  db: PrismaClient,
+  projectSlug: string,
+  regressionId: string,
+  change: z.infer<typeof updateRegressionSchema>,
+): Promise<RegressionWithLinks> {
+  const project = await requireProject(db, projectSlug);
+  const updated = await db.regression.updateMany({
+    where: { id: regressionId, projectId: project.id },
+    data: { status: change.status, statusChangedAt: new Date(), statusChangedBy: change.by ?? "admin" },
+  });
+  const row = updated.count === 0 ? null : await db.regression.findUnique({ where: { id: regressionId }, select: REGRESSION_SELECT });
+  if (!row) throw notFound(`Regression "${regressionId}"`);
+  const [withLinks] = await withRegressionLinks(db, project, [row]);
+  return withLinks!;
+}
+
+/**
+ * Links of regressions: the comparison of the (up to 10) runs before each change with the runs after
+ * it, and the trend with the change point marked. The runs of every label involved are read in one
+ * query (ids and times only) and sliced in memory, so a list of regressions costs one query, not two
+ * per row.
+ */
+const RUNS_AROUND_CHANGE = 10;
+
+async function regressionLinksForRows(
+  db: ReadDb,
+  project: InboxProject,
+  rows: readonly RegressionRow[],
+): Promise<RegressionLinks[]> {
+  if (rows.length === 0) return [];
+  const labels = [...new Set(rows.map((row) => row.firstRun.label))];
+  const nonNullLabels = labels.filter((label): label is string => label !== null);
+  const runs = await db.run.findMany({
+    where: {
+      projectId: project.id,
+      gitBranch: project.defaultBranch,
+      OR: [...(nonNullLabels.length > 0 ? [{ label: { in: nonNullLabels } }] : []), ...(labels.includes(null) ? [{ label: null }] : [])],
+    },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+    select: { id: true, label: true, startedAt: true },
+  });
+  return rows.map((row) => {
+    const sameLabel = runs.filter((run) => run.label === row.firstRun.label);
+    const firstAfter = sameLabel.findIndex((run) => run.startedAt.getTime() >= row.firstRun.startedAt.getTime());
+    const split = firstAfter === -1 ? sameLabel.length : firstAfter;
+    const before = sameLabel.slice(Math.max(0, split - RUNS_AROUND_CHANGE), split).reverse();
+    const after = sameLabel.slice(split, split + RUNS_AROUND_CHANGE);
+    return {
+      comparePath:
+        before.length > 0 && after.length > 0
+          ? pagePaths.compare(project.slug, { base: before.map((run) => run.id), head: after.map((run) => run.id) })
+          : null,
+      trendPath: pagePaths.endpoint(
+        project.slug,
+        row.endpoint ?? null,
+        new URLSearchParams({ cp: row.firstRunId, lines: row.metric.startsWith("p") ? row.metric : "p95" }),
+      ),
+    };
+  });
+}
+
+/** The run a regression's series came back at, as incident views name it. */
+const RETURN_RUN_SELECT = { id: true, label: true, round: true, startedAt: true, gitCommit: true } satisfies Prisma.RunSelect;
+
+const INCIDENT_REGRESSION_SELECT = {
+  ...REGRESSION_SELECT,
+  incidentId: true,
+  endpointId: true,
+  returnRunId: true,
+  returnRun: { select: RETURN_RUN_SELECT },
+} satisfies Prisma.RegressionSelect;
+
+export type IncidentRegressionRow = Prisma.RegressionGetPayload<{ select: typeof INCIDENT_REGRESSION_SELECT }> & { links: RegressionLinks };
+
+/**
+ * The regressions of some incidents, oldest first, each with its links: what the incident views and the
+ * notifications both read (one query for the rows, one for the links).
+ */
+export async function listIncidentRegressions(
+  db: ReadDb,
+  project: InboxProject,
+  incidentIds: readonly string[],
+): Promise<IncidentRegressionRow[]> {
+  if (incidentIds.length === 0) return [];
+  const rows = await db.regression.findMany({
+    where: { incidentId: { in: [...incidentIds] } },
+    select: INCIDENT_REGRESSION_SELECT,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  const links = await regressionLinksForRows(db, project, rows);
+  return rows.map((row, index) => ({ ...row, links: links[index]! }));
+}
+
+/** The REST (and webhook) shape of a regression: ISO times and absolute links. */
+export function toRegressionJson({ links, ...row }: RegressionWithLinks, baseUrl: string) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    endpoint: row.endpoint?.name ?? null,
+    metric: row.metric,
+    firstRunId: row.firstRunId,
+    before: row.beforeValue,
+    after: row.afterValue,
+    deltaPct: row.deltaPct,
+    pValue: row.pValue,
+    status: row.status,
+    statusChangedAt: row.statusChangedAt?.toISOString() ?? null,
+    statusChangedBy: row.statusChangedBy,
+    createdAt: row.createdAt.toISOString(),
+    firstRun: { ...row.firstRun, startedAt: row.firstRun.startedAt.toISOString() },
+    compareUrl: links.comparePath ? absoluteUrl(baseUrl, links.comparePath) : null,
+    trendUrl: absoluteUrl(baseUrl, links.trendPath),
+  };
+}

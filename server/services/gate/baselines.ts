@@ -1,0 +1,302 @@
+import type { ReadDb } from "../../db";
+import { describeLoadDifference, loadProfileDifference } from "../../domain/compare/load-profile";
+import { BASELINE_CAP, chooseBaselineWindow } from "../../domain/gate/baseline-window";
+import type { BaselineBasis, SeriesChange, WindowMode } from "../../domain/gate/baseline-window";
+import type { IncidentState } from "../../domain/incidents/state";
+import { formatDeltaPct } from "../../domain/format";
+import { endpointDisplayName } from "../../domain/run";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { baselinePinSchema } from "../../schemas/baselines";
+import type { Principal } from "../access";
+import { requireAdmin } from "../access";
+import { notFound, ServiceError } from "../platform";
+import { requireProject } from "../projects";
+
+/**
+ * What a new run is compared with (docs/statistics.md, "The CI gate"): its series' comparable history —
+ * same tool, label, branch and load profile — since the last accepted change, up to BASELINE_CAP runs
+ * (server/domain/gate/baseline-window.ts decides which). A run of the default branch is judged against
+ * the default branch's runs before it; a pull request's run against the base branch's runs at and before
+ * its merge-base (base_commit, base_branch, base_time), else before it. The head is the run together with
+ * the earlier rounds of its commit on its branch (several uploads of one commit are judged together).
+ * A user can pin a run, a set of runs, or a label as the baseline for a label (or for every label);
+ * pinned runs win over everything, and a pinned label still takes runs of the same tool.
+ */
+
+/** A/B jobs' base runs measure a merge-base inside a pull request's job: never a series' history or a head's round. */
+export const NOT_AB_BASE = { OR: [{ abSide: null }, { abSide: { not: "base" } }] };
+
+/** Rounds of one commit judged together, at most. */
+export const MAX_HEAD_ROUNDS = 10;
+/** Rows of a series read to fill a window (load profile, failed runs and the cap leave some out). */
+const SERIES_SCAN = 3 * BASELINE_CAP;
+
+export interface ChosenBaseline {
+  /** The baseline, newest first. */
+  runIds: string[];
+  /** Runs of the series before the window: read only for its longer-run noise. */
+  noiseOnlyRunIds: string[];
+  /** The head: this run and the earlier rounds of its commit on its branch, newest first. */
+  headRunIds: string[];
+  /** How it was chosen, in words: shown in the upload answer, the run page and the PR comment. */
+  how: string;
+  pinned: boolean;
+  /** What chose it (domain/gate/baseline-window.ts). */
+  basis: BaselineBasis;
+  /** The open regression of the series the window stops before, in words; null when none. */
+  openRegression: string | null;
+  /** Its incident (number and state), which the run page links; null when none. */
+  openIncident: { number: number; state: IncidentState } | null;
+}
+
+export interface RunForBaseline {
+  id: string;
+  label: string | null;
+  tool: string;
+  startedAt: Date;
+  gitBranch: string | null;
+  gitCommit: string | null;
+  /** Part of the series' identity: runs of another testbed are never its baseline. */
+  testbed: string | null;
+  config: unknown;
+  /** The merge-base the upload named, lower-case hex (null: none named). */
+  gitBaseCommit: string | null;
+  /** The branch it is on (null: the project's default branch). */
+  gitBaseBranch: string | null;
+  /** Its commit time, when the upload gave it. */
+  gitBaseTime: Date | null;
+  /** Its A/B job (docs/ci.md, "A/B jobs"), when it is one's run: judged against the job's own base runs. */
+  abJob?: string | null;
+  abSide?: string | null;
+  abPair?: number | null;
+}
+
+type Config = Readonly<Record<string, string | number | boolean>>;
+const configOf = (config: unknown) => (config ?? {}) as Config;
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The earlier rounds of the run's commit on its branch (same series and load profile), with the run first, then newest first. */
+async function findHeadRounds(db: ReadDb, projectId: string, run: RunForBaseline): Promise<{ id: string; startedAt: Date }[]> {
+  const self = { id: run.id, startedAt: run.startedAt };
+  if (run.gitCommit === null) return [self];
+  const rows = await db.run.findMany({
+    where: { projectId, tool: run.tool, label: run.label, gitBranch: run.gitBranch, testbed: run.testbed, gitCommit: run.gitCommit, startedAt: { lte: run.startedAt }, ...NOT_AB_BASE },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: MAX_HEAD_ROUNDS + 1,
+    select: { id: true, startedAt: true, config: true },
+  });
+  const earlier = rows.filter((row) => row.id !== run.id && loadProfileDifference(configOf(run.config), configOf(row.config)) === null);
+  return [self, ...earlier.map(({ id, startedAt }) => ({ id, startedAt }))].slice(0, MAX_HEAD_ROUNDS);
+}
+
+/** The series' change markers and recorded changes that start at or before `until`. */
+async function findSeriesChanges(
+  db: ReadDb,
+  projectId: string,
+  series: { tool: string; label: string | null; branch: string; testbed: string | null },
+  until: Date,
+): Promise<SeriesChange[]> {
+  const [markers, changes] = await Promise.all([
+    db.annotation.findMany({
+      where: { projectId, kind: "change", at: { lte: until } },
+      orderBy: { at: "desc" },
+      take: 10,
+      select: { at: true, text: true, createdAt: true },
+    }),
+    db.regression.findMany({
+      where: { projectId, firstRun: { tool: series.tool, label: series.label, gitBranch: series.branch, testbed: series.testbed, startedAt: { lte: until } } },
+      orderBy: { firstRun: { startedAt: "desc" } },
+      take: 200,
+      select: {
+        kind: true,
+        status: true,
+        statusChangedAt: true,
+        metric: true,
+        deltaPct: true,
+        endpoint: { select: { name: true } },
+        firstRun: { select: { id: true, startedAt: true } },
+        incident: { select: { number: true, state: true } },
+      },
+    }),
+  ]);
+  return [
+    ...markers.map((marker): SeriesChange => ({
+      kind: "marker",
+      status: null,
+      at: marker.at,
+      firstRunId: null,
+      decidedAt: marker.createdAt,
+      summary: `the change marker of ${day(marker.at)} ("${marker.text}")`,
+    })),
+    ...changes.map((change): SeriesChange => ({
+      kind: change.kind,
+      status: change.status,
+      at: change.firstRun.startedAt,
+      firstRunId: change.firstRun.id,
+      decidedAt: change.status === "open" ? null : (change.statusChangedAt ?? null),
+      summary: `${endpointDisplayName(change.endpoint?.name ?? null)} ${change.metric} ${formatDeltaPct(change.deltaPct)} from the run of ${day(change.firstRun.startedAt)} (${change.firstRun.id})${change.incident ? `, incident #${change.incident.number}` : ""}`,
+      incident: change.incident,
+    })),
+  ];
+}
+
+/** How a window starts, in words: "since the accepted regression …" (an acknowledged regression: its incident was accepted). */
+function describeSince(change: SeriesChange | null): string {
+  if (change === null) return "";
+  if (change.kind === "marker") return ` since ${change.summary}`;
+  const what = change.kind === "improvement" ? "improvement" : `${change.status === "acknowledged" ? "accepted" : change.status} regression`;
+  return ` since the ${what} ${change.summary}`;
+}
+
+export async function chooseBaseline(
+  db: ReadDb,
+  project: { id: string; defaultBranch: string },
+  run: RunForBaseline,
+): Promise<ChosenBaseline> {
+  const headRounds = await findHeadRounds(db, project.id, run);
+  const headRunIds = headRounds.map((round) => round.id);
+  const rounds =
+    headRunIds.length > 1 ? `; judged with ${plural(headRunIds.length - 1, "earlier round")} of commit ${run.gitCommit!.slice(0, 7)}` : "";
+  const pins = await db.baselinePin.findMany({
+    where: { projectId: project.id, OR: [{ forLabel: run.label }, { forLabel: null }] },
+    orderBy: { createdAt: "desc" },
+  });
+  const pin = pins.find((candidate) => candidate.forLabel !== null) ?? pins[0];
+  if (pin && pin.runIds.length > 0) {
+    const runIds = pin.runIds.filter((id) => !headRunIds.includes(id));
+    return {
+      runIds,
+      noiseOnlyRunIds: [],
+      headRunIds,
+      how: `pinned baseline: ${plural(runIds.length, "run")}${rounds}`,
+      pinned: true,
+      basis: "pinned",
+      openRegression: null,
+      openIncident: null,
+    };
+  }
+  const label = pin?.baselineLabel ?? run.label;
+  const branch = run.gitBaseCommit ? (run.gitBaseBranch ?? project.defaultBranch) : project.defaultBranch;
+  const mode: WindowMode = !run.gitBaseCommit && run.gitBranch === branch && label === run.label ? "series" : "pull-request";
+  const where = { projectId: project.id, label, tool: run.tool, gitBranch: branch, testbed: run.testbed, id: { notIn: headRunIds }, ...NOT_AB_BASE };
+
+  // The reference time: the merge-base's newest run, else base_time, else the head's first round.
+  const firstRound = new Date(Math.min(...headRounds.map((round) => round.startedAt.getTime())));
+  let until: { lt: Date } | { lte: Date } = { lt: firstRound };
+  let basis: ChosenBaseline["basis"] = pin ? "pinned" : "recent";
+  let place = `on ${branch}`;
+  if (run.gitBaseCommit) {
+    const commit = run.gitBaseCommit.slice(0, 7);
+    // A short SHA names every commit it begins; runs store the SHA CI gave (any case).
+    const atBase = await db.run.findFirst({
+      where: { ...where, gitCommit: { startsWith: run.gitBaseCommit, mode: "insensitive" } },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      select: { startedAt: true },
+    });
+    if (atBase) {
+      until = { lte: atBase.startedAt };
+      basis = "merge-base";
+      place = `on ${branch} at and before the merge-base ${commit}`;
+    } else {
+      const before = run.gitBaseTime ?? firstRound;
+      until = { lt: before };
+      basis = "before-merge-base";
+      place = `on ${branch} (none at the merge-base ${commit}) before ${run.gitBaseTime ? `its commit time (${run.gitBaseTime.toISOString()})` : "this run (no base_time given)"}`;
+    }
+  }
+  const reference = "lte" in until ? until.lte : until.lt;
+  const [rows, changes] = await Promise.all([
+    db.run.findMany({
+      where: { ...where, startedAt: until },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      take: SERIES_SCAN,
+      select: { id: true, startedAt: true, uploadedAt: true, regressed: true, config: true },
+    }),
+    findSeriesChanges(db, project.id, { tool: run.tool, label, branch, testbed: run.testbed }, reference),
+  ]);
+  // A run driven with another load profile (a capacity sweep's other levels, an old VU count) measures something else.
+  const isSameProfile = (row: (typeof rows)[number]) => loadProfileDifference(configOf(run.config), configOf(row.config)) === null;
+  const sameProfile = rows.filter(isSameProfile);
+  const window = chooseBaselineWindow(sameProfile, changes, mode);
+  // The runs of other loads the same window would have held (since the same change, before the same open
+  // regression): those, and only those, the text says were not compared with.
+  const otherLoads = rows.filter((row) => !isSameProfile(row));
+  const otherWindow = chooseBaselineWindow(otherLoads, changes, mode, Number.POSITIVE_INFINITY);
+  const otherIds = new Set(otherWindow.runIds);
+  const otherLoadRows = otherLoads.filter((row) => otherIds.has(row.id));
+
+  const labelText = label === null ? "without a label" : `labelled ${label}`;
+  const runs = (count: number) => `${run.tool} run${count === 1 ? "" : "s"}`;
+  const prefix = pin ? "pinned baseline: " : "";
+  const loads = describeLoadDifference(configOf(run.config), otherLoadRows.map((row) => configOf(row.config)));
+  // With runs of other loads beside them, the runs compared with say their load, so the two counts never read as one.
+  const atLoad = loads ? ` at this run's load (${loads.own})` : "";
+  const parts = [
+    window.runIds.length === 0
+      ? `no earlier ${runs(2)} ${labelText} ${place}${atLoad}${describeSince(window.since)}`
+      : `the ${window.runIds.length === 1 ? "" : `${window.runIds.length} `}${runs(window.runIds.length)} ${labelText} ${place}${atLoad}${describeSince(window.since)}${window.beyondCap > 0 ? ` (the newest ${BASELINE_CAP})` : ""}`,
+  ];
+  if (window.openRegression) parts.push(`before the open regression ${window.openRegression.summary}`);
+  if (window.failedLeftOut > 0) parts.push(`${plural(window.failedLeftOut, "run")} that failed the gate left out until triaged`);
+  if (loads) {
+    const count = otherLoadRows.length;
+    parts.push(`not the ${count === 1 ? "run" : `${count} runs`} at ${loads.loads === 1 ? "another load" : "other loads"} (${loads.others}), which measure${count === 1 ? "s" : ""} something else`);
+  }
+  return {
+    runIds: window.runIds,
+    noiseOnlyRunIds: window.noiseOnlyRunIds,
+    headRunIds,
+    how: `${prefix}${parts.join("; ")}${rounds}`,
+    pinned: pin !== undefined,
+    basis,
+    openRegression: window.openRegression?.summary ?? null,
+    openIncident: window.openRegression?.incident ?? null,
+  };
+}
+
+const PIN_SELECT = { id: true, forLabel: true, runIds: true, baselineLabel: true, createdAt: true } as const;
+
+/** The project's pinned baselines, newest first, and the branch its unpinned labels are compared on. */
+export async function listBaselinePins(db: ReadDb, slug: string) {
+  const project = await requireProject(db, slug);
+  const pins = await db.baselinePin.findMany({ where: { projectId: project.id }, select: PIN_SELECT, orderBy: { createdAt: "desc" } });
+  return { defaultBranch: project.defaultBranch, pins };
+}
+
+/**
+ * Pins runs, or a label, as the baseline of `forLabel` (admin), replacing that label's pin (one pin
+ * per label). `input` is checked against baselinePinSchema; every pinned run must be of this project.
+ */
+export async function pinBaseline(db: PrismaClient, principal: Principal, slug: string, input: unknown) {
+  requireAdmin(principal);
+  const project = await requireProject(db, slug);
+  const pin = baselinePinSchema.parse(input);
+  if (pin.runIds) {
+    const found = await db.run.count({ where: { projectId: project.id, id: { in: pin.runIds } } });
+    if (found !== new Set(pin.runIds).size) {
+      throw new ServiceError("bad_request", "Some runs are not in this project", [{ path: "runIds", message: "unknown run id" }]);
+    }
+  }
+  return db.$transaction(async (tx) => {
+    await tx.baselinePin.deleteMany({ where: { projectId: project.id, forLabel: pin.forLabel } });
+    return tx.baselinePin.create({
+      data: { projectId: project.id, forLabel: pin.forLabel, runIds: pin.runIds ?? [], baselineLabel: pin.label ?? null },
+      select: PIN_SELECT,
+    });
+  });
+}
+
+/** Removes the pin of `forLabel` (null: the pin for every label) (admin); no such pin is not found. */
+export async function unpinBaseline(db: PrismaClient, principal: Principal, slug: string, forLabel: string | null): Promise<void> {
+  requireAdmin(principal);
+  const project = await requireProject(db, slug);
+  const { count } = await db.baselinePin.deleteMany({ where: { projectId: project.id, forLabel } });
+  if (count === 0) throw notFound("Pinned baseline");
+}
+
+/** Ids of runs pinned in any baseline of the project, to mark them everywhere. */
+export async function pinnedRunIds(db: ReadDb, projectId: string): Promise<Set<string>> {
+  const pins = await db.baselinePin.findMany({ where: { projectId }, select: { runIds: true } });
+  return new Set(pins.flatMap((pin) => pin.runIds));
+}

@@ -1,0 +1,256 @@
+import { createHash } from "node:crypto";
+import { completeRun, nameByMethod, parseK6Ndjson } from "../../domain/parsers";
+import type { RunMetadata } from "../../domain/parsers";
+import type { FormatId } from "../../domain/run";
+import { Prisma } from "../../generated/prisma/client";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { notFound, ServiceError } from "../platform";
+import { jobQueueFor } from "../platform";
+import { defaultBranchSeriesKey } from "../incidents";
+import type { ReceivedUpload } from "./received-upload";
+import { newRunId } from "../runs";
+import type { IngestedRun, KeptVerdict, ReadUpload } from "./store-run";
+import { parseInPool } from "../platform";
+import { markRunsPending } from "../trends";
+import { INGESTED_RUN_SELECT, storeRun } from "./store-run";
+
+export { PARSER_VERSION } from "./store-run";
+export type { IngestedRun, KeptVerdict } from "./store-run";
+import type { RunForBaseline } from "../gate";
+import type { LoadedRun } from "../runs";
+import { asStoredRun } from "../runs";
+import { rememberStoredRun } from "../runs";
+
+/**
+ * Stores an upload as a run, in one pass: parse (pure), apply the query metadata, validate, judge the
+ * parsed run (the caller's `judge`: its CI verdict, kept with it), then write the run with its verdict,
+ * its endpoints, results, custom metrics, raw upload and detection job in ONE transaction — a run is
+ * stored whole or not at all, and never changed after. The project is the one the caller read. An
+ * idempotency key makes retries safe: the same key and body return the first run; the same key with
+ * another body is a conflict.
+ */
+/** The project as read from its row (findProject): its id, slug and gate settings. */
+export type IngestProject = NonNullable<Awaited<ReturnType<PrismaClient["project"]["findUnique"]>>>;
+
+const NOT_JUDGED: KeptVerdict = { outcome: null, outcomeReasons: [], regressed: null, gateChanges: [] };
+
+/**
+ * Judges the parsed run before it is stored. `db` is the database, or the transaction that is creating
+ * the project (a new project's history is empty; reading it through the transaction sees the project).
+ */
+export type JudgeUpload<Verdict> = (
+  db: Prisma.TransactionClient,
+  project: IngestProject,
+  head: { loaded: LoadedRun; forBaseline: RunForBaseline },
+) => Promise<{ verdict: Verdict; kept: KeptVerdict }>;
+
+export interface IngestRequest<Verdict> {
+  projectSlug: string;
+  /** The project as the caller read it (null: it does not exist yet; undefined: read it here). */
+  project?: IngestProject | null;
+  /** Admin uploads create an unknown project; project tokens never reach an unknown project. */
+  createProjectIfMissing: boolean;
+  upload: ReceivedUpload;
+  format: string | null;
+  metadata: RunMetadata;
+  idempotencyKey: string | null;
+  /** Aborted when the client goes away: the upload stops before parsing or storing what nobody awaits. */
+  signal?: AbortSignal;
+  /** The public URL the detection job's webhooks link to. */
+  baseUrl: string;
+  /** Omitted: the run is stored without a verdict (outcome null, as runs stored before outcomes were kept): tests' seeding. */
+  judge?: JudgeUpload<Verdict>;
+}
+
+/** "replayed": an Idempotency-Key seen before with the same body; nothing was written (and nothing judged). */
+export type IngestOutcome<Verdict> =
+  | { status: "created"; project: IngestProject; run: IngestedRun; verdict: Verdict | null; format: FormatId; endpoints: string[] }
+  | ReplayedUpload;
+
+export interface ReplayedUpload {
+  status: "replayed";
+  project: IngestProject;
+  run: IngestedRun;
+  format: FormatId;
+  endpoints: string[];
+}
+
+/**
+ * The upload read as a run: files are parsed in the parse threads (cpu-pool.ts: off the event loop,
+ * with a time budget); k6 NDJSON is read line by line as it streams in, yielding between chunks.
+ */
+async function readReceivedUpload(
+  upload: ReceivedUpload,
+  format: string | null,
+  metadata: RunMetadata,
+  signal: AbortSignal | undefined,
+): Promise<Omit<ReadUpload, "base" | "ab">> {
+  if (upload.kind === "ndjson") {
+    const run = completeRun(nameByMethod(await parseK6Ndjson(upload.lines)), metadata);
+    const { raw, sha256 } = upload.stored();
+    return { run, format: "k6-ndjson", sha256, rawFiles: [raw] };
+  }
+  const files = upload.files.map(({ name, text }) => ({ name, text }));
+  const parsed = await parseInPool({ files, format, metadata }, signal);
+  return { run: parsed.run, format: parsed.format, sha256: upload.sha256, rawFiles: upload.files };
+}
+
+/**
+ * The idempotency fingerprint stored as runs.body_sha256: the content's hash (a file set's names and
+ * bytes, never a multipart boundary) with the format and metadata the query gave, so the same key with
+ * another ?label= is a conflict, not a silent replay of the old run.
+ */
+function uploadFingerprint(contentSha256: string, format: string | null, metadata: RunMetadata): string {
+  const canonical = (value: unknown): unknown =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([, item]) => item !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([key, item]) => [key, canonical(item)]),
+        )
+      : value;
+  return createHash("sha256").update(JSON.stringify([contentSha256, format, canonical(metadata)])).digest("hex");
+}
+
+export async function ingestRun<Verdict>(db: PrismaClient, request: IngestRequest<Verdict>): Promise<IngestOutcome<Verdict>> {
+  const { projectSlug, upload, idempotencyKey } = request;
+  const existingProject = request.project !== undefined ? request.project : await db.project.findUnique({ where: { slug: projectSlug } });
+  if (!existingProject && !request.createProjectIfMissing) throw notFound(`Project "${projectSlug}"`);
+  const queue = await jobQueueFor(db);
+  // What a retry must repeat to be the same upload: the content AND what the query says of it.
+  const fingerprint = (contentSha256: string) => uploadFingerprint(contentSha256, request.format, request.metadata);
+  const replayOf = async (sha256: string) =>
+    existingProject && idempotencyKey ? findReplay(db, existingProject, idempotencyKey, fingerprint(sha256)) : null;
+
+  // A document's hash is known before parsing, so a retry skips the parse; NDJSON's once it is read.
+  const early = upload.kind === "files" ? await replayOf(upload.sha256) : null;
+  if (early) return early;
+  request.signal?.throwIfAborted();
+  const parsed = await readReceivedUpload(upload, request.format, request.metadata, request.signal);
+  const { base_commit: baseCommit, base_branch: baseBranch, base_time: baseTime } = request.metadata;
+  const read: ReadUpload = {
+    ...parsed,
+    sha256: fingerprint(parsed.sha256),
+    base: {
+      commit: baseCommit?.toLowerCase() ?? null,
+      branch: baseBranch ?? null,
+      time: baseTime === undefined ? null : new Date(baseTime),
+    },
+    ab:
+      request.metadata.ab_job !== undefined && request.metadata.ab_side !== undefined && request.metadata.ab_pair !== undefined
+        ? { job: request.metadata.ab_job, side: request.metadata.ab_side, pair: request.metadata.ab_pair }
+        : null,
+  };
+  const late = upload.kind === "ndjson" ? await replayOf(parsed.sha256) : null;
+  if (late) return late;
+
+  // The run as it will be stored, with its id: judged now, from memory, and stored with its verdict.
+  const id = newRunId();
+  const now = new Date();
+  const startedAt = read.run.startedAt ? new Date(read.run.startedAt) : now;
+  const head = {
+    loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false, abPair: read.ab?.pair ?? null }),
+    forBaseline: {
+      id,
+      label: read.run.label,
+      tool: read.run.tool,
+      startedAt,
+      gitBranch: read.run.environment.git.branch,
+      gitCommit: read.run.environment.git.commit,
+      testbed: read.run.environment.testbed,
+      config: read.run.environment.config,
+      gitBaseCommit: read.base.commit,
+      gitBaseBranch: read.base.branch,
+      gitBaseTime: read.base.time,
+      abJob: read.ab?.job ?? null,
+      abSide: read.ab?.side ?? null,
+      abPair: read.ab?.pair ?? null,
+    },
+  };
+  const judge: JudgeUpload<Verdict | null> = request.judge ?? (async () => ({ verdict: null, kept: NOT_JUDGED }));
+  const judgedBefore = existingProject ? await judge(db, existingProject, head) : null;
+  // Stored after the client left, the run would be answered to nobody (and a retry without a key
+  // would store it twice): stop here. Past this point the run commits and a retry replays it.
+  request.signal?.throwIfAborted();
+
+  try {
+    const { project, run, judged } = await db.$transaction(
+      async (tx) => {
+        const project = existingProject ?? (await createProjectOnce(tx, projectSlug));
+        const judged = judgedBefore ?? (await judge(tx, project, head));
+        const run = await storeRun(tx, project.id, read, { id, uploadedAt: now, startedAt, idempotencyKey, verdict: judged.kept });
+        // The run's week is pending until its rollups are recomputed (the trend page reads it raw meanwhile).
+        await markRunsPending(tx, project.id, [run.id]);
+        await queue.sendCoalesced("refresh-rollups", { projectId: project.id }, tx, project.id);
+        // Change-point detection over the series' history is a job (server/services/platform/job-queue.ts), not
+        // part of the answer: enqueued here (or coalesced into the series' waiting one), it exists
+        // exactly when the run does.
+        // A/B base runs measure the merge-base inside a pull request's job: never the series' history.
+        if (run.gitBranch !== null && run.gitBranch === project.defaultBranch && run.abSide !== "base") {
+          const series = { projectId: project.id, tool: run.tool, label: run.label, testbed: run.testbed };
+          const data = { ...series, runId: run.id, baseUrl: request.baseUrl };
+          await queue.sendCoalesced("detect-regressions", data, tx, defaultBranchSeriesKey(series));
+        }
+        return { project, run, judged };
+      },
+      { timeout: 60_000, maxWait: 30_000 },
+    );
+    rememberStoredRun(project.id, head.loaded);
+    return {
+      status: "created",
+      project,
+      run,
+      verdict: judged.verdict,
+      format: read.format,
+      endpoints: read.run.endpoints.map((endpoint) => endpoint.name),
+    };
+  } catch (error) {
+    // A concurrent retry with the same key won the race: answer as that retry would.
+    if (idempotencyKey && isUniqueViolation(error)) {
+      const project = await db.project.findUniqueOrThrow({ where: { slug: projectSlug } });
+      const replay = await findReplay(db, project, idempotencyKey, read.sha256);
+      if (replay) return replay;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Creates the project if no concurrent upload did: INSERT … ON CONFLICT DO NOTHING waits for a racing
+ * insert to commit and then yields, where an upsert would fail on the unique slug.
+ */
+async function createProjectOnce(tx: Prisma.TransactionClient, slug: string): Promise<IngestProject> {
+  await tx.project.createMany({ data: [{ slug, name: slug }], skipDuplicates: true });
+  return tx.project.findUniqueOrThrow({ where: { slug } });
+}
+
+async function findReplay(
+  db: PrismaClient,
+  project: IngestProject,
+  idempotencyKey: string,
+  bodySha256: string,
+): Promise<ReplayedUpload | null> {
+  const previous = await db.run.findUnique({
+    where: { projectId_idempotencyKey: { projectId: project.id, idempotencyKey } },
+    select: { ...INGESTED_RUN_SELECT, bodySha256: true, format: true, results: { select: { endpoint: { select: { name: true } } } } },
+  });
+  if (!previous) return null;
+  if (previous.bodySha256 !== bodySha256) {
+    throw new ServiceError("conflict", "This Idempotency-Key was used for an upload with a different body or metadata", [
+      { path: "header.idempotency-key", message: `first used by run ${previous.id}` },
+    ]);
+  }
+  const { bodySha256: _sha256, format, results, ...run } = previous;
+  return {
+    status: "replayed",
+    project,
+    run,
+    format: format as FormatId,
+    endpoints: results.flatMap((result) => (result.endpoint ? [result.endpoint.name] : [])),
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}

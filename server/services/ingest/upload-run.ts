@@ -1,0 +1,110 @@
+import { effectiveFailOn } from "../../domain/fail-on";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { UploadQuery } from "../../schemas/runs";
+import type { Principal } from "../access";
+import { requireUploadTo } from "../access";
+import type { IngestProject, JudgeUpload } from "./ingest-run";
+import { ingestRun } from "./ingest-run";
+import { findProject } from "../projects";
+import type { ReceivedUpload } from "./received-upload";
+import { runPageUrl } from "../runs";
+import type { RunGateResult } from "../gate";
+import { findGateHead, judgeRun, judgeWithHistoryOffThread, readGateHistory, gateAnswer } from "../gate";
+import type { GateHead } from "../gate";
+import type { IngestedRun } from "./ingest-run";
+import { keptGateChanges } from "../../domain/gate/judge";
+
+/**
+ * The upload use case, the one path every run takes in (the REST upload, the demo seed), in one pass:
+ * the project read once (before the body: authorizeUpload), the run parsed and judged against its
+ * baseline and SLA for CI from memory, then stored whole with its verdict and the job that looks for
+ * regressions in its series' history (server/services/platform/job-queue.ts), in one transaction (ingest-run.ts).
+ * See docs/architecture.md.
+ */
+
+/** Who may upload where, decided before the body is read: the project (null: an admin creates it). */
+export interface UploadTarget {
+  projectSlug: string;
+  project: IngestProject | null;
+  /** Only the admin token creates a project by uploading to it. */
+  mayCreateProject: boolean;
+}
+
+export async function authorizeUpload(db: PrismaClient, principal: Principal, projectSlug: string): Promise<UploadTarget> {
+  const project = await findProject(db, projectSlug);
+  requireUploadTo(principal, project?.id ?? null);
+  return { projectSlug, project, mayCreateProject: principal.kind === "admin" };
+}
+
+export interface UploadRunRequest {
+  target: UploadTarget;
+  upload: ReceivedUpload;
+  query: UploadQuery;
+  /** The public base URL the answer's links start with. */
+  baseUrl: string;
+  /** The request's: aborted when the client goes away (ingest-run.ts stops before storing). */
+  signal?: AbortSignal;
+}
+
+export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl, signal }: UploadRunRequest) {
+  const failOnOf = (project: IngestProject) => effectiveFailOn(query.failOn, project.failOn);
+  const judge: JudgeUpload<RunGateResult> = async (client, project, head) => {
+    const verdict = await judgeWithHistoryOffThread(project, await readGateHistory(client, project, head.forBaseline), head.loaded, failOnOf(project), signal);
+    return {
+      verdict,
+      kept: {
+        outcome: verdict.outcome,
+        outcomeReasons: verdict.reasons,
+        regressed: verdict.comparison.regressions.length > 0,
+        gateChanges: keptGateChanges(verdict.comparison.changes),
+      },
+    };
+  };
+  const ingested = await ingestRun(db, {
+    projectSlug: target.projectSlug,
+    project: target.project,
+    createProjectIfMissing: target.mayCreateProject,
+    upload,
+    format: query.format,
+    metadata: query.metadata,
+    idempotencyKey: query.idempotencyKey,
+    signal,
+    baseUrl,
+    judge,
+  });
+  const { project } = ingested;
+  // A replay answers as the first upload would now: the stored run, judged again.
+  const verdict = (ingested.status === "created" ? ingested.verdict : null) ?? (await judgeRun(db, project, ingested.run, failOnOf(project)));
+  const own = await gateAnswer(project, verdict, baseUrl);
+  // An A/B job's base run answers as the job stands, told from its latest head run (the PR comment shows
+  // the head's table and links the head's page), with this run's place in the job.
+  const jobHead = await latestAbHead(db, project.id, ingested.run);
+  const answer = jobHead ? await gateAnswer(project, await judgeRun(db, project, jobHead, failOnOf(project)), baseUrl) : own;
+  const ab = jobHead && answer.fields.ab && verdict.ab ? { ...answer.fields.ab, side: verdict.ab.side, pair: verdict.ab.pair } : answer.fields.ab;
+  return {
+    created: ingested.status === "created",
+    runId: ingested.run.id,
+    json: {
+      id: ingested.run.id,
+      url: runPageUrl(baseUrl, project.slug, ingested.run.id),
+      project: project.slug,
+      format: ingested.format,
+      endpoints: ingested.endpoints,
+      ...answer.fields,
+      ab,
+      run: own.run,
+    },
+    markdown: answer.markdown,
+  };
+}
+
+/** The newest head run of the A/B job a base run belongs to (same tool, label and testbed); null for any other run, or before the job has one. */
+async function latestAbHead(db: PrismaClient, projectId: string, run: IngestedRun): Promise<GateHead | null> {
+  if (run.abJob === null || run.abSide !== "base") return null;
+  const head = await db.run.findFirst({
+    where: { projectId, abJob: run.abJob, abSide: "head", tool: run.tool, label: run.label, testbed: run.testbed },
+    orderBy: [{ abPair: "desc" }, { startedAt: "desc" }, { id: "desc" }],
+    select: { id: true },
+  });
+  return head ? findGateHead(db, projectId, head.id) : null;
+}

@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { InputError } from "../../domain/input-error";
+import { readFixture } from "../../domain/parsers/fixtures/read-fixture";
+import { parseUploadedRun } from "../../domain/parsers";
+import { INLINE_PARSE_BYTES, closeCpuPool, parseInPool } from "./cpu-pool";
+
+// The parse threads (issue 36): an upload's files are parsed in a worker thread, not on the event loop;
+// a parse past its time budget is stopped and refused (413), and the parser's errors cross the thread
+// with their code and details. The real fixtures, parsed through the pool, equal a parse in place.
+
+afterAll(async () => {
+  await closeCpuPool();
+});
+
+const GO = "micro/go/baseline/gobench.txt";
+
+function bigGoSuite(count: number): string {
+  const lines = ["goos: linux", "goarch: amd64", "pkg: example.com/pool"];
+  for (let index = 0; index < count; index++) lines.push(`BenchmarkItem${index}-2   \t 1000000\t ${100 + (index % 7)} ns/op`);
+  return lines.join("\n");
+}
+
+describe("parseInPool", () => {
+  it("a suite too large to parse in place is parsed in a thread, to the very run an in-place parse gives", async () => {
+    const input = { files: [{ name: "gobench.txt", text: bigGoSuite(9_000) }], format: null, metadata: { label: "pool" } };
+    expect(input.files[0]!.text.length).toBeGreaterThan(INLINE_PARSE_BYTES);
+    const inThread = await parseInPool(input);
+    expect(inThread).toEqual(parseUploadedRun(input));
+  });
+
+  it("parses a real fixture, with the query's metadata applied", async () => {
+    const parsed = await parseInPool({ files: [{ name: "gobench.txt", text: readFixture(GO) }], format: null, metadata: { label: "pool", branch: "main" } });
+    expect(parsed.format).toBe("go-bench-text");
+    expect(parsed.run.label).toBe("pool");
+    expect(parsed.run.environment.git.branch).toBe("main");
+    expect(parsed.run.endpoints.length).toBeGreaterThan(0);
+  });
+
+  it("an input error crosses the thread as an InputError with its code and the line at fault", async () => {
+    const text = `${bigGoSuite(3)}\nBenchmarkBroken-2 100 12`;
+    const error = await parseInPool({ files: [{ name: "gobench.txt", text }], format: null, metadata: {} }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).code).toBe("malformed");
+    expect((error as InputError).details[0]!.path).toBe("gobench.txt: line 7");
+  });
+
+  it("a parse past its time budget is stopped and refused as too large, naming the setting", async () => {
+    const error = await parseInPool({ files: [{ name: "gobench.txt", text: bigGoSuite(10_000) }], format: null, metadata: {} }, undefined, { budgetMs: 1 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).code).toBe("too_large");
+    expect((error as InputError).message).toMatch(/BENCHTRACK_PARSE_TIMEOUT_MS/);
+    // The pool still works after a thread was stopped.
+    const parsed = await parseInPool({ files: [{ name: "gobench.txt", text: bigGoSuite(10) }], format: null, metadata: {} });
+    expect(parsed.run.endpoints).toHaveLength(10);
+  });
+
+  it("a client that went away stops the parse with its own abort, not an input error", async () => {
+    const controller = new AbortController();
+    const parsing = parseInPool({ files: [{ name: "gobench.txt", text: bigGoSuite(10_000) }], format: null, metadata: {} }, controller.signal);
+    controller.abort();
+    const error = await parsing.catch((caught: unknown) => caught);
+    expect(error).not.toBeInstanceOf(InputError);
+    expect((error as Error).name).toBe("AbortError");
+  });
+});

@@ -1,0 +1,120 @@
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { Piscina } from "piscina";
+import type { GateResult, JudgeInput } from "../../domain/gate/judge";
+import { judgeGate } from "../../domain/gate/judge";
+import { InputError } from "../../domain/input-error";
+import type { ParsedUpload } from "../../domain/parsers";
+import { parseUploadedRun } from "../../domain/parsers";
+import { getEnv } from "../../env";
+import type { CpuAnswer, CpuTask, ParseTask } from "./cpu-worker";
+
+/**
+ * An upload's CPU-heavy work runs in a pool of worker threads (piscina), never on the event loop:
+ * parsing its files, and the gate's statistics (a suite of 10,000 benchmarks against its history takes
+ * seconds). A request that waits on a thread holds one thread, while every other request goes on being
+ * answered. Each parse has a time budget (BENCHTRACK_PARSE_TIMEOUT_MS: past it the thread is stopped and
+ * the upload refused, 413) and each thread a heap of its own (BENCHTRACK_CPU_MEMORY_MB: a file that
+ * needs more is refused, the server's heap untouched). Threads: BENCHTRACK_CPU_THREADS, else one per
+ * core. The worker is TypeScript, loaded by tsx as the server's scripts are.
+ */
+let pool: Piscina<CpuTask, CpuAnswer> | null = null;
+
+/**
+ * Below these sizes the work is done in place: a thread hop costs more than parsing a 256 KiB file or
+ * judging a run whose endpoints times runs stay within 2,000 (milliseconds; 20,000 took 5 s), and under many
+ * concurrent reads each hop waits its turn on the event loop (a replica test's 40 small uploads among
+ * 32 readers took over a minute through the threads).
+ */
+export const INLINE_PARSE_BYTES = 256 * 1024;
+export const INLINE_JUDGE_CELLS = 2_000;
+
+/** The worker module, from the project's root (the server's working folder, as `npm start` runs it). */
+const WORKER_FILE = path.join(process.cwd(), "server", "services", "platform", "cpu-worker.ts");
+
+function cpuPool(): Piscina<CpuTask, CpuAnswer> {
+  if (pool) return pool;
+  const env = getEnv();
+  const threads = env.BENCHTRACK_CPU_THREADS ?? Math.max(1, availableParallelism());
+  pool = new Piscina<CpuTask, CpuAnswer>({
+    filename: WORKER_FILE,
+    execArgv: ["--import", "tsx"],
+    minThreads: 1,
+    maxThreads: threads,
+    // A thread left idle a minute goes away; the first task after pays ~0.5 s to start one.
+    idleTimeout: 60_000,
+    resourceLimits: { maxOldGenerationSizeMb: env.BENCHTRACK_CPU_MEMORY_MB },
+  });
+  return pool;
+}
+
+/** A thread's heap was not enough: the input is too large to work on. */
+function outOfMemory(error: unknown): InputError | null {
+  if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_OUT_OF_MEMORY") return null;
+  const memoryMb = getEnv().BENCHTRACK_CPU_MEMORY_MB;
+  return new InputError("too_large", `The upload needs more than ${memoryMb} MB to read and judge (BENCHTRACK_CPU_MEMORY_MB)`, [
+    { path: "body", message: `more than ${memoryMb} MB of memory` },
+  ]);
+}
+
+/**
+ * An upload's files parsed off the event loop, completed with the query's metadata and validated
+ * (domain/parsers:parseUploadedRun). `signal` (the request's) stops the parse when the client leaves.
+ */
+export async function parseInPool(
+  task: Omit<ParseTask, "kind">,
+  signal?: AbortSignal,
+  { budgetMs = getEnv().BENCHTRACK_PARSE_TIMEOUT_MS } = {},
+): Promise<ParsedUpload> {
+  if (task.files.reduce((sum, file) => sum + file.text.length, 0) <= INLINE_PARSE_BYTES) {
+    signal?.throwIfAborted();
+    return parseUploadedRun(task);
+  }
+  const budget = AbortSignal.timeout(budgetMs);
+  const stop = signal ? AbortSignal.any([signal, budget]) : budget;
+  let answer: CpuAnswer;
+  try {
+    answer = await cpuPool().run({ kind: "parse", ...task }, { signal: stop });
+  } catch (error) {
+    signal?.throwIfAborted();
+    if (budget.aborted) {
+      throw new InputError("too_large", `The upload took longer than ${budgetMs / 1000} s to read; it was stopped (BENCHTRACK_PARSE_TIMEOUT_MS)`, [
+        { path: "body", message: `parsing took more than ${budgetMs} ms` },
+      ]);
+    }
+    throw outOfMemory(error) ?? error;
+  }
+  if (!answer.ok) throw new InputError(answer.error.code, answer.error.message, answer.error.details);
+  if (!("parsed" in answer)) throw new Error("The CPU thread answered a parse with something else");
+  return answer.parsed;
+}
+
+/** The gate's judgement (domain/gate/judge.ts:judgeGate, pure) in a CPU thread: its input and answer cross as structured clones. */
+export async function judgeInPool(input: JudgeInput, signal?: AbortSignal): Promise<GateResult> {
+  const runs = input.baseRuns.length + input.headRuns.length + input.noiseOnlyRuns.length;
+  const endpoints = Math.max(0, ...input.headRuns.map((run) => run.endpoints.length));
+  if (endpoints * Math.max(1, runs) <= INLINE_JUDGE_CELLS) return judgeGate(input);
+  let answer: CpuAnswer;
+  try {
+    answer = await cpuPool().run({ kind: "judge", input }, signal ? { signal } : {});
+  } catch (error) {
+    signal?.throwIfAborted();
+    throw outOfMemory(error) ?? error;
+  }
+  if (!answer.ok || !("judged" in answer)) throw new Error("The CPU thread answered a judgement with something else");
+  return answer.judged;
+}
+
+/** Starts a CPU thread and loads the parsers in it (a first parse of nothing), so the first upload finds one ready. */
+export function warmCpuPool(): void {
+  cpuPool()
+    .run({ kind: "parse", files: [{ name: null, text: "" }], format: null, metadata: {} })
+    .catch((error: unknown) => console.error("The CPU threads did not start:", error));
+}
+
+/** Stops the CPU threads (tests, and a server shutting down). */
+export async function closeCpuPool(): Promise<void> {
+  const closing = pool;
+  pool = null;
+  await closing?.destroy();
+}

@@ -1,0 +1,14 @@
+/**
+ * Platform: what every feature stands on: the service error envelope, the job queue, the CPU threads
+ * (parse and judge off the event loop), read replicas and rate limits. It imports no other module.
+ *
+ * The module's public face: code outside server/services/platform/ imports from here, never from its files
+ * (eslint.config.js holds that line and which modules this one may use).
+ */
+export * from "./cpu-pool";
+export { ServiceError, notFound, toServiceError } from "./errors";
+export type { ErrorDetail, ServiceErrorCode } from "./errors";
+export { JOB_HEARTBEAT_SECONDS, JOB_LEASE_SECONDS, JOB_NAMES, JOB_QUEUES, RETENTION_CRON, jobQueueFor, jobQueueOf } from "./job-queue";
+export type { JobData, JobName, JobQueue } from "./job-queue";
+export { checkAuthFailures, clientAddressOf, recordAuthFailure, takeRateLimit } from "./rate-limits";
+export { chooseReader, currentWalPosition, readWithPrimaryFallback, shouldRetryOnPrimary, walPositionHeaders, walPositionOf } from "./read-replicas";

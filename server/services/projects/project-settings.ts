@@ -1,0 +1,94 @@
+import type { ReadDb } from "../../db";
+import { Prisma } from "../../generated/prisma/client";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { createProjectSchema, updateProjectSchema } from "../../schemas/projects";
+import type { Principal } from "../access";
+import { requireAdmin } from "../access";
+import { ServiceError } from "../platform";
+import { jobQueueFor } from "../platform";
+import { requireProject } from "./projects";
+import { getSlaPolicy } from "../runs";
+
+/**
+ * A project's identity and the settings an admin changes: creating a project, changing its settings,
+ * and the one presentation of them that the REST API and the settings page share. Changes are the
+ * admin's only (requireAdmin), whichever transport asked.
+ */
+
+type ProjectRow = Awaited<ReturnType<typeof requireProject>>;
+
+/** The project as the API shows it: identity and the settings an admin can change. */
+function projectSettings(project: ProjectRow) {
+  return {
+    slug: project.slug,
+    name: project.name,
+    description: project.description,
+    defaultBranch: project.defaultBranch,
+    repoUrl: project.repoUrl,
+    minEffectPct: project.minEffectPct,
+    alpha: project.alpha,
+    gateMetric: project.gateMetric,
+    rawRetentionDays: project.rawRetentionDays,
+    isDemo: project.isDemo,
+    createdAt: project.createdAt.toISOString(),
+  };
+}
+
+export type ProjectSettings = ReturnType<typeof projectSettings>;
+
+/** The project's settings, for anyone who may read the project. */
+export async function getProjectSettings(db: ReadDb, slug: string): Promise<ProjectSettings> {
+  return projectSettings(await requireProject(db, slug));
+}
+
+/**
+ * What the settings page shows, before and after the admin token is entered: the settings and the
+ * current SLA targets (an empty list: no SLA).
+ */
+export async function getSettingsPage(db: ReadDb, slug: string) {
+  const project = await requireProject(db, slug);
+  const policy = await getSlaPolicy(db, project.id);
+  return { settings: projectSettings(project), slaTargets: policy?.targets ?? [] };
+}
+
+/** Creates a project (admin); `input` is checked against createProjectSchema; a taken slug is a conflict. */
+export async function createProject(db: PrismaClient, principal: Principal, input: unknown) {
+  requireAdmin(principal);
+  const { slug, name, description, defaultBranch, repoUrl } = createProjectSchema.parse(input);
+  const taken = () => new ServiceError("conflict", `Project "${slug}" already exists`, [{ path: "slug", message: "taken" }]);
+  if (await db.project.findUnique({ where: { slug }, select: { id: true } })) throw taken();
+  try {
+    return await db.project.create({ data: { slug, name: name ?? slug, description, defaultBranch, repoUrl } });
+  } catch (error) {
+    // Two creations of one slug at once: the unique index decides, and the loser hears the same answer.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw taken();
+    throw error;
+  }
+}
+
+/** Changes a project's settings (admin); `changes` is checked against updateProjectSchema. */
+export async function updateProjectSettings(
+  db: PrismaClient,
+  principal: Principal,
+  slug: string,
+  changes: unknown,
+): Promise<ProjectSettings> {
+  requireAdmin(principal);
+  const project = await requireProject(db, slug);
+  const data = updateProjectSchema.parse(changes);
+  const queue = await jobQueueFor(db);
+  // The jobs a change needs are enqueued with it: they exist exactly when the change was committed.
+  const updated = await db.$transaction(async (tx) => {
+    const row = await tx.project.update({ where: { id: project.id }, data });
+    // Another default branch is another history: detection runs again over it.
+    if (data.defaultBranch !== undefined && data.defaultBranch !== project.defaultBranch) {
+      await queue.send("redetect-project", { projectId: project.id }, { tx, singletonKey: project.id });
+    }
+    // A shorter retention applies now, not at the next nightly run.
+    if (data.rawRetentionDays !== undefined && data.rawRetentionDays !== null && data.rawRetentionDays !== project.rawRetentionDays) {
+      await queue.send("apply-retention", { projectId: project.id }, { tx, singletonKey: project.id });
+    }
+    return row;
+  });
+  return projectSettings(updated);
+}

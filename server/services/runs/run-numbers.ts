@@ -1,0 +1,48 @@
+import type { ReadDb } from "../../db";
+import { LRUCache } from "lru-cache";
+import type { EndpointResult } from "../../domain/run";
+import type { LoadedRun } from "./stored-runs";
+import { loadParsedRuns } from "./stored-runs";
+
+/**
+ * The numbers of stored runs as the CI gate reads them (a run's results and custom metrics, without
+ * histograms, status codes, errors or timelines), kept in memory: a stored run never changes (it is
+ * deleted or kept whole: docs/architecture.md), so a run read once for one upload's baseline serves the
+ * next uploads of its series without reading its rows again. Bounded by result rows, not runs: a run of
+ * 500 endpoints weighs 500 times one of none. Each server process keeps its own.
+ */
+const MAX_RESULT_ROWS = 200_000;
+
+const cache = new LRUCache<string, LoadedRun>({
+  maxSize: MAX_RESULT_ROWS,
+  sizeCalculation: (loaded) => 1 + loaded.run.endpoints.length,
+});
+
+const cacheKey = (projectId: string, runId: string) => `${projectId}/${runId}`;
+
+/** The numbers of the project's runs of these ids (those that exist), reading only those not in memory. */
+export async function loadRunNumbers(db: ReadDb, projectId: string, runIds: readonly string[]): Promise<Map<string, LoadedRun>> {
+  const missing = runIds.filter((id) => !cache.has(cacheKey(projectId, id)));
+  const read = await loadParsedRuns(db, projectId, missing, { numbersOnly: true });
+  for (const [id, loaded] of read) cache.set(cacheKey(projectId, id), loaded);
+  return new Map(
+    runIds.flatMap((id) => {
+      const loaded = read.get(id) ?? cache.get(cacheKey(projectId, id));
+      return loaded ? [[id, loaded] as const] : [];
+    }),
+  );
+}
+
+/**
+ * Keeps the numbers of a run this process has just stored (after its transaction committed): they are
+ * what loadParsedRuns would read back for the gate (the stored form, stored-runs.ts asStoredRun, without
+ * histograms, status codes, errors or timelines), so the series' next upload reads none of its rows.
+ */
+export function rememberStoredRun(projectId: string, loaded: LoadedRun): void {
+  const numbersOnly = (result: EndpointResult): EndpointResult => ({ ...result, histogram: null, statusCodes: null, errors: null, timeline: null });
+  const { run } = loaded;
+  cache.set(cacheKey(projectId, loaded.stored.id), {
+    ...loaded,
+    run: { ...run, aggregate: numbersOnly(run.aggregate), endpoints: run.endpoints.map(numbersOnly) },
+  });
+}

@@ -1,0 +1,7 @@
+/**
+ * Sharing: read-only share links for a run or a comparison, and what each one opens.
+ *
+ * The module's public face: code outside server/services/sharing/ imports from here, never from its files
+ * (eslint.config.js holds that line and which modules this one may use).
+ */
+export { createShareLink, createShareLinkWithMarkdown, describeShareLink, shareLinkFor } from "./share-links";
