@@ -62,7 +62,7 @@ export default defineConfig({
         // The e2e server always uses the embedded database, whatever the shell has.
         DATABASE_URL: "",
         // Two workers upload with one token from one address, faster than any client: the upload
-        // limit is off here (its own tests are app/api/v1/projects/[project]/runs/rate-limits.test.ts).
+        // limit is off here (its own tests are app/api/v1/projects/[project]/runs/rate-limits.db.test.ts).
         BENCHTRACK_RATE_UPLOADS_PER_MINUTE: "0",
         // e2e/ui/incident-workflow.spec.ts points a webhook at a local stand-in receiver.
         BENCHTRACK_WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",

@@ -23,7 +23,7 @@ import { call, configureTestEnvironment, TEST_ADMIN_TOKEN } from "./testing/rest
  * escapes as an unhandled rejection or an uncaught exception.
  */
 const bin = postgresBinDir();
-if (!bin) console.info("database-restart.test.ts: skipped: no PostgreSQL server is installed (initdb, pg_ctl)");
+if (!bin) console.info("database-restart.slow.test.ts: skipped: no PostgreSQL server is installed (initdb, pg_ctl)");
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

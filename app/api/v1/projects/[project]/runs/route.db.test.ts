@@ -322,7 +322,7 @@ describe("tokens", () => {
     await upload(slug, fixture("k6/baseline/round1/summary.json"));
     const anonymous = await call(createToken, `/api/v1/projects/${slug}/tokens`, { project: slug }, { method: "POST", token: null });
     expect(anonymous.status).toBe(401);
-    // This server has an admin token: no refusal says otherwise (no-admin-token.test.ts has the other case).
+    // This server has an admin token: no refusal says otherwise (no-admin-token.db.test.ts has the other case).
     expect(((await anonymous.json()) as Json).error.message).not.toMatch(/no admin token/);
     const empty = await upload(slug, fixture("k6/baseline/round2/summary.json"), { token: "" });
     expect(empty.status).toBe(401);

@@ -20,7 +20,7 @@ import { chooseReader, WAL_POSITION_COOKIE, WAL_POSITION_HEADER } from "./read-r
  * replay makes its lag as long as a test needs: what a read then shows says where it was served.
  */
 const primaryUrl = process.env.DATABASE_URL?.trim();
-if (!primaryUrl) console.info("read-replicas.test.ts: skipped: DATABASE_URL is not set (the embedded database has no replicas)");
+if (!primaryUrl) console.info("read-replicas.slow.test.ts: skipped: DATABASE_URL is not set (the embedded database has no replicas)");
 
 describe.skipIf(!primaryUrl)("reads from a streaming replica (DATABASE_READ_URL)", () => {
   let replica: StreamingReplica;
