@@ -6,7 +6,8 @@ import { ingestTestRun } from "../testing/seed";
 import { getJobActivity } from "../services/projects/job-activity";
 import { jobQueueOf, openJobQueue, type JobQueue } from "../services/platform/job-queue";
 import { updateProjectSettings } from "../services/projects/project-settings";
-import { findChangeCandidates, lockSeries, recordChanges, defaultBranchSeriesKey } from "../services/incidents/regression-detection";
+import { findChangeCandidates, lockSeries, recordChanges } from "../services/incidents/regression-detection";
+import { defaultBranchSeriesKey } from "../services/runs";
 import { applyRawRetention } from "../services/runs/raw-retention";
 import { runQueuedJobs } from "./worker";
 

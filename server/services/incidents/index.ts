@@ -5,4 +5,4 @@
  * (eslint.config.js holds that line and which modules this one may use).
  */
 export { countIncidentsByState, getAlertPrecision, getIncident, listIncidents, toIncidentJson, updateIncidents } from "./incidents";
-export { defaultBranchSeriesKey, detectAndQueueWebhooks, queueProjectRedetection } from "./regression-detection";
+export { detectAndQueueWebhooks, queueProjectRedetection } from "./regression-detection";

@@ -7,6 +7,7 @@ import { attachToIncidents, markReturns } from "./incidents";
 import type { JobQueue } from "../platform";
 import { queueIncidentNotifications } from "../notifications";
 import { NOT_AB_BASE } from "../gate";
+import { defaultBranchSeriesKey } from "../runs";
 
 /**
  * Regression tracking over history: after each run on the default branch, the series of each
@@ -306,11 +307,6 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
     },
     { timeout: 30_000, maxWait: 30_000 },
   );
-}
-
-/** A series' key (tool, label and testbed on the default branch): its waiting detection job's singletonKey and its lock. */
-export function defaultBranchSeriesKey(run: { projectId: string; tool: string; label: string | null; testbed?: string | null }): string {
-  return JSON.stringify([run.projectId, run.tool, run.label, ...(run.testbed ? [run.testbed] : [])]);
 }
 
 /**

@@ -8,6 +8,7 @@
 export { applyRawRetention } from "./raw-retention";
 export { getRunDocument, runPageUrl, toRunDocument } from "./run-document";
 export { newRunId } from "./run-ids";
+export { defaultBranchSeriesKey } from "./series-key";
 export { loadRunNumbers, rememberStoredRun } from "./run-numbers";
 export { findRawUploads, listRuns, readRawGzip } from "./runs";
 export type { RunFilters } from "./runs";
