@@ -17,7 +17,7 @@ import { IncidentRow, inboxGrid } from "./incident-row";
 import { SignInToTriage } from "./sign-in-to-triage";
 
 /**
- * The incidents inbox (/projects/:p/regressions?state=…): one row per incident — the regressions one
+ * The incidents inbox (/projects/:p/incidents?state=…): one row per incident — the regressions one
  * step opened at one run — under a state filter with counts, triaged in bulk by an admin; then the
  * lasting improvements, which open no incident. Reads incident.inbox and regression.improvements
  * (prefetched by the page) and reads them again after each change.
@@ -35,7 +35,7 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
   // Only what is listed can stay selected (a triaged incident may leave the filter).
   const selectedListed = listed.filter((number) => selected.includes(number)).sort((a, b) => a - b);
 
-  // A link to one regression (/regressions#regression-<id>, as webhooks send it) opens its incident's
+  // A link to one regression (/incidents#regression-<id>, as webhooks send it; older ones say /regressions) opens its incident's
   // regressions, once, on arrival; later the reader's choices stand.
   const arrived = useRef(false);
   useEffect(() => {
@@ -78,7 +78,7 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
         {tabs.map((tab) => (
           <Link
             key={tab.filter}
-            href={pagePaths.regressions(project, tab.filter === "active" ? undefined : `state=${tab.filter}`)}
+            href={pagePaths.incidents(project, tab.filter === "active" ? undefined : `state=${tab.filter}`)}
             aria-current={tab.filter === filter ? "page" : undefined}
             className="border-border text-text-muted hover:text-text aria-[current=page]:border-accent aria-[current=page]:bg-surface aria-[current=page]:text-text rounded-md border px-2.5 py-1"
             data-testid="incident-filter"
@@ -104,7 +104,7 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
             Each upload on {inbox.project.defaultBranch} is checked: a lasting step up in {words.latency} (at least 6
             runs on each side) opens an incident here.{" "}
             {filter === "active" && tabs.at(-1)!.count > 0 && (
-              <Link href={pagePaths.regressions(project, "state=all")} className="text-accent hover:underline">
+              <Link href={pagePaths.incidents(project, "state=all")} className="text-accent hover:underline">
                 See all {tabs.at(-1)!.count}.
               </Link>
             )}

@@ -35,7 +35,7 @@ export function IncidentView({ project, number }: { project: string; number: num
   return (
     <div className="space-y-5">
       <div>
-        <Link href={pagePaths.regressions(project)} className="text-text-muted hover:text-text text-sm">
+        <Link href={pagePaths.incidents(project)} className="text-text-muted hover:text-text text-sm">
           ← Incidents
         </Link>
         <div className="mt-1 flex flex-wrap items-center gap-3">

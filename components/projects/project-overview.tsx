@@ -89,7 +89,7 @@ function OverviewBanners({ overview }: { overview: Overview }) {
       )}
       {(activeIncidents > 0 || awaitingReturn > 0) && (
         <a
-          href={pagePaths.regressions(project.slug)}
+          href={pagePaths.incidents(project.slug)}
           className="block rounded-md border border-bad p-3 text-sm hover:bg-surface-muted"
           data-testid="open-regressions-banner"
         >

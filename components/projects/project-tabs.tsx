@@ -14,14 +14,14 @@ export function ProjectTabs({ slug, hasCapacity }: { slug: string; hasCapacity: 
   const tabs = [
     { href: pagePaths.project(slug), label: "Overview", exact: true },
     { href: pagePaths.runs(slug), label: "Runs" },
-    // The incidents inbox keeps its URL (/regressions); an incident's page (/incidents/N) is in it too.
-    { href: pagePaths.regressions(slug), label: "Incidents", also: `${pagePaths.project(slug)}/incidents` },
+    // The incidents inbox (/incidents); an incident's page (/incidents/N) is under it.
+    { href: pagePaths.incidents(slug), label: "Incidents" },
     { href: pagePaths.compare(slug), label: "Compare" },
     ...(hasCapacity ? [{ href: pagePaths.capacity(slug), label: "Capacity" }] : []),
     { href: pagePaths.settings(slug), label: "Settings" },
-  ].map((tab: { href: string; label: string; exact?: boolean; also?: string }) => ({
+  ].map((tab: { href: string; label: string; exact?: boolean }) => ({
     ...tab,
-    active: tab.exact ? pathname === tab.href : pathname.startsWith(tab.href) || (tab.also !== undefined && pathname.startsWith(tab.also)),
+    active: tab.exact ? pathname === tab.href : pathname.startsWith(tab.href),
   }));
   return (
     <nav aria-label="Project" className="mb-5 flex gap-1 overflow-x-auto border-b border-border text-sm whitespace-nowrap">

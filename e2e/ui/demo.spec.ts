@@ -2,10 +2,10 @@ import { expect, test } from "@playwright/test";
 import { lookAt } from "../helpers";
 
 // The e2e server starts after `npm run seed:demo` (playwright.config.ts): the demo a newcomer opens
-// must show main's slowdown in the regressions inbox and on the trend chart, not an empty inbox.
+// must show main's slowdown in the incidents inbox and on the trend chart, not an empty inbox.
 for (const slug of ["listings-demo", "listings-grpc-demo"]) {
   test(`the demo's slowdown on main is in ${slug}'s inbox and marked on its trend`, async ({ page }) => {
-    await page.goto(`/projects/${slug}/regressions`);
+    await page.goto(`/projects/${slug}/incidents`);
     // One step, one incident: every series that stepped at that run is a regression of one row.
     const incidents = page.getByTestId("incident-row");
     await expect(incidents.first()).toBeVisible();

@@ -62,7 +62,7 @@ test.describe("home page", () => {
       `/projects/listings-demo/compare?base=${base!.id}&head=${head!.id}`,
       "/projects/listings-demo/compare?base=label:baseline&head=label:ManagedAsync&tool=k6",
       "/projects/listings-demo/endpoints/_all",
-      "/projects/listings-demo/regressions",
+      "/projects/listings-demo/incidents",
       "/sign-in",
       "/docs/api",
       "/projects/listings-demo/runs/no-such-run.png",

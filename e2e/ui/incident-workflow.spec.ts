@@ -119,10 +119,10 @@ test("a step opens one incident, triaged in bulk and accepted; Slack and GitHub 
   expect((opened.json as { blocks: unknown[] }).blocks.length).toBeGreaterThan(0);
 
   // Bulk-acknowledge from the inbox (signed in as the admin), then accept on the incident's page.
-  await page.goto(`/sign-in?next=${encodeURIComponent(`/projects/${slug}/regressions`)}`);
+  await page.goto(`/sign-in?next=${encodeURIComponent(`/projects/${slug}/incidents`)}`);
   await page.getByLabel("Token").fill(E2E_ADMIN_TOKEN);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(new RegExp(`/projects/${slug}/regressions$`));
+  await expect(page).toHaveURL(new RegExp(`/projects/${slug}/incidents$`));
   await expect(page.getByTestId("incident-row")).toHaveCount(1);
   await page.getByRole("checkbox", { name: "Select incident #1" }).check();
   await page.getByTestId("bulk-triage").getByRole("button", { name: "Acknowledge" }).click();

@@ -83,9 +83,9 @@ test("an admin acknowledges a step's incident from the inbox, then accepts it wi
   await seedStep(request, baseURL!, slug);
 
   // Signing in from a page's link comes back to that page.
-  await page.goto(`/sign-in?next=${encodeURIComponent(`/projects/${slug}/regressions`)}`);
+  await page.goto(`/sign-in?next=${encodeURIComponent(`/projects/${slug}/incidents`)}`);
   await signIn(page, E2E_ADMIN_TOKEN);
-  await expect(page).toHaveURL(new RegExp(`/projects/${slug}/regressions$`));
+  await expect(page).toHaveURL(new RegExp(`/projects/${slug}/incidents$`));
   await expect(page.getByRole("link", { name: "Incidents", exact: true })).toHaveAttribute("aria-current", "page");
 
   // One row for the step, however many series moved.
@@ -157,11 +157,19 @@ test("an admin acknowledges a step's incident from the inbox, then accepts it wi
   await screenshots(page, "incident-page-admin");
 
   // Accepted is closed: no longer active, listed under Accepted.
-  await page.goto(`/projects/${slug}/regressions`);
+  await page.goto(`/projects/${slug}/incidents`);
   await expect(page.getByText("No active incidents")).toBeVisible();
   await page.getByTestId("incident-filter").filter({ hasText: "Accepted" }).click();
   await expect(page).toHaveURL(/[?&]state=accepted$/);
   await expect(page.getByTestId("incident-row").getByTestId("incident-state")).toHaveText("Accepted");
+});
+
+test("the inbox's older URL (/regressions) redirects permanently to /incidents, its query kept", async ({ request }) => {
+  const slug = "listings-demo";
+  const response = await request.get(`/projects/${slug}/regressions?state=all`, { maxRedirects: 0 });
+  expect(response.status()).toBe(308);
+  const location = new URL(response.headers()["location"]!, "http://localhost");
+  expect(`${location.pathname}${location.search}`).toBe(`/projects/${slug}/incidents?state=all`);
 });
 
 test.describe("a reader of a private server", () => {
@@ -192,15 +200,16 @@ test.describe("a reader of a private server", () => {
     await lookAt(page, "incident-page-reader");
 
     // The inbox too: rows, no checkboxes, the same way to sign in. A link to one regression (as webhooks
-    // send) opens its incident's regressions at it.
+    // send) opens its incident's regressions at it, an older one (/regressions) by its permanent redirect.
     const regressionId = incident.regressions.at(-1)!.id;
     await page.goto(`/projects/${slug}/regressions#regression-${regressionId}`);
+    await expect(page).toHaveURL(new RegExp(`/projects/${slug}/incidents#regression-${regressionId}$`));
     await expect(page.getByTestId("incident-row")).toHaveCount(1);
     await expect(page.locator(`#regression-${regressionId}`)).toBeInViewport();
     await expect(page.getByRole("checkbox")).toHaveCount(0);
     await expect(page.getByTestId("sign-in-to-triage")).toHaveAttribute(
       "href",
-      `/sign-in?next=${encodeURIComponent(`/projects/${slug}/regressions`)}`,
+      `/sign-in?next=${encodeURIComponent(`/projects/${slug}/incidents`)}`,
     );
 
     await page.goto(path);

@@ -101,7 +101,7 @@ test("the incidents inbox: each incident's state, largest Δ and before → afte
   page,
 }) => {
   await page.setViewportSize(PHONE);
-  await page.goto("/projects/listings-demo/regressions");
+  await page.goto("/projects/listings-demo/incidents");
   const incidents = page.getByTestId("incident-row");
   await expect(incidents.first()).toBeVisible();
   await expectOnScreen(incidents.getByTestId("incident-state"), "incident state");

@@ -21,7 +21,7 @@ test("a step on main shows up in the inbox as an incident, on the trend, and can
   // Change-point detection is a background job after each upload: the inbox fills a moment later.
   const incident = page.getByTestId("incident-row");
   await expect(async () => {
-    await page.goto(`/projects/${slug}/regressions`);
+    await page.goto(`/projects/${slug}/incidents`);
     await expect(incident).toContainText("GetListing", { timeout: 1000 });
   }).toPass({ timeout: 60_000 });
   await expect(incident.getByTestId("incident-state")).toHaveText("Open");
@@ -62,12 +62,12 @@ test("a step on main shows up in the inbox as an incident, on the trend, and can
   }
 
   // Signed in as admin: the step's incident is acknowledged from the inbox (one incident, however many series).
-  await page.goto(`/projects/${slug}/regressions`);
+  await page.goto(`/projects/${slug}/incidents`);
   await page.getByRole("checkbox", { name: "Select incident #1" }).check();
   await page.getByRole("button", { name: "Acknowledge" }).click();
   await page.getByTestId("triage-confirm").getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByTestId("incident-row").getByTestId("incident-state")).toHaveText("Investigating");
-  await page.goto(`/projects/${slug}/regressions?state=investigating`);
+  await page.goto(`/projects/${slug}/incidents?state=investigating`);
   await expect(page.getByTestId("incident-row")).toContainText("Incident #1");
 
   // The SLA policy saved above (p95 <= 50 ms) grades the runs: the run page says why.

@@ -38,8 +38,8 @@ describe("pagePaths", () => {
   });
 
   it("anchors a regression in its inbox", () => {
-    expect(pagePaths.regression("listings", "r1")).toBe("/projects/listings/regressions#regression-r1");
-    expect(pagePaths.regressions("listings", "status=all")).toBe("/projects/listings/regressions?status=all");
+    expect(pagePaths.regression("listings", "r1")).toBe("/projects/listings/incidents#regression-r1");
+    expect(pagePaths.incidents("listings", "state=all")).toBe("/projects/listings/incidents?state=all");
   });
 });
 

@@ -88,9 +88,10 @@ export const pagePaths = {
    * endpoint (`endpoint=GetListing&protocol=grpc`, the aggregate without one), the series and the curves.
    */
   capacity: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/capacity`, query),
-  regressions: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/regressions`, query),
-  /** One regression, as an anchor of its row in the inbox. */
-  regression: (slug: string, regressionId: string) => `${pagePaths.project(slug)}/regressions#regression-${segment(regressionId)}`,
+  /** The incidents inbox; `query` carries its state filter (`state=all`). The older /regressions redirects here. */
+  incidents: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/incidents`, query),
+  /** One regression, as an anchor in the inbox (which opens its incident's row at it). */
+  regression: (slug: string, regressionId: string) => `${pagePaths.project(slug)}/incidents#regression-${segment(regressionId)}`,
   /** One incident's page (its number within the project). */
   incident: (slug: string, incidentNumber: number) => `${pagePaths.project(slug)}/incidents/${incidentNumber}`,
   settings: (slug: string) => `${pagePaths.project(slug)}/settings`,

@@ -235,7 +235,7 @@ function describeDigestWindow(message: DigestMessage): string {
   return hours <= 24 ? "in the last 24 h" : `in the last ${Math.round(hours / 24)} days`;
 }
 
-/** The incidents inbox of the project (the Regressions tab). */
+/** The incidents inbox of the project (the Incidents tab). */
 export function incidentsInboxUrl(project: ProjectForMessage, baseUrl: string): string {
-  return absoluteUrl(baseUrl, pagePaths.regressions(project.slug));
+  return absoluteUrl(baseUrl, pagePaths.incidents(project.slug));
 }

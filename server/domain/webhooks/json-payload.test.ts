@@ -76,7 +76,7 @@ describe("buildJsonPayload", () => {
     expect(payload.digest).toEqual({
       from: "2026-11-25T07:00:00.000Z",
       to: "2026-11-26T07:00:00.000Z",
-      url: "https://bench.example.com/projects/listings/regressions",
+      url: "https://bench.example.com/projects/listings/incidents",
       opened: 1,
       changed: 1,
       active: 2,
@@ -88,7 +88,7 @@ describe("buildJsonPayload", () => {
     ]);
     expect(payload.text).toBe(
       "Daily incident digest · Listings API: 1 incident opened, 1 changed state in the last 24 h; 2 active (open or investigating). " +
-        "<https://bench.example.com/projects/listings/regressions|Open the incidents>",
+        "<https://bench.example.com/projects/listings/incidents|Open the incidents>",
     );
   });
 });

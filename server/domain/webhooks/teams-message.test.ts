@@ -57,6 +57,6 @@ describe("buildTeamsMessage", () => {
     const card = cardOf(message);
     expect(card.body.filter((element) => element.type === "Container")).toHaveLength(3);
     expect(card.body[1]).toMatchObject({ text: "1 incident opened, 1 changed state in the last 24 h; 2 active (open or investigating)." });
-    expect(card.actions).toEqual([{ type: "Action.OpenUrl", title: "Open the incidents", url: "https://bench.example.com/projects/listings/regressions" }]);
+    expect(card.actions).toEqual([{ type: "Action.OpenUrl", title: "Open the incidents", url: "https://bench.example.com/projects/listings/incidents" }]);
   });
 });

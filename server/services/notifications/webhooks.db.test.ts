@@ -388,7 +388,7 @@ describe.each(testDatabaseTargets())("incident notifications on $name", ({ targe
         from: "2025-11-16T07:00:00.000Z",
         to: "2025-11-17T07:00:00.000Z",
         // The job has no request: its links are under BENCHTRACK_PUBLIC_URL (else localhost:3000).
-        url: expect.stringMatching(new RegExp(`^https?://[^/]+/projects/${seeded.slug}/regressions$`)),
+        url: expect.stringMatching(new RegExp(`^https?://[^/]+/projects/${seeded.slug}/incidents$`)),
         opened: 1,
         changed: 0,
         active: 1,

@@ -1,10 +1,28 @@
-import { redirect } from "next/navigation";
+import { parseInboxFilter } from "@/components/incidents/display";
+import { IncidentInbox } from "@/components/incidents/incident-inbox";
 import type { PageProps } from "@/server/api/page-url";
-import { readPageUrl } from "@/server/api/page-url";
-import { pagePaths } from "@/server/domain/urls";
+import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
+import { HydrateClient, fetchPageQuery, trpc } from "@/server/api/server";
 
-// /projects/{p}/incidents — the list of incidents is the inbox (/projects/{p}/regressions), the query kept.
-export default async function IncidentsPage(props: PageProps<{ project: string }>) {
+export const dynamic = "force-dynamic";
+
+type Props = PageProps<{ project: string }>;
+
+export const generateMetadata = projectPageTitle("Incidents");
+
+// /projects/{p}/incidents?state=active|open|investigating|fixed|backed_out|accepted|invalid|all — the
+// incidents inbox (an unknown state reads as active: open or investigating), then the improvements.
+export default async function IncidentsPage(props: Props) {
   const { params, search } = await readPageUrl(props);
-  redirect(pagePaths.regressions(params.project, search));
+  const filter = parseInboxFilter(search.get("state"));
+  await Promise.all([
+    fetchPageQuery(trpc.incident.inbox.queryOptions({ project: params.project, state: filter })),
+    fetchPageQuery(trpc.regression.improvements.queryOptions({ project: params.project })),
+    fetchPageQuery(trpc.project.get.queryOptions({ project: params.project })),
+  ]);
+  return (
+    <HydrateClient>
+      <IncidentInbox key={filter} project={params.project} filter={filter} />
+    </HydrateClient>
+  );
 }

@@ -1,28 +1,11 @@
-import { parseInboxFilter } from "@/components/incidents/display";
-import { IncidentInbox } from "@/components/incidents/incident-inbox";
+import { permanentRedirect } from "next/navigation";
 import type { PageProps } from "@/server/api/page-url";
-import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
-import { HydrateClient, fetchPageQuery, trpc } from "@/server/api/server";
+import { readPageUrl } from "@/server/api/page-url";
+import { pagePaths } from "@/server/domain/urls";
 
-export const dynamic = "force-dynamic";
-
-type Props = PageProps<{ project: string }>;
-
-export const generateMetadata = projectPageTitle("Incidents");
-
-// /projects/{p}/regressions?state=active|open|investigating|fixed|backed_out|accepted|invalid|all — the
-// incidents inbox (an unknown state reads as active: open or investigating), then the improvements.
-export default async function RegressionsPage(props: Props) {
+// /projects/{p}/regressions — the incidents inbox's older URL: a permanent redirect (308) to
+// /projects/{p}/incidents, the query kept (a browser keeps the #regression-<id> of older webhook links).
+export default async function RegressionsPage(props: PageProps<{ project: string }>) {
   const { params, search } = await readPageUrl(props);
-  const filter = parseInboxFilter(search.get("state"));
-  await Promise.all([
-    fetchPageQuery(trpc.incident.inbox.queryOptions({ project: params.project, state: filter })),
-    fetchPageQuery(trpc.regression.improvements.queryOptions({ project: params.project })),
-    fetchPageQuery(trpc.project.get.queryOptions({ project: params.project })),
-  ]);
-  return (
-    <HydrateClient>
-      <IncidentInbox key={filter} project={params.project} filter={filter} />
-    </HydrateClient>
-  );
+  permanentRedirect(pagePaths.incidents(params.project, search));
 }
