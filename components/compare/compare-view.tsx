@@ -10,8 +10,8 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { comparisonKindOf, describeNotJudged, explainInconclusive } from "@/server/domain/compare/gate-summary";
 import { SIGNIFICANCE_TEST_NAMES } from "@/server/domain/stats/verdict";
 import { AGGREGATE_NAME } from "@/server/domain/run";
-import { countNouns, formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { countNouns, formatResultMetric, metricShortName, resultDisplayName, resultKindOf, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { describeRunSet } from "@/server/domain/compare/run-names";
 import { ChangeChart, ComparisonChart } from "./comparison-chart";
@@ -37,7 +37,7 @@ const VERDICT_SENTENCE = {
 } as const;
 
 /** The metrics the base-vs-head chart offers, the default first: a load test's p95, a benchmark's mean time/op. */
-function chartMetricsOf(kind: SeriesKinds): readonly string[] {
+function chartMetricsOf(kind: ResultKinds): readonly string[] {
   return kind === "benchmark" ? ["mean", "p50", "p99", "throughput"] : ["p50", "p95", "p99", "mean", "throughput"];
 }
 
@@ -46,7 +46,7 @@ function chartMetricsOf(kind: SeriesKinds): readonly string[] {
  * aggregate for load tests; for benchmarks, the mean time per operation (what they are gated on) and
  * the first benchmark, since their aggregate holds no numbers.
  */
-function defaultView(comparison: ComparisonData["comparison"], kind: SeriesKinds): { metric: string; endpoint: string } {
+function defaultView(comparison: ComparisonData["comparison"], kind: ResultKinds): { metric: string; endpoint: string } {
   if (kind !== "benchmark") return { metric: "p95", endpoint: AGGREGATE_NAME };
   return { metric: "mean", endpoint: comparison.endpoints[0]?.name ?? AGGREGATE_NAME };
 }
@@ -58,18 +58,18 @@ export function CompareView({ input, view }: CompareViewProps) {
   const project = result.project.slug;
   const shareTarget = { compare: { base: input.base, head: input.head, tool: input.tool ?? null, last: input.last } };
   const minter = useShareMinter(project, shareTarget);
-  const seriesKind = comparisonKindOf(comparison);
-  const words = wordsOf(seriesKind);
-  const defaults = defaultView(comparison, seriesKind);
+  const resultKind = comparisonKindOf(comparison);
+  const words = wordsOf(resultKind);
+  const defaults = defaultView(comparison, resultKind);
   const metric = view.metric ?? defaults.metric;
   const endpoint = view.endpoint ?? defaults.endpoint;
   const kindOf = (name: string) =>
-    seriesKindOf(name === AGGREGATE_NAME ? comparison.aggregate : (comparison.endpoints.find((candidate) => candidate.name === name) ?? null));
+    resultKindOf(name === AGGREGATE_NAME ? comparison.aggregate : (comparison.endpoints.find((candidate) => candidate.name === name) ?? null));
   const groups = tableGroups(comparison, view.show);
   const why = comparison.notComparable ? null : explainInconclusive(comparison);
   const notJudged = describeNotJudged(comparison);
   const chartMetricSpec = comparison.aggregate.metrics.find((candidate) => candidate.metric === metric);
-  const isBenchmarks = seriesKind === "benchmark";
+  const isBenchmarks = resultKind === "benchmark";
   // Benchmarks' values span ns to ms: their chart is of changes, on one axis (ChangeChart).
   const bars = isBenchmarks ? [] : chartData(comparison, metric);
   const changes = isBenchmarks ? changeChartData(comparison, metric) : [];
@@ -97,7 +97,7 @@ export function CompareView({ input, view }: CompareViewProps) {
     });
   };
   const endpointCount = comparison.endpoints.length || 1;
-  const perEndpoint = comparison.endpoints.length > 0 && seriesKind === "benchmark" ? comparison.endpoints : null;
+  const perEndpoint = comparison.endpoints.length > 0 && resultKind === "benchmark" ? comparison.endpoints : null;
   // The unfair environment differences are said beside the verdict already.
   const otherWarnings = comparison.warnings.filter((warning) => !comparison.environment.unfair.includes(warning));
   const method =
@@ -153,7 +153,7 @@ export function CompareView({ input, view }: CompareViewProps) {
             <p className="text-sm" data-testid="compare-counts">
               <span className="text-bad">{comparison.counts.regressed} regressed</span> ·{" "}
               <span className="text-good">{comparison.counts.improved} improved</span> · {comparison.counts.unchanged} unchanged ·{" "}
-              {comparison.counts.inconclusive} inconclusive <span className="text-text-muted">(of {countNouns(endpointCount, seriesKind)})</span>
+              {comparison.counts.inconclusive} inconclusive <span className="text-text-muted">(of {countNouns(endpointCount, resultKind)})</span>
             </p>
             <p className="max-w-3xl text-xs text-text-muted">
               Each {words.noun} is judged on one gate metric (marked in the table), one-sided, corrected for the number of {words.nouns}.{" "}
@@ -247,18 +247,18 @@ export function CompareView({ input, view }: CompareViewProps) {
             {comparison.notComparable ? "No verdicts: these runs are several series (see above)." : "No metric regressed or improved."} <ScopedLink href={viewHref({ show: "all" })} className="text-accent underline">Show all metrics</ScopedLink>.
           </p>
         ) : (
-          <ComparisonTable groups={groups} kind={comparison.kind} seriesKind={seriesKind} />
+          <ComparisonTable groups={groups} kind={comparison.kind} resultKind={resultKind} />
         )}
       </Card>
 
       {(bars.length > 0 || changes.length > 0) && chartMetricSpec && (
         <Card
-          title={isBenchmarks ? `Change per benchmark: ${metricShortName(metric, seriesKind)}` : `Base vs head: ${metric}`}
+          title={isBenchmarks ? `Change per benchmark: ${metricShortName(metric, resultKind)}` : `Base vs head: ${metric}`}
           actions={
             <div className="flex flex-wrap gap-2 text-xs">
-              {chartMetricsOf(seriesKind).map((choice) => (
+              {chartMetricsOf(resultKind).map((choice) => (
                 <ScopedLink key={choice} href={viewHref({ metric: choice })} aria-current={metric === choice ? "true" : undefined} className={TOGGLE}>
-                  {metricShortName(choice, seriesKind)}
+                  {metricShortName(choice, resultKind)}
                 </ScopedLink>
               ))}
             </div>
@@ -270,10 +270,10 @@ export function CompareView({ input, view }: CompareViewProps) {
                 Head against base, Δ% per benchmark (their times span ns to ms, so their values would not share an axis), coloured by
                 verdict, with the 95% CI of Δ where there is one. The values are in the table above and per round below.
               </p>
-              <ChangeChart data={changes} metric={metric} kind={seriesKind} />
+              <ChangeChart data={changes} metric={metric} kind={resultKind} />
             </>
           ) : (
-            <ComparisonChart data={bars} metric={metric} unit={chartMetricSpec.unit} kind={seriesKind} />
+            <ComparisonChart data={bars} metric={metric} unit={chartMetricSpec.unit} kind={resultKind} />
           )}
         </Card>
       )}
@@ -286,13 +286,13 @@ export function CompareView({ input, view }: CompareViewProps) {
       />
 
       <Card
-        title={`Per round: ${seriesDisplayName(endpoint, roundsKind)}`}
+        title={`Per round: ${resultDisplayName(endpoint, roundsKind)}`}
         actions={
           comparison.endpoints.length > 0 && (
             <div className="flex flex-wrap gap-2 text-xs">
               {(perEndpoint ?? [comparison.aggregate, ...comparison.endpoints]).map(({ name }) => (
                 <ScopedLink key={name} href={viewHref({ endpoint: name })} aria-current={endpoint === name ? "true" : undefined} className={TOGGLE}>
-                  {seriesDisplayName(name, kindOf(name))}
+                  {resultDisplayName(name, kindOf(name))}
                 </ScopedLink>
               ))}
             </div>
@@ -323,7 +323,7 @@ export function CompareView({ input, view }: CompareViewProps) {
                   </Td>
                   {roundColumns.map((column) => (
                     <Td key={column.metric} numeric>
-                      {formatSeriesMetric(column.metric, column.unit, row.values[column.metric] ?? null, roundsKind)}
+                      {formatResultMetric(column.metric, column.unit, row.values[column.metric] ?? null, roundsKind)}
                     </Td>
                   ))}
                 </tr>
@@ -333,7 +333,7 @@ export function CompareView({ input, view }: CompareViewProps) {
                 <Td>Avg ({rounds[side].rows.length})</Td>
                 {roundColumns.map((column) => (
                   <Td key={column.metric} numeric>
-                    {formatSeriesMetric(column.metric, column.unit, rounds[side].mean[column.metric] ?? null, roundsKind)}
+                    {formatResultMetric(column.metric, column.unit, rounds[side].mean[column.metric] ?? null, roundsKind)}
                   </Td>
                 ))}
               </tr>,

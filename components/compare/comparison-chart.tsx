@@ -2,8 +2,8 @@
 
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatDeltaPct } from "@/server/domain/format";
-import { formatSeriesMetric, metricShortName, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { formatResultMetric, metricShortName, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import type { ChangeDatum, ChartDatum } from "./shape";
 
 /**
@@ -22,8 +22,8 @@ function whiskers(dataKey: "baseError" | "headError") {
 }
 
 /** Base vs head per endpoint (or benchmark) for one metric: bars are group means, whiskers their 95% CIs. */
-export function ComparisonChart({ data, metric, unit, kind }: { data: ChartDatum[]; metric: string; unit: string | null; kind: SeriesKinds }) {
-  const format = (value: number) => formatSeriesMetric(metric, unit, value, kind);
+export function ComparisonChart({ data, metric, unit, kind }: { data: ChartDatum[]; metric: string; unit: string | null; kind: ResultKinds }) {
+  const format = (value: number) => formatResultMetric(metric, unit, value, kind);
   const height = Math.max(220, data.length * 44 + 80);
   return (
     <div
@@ -80,7 +80,7 @@ const VERDICT_FILL: Record<ChangeDatum["verdict"], string> = {
  * Drawn as a list (name over its bar) rather than an SVG chart, so a long benchmark name wraps on a
  * phone instead of being cut, and every Δ is text a screen reader reads.
  */
-export function ChangeChart({ data, metric, kind }: { data: ChangeDatum[]; metric: string; kind: SeriesKinds }) {
+export function ChangeChart({ data, metric, kind }: { data: ChangeDatum[]; metric: string; kind: ResultKinds }) {
   const bounds = data.flatMap((datum) => (datum.error ? [datum.deltaPct - datum.error[0], datum.deltaPct + datum.error[1]] : [datum.deltaPct]));
   const low = Math.min(0, ...bounds);
   const high = Math.max(0, ...bounds);

@@ -5,8 +5,8 @@ import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/t
 import type { Comparison, MetricComparison } from "@/server/domain/compare/compare-runs";
 import { formatDeltaPct, formatPct, formatPValue, MISSING } from "@/server/domain/format";
 import { AGGREGATE_NAME } from "@/server/domain/run";
-import { formatSeriesMetric, metricShortName, seriesDisplayName, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKind, SeriesKinds } from "@/server/domain/series-kind";
+import { formatResultMetric, metricShortName, resultDisplayName, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKind, ResultKinds } from "@/server/domain/result-kind";
 import type { TableGroup } from "./shape";
 import { VerdictBadge } from "./verdict-badge";
 
@@ -17,9 +17,9 @@ function formatCi(metric: MetricComparison): string {
   return `${formatDeltaPct(low)} … ${formatDeltaPct(high)}`;
 }
 
-function sideValue(metric: MetricComparison, side: "base" | "head", kind: SeriesKind): string {
+function sideValue(metric: MetricComparison, side: "base" | "head", kind: ResultKind): string {
   const summary = metric[side];
-  const value = formatSeriesMetric(metric.metric, metric.unit, summary.mean, kind);
+  const value = formatResultMetric(metric.metric, metric.unit, summary.mean, kind);
   return summary.n > 1 ? `${value} (n=${summary.n})` : value;
 }
 
@@ -63,9 +63,9 @@ const PHONE = {
  * same cells stack into a card per endpoint (PHONE), so a phone sees the verdicts without scrolling
  * sideways.
  */
-export function ComparisonTable({ groups, kind, seriesKind }: { groups: TableGroup[]; kind: Comparison["kind"]; seriesKind: SeriesKinds }) {
+export function ComparisonTable({ groups, kind, resultKind }: { groups: TableGroup[]; kind: Comparison["kind"]; resultKind: ResultKinds }) {
   const ciHeader = kind === "pairwise" ? "Noise band (1 vs 1)" : kind === "groups" ? "95% CI of Δ" : "95% CI of Δ / band";
-  const words = wordsOf(seriesKind);
+  const words = wordsOf(resultKind);
   return (
     <Table label={`Comparison per ${words.noun} and metric`} stacked>
       <thead>
@@ -95,7 +95,7 @@ export function ComparisonTable({ groups, kind, seriesKind }: { groups: TableGro
                   <Td wrap className={cn("max-w-72 min-w-40 align-top font-medium [overflow-wrap:anywhere] max-sm:max-w-none", PHONE.endpoint)} data-column="endpoint">
                     {index === 0 && (
                       <>
-                        {seriesDisplayName(group.endpoint, group.kind)}
+                        {resultDisplayName(group.endpoint, group.kind)}
                         {group.gateMetric && (
                           <span className="block min-w-40 text-xs font-normal whitespace-normal text-text-muted" data-testid="compare-gate-metric">
                             gate: {metricShortName(group.gateMetric.name, group.kind)} ({gateWhy(group.gateMetric)})

@@ -6,13 +6,13 @@ import { Card } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { formatDeltaPct, formatMs, formatNumber, formatPct, formatPValue } from "@/server/domain/format";
 import { AGGREGATE_NAME } from "@/server/domain/run";
-import { seriesDisplayName, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKind } from "@/server/domain/series-kind";
+import { resultDisplayName, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKind } from "@/server/domain/result-kind";
 import type { ComparisonData } from "./types";
 
 type Distributions = ComparisonData["distributions"];
 
-function sideSentence(side: "base" | "head", info: Distributions["endpoints"][number]["base"], kind: SeriesKind): string {
+function sideSentence(side: "base" | "head", info: Distributions["endpoints"][number]["base"], kind: ResultKind): string {
   return `${side}: ${formatNumber(info.count, 0)} ${wordsOf(kind).count} pooled from ${info.runs} run${info.runs === 1 ? "" : "s"}`;
 }
 
@@ -29,14 +29,14 @@ export function DistributionOverlay({
 }: {
   distributions: Distributions;
   endpoint: string;
-  /** An endpoint's kind by name (server/domain/series-kind.ts): a benchmark's distribution is of its samples' time per operation. */
-  kindOf: (endpoint: string) => SeriesKind;
+  /** An endpoint's kind by name (server/domain/result-kind.ts): a benchmark's distribution is of its samples' time per operation. */
+  kindOf: (endpoint: string) => ResultKind;
   hrefFor: (endpoint: string) => string;
 }) {
   const entry = distributions.endpoints.find((candidate) => candidate.endpoint === endpoint);
   const kind = kindOf(endpoint);
   const words = wordsOf(kind);
-  const displayName = (name: string) => seriesDisplayName(name, kindOf(name));
+  const displayName = (name: string) => resultDisplayName(name, kindOf(name));
   const name = displayName(endpoint);
   const { biggestChange } = distributions;
   // Benchmarks have no aggregate distribution to offer (their runs' aggregate holds no numbers).

@@ -1,8 +1,8 @@
 import type { Comparison, EndpointComparison, MetricComparison } from "@/server/domain/compare/compare-runs";
 import { comparisonKindOf, INCONCLUSIVE_KIND_WORDS } from "@/server/domain/compare/gate-summary";
 import { AGGREGATE_NAME } from "@/server/domain/run";
-import { seriesDisplayName, seriesKindOf } from "@/server/domain/series-kind";
-import type { SeriesKind } from "@/server/domain/series-kind";
+import { resultDisplayName, resultKindOf } from "@/server/domain/result-kind";
+import type { ResultKind } from "@/server/domain/result-kind";
 import type { SignificanceTest } from "@/server/domain/stats/verdict";
 import type { ComparisonData } from "./types";
 
@@ -18,8 +18,8 @@ export interface TableRow {
 
 export interface TableGroup {
   endpoint: string;
-  /** An endpoint or a benchmark (server/domain/series-kind.ts): the words and units of its rows. */
-  kind: SeriesKind;
+  /** An endpoint or a benchmark (server/domain/result-kind.ts): the words and units of its rows. */
+  kind: ResultKind;
   verdict: EndpointComparison["verdict"];
   /** The metric the CI gate judges this endpoint on, and why that one; null for the aggregate of runs with endpoints. */
   gateMetric: EndpointComparison["gateMetric"];
@@ -58,7 +58,7 @@ export function tableGroups(comparison: Comparison, show: TableShow): TableGroup
   return comparedResults(comparison)
     .map((endpoint) => ({
       endpoint: endpoint.name,
-      kind: seriesKindOf(endpoint),
+      kind: resultKindOf(endpoint),
       verdict: endpoint.verdict,
       gateMetric: endpoint.gateMetric,
       // The gate metric first: it is what the endpoint's verdict is.
@@ -101,7 +101,7 @@ export function chartData(comparison: Comparison, metric: string): ChartDatum[] 
       side.ci95 && side.mean !== null ? [side.mean - side.ci95[0], side.ci95[1] - side.mean] : null;
     return [
       {
-        name: seriesDisplayName(endpoint.name, seriesKindOf(endpoint)),
+        name: resultDisplayName(endpoint.name, resultKindOf(endpoint)),
         base: found.base.mean,
         head: found.head.mean,
         baseError: whisker(found.base),
@@ -133,7 +133,7 @@ export function changeChartData(comparison: Comparison, metric: string): ChangeD
     const ci = found.deltaPctCi95;
     return [
       {
-        name: seriesDisplayName(endpoint.name, seriesKindOf(endpoint)),
+        name: resultDisplayName(endpoint.name, resultKindOf(endpoint)),
         deltaPct: found.deltaPct,
         error: ci ? [found.deltaPct - ci[0], ci[1] - found.deltaPct] : null,
         verdict: found.verdict,

@@ -6,7 +6,7 @@ import { pagePaths } from "@/server/domain/urls";
 import { useState } from "react";
 import { cn } from "@/components/lib/cn";
 import { MISSING, formatDuration } from "@/server/domain/format";
-import { seriesKindsOf } from "@/server/domain/series-kind";
+import { resultKindsOf } from "@/server/domain/result-kind";
 import { GradeChip } from "@/components/sla/grade-badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
@@ -38,7 +38,7 @@ export function RunHistoryTable({
   const [selected, setSelected] = useState<ReadonlyMap<string, SelectedRun>>(new Map());
   const selection = splitCompareSelection([...selected.values()]);
   const allOnPageSelected = runs.length > 0 && runs.every((run) => selected.has(run.id));
-  const kind = seriesKindsOf(runs);
+  const kind = resultKindsOf(runs);
   // The hardware a run was measured on: a column once any run on the page names one.
   const hasTestbed = runs.some((run) => run.testbed !== null);
 

@@ -1,7 +1,7 @@
 import { Td, Th } from "@/components/ui/table";
 import { formatMs, formatNumber, formatPct } from "@/server/domain/format";
-import { countNouns, seriesKindOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { countNouns, resultKindOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 
 /** What a run's row needs to say what it measured: its aggregate's numbers, or how many benchmarks it ran. */
 export interface RunResultsData {
@@ -16,7 +16,7 @@ export interface RunResultsData {
  * list of only benchmark runs has one column counting them, and in a list of both kinds a benchmark
  * run's row says so across the three.
  */
-export function RunResultHeaders({ kind }: { kind: SeriesKinds }) {
+export function RunResultHeaders({ kind }: { kind: ResultKinds }) {
   if (kind === "benchmark") return <Th numeric>Benchmarks</Th>;
   return (
     <>
@@ -27,9 +27,9 @@ export function RunResultHeaders({ kind }: { kind: SeriesKinds }) {
   );
 }
 
-export function RunResultCells({ run, kind }: { run: RunResultsData; kind: SeriesKinds }) {
+export function RunResultCells({ run, kind }: { run: RunResultsData; kind: ResultKinds }) {
   if (kind === "benchmark") return <Td numeric>{formatNumber(run.endpointCount, 0)}</Td>;
-  if (seriesKindOf(run) === "benchmark") {
+  if (resultKindOf(run) === "benchmark") {
     return (
       <Td
         colSpan={3}

@@ -9,7 +9,7 @@ import {
   type IncidentState,
 } from "@/server/domain/incidents/state";
 import { metricDefinition } from "@/server/domain/metrics";
-import { formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf } from "@/server/domain/series-kind";
+import { formatResultMetric, metricShortName, resultDisplayName, resultKindOf } from "@/server/domain/result-kind";
 import { safeHttpUrl } from "@/server/domain/urls";
 
 /**
@@ -118,18 +118,18 @@ export interface RegressionLike {
 
 /** A regression's series in words: "GetListing" and "p95" ("All endpoints", "p95 time/op" as the kind reads them). */
 export function describeSeries(regression: RegressionLike): { series: string; metric: string } {
-  const kind = seriesKindOf(regression.endpoint?.protocol ?? null);
+  const kind = resultKindOf(regression.endpoint?.protocol ?? null);
   return {
-    series: seriesDisplayName(regression.endpoint?.name ?? null, kind),
+    series: resultDisplayName(regression.endpoint?.name ?? null, kind),
     metric: metricShortName(regression.metric, kind),
   };
 }
 
 /** A regression's level before → after, each in its unit ("20.1 ms → 26.2 ms"; a custom metric's as a number). */
 export function formatBeforeAfter(regression: RegressionLike): string {
-  const kind = seriesKindOf(regression.endpoint?.protocol ?? null);
+  const kind = resultKindOf(regression.endpoint?.protocol ?? null);
   const unit = metricDefinition(regression.metric)?.unit ?? null;
-  const format = (value: number) => formatSeriesMetric(regression.metric, unit, value, kind);
+  const format = (value: number) => formatResultMetric(regression.metric, unit, value, kind);
   return `${format(regression.beforeValue)} → ${format(regression.afterValue)}`;
 }
 

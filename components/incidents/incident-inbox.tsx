@@ -9,7 +9,7 @@ import { ImprovementsTable } from "@/components/regressions/improvements-table";
 import { IMPROVEMENTS_LISTED } from "@/server/schemas/regressions";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
+import { resultKindsOf, wordsOf } from "@/server/domain/result-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { BulkTriage } from "./bulk-triage";
 import { inboxFilterTabs, type InboxFilter } from "./display";
@@ -56,7 +56,7 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
 
   const kind = info.hasOnlyBenchmarks
     ? "benchmark"
-    : seriesKindsOf(
+    : resultKindsOf(
         incidents.flatMap((incident) =>
           incident.regressions.map((regression) => regression.endpoint?.protocol ?? null),
         ),

@@ -3,7 +3,7 @@ import { formatRunTime } from "@/components/history/run-time";
 import { ChangeHeader, ChangeRow } from "@/components/regressions/change-row";
 import { Table } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
-import { seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
+import { resultKindsOf, wordsOf } from "@/server/domain/result-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { runName } from "./display";
 
@@ -27,7 +27,7 @@ export function IncidentRegressions({
   return (
     <Table label={label} stacked>
       <thead>
-        <ChangeHeader noun={wordsOf(seriesKindsOf(regressions.map((regression) => regression.endpoint?.protocol ?? null))).nounTitle} extra="Came back" />
+        <ChangeHeader noun={wordsOf(resultKindsOf(regressions.map((regression) => regression.endpoint?.protocol ?? null))).nounTitle} extra="Came back" />
       </thead>
       <tbody>
         {regressions.map((regression) => (

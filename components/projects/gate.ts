@@ -3,8 +3,8 @@ import type { KeptGateChange } from "@/server/domain/gate/judge";
 import type { Outcome } from "@/server/domain/gate/outcome";
 import type { CardGate, EndpointGate, SeriesGate } from "@/server/domain/series/gate-status";
 import { endpointDisplayName } from "@/server/domain/run";
-import { metricShortName, seriesKindOf, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { metricShortName, resultKindOf, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 
 /**
  * How the pages say what the CI gate last answered on the default branch (server/domain/series/gate-status.ts):
@@ -29,14 +29,14 @@ const STATUS_WORDS: Record<KeptGateChange["status"], string> = {
 };
 
 /** A change as named: "+61.0% p95", "+373.8% mean time/op", "allocs/op changed" when it has no relative change. */
-export function describeGateChange(change: KeptGateChange, kind: SeriesKinds = seriesKindOf(change.protocol)): string {
+export function describeGateChange(change: KeptGateChange, kind: ResultKinds = resultKindOf(change.protocol)): string {
   const metric = metricShortName(change.metric, kind);
   return change.deltaPct === null ? `${metric} changed` : `${formatDeltaPct(change.deltaPct)} ${metric}`;
 }
 
 /** A change with its endpoint: "GetListing p95 +61.0%", "All endpoints p95 +12.0%". */
 export function describeNamedChange(change: KeptGateChange): string {
-  const kind = seriesKindOf(change.protocol);
+  const kind = resultKindOf(change.protocol);
   const metric = metricShortName(change.metric, kind);
   const name = change.endpoint === null ? wordsOf(kind).aggregate : endpointDisplayName(change.endpoint);
   return change.deltaPct === null ? `${name} ${metric} changed` : `${name} ${metric} ${formatDeltaPct(change.deltaPct)}`;
@@ -62,7 +62,7 @@ export interface GateMark {
 export function describeEndpointGate(
   gate: EndpointGate,
   series: SeriesGate | undefined,
-  kind: SeriesKinds,
+  kind: ResultKinds,
   /** showChange false: the change in the title only (an incident mark beside it already says it). */
   { isAggregate = false, showChange = true } = {},
 ): GateMark {
@@ -96,7 +96,7 @@ function groupByEndpoint(changes: readonly KeptGateChange[]): string[] {
     groups.set(key, [...(groups.get(key) ?? []), change]);
   }
   return [...groups.values()].map(([first, ...rest]) => {
-    const kind = seriesKindOf(first!.protocol);
+    const kind = resultKindOf(first!.protocol);
     const more = rest.map((change) => {
       const metric = metricShortName(change.metric, kind);
       return change.deltaPct === null ? `${metric} changed` : `${metric} ${formatDeltaPct(change.deltaPct)}`;

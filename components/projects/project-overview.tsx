@@ -5,8 +5,8 @@ import { describeRunTime, formatRunTime } from "@/components/history/run-time";
 import { cn } from "@/components/lib/cn";
 import { MISSING, formatMs, formatPct } from "@/server/domain/format";
 import { RunResultCells, RunResultHeaders } from "@/components/history/run-results";
-import { formatThroughput, seriesKindOf, seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { formatThroughput, resultKindOf, resultKindsOf, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
@@ -40,7 +40,7 @@ export function ProjectOverview({ overview, baseUrl, now }: { overview: Overview
       All runs →
     </Link>
   );
-  const kind = seriesKindsOf(overview.endpoints);
+  const kind = resultKindsOf(overview.endpoints);
   const words = wordsOf(kind);
   return (
     <div className="space-y-6">
@@ -200,7 +200,7 @@ function hasLatestNumbers({ latest }: EndpointSummary): boolean {
   return [latest.p50Ms, latest.p95Ms, latest.p99Ms, latest.errorRate, latest.throughput].some((value) => value !== null && value !== undefined);
 }
 
-function EndpointsTable({ overview, kind }: { overview: Overview; kind: SeriesKinds }) {
+function EndpointsTable({ overview, kind }: { overview: Overview; kind: ResultKinds }) {
   const words = wordsOf(kind);
   // Benchmarks fail no samples (hyperfine's exits aside): an error-rate column of zeros says nothing.
   const hasErrorRate = words.hasLoad || overview.endpoints.some((endpoint) => (endpoint.latest.errorRate ?? 0) > 0);
@@ -276,7 +276,7 @@ function EndpointRow({
 }) {
   const trend = describeTrend(endpoint.trend, endpoint.trendMetric === "mean" ? "mean time/op" : "p95");
   const isAggregate = href === null;
-  const kind = seriesKindOf(endpoint);
+  const kind = resultKindOf(endpoint);
   const stale = !isAggregate && !endpoint.isInLatestRun;
   return (
     <tr className={cn(isAggregate && "bg-surface-muted font-semibold", stale && "text-text-muted")}>
@@ -350,7 +350,7 @@ function TrendCell({
   gates: readonly SeriesGate[];
   trend: ReturnType<typeof describeTrend>;
 }) {
-  const kind = seriesKindOf(endpoint);
+  const kind = resultKindOf(endpoint);
   const hasIncident = endpoint.incidents.length > 0;
   const showsArrow = !hasIncident || trend.symbol === "↑" || trend.symbol === "↓";
   const gate = endpoint.gate;
@@ -402,7 +402,7 @@ function TrendCell({
 }
 
 function RecentRunsTable({ overview, now }: { overview: Overview; now: number }) {
-  const kind = seriesKindsOf(overview.recentRuns);
+  const kind = resultKindsOf(overview.recentRuns);
   return (
     <Table label="Recent runs">
       <thead>

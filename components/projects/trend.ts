@@ -2,8 +2,8 @@ import { formatDeltaPct, formatMs, formatPValue } from "@/server/domain/format";
 import { INCIDENT_STATE_LABELS } from "@/server/domain/incidents/state";
 import type { Trend, Unsettled } from "@/server/domain/series/overview";
 import type { ActiveIncidentMark } from "@/server/domain/series/recorded-changes";
-import { metricShortName } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { metricShortName } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 
 /**
  * How a p95 trend reads in the overview: an arrow, a tone, and a sentence for its tooltip. Latency is
@@ -90,7 +90,7 @@ export function describeTrend(trend: Trend, metricLabel = "p95"): TrendBadge {
  */
 export function describeIncidentMark(
   incident: Pick<ActiveIncidentMark, "number" | "state" | "metric" | "deltaPct">,
-  kind: SeriesKinds = "endpoint",
+  kind: ResultKinds = "endpoint",
 ): { text: string; title: string } {
   const metric = metricShortName(incident.metric, kind);
   const delta = formatDeltaPct(incident.deltaPct);

@@ -4,7 +4,7 @@ import { runName } from "@/components/incidents/display";
 import { ChangeHeader, ChangeRow } from "@/components/regressions/change-row";
 import { Table } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
-import { seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
+import { resultKindsOf, wordsOf } from "@/server/domain/result-kind";
 import { pagePaths } from "@/server/domain/urls";
 
 type Improvement = RouterOutputs["regression"]["improvements"][number];
@@ -15,7 +15,7 @@ type Improvement = RouterOutputs["regression"]["improvements"][number];
  * Below `sm` each is a card (change-row.tsx): series and metric, Δ and p, before → after, where it began, links.
  */
 export function ImprovementsTable({ slug, improvements }: { slug: string; improvements: readonly Improvement[] }) {
-  const noun = wordsOf(seriesKindsOf(improvements.map((row) => row.endpoint?.protocol ?? null))).nounTitle;
+  const noun = wordsOf(resultKindsOf(improvements.map((row) => row.endpoint?.protocol ?? null))).nounTitle;
   return (
     <Table label="Improvements, newest first" stacked>
       <thead>

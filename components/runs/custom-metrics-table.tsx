@@ -1,12 +1,12 @@
 import { formatNumber } from "@/server/domain/format";
 import { Table, Td, Th } from "@/components/ui/table";
-import { wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { ReportSection } from "./report-section";
 import type { RunReportData } from "./types";
 
 /** Custom measurements (CPU %, memory, messages/s, B/op) of the run and of its endpoints or benchmarks, with their direction. */
-export function CustomMetricsTable({ metrics, kind }: { metrics: RunReportData["metrics"]; kind: SeriesKinds }) {
+export function CustomMetricsTable({ metrics, kind }: { metrics: RunReportData["metrics"]; kind: ResultKinds }) {
   if (metrics.length === 0) return null;
   const words = wordsOf(kind);
   return (

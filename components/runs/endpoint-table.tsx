@@ -3,8 +3,8 @@
 import { ScopedLink } from "@/components/share/share-context";
 import { usePathname, useSearchParams } from "next/navigation";
 import { formatMs, formatNumber, formatPct } from "@/server/domain/format";
-import { formatThroughput, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { formatThroughput, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { cn } from "@/components/lib/cn";
 import { STACKED_ROW, Table, Td, Th } from "@/components/ui/table";
 import { withoutUnit } from "./display";
@@ -29,7 +29,7 @@ const TIME_FIELD = { avg: "meanMs", p50: "p50Ms", p90: "p90Ms", p95: "p95Ms", p9
 type TimeKey = keyof typeof TIME_FIELD;
 
 /**
- * The table's columns for the run's kind (server/domain/series-kind.ts). A load test's: count, RPS,
+ * The table's columns for the run's kind (server/domain/result-kind.ts). A load test's: count, RPS,
  * latency in ms (stated once in the header), errors. A run of benchmarks': samples, ops/s, time per
  * operation with its unit in every cell (ns, µs and ms side by side), and errors only when a benchmark
  * failed (hyperfine's non-zero exits): otherwise they are always empty; a percentile no benchmark of the
@@ -37,7 +37,7 @@ type TimeKey = keyof typeof TIME_FIELD;
  * load test's columns, and each row reads in its own words (a benchmark's time keeps its unit, its
  * throughput says ops/s).
  */
-function columnsFor(kind: SeriesKinds, rows: readonly EndpointRowData[]): Column[] {
+function columnsFor(kind: ResultKinds, rows: readonly EndpointRowData[]): Column[] {
   const anyFailures = rows.some(hasErrors);
   const words = wordsOf(kind);
   const isBenchmarks = kind === "benchmark";
@@ -273,7 +273,7 @@ export function EndpointTable({
   aggregate,
   showSla,
 }: {
-  kind: SeriesKinds;
+  kind: ResultKinds;
   endpoints: EndpointRowData[];
   aggregate: EndpointRowData | null;
   showSla: boolean;

@@ -3,7 +3,7 @@
 import { LatencyHistogram } from "@/components/charts/latency-histogram";
 import { formatMs, formatNumber } from "@/server/domain/format";
 import { Card } from "@/components/ui/card";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { EndpointPicker, useEndpointInUrl } from "./endpoint-picker";
 import type { RunReportData } from "./types";
 
@@ -11,7 +11,7 @@ import type { RunReportData } from "./types";
  * The latency histogram of one endpoint at a time (a benchmark's: of its samples' time per operation);
  * which one lives in the URL (`?hist=GetListing`).
  */
-export function LatencyDistribution({ histograms, kind }: { histograms: RunReportData["histograms"]; kind: SeriesKinds }) {
+export function LatencyDistribution({ histograms, kind }: { histograms: RunReportData["histograms"]; kind: ResultKinds }) {
   const { selected, select } = useEndpointInUrl(histograms, "hist");
   const isBenchmarks = kind === "benchmark";
   const title = isBenchmarks ? "Time per operation distribution" : "Latency distribution";

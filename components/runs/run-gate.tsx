@@ -2,8 +2,8 @@ import { ScopedLink } from "@/components/share/share-context";
 import { cn } from "@/components/lib/cn";
 import { STACKED_LEAD, STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import { formatDeltaPct } from "@/server/domain/format";
-import { formatSeriesMetric, metricShortName, seriesDisplayName, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKind, SeriesKinds } from "@/server/domain/series-kind";
+import { formatResultMetric, metricShortName, resultDisplayName, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKind, ResultKinds } from "@/server/domain/result-kind";
 import { thresholdSubject } from "@/server/domain/tool-thresholds";
 import { OUTCOME_LOOK, OUTCOME_TEXT_CLASS, OutcomeBadge } from "./outcome-badge";
 import { ReportSection } from "./report-section";
@@ -43,8 +43,8 @@ export function RunGate({
   slug,
 }: {
   verdict: RunReportData["verdict"];
-  kind: SeriesKinds;
-  kindOf: (endpoint: string | null) => SeriesKind;
+  kind: ResultKinds;
+  kindOf: (endpoint: string | null) => ResultKind;
   slug: string;
 }) {
   const { comparison, thresholds, atUpload } = verdict;
@@ -52,10 +52,10 @@ export function RunGate({
   const incident = comparison.baseline.openIncident;
   const linked = (text: string) => <WithIncidentLinks text={text} slug={slug} incident={incident} />;
   const words = wordsOf(kind);
-  const name = (endpoint: string | null) => seriesDisplayName(endpoint, kindOf(endpoint));
+  const name = (endpoint: string | null) => resultDisplayName(endpoint, kindOf(endpoint));
   const metricName = (change: { endpoint: string | null; metric: string }) => metricShortName(change.metric, kindOf(change.endpoint));
   const value = (change: { endpoint: string | null; metric: string; unit: string | null }, number: number | null) =>
-    formatSeriesMetric(change.metric, change.unit, number, kindOf(change.endpoint));
+    formatResultMetric(change.metric, change.unit, number, kindOf(change.endpoint));
   const shown = atUpload?.outcome ?? verdict.outcome;
   const hasChanged = atUpload !== null && atUpload.outcome !== verdict.outcome;
   const hasBaseline = comparison.baseline.runs.length > 0;

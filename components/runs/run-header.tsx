@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { formatDuration, formatNumber, formatRelativeTime } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
 import { Badge } from "@/components/ui/badge";
-import { wordsOf } from "@/server/domain/series-kind";
+import { wordsOf } from "@/server/domain/result-kind";
 import { formatUtcTimestamp } from "./display";
 import type { RunReportData } from "./types";
 import { GradeBadge } from "@/components/sla/grade-badge";

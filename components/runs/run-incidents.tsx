@@ -3,7 +3,7 @@ import { Fragment } from "react";
 import { formatDeltaPct } from "@/server/domain/format";
 import { INCIDENT_STATE_LABELS } from "@/server/domain/incidents/state";
 import { metricDefinition } from "@/server/domain/metrics";
-import { formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf, wordsOf } from "@/server/domain/series-kind";
+import { formatResultMetric, metricShortName, resultDisplayName, resultKindOf, wordsOf } from "@/server/domain/result-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { splitIncidentMentions } from "./incident-mentions";
 import type { RunReportData } from "./types";
@@ -12,10 +12,10 @@ type IncidentStarted = RunReportData["incidentsStarted"][number];
 
 /** "p95 of GET /x +31.0% (10 ms → 13.1 ms)": an incident's largest change, in its series' words. */
 function describeLargest(largest: NonNullable<IncidentStarted["largest"]>): string {
-  const kind = seriesKindOf(largest.protocol);
+  const kind = resultKindOf(largest.protocol);
   const unit = metricDefinition(largest.metric)?.unit ?? null;
-  const value = (number: number) => formatSeriesMetric(largest.metric, unit, number, kind);
-  return `${metricShortName(largest.metric, kind)} of ${seriesDisplayName(largest.endpoint, kind)} ${formatDeltaPct(largest.deltaPct)} (${value(largest.before)} → ${value(largest.after)})`;
+  const value = (number: number) => formatResultMetric(largest.metric, unit, number, kind);
+  return `${metricShortName(largest.metric, kind)} of ${resultDisplayName(largest.endpoint, kind)} ${formatDeltaPct(largest.deltaPct)} (${value(largest.before)} → ${value(largest.after)})`;
 }
 
 /**
@@ -28,7 +28,7 @@ export function IncidentsStartedHere({ slug, incidents }: { slug: string; incide
     <div className="flex flex-col gap-2">
       {incidents.map((incident) => {
         const more = incident.changes - 1;
-        const nouns = wordsOf(seriesKindOf(incident.largest?.protocol ?? null)).nouns;
+        const nouns = wordsOf(resultKindOf(incident.largest?.protocol ?? null)).nouns;
         return (
           <p
             key={incident.number}

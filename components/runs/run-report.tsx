@@ -2,8 +2,8 @@
 
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import { countNouns, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKind } from "@/server/domain/series-kind";
+import { countNouns, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKind } from "@/server/domain/result-kind";
 import { pagePaths } from "@/server/domain/urls";
 import { CustomMetricsTable } from "./custom-metrics-table";
 import { EndpointTable } from "./endpoint-table";
@@ -32,7 +32,7 @@ export function RunReport({ project, id }: { project: string; id: string }) {
   const { kind } = report.run;
   const words = wordsOf(kind);
   const kinds = new Map(report.endpoints.map((row) => [row.name, row.kind]));
-  const kindOf = (endpoint: string | null): SeriesKind =>
+  const kindOf = (endpoint: string | null): ResultKind =>
     (endpoint === null ? report.aggregate?.kind : kinds.get(endpoint)) ??
     (kind === "benchmark" ? "benchmark" : "endpoint");
   const description =

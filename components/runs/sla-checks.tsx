@@ -4,8 +4,8 @@ import { ScopedLink } from "@/components/share/share-context";
 import { STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { SlaGrade } from "@/server/domain/sla/grade";
 import { ReportSection } from "./report-section";
-import { seriesDisplayName, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { resultDisplayName, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 
 function describeScope(scope: SlaGrade["checks"][number]["target"]["scope"]): string {
   return typeof scope === "string" ? scope : `endpoints matching ${scope.match}`;
@@ -22,7 +22,7 @@ const PHONE = {
 } as const;
 
 /** "Why this grade": every check, the limiting condition first, with its headroom. */
-export function SlaChecks({ grade, settingsHref, kind }: { grade: SlaGrade | null; settingsHref: string; kind: SeriesKinds }) {
+export function SlaChecks({ grade, settingsHref, kind }: { grade: SlaGrade | null; settingsHref: string; kind: ResultKinds }) {
   const words = wordsOf(kind);
   if (grade === null) {
     return (
@@ -61,7 +61,7 @@ export function SlaChecks({ grade, settingsHref, kind }: { grade: SlaGrade | nul
               className={cn(STACKED_PAIR_ROW, index === 0 && check.passed === false && "bg-surface-muted")}
             >
               <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
-                {seriesDisplayName(check.endpoint, kind)}
+                {resultDisplayName(check.endpoint, kind)}
               </Td>
               <Td className={PHONE.target} data-column="target">
                 {check.target.metric} {check.target.op}{" "}

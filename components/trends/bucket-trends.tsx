@@ -4,8 +4,8 @@ import { useRouter } from "next/navigation";
 import { BucketChart } from "@/components/charts/bucket-chart";
 import { Card } from "@/components/ui/card";
 import { formatMs, formatNumber, formatPct } from "@/server/domain/format";
-import { wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { GRAIN_ADJECTIVE } from "@/server/domain/series/trend-rollup";
 import type { RollupGrain } from "@/server/domain/series/trend-rollup";
 import { pagePaths } from "@/server/domain/urls";
@@ -45,7 +45,7 @@ export function BucketTrends({
   projectSlug: string;
   data: EndpointTrendsData;
   buckets: BucketTrendData;
-  kind: SeriesKinds;
+  kind: ResultKinds;
   filters: { branch: string | null; label: string | null };
 }) {
   const router = useRouter();

@@ -1,6 +1,6 @@
 import { AGGREGATE_URL_NAME, endpointKey } from "@/server/domain/run";
 import type { EndpointIdentity } from "@/server/domain/run";
-import { seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
+import { resultKindsOf, wordsOf } from "@/server/domain/result-kind";
 
 /**
  * Jumps to another endpoint's trends (or the aggregate's), keeping the view. The project's endpoints as a select. An endpoint is its name and protocol: a name measured over several
@@ -18,7 +18,7 @@ export function EndpointSwitcher({
   const sharedNames = new Set(endpoints.filter((e, i) => endpoints.findIndex((other) => other.name === e.name) !== i).map((e) => e.name));
   // Option values are list positions: a name may hold any character, a protocol too.
   const currentIndex = current === null ? -1 : endpoints.findIndex((endpoint) => endpointKey(endpoint) === endpointKey(current));
-  const kind = seriesKindsOf(endpoints);
+  const kind = resultKindsOf(endpoints);
   const words = wordsOf(kind);
   // Benchmarks have no aggregate trend (their runs' aggregate holds no numbers): offered only to leave it.
   const hasAggregate = kind !== "benchmark" || currentIndex === -1;

@@ -12,7 +12,7 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { AGGREGATE_URL_NAME, NO_TESTBED } from "@/server/domain/run";
-import { seriesKindOf, seriesKindsOf, wordsOf } from "@/server/domain/series-kind";
+import { resultKindOf, resultKindsOf, wordsOf } from "@/server/domain/result-kind";
 import { MIN_TREND_RUNS } from "@/server/domain/series/trend-series";
 import { pagePaths } from "@/server/domain/urls";
 import { BucketTrends } from "./bucket-trends";
@@ -52,8 +52,8 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
     navigateTo(pagePaths.endpoint(projectSlug, identity, serializeTrendView({ ...next, protocol: null })));
   const openRun = (runId: string) => router.push(pagePaths.run(projectSlug, runId));
 
-  // An endpoint's or a benchmark's words (server/domain/series-kind.ts); the aggregate's are the project's.
-  const kind = data.endpoint.isAggregate ? seriesKindsOf(data.endpoints) : seriesKindOf(data.endpoint);
+  // An endpoint's or a benchmark's words (server/domain/result-kind.ts); the aggregate's are the project's.
+  const kind = data.endpoint.isAggregate ? resultKindsOf(data.endpoints) : resultKindOf(data.endpoint);
   const words = wordsOf(kind);
   const title = data.endpoint.isAggregate ? words.aggregate : data.endpoint.name;
   const hasFilters =

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { formatMs, formatPct, MISSING } from "@/server/domain/format";
-import { formatThroughput, metricShortName, wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { formatThroughput, metricShortName, wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { formatRunTime } from "@/components/charts/time-axis";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
@@ -28,7 +28,7 @@ export function LatestRunsTable({
 }: {
   projectSlug: string;
   runs: readonly LatestRun[];
-  kind: SeriesKinds;
+  kind: ResultKinds;
 }) {
   const words = wordsOf(kind);
   const hasErrorRate = words.hasLoad || runs.some((run) => (run.errorRate ?? 0) > 0);

@@ -2,8 +2,8 @@ import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { pagePaths } from "@/server/domain/urls";
 import { MIN_TREND_RUNS } from "@/server/domain/series/trend-series";
-import { wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { MetricTrends } from "./metric-trends";
 import { singleRunValues } from "./trend-chart-data";
 import type { EndpointTrendsData } from "./trend-chart-data";
@@ -18,7 +18,7 @@ export function SingleRun({
   projectSlug: string;
   data: EndpointTrendsData;
   hasFilters: boolean;
-  kind: SeriesKinds;
+  kind: ResultKinds;
 }) {
   const run = data.latest[0] ?? data.points[0];
   if (!run) return null;

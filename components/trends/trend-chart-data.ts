@@ -8,8 +8,8 @@ import type { RouterOutputs } from "@/server/api/root";
 import { formatNumber } from "@/server/domain/format";
 import { METRICS, customMetric } from "@/server/domain/metrics";
 import type { MetricDefinition } from "@/server/domain/metrics";
-import { formatSeriesMetric, metricShortName } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { formatResultMetric, metricShortName } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { DEFAULT_TREND_LINES, TREND_LINE_FIELD, TREND_LINES } from "@/server/domain/series/trend-series";
 import { pagePaths } from "@/server/domain/urls";
 import type { TrendLine, TrendValues, TrendXMode } from "@/server/domain/series/trend-series";
@@ -33,8 +33,8 @@ const ERROR_RATE_NAME = "error rate";
 export const ERROR_RATE_FLOOR = 0.01;
 
 /** A metric's values as its tooltips and value lists show them: the one formatter, by the metric's unit (a benchmark's throughput in ops/s). */
-function formatterOf(metric: MetricDefinition, kind: SeriesKinds = "endpoint"): (value: number | null) => string {
-  return (value) => formatSeriesMetric(metric.name, metric.unit, value, kind);
+function formatterOf(metric: MetricDefinition, kind: ResultKinds = "endpoint"): (value: number | null) => string {
+  return (value) => formatResultMetric(metric.name, metric.unit, value, kind);
 }
 
 /** The lines to draw: those asked for that have data; else the default ones that do; else any. */
@@ -73,7 +73,7 @@ export function latencyChartLines(lines: readonly TrendLine[]): TrendChartLine[]
 }
 
 /** The throughput chart's line, in the kind's unit: req/s for an endpoint, ops/s for a benchmark. */
-export function throughputChartLine(kind: SeriesKinds): TrendChartLine {
+export function throughputChartLine(kind: ResultKinds): TrendChartLine {
   return {
     dataKey: METRICS.throughput.column,
     name: metricShortName(METRICS.throughput.name, kind),
@@ -143,7 +143,7 @@ export function describeShownRuns(shown: number, total: number, isDownsampled: b
  * A single run's values, as name → formatted value: every latency line, then throughput and error rate;
  * a benchmark's in its words (time/op, ops/s), without the error rate unless a sample failed.
  */
-export function singleRunValues(run: TrendValues, kind: SeriesKinds = "endpoint"): { name: string; value: string }[] {
+export function singleRunValues(run: TrendValues, kind: ResultKinds = "endpoint"): { name: string; value: string }[] {
   const hasErrorRate = kind !== "benchmark" || (run.errorRate ?? 0) > 0;
   return [
     ...TREND_LINES.map((line) => ({

@@ -7,8 +7,8 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { withoutUnit } from "@/components/runs/display";
 import { formatMs, formatOpsRate, formatPct } from "@/server/domain/format";
-import { wordsOf } from "@/server/domain/series-kind";
-import type { SeriesKinds } from "@/server/domain/series-kind";
+import { wordsOf } from "@/server/domain/result-kind";
+import type { ResultKinds } from "@/server/domain/result-kind";
 import { toOverlaySeries } from "@/server/domain/series/trend-overlay";
 import { availableTrendLines, hasValues, toTrendSeries } from "@/server/domain/series/trend-series";
 import { MIN_NOISE_HISTORY, NOISE_HISTORY_RUNS } from "@/server/domain/stats/noise-band";
@@ -51,7 +51,7 @@ export function TrendCharts({
   onSelectRun,
 }: {
   data: EndpointTrendsData;
-  kind: SeriesKinds;
+  kind: ResultKinds;
   view: TrendView;
   onLinesChange: (lines: TrendLine[]) => void;
   onSelectRun: (runId: string) => void;

@@ -207,7 +207,7 @@ function relativeAmount(seconds: number): string {
 
 /**
  * A value of a named metric in its own unit (see ./metrics): latency in ms, throughput in req/s (ops/s for
- * a benchmark, see ./series-kind), error rate (a fraction) as %, custom metrics with their unit ("101 MB",
+ * a benchmark, see ./result-kind), error rate (a fraction) as %, custom metrics with their unit ("101 MB",
  * "12.7%": a percent sign is glued).
  */
 export function formatMetricValue(metric: string, unit: string | null, value: MaybeNumber): string {

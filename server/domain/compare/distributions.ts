@@ -11,7 +11,7 @@
  */
 import type { HistogramBucket } from "../run";
 import { AGGREGATE_NAME } from "../run";
-import { seriesKindOf } from "../series-kind";
+import { resultKindOf } from "../result-kind";
 import { binnedKsTest, HistogramCdf, type BinnedKsResult } from "../stats/binned-ks";
 import { insufficientData, isInsufficient, type InsufficientData } from "../stats/insufficient";
 import { readPooledPercentile } from "../stats/pooled-percentile";
@@ -151,10 +151,10 @@ function sideInfo(runs: readonly ComparableRun[], endpoint: string, count: numbe
   return { runs: runs.length, runsWithHistogram: runs.filter((run) => (histogramOf(run, endpoint)?.length ?? 0) > 0).length, count };
 }
 
-/** Whether `endpoint` is a benchmark in these runs (../series-kind.ts), for the words of a missing histogram. */
+/** Whether `endpoint` is a benchmark in these runs (../result-kind.ts), for the words of a missing histogram. */
 function isBenchmarkIn(runs: readonly ComparableRun[], endpoint: string): boolean {
   const results = runs.map((run) => (endpoint === AGGREGATE_NAME ? run.aggregate : run.endpoints.find((candidate) => candidate.name === endpoint)));
-  return results.some((result) => result !== undefined && seriesKindOf(result) === "benchmark");
+  return results.some((result) => result !== undefined && resultKindOf(result) === "benchmark");
 }
 
 function missingSentence(side: Side, info: DistributionSide, isBenchmark: boolean): string {

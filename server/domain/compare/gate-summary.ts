@@ -3,31 +3,31 @@
  * page, its Markdown, its preview image and the CI gate's outcome (../gate/outcome.ts). An inconclusive
  * comparison is not an unchanged one: it says why no endpoint could be judged (and what would decide),
  * and the changes it saw are shown as seen, marked as not judged, never as "no change". Endpoints and
- * benchmarks are each named in their own words (../series-kind.ts).
+ * benchmarks are each named in their own words (../result-kind.ts).
  */
 import { customMetricKey } from "../metrics";
-import { countNouns, metricShortName, seriesDisplayName, seriesKindOf, seriesKindsOf, wordsOf } from "../series-kind";
-import type { SeriesKinds } from "../series-kind";
+import { countNouns, metricShortName, resultDisplayName, resultKindOf, resultKindsOf, wordsOf } from "../result-kind";
+import type { ResultKinds } from "../result-kind";
 import type { Comparison, EndpointComparison, InconclusiveKind, MetricComparison } from "./comparison";
 import { isExactChange, isExactComparison } from "./exact-metrics";
 import { formatDeltaPct, formatNumber, formatPValue } from "../format";
 
 export interface GateMetric {
   endpoint: string;
-  /** The endpoint's protocol: "benchmark" words it as a benchmark (../series-kind.ts). */
+  /** The endpoint's protocol: "benchmark" words it as a benchmark (../result-kind.ts). */
   protocol: string | null;
   metric: MetricComparison;
 }
 
-/** What a comparison compares (../series-kind.ts): its endpoints' kind, or its aggregate's when it has none. */
-export function comparisonKindOf(comparison: Pick<Comparison, "endpoints" | "aggregate">): SeriesKinds {
-  return seriesKindsOf(comparison.endpoints.length > 0 ? comparison.endpoints : [comparison.aggregate]);
+/** What a comparison compares (../result-kind.ts): its endpoints' kind, or its aggregate's when it has none. */
+export function comparisonKindOf(comparison: Pick<Comparison, "endpoints" | "aggregate">): ResultKinds {
+  return resultKindsOf(comparison.endpoints.length > 0 ? comparison.endpoints : [comparison.aggregate]);
 }
 
 /** "checkout p95", "sort > BenchmarkSortInts/n=100 mean time/op": a result's metric, in its kind's words. */
 export function describeSeriesMetric(endpoint: string, protocol: string | null, metric: string): string {
-  const kind = seriesKindOf(protocol);
-  return `${seriesDisplayName(endpoint, kind)} ${metricShortName(metric, kind)}`;
+  const kind = resultKindOf(protocol);
+  return `${resultDisplayName(endpoint, kind)} ${metricShortName(metric, kind)}`;
 }
 
 /** Why a comparison could not judge any endpoint. */
@@ -125,7 +125,7 @@ export function describeNotJudged(comparison: GateView): string | null {
   if (!first) return null;
   const more = notJudged.length > 1 ? "; …" : "";
   const all = gate.length + comparison.endpoints.filter((endpoint) => endpoint.gateMetric === null).length;
-  const name = seriesDisplayName(first.endpoint, seriesKindOf(first.protocol));
+  const name = resultDisplayName(first.endpoint, resultKindOf(first.protocol));
   return `${countNouns(notJudged.length, comparisonKindOf(comparison))} of ${all} not judged (${name}: ${first.reason}${more})`;
 }
 
@@ -179,7 +179,7 @@ export function leaningSlowdownsOf(named: readonly NamedChange[]): number {
  * 2 → 16"; "undecided: significant alone (p = 0.004), not once corrected (p = 0.028)"; "undecided: moved
  * together with 2 other benchmarks".
  */
-export function describeChangeStatus(change: NamedChange, options: { kind: SeriesKinds }): string {
+export function describeChangeStatus(change: NamedChange, options: { kind: ResultKinds }): string {
   const { metric } = change;
   const p = (value: number | null) => formatPValue(value).replace(/^p /, "");
   if (change.status === "exact") {
@@ -203,7 +203,7 @@ export function describeChangeStatus(change: NamedChange, options: { kind: Serie
 }
 
 /** "sort > BenchmarkSortInts/n=100 mean time/op +60.1% (significant: p < 0.001, …)": a named change in one phrase. */
-export function describeNamedChange(change: NamedChange, kind: SeriesKinds): string {
+export function describeNamedChange(change: NamedChange, kind: ResultKinds): string {
   return `${describeSeriesMetric(change.endpoint, change.protocol, change.metric.metric)} ${formatDeltaPct(change.metric.deltaPct)} (${describeChangeStatus(change, { kind })})`;
 }
 

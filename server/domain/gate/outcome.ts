@@ -18,7 +18,7 @@
  */
 import type { FailOnValue } from "../fail-on";
 import type { SlaGrade } from "../sla/grade";
-import { countNouns, wordsOf } from "../series-kind";
+import { countNouns, wordsOf } from "../result-kind";
 import { describeThreshold } from "../tool-thresholds";
 import type { Comparison, InconclusiveKind } from "../compare/compare-runs";
 import type { GateMetric } from "../compare/gate-summary";

@@ -11,7 +11,7 @@ import {
 } from "../compare/gate-summary";
 import { describeRunSet } from "../compare/run-names";
 import { markdownText } from "./markdown";
-import { formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf, wordsOf } from "../series-kind";
+import { formatResultMetric, metricShortName, resultDisplayName, resultKindOf, wordsOf } from "../result-kind";
 import type { Verdict } from "../stats/verdict";
 import { SIGNIFICANCE_TEST_NAMES } from "../stats/verdict";
 import type { ComparisonResult } from "../compare/comparison-result";
@@ -20,7 +20,7 @@ import type { ComparisonResult } from "../compare/comparison-result";
  * The comparison as a pull-request comment: the verdict first (why, when inconclusive), then a compact
  * table of what changed, then how it was decided, then a link to the page with everything. User text goes through
  * markdownText (domain/report/markdown.ts): it stays text. Endpoints and benchmarks are each named in their
- * own words (../series-kind.ts), a benchmark's time per operation in its unit.
+ * own words (../result-kind.ts), a benchmark's time per operation in its unit.
  */
 const VERDICT_LINE: Record<Exclude<Verdict, "inconclusive">, string> = {
   regressed: "🔴 **Regressed**: head is worse than base",
@@ -34,12 +34,12 @@ function verdictLine(verdict: Verdict, noun: string): string {
 
 /** A metric's row cells: the result's name, the metric's, base and head, in the result's words and units. */
 function resultCells(endpoint: { name: string; protocol: string | null }, metric: MetricComparison): string[] {
-  const kind = seriesKindOf(endpoint);
+  const kind = resultKindOf(endpoint);
   return [
-    markdownText(seriesDisplayName(endpoint.name, kind)),
+    markdownText(resultDisplayName(endpoint.name, kind)),
     markdownText(metricShortName(metric.metric, kind)),
-    formatSeriesMetric(metric.metric, metric.unit, metric.base.mean, kind),
-    formatSeriesMetric(metric.metric, metric.unit, metric.head.mean, kind),
+    formatResultMetric(metric.metric, metric.unit, metric.base.mean, kind),
+    formatResultMetric(metric.metric, metric.unit, metric.head.mean, kind),
   ];
 }
 const VERDICT_WORD: Record<Verdict, string> = {

@@ -10,7 +10,7 @@ import {
 import type { NamedRun } from "../compare/run-names";
 import { describeRunSet } from "../compare/run-names";
 import { formatDeltaPct } from "../format";
-import { wordsOf } from "../series-kind";
+import { wordsOf } from "../result-kind";
 import type { Verdict } from "../stats/verdict";
 
 /**

@@ -1,8 +1,8 @@
 import { pagePaths } from "../urls";
 import { endpointDisplayName, errorRateOf, isAggregate } from "../run";
 import type { Better, EndpointResult, ParsedRun, ToolCheck } from "../run";
-import { seriesDisplayName, seriesKindOf } from "../series-kind";
-import type { SeriesKind } from "../series-kind";
+import { resultDisplayName, resultKindOf } from "../result-kind";
+import type { ResultKind } from "../result-kind";
 import { toHistogramBars } from "../series/histogram-bars";
 import type { HistogramBar } from "../series/histogram-bars";
 
@@ -18,8 +18,8 @@ export interface EndpointRow {
   displayName: string;
   fullName: string | null;
   method: string | null;
-  /** An endpoint of a load test or a benchmark (../series-kind.ts): which words and units its row uses. */
-  kind: SeriesKind;
+  /** An endpoint of a load test or a benchmark (../result-kind.ts): which words and units its row uses. */
+  kind: ResultKind;
   isAggregate: boolean;
   /** The endpoint's trend page; null for the aggregate. */
   href: string | null;
@@ -111,10 +111,10 @@ export function toEndpointRow(
 ): EndpointRow {
   const aggregate = isAggregate(result.name);
   const percentile = (key: string) => result.latency.percentiles[key] ?? null;
-  const kind = seriesKindOf(result);
+  const kind = resultKindOf(result);
   return {
     name: result.name,
-    displayName: seriesDisplayName(result.name, kind),
+    displayName: resultDisplayName(result.name, kind),
     fullName: result.fullName !== result.name ? result.fullName : null,
     method: result.method,
     kind,
@@ -153,7 +153,7 @@ export function toHistograms(run: ParsedRun): EndpointHistogram[] {
     const bars = toHistogramBars(result.histogram);
     if (bars.length === 0) return [];
     const total = bars.reduce((sum, bar) => sum + bar.count, 0);
-    return [{ endpoint: result.name, displayName: seriesDisplayName(result.name, seriesKindOf(result)), total, bars }];
+    return [{ endpoint: result.name, displayName: resultDisplayName(result.name, resultKindOf(result)), total, bars }];
   });
 }
 

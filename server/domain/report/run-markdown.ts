@@ -4,14 +4,14 @@ import type { SlaGrade } from "../sla/grade";
 import type { GateResult } from "../gate/judge";
 import { markdownCode, markdownText } from "./markdown";
 import { isAggregate } from "../run";
-import { formatSeriesMetric, formatThroughput, metricShortName, seriesDisplayName, seriesKindOf, seriesKindsOf, wordsOf } from "../series-kind";
-import type { SeriesKind, SeriesKinds } from "../series-kind";
+import { formatResultMetric, formatThroughput, metricShortName, resultDisplayName, resultKindOf, resultKindsOf, wordsOf } from "../result-kind";
+import type { ResultKind, ResultKinds } from "../result-kind";
 import { thresholdSubject } from "../tool-thresholds";
 
 /**
  * A run as a pull-request comment: what ran, its SLA grade and why, the per-endpoint table, a link.
  * Every piece of user text goes through markdownText (domain/report/markdown.ts): it stays text. A run
- * of benchmarks reads as one (../series-kind.ts): samples, ops/s and time/op, no error rate, and no
+ * of benchmarks reads as one (../result-kind.ts): samples, ops/s and time/op, no error rate, and no
  * aggregate row (it holds no numbers: each benchmark is judged on its own).
  */
 type ResultRow = RunDocument["endpoints"][number];
@@ -32,7 +32,7 @@ const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
 
 const more = (count: number, what: string) => `${count} more ${what}${count === 1 ? "" : "s"}`;
 
-function gradeLine(grade: SlaGrade | null, kind: SeriesKinds): string {
+function gradeLine(grade: SlaGrade | null, kind: ResultKinds): string {
   if (grade === null) return "No SLA policy: the run is not graded.";
   if (grade.letter === null) return `SLA: no data (${markdownText(grade.reason)}).`;
   const limiting = grade.checks.find((check) => check.passed === false);
@@ -43,15 +43,15 @@ function gradeLine(grade: SlaGrade | null, kind: SeriesKinds): string {
 }
 
 /** The table's header for a run's kind: a load test's (also a run of both kinds: each row in its own units) or a run of benchmarks'. */
-function tableHeader(kind: SeriesKinds): string[] {
+function tableHeader(kind: ResultKinds): string[] {
   return kind === "benchmark"
     ? ["| Benchmark | Samples | Ops/s | Mean | P50 | P95 | P99 |", "|---|--:|--:|--:|--:|--:|--:|"]
     : [`| ${wordsOf(kind).nounTitle} | Count | RPS | P50 | P95 | P99 | Error % |`, "|---|--:|--:|--:|--:|--:|--:|"];
 }
 
 /** `name` is Markdown already (escaped user text, or the aggregate's own bold label). */
-function row(name: string, result: ResultRow, kind: SeriesKinds): string {
-  const resultKind = seriesKindOf(result);
+function row(name: string, result: ResultRow, kind: ResultKinds): string {
+  const resultKind = resultKindOf(result);
   const count = formatNumber(result.requests, 0);
   const throughput = formatThroughput(result.throughput, resultKind);
   const { p50, p95, p99, mean } = result.latency;
@@ -69,16 +69,16 @@ const HEADLINES = {
 
 type GateChange = GateResult["comparison"]["unjudged"][number];
 /** A result's kind by name in this run (null: its aggregate). */
-type KindOf = (endpoint: string | null) => SeriesKind;
+type KindOf = (endpoint: string | null) => ResultKind;
 
 /** A change's result and metric in its words: "checkout p95", "sort > BenchmarkSortInts/n=100 mean time/op". */
 function describeSubject(change: GateChange, kindOf: KindOf): string {
   const kind = kindOf(change.endpoint);
-  return `${markdownText(seriesDisplayName(change.endpoint, kind))} ${markdownText(metricShortName(change.metric, kind))}`;
+  return `${markdownText(resultDisplayName(change.endpoint, kind))} ${markdownText(metricShortName(change.metric, kind))}`;
 }
 
 function valueOf(change: GateChange, value: number | null, kindOf: KindOf): string {
-  return formatSeriesMetric(change.metric, change.unit, value, kindOf(change.endpoint));
+  return formatResultMetric(change.metric, change.unit, value, kindOf(change.endpoint));
 }
 
 /** "All endpoints p95 +75.0% (21.7 ms → 38.1 ms)": a change seen, without a verdict. */
@@ -87,7 +87,7 @@ function describeUnjudged(change: GateChange, kindOf: KindOf): string {
   return `${describeSubject(change, kindOf)} ${formatDeltaPct(change.deltaPct)} (${values})`;
 }
 
-function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string | null | undefined, kind: SeriesKinds, kindOf: KindOf): string[] {
+function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string | null | undefined, kind: ResultKinds, kindOf: KindOf): string[] {
   const { comparison } = verdict;
   // The first line is what a PR timeline, a notification and a check title show: the outcome and its
   // reasons in a few words (no user text, so it stays under ~100 characters); the reasons in full below.
@@ -123,7 +123,7 @@ function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string |
     for (const change of comparison.changes.slice(0, MAX_CHANGE_ROWS)) {
       const changeKind = kindOf(change.endpoint);
       lines.push(
-        `| ${markdownText(seriesDisplayName(change.endpoint, changeKind))} | ${markdownText(metricShortName(change.metric, changeKind))} | ${valueOf(change, change.base, kindOf)} | ${valueOf(change, change.head, kindOf)} | ${formatDeltaPct(change.deltaPct)} | ${STATUS_MARKS[change.status]} ${markdownText(change.why)} |`,
+        `| ${markdownText(resultDisplayName(change.endpoint, changeKind))} | ${markdownText(metricShortName(change.metric, changeKind))} | ${valueOf(change, change.base, kindOf)} | ${valueOf(change, change.head, kindOf)} | ${formatDeltaPct(change.deltaPct)} | ${STATUS_MARKS[change.status]} ${markdownText(change.why)} |`,
       );
     }
     if (comparison.changes.length > MAX_CHANGE_ROWS) {
@@ -147,9 +147,9 @@ export function renderRunMarkdown(
   const title = markdownText([run.label ?? "run", run.round !== null ? `round ${run.round}` : null].filter(Boolean).join(" "));
   const git = run.environment.git;
   const context = markdownText([run.tool, git.branch, git.commit?.slice(0, 7)].filter(Boolean).join(" · "));
-  const kind = run.endpoints.length > 0 ? seriesKindsOf(run.endpoints) : seriesKindOf(run.aggregate);
-  const kinds = new Map(run.endpoints.map((endpoint) => [endpoint.name, seriesKindOf(endpoint)]));
-  const kindOf: KindOf = (endpoint) => (endpoint === null ? seriesKindOf(run.aggregate) : (kinds.get(endpoint) ?? "endpoint"));
+  const kind = run.endpoints.length > 0 ? resultKindsOf(run.endpoints) : resultKindOf(run.aggregate);
+  const kinds = new Map(run.endpoints.map((endpoint) => [endpoint.name, resultKindOf(endpoint)]));
+  const kindOf: KindOf = (endpoint) => (endpoint === null ? resultKindOf(run.aggregate) : (kinds.get(endpoint) ?? "endpoint"));
   const hidden = run.endpoints.length - MAX_ENDPOINT_ROWS;
   const lines = [
     ...(verdict ? verdictLines(verdict, baseUrl, compareUrl, kind, kindOf) : []),

@@ -1,7 +1,7 @@
 import { apiPaths, commitUrl, pagePaths, pullRequestUrl, safeHttpUrl } from "../urls";
 import type { EndpointResult, ParsedRun, ToolThreshold } from "../run";
-import { seriesKindOf, seriesKindsOf, wordsOf } from "../series-kind";
-import type { SeriesKinds } from "../series-kind";
+import { resultKindOf, resultKindsOf, wordsOf } from "../result-kind";
+import type { ResultKinds } from "../result-kind";
 import type { SlaGrade } from "../sla/grade";
 import type {
   CheckRow,
@@ -64,8 +64,8 @@ export interface RunReport {
     toolVersion: string | null;
     format: string;
     protocol: string | null;
-    /** What the run measured (../series-kind.ts): endpoints of a load test, benchmarks, or both. */
-    kind: SeriesKinds;
+    /** What the run measured (../result-kind.ts): endpoints of a load test, benchmarks, or both. */
+    kind: ResultKinds;
     /** ISO 8601 (UTC). */
     startedAt: string | null;
     uploadedAt: string;
@@ -180,7 +180,7 @@ export function toRunReport(
   const repoUrl = safeHttpUrl(project.repoUrl)?.replace(/\/+$/, "") ?? null;
   const { git, ci, host, testbed, appVersion, config, attributes } = run.environment;
   const protocol = run.aggregate.protocol ?? (typeof config.protocol === "string" ? config.protocol : null);
-  const kind = run.endpoints.length > 0 ? seriesKindsOf(run.endpoints) : seriesKindOf(protocol);
+  const kind = run.endpoints.length > 0 ? resultKindsOf(run.endpoints) : resultKindOf(protocol);
   const compliance = new Map(extras.grade?.byEndpoint.map((entry) => [entry.endpoint, entry.isCompliant]) ?? []);
 
   return {

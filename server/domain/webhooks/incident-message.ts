@@ -1,7 +1,7 @@
 import { INCIDENT_STATE_LABELS, isActiveState, type IncidentState } from "../incidents/state";
 import { byLargestChange } from "../incidents/summary";
 import { formatDeltaPct, formatPValue } from "../format";
-import { formatSeriesMetric, metricShortName, seriesDisplayName, seriesKindOf } from "../series-kind";
+import { formatResultMetric, metricShortName, resultDisplayName, resultKindOf } from "../result-kind";
 import { absoluteUrl, pagePaths } from "../urls";
 
 /**
@@ -33,7 +33,7 @@ export interface RegressionForMessage {
   unit: string | null;
   /** null: the run aggregate. */
   endpoint: string | null;
-  /** "benchmark" words the text as a benchmark's (../series-kind.ts). */
+  /** "benchmark" words the text as a benchmark's (../result-kind.ts). */
   protocol: string | null;
   before: number;
   after: number;
@@ -118,9 +118,9 @@ export function formatUtcMinute(date: Date): string {
 
 /** The regression's series and metric and its values, as a person reads them. */
 function describeRegression(regression: RegressionForMessage) {
-  const kind = seriesKindOf(regression.protocol);
-  const value = (number: number) => formatSeriesMetric(regression.metric, regression.unit, number, kind);
-  const where = seriesDisplayName(regression.endpoint, kind);
+  const kind = resultKindOf(regression.protocol);
+  const value = (number: number) => formatResultMetric(regression.metric, regression.unit, number, kind);
+  const where = resultDisplayName(regression.endpoint, kind);
   const metric = metricShortName(regression.metric, kind);
   const values = `${value(regression.before)} → ${value(regression.after)}`;
   const delta = formatDeltaPct(regression.deltaPct);
@@ -129,7 +129,7 @@ function describeRegression(regression: RegressionForMessage) {
 
 export function describeIncident(project: ProjectForMessage, incident: IncidentForMessage, baseUrl: string): IncidentWords {
   const ordered = byLargestChange(incident.regressions);
-  const kind = seriesKindOf(ordered[0]?.protocol ?? null);
+  const kind = resultKindOf(ordered[0]?.protocol ?? null);
   const described = ordered.map(describeRegression);
   const top = described[0];
   const endpointNames = [...new Set(described.map((regression) => regression.where))];

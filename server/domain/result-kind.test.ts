@@ -2,38 +2,38 @@ import { describe, expect, it } from "vitest";
 import { MISSING } from "./format";
 import { AGGREGATE_NAME, BENCHMARK_PROTOCOL } from "./run";
 import {
-  SERIES_WORDS,
+  RESULT_WORDS,
   countNouns,
-  formatSeriesMetric,
+  formatResultMetric,
   formatThroughput,
   metricShortName,
   metricTitle,
   metricUnitOf,
-  seriesDisplayName,
-  seriesKindOf,
-  seriesKindsOf,
+  resultDisplayName,
+  resultKindOf,
+  resultKindsOf,
   wordsOf,
-} from "./series-kind";
+} from "./result-kind";
 
 const benchmark = { protocol: BENCHMARK_PROTOCOL };
 const http = { protocol: "http" };
 
-describe("seriesKindOf", () => {
+describe("resultKindOf", () => {
   it("reads the benchmark protocol, on a result, a run or a bare protocol", () => {
-    expect(seriesKindOf(benchmark)).toBe("benchmark");
-    expect(seriesKindOf("benchmark")).toBe("benchmark");
-    expect(seriesKindOf(http)).toBe("endpoint");
-    expect(seriesKindOf({ protocol: null })).toBe("endpoint");
-    expect(seriesKindOf(null)).toBe("endpoint");
+    expect(resultKindOf(benchmark)).toBe("benchmark");
+    expect(resultKindOf("benchmark")).toBe("benchmark");
+    expect(resultKindOf(http)).toBe("endpoint");
+    expect(resultKindOf({ protocol: null })).toBe("endpoint");
+    expect(resultKindOf(null)).toBe("endpoint");
     // Only the exact protocol: a gRPC method named "benchmark" is still an endpoint.
-    expect(seriesKindOf("Benchmark")).toBe("endpoint");
+    expect(resultKindOf("Benchmark")).toBe("endpoint");
   });
 
   it("calls a set of both kinds mixed, and an empty set endpoints", () => {
-    expect(seriesKindsOf([benchmark, benchmark])).toBe("benchmark");
-    expect(seriesKindsOf([http, { protocol: null }])).toBe("endpoint");
-    expect(seriesKindsOf([http, benchmark])).toBe("mixed");
-    expect(seriesKindsOf([])).toBe("endpoint");
+    expect(resultKindsOf([benchmark, benchmark])).toBe("benchmark");
+    expect(resultKindsOf([http, { protocol: null }])).toBe("endpoint");
+    expect(resultKindsOf([http, benchmark])).toBe("mixed");
+    expect(resultKindsOf([])).toBe("endpoint");
   });
 });
 
@@ -62,7 +62,7 @@ describe("words", () => {
       throughputUnit: "req/s",
       hasLoad: true,
     });
-    expect(wordsOf(null)).toBe(SERIES_WORDS.endpoint);
+    expect(wordsOf(null)).toBe(RESULT_WORDS.endpoint);
     expect(wordsOf("mixed").nounsTitle).toBe("Endpoints and benchmarks");
   });
 
@@ -74,9 +74,9 @@ describe("words", () => {
   });
 
   it("names the aggregate by kind, and any other result by its name", () => {
-    expect(seriesDisplayName(AGGREGATE_NAME, "benchmark")).toBe("All benchmarks");
-    expect(seriesDisplayName(null, "endpoint")).toBe("All endpoints");
-    expect(seriesDisplayName("sort > BenchmarkSortInts/n=100", "benchmark")).toBe("sort > BenchmarkSortInts/n=100");
+    expect(resultDisplayName(AGGREGATE_NAME, "benchmark")).toBe("All benchmarks");
+    expect(resultDisplayName(null, "endpoint")).toBe("All endpoints");
+    expect(resultDisplayName("sort > BenchmarkSortInts/n=100", "benchmark")).toBe("sort > BenchmarkSortInts/n=100");
   });
 });
 
@@ -114,11 +114,11 @@ describe("units and values", () => {
   });
 
   it("formats a benchmark's time per operation and throughput in its units", () => {
-    expect(formatSeriesMetric("mean", "ms", 0.004761, "benchmark")).toBe("4.76 µs");
-    expect(formatSeriesMetric("p50", "ms", 0.0000234, "benchmark")).toBe("23.4 ns");
-    expect(formatSeriesMetric("throughput", "req/s", 210_000, "benchmark")).toBe("210,000 ops/s");
-    expect(formatSeriesMetric("throughput", "req/s", 2.871, "endpoint")).toBe("2.87 req/s");
-    expect(formatSeriesMetric("metrics.B/op", "B/op", 896, "benchmark")).toBe("896 B/op");
+    expect(formatResultMetric("mean", "ms", 0.004761, "benchmark")).toBe("4.76 µs");
+    expect(formatResultMetric("p50", "ms", 0.0000234, "benchmark")).toBe("23.4 ns");
+    expect(formatResultMetric("throughput", "req/s", 210_000, "benchmark")).toBe("210,000 ops/s");
+    expect(formatResultMetric("throughput", "req/s", 2.871, "endpoint")).toBe("2.87 req/s");
+    expect(formatResultMetric("metrics.B/op", "B/op", 896, "benchmark")).toBe("896 B/op");
     expect(formatThroughput(1231.4, "benchmark")).toBe("1,231 ops/s");
     expect(formatThroughput(1231.4, "endpoint")).toBe("1,231 req/s");
     expect(formatThroughput(null, "benchmark")).toBe(MISSING);

@@ -3,7 +3,7 @@ import { CUSTOM_METRIC_PREFIX, metricDefinition } from "./metrics";
 import { AGGREGATE_NAME, BENCHMARK_PROTOCOL } from "./run";
 
 /**
- * What a series is, in words: a load test's endpoint or a microbenchmark (docs/benchmarks.md). A
+ * What a result measures, in words: a load test's endpoint or a microbenchmark (docs/benchmarks.md). A
  * benchmark is stored as an endpoint of protocol "benchmark" whose latency is its time per operation,
  * whose requests are its samples and whose throughput is operations per second; this module is the one
  * place that turns that into the nouns, metric labels and units pages, Markdown and webhooks show, so
@@ -11,12 +11,12 @@ import { AGGREGATE_NAME, BENCHMARK_PROTOCOL } from "./run";
  */
 
 /** A result's kind: "endpoint" (a load test's) or "benchmark". */
-export type SeriesKind = "endpoint" | "benchmark";
+export type ResultKind = "endpoint" | "benchmark";
 /** The kind of several results: one kind, or "mixed" when both are present. */
-export type SeriesKinds = SeriesKind | "mixed";
+export type ResultKinds = ResultKind | "mixed";
 
-export interface SeriesWords {
-  kind: SeriesKinds;
+export interface ResultWords {
+  kind: ResultKinds;
   /** "endpoint", "benchmark". */
   noun: string;
   /** "endpoints", "benchmarks". */
@@ -48,7 +48,7 @@ export interface SeriesWords {
   hasLoad: boolean;
 }
 
-const ENDPOINT_WORDS: SeriesWords = {
+const ENDPOINT_WORDS: ResultWords = {
   kind: "endpoint",
   noun: "endpoint",
   nouns: "endpoints",
@@ -65,7 +65,7 @@ const ENDPOINT_WORDS: SeriesWords = {
   hasLoad: true,
 };
 
-const BENCHMARK_WORDS: SeriesWords = {
+const BENCHMARK_WORDS: ResultWords = {
   kind: "benchmark",
   noun: "benchmark",
   nouns: "benchmarks",
@@ -83,7 +83,7 @@ const BENCHMARK_WORDS: SeriesWords = {
 };
 
 /** Both kinds in one set (a project or a run with load tests and benchmarks): each row still has its own words. */
-const MIXED_WORDS: SeriesWords = {
+const MIXED_WORDS: ResultWords = {
   kind: "mixed",
   noun: "endpoint or benchmark",
   nouns: "endpoints and benchmarks",
@@ -100,41 +100,41 @@ const MIXED_WORDS: SeriesWords = {
   hasLoad: true,
 };
 
-export const SERIES_WORDS: Readonly<Record<SeriesKinds, SeriesWords>> = {
+export const RESULT_WORDS: Readonly<Record<ResultKinds, ResultWords>> = {
   endpoint: ENDPOINT_WORDS,
   benchmark: BENCHMARK_WORDS,
   mixed: MIXED_WORDS,
 };
 
 /** The kind of a result, an endpoint identity, a run (its aggregate's protocol) or a bare protocol. */
-export function seriesKindOf(subject: { protocol: string | null } | string | null): SeriesKind {
+export function resultKindOf(subject: { protocol: string | null } | string | null): ResultKind {
   const protocol = typeof subject === "string" || subject === null ? subject : subject.protocol;
   return protocol === BENCHMARK_PROTOCOL ? "benchmark" : "endpoint";
 }
 
 /** The kind of several results: the one kind they share, "mixed", or "endpoint" when there are none. */
-export function seriesKindsOf(subjects: Iterable<{ protocol: string | null } | string | null>): SeriesKinds {
-  const kinds = new Set<SeriesKind>();
-  for (const subject of subjects) kinds.add(seriesKindOf(subject));
+export function resultKindsOf(subjects: Iterable<{ protocol: string | null } | string | null>): ResultKinds {
+  const kinds = new Set<ResultKind>();
+  for (const subject of subjects) kinds.add(resultKindOf(subject));
   if (kinds.size > 1) return "mixed";
   return kinds.has("benchmark") ? "benchmark" : "endpoint";
 }
 
 /** The words for a kind, or for a result, run or protocol. */
-export function wordsOf(subject: SeriesKinds | { protocol: string | null } | null): SeriesWords {
-  if (subject === "endpoint" || subject === "benchmark" || subject === "mixed") return SERIES_WORDS[subject];
-  return SERIES_WORDS[seriesKindOf(subject)];
+export function wordsOf(subject: ResultKinds | { protocol: string | null } | null): ResultWords {
+  if (subject === "endpoint" || subject === "benchmark" || subject === "mixed") return RESULT_WORDS[subject];
+  return RESULT_WORDS[resultKindOf(subject)];
 }
 
 /** A count with its noun: "1 endpoint", "3 benchmarks", "2 endpoints and benchmarks". */
-export function countNouns(count: number, kind: SeriesKinds): string {
-  const words = SERIES_WORDS[kind];
+export function countNouns(count: number, kind: ResultKinds): string {
+  const words = RESULT_WORDS[kind];
   return `${count} ${count === 1 ? words.noun : words.nouns}`;
 }
 
 /** A result's name as shown: its own, or the aggregate's for the kind ("All benchmarks"). */
-export function seriesDisplayName(name: string | null, kind: SeriesKinds): string {
-  return name === null || name === AGGREGATE_NAME ? SERIES_WORDS[kind].aggregate : name;
+export function resultDisplayName(name: string | null, kind: ResultKinds): string {
+  return name === null || name === AGGREGATE_NAME ? RESULT_WORDS[kind].aggregate : name;
 }
 
 const BENCHMARK_STAT_NAMES: Readonly<Record<string, string>> = { mean: "mean", min: "min", max: "max" };
@@ -145,7 +145,7 @@ const BENCHMARK_STAT_NAMES: Readonly<Record<string, string>> = { mean: "mean", m
  * `?metric=` spell them; a benchmark's read as what they measure: "p95 time/op", "mean time/op",
  * "ops/s", and custom metrics by their key, which is the tool's unit ("B/op").
  */
-export function metricShortName(metric: string, kind: SeriesKinds): string {
+export function metricShortName(metric: string, kind: ResultKinds): string {
   if (kind !== "benchmark") return metric;
   if (metric === "throughput") return "ops/s";
   if (metric === "errorRate") return "error rate";
@@ -161,7 +161,7 @@ export function metricShortName(metric: string, kind: SeriesKinds): string {
  * ("p95 latency", "Mean latency", "Throughput"), the time per operation for a benchmark ("p95 time/op",
  * "Mean time/op", "Throughput (ops/s)").
  */
-export function metricTitle(metric: string, kind: SeriesKinds): string {
+export function metricTitle(metric: string, kind: ResultKinds): string {
   const definition = metricDefinition(metric);
   if (kind !== "benchmark") return definition?.label ?? metric;
   if (metric === "throughput") return "Throughput (ops/s)";
@@ -170,21 +170,21 @@ export function metricTitle(metric: string, kind: SeriesKinds): string {
 }
 
 /** A metric's unit for a kind: the registry's, except a benchmark's throughput, in ops/s. */
-export function metricUnitOf(metric: string, unit: string | null, kind: SeriesKinds): string | null {
+export function metricUnitOf(metric: string, unit: string | null, kind: ResultKinds): string | null {
   return metric === "throughput" && kind === "benchmark" ? "ops/s" : unit;
 }
 
 /** A metric's value in its unit, as the kind reads it ("4.76 µs", "210,000 ops/s", "2.87 req/s"). */
-export function formatSeriesMetric(
+export function formatResultMetric(
   metric: string,
   unit: string | null,
   value: number | null | undefined,
-  kind: SeriesKinds,
+  kind: ResultKinds,
 ): string {
   return formatMetricValue(metric, metricUnitOf(metric, unit, kind), value);
 }
 
 /** A throughput as the kind reads it: requests per second for an endpoint, operations per second for a benchmark. */
-export function formatThroughput(value: number | null | undefined, kind: SeriesKinds): string {
+export function formatThroughput(value: number | null | undefined, kind: ResultKinds): string {
   return kind === "benchmark" ? formatOpsRate(value) : formatRate(value);
 }
