@@ -37,17 +37,17 @@ const STATUS_LOOK = {
  * `kindOf` an endpoint's by name (null: the aggregate), so each change reads in its own words.
  */
 export function RunGate({
-  verdict,
+  gate,
   kind,
   kindOf,
   slug,
 }: {
-  verdict: RunReportData["verdict"];
+  gate: RunReportData["verdict"];
   kind: ResultKinds;
   kindOf: (endpoint: string | null) => ResultKind;
   slug: string;
 }) {
-  const { comparison, thresholds, atUpload } = verdict;
+  const { comparison, thresholds, atUpload } = gate;
   // The open incident the baseline stops before: its mentions in the texts below link to it.
   const incident = comparison.baseline.openIncident;
   const linked = (text: string) => <WithIncidentLinks text={text} slug={slug} incident={incident} />;
@@ -56,8 +56,8 @@ export function RunGate({
   const metricName = (change: { endpoint: string | null; metric: string }) => metricShortName(change.metric, kindOf(change.endpoint));
   const value = (change: { endpoint: string | null; metric: string; unit: string | null }, number: number | null) =>
     formatResultMetric(change.metric, change.unit, number, kindOf(change.endpoint));
-  const shown = atUpload?.outcome ?? verdict.outcome;
-  const hasChanged = atUpload !== null && atUpload.outcome !== verdict.outcome;
+  const shown = atUpload?.outcome ?? gate.outcome;
+  const hasChanged = atUpload !== null && atUpload.outcome !== gate.outcome;
   const hasBaseline = comparison.baseline.runs.length > 0;
   const description = (
     <>
@@ -74,7 +74,7 @@ export function RunGate({
       on statistics.
     </>
   );
-  const reasons = hasChanged ? atUpload.reasons : verdict.reasons;
+  const reasons = hasChanged ? atUpload.reasons : gate.reasons;
   const headLabel = comparison.headRuns.length > 1 ? `These ${comparison.headRuns.length} rounds` : "This run";
   return (
     <ReportSection
@@ -85,7 +85,7 @@ export function RunGate({
         <OutcomeBadge
           outcome={shown}
           testId="verdict-badge"
-          title={`${atUpload ? "What the upload answered" : "What the gate says"} (fail_on=${verdict.failOn.join(",") || "none"})`}
+          title={`${atUpload ? "What the upload answered" : "What the gate says"} (fail_on=${gate.failOn.join(",") || "none"})`}
         />
       }
     >
@@ -122,17 +122,17 @@ export function RunGate({
         {hasChanged && (
           <p className="rounded border border-border bg-surface-muted p-2" data-testid="verdict-now">
             <span className="font-medium">Now: </span>
-            <span className={`font-semibold ${OUTCOME_TEXT_CLASS[verdict.outcome]}`}>{OUTCOME_LOOK[verdict.outcome].label}</span>
-            {verdict.reasons.length > 0 ? ` — ${verdict.reasons.join("; ")}` : " — nothing fails"}
+            <span className={`font-semibold ${OUTCOME_TEXT_CLASS[gate.outcome]}`}>{OUTCOME_LOOK[gate.outcome].label}</span>
+            {gate.reasons.length > 0 ? ` — ${gate.reasons.join("; ")}` : " — nothing fails"}
             . The upload answered {OUTCOME_LOOK[atUpload.outcome].short}: since then{" "}
-            {verdict.ab ? "more runs of its A/B job arrived (the job is judged on all its pairs), or " : ""}the SLA policy, a pin,
+            {gate.ab ? "more runs of its A/B job arrived (the job is judged on all its pairs), or " : ""}the SLA policy, a pin,
             a triage or the history changed, or the upload asked for another fail_on than the project&apos;s (
-            {verdict.failOn.join(",") || "none"}).
+            {gate.failOn.join(",") || "none"}).
           </p>
         )}
-        {verdict.notes.length > 0 && (
+        {gate.notes.length > 0 && (
           <ul className="list-disc pl-5 text-text-muted" data-testid="verdict-notes">
-            {verdict.notes.map((note) => (
+            {gate.notes.map((note) => (
               <li key={note} className="break-words">
                 {linked(note)}
               </li>
@@ -154,13 +154,13 @@ export function RunGate({
             })}
           </p>
         )}
-        {verdict.ab && (
+        {gate.ab && (
           <p className="break-words rounded border border-border bg-surface-muted p-2" data-testid="verdict-ab">
-            <span className="font-medium">A/B job {verdict.ab.job}:</span> {verdict.ab.pairs} complete{" "}
-            {verdict.ab.pairs === 1 ? "pair" : "pairs"} ({verdict.ab.runs.base} base and {verdict.ab.runs.head} head runs, run
-            one after the other, ABBA, in one CI job); this run measured the {verdict.ab.side} of pair {verdict.ab.pair}. The head
+            <span className="font-medium">A/B job {gate.ab.job}:</span> {gate.ab.pairs} complete{" "}
+            {gate.ab.pairs === 1 ? "pair" : "pairs"} ({gate.ab.runs.base} base and {gate.ab.runs.head} head runs, run
+            one after the other, ABBA, in one CI job); this run measured the {gate.ab.side} of pair {gate.ab.pair}. The head
             runs are judged against the job&apos;s own base runs, pair by pair: a burst that slowed the job slowed both sides.{" "}
-            <span className="font-medium">{verdict.ab.decided ? "The answer stands" : "Undecided"}</span>: {verdict.ab.reason}.
+            <span className="font-medium">{gate.ab.decided ? "The answer stands" : "Undecided"}</span>: {gate.ab.reason}.
           </p>
         )}
         {comparison.changes.length > 0 && (

@@ -19,7 +19,7 @@ function toDraft(settings: ProjectSettingsValues): Draft {
   return Object.fromEntries(FIELDS.map((field) => [field, String(settings[field] ?? "")])) as Draft;
 }
 
-/** Name, default branch, repository link and the regression settings used by every verdict. */
+/** Name, default branch, repository link and the regression settings every comparison and the CI gate use. */
 export function ProjectForm({ project, initial }: { project: string; initial: ProjectSettingsValues }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

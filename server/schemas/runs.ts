@@ -72,7 +72,7 @@ export const storedRunSchema = runDocumentSchema
   })
   .describe("A stored run: its id and page, then the run in the Benchtrack JSON format v1 (RunDocument).");
 
-const verdictRegressionSchema = z.object({
+const gateChangeSchema = z.object({
   endpoint: z.string().nullable().describe("The endpoint; null for the run's aggregate (all endpoints)."),
   metric: z.string().describe('"p95", "mean", "throughput", "errorRate", "metrics.<key>"…'),
   unit: z.string().nullable(),
@@ -84,7 +84,7 @@ const verdictRegressionSchema = z.object({
   reason: z.string(),
 });
 
-export const verdictComparisonSchema = z
+export const gateComparisonSchema = z
   .object({
     baseline: z.object({
       how: z.string().describe('How the baseline was chosen, in words ("the last 5 k6 runs labelled nightly on main").'),
@@ -119,10 +119,10 @@ export const verdictComparisonSchema = z
     headRuns: z.array(z.string()).describe("The head: this run and the earlier rounds of its commit on its branch, judged together (newest first)."),
     verdict: z.enum(["regressed", "improved", "unchanged", "inconclusive"]).describe("The comparison's verdict over the endpoints' gate metrics."),
     kind: z.string().describe('How the runs were compared: "group-vs-run", "groups", "pairwise", "none" (no baseline run)…'),
-    regressions: z.array(verdictRegressionSchema).describe("Each endpoint whose gate metric regressed (what fails the gate)."),
+    regressions: z.array(gateChangeSchema).describe("Each endpoint whose gate metric regressed (what fails the gate)."),
     changes: z
       .array(
-        verdictRegressionSchema.extend({
+        gateChangeSchema.extend({
           protocol: z.string().nullable().describe('Its protocol ("benchmark" for a benchmark).'),
           status: z
             .enum(GATE_CHANGE_STATUSES)
@@ -168,7 +168,7 @@ const gateFieldsSchema = {
     .describe("A same-job A/B run (ab_job, ab_side, ab_pair): the job's head runs judged against its own base runs, and whether to run another pair. null for other runs."),
 };
 
-const failOnSchema = z.array(z.enum(FAIL_ON_VALUES)).describe("What fails the verdict (from ?fail_on=, else the project's setting and thresholds).");
+const failOnSchema = z.array(z.enum(FAIL_ON_VALUES)).describe("What fails the gate (from ?fail_on=, else the project's setting and thresholds).");
 
 const toolThresholdsSchema = z
   .object({
@@ -193,7 +193,7 @@ export const runVerdictSchema = z
     ...gateFieldsSchema,
     failOn: failOnSchema,
     thresholds: toolThresholdsSchema,
-    comparison: verdictComparisonSchema,
+    comparison: gateComparisonSchema,
     grade: gradeSchema,
     comment: prCommentSchema,
     atUpload: z
@@ -213,7 +213,7 @@ export const uploadResponseSchema = z
     ...gateFieldsSchema,
     failOn: failOnSchema,
     thresholds: toolThresholdsSchema,
-    comparison: verdictComparisonSchema,
+    comparison: gateComparisonSchema,
     grade: gradeSchema,
     comment: prCommentSchema,
     run: storedRunSchema,

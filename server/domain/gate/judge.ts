@@ -1,5 +1,5 @@
 /**
- * The CI gate's verdict on a run (docs/statistics.md, "The CI gate"), pure: its rounds against its
+ * The CI gate's result for a run (docs/statistics.md, "The CI gate"), pure: its rounds against its
  * series' history, already chosen (server/services/gate/baselines.ts) and read, each endpoint judged on its
  * gate metric, graded against the SLA, and decided (outcome.ts): pass, fail or inconclusive, on what the
  * project (or the upload's `fail_on`) says fails. The upload calls it on the run it has just parsed,
@@ -136,10 +136,10 @@ export interface GateRunsInput {
   openRegression: string | null;
 }
 
-/** How many of the changes seen (not judged) an inconclusive verdict names. */
+/** How many of the changes seen (not judged) an inconclusive outcome names. */
 const MAX_UNJUDGED = 3;
 
-function toVerdictRegression(endpoint: string, metric: MetricComparison): GateChange {
+function toGateChange(endpoint: string, metric: MetricComparison): GateChange {
   return {
     endpoint: endpoint === AGGREGATE_NAME ? null : endpoint,
     metric: metric.metric,
@@ -157,7 +157,7 @@ function toVerdictRegression(endpoint: string, metric: MetricComparison): GateCh
 function namedChanges(comparison: Comparison, named: readonly NamedChange[]): NamedGateChange[] {
   const kind = comparisonKindOf(comparison);
   return named.map((change) => ({
-    ...toVerdictRegression(change.endpoint, change.metric),
+    ...toGateChange(change.endpoint, change.metric),
     protocol: change.protocol,
     status: change.status,
     why: describeChangeStatus(change, { kind }),
@@ -219,7 +219,7 @@ export interface JudgeInput {
   ab?: { job: string; uploaded: AbJobRun; runs: readonly AbJobRun[] } | null;
 }
 
-/** The gate's verdict on a run, from its baseline and rounds as read: what the upload answers and keeps. */
+/** The gate's result for a run, from its baseline and rounds as read: what the upload answers and keeps. */
 export function judgeGate(input: JudgeInput): GateResult {
   const { baseRuns, headRuns, baseline, project } = input;
   const thresholds = thresholdsOf(input.head);
@@ -264,10 +264,10 @@ export function judgeGate(input: JudgeInput): GateResult {
       headRuns: headRuns.map((run) => run.id),
       verdict: comparison?.verdict ?? "inconclusive",
       kind: comparison?.kind ?? "none",
-      regressions: decision.regressions.map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)),
+      regressions: decision.regressions.map(({ endpoint, metric }) => toGateChange(endpoint, metric)),
       changes: comparison ? namedChanges(comparison, named) : [],
       // Changes seen that nothing judged; undecided ones are named with their status in `changes` instead.
-      unjudged: comparison && isUnjudged(explainInconclusive(comparison)) ? headlineChanges(comparison, MAX_UNJUDGED).map(({ endpoint, metric }) => toVerdictRegression(endpoint, metric)) : [],
+      unjudged: comparison && isUnjudged(explainInconclusive(comparison)) ? headlineChanges(comparison, MAX_UNJUDGED).map(({ endpoint, metric }) => toGateChange(endpoint, metric)) : [],
       improvements,
       comparePath,
     },

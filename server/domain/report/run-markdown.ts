@@ -87,26 +87,26 @@ function describeUnjudged(change: GateChange, kindOf: KindOf): string {
   return `${describeSubject(change, kindOf)} ${formatDeltaPct(change.deltaPct)} (${values})`;
 }
 
-function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string | null | undefined, kind: ResultKinds, kindOf: KindOf): string[] {
-  const { comparison } = verdict;
+function gateLines(gate: GateResult, baseUrl: string, compareUrl: string | null | undefined, kind: ResultKinds, kindOf: KindOf): string[] {
+  const { comparison } = gate;
   // The first line is what a PR timeline, a notification and a check title show: the outcome and its
   // reasons in a few words (no user text, so it stays under ~100 characters); the reasons in full below.
-  const summary = verdict.summary === "" ? "" : `: ${verdict.summary}`;
-  const headline = `${HEADLINES[verdict.outcome]}${summary}${verdict.outcome === "pass" && verdict.failOn.length === 0 ? " (fail_on=none)" : ""}`;
+  const summary = gate.summary === "" ? "" : `: ${gate.summary}`;
+  const headline = `${HEADLINES[gate.outcome]}${summary}${gate.outcome === "pass" && gate.failOn.length === 0 ? " (fail_on=none)" : ""}`;
   const lines = [headline, ""];
-  const [reason, ...moreReasons] = verdict.reasons.map((text) => markdownText(sentence(text)));
+  const [reason, ...moreReasons] = gate.reasons.map((text) => markdownText(sentence(text)));
   if (reason !== undefined) {
     lines.push(...(moreReasons.length === 0 ? [`**Why:** ${reason}`] : ["**Why:**", "", ...[reason, ...moreReasons].map((text) => `- ${text}`)]), "");
   }
   // Failed thresholds that fail the run are among the reasons above; listed apart only when fail_on leaves them out.
-  if (verdict.thresholds.failed.length > 0 && !verdict.failOn.includes("thresholds")) {
-    const { failed } = verdict.thresholds;
+  if (gate.thresholds.failed.length > 0 && !gate.failOn.includes("thresholds")) {
+    const { failed } = gate.thresholds;
     const listed = failed.slice(0, MAX_THRESHOLDS_LISTED).map((threshold) => {
       const subject = thresholdSubject(threshold);
       return `${markdownCode(threshold.expression)}${subject === null ? "" : ` on ${markdownCode(subject)}`}`;
     });
     const rest = failed.length > listed.length ? ` and ${more(failed.length - listed.length, "threshold")}` : "";
-    lines.push(`**Tool thresholds failed** (${failed.length} of ${verdict.thresholds.evaluated}): ${listed.join(", ")}${rest}.`, "");
+    lines.push(`**Tool thresholds failed** (${failed.length} of ${gate.thresholds.evaluated}): ${listed.join(", ")}${rest}.`, "");
   }
   const compareHref = compareUrl !== undefined ? compareUrl : comparison.comparePath ? `${baseUrl}${comparison.comparePath}` : null;
   const compareLink = compareHref ? ` · [compare](${compareHref})` : "";
@@ -114,7 +114,7 @@ function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string |
   if (comparison.unjudged.length > 0) {
     lines.push("", `Largest changes seen, **not judged**: ${comparison.unjudged.map((change) => describeUnjudged(change, kindOf)).join(" · ")}.`);
   }
-  if (verdict.notes.length > 0) lines.push("", ...verdict.notes.map((note) => `- ${markdownText(note)}`));
+  if (gate.notes.length > 0) lines.push("", ...gate.notes.map((note) => `- ${markdownText(note)}`));
   // Every change the gate named, slowdowns first, largest first, each with its status: a reviewer sees
   // each benchmark (or endpoint) that moved beyond the noise, not only the ones that failed the gate.
   if (comparison.changes.length > 0) {
@@ -135,12 +135,12 @@ function verdictLines(verdict: GateResult, baseUrl: string, compareUrl: string |
 }
 
 /**
- * The upload's PR comment: the CI verdict first (when given), then the grade, the table, a link.
+ * The upload's PR comment: the CI gate's outcome and why first (when given), then the grade, the table, a link.
  * `compareUrl` replaces the comparison's link (a private server gives a share link there).
  */
 export function renderRunMarkdown(
   run: RunDocument & { url: string; grade: SlaGrade | null },
-  verdict?: GateResult,
+  gate?: GateResult,
   baseUrl = "",
   compareUrl?: string | null,
 ): string {
@@ -152,8 +152,8 @@ export function renderRunMarkdown(
   const kindOf: KindOf = (endpoint) => (endpoint === null ? resultKindOf(run.aggregate) : (kinds.get(endpoint) ?? "endpoint"));
   const hidden = run.endpoints.length - MAX_ENDPOINT_ROWS;
   const lines = [
-    ...(verdict ? verdictLines(verdict, baseUrl, compareUrl, kind, kindOf) : []),
-    `${verdict ? "####" : "###"} Benchtrack: ${title}`,
+    ...(gate ? gateLines(gate, baseUrl, compareUrl, kind, kindOf) : []),
+    `${gate ? "####" : "###"} Benchtrack: ${title}`,
     "",
     gradeLine(run.grade, kind),
     "",

@@ -2,7 +2,8 @@ import { parseFailOn } from "@/server/domain/fail-on";
 import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route";
 import { getRunGate } from "@/server/services/gate";
 
-// GET /api/v1/projects/:project/runs/:id/verdict — the CI verdict of a stored run (?fail_on=regression,sla|none)
+// GET /api/v1/projects/:project/runs/:id/verdict — the CI gate's outcome of a stored run (?fail_on=regression,sla|none);
+// the path keeps the outcome's older public name
 export const GET = projectRoute<{ project: string; id: string }, "read">({ access: "read", share: "run" }, async ({ request, db, slug, params, searchParams, baseUrl }) => {
   const failOn = parseFailOn(searchParams.get("fail_on"));
   return jsonOrMarkdown(request, await getRunGate(db, slug, params.id, failOn, baseUrl));
