@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COMPARISON_TESTS } from "../domain/compare/comparison";
 import { decimalIntegerSchema } from "./integers";
 import type { EndpointComparison, MetricComparison } from "../domain/compare/compare-runs";
 import type { EnvironmentDiff } from "../domain/compare/environment-diff";
@@ -53,7 +54,7 @@ const metricComparisonSchema = z.object({
     .number()
     .nullable()
     .describe("pValue corrected (Holm) for its family: the endpoints' gate metrics, or the other metrics; a change counts only when this is below alpha."),
-  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band", "repetitions", "exact", "ab-pairs"]).nullable(),
+  test: z.enum(COMPARISON_TESTS).nullable(),
   noiseBandPct: z.number().nullable().describe("1 vs 1: the band |Δ%| had to exceed."),
   verdict: verdictSchema,
   reason: z.string(),

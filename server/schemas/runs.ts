@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COMPARISON_TESTS } from "../domain/compare/comparison";
 import { decimalIntegerSchema } from "./integers";
 import { incidentStateSchema } from "./incidents";
 import { projectSlugSchema } from "./projects";
@@ -80,7 +81,7 @@ const gateChangeSchema = z.object({
   head: z.number().nullable().describe("This run's value."),
   deltaPct: z.number().nullable().describe("100 · (head − base) / base."),
   pValue: z.number().nullable().describe("One-sided, in the direction of the change."),
-  test: z.enum(["prediction", "student", "welch", "mann-whitney", "noise-band", "repetitions", "exact", "ab-pairs"]).nullable(),
+  test: z.enum(COMPARISON_TESTS).nullable(),
   reason: z.string(),
 });
 

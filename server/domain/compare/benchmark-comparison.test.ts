@@ -48,7 +48,7 @@ describe("one benchmark run against one, on their repetitions", () => {
     expect(slower).toMatchObject({ metric: "mean", test: "repetitions", verdict: "inconclusive", inconclusiveKind: "undecided", undecidedBy: "machine" });
     expect(slower.deltaPct).toBeGreaterThan(20);
     expect(slower.reason).toMatch(/^undecided: \+\d+\.\d%, .* beyond the machine's shift and significant, but a burst of other work during this benchmark alone can slow it by up to \+100\.0%; one run against one cannot tell/);
-    expect(slower.reason).toContain("1 vs 1 on each run's repetitions (10 vs 10 samples, Welch's t test on the log ratio");
+    expect(slower.reason).toContain("1 vs 1 on each run's repetitions (10 vs 10 samples, Welch's t-test on the log ratio");
     for (const other of ["gzip -c -6 data.txt", "python3 wordfreq.py data.txt"]) {
       expect(gateOf(comparison, other).verdict, other).toBe("unchanged");
     }

@@ -7,9 +7,8 @@
 import type { Interval } from "../stats/descriptive";
 import { sinceLastKnownChange } from "../stats/noise-band";
 import type { RegimeStart } from "../stats/noise-band";
-import type { ShiftTestName } from "../stats/shift-test";
 import type { SignificanceTest, Verdict } from "../stats/verdict";
-import { DEFAULT_VERDICT_OPTIONS } from "../stats/verdict";
+import { DEFAULT_VERDICT_OPTIONS, SIGNIFICANCE_TESTS } from "../stats/verdict";
 import type { Better, CustomMetric, EndpointResult, ParsedRun } from "../run";
 import { AGGREGATE_NAME } from "../run";
 import { COMPARED_METRICS, customMetricsOf } from "../metrics";
@@ -77,14 +76,23 @@ export const MIN_RUNS_IN_ALL = 6;
 /** The power "detectable" is stated at. */
 export const DETECTABLE_POWER = 0.8;
 
+/**
+ * Every test a metric's comparison may name, one list for the domain, the wire schemas and the docs:
+ * "prediction" (one run against the other side's group), the group tests (SIGNIFICANCE_TESTS), "noise-band"
+ * (1 vs 1), "repetitions", "exact" and "ab-pairs" (documented on `MetricComparison.test`).
+ */
+export const COMPARISON_TESTS = ["prediction", ...SIGNIFICANCE_TESTS, "noise-band", "repetitions", "exact", "ab-pairs"] as const;
+export type ComparisonTest = (typeof COMPARISON_TESTS)[number];
+
 export function historyKey(endpoint: string, metric: string): string {
   return `${endpoint}\u0000${metric}`;
 }
 
-type SeriesRun = Pick<ParsedRun, "aggregate" | "endpoints" | "metrics">;
+/** What a run measured, as the history keys read it. */
+type MeasuredValues = Pick<ParsedRun, "aggregate" | "endpoints" | "metrics">;
 
 /** Each (endpoint, metric) value a run reports, by `historyKey`: the aggregate (with the run-level metrics) and each endpoint. */
-function eachSeriesValue(run: SeriesRun, add: (key: string, value: number) => void): void {
+function eachSeriesValue(run: MeasuredValues, add: (key: string, value: number) => void): void {
   const read = (endpoint: string, metric: string, value: number | null) => {
     if (value !== null && Number.isFinite(value)) add(historyKey(endpoint, metric), value);
   };
@@ -100,7 +108,7 @@ function eachSeriesValue(run: SeriesRun, add: (key: string, value: number) => vo
  * oldest first): the aggregate (with the run-level metrics) and each endpoint, every compared and
  * custom metric a run reports.
  */
-export function seriesValues(runs: readonly SeriesRun[]): Map<string, number[]> {
+export function seriesValues(runs: readonly MeasuredValues[]): Map<string, number[]> {
   const history = new Map<string, number[]>();
   for (const run of runs) {
     eachSeriesValue(run, (key, value) => {
@@ -126,7 +134,7 @@ export type SeriesRegimeStart = { endpoint: string; metric: string; runId: strin
  * from their latest runs after any change point detected in them (`noiseHistory`, metric-comparison.ts).
  */
 export function seriesValuesSinceChanges(
-  runs: readonly { runId: string; time: number; run: SeriesRun }[],
+  runs: readonly { runId: string; time: number; run: MeasuredValues }[],
   starts: readonly SeriesRegimeStart[],
   until: number,
 ): Map<string, number[]> {
@@ -180,7 +188,7 @@ export interface MetricComparison {
   /** "repetitions": one benchmark run against one, judged on each run's repetitions (metric-comparison.ts). */
   /** "exact": an exact count (allocations, instructions) compared as such (exact-metrics.ts). */
   /** "ab-pairs": an A/B job's gate metric, judged pair by pair with a sequential test (ab-comparison.ts). */
-  test: ShiftTestName | "noise-band" | "repetitions" | "exact" | "ab-pairs" | null;
+  test: ComparisonTest | null;
   /** For 1 vs 1: the band |Δ%| had to exceed. */
   noiseBandPct: number | null;
   verdict: Verdict;

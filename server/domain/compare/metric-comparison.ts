@@ -18,8 +18,7 @@ import { percentChange, relativeChangeOfMeans } from "../stats/relative-change";
 import { lowerTQuantile, twoSidedTPValue } from "../stats/t-distribution";
 import { RELATIVE_NOISE_FLOOR, testShift } from "../stats/shift-test";
 import { welchSatterthwaiteDf, type SampleMoments } from "../stats/welch-t-test";
-import type { ShiftTestName } from "../stats/shift-test";
-import { decideVerdict } from "../stats/verdict";
+import { decideVerdict, SIGNIFICANCE_TEST_NAMES } from "../stats/verdict";
 import { latencyResolutionMs } from "../parsers/resolution";
 import type { EndpointResult } from "../run";
 import { isBenchmark } from "../run";
@@ -233,7 +232,7 @@ export function compareMetric(
   const how =
     shift.test === "prediction"
       ? `one head run against ${base.n} base runs (prediction-interval t test, one-sided)`
-      : `${head.n} vs ${base.n} runs (${TEST_WORDS[shift.test]}, one-sided)`;
+      : `${head.n} vs ${base.n} runs (${SIGNIFICANCE_TEST_NAMES[shift.test]}, one-sided)`;
   const floor = shift.floor === null ? "" : `; spread floored (${FLOOR_WORDS[shift.floor]})`;
   if (machine) {
     const normalizedMean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -376,7 +375,7 @@ function compareRepetitions(
   const pValue = within ? 1 : twoSidedTPValue(beyond / logStandardError, degreesOfFreedom) / 2;
   const judged = judgeBeyondMachine({ better: spec.better!, deltaPct, beyondPct: Math.expm1(beyond) * 100, pValue }, options);
   const halfWidth = lowerTQuantile(0.975, degreesOfFreedom) * logStandardError;
-  const how = `1 vs 1 on each run's repetitions (${head.n} vs ${base.n} samples, Welch's t test on the log ratio, one-sided, beyond ${machine.how})`;
+  const how = `1 vs 1 on each run's repetitions (${head.n} vs ${base.n} samples, ${SIGNIFICANCE_TEST_NAMES.welch} on the log ratio, one-sided, beyond ${machine.how})`;
   return {
     ...common,
     deltaPct,
@@ -397,12 +396,6 @@ function satterthwaiteDf(a: number, dfA: number, b: number, dfB: number): number
   const denominator = (a * a) / dfA + (b * b) / dfB;
   return denominator === 0 ? Math.min(dfA, dfB) : (a + b) ** 2 / denominator;
 }
-
-const TEST_WORDS: Record<Exclude<ShiftTestName, "prediction">, string> = {
-  student: "pooled-variance t test",
-  welch: "Welch's t test",
-  "mann-whitney": "Mann–Whitney U",
-};
 
 const FLOOR_WORDS = {
   resolution: "the runs agree to the tool's resolution: its quantisation noise is the floor",

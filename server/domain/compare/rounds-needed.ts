@@ -15,7 +15,7 @@ import { endpointDisplayName } from "../run";
 import { isInsufficient, insufficientData } from "../stats/insufficient";
 import type { RoundsToDetect } from "../stats/sample-size";
 import { DEFAULT_POWER, roundsToDetect } from "../stats/sample-size";
-import type { SignificanceTest } from "../stats/verdict";
+import { SIGNIFICANCE_TEST_NAMES, type SignificanceTest } from "../stats/verdict";
 import type { Comparison, MetricComparison, MetricRounds, RoundsAdvice } from "./comparison";
 import { MAX_RUNS_PER_SIDE } from "./selector";
 
@@ -108,12 +108,6 @@ export function adviseRounds(
   return { ...settings, headline, metrics, sentence: describeMetricRounds(headline, settings) };
 }
 
-const TEST_NAME: Record<SignificanceTest, string> = {
-  welch: "Welch's t-test",
-  student: "the pooled-variance t-test",
-  "mann-whitney": "the Mann–Whitney test",
-};
-
 function noiseText(entry: MetricRounds): string {
   const pct = (value: number | null) => (value === null ? "unknown" : `${formatNumber(value, 1)}%`);
   return `round-to-round noise ${pct(entry.baseNoisePct)} base, ${pct(entry.headNoisePct)} head`;
@@ -125,7 +119,7 @@ export function describeMetricRounds(
   advice: Pick<RoundsAdvice, "minEffectPct" | "alpha" | "power" | "test">,
 ): string {
   const what = `a ${formatNumber(advice.minEffectPct)}% change in ${entry.metric} (${endpointDisplayName(entry.endpoint)})`;
-  const how = `${TEST_NAME[advice.test]}, α = ${advice.alpha}, ${formatNumber(100 * advice.power, 0)}% power`;
+  const how = `${SIGNIFICANCE_TEST_NAMES[advice.test]}, α = ${advice.alpha}, ${formatNumber(100 * advice.power, 0)}% power`;
   const have = `${entry.have.base} vs ${entry.have.head}`;
   const { estimate } = entry;
   if (isInsufficient(estimate))

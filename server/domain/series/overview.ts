@@ -8,6 +8,7 @@ import { activeIncidentsOf, chooseTrendWindow, isCoveredByTriage } from "./recor
 import type { ActiveIncidentMark, ChangeMarker, RecordedChange, TrendWindow } from "./recorded-changes";
 import { seriesName } from "./series";
 import type { SeriesIdentity } from "./series";
+import type { SeriesPoint } from "./downsample";
 /**
  * The overview's pure rules: a sparkline of an endpoint's last SERIES_LENGTH results and its trend
  * arrow (the latest value against the median of the previous runs of its regime: recorded-changes.ts), on
@@ -53,11 +54,8 @@ export interface SeriesResult {
 /** What a row's sparkline and arrow follow: p95 for an endpoint, the mean time per operation for a benchmark. */
 export type TrendMetric = "p95" | "mean";
 
-/** A sparkline point: x is the run's start time (epoch ms), y the value or null when missing. */
-export interface SeriesPoint {
-  x: number;
-  y: number | null;
-}
+/** A sparkline point (`SeriesPoint`, downsample.ts): x is the run's start time (epoch ms), y the value or null when missing. */
+export type { SeriesPoint };
 
 export type Trend =
   | { kind: "insufficient"; reason: string }
