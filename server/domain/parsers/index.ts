@@ -6,53 +6,21 @@
  * How a format is chosen (docs: /docs/api, "Formats"): each file is inspected (detect.ts lists every
  * format whose markers match); `?format=` narrows that list; exactly one format left is used, several
  * are refused as ambiguous, none is refused listing what is accepted. Several files are one run only
- * when they form one of the FILE_SETS below.
+ * when they form one of the FILE_SETS below. What each format is and how it is read is its tool's
+ * descriptor (tools.ts lists them).
  */
 import { InputError } from "../input-error";
 import { endpointKey } from "../run";
 import type { FormatId, ParsedRun } from "../run";
-import { parseArtilleryConsole } from "./artillery";
-import { parseArtilleryJson } from "./artillery";
-import { parseArtillerySet } from "./artillery";
-import { parseAutocannonJson } from "./autocannon";
-import { parseBenchmarkDotNetJson, parseBenchmarkDotNetSet } from "./benchmarkdotnet";
-import { parseBenchmarkjsText } from "./benchmarkjs";
-import { parseBenchtrack } from "./benchtrack";
-import { parseCriterionJson, parseCriterionSet } from "./criterion";
-import { describeContent, inspectFile, isUploadWrapper, type Inspection } from "./detect";
+import { describeContent, formatsNamedBy, inspectFile, isUploadWrapper, type Inspection } from "./detect";
 import { describeFormats, FORMATS, formatsInOrder, resolveFormatName } from "./formats";
-import { parseGhz } from "./ghz";
-import { parseGhzCsv } from "./ghz";
-import { parseGoBenchJson, parseGoBenchText } from "./go-bench";
-import { parseGoogleBenchmarkConsole, parseGoogleBenchmarkJson } from "./google-benchmark";
-import { parseHeyCsv } from "./hey";
-import { parseHeyText } from "./hey";
-import { parseJmeterCsv } from "./jmeter";
-import { parseHyperfineCsv, parseHyperfineJson } from "./hyperfine";
-import { parseHyperfineMarkdown, parseHyperfineText } from "./hyperfine";
-import { parseJmeterXml } from "./jmeter";
-import { parseJmhJson } from "./jmh";
-import { K6NdjsonAccumulator } from "./k6";
-import { parseK6HandleSummary } from "./k6";
-import { parseK6NewSummary } from "./k6";
-import { parseK6SummaryExport } from "./k6";
-import { locustCsvKindFromName, parseLocustCsv } from "./locust";
-import { parseLocustHtml } from "./locust";
-import { parseLocustJson } from "./locust";
-import { parsePytestBenchmark, parsePytestBenchmarkText } from "./pytest-benchmark";
 import { applyRunMetadata, runMetadataSchema, type RunMetadata } from "./metadata";
 import { thinTimelines } from "./timeline";
 import { forEachLine } from "./text-lines";
+import { FORMAT_DESCRIPTORS, TOOLS } from "./tools";
 import { sourceOf, type DetectedFile, type UploadedFile } from "./uploaded-file";
 import { validateParsedRun } from "./validate";
-import { parseCachegrind, parseCallgrind, parseValgrindFiles } from "./valgrind";
-import { parseVegetaHist } from "./vegeta";
-import { parseVegetaJson } from "./vegeta";
-import { parseVegetaSet } from "./vegeta";
-import { parseVegetaText } from "./vegeta";
-import { parseVitestBench, parseVitestBenchText } from "./vitest-bench";
 import { parseWire } from "./wire";
-import { parseWrkText } from "./wrk";
 
 export { parseBenchtrack, runInputSchema, type RunInput } from "./benchtrack";
 export { runDocumentSchema, toBenchtrackDocument, type RunDocument } from "./benchtrack";
@@ -76,92 +44,23 @@ export interface ParsedUpload {
   format: FormatId;
 }
 
-type Parser =
-  | { kind: "json"; parse: (document: unknown) => ParsedRun }
-  | { kind: "text"; parse: (text: string, source: string) => ParsedRun };
-
-/** One parser per format (k6 NDJSON is read line by line, below). */
-const PARSERS: Record<Exclude<FormatId, "k6-ndjson">, Parser> = {
-  benchtrack: { kind: "json", parse: parseBenchtrack },
-  "k6-summary": { kind: "json", parse: parseK6SummaryExport },
-  "k6-handle-summary": { kind: "json", parse: parseK6HandleSummary },
-  "k6-new-summary": { kind: "json", parse: parseK6NewSummary },
-  "locust-json": { kind: "json", parse: parseLocustJson },
-  "locust-csv": { kind: "text", parse: (text, source) => parseLocustCsv([{ name: source, text }]) },
-  "locust-html": { kind: "text", parse: parseLocustHtml },
-  ghz: { kind: "json", parse: parseGhz },
-  "ghz-csv": {
-    kind: "text",
-    parse: (text, source) => parseGhzCsv([{ name: source === "body" ? null : source, text }]),
-  },
-  "vegeta-json": { kind: "json", parse: parseVegetaJson },
-  "vegeta-text": { kind: "text", parse: parseVegetaText },
-  "vegeta-hist": { kind: "text", parse: parseVegetaHist },
-  "hey-text": { kind: "text", parse: parseHeyText },
-  "hey-csv": { kind: "text", parse: parseHeyCsv },
-  "wrk-text": { kind: "text", parse: parseWrkText },
-  "autocannon-json": { kind: "json", parse: parseAutocannonJson },
-  "artillery-json": { kind: "json", parse: parseArtilleryJson },
-  "artillery-console": { kind: "text", parse: parseArtilleryConsole },
-  "jmeter-csv": { kind: "text", parse: parseJmeterCsv },
-  "jmeter-xml": { kind: "text", parse: parseJmeterXml },
-  // Microbenchmarks (docs/benchmarks.md).
-  "go-bench-text": { kind: "text", parse: parseGoBenchText },
-
-  "go-bench-json": { kind: "text", parse: parseGoBenchJson },
-
-  "hyperfine-json": { kind: "json", parse: parseHyperfineJson },
-
-  "hyperfine-csv": { kind: "text", parse: parseHyperfineCsv },
-
-  "hyperfine-markdown": { kind: "text", parse: parseHyperfineMarkdown },
-
-  "hyperfine-text": { kind: "text", parse: parseHyperfineText },
-
-  "pytest-benchmark": { kind: "json", parse: parsePytestBenchmark },
-
-  "pytest-benchmark-text": { kind: "text", parse: parsePytestBenchmarkText },
-
-  "google-benchmark-json": { kind: "json", parse: parseGoogleBenchmarkJson },
-
-  "google-benchmark-console": { kind: "text", parse: parseGoogleBenchmarkConsole },
-
-  "vitest-bench": { kind: "json", parse: parseVitestBench },
-
-  "vitest-bench-text": { kind: "text", parse: parseVitestBenchText },
-
-  "benchmarkjs-text": { kind: "text", parse: parseBenchmarkjsText },
-
-  "jmh-json": { kind: "json", parse: parseJmhJson },
-
-  "criterion-json": { kind: "json", parse: parseCriterionJson },
-
-  "benchmarkdotnet-json": { kind: "json", parse: parseBenchmarkDotNetJson },
-
-  cachegrind: { kind: "text", parse: parseCachegrind },
-
-  callgrind: { kind: "text", parse: parseCallgrind },
-};
-
 /**
- * Several files that make one run: a Locust CSV set, one ghz report (JSON or CSV) per method, the
- * reports of one vegeta attack (a JSON or text report with its histogram), an artillery report.json
- * with the console output that holds its ensure checks, Criterion.rs's benchmark/estimates/sample.json
- * files (matched into benchmarks by the folder in their names), BenchmarkDotNet's full JSON reports
- * (one per benchmark class) of one run, Valgrind's cachegrind or callgrind files (one per benchmark, or
- * one per callgrind dump) of one run.
+ * Several files that make one run, as each tool declares them (its descriptor's `fileSets`): a Locust CSV
+ * set, one ghz report (JSON or CSV) per method, the reports of one vegeta attack (a JSON or text report
+ * with its histogram), an artillery report.json with the console output that holds its ensure checks,
+ * Criterion.rs's benchmark/estimates/sample.json files (matched into benchmarks by the folder in their
+ * names), BenchmarkDotNet's full JSON reports (one per benchmark class) of one run, Valgrind's cachegrind
+ * or callgrind files (one per benchmark, or one per callgrind dump) of one run. No format is in two sets,
+ * so at most one set takes a list of files.
  */
-const FILE_SETS: readonly { formats: readonly FormatId[]; parse: (files: readonly DetectedFile[]) => ParsedRun }[] = [
-  { formats: ["locust-csv"], parse: (files) => parseLocustCsv(files) },
-  { formats: ["ghz"], parse: (files) => parseGhz(files.map((file) => file.document)) },
-  { formats: ["ghz-csv"], parse: (files) => parseGhzCsv(files) },
-  { formats: ["vegeta-json", "vegeta-text", "vegeta-hist"], parse: parseVegetaSet },
-  { formats: ["artillery-json", "artillery-console"], parse: parseArtillerySet },
-  { formats: ["criterion-json"], parse: parseCriterionSet },
-  { formats: ["benchmarkdotnet-json"], parse: parseBenchmarkDotNetSet },
-  { formats: ["cachegrind"], parse: (files) => parseValgrindFiles("cachegrind", files) },
-  { formats: ["callgrind"], parse: (files) => parseValgrindFiles("callgrind", files) },
-];
+const FILE_SETS = TOOLS.flatMap((tool) => tool.fileSets?.sets ?? []);
+
+/** The file sets in words, for the refusal of files that make none: "Locust --csv files, …, or …". */
+const FILE_SETS_IN_WORDS = joinAsList(TOOLS.flatMap((tool) => (tool.fileSets ? [tool.fileSets.description] : [])));
+
+function joinAsList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")}, or ${items.at(-1)}`;
+}
 
 /**
  * Parses an upload. Metadata inside an upload wrapper `{format, metadata, result}` is applied here;
@@ -193,7 +92,11 @@ export function completeRun(run: ParsedRun, metadata: RunMetadata): ParsedRun {
 /** Custom metrics of the aggregate are the run's: one place for them, as stored (endpoint_id NULL). */
 function normalizeRunMetrics(run: ParsedRun): ParsedRun {
   if (Object.keys(run.aggregate.metrics).length === 0) return run;
-  return { ...run, metrics: { ...run.aggregate.metrics, ...run.metrics }, aggregate: { ...run.aggregate, metrics: {} } };
+  return {
+    ...run,
+    metrics: { ...run.aggregate.metrics, ...run.metrics },
+    aggregate: { ...run.aggregate, metrics: {} },
+  };
 }
 
 /** An upload of files, parsed and completed with the query's metadata: what the parse workers run (services/platform/cpu-pool.ts). */
@@ -213,10 +116,17 @@ function refuseNulBytes(files: readonly UploadedFile[]): void {
     const details: { path: string; message: string }[] = [];
     forEachLine(file.text, (line, lineNumber) => {
       if (details.length < 20 && line.includes("\u0000")) {
-        details.push({ path: `${sourceOf(file, index)}: line ${lineNumber}`, message: "holds a NUL byte: the file is corrupted" });
+        details.push({
+          path: `${sourceOf(file, index)}: line ${lineNumber}`,
+          message: "holds a NUL byte: the file is corrupted",
+        });
       }
     });
-    throw new InputError("wrong_format", `${details[0]!.path} holds a NUL byte (binary data in a text report): the file is corrupted; upload it again from the tool's output`, details);
+    throw new InputError(
+      "wrong_format",
+      `${details[0]!.path} holds a NUL byte (binary data in a text report): the file is corrupted; upload it again from the tool's output`,
+      details,
+    );
   }
 }
 
@@ -247,9 +157,9 @@ function chooseFormat(
   source: string,
   allowed: readonly FormatId[] | null,
 ): FormatId {
-  // A file named as Locust names its CSVs is one of them, even when its header is broken (its parser says how).
-  const formats: readonly FormatId[] =
-    inspection.formats.length === 0 && locustCsvKindFromName(file.name) ? ["locust-csv"] : inspection.formats;
+  // A file whose name says its format (as Locust names its CSVs) is of it, even when its header is broken (its parser says how).
+  const named = inspection.formats.length === 0 ? formatsNamedBy(file.name) : [];
+  const formats: readonly FormatId[] = named.length > 0 ? named : inspection.formats;
   const candidates = allowed ? formats.filter((format) => allowed.includes(format)) : formats;
   const [only, ...others] = candidates;
   if (only !== undefined && others.length === 0) return only;
@@ -261,7 +171,7 @@ function chooseFormat(
   }
   if (allowed && formats.length > 0) throw wrongFormat(allowed, describeFormats(formats));
   // A declared format whose markers are missing: its parser says what is wrong with the content.
-  const declared = allowed?.find((format) => format !== "k6-ndjson" && PARSERS[format].kind === inspection.kind);
+  const declared = allowed?.find((format) => FORMAT_DESCRIPTORS[format].parser.kind === inspection.kind);
   if (declared) return declared;
   if (allowed) throw wrongFormat(allowed, describeContent(file.text));
   throw undetectable(source, describeContent(file.text));
@@ -271,10 +181,10 @@ function parseOneFile(file: UploadedFile, allowed: readonly FormatId[] | null): 
   const source = sourceOf(file);
   const inspection = inspectFile(file.text, file.name);
   if (inspection.kind === "ndjson") {
-    checkAllowed("k6-ndjson", allowed);
-    const accumulator = new K6NdjsonAccumulator();
-    for (const line of file.text.split(/\r?\n/)) accumulator.addLine(line);
-    return accumulator.finish();
+    checkAllowed(inspection.format, allowed);
+    const parser = FORMAT_DESCRIPTORS[inspection.format].parser;
+    if (parser.kind !== "ndjson") throw wrongFormat([inspection.format], describeContent(file.text));
+    return parser.parse(file.text);
   }
   if (inspection.kind === "json" && isUploadWrapper(inspection.document))
     return parseWrapper(inspection.document, allowed);
@@ -287,8 +197,8 @@ function parseOneFile(file: UploadedFile, allowed: readonly FormatId[] | null): 
 }
 
 function parseAs(format: FormatId, file: DetectedFile, source: string): ParsedRun {
-  if (format === "k6-ndjson") throw wrongFormat([format], describeContent(file.text));
-  const parser = PARSERS[format];
+  const parser = FORMAT_DESCRIPTORS[format].parser;
+  if (parser.kind === "ndjson") throw wrongFormat([format], describeContent(file.text));
   if (parser.kind === "json") {
     if (file.document === undefined) throw wrongFormat([format], describeContent(file.text));
     return parser.parse(file.document);
@@ -319,7 +229,7 @@ function parseFileSet(files: readonly UploadedFile[], allowed: readonly FormatId
   throw new InputError("malformed", "These files do not make one run together", [
     {
       path: "files",
-      message: `${kinds.join("; ")}. Several files make one run when they are Locust --csv files, ghz reports (JSON or CSV, one per method), one vegeta attack's reports, an artillery report.json with its console output, Criterion.rs's files of target/criterion (each named by its path), BenchmarkDotNet's *-report-full.json files of one run, or Valgrind's cachegrind (or callgrind) output files of one run`,
+      message: `${kinds.join("; ")}. Several files make one run when they are ${FILE_SETS_IN_WORDS}`,
     },
   ]);
 }

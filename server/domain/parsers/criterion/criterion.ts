@@ -265,7 +265,7 @@ function throughputMetricsOf(id: BenchmarkId | undefined, typicalNs: number | nu
 
 /**
  * A single benchmark's files without its benchmark.json: its numbers are the run's aggregate, which
- * `?endpoint=<name>` makes the named benchmark (format-list: unnamedTarget).
+ * `?endpoint=<name>` makes the named benchmark (unnamedTarget in ./index.ts).
  */
 function unnamedRun(result: EndpointResult): ParsedRun {
   const run = emptyRun("criterion-json", "criterion");

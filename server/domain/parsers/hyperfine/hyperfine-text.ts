@@ -2,8 +2,8 @@
  * hyperfine's two printed formats (checked on hyperfine 1.15.0): the `--export-markdown` table and the
  * console output (`--style basic`, what CI captures; colours, if any, are stripped). Both print each
  * result rounded in one unit, chosen by its mean in the console and by the first result's mean for the
- * whole Markdown table: `s` with 3 decimals, `ms` with 1, `µs` with 1 (`resolution.ts`). Names and the
- * rest of the model: `hyperfine.ts`.
+ * whole Markdown table: `s` with 3 decimals, `ms` with 1, `µs` with 1 (the resolution rule: `index.ts`).
+ * Names and the rest of the model: `hyperfine.ts`.
  * - Markdown: `| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |`, the mean as `138.9 ± 5.7` (no
  *   `±` for a single run), the command between backticks with `|` escaped. No run count, user or system
  *   time. `Relative` (the speed ratio to the fastest) is dropped.

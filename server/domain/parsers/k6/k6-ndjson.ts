@@ -14,8 +14,23 @@ import { AGGREGATE_NAME, emptyEndpoint, emptyRun, type EndpointResult, type Pars
 import { latencyHistogramOf } from "../../stats/latency-histogram";
 import { summarizeSortedSamples } from "../../stats/percentile";
 import { addCounts } from "../aggregate";
+import { isRecord, MAX_NDJSON_FIRST_LINE } from "../markers";
 import { MAX_ENDPOINTS, validateParsedRun } from "../validate";
 import { parseWire } from "../wire";
+
+/** Whether the first line of a body starts k6 `--out json` NDJSON (the service then streams it). */
+export function isNdjsonStart(firstLine: string): boolean {
+  // A k6 line is a few hundred bytes; a longer "first line" is a one-line document, not worth decoding twice.
+  if (firstLine.length > MAX_NDJSON_FIRST_LINE) return false;
+  const trimmed = firstLine.trim();
+  if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return false;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return isRecord(value) && (value.type === "Metric" || value.type === "Point") && typeof value.metric === "string";
+  } catch {
+    return false;
+  }
+}
 
 const tagsSchema = z.record(z.string(), z.string()).nullish();
 
