@@ -171,7 +171,7 @@ export function RunHistoryTable({
                 )}
                 <RunResultCells run={run} kind={kind} />
                 <Td numeric>{formatDuration(run.durationSeconds)}</Td>
-                <Td data-testid="history-verdict">
+                <Td data-testid="history-outcome">
                   {run.outcome === null ? (
                     <span className="text-text-muted" title="Not recorded: uploaded before outcomes were kept">
                       {MISSING}

@@ -65,7 +65,7 @@ export function RunGate({
       {comparison.comparePath && (
         <>
           {" · "}
-          <ScopedLink href={comparison.comparePath} className="text-accent hover:underline" data-testid="verdict-compare-link">
+          <ScopedLink href={comparison.comparePath} className="text-accent hover:underline" data-testid="gate-compare-link">
             compare with the baseline
           </ScopedLink>
         </>
@@ -78,20 +78,20 @@ export function RunGate({
   const headLabel = comparison.headRuns.length > 1 ? `These ${comparison.headRuns.length} rounds` : "This run";
   return (
     <ReportSection
-      id="run-verdict"
+      id="run-gate"
       title="CI gate"
       description={description}
       actions={
         <OutcomeBadge
           outcome={shown}
-          testId="verdict-badge"
+          testId="outcome-badge"
           title={`${atUpload ? "What the upload answered" : "What the gate says"} (fail_on=${gate.failOn.join(",") || "none"})`}
         />
       }
     >
       <div className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-3 text-sm">
         {reasons.length > 0 ? (
-          <ul className="list-disc pl-5" data-testid="verdict-reasons">
+          <ul className="list-disc pl-5" data-testid="gate-reasons">
             {reasons.map((reason) => (
               <li key={reason} className="break-words">
                 {linked(reason)}
@@ -99,14 +99,14 @@ export function RunGate({
             ))}
           </ul>
         ) : (
-          <p data-testid="verdict-reasons">
+          <p data-testid="gate-reasons">
             {thresholds.evaluated > 0
               ? `Nothing failed; the tool's ${thresholds.evaluated} ${thresholds.evaluated === 1 ? "threshold" : "thresholds"} passed.`
               : "Nothing failed."}
           </p>
         )}
         {comparison.unjudged.length > 0 && (
-          <p className="break-words" data-testid="verdict-unjudged">
+          <p className="break-words" data-testid="gate-unjudged">
             <span className="font-medium">Largest changes seen, not judged:</span>{" "}
             {comparison.unjudged.map((change, index) => (
               <span key={`${change.endpoint ?? ""} ${change.metric}`}>
@@ -120,7 +120,7 @@ export function RunGate({
           </p>
         )}
         {hasChanged && (
-          <p className="rounded border border-border bg-surface-muted p-2" data-testid="verdict-now">
+          <p className="rounded border border-border bg-surface-muted p-2" data-testid="gate-now">
             <span className="font-medium">Now: </span>
             <span className={`font-semibold ${OUTCOME_TEXT_CLASS[gate.outcome]}`}>{OUTCOME_LOOK[gate.outcome].label}</span>
             {gate.reasons.length > 0 ? ` — ${gate.reasons.join("; ")}` : " — nothing fails"}
@@ -131,7 +131,7 @@ export function RunGate({
           </p>
         )}
         {gate.notes.length > 0 && (
-          <ul className="list-disc pl-5 text-text-muted" data-testid="verdict-notes">
+          <ul className="list-disc pl-5 text-text-muted" data-testid="gate-notes">
             {gate.notes.map((note) => (
               <li key={note} className="break-words">
                 {linked(note)}
@@ -140,7 +140,7 @@ export function RunGate({
           </ul>
         )}
         {thresholds.failed.length > 0 && (
-          <p data-testid="verdict-thresholds">
+          <p data-testid="gate-thresholds">
             <span className="font-medium text-bad">Tool thresholds failed</span> ({thresholds.failed.length} of {thresholds.evaluated}):{" "}
             {thresholds.failed.map((threshold, index) => {
               const subject = thresholdSubject(threshold);
@@ -155,7 +155,7 @@ export function RunGate({
           </p>
         )}
         {gate.ab && (
-          <p className="break-words rounded border border-border bg-surface-muted p-2" data-testid="verdict-ab">
+          <p className="break-words rounded border border-border bg-surface-muted p-2" data-testid="gate-ab">
             <span className="font-medium">A/B job {gate.ab.job}:</span> {gate.ab.pairs} complete{" "}
             {gate.ab.pairs === 1 ? "pair" : "pairs"} ({gate.ab.runs.base} base and {gate.ab.runs.head} head runs, run
             one after the other, ABBA, in one CI job); this run measured the {gate.ab.side} of pair {gate.ab.pair}. The head
@@ -177,7 +177,7 @@ export function RunGate({
             </thead>
             <tbody>
               {comparison.changes.map((change) => (
-                <tr key={`${change.endpoint ?? ""} ${change.metric}`} data-testid="verdict-change" data-status={change.status} className={STACKED_PAIR_ROW}>
+                <tr key={`${change.endpoint ?? ""} ${change.metric}`} data-testid="gate-change" data-status={change.status} className={STACKED_PAIR_ROW}>
                   <Td className={cn("font-medium", PHONE.endpoint)} data-column="endpoint">
                     {name(change.endpoint)}
                   </Td>

@@ -34,7 +34,7 @@ type Answer = Awaited<ReturnType<typeof uploadRun>> & {
 
 /** The changes named as slower on the run page, by benchmark. */
 async function namedOnPage(page: Page): Promise<Map<string, string>> {
-  const rows = page.getByTestId("verdict-change");
+  const rows = page.getByTestId("gate-change");
   const named = new Map<string, string>();
   for (const row of await rows.all()) {
     const status = (await row.getAttribute("data-status"))!;
@@ -85,11 +85,11 @@ test.describe("the CI gate on real microbenchmark runs", () => {
     for (const exact of [changed[0]!, changed[1]!]) expect(named.some((change) => change.endpoint === exact && change.status === "exact")).toBe(true);
 
     await page.goto(answer.url);
-    await expect(page.getByTestId("verdict-badge")).toContainText(/fail/i);
+    await expect(page.getByTestId("outcome-badge")).toContainText(/fail/i);
     const onPage = await namedOnPage(page);
     for (const change of named) expect(onPage.has(change.endpoint)).toBe(true);
-    await expect(page.getByTestId("verdict-reasons")).toContainText("beyond the noise, largest first");
-    if (WRITES_SCREENSHOTS) await lookAt(page.getByTestId("run-verdict"), "benchmark-gate-go-run");
+    await expect(page.getByTestId("gate-reasons")).toContainText("beyond the noise, largest first");
+    if (WRITES_SCREENSHOTS) await lookAt(page.getByTestId("run-gate"), "benchmark-gate-go-run");
 
     // The PR comment: the same changes, each with its status.
     for (const change of named) expect(answer.comment.markdown).toContain(change.endpoint.replace(/>/g, "&gt;").replace(/([_[\]])/g, "\\$1"));
@@ -118,7 +118,7 @@ test.describe("the CI gate on real microbenchmark runs", () => {
     await page.goto(answer.url);
     const onPage = await namedOnPage(page);
     for (const sort of changed.slice(1)) expect(onPage.has(sort)).toBe(true);
-    if (WRITES_SCREENSHOTS) await lookAt(page.getByTestId("run-verdict"), "benchmark-gate-pytest-run");
+    if (WRITES_SCREENSHOTS) await lookAt(page.getByTestId("run-gate"), "benchmark-gate-pytest-run");
   });
 
   test("an A/B job's head run: judged against its own job's base runs, pair by pair, and says so", async ({ page, request }) => {
@@ -144,10 +144,10 @@ test.describe("the CI gate on real microbenchmark runs", () => {
       "example.com/microbench > BenchmarkMapLookup",
     ]);
     await page.goto(head!.url);
-    const ab = page.getByTestId("verdict-ab");
+    const ab = page.getByTestId("gate-ab");
     await expect(ab).toContainText("A/B job gh-42-1-bench");
     await expect(ab).toContainText("judged against the job's own base runs, pair by pair");
-    await expect(page.getByTestId("run-verdict")).toContainText("A/B job gh-42-1-bench: its base runs");
-    if (WRITES_SCREENSHOTS) await lookAt(page.getByTestId("run-verdict"), "benchmark-gate-ab-run");
+    await expect(page.getByTestId("run-gate")).toContainText("A/B job gh-42-1-bench: its base runs");
+    if (WRITES_SCREENSHOTS) await lookAt(page.getByTestId("run-gate"), "benchmark-gate-ab-run");
   });
 });

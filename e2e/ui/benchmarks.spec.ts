@@ -129,12 +129,12 @@ test.describe("a project of benchmarks", () => {
 
     // The CI gate names the benchmark that regressed, by its mean time per operation (2.5x: beyond what a
     // burst during one benchmark alone does, so one head run can fail it).
-    await expect(page.getByTestId("verdict-badge")).toContainText(/fail/i);
-    await expect(page.getByTestId("verdict-reasons")).toContainText("1 benchmark regressed against the baseline");
+    await expect(page.getByTestId("outcome-badge")).toContainText(/fail/i);
+    await expect(page.getByTestId("gate-reasons")).toContainText("1 benchmark regressed against the baseline");
     const changes = page.getByRole("table", { name: "Benchmarks the gate named as changed, slowdowns first, largest first" });
     await expect(changes).toContainText("mean time/op");
-    await expect(changes.getByTestId("verdict-change")).toHaveCount(1);
-    await expect(changes.getByTestId("verdict-change")).toContainText(SORT_100);
+    await expect(changes.getByTestId("gate-change")).toHaveCount(1);
+    await expect(changes.getByTestId("gate-change")).toContainText(SORT_100);
 
     await expect(page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Capacity" })).toHaveCount(
       0,

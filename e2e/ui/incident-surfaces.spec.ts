@@ -102,7 +102,7 @@ test("the run where the incident started says so; a later run's gate links it", 
 
   await page.goto(runUrls.at(-1)!);
   await expect(page.getByTestId("run-incident-start")).toHaveCount(0);
-  const notes = page.getByTestId("verdict-notes");
+  const notes = page.getByTestId("gate-notes");
   await expect(notes).toContainText(/open regression on this series: .*incident #1; runs are judged against the level before it/);
   await expect(notes.getByTestId("gate-incident-link").first()).toHaveAttribute("href", `/projects/${slug}/incidents/1`);
 });

@@ -112,13 +112,13 @@ test("a +75% p95 against a single run on main: inconclusive for too little histo
 
   // The branch run's page: its CI gate, the outcome kept at upload, and why.
   await page.goto(answer.url);
-  const verdict = page.getByTestId("run-verdict");
-  await expect(verdict.getByTestId("verdict-badge")).toHaveText("? INCONCLUSIVE");
-  await expect(verdict.getByTestId("verdict-reasons")).toBeVisible();
-  await expect(verdict.getByTestId("verdict-reasons")).toContainText(/^too little history: 1 vs 1, .*need 5 history points/);
-  await expect(verdict.getByTestId("verdict-unjudged")).toContainText("Largest changes seen, not judged: All endpoints p95 +75.0% (21.7 ms → 38.1 ms)");
+  const gateSection = page.getByTestId("run-gate");
+  await expect(gateSection.getByTestId("outcome-badge")).toHaveText("? INCONCLUSIVE");
+  await expect(gateSection.getByTestId("gate-reasons")).toBeVisible();
+  await expect(gateSection.getByTestId("gate-reasons")).toContainText(/^too little history: 1 vs 1, .*need 5 history points/);
+  await expect(gateSection.getByTestId("gate-unjudged")).toContainText("Largest changes seen, not judged: All endpoints p95 +75.0% (21.7 ms → 38.1 ms)");
   // Judged now with the project's fail_on (which counts k6's thresholds), it fails: said beside, not instead.
-  await expect(verdict.getByTestId("verdict-now")).toContainText("Now: ✗ FAIL");
+  await expect(gateSection.getByTestId("gate-now")).toContainText("Now: ✗ FAIL");
   await checkWidths(page, "inconclusive-run");
 
   await showMarkdown(page, markdown, "inconclusive-pr-comment");
@@ -157,11 +157,11 @@ test("k6's NDJSON output on a branch against k6's summary on main: per-endpoint 
   await checkWidths(page, "inconclusive-ndjson-compare");
 
   await page.goto(answer.url);
-  await expect(page.getByTestId("verdict-badge")).toHaveText("? INCONCLUSIVE");
-  await expect(page.getByTestId("verdict-reasons")).toContainText(reason);
+  await expect(page.getByTestId("outcome-badge")).toHaveText("? INCONCLUSIVE");
+  await expect(page.getByTestId("gate-reasons")).toContainText(reason);
   // Both sides are one test (its summary and its NDJSON): the gated aggregate p90 did not move, so there
   // is no change to show as "seen, not judged".
-  await expect(page.getByTestId("verdict-unjudged")).toHaveCount(0);
+  await expect(page.getByTestId("gate-unjudged")).toHaveCount(0);
   expect(markdown).not.toContain("Largest changes seen");
   await checkWidths(page, "inconclusive-ndjson-run");
   await showMarkdown(page, markdown, "inconclusive-ndjson-pr-comment");

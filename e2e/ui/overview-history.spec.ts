@@ -130,12 +130,12 @@ test("history: newest first, filters in the URL, and a Compare link for two sele
   await expect(rows.first()).toContainText("9f1c2e7");
   // The CI outcome each upload answered: k6 ManagedAsync rounds failed their own thresholds; ghz
   // ManagedAsync rounds had no ManagedAsync runs on main to compare with: inconclusive, not pass.
-  const verdictOf = (tool: string, label: string, round: number) =>
-    rows.nth(newestFirst.findIndex((run) => run.tool === tool && run.label === label && run.round === round)).getByTestId("history-verdict").locator("span");
-  await expect(verdictOf("k6", "ManagedAsync", 1)).toHaveText("✗ fail");
-  await expect(verdictOf("k6", "ManagedAsync", 1)).toHaveAttribute("title", /^At upload: 2 of 4 k6 thresholds failed: http_req_duration p\(95\)<35/);
-  await expect(verdictOf("ghz", "ManagedAsync", 3)).toHaveText("? inconclusive");
-  await expect(verdictOf("ghz", "baseline", 1)).toHaveAttribute("title", /^At upload: too little history: no earlier ghz runs labelled baseline on main/);
+  const outcomeOf = (tool: string, label: string, round: number) =>
+    rows.nth(newestFirst.findIndex((run) => run.tool === tool && run.label === label && run.round === round)).getByTestId("history-outcome").locator("span");
+  await expect(outcomeOf("k6", "ManagedAsync", 1)).toHaveText("✗ fail");
+  await expect(outcomeOf("k6", "ManagedAsync", 1)).toHaveAttribute("title", /^At upload: 2 of 4 k6 thresholds failed: http_req_duration p\(95\)<35/);
+  await expect(outcomeOf("ghz", "ManagedAsync", 3)).toHaveText("? inconclusive");
+  await expect(outcomeOf("ghz", "baseline", 1)).toHaveAttribute("title", /^At upload: too little history: no earlier ghz runs labelled baseline on main/);
 
   // Filter by label: a GET form, landing on the clean URL.
   await page.getByLabel("Label").selectOption("baseline");

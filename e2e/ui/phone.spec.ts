@@ -65,10 +65,10 @@ async function screenshots(page: Page, name: string) {
 async function runWithGateRegressions(request: APIRequestContext, slug: string): Promise<string> {
   const runs = (await (await request.get(`/api/v1/projects/${slug}/runs?limit=30`)).json()) as { runs: { id: string }[] };
   for (const { id } of runs.runs) {
-    const verdict = (await (await request.get(`/api/v1/projects/${slug}/runs/${id}/verdict`)).json()) as {
+    const gate = (await (await request.get(`/api/v1/projects/${slug}/runs/${id}/verdict`)).json()) as {
       comparison: { regressions: unknown[] };
     };
-    if (verdict.comparison.regressions.length > 0) return id;
+    if (gate.comparison.regressions.length > 0) return id;
   }
   throw new Error(`none of ${slug}'s 30 newest runs has a regression in its gate: the demo's slowdown on main should give some`);
 }
@@ -146,8 +146,8 @@ test("a run's page: the gate's outcome, each regression's Δ, p and baseline →
   const id = await runWithGateRegressions(request, slug);
   await page.setViewportSize(PHONE);
   await page.goto(`/projects/${slug}/runs/${id}`);
-  await expectOnScreen(page.getByTestId("verdict-badge"), "the gate's outcome");
-  const regressions = page.getByTestId("verdict-change");
+  await expectOnScreen(page.getByTestId("outcome-badge"), "the gate's outcome");
+  const regressions = page.getByTestId("gate-change");
   for (const column of ["endpoint", "metric", "delta", "status", "base", "head"]) {
     await expectOnScreen(cellsOf(regressions, column), `gate regression ${column}`);
   }

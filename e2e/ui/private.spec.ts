@@ -64,7 +64,7 @@ test("a share link opens its comparison in a fresh browser, and nothing else", a
   // Anything else says it is outside the link (e2e/ui/sharing.spec.ts follows the runs it does open).
   await page.goto(`/projects/${slug}?share=${encodeURIComponent(shared.searchParams.get("share")!)}`);
   await expect(page.getByRole("heading", { name: "This page is outside the share link" })).toBeVisible();
-  await expect(page.getByTestId("verdict-badge")).toHaveCount(0);
+  await expect(page.getByTestId("outcome-badge")).toHaveCount(0);
   await context.close();
 });
 

@@ -17,7 +17,7 @@ async function screenshots(page: Page, name: string) {
 }
 
 test("a run page opens with its CI gate: the baseline, what regressed, and a link to the comparison", async ({ page, request }) => {
-  const slug = uniqueSlug("verdict");
+  const slug = uniqueSlug("gate");
   const hour = (index: number) => new Date(Date.UTC(2026, 0, 1, index)).toISOString();
   for (const round of [1, 2, 3] as const) {
     await uploadFiles(request, slug, ghzRound("baseline", round), { label: "nightly", branch: "main", round: String(round), started_at: hour(round) });
@@ -35,33 +35,33 @@ test("a run page opens with its CI gate: the baseline, what regressed, and a lin
   }
 
   await page.goto(slow.url);
-  const verdict = page.getByTestId("run-verdict");
-  await expect(verdict.getByTestId("verdict-badge")).toHaveText("✗ FAIL");
-  await expect(verdict).toContainText("Against the 3 ghz runs labelled nightly on main; judged with 2 earlier rounds of commit a5c0ffe");
-  await expect(verdict.getByTestId("verdict-reasons")).toContainText("regressed against the baseline");
-  await expect(verdict.getByTestId("verdict-change").filter({ hasText: "SearchListings" }).first()).toContainText(/\+\d+(\.\d)?%/);
-  await screenshots(page, "run-verdict-fail");
+  const gate = page.getByTestId("run-gate");
+  await expect(gate.getByTestId("outcome-badge")).toHaveText("✗ FAIL");
+  await expect(gate).toContainText("Against the 3 ghz runs labelled nightly on main; judged with 2 earlier rounds of commit a5c0ffe");
+  await expect(gate.getByTestId("gate-reasons")).toContainText("regressed against the baseline");
+  await expect(gate.getByTestId("gate-change").filter({ hasText: "SearchListings" }).first()).toContainText(/\+\d+(\.\d)?%/);
+  await screenshots(page, "run-gate-fail");
 
-  await verdict.getByTestId("verdict-compare-link").click();
+  await gate.getByTestId("gate-compare-link").click();
   await expect(page).toHaveURL(/\/compare\?base=[^&]+,[^&]+,[^&]+&head=[^&]+,[^&]+,[^&]+&test=student/);
 
   // A first round: nothing to compare with, and the gate says so rather than PASS.
-  const first = await uploadFiles(request, uniqueSlug("verdict"), ghzRound("baseline", 1), { label: "nightly", branch: "main" });
+  const first = await uploadFiles(request, uniqueSlug("gate"), ghzRound("baseline", 1), { label: "nightly", branch: "main" });
   await page.goto(first.url);
-  await expect(page.getByTestId("verdict-badge")).toHaveText("? INCONCLUSIVE");
-  await expect(page.getByTestId("verdict-reasons")).toContainText("too little history: no earlier ghz runs labelled nightly on main");
-  await expect(page.getByTestId("run-verdict")).toContainText("Nothing to compare with yet: no earlier ghz runs labelled nightly on main");
-  await screenshots(page, "run-verdict-inconclusive");
+  await expect(page.getByTestId("outcome-badge")).toHaveText("? INCONCLUSIVE");
+  await expect(page.getByTestId("gate-reasons")).toContainText("too little history: no earlier ghz runs labelled nightly on main");
+  await expect(page.getByTestId("run-gate")).toContainText("Nothing to compare with yet: no earlier ghz runs labelled nightly on main");
+  await screenshots(page, "run-gate-inconclusive");
 });
 
 test("a k6 run whose own thresholds failed says so first", async ({ page, request }) => {
   const run = await uploadRun(request, uniqueSlug("thresholds"), fixture("k6/managedasync/round1/summary.json"));
   await page.goto(run.url);
-  const verdict = page.getByTestId("run-verdict");
-  await expect(verdict.getByTestId("verdict-badge")).toHaveText("✗ FAIL");
-  await expect(verdict.getByTestId("verdict-reasons").locator("li").first()).toHaveText(
+  const gate = page.getByTestId("run-gate");
+  await expect(gate.getByTestId("outcome-badge")).toHaveText("✗ FAIL");
+  await expect(gate.getByTestId("gate-reasons").locator("li").first()).toHaveText(
     "2 of 4 k6 thresholds failed: http_req_duration p(95)<35, http_req_duration p(99)<60",
   );
-  await expect(verdict.getByTestId("verdict-thresholds")).toContainText("p(95)<35 on http_req_duration");
-  await screenshots(page, "run-verdict-thresholds");
+  await expect(gate.getByTestId("gate-thresholds")).toContainText("p(95)<35 on http_req_duration");
+  await screenshots(page, "run-gate-thresholds");
 });
