@@ -7,7 +7,7 @@
  * - **one run against one** (`pairwise`): each benchmark's log change head/base; the head's shift is the
  *   largest group of benchmarks that moved together. A benchmark is then judged on its change beyond that
  *   shift, with the run-to-run noise τ the group shows beyond the repetitions added to its repetitions'
- *   standard error (metric-comparison.ts, compareRepetitions);
+ *   standard error (repetitions.ts, compareRepetitions);
  * - **runs against runs** (`levels`: a baseline of several runs, or rounds): each benchmark's level is the
  *   median of the base runs; every run's shift is measured against those levels, and each value is divided
  *   by its run's factor before the runs are compared (metric-comparison.ts): the shifts the history showed

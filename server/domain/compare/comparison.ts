@@ -185,7 +185,7 @@ export interface MetricComparison {
   /** pValue corrected for its family (Holm): the gate metrics of the endpoints, or the other metrics. */
   adjustedPValue: number | null;
   /** "prediction": one run on one side judged against the other side's group (prediction-interval t test). */
-  /** "repetitions": one benchmark run against one, judged on each run's repetitions (metric-comparison.ts). */
+  /** "repetitions": one benchmark run against one, judged on each run's repetitions (repetitions.ts). */
   /** "exact": an exact count (allocations, instructions) compared as such (exact-metrics.ts). */
   /** "ab-pairs": an A/B job's gate metric, judged pair by pair with a sequential test (ab-comparison.ts). */
   test: ComparisonTest | null;
