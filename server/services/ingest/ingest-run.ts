@@ -5,12 +5,12 @@ import type { FormatId } from "../../domain/run";
 import { Prisma } from "../../generated/prisma/client";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { notFound, ServiceError } from "../platform";
+import type { CoalescedJob } from "../platform";
 import { jobQueueFor } from "../platform";
 import type { ReceivedUpload } from "./received-upload";
 import { defaultBranchSeriesKey, newRunId } from "../runs";
 import type { IngestedRun, KeptVerdict, ReadUpload } from "./store-run";
 import { parseInPool } from "../platform";
-import { markRunsPending } from "../trends";
 import { INGESTED_RUN_SELECT, storeRun } from "./store-run";
 
 export { PARSER_VERSION } from "./store-run";
@@ -178,19 +178,19 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
       async (tx) => {
         const project = existingProject ?? (await createProjectOnce(tx, projectSlug));
         const judged = judgedBefore ?? (await judge(tx, project, head));
+        // The run whole, in one statement (store-run.ts), then its jobs in one more: with BEGIN and COMMIT,
+        // four round trips, and the project's row (its history version) written once.
         const run = await storeRun(tx, project.id, read, { id, uploadedAt: now, startedAt, idempotencyKey, verdict: judged.kept });
-        // The run's week is pending until its rollups are recomputed (the trend page reads it raw meanwhile).
-        await markRunsPending(tx, project.id, [run.id]);
-        await queue.sendCoalesced("refresh-rollups", { projectId: project.id }, tx, project.id);
+        const jobs: CoalescedJob[] = [{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }];
         // Change-point detection over the series' history is a job (server/services/platform/job-queue.ts), not
         // part of the answer: enqueued here (or coalesced into the series' waiting one), it exists
         // exactly when the run does.
         // A/B base runs measure the merge-base inside a pull request's job: never the series' history.
         if (run.gitBranch !== null && run.gitBranch === project.defaultBranch && run.abSide !== "base") {
           const series = { projectId: project.id, tool: run.tool, label: run.label, testbed: run.testbed };
-          const data = { ...series, runId: run.id, baseUrl: request.baseUrl };
-          await queue.sendCoalesced("detect-regressions", data, tx, defaultBranchSeriesKey(series));
+          jobs.push({ name: "detect-regressions", data: { ...series, runId: run.id, baseUrl: request.baseUrl }, singletonKey: defaultBranchSeriesKey(series) });
         }
+        await queue.sendCoalescedMany(jobs, tx);
         return { project, run, judged };
       },
       { timeout: 60_000, maxWait: 30_000 },
@@ -251,5 +251,7 @@ async function findReplay(
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  // A raw statement's (storeRun's) violation is P2010, "raw query failed", with the driver's kind.
+  return error.code === "P2002" || (error.code === "P2010" && `${JSON.stringify(error.meta ?? {})} ${error.message}`.includes("UniqueConstraintViolation"));
 }

@@ -84,6 +84,16 @@ export interface StoredAs {
   verdict: KeptVerdict;
 }
 
+/**
+ * Writes the run whole in ONE statement (data-modifying CTEs: one round trip, one snapshot): the run row
+ * with its verdict; its endpoints upserted with their ids (INSERT … ON CONFLICT DO UPDATE … RETURNING
+ * gives the id of a row a concurrent upload inserted too, where DO NOTHING would return nothing and a
+ * SELECT in the same statement would not see it); its results and custom metrics joined to those ids;
+ * its raw files; and its week marked pending for the trend rollups (trends/trend-rollups.ts:
+ * markRunsPending). Rows go as one array per column (unnest), so a 10,000-benchmark suite is still one
+ * statement of a few dozen parameters. The history triggers move the project's version once for the
+ * transaction (migration history_move_once), which is the project row's one write.
+ */
 export async function storeRun(
   tx: Prisma.TransactionClient,
   projectId: string,
@@ -91,96 +101,155 @@ export async function storeRun(
   { id, uploadedAt, startedAt, idempotencyKey, verdict }: StoredAs,
 ): Promise<IngestedRun> {
   const { git, ci, host } = run.environment;
-  const created = await tx.run.create({
-    data: {
-      id,
-      uploadedAt,
-      projectId,
-      tool: run.tool,
-      toolVersion: run.toolVersion,
-      format,
-      protocol: run.aggregate.protocol,
-      parserVersion: PARSER_VERSION,
-      label: run.label,
-      round: run.round,
-      startedAt,
-      durationSeconds: run.durationSeconds,
-      gitCommit: git.commit,
-      gitBranch: git.branch,
-      pullRequest: git.pullRequest,
-      gitBaseCommit: base.commit,
-      gitBaseBranch: base.branch,
-      gitBaseTime: base.time,
-      abJob: ab?.job ?? null,
-      abSide: ab?.side ?? null,
-      abPair: ab?.pair ?? null,
-      buildUrl: ci.buildUrl,
-      hostName: host.name,
-      hostCpus: host.cpus,
-      hostMemoryGb: host.memoryGb,
-      testbed: run.environment.testbed,
-      appVersion: run.environment.appVersion,
-      config: run.environment.config,
-      attributes: run.environment.attributes,
-      thresholds: run.thresholds as unknown as Prisma.InputJsonValue,
-      checks: run.checks as unknown as Prisma.InputJsonValue,
-      notes: run.notes,
-      idempotencyKey,
-      bodySha256: sha256,
-      // What CI was told, kept with the run: the history's outcome column, and whether its gate found a regression.
-      outcome: verdict.outcome,
-      outcomeReasons: verdict.outcomeReasons,
-      regressed: verdict.regressed,
-      gateChanges: verdict.gateChanges as unknown as Prisma.InputJsonValue,
-    },
-    select: INGESTED_RUN_SELECT,
-  });
+  const values: unknown[] = [];
+  const param = (value: unknown, type: string) => {
+    values.push(value === undefined ? null : value);
+    return `$${values.length}::${type}`;
+  };
+  const json = (value: unknown) => param(JSON.stringify(value ?? null), "jsonb");
+  const runColumns: [string, string][] = [
+    ["id", param(id, "text")],
+    ["project_id", param(projectId, "text")],
+    ["uploaded_at", param(uploadedAt.toISOString(), "timestamptz")],
+    ["tool", param(run.tool, "text")],
+    ["tool_version", param(run.toolVersion, "text")],
+    ["format", param(format, "text")],
+    ["protocol", param(run.aggregate.protocol, "text")],
+    ["parser_version", param(PARSER_VERSION, "int")],
+    ["label", param(run.label, "text")],
+    ["round", param(run.round, "int")],
+    ["started_at", param(startedAt.toISOString(), "timestamptz")],
+    ["duration_seconds", param(run.durationSeconds, "float8")],
+    ["git_commit", param(git.commit, "text")],
+    ["git_branch", param(git.branch, "text")],
+    ["pull_request", param(git.pullRequest, "int")],
+    ["git_base_commit", param(base.commit, "text")],
+    ["git_base_branch", param(base.branch, "text")],
+    ["git_base_time", param(base.time?.toISOString() ?? null, "timestamptz")],
+    ["ab_job", param(ab?.job ?? null, "text")],
+    ["ab_side", param(ab?.side ?? null, "text")],
+    ["ab_pair", param(ab?.pair ?? null, "int")],
+    ["build_url", param(ci.buildUrl, "text")],
+    ["host_name", param(host.name, "text")],
+    ["host_cpus", param(host.cpus, "int")],
+    ["host_memory_gb", param(host.memoryGb, "float8")],
+    ["testbed", param(run.environment.testbed, "text")],
+    ["app_version", param(run.environment.appVersion, "text")],
+    ["config", json(run.environment.config ?? {})],
+    ["attributes", json(run.environment.attributes ?? {})],
+    ["thresholds", json(run.thresholds ?? [])],
+    ["checks", json(run.checks ?? [])],
+    ["notes", json(run.notes ?? [])],
+    ["idempotency_key", param(idempotencyKey, "text")],
+    ["body_sha256", param(sha256, "text")],
+    // What CI was told, kept with the run: the history's outcome column, and whether its gate found a regression.
+    ["outcome", param(verdict.outcome, "text")],
+    ["outcome_reasons", param(verdict.outcomeReasons, "text[]")],
+    ["regressed", param(verdict.regressed, "bool")],
+    ["gate_changes", json(verdict.gateChanges)],
+  ];
+  const placeholderOf = (name: string) => runColumns.find(([column]) => column === name)![1];
+  const [projectParam, startedParam] = [placeholderOf("project_id"), placeholderOf("started_at")];
 
-  const names = run.endpoints.map((endpoint) => endpoint.name);
-  // ON CONFLICT DO NOTHING: concurrent uploads may introduce the same endpoint at once.
-  await insertRows(
-    tx,
-    "endpoints",
-    ENDPOINT_COLUMNS,
-    [projectId],
-    run.endpoints.map((endpoint) => [endpoint.name, endpoint.fullName, endpoint.protocol, endpoint.method]),
-    "ON CONFLICT DO NOTHING",
+  // An endpoint is its name and protocol (domain/run.ts:endpointKey): each once, in one order for every
+  // upload (rows are locked in that order: two uploads never wait on each other crosswise).
+  const endpoints = [...new Map(run.endpoints.map((endpoint) => [endpointKey(endpoint), endpoint])).values()].sort((a, b) =>
+    compareText(endpointKey(a), endpointKey(b)),
   );
-  // An endpoint is its name and protocol (domain/run.ts:endpointKey): read every row of these names, keep ours.
-  const endpointIds = new Map(
-    (
-      await tx.endpoint.findMany({ where: { projectId, name: { in: names } }, select: { id: true, name: true, protocol: true } })
-    ).map((endpoint) => [endpointKey(endpoint), endpoint.id]),
-  );
+  const endpointIndex = new Map(endpoints.map((endpoint, index) => [endpointKey(endpoint), index + 1]));
+  const column = <T,>(rows: readonly T[], pick: (row: T) => unknown, type: string) => param(rows.map((row) => pick(row) ?? null), `${type}[]`);
 
   const resultRows = [
-    toResultRow(run.aggregate, null),
-    ...run.endpoints.map((endpoint) => toResultRow(endpoint, endpointIds.get(endpointKey(endpoint)) ?? null)),
+    { endpoint: 0, row: toResultRow(run.aggregate, null) },
+    ...run.endpoints.map((endpoint) => ({ endpoint: endpointIndex.get(endpointKey(endpoint))!, row: toResultRow(endpoint, null) })),
   ];
-  await insertResults(tx, { runId: created.id, projectId, startedAt }, resultRows);
-
+  const resultColumns = RESULT_COLUMNS.filter(([name]) => name !== "endpoint_id");
+  const resultArrays = resultColumns.map(([, field, type]) =>
+    type === "jsonb"
+      ? column(resultRows, ({ row }) => (row[field] === null || row[field] === undefined ? null : JSON.stringify(row[field])), "text")
+      : column(resultRows, ({ row }) => row[field], type),
+  );
   const metricRows = [
-    ...Object.entries(run.metrics).map(([key, metric]) => ({ key, metric, endpointId: null })),
+    ...Object.entries(run.metrics).map(([key, metric]) => ({ key, metric, endpoint: 0 })),
     ...run.endpoints.flatMap((endpoint) =>
-      Object.entries(endpoint.metrics).map(([key, metric]) => ({
-        key,
-        metric,
-        endpointId: endpointIds.get(endpointKey(endpoint)) ?? null,
-      })),
+      Object.entries(endpoint.metrics).map(([key, metric]) => ({ key, metric, endpoint: endpointIndex.get(endpointKey(endpoint))! })),
     ),
   ];
-  await insertRows(
-    tx,
-    "metrics",
-    METRIC_COLUMNS,
-    [created.id, projectId, startedAt.toISOString()],
-    metricRows.map(({ key, metric, endpointId }) => [endpointId, key, metric.value, metric.unit, metric.better, metric.exact === true]),
-  );
+  const rawRows = rawFiles.map((file, position) => ({ ...file, position }));
 
-  await insertRawFiles(tx, created.id, rawFiles);
-  await tx.project.update({ where: { id: projectId }, data: { updatedAt: new Date() } });
-  return created;
+  const sql = `
+    WITH run AS (
+      INSERT INTO runs (${runColumns.map(([name]) => name).join(", ")}) VALUES (${runColumns.map(([, placeholder]) => placeholder).join(", ")})
+      RETURNING id
+    ), endpoint_rows AS (
+      INSERT INTO endpoints (project_id, name, full_name, protocol, method)
+      SELECT ${projectParam}, e.name, e.full_name, e.protocol, e.method
+        FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.fullName, "text")},
+                    ${column(endpoints, (e) => e.protocol, "text")}, ${column(endpoints, (e) => e.method, "text")})
+             WITH ORDINALITY AS e(name, full_name, protocol, method, n)
+       ORDER BY e.n
+      ON CONFLICT (project_id, name, protocol) DO UPDATE SET name = EXCLUDED.name
+      RETURNING id, name, protocol
+    ), endpoint_ids AS (
+      SELECT r.id, e.n FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.protocol, "text")}) WITH ORDINALITY AS e(name, protocol, n)
+        JOIN endpoint_rows r ON r.name = e.name AND r.protocol IS NOT DISTINCT FROM e.protocol
+    ), result_rows AS (
+      INSERT INTO results (run_id, project_id, started_at, endpoint_id, ${resultColumns.map(([name]) => name).join(", ")})
+      SELECT (SELECT id FROM run), ${projectParam}, ${startedParam}, endpoint_ids.id,
+             ${resultColumns.map(([name, , type]) => (type === "jsonb" ? `r.${name}::jsonb` : `r.${name}`)).join(", ")}
+        FROM unnest(${column(resultRows, (row) => row.endpoint, "int")}, ${resultArrays.join(", ")})
+             AS r(endpoint, ${resultColumns.map(([name]) => name).join(", ")})
+        LEFT JOIN endpoint_ids ON endpoint_ids.n = r.endpoint
+      RETURNING 1
+    ), metric_rows AS (
+      INSERT INTO metrics (run_id, project_id, started_at, endpoint_id, key, value, unit, better, exact)
+      SELECT (SELECT id FROM run), ${projectParam}, ${startedParam}, endpoint_ids.id, m.key, m.value, m.unit, m.better::"Better", m.exact
+        FROM unnest(${column(metricRows, (row) => row.endpoint, "int")}, ${column(metricRows, (row) => row.key, "text")},
+                    ${column(metricRows, (row) => row.metric.value, "float8")}, ${column(metricRows, (row) => row.metric.unit, "text")},
+                    ${column(metricRows, (row) => row.metric.better, "text")}, ${column(metricRows, (row) => row.metric.exact === true, "bool")})
+             AS m(endpoint, key, value, unit, better, exact)
+        LEFT JOIN endpoint_ids ON endpoint_ids.n = m.endpoint
+      RETURNING 1
+    ), raw_rows AS (
+      -- The raw files' bytes as base64 text the database decodes: see insertRawFiles' note below.
+      INSERT INTO raw_uploads (run_id, position, file_name, content_type, size_bytes, gzip_data)
+      SELECT (SELECT id FROM run), f.position, f.file_name, f.content_type, f.size_bytes, decode(f.gzip, 'base64')
+        FROM unnest(${column(rawRows, (f) => f.position, "int")}, ${column(rawRows, (f) => f.name, "text")}, ${column(rawRows, (f) => f.contentType, "text")},
+                    ${column(rawRows, (f) => f.sizeBytes, "int")}, ${column(rawRows, (f) => f.gzip.toString("base64"), "text")})
+             AS f(position, file_name, content_type, size_bytes, gzip)
+      RETURNING 1
+    ), pending AS (
+      -- The run's week is pending until its rollups are recomputed (the trend page reads it raw meanwhile):
+      -- the week as trends/trend-rollups.ts (WEEK_SQL) computes it.
+      INSERT INTO trend_rollup_pending (project_id, week_start)
+      SELECT ${projectParam}, date_trunc('week', ${startedParam} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' FROM run
+      RETURNING 1
+    )
+    SELECT (SELECT count(*)::int FROM endpoint_ids) AS endpoints, (SELECT count(*)::int FROM result_rows) AS results,
+           (SELECT count(*)::int FROM metric_rows) AS metrics, (SELECT count(*)::int FROM raw_rows) AS raw, (SELECT count(*)::int FROM pending) AS pending`;
+  const [written] = await tx.$queryRawUnsafe<{ endpoints: number; results: number }[]>(sql, ...values);
+  if (written?.endpoints !== endpoints.length || written.results !== resultRows.length) {
+    throw new Error(`storeRun: ${written?.endpoints} of ${endpoints.length} endpoints and ${written?.results} of ${resultRows.length} results written`);
+  }
+  return {
+    id,
+    label: run.label,
+    tool: run.tool,
+    gitBranch: git.branch,
+    gitCommit: git.commit,
+    testbed: run.environment.testbed,
+    config: run.environment.config,
+    startedAt,
+    gitBaseCommit: base.commit,
+    gitBaseBranch: base.branch,
+    gitBaseTime: base.time,
+    abJob: ab?.job ?? null,
+    abSide: ab?.side ?? null,
+    abPair: ab?.pair ?? null,
+  };
 }
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A result row's columns after run_id, project_id and started_at. */
 type ResultRow = ReturnType<typeof toResultRow>;
@@ -207,72 +276,6 @@ const RESULT_COLUMNS: readonly (readonly [column: string, field: keyof ResultRow
   ["errors", "errors", "jsonb"],
 ];
 
-/** Rows per INSERT: PostgreSQL takes at most 65,535 parameters in one statement. */
-const RESULT_ROWS_PER_INSERT = 1_000;
-
-/**
- * A run's result rows in multi-row INSERTs. Not Prisma's createMany: for a 50-endpoint run it spent
- * 34 ms of CPU shaping 1,000 arguments where this spends one (npm run bench:profile); the SQL is the
- * same INSERT, with the run's columns given once. JSON goes as its text, SQL NULL for none.
- */
-async function insertResults(
-  tx: Prisma.TransactionClient,
-  run: { runId: string; projectId: string; startedAt: Date },
-  rows: readonly ResultRow[],
-): Promise<void> {
-  const columns = RESULT_COLUMNS.map(([column]) => column).join(", ");
-  for (let offset = 0; offset < rows.length; offset += RESULT_ROWS_PER_INSERT) {
-    const values: unknown[] = [run.runId, run.projectId, run.startedAt.toISOString()];
-    const tuples = rows.slice(offset, offset + RESULT_ROWS_PER_INSERT).map((row) => {
-      const placeholders = RESULT_COLUMNS.map(([, field, type]) => {
-        const value = row[field];
-        values.push(type === "jsonb" && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null));
-        return `$${values.length}::${type}`;
-      });
-      return `($1::text, $2::text, $3::timestamptz, ${placeholders.join(", ")})`;
-    });
-    await tx.$executeRawUnsafe(`INSERT INTO results (run_id, project_id, started_at, ${columns}) VALUES ${tuples.join(", ")}`, ...values);
-  }
-}
-
-/** endpoints' columns: the project's, once per statement, then each row's (prisma/schema.prisma model Endpoint). */
-const ENDPOINT_COLUMNS = { fixed: [["project_id", "text"]], row: [["name", "text"], ["full_name", "text"], ["protocol", "text"], ["method", "text"]] } as const;
-/** metrics' columns: the run's, once per statement, then each row's (model Metric). */
-const METRIC_COLUMNS = {
-  fixed: [["run_id", "text"], ["project_id", "text"], ["started_at", "timestamptz"]],
-  row: [["endpoint_id", "int"], ["key", "text"], ["value", "float8"], ["unit", "text"], ["better", '"Better"'], ["exact", "bool"]],
-} as const;
-
-/**
- * Rows in multi-row INSERTs, as insertResults writes results: Prisma's createMany spent 2-4 s shaping
- * the 10,000 endpoints of a benchmark suite and 7-15 s its 20,000 metrics, where the same INSERTs
- * take a fraction of a second. `fixed` values are sent once per statement.
- */
-async function insertRows(
-  tx: Prisma.TransactionClient,
-  table: string,
-  columns: { fixed: readonly (readonly [string, string])[]; row: readonly (readonly [string, string])[] },
-  fixed: readonly unknown[],
-  rows: readonly (readonly unknown[])[],
-  suffix = "",
-): Promise<void> {
-  const names = [...columns.fixed, ...columns.row].map(([column]) => column).join(", ");
-  const fixedPlaceholders = columns.fixed.map(([, type], index) => `$${index + 1}::${type}`);
-  // PostgreSQL takes at most 65,535 parameters in one statement; 1,000 rows as insertResults sends.
-  const rowsPerInsert = Math.min(RESULT_ROWS_PER_INSERT, Math.floor(60_000 / columns.row.length));
-  for (let offset = 0; offset < rows.length; offset += rowsPerInsert) {
-    const values: unknown[] = [...fixed];
-    const tuples = rows.slice(offset, offset + rowsPerInsert).map((row) => {
-      const placeholders = columns.row.map(([, type], index) => {
-        values.push(row[index] ?? null);
-        return `$${values.length}::${type}`;
-      });
-      return `(${[...fixedPlaceholders, ...placeholders].join(", ")})`;
-    });
-    await tx.$executeRawUnsafe(`INSERT INTO ${table} (${names}) VALUES ${tuples.join(", ")} ${suffix}`, ...values);
-  }
-}
-
 function toResultRow(result: EndpointResult, endpointId: number | null) {
   const { latency } = result;
   const percentile = (key: string) => latency.percentiles[key] ?? null;
@@ -298,17 +301,10 @@ function toResultRow(result: EndpointResult, endpointId: number | null) {
   };
 }
 
-/**
- * The raw files, their bytes sent as base64 text that the database decodes. Not a bytea parameter: the
- * embedded database's driver (PGlite) writes one as hex through a JavaScript string per byte, which for
- * a 3 MB gzip left ~300 MB of garbage on the heap and the process's RSS that much higher (a 100 MB k6
- * NDJSON upload, `npm run bench -- --embedded`). Base64 is one native encoding, a third larger than the
- * bytes.
+/*
+ * insertRawFiles' note (raw_rows above): the raw files' bytes go as base64 text that the database decodes.
+ * Not a bytea parameter: the embedded database's driver (PGlite) writes one as hex through a JavaScript
+ * string per byte, which for a 3 MB gzip left ~300 MB of garbage on the heap and the process's RSS that
+ * much higher (a 100 MB k6 NDJSON upload, `npm run bench -- --embedded`). Base64 is one native encoding,
+ * a third larger than the bytes.
  */
-async function insertRawFiles(tx: Prisma.TransactionClient, runId: string, rawFiles: readonly StoredRaw[]) {
-  for (const [position, file] of rawFiles.entries()) {
-    await tx.$executeRaw`
-      INSERT INTO raw_uploads (run_id, position, file_name, content_type, size_bytes, gzip_data)
-      VALUES (${runId}, ${position}, ${file.name}, ${file.contentType}, ${file.sizeBytes}, decode(${file.gzip.toString("base64")}, 'base64'))`;
-  }
-}

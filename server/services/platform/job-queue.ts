@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import PgBoss from "pg-boss";
 import { databaseOf, type Database } from "../../db";
 export { JOB_SCHEMA } from "../../db";
@@ -122,6 +123,17 @@ export interface SendOptions {
   singletonKey?: string;
 }
 
+/** A job sendCoalescedMany enqueues (or relies on the waiting one of its key). */
+export type CoalescedJob = { [Name in JobName]: { name: Name; data: JobData[Name]; singletonKey: string } }[JobName];
+
+/** pg-boss's own INSERT of one job (the statement boss.send runs), read from the package (a server external). */
+let insertJobTemplate: ((schema: string) => string) | null = null;
+function insertJobSql(schema: string): string {
+  const plans = createRequire(import.meta.url)("pg-boss/src/plans.js") as { insertJob: (schema: string) => string };
+  insertJobTemplate ??= plans.insertJob;
+  return insertJobTemplate(schema).trim();
+}
+
 export class JobQueue {
   private readonly stopHooks: (() => Promise<void>)[] = [];
 
@@ -155,6 +167,36 @@ export class JobQueue {
       if (waiting.length > 0) return;
     }
     throw new Error(`Could not enqueue ${name} for ${singletonKey}: its waiting job kept starting`);
+  }
+
+  /**
+   * sendCoalesced for several jobs in ONE statement (the upload's: its series' detection and its
+   * project's rollups): each job is pg-boss's own insert (plans.insertJob, its parameters renumbered),
+   * and where the queue kept a waiting job of that key instead, that job is locked FOR UPDATE in the same
+   * statement. A job neither inserted nor found waiting (it started between the two, or it was inserted
+   * by a transaction that committed after this statement's snapshot) goes through sendCoalesced's loop.
+   */
+  async sendCoalescedMany(jobs: readonly CoalescedJob[], tx: Prisma.TransactionClient): Promise<void> {
+    if (jobs.length === 0) return;
+    const values: unknown[] = [];
+    const ctes = jobs.flatMap((job, index) => {
+      const offset = values.length;
+      // insertJob's 19 parameters, as Manager.createJob passes them for a plain send with a singletonKey.
+      values.push(null, job.name, JSON.stringify(job.data), null, null, job.singletonKey, null, 0, null, null, null, null, null, null, null, null, null, null, null);
+      const insert = insertJobSql(this.schema).replace(/\$(\d+)/g, (_, n: string) => `$${offset + Number(n)}`);
+      values.push(job.name, job.singletonKey);
+      const [name, key] = [`$${values.length - 1}`, `$${values.length}`];
+      return [
+        `inserted_${index} AS (${insert})`,
+        `waiting_${index} AS (SELECT id FROM ${this.schema}.job WHERE name = ${name} AND singleton_key = ${key} AND state = 'created'
+           AND NOT EXISTS (SELECT 1 FROM inserted_${index}) FOR UPDATE)`,
+      ];
+    });
+    const settled = jobs.map((_, index) => `EXISTS (SELECT 1 FROM inserted_${index}) OR EXISTS (SELECT 1 FROM waiting_${index})`);
+    const [row] = await tx.$queryRawUnsafe<{ settled: boolean[] }[]>(`WITH ${ctes.join(",\n")} SELECT ARRAY[${settled.join(", ")}] AS settled`, ...values);
+    for (const [index, job] of jobs.entries()) {
+      if (row?.settled[index] !== true) await this.sendCoalesced(job.name, job.data, tx, job.singletonKey);
+    }
   }
 
   /**
