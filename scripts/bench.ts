@@ -34,6 +34,10 @@
 // send 50-endpoint summaries (pages/s and p95 beside the floor's), and one reader's latency while a
 // 1,000,000-line go test -bench file is refused and a 10,000-benchmark suite is stored; results in
 // bench-results/isolation.json.
+// npm run bench -- --postgres --baseline-ref <git ref> [--wide]: the 50-endpoint uploads measured on this
+// build and on the ref's (a git worktree in a temp dir, built there: scripts/bench/baseline.ts) in the same
+// run, each server on its own fresh database, printed beside pgbench's floor; --wide: that part only
+// (the floor, then the uploads to both builds).
 // Backends: --embedded or --postgres picks one; with DATABASE_URL set, PostgreSQL only (a throw-away
 // database on that server); otherwise both when PostgreSQL answers on 127.0.0.1:5432, else embedded.
 // Server logs go to bench-results/server-<backend>.log.
@@ -67,8 +71,12 @@ import { PAGE_BENCH_DEFAULTS, runPageBenchmarks } from "./bench/pages";
 import { startServer } from "./bench/server";
 import type { BenchServer } from "./bench/server";
 import { ROOT, buildApp, isBuildCurrent } from "./lib/build";
+import { buildBaseline, migrateWithBaseline } from "./bench/baseline";
+import type { BaselineBuild } from "./bench/baseline";
 
 const PORTS: Record<BackendKind, number> = { embedded: 3460, postgres: 3461 };
+/** The baseline build's server (--baseline-ref). */
+const BASELINE_PORT = 3463;
 const ADMIN_TOKEN = "benchtrack-bench-admin-secret";
 const FIXTURES = path.join(ROOT, "server", "domain", "parsers", "fixtures", "k6", "baseline");
 const FIXTURE_NDJSON = path.join(FIXTURES, "short-ndjson", "points.ndjson");
@@ -90,13 +98,15 @@ const { values: args } = parseArgs({
     scale: { type: "boolean", default: false },
     isolation: { type: "boolean", default: false },
     "read-replicas": { type: "boolean", default: false },
+    "baseline-ref": { type: "string" },
+    wide: { type: "boolean", default: false },
     "page-runs": { type: "string", default: String(PAGE_BENCH_DEFAULTS.runs) },
     "page-samples": { type: "string", default: String(PAGE_BENCH_DEFAULTS.samples) },
     "page-years": { type: "string", default: "2" },
   },
 });
 /** --scale: the scale part only (PostgreSQL); --read-replicas: only its read-replica step. */
-const scaleOnly = args.scale || args["read-replicas"] || args.isolation;
+const scaleOnly = args.scale || args["read-replicas"] || args.isolation || args.wide;
 const options = {
   ndjsonMb: positiveNumber("ndjson-mb", args["ndjson-mb"]),
   uploads: positiveNumber("uploads", args.uploads),
@@ -239,6 +249,15 @@ async function benchScale(backend: Backend, workDir: string) {
       servers = [await start(PORTS.postgres)];
       console.log(`[${backend.kind}] 50-endpoint uploads…`);
       record("wideUploads", await measureWideUploads(servers[0]!, ADMIN_TOKEN, wide, floor, options.uploads, options.concurrency));
+      if (baseline) {
+        await stop(servers);
+        servers = [];
+        record("baselineWideUploads", await measureBaselineWideUploads(baseline, backend, wide, floor));
+        if (args.wide) return { rows, figures };
+        servers = [await start(PORTS.postgres)];
+      } else if (args.wide) {
+        return { rows, figures };
+      }
       console.log(`[${backend.kind}] history's effect on upload latency…`);
       record("historyEffect", await measureHistoryEffect(servers[0]!, ADMIN_TOKEN, wide, databaseUrl));
       servers.push(await start(PORTS.postgres + 1));
@@ -272,6 +291,36 @@ async function benchScale(backend: Backend, workDir: string) {
     await stop(servers);
   }
   return { rows, figures };
+}
+
+/**
+ * The same 50-endpoint uploads against the baseline build: its own server (port 3463) on its own fresh
+ * database, migrated by its own migrations; its lines say which ref they measured.
+ */
+async function measureBaselineWideUploads(baseline: BaselineBuild, backend: Backend, wide: string, floor: Parameters<typeof measureWideUploads>[3]) {
+  const serverUrl = process.env.DATABASE_URL?.trim() || DEFAULT_POSTGRES_URL;
+  const database = await preparePostgres(serverUrl, (url) => migrateWithBaseline(baseline, url));
+  liveBackends.add(database);
+  const server = await startServer({
+    port: BASELINE_PORT,
+    env: { ...database.env, BENCHTRACK_ADMIN_TOKEN: ADMIN_TOKEN },
+    logPath: path.join(RESULTS_DIR, `server-${backend.kind}-baseline.log`),
+    root: baseline.root,
+  });
+  running.add(server);
+  try {
+    console.log(`[${backend.kind}] 50-endpoint uploads, baseline ${baseline.ref} (${baseline.commit.slice(0, 8)})…`);
+    const result = await measureWideUploads(server, ADMIN_TOKEN, wide, floor, options.uploads, options.concurrency);
+    return {
+      figures: { ...result.figures, ref: baseline.ref, commit: baseline.commit },
+      lines: result.lines.map((line) => ({ ...line, test: `baseline ${baseline.ref}: ${line.test}` })),
+    };
+  } finally {
+    await server.stop();
+    running.delete(server);
+    await database.dispose();
+    liveBackends.delete(database);
+  }
 }
 
 /**
@@ -314,6 +363,8 @@ function printTable(rows: Row[]): void {
 
 mkdirSync(RESULTS_DIR, { recursive: true });
 const { kinds, postgresUrl } = await chooseBackends();
+const baseline: BaselineBuild | null = args["baseline-ref"] ? buildBaseline(args["baseline-ref"]) : null;
+if (baseline) process.on("exit", () => baseline.dispose());
 if (!isBuildCurrent()) {
   console.log("Building the app (the sources changed since the last build)…");
   buildApp();
@@ -337,7 +388,7 @@ async function benchIngest(): Promise<void> {
         rows.push(...result.rows);
         const scale = kind === "postgres" && !args.isolation ? await benchScale(backend, workDir) : { rows: [], figures: {} };
         rows.push(...scale.rows);
-        const isolation = kind === "postgres" && (args.isolation || !scaleOnly) ? await benchIsolation(backend, workDir) : { rows: [], figures: {} };
+        const isolation = kind === "postgres" && !args.wide && (args.isolation || !scaleOnly) ? await benchIsolation(backend, workDir) : { rows: [], figures: {} };
         rows.push(...isolation.rows);
         report.push({ backend: kind, description: backend.description, ...result.figures, ...scale.figures, ...isolation.figures });
       } catch (error) {

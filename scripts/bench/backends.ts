@@ -32,14 +32,18 @@ export async function prepareEmbedded(): Promise<Backend> {
   };
 }
 
-/** Creates `benchtrack_bench_<timestamp>` on the server of `serverUrl` and migrates it. */
-export async function preparePostgres(serverUrl: string): Promise<Backend> {
-  const name = `benchtrack_bench_${Date.now()}`;
+/**
+ * Creates `benchtrack_bench_<timestamp>` on the server of `serverUrl` and migrates it (with this
+ * checkout's migrations, or `migrate`'s: a baseline build's own).
+ */
+export async function preparePostgres(serverUrl: string, migrate?: (databaseUrl: string) => Promise<void> | void): Promise<Backend> {
+  const name = `benchtrack_bench_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   await runAdminStatement(serverUrl, `CREATE DATABASE ${name}`);
   const databaseUrl = withDatabase(serverUrl, name);
   const dispose = () => runAdminStatement(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   try {
-    await migrateDatabase({ kind: "postgres", url: databaseUrl });
+    if (migrate) await migrate(databaseUrl);
+    else await migrateDatabase({ kind: "postgres", url: databaseUrl });
   } catch (error) {
     await dispose();
     throw error;

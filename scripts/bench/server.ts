@@ -24,15 +24,17 @@ export async function startServer(options: {
   port: number;
   env: Record<string, string>;
   logPath: string;
+  /** The checkout to serve (default this one): a baseline worktree (baseline.ts). */
+  root?: string;
 }): Promise<BenchServer> {
-  const { port, env, logPath } = options;
+  const { port, env, logPath, root = ROOT } = options;
   await assertPortFree(port);
   const log = createWriteStream(logPath);
   const child = spawn(
-    path.join(ROOT, "node_modules", ".bin", "next"),
+    path.join(root, "node_modules", ".bin", "next"),
     ["start", "-p", String(port), "-H", "127.0.0.1"],
     {
-      cwd: ROOT,
+      cwd: root,
       // The bench measures throughput, so the server's rate limits are off (0) unless the case sets them.
       env: {
         ...process.env,

@@ -1,0 +1,60 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ROOT } from "../lib/build";
+
+/**
+ * `npm run bench -- --baseline-ref <ref>`: the same measurement against an older build, in the same run.
+ * The ref is checked out as a `git worktree` in a temp folder, with this checkout's node_modules
+ * linked in (a ref with other dependencies needs `npm ci` there instead), its own Prisma client
+ * generated and its own `next build`; the bench starts it on another port against a fresh database of
+ * its own (migrated by the ref's own migrations). Removed afterwards.
+ */
+export interface BaselineBuild {
+  ref: string;
+  commit: string;
+  root: string;
+  dispose(): void;
+}
+
+function git(args: string[], cwd = ROOT): string {
+  const result = spawnSync("git", args, { cwd, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+function runIn(root: string, command: string, args: string[]): void {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed in ${root} (exit ${result.status})`);
+}
+
+export function buildBaseline(ref: string): BaselineBuild {
+  const commit = git(["rev-parse", "--verify", `${ref}^{commit}`]);
+  const root = mkdtempSync(path.join(os.tmpdir(), "benchtrack-baseline-"));
+  git(["worktree", "add", "--detach", root, commit]);
+  const dispose = () => {
+    spawnSync("git", ["worktree", "remove", "--force", root], { cwd: ROOT });
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    if (!existsSync(path.join(root, "node_modules"))) symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"), "dir");
+    console.log(`Baseline ${ref} (${commit.slice(0, 8)}): generating its Prisma client and building it in ${root}…`);
+    runIn(root, "node", ["scripts/prisma-generate.mjs"]);
+    runIn(root, path.join(root, "node_modules", ".bin", "next"), ["build"]);
+    return { ref, commit, root, dispose };
+  } catch (error) {
+    dispose();
+    throw error;
+  }
+}
+
+/** Migrates a database with the baseline's own migrations (its scripts/db-migrate.ts). */
+export function migrateWithBaseline(baseline: BaselineBuild, databaseUrl: string): void {
+  const result = spawnSync(path.join(baseline.root, "node_modules", ".bin", "tsx"), ["scripts/db-migrate.ts"], {
+    cwd: baseline.root,
+    stdio: "inherit",
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+  if (result.status !== 0) throw new Error(`Migrating with the baseline ${baseline.ref} failed (exit ${result.status})`);
+}
