@@ -25,7 +25,7 @@ export function comparisonKindOf(comparison: Pick<Comparison, "endpoints" | "agg
 }
 
 /** "checkout p95", "sort > BenchmarkSortInts/n=100 mean time/op": a result's metric, in its kind's words. */
-export function describeSeriesMetric(endpoint: string, protocol: string | null, metric: string): string {
+export function describeResultMetric(endpoint: string, protocol: string | null, metric: string): string {
   const kind = resultKindOf(protocol);
   return `${resultDisplayName(endpoint, kind)} ${metricShortName(metric, kind)}`;
 }
@@ -87,7 +87,7 @@ export function explainInconclusive(comparison: GateView): InconclusiveExplanati
     // An A/B job's metric that leans to no change is not named beside the lead (namedStatusOf).
     const named = undecided.filter(({ metric }) => namedStatusOf(metric) !== null);
     const [first, ...rest] = named.length > 0 ? named : undecided.slice(0, 1);
-    const listed = rest.slice(0, MAX_NAMED_IN_REASON).map((change) => `${describeSeriesMetric(change.endpoint, change.protocol, change.metric.metric)} ${formatDeltaPct(change.metric.deltaPct)}`);
+    const listed = rest.slice(0, MAX_NAMED_IN_REASON).map((change) => `${describeResultMetric(change.endpoint, change.protocol, change.metric.metric)} ${formatDeltaPct(change.metric.deltaPct)}`);
     const beyond = rest.length - listed.length;
     const others =
       rest.length > 0
@@ -95,7 +95,7 @@ export function explainInconclusive(comparison: GateView): InconclusiveExplanati
         : "";
     return {
       kind: "undecided",
-      reason: `${describeSeriesMetric(first!.endpoint, first!.protocol, first!.metric.metric)}${others}: ${first!.metric.reason}`,
+      reason: `${describeResultMetric(first!.endpoint, first!.protocol, first!.metric.metric)}${others}: ${first!.metric.reason}`,
     };
   }
   if (gate.some(({ metric }) => metric.verdict !== "inconclusive")) return null;
@@ -204,7 +204,7 @@ export function describeChangeStatus(change: NamedChange, options: { kind: Resul
 
 /** "sort > BenchmarkSortInts/n=100 mean time/op +60.1% (significant: p < 0.001, …)": a named change in one phrase. */
 export function describeNamedChange(change: NamedChange, kind: ResultKinds): string {
-  return `${describeSeriesMetric(change.endpoint, change.protocol, change.metric.metric)} ${formatDeltaPct(change.metric.deltaPct)} (${describeChangeStatus(change, { kind })})`;
+  return `${describeResultMetric(change.endpoint, change.protocol, change.metric.metric)} ${formatDeltaPct(change.metric.deltaPct)} (${describeChangeStatus(change, { kind })})`;
 }
 
 export interface ObservedChange {

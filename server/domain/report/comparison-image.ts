@@ -2,7 +2,7 @@ import type { Comparison } from "../compare/compare-runs";
 import {
   comparisonKindOf,
   describeNotJudged,
-  describeSeriesMetric,
+  describeResultMetric,
   explainInconclusive,
   headlineChanges,
   INCONCLUSIVE_KIND_WORDS,
@@ -47,7 +47,7 @@ export function comparisonImageContent(comparison: Comparison, base: readonly Na
   const noun = wordsOf(comparisonKindOf(comparison)).noun;
   const changes = headlineChanges(comparison, why === null ? 4 : 3).map(({ endpoint, protocol, metric, isJudged }) => ({
     delta: formatDeltaPct(metric.deltaPct),
-    label: clipText(describeSeriesMetric(endpoint, protocol, metric.metric), LABEL_CHARS),
+    label: clipText(describeResultMetric(endpoint, protocol, metric.metric), LABEL_CHARS),
     tone: !isJudged ? ("muted" as const) : metric.verdict === "regressed" ? ("bad" as const) : ("good" as const),
     isJudged,
   }));
