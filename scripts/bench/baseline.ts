@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ROOT } from "../lib/build";
@@ -7,7 +7,7 @@ import { ROOT } from "../lib/build";
 /**
  * `npm run bench -- --baseline-ref <ref>`: the same measurement against an older build, in the same run.
  * The ref is checked out as a `git worktree` in a temp folder, with this checkout's node_modules
- * linked in (a ref with other dependencies needs `npm ci` there instead), its own Prisma client
+ * hard-linked in (a ref with other dependencies needs `npm ci` there instead), its own Prisma client
  * generated and its own `next build`; the bench starts it on another port against a fresh database of
  * its own (migrated by the ref's own migrations). Removed afterwards.
  */
@@ -38,7 +38,8 @@ export function buildBaseline(ref: string): BaselineBuild {
     rmSync(root, { recursive: true, force: true });
   };
   try {
-    if (!existsSync(path.join(root, "node_modules"))) symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"), "dir");
+    // Hard links, not a symlink: Turbopack refuses a node_modules outside the root it builds (same disk: instant).
+    if (!existsSync(path.join(root, "node_modules"))) runIn(root, "cp", ["-al", path.join(ROOT, "node_modules"), path.join(root, "node_modules")]);
     console.log(`Baseline ${ref} (${commit.slice(0, 8)}): generating its Prisma client and building it in ${root}…`);
     runIn(root, "node", ["scripts/prisma-generate.mjs"]);
     runIn(root, path.join(root, "node_modules", ".bin", "next"), ["build"]);
