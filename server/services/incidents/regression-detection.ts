@@ -37,7 +37,8 @@ const LATENCY_COLUMNS = [
   { metric: "mean", column: "meanMs" },
 ] as const;
 
-interface Series {
+/** One (endpoint, metric)'s values along the series in the window: a trend (docs/glossary.md). */
+interface Trend {
   endpointId: number | null;
   metric: string;
   better: Better;
@@ -106,7 +107,7 @@ export async function findChangeCandidates(
     select: { endpointId: true, metric: true, firstRunId: true },
   });
   const candidates: ChangeCandidate[] = [];
-  for (const line of await loadSeries(db, runIds)) {
+  for (const line of await loadTrends(db, runIds)) {
     const starts = [
       0,
       ...unreturned
@@ -208,8 +209,8 @@ export async function detectRegressionsAfterRun(
   return recordChanges(db, project.id, await findChangeCandidates(db, project, run));
 }
 
-/** Every (endpoint, metric) series over the window's runs, oldest first; runs without a value are skipped. */
-async function loadSeries(db: Prisma.TransactionClient, runIds: string[]): Promise<Series[]> {
+/** Every (endpoint, metric) trend over the window's runs, oldest first; runs without a value are skipped. */
+async function loadTrends(db: Prisma.TransactionClient, runIds: string[]): Promise<Trend[]> {
   const order = new Map(runIds.map((id, index) => [id, index]));
   const [results, metrics] = await Promise.all([
     db.result.findMany({
@@ -218,7 +219,7 @@ async function loadSeries(db: Prisma.TransactionClient, runIds: string[]): Promi
     }),
     db.metric.findMany({ where: { runId: { in: runIds } }, select: { runId: true, endpointId: true, key: true, value: true, better: true } }),
   ]);
-  const byKey = new Map<string, Series & { points: { index: number; runId: string; value: number }[] }>();
+  const byKey = new Map<string, Trend & { points: { index: number; runId: string; value: number }[] }>();
   const add = (endpointId: number | null, metric: string, better: Better, runId: string, value: number | null) => {
     if (value === null || !Number.isFinite(value)) return;
     const key = JSON.stringify([endpointId, metric]);
@@ -240,9 +241,9 @@ async function loadSeries(db: Prisma.TransactionClient, runIds: string[]): Promi
       add(metric.endpointId, `metrics.${metric.key}`, metric.better, metric.runId, metric.value);
     }
   }
-  return [...byKey.values()].map(({ points, ...series }) => {
+  return [...byKey.values()].map(({ points, ...trend }) => {
     points.sort((a, b) => a.index - b.index);
-    return { ...series, runIds: points.map((point) => point.runId), values: points.map((point) => point.value) };
+    return { ...trend, runIds: points.map((point) => point.runId), values: points.map((point) => point.value) };
   });
 }
 
