@@ -17,7 +17,7 @@ import { defaultBranchSeriesKey } from "../runs";
  * change points (E-divisive means with a t-test, Otava-style; see docs/change-point-detection.md).
  * A new change point in the bad direction opens a regression; in the good direction it is recorded
  * as an improvement. A change point needs minSegmentLength runs after it to be confirmed, so this
- * confirms a step a few runs later; the upload's CI verdict flags the very run against its baseline.
+ * confirms a step a few runs later; the CI gate's outcome at upload flags the very run against its baseline.
  *
  * The aggregate's latency is tracked only when runs report no endpoints (e.g. a k6 summary without
  * per-name submetrics): otherwise an endpoint's step would open a second, derived regression on the
@@ -93,7 +93,7 @@ export async function findChangeCandidates(
     select: { id: true, config: true },
   });
   // Runs driven with another load profile (a capacity sweep's other levels, an old VU count) measure
-  // something else: the series is the runs of this run's profile, as for the CI verdict's baseline.
+  // something else: the series is the runs of this run's profile, as for the CI gate's baseline.
   const configOf = (row: { config: unknown }) => (row.config ?? {}) as Readonly<Record<string, string | number | boolean>>;
   const own = window.find((row) => row.id === run.id);
   const sameProfile = own ? window.filter((row) => loadProfileDifference(configOf(own), configOf(row)) === null) : window;
