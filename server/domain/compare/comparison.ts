@@ -223,7 +223,7 @@ export interface EndpointComparison {
   name: string;
   /**
    * Its protocol, part of its identity ("benchmark" for a microbenchmark: pages word it by its kind,
-   * ../series-kind.ts); the aggregate's is the runs' aggregate protocol when they all share one.
+   * ../result-kind.ts); the aggregate's is the runs' aggregate protocol when they all share one.
    */
   protocol: string | null;
   metrics: MetricComparison[];
