@@ -6,7 +6,7 @@ import type { SeededRandom } from "../stats/random";
 import { comparableRun, comparableUpload } from "./comparable-run.fixture";
 import { compareRuns } from "./compare-runs";
 import type { ComparableRun } from "./comparison";
-import { DEFAULT_COMPARE_OPTIONS, seriesValues } from "./comparison";
+import { DEFAULT_COMPARE_OPTIONS, trendValues } from "./comparison";
 import { namedChangesOf } from "./gate-summary";
 
 // A/B jobs judged pair by pair (ab-comparison.ts): one endpoint at 20 ms p95, run-to-run noise CV = 5%,
@@ -21,7 +21,7 @@ function runOf(random: SeededRandom, id: string, factor: number, abPair: number 
 
 /** A job of up to `maxPairs` pairs, stopped when the verdict is no longer undecided; its last gate metric and pairs used. */
 function runJob(random: SeededRandom, factor: number, maxPairs = 6) {
-  const history = seriesValues(Array.from({ length: 20 }, (_, index) => runOf(random, `main-${index}`, 1, null)));
+  const history = trendValues(Array.from({ length: 20 }, (_, index) => runOf(random, `main-${index}`, 1, null)));
   const base: ComparableRun[] = [];
   const head: ComparableRun[] = [];
   for (let pair = 1; pair <= maxPairs; pair++) {

@@ -4,7 +4,7 @@ import type { EndpointResult } from "../run";
 import { ISSUE_BASE_P95_MS, ISSUE_HEAD_P95_MS } from "../stats/issue-example.fixture";
 import { createSeededRandom } from "../stats/random";
 import type { ComparableRun } from "./compare-runs";
-import { compareRuns, comparabilityWarnings, historyKey, seriesValues } from "./compare-runs";
+import { compareRuns, comparabilityWarnings, historyKey, trendValues } from "./compare-runs";
 
 /** A run in the Benchtrack format, as a user would upload it, then parsed as ingest does. */
 function run(id: string, label: string, summary: Record<string, unknown>, extra: Partial<ComparableRun> = {}): ComparableRun {
@@ -232,7 +232,7 @@ describe("compareRuns: the gate metrics, one per endpoint", () => {
   it("compares the gate metrics alone when asked, with the same p-values and verdicts as a full comparison", () => {
     const heads = [1.3, 1.02, 1].map((factor, index) => fiveEndpoints(`g${index}`, levels.map((level, endpoint) => level * (endpoint === 0 ? factor : 1 + 0.01 * index))));
     for (const headRuns of [[heads[0]!], heads]) {
-      const options = { minEffectPct: 5, alpha: 0.01, test: "student" as const, history: seriesValues(history.slice(0, 12)) };
+      const options = { minEffectPct: 5, alpha: 0.01, test: "student" as const, history: trendValues(history.slice(0, 12)) };
       const full = compareRuns(history.slice(12), headRuns, options);
       const gateOnly = compareRuns(history.slice(12), headRuns, { ...options, metrics: "gate" });
       expect(gateOnly.endpoints.map((endpoint) => endpoint.metrics)).toEqual(full.endpoints.map((endpoint) => endpoint.metrics.filter((metric) => metric.gate)));

@@ -31,7 +31,7 @@ function exactCountsOf(base: readonly (EndpointResult | undefined)[], head: read
 }
 
 export type { ComparableRun, Comparison, CompareOptions, EndpointComparison, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
-export { DEFAULT_COMPARE_OPTIONS, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL, seriesValues, seriesValuesSinceChanges } from "./comparison";
+export { DEFAULT_COMPARE_OPTIONS, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL, trendValues, trendValuesSinceChanges } from "./comparison";
 export type { SeriesRegimeStart } from "./comparison";
 export { detectableChangePct, runsNeededReason } from "./metric-comparison";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { comparableRun, p95Endpoints } from "./comparable-run.fixture";
-import { historyKey, seriesValues, seriesValuesSinceChanges } from "./comparison";
+import { historyKey, trendValues, trendValuesSinceChanges } from "./comparison";
 
 /** Runs one hour apart, each measuring GetListing and Search at these p95s (ms). */
 function runs(values: readonly [number, number][]) {
@@ -11,7 +11,7 @@ function runs(values: readonly [number, number][]) {
   }));
 }
 
-describe("seriesValuesSinceChanges", () => {
+describe("trendValuesSinceChanges", () => {
   const history = runs([
     [10, 50],
     [11, 51],
@@ -19,18 +19,18 @@ describe("seriesValuesSinceChanges", () => {
     [21, 50],
   ]);
 
-  it("is seriesValues when no change is known", () => {
-    expect(seriesValuesSinceChanges(history, [], Number.POSITIVE_INFINITY)).toEqual(seriesValues(history.map(({ run }) => run)));
+  it("is trendValues when no change is known", () => {
+    expect(trendValuesSinceChanges(history, [], Number.POSITIVE_INFINITY)).toEqual(trendValues(history.map(({ run }) => run)));
   });
 
   it("cuts each (endpoint, metric) at its own recorded change, and every one at a change marker", () => {
-    const recorded = seriesValuesSinceChanges(history, [{ endpoint: "GetListing", metric: "p95", runId: "r2" }], 10 * 3_600_000);
+    const recorded = trendValuesSinceChanges(history, [{ endpoint: "GetListing", metric: "p95", runId: "r2" }], 10 * 3_600_000);
     expect(recorded.get(historyKey("GetListing", "p95"))).toEqual([20, 21]);
     expect(recorded.get(historyKey("Search", "p95"))).toEqual([50, 51, 49, 50]);
-    const marker = seriesValuesSinceChanges(history, [{ at: 2.5 * 3_600_000 }], 10 * 3_600_000);
+    const marker = trendValuesSinceChanges(history, [{ at: 2.5 * 3_600_000 }], 10 * 3_600_000);
     expect(marker.get(historyKey("GetListing", "p95"))).toEqual([21]);
     expect(marker.get(historyKey("Search", "p95"))).toEqual([50]);
     // A marker after the history and before the judged run leaves nothing to learn from.
-    expect(seriesValuesSinceChanges(history, [{ at: 5 * 3_600_000 }], 6 * 3_600_000).get(historyKey("Search", "p95"))).toEqual([]);
+    expect(trendValuesSinceChanges(history, [{ at: 5 * 3_600_000 }], 6 * 3_600_000).get(historyKey("Search", "p95"))).toEqual([]);
   });
 });

@@ -92,7 +92,7 @@ export function historyKey(endpoint: string, metric: string): string {
 type MeasuredValues = Pick<ParsedRun, "aggregate" | "endpoints" | "metrics">;
 
 /** Each (endpoint, metric) value a run reports, by `historyKey`: the aggregate (with the run-level metrics) and each endpoint. */
-function eachSeriesValue(run: MeasuredValues, add: (key: string, value: number) => void): void {
+function eachTrendValue(run: MeasuredValues, add: (key: string, value: number) => void): void {
   const read = (endpoint: string, metric: string, value: number | null) => {
     if (value !== null && Number.isFinite(value)) add(historyKey(endpoint, metric), value);
   };
@@ -108,10 +108,10 @@ function eachSeriesValue(run: MeasuredValues, add: (key: string, value: number) 
  * oldest first): the aggregate (with the run-level metrics) and each endpoint, every compared and
  * custom metric a run reports.
  */
-export function seriesValues(runs: readonly MeasuredValues[]): Map<string, number[]> {
+export function trendValues(runs: readonly MeasuredValues[]): Map<string, number[]> {
   const history = new Map<string, number[]>();
   for (const run of runs) {
-    eachSeriesValue(run, (key, value) => {
+    eachTrendValue(run, (key, value) => {
       const values = history.get(key);
       if (values) values.push(value);
       else history.set(key, [value]);
@@ -128,19 +128,19 @@ export function seriesValues(runs: readonly MeasuredValues[]): Map<string, numbe
 export type SeriesRegimeStart = { endpoint: string; metric: string; runId: string } | { at: number };
 
 /**
- * The 1 vs 1 noise history of each (endpoint, metric): `seriesValues` of the runs (oldest first, each
+ * The 1 vs 1 noise history of each (endpoint, metric): `trendValues` of the runs (oldest first, each
  * with its id and start time), each key's values since its own last known change at or before `until`
  * (the judged run's start), as stats/noise-band.ts `sinceLastKnownChange` cuts them. 1 vs 1 then learns
  * from their latest runs after any change point detected in them (`noiseHistory`, metric-comparison.ts).
  */
-export function seriesValuesSinceChanges(
+export function trendValuesSinceChanges(
   runs: readonly { runId: string; time: number; run: MeasuredValues }[],
   starts: readonly SeriesRegimeStart[],
   until: number,
 ): Map<string, number[]> {
   const points = new Map<string, { runId: string; time: number; value: number }[]>();
   for (const { runId, time, run } of runs) {
-    eachSeriesValue(run, (key, value) => {
+    eachTrendValue(run, (key, value) => {
       const list = points.get(key);
       if (list) list.push({ runId, time, value });
       else points.set(key, [{ runId, time, value }]);

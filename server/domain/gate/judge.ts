@@ -6,7 +6,7 @@
  * before storing it; GET …/verdict and the run page on the stored run.
  */
 import type { ComparableRun, Comparison, CompareOptions, MetricComparison } from "../compare/compare-runs";
-import { compareRuns, seriesValues } from "../compare/compare-runs";
+import { compareRuns, trendValues } from "../compare/compare-runs";
 import { comparisonKindOf, describeChangeStatus, explainInconclusive, headlineChanges, leaningSlowdownsOf, namedChangesOf } from "../compare/gate-summary";
 import type { NamedChange } from "../compare/gate-summary";
 import type { FailOnValue } from "../fail-on";
@@ -174,7 +174,7 @@ export function thresholdsOf(run: Pick<ParsedRun, "thresholds">): GateInput["thr
 
 /** Each (endpoint, metric)'s values over the runs, oldest first: the series' longer-run noise. */
 function seriesHistory(runs: readonly ComparableRun[]): Map<string, number[]> {
-  return seriesValues([...runs].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)));
+  return trendValues([...runs].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)));
 }
 
 const isUnjudged = (why: ReturnType<typeof explainInconclusive>) => why !== null && why.kind !== "undecided";

@@ -1,6 +1,6 @@
 import type { ReadDb } from "../../db";
 import type { ComparableRun, CompareOptions } from "../../domain/compare/compare-runs";
-import { compareRuns, seriesValuesSinceChanges } from "../../domain/compare/compare-runs";
+import { compareRuns, trendValuesSinceChanges } from "../../domain/compare/compare-runs";
 import type { SeriesRegimeStart } from "../../domain/compare/compare-runs";
 import { AGGREGATE_NAME } from "../../domain/run";
 import { NOISE_HISTORY_RUNS } from "../../domain/stats/noise-band";
@@ -111,7 +111,7 @@ async function noiseHistory(db: ReadDb, projectId: string, base: ComparableRun, 
     ...changes.map((change) => ({ endpoint: change.endpoint?.name ?? AGGREGATE_NAME, metric: change.metric, runId: change.firstRunId })),
     ...markers.map((marker) => ({ at: marker.at.getTime() })),
   ];
-  return seriesValuesSinceChanges(runs, starts, before.getTime());
+  return trendValuesSinceChanges(runs, starts, before.getTime());
 }
 
 /** Two selections of a project's runs, compared (no side may be empty: see compareProjectRuns). */
