@@ -1,6 +1,13 @@
+import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+
+/** A module's files are reached through its face: `server/services/<module>` and `server/domain/parsers/<tool>`, never a file inside. */
+const DEEP_IMPORTS = [
+  { group: ["**/services/*/*"], message: "A feature module is used through its public face (`server/services/<module>`, its index.ts), never its files." },
+  { group: ["**/parsers/*/*", "!**/parsers/fixtures/**"], message: "A tool's parsers are used through its folder's index.ts (its descriptor and parse functions), never its files." },
+];
 
 /**
  * The feature modules of server/services (docs/architecture.md, "Feature modules"), lowest first: each may
@@ -22,10 +29,36 @@ const moduleBoundaries = SERVICE_MODULES.map((name, rank) => ({
             group: [`../${above}`, `../${above}/**`],
             message: `server/services/${name} is below ${above} (SERVICE_MODULES in eslint.config.js): move what both need down, or the caller up.`,
           })),
+          DEEP_IMPORTS[1],
           {
             group: SERVICE_MODULES.filter((other) => other !== name).map((other) => `../${other}/*`),
             message: "Another module is used through its public face (`../<module>`, its index.ts), never its files.",
           },
+        ],
+      },
+    ],
+  },
+}));
+
+/** The parsers' tool folders (docs/architecture.md, "Feature modules"): each stands alone on the shared readers at the top of parsers/. */
+const PARSER_TOOLS = readdirSync(new URL("./server/domain/parsers", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== "fixtures")
+  .map((entry) => entry.name);
+
+const toolBoundaries = PARSER_TOOLS.map((tool) => ({
+  files: [`server/domain/parsers/${tool}/**/*.ts`],
+  ignores: ["**/*.test.ts"],
+  rules: {
+    "@typescript-eslint/no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          ...DEEP_IMPORTS,
+          {
+            group: PARSER_TOOLS.filter((other) => other !== tool).flatMap((other) => [`../${other}`, `../${other}/**`]),
+            message: "A tool's parsers stand alone: what two tools share lives at the top of server/domain/parsers.",
+          },
+          { group: ["../index", "../tools", "../detect", "../format-list", "../resolution"], message: "The registries are built from the tools; a tool never imports them back." },
         ],
       },
     ],
@@ -207,11 +240,10 @@ export default tseslint.config(
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
-          patterns: [
-            { group: ["**/services/*/*"], message: "A feature module is used through its public face (`server/services/<module>`, its index.ts), never its files." },
-          ],
+          patterns: DEEP_IMPORTS,
         },
       ],
     },
   },
+  ...toolBoundaries,
 );
