@@ -60,7 +60,7 @@ export async function runDetectionNow(database: Database): Promise<void> {
 
 /** Regressions the detector opened in a project. */
 export async function openedRegressions(db: PrismaClient, slug: string) {
-  return db.regression.findMany({
+  return db.change.findMany({
     where: { project: { slug }, kind: "regression" },
     select: { id: true, status: true, metric: true, deltaPct: true, endpoint: { select: { name: true } }, firstRun: { select: { id: true } } },
   });

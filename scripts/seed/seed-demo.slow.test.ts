@@ -140,7 +140,7 @@ describe("seedDemo", () => {
   it.each([HTTP_PROJECT, GRPC_PROJECT])(
     "opens regressions in %s's inbox at main's slowdown, as real uploads would",
     async (slug) => {
-      const regressions = await database.prisma.regression.findMany({
+      const regressions = await database.prisma.change.findMany({
         where: { project: { slug }, kind: "regression", status: "open" },
         select: { metric: true, deltaPct: true, firstRun: { select: { startedAt: true, gitBranch: true } } },
       });
@@ -178,13 +178,13 @@ describe("seedDemo", () => {
   });
 
   it("adds nothing when run again: every run is replayed", async () => {
-    const regressionsBefore = await database.prisma.regression.count();
+    const regressionsBefore = await database.prisma.change.count();
     const countBefore = await database.prisma.run.count();
     const again = await seedDemo(database.prisma, { now: new Date(NOW.getTime() + 3 * 86_400_000) });
     expect(again).toMatchObject({ runs: first.runs, created: 0, replayed: first.runs });
     expect(await database.prisma.run.count()).toBe(countBefore);
     expect(await database.prisma.project.count()).toBe(3);
-    expect(await database.prisma.regression.count()).toBe(regressionsBefore);
+    expect(await database.prisma.change.count()).toBe(regressionsBefore);
   }, 120_000);
 
   it("leaves alone a project of the same slug that is not demo data", async () => {

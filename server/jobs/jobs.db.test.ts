@@ -62,7 +62,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     const project = await db.project.findUniqueOrThrow({ where: { slug } });
     // Not found by the upload itself any more: nothing until the jobs run. The 20 uploads, faster than any
     // worker, coalesced into one waiting job for the series (it detects at the newest run).
-    expect(await db.regression.count({ where: { projectId: project.id } })).toBe(0);
+    expect(await db.change.count({ where: { projectId: project.id } })).toBe(0);
     expect((await jobsOf(db, "detect-regressions", project.id)).map((job) => job.state)).toEqual(["created"]);
 
     const ran = await runQueuedJobs({
@@ -71,7 +71,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
       webhook: { fetch: () => Promise.resolve(new Response(null, { status: 204 })) },
     });
     expect(ran.failed).toBe(0);
-    const regressions = await db.regression.findMany({
+    const regressions = await db.change.findMany({
       where: { projectId: project.id, kind: "regression" },
       include: { firstRun: true },
     });
@@ -105,7 +105,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     expect(await statesOf()).toEqual(["completed", "completed", "completed"]);
     expect(results.every((result) => result.failed === 0)).toBe(true);
     for (const slug of slugs) {
-      const regressions = await db.regression.findMany({ where: { project: { slug }, kind: "regression" } });
+      const regressions = await db.change.findMany({ where: { project: { slug }, kind: "regression" } });
       expect(regressions.map((regression) => regression.metric)).toEqual(["p95"]);
     }
     await other.stop();
@@ -121,7 +121,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     const project = await db.project.findUniqueOrThrow({ where: { slug } });
     expect((await jobsOf(db, "detect-regressions", project.id)).map((job) => job.state)).toEqual(["created"]);
     expect((await runQueuedJobs({ db, queue })).failed).toBe(0);
-    const regressions = await db.regression.findMany({ where: { projectId: project.id, kind: "regression" } });
+    const regressions = await db.change.findMany({ where: { projectId: project.id, kind: "regression" } });
     expect(regressions.map((regression) => [regression.metric, regression.firstRunId])).toEqual([["p95", runs[15]!.id]]);
   });
 
@@ -144,7 +144,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     await new Promise((resolve) => setTimeout(resolve, 100));
     const second = record(Promise.resolve());
     expect((await Promise.all([first, second])).sort()).toEqual([0, 1]);
-    expect(await db.regression.count({ where: { projectId: project.id, kind: "regression" } })).toBe(1);
+    expect(await db.change.count({ where: { projectId: project.id, kind: "regression" } })).toBe(1);
   });
 
   it.runIf(target.kind === "postgres")("an upload coalesced into the waiting job keeps it from starting until the upload commits", async () => {
@@ -179,7 +179,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     expect((await jobsOf(db, "redetect-project", project.id)).map((job) => job.state)).toEqual(["created"]);
     expect((await runQueuedJobs({ db, queue })).failed).toBe(0);
     expect((await jobsOf(db, "redetect-project", project.id))[0]?.output).toEqual({ series: 1 });
-    expect(await db.regression.count({ where: { projectId: project.id, kind: "regression" } })).toBe(1);
+    expect(await db.change.count({ where: { projectId: project.id, kind: "regression" } })).toBe(1);
   });
 
   it("the activity shows a failed job's message, not its stack nor a URL's secret path", async () => {

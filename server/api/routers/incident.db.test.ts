@@ -17,7 +17,7 @@ describe.each(testDatabaseTargets())("incident router on $name", ({ target }) =>
       select: { id: true },
     });
     const regression = (metric: string, beforeValue: number, afterValue: number, returnRunId: string | null) =>
-      database().prisma.regression.create({
+      database().prisma.change.create({
         data: {
           projectId: seeded.projectId,
           metric,
@@ -34,7 +34,7 @@ describe.each(testDatabaseTargets())("incident router on $name", ({ target }) =>
       });
     await regression("p50", 10, 12, null);
     await regression("p95", 20, 30, runIds[6]!);
-    await database().prisma.regression.create({
+    await database().prisma.change.create({
       data: { projectId: seeded.projectId, metric: "p99", kind: "improvement", firstRunId: runIds[5]!, beforeValue: 40, afterValue: 30, deltaPct: -25, pValue: 0.001 },
     });
     return { ...seeded, runIds };

@@ -9,7 +9,7 @@ describe.each(testDatabaseTargets())("regression router on $name", ({ target }) 
   async function seedRegression(prefix: string, kind: "regression" | "improvement" = "regression") {
     const seeded = await seedProjectWithToken(database().prisma, prefix);
     const runIds = await createNightlyRuns(database().prisma, seeded.projectId, 4);
-    const regression = await database().prisma.regression.create({
+    const regression = await database().prisma.change.create({
       data: { projectId: seeded.projectId, metric: "p95", kind, firstRunId: runIds[2]!, beforeValue: 10, afterValue: 15, deltaPct: 50, pValue: 0.001 },
       select: { id: true },
     });

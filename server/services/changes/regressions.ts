@@ -23,9 +23,9 @@ export const REGRESSION_SELECT = {
   firstRunId: true,
   endpoint: { select: { name: true, protocol: true } },
   firstRun: { select: { label: true, round: true, startedAt: true, gitCommit: true, gitBranch: true } },
-} satisfies Prisma.RegressionSelect;
+} satisfies Prisma.ChangeSelect;
 
-export type RegressionRow = Prisma.RegressionGetPayload<{ select: typeof REGRESSION_SELECT }>;
+export type RegressionRow = Prisma.ChangeGetPayload<{ select: typeof REGRESSION_SELECT }>;
 export interface RegressionLinks {
   /** The runs before the change vs the runs from it on; null without both. */
   comparePath: string | null;
@@ -41,7 +41,7 @@ export async function listRegressions(
   filter: { status?: z.infer<typeof regressionStatusSchema>; kind?: "regression" | "improvement" } = {},
   take = 200,
 ): Promise<RegressionRow[]> {
-  return db.regression.findMany({
+  return db.change.findMany({
     where: { projectId, ...(filter.status && { status: filter.status }), ...(filter.kind && { kind: filter.kind }) },
     select: REGRESSION_SELECT,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -74,11 +74,11 @@ export async function setRegressionStatus(
   change: z.infer<typeof updateRegressionSchema>,
 ): Promise<RegressionWithLinks> {
   const project = await requireProject(db, projectSlug);
-  const updated = await db.regression.updateMany({
+  const updated = await db.change.updateMany({
     where: { id: regressionId, projectId: project.id },
     data: { status: change.status, statusChangedAt: new Date(), statusChangedBy: change.by ?? "admin" },
   });
-  const row = updated.count === 0 ? null : await db.regression.findUnique({ where: { id: regressionId }, select: REGRESSION_SELECT });
+  const row = updated.count === 0 ? null : await db.change.findUnique({ where: { id: regressionId }, select: REGRESSION_SELECT });
   if (!row) throw notFound(`Regression "${regressionId}"`);
   const [withLinks] = await withRegressionLinks(db, project, [row]);
   return withLinks!;
@@ -138,9 +138,9 @@ const INCIDENT_REGRESSION_SELECT = {
   endpointId: true,
   returnRunId: true,
   returnRun: { select: RETURN_RUN_SELECT },
-} satisfies Prisma.RegressionSelect;
+} satisfies Prisma.ChangeSelect;
 
-export type IncidentRegressionRow = Prisma.RegressionGetPayload<{ select: typeof INCIDENT_REGRESSION_SELECT }> & { links: RegressionLinks };
+export type IncidentRegressionRow = Prisma.ChangeGetPayload<{ select: typeof INCIDENT_REGRESSION_SELECT }> & { links: RegressionLinks };
 
 /**
  * The regressions of some incidents, oldest first, each with its links: what the incident views and the
@@ -152,7 +152,7 @@ export async function listIncidentRegressions(
   incidentIds: readonly string[],
 ): Promise<IncidentRegressionRow[]> {
   if (incidentIds.length === 0) return [];
-  const rows = await db.regression.findMany({
+  const rows = await db.change.findMany({
     where: { incidentId: { in: [...incidentIds] } },
     select: INCIDENT_REGRESSION_SELECT,
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],

@@ -246,7 +246,7 @@ describe.each(testDatabaseTargets())("compare 1 vs 1: the noise band since the s
     // Without a recorded change the 11 runs before the base are too few for detection (12): all are learnt from.
     expect((await p95Of()).noiseBandPct).not.toBeNull();
 
-    const regression = await database.prisma.regression.create({
+    const regression = await database.prisma.change.create({
       data: { projectId: project.id, endpointId: endpoint.id, metric: "p95", kind: "regression", firstRunId: runIds[8]!, beforeValue: 20, afterValue: 30, deltaPct: 50 },
       select: { id: true },
     });
@@ -256,7 +256,7 @@ describe.each(testDatabaseTargets())("compare 1 vs 1: the noise band since the s
     expect(cut.noiseBandPct).toBeNull();
     expect(cut.reason).toMatch(/need 5 history points on the base branch to learn the noise band, have 3$/);
 
-    await database.prisma.regression.update({ where: { id: regression.id }, data: { status: "dismissed" } });
+    await database.prisma.change.update({ where: { id: regression.id }, data: { status: "dismissed" } });
     expect((await p95Of()).noiseBandPct).not.toBeNull();
   });
 

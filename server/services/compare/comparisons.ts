@@ -97,7 +97,7 @@ async function noiseHistory(db: ReadDb, projectId: string, base: ComparableRun, 
   const runIds = previous.map((run) => run.id);
   const [loaded, changes, markers] = await Promise.all([
     loadParsedRuns(db, projectId, runIds),
-    db.regression.findMany({
+    db.change.findMany({
       where: { projectId, firstRunId: { in: runIds }, status: { not: "dismissed" } },
       select: { firstRunId: true, metric: true, endpoint: { select: { name: true } } },
     }),

@@ -202,7 +202,7 @@ export async function updateIncidents(
       });
       // Only where the gate's reading changes (open → investigating leaves a per-regression override alone).
       if (stateChanged && regressionStatusOf(to) !== regressionStatusOf(row.state)) {
-        await tx.regression.updateMany({
+        await tx.change.updateMany({
           where: { incidentId: row.id },
           data: { status: regressionStatusOf(to), statusChangedAt: now, statusChangedBy: by },
         });
@@ -295,7 +295,7 @@ export async function attachToIncidents(
     } else if (!opened.includes(incident.id) && !joined.includes(incident.id)) {
       joined.push(incident.id);
     }
-    await tx.regression.update({ where: { id: regression.id }, data: { incidentId: incident.id }, select: { id: true } });
+    await tx.change.update({ where: { id: regression.id }, data: { incidentId: incident.id }, select: { id: true } });
   }
   return { opened, joined };
 }
@@ -317,14 +317,14 @@ export async function markReturns(
     const at = improvement.seriesRunIds.indexOf(improvement.firstRunId);
     const earlier = improvement.seriesRunIds.slice(0, at);
     if (earlier.length === 0) continue;
-    const candidates = await tx.regression.findMany({
+    const candidates = await tx.change.findMany({
       where: { projectId, kind: "regression", endpointId: improvement.endpointId, metric: improvement.metric, returnRunId: null, firstRunId: { in: earlier } },
       select: { id: true, firstRunId: true, beforeValue: true, afterValue: true },
     });
     const latest = candidates.sort((a, b) => earlier.indexOf(b.firstRunId) - earlier.indexOf(a.firstRunId))[0];
     // Back only when the new level is the old one (within the minimum effect), not a partial undo.
     if (!latest || !isBackAtLevel(latest, improvement.afterValue, minEffectPct)) continue;
-    await tx.regression.update({ where: { id: latest.id }, data: { returnRunId: improvement.firstRunId }, select: { id: true } });
+    await tx.change.update({ where: { id: latest.id }, data: { returnRunId: improvement.firstRunId }, select: { id: true } });
     marked += 1;
   }
   return marked;

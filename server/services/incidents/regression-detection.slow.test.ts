@@ -43,7 +43,7 @@ describe.each(testDatabaseTargets())("change-point regressions on $name", ({ tar
     const series = [...generateNormalSample(random, 40, 100, 0.05), ...generateNormalSample(random, 20, 130, 0.05)];
     const slug = uniqueSlug("step");
     const runIds = await replayHistory(database, slug, series);
-    const regressions = await database.prisma.regression.findMany({ where: { project: { slug } }, include: { endpoint: true } });
+    const regressions = await database.prisma.change.findMany({ where: { project: { slug } }, include: { endpoint: true } });
     const opened = regressions.filter((regression) => regression.kind === "regression");
     expect(opened).toHaveLength(1);
     const endpointRegression = opened[0]!;
@@ -68,7 +68,7 @@ describe.each(testDatabaseTargets())("change-point regressions on $name", ({ tar
       const at = new Date(startedAt.getTime() - 60_000).toISOString();
       await createMarker(database.prisma, { kind: "admin" }, slug, { text: "pool size 20 → 10", kind: "change", at });
     });
-    const opened = await database.prisma.regression.findMany({ where: { project: { slug }, kind: "regression" } });
+    const opened = await database.prisma.change.findMany({ where: { project: { slug }, kind: "regression" } });
     expect(opened).toHaveLength(1);
     expect(Math.abs(runIds.indexOf(opened[0]!.firstRunId) - 70)).toBeLessThanOrEqual(1);
   }, 180_000);
@@ -84,13 +84,13 @@ describe.each(testDatabaseTargets())("change-point regressions on $name", ({ tar
     );
     const slug = uniqueSlug("sweep");
     await replayHistory(database, slug, series, undefined, vusOf);
-    expect(await database.prisma.regression.count({ where: { project: { slug } } })).toBe(0);
+    expect(await database.prisma.change.count({ where: { project: { slug } } })).toBe(0);
   }, 180_000);
 
   it("a flat history of 500 runs with the same noise opens none", async () => {
     const series = generateNormalSample(createSeededRandom(500), 500, 100, 0.05);
     const slug = uniqueSlug("flat");
     await replayHistory(database, slug, series);
-    expect(await database.prisma.regression.count({ where: { project: { slug } } })).toBe(0);
+    expect(await database.prisma.change.count({ where: { project: { slug } } })).toBe(0);
   }, 600_000);
 });

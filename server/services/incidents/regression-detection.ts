@@ -102,7 +102,7 @@ export async function findChangeCandidates(
   // Regressions in the window whose series has not come back yet: the series is also searched from each
   // one's first run on, where a return (a step back) is a single change. Over the whole window a step up
   // and back down is a bump, which a search for the best single split may not find at all.
-  const unreturned = await db.regression.findMany({
+  const unreturned = await db.change.findMany({
     where: { projectId: project.id, kind: "regression", returnRunId: null, firstRunId: { in: runIds } },
     select: { endpointId: true, metric: true, firstRunId: true },
   });
@@ -155,7 +155,7 @@ export async function recordChanges(
   if (candidates.length === 0) return { opened, improvements, incidentsOpened: [] };
   const newRegressions: (ChangeCandidate & { id: string })[] = [];
   const newImprovements: (ChangeCandidate & { id: string })[] = [];
-  const existing = await tx.regression.findMany({
+  const existing = await tx.change.findMany({
     where: { projectId, firstRunId: { in: [...new Set(candidates.flatMap((candidate) => candidate.seriesRunIds))] } },
     select: { endpointId: true, metric: true, firstRunId: true },
   });
@@ -169,7 +169,7 @@ export async function recordChanges(
     );
     if (isKnown) continue;
     const { seriesRunIds: _runIds, ...change } = candidate;
-    const created = await tx.regression.create({
+    const created = await tx.change.create({
       data: { projectId, ...change, detectorVersion: DETECTOR_VERSION, status: "open" },
       select: { id: true },
     });

@@ -61,7 +61,7 @@ async function seedIncident(db: PrismaClient, webhook: { url: string | null; for
     select: { id: true },
   });
   await db.incidentEvent.create({ data: { incidentId: incident.id, by: "detector", toState: "open", at: new Date("2025-11-15T09:30:00Z") } });
-  const regression = await db.regression.create({
+  const regression = await db.change.create({
     data: {
       projectId: project.id,
       endpointId: endpoint.id,

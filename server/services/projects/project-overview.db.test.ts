@@ -84,7 +84,7 @@ describe.each(testDatabaseTargets())("project overview on $name", ({ target }) =
   it("counts the open regressions and checks the upload schedule for the banners", async () => {
     const overview = await getProjectOverview(database.prisma, slug);
     expect(overview?.openRegressions).toBe(
-      await database.prisma.regression.count({ where: { project: { slug }, kind: "regression", incident: { state: { in: ["open", "investigating"] } } } }),
+      await database.prisma.change.count({ where: { project: { slug }, kind: "regression", incident: { state: { in: ["open", "investigating"] } } } }),
     );
     // 35 hourly runs in November 2026, read now: a schedule that has stopped.
     expect(overview?.freshness.status).toBe("missing");

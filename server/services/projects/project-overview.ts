@@ -169,9 +169,9 @@ export async function getProjectOverview(db: ReadDb, projectSlug: string) {
     findSeriesGates(db, [project]),
     listRuns(db, project.id, { limit: RECENT_RUNS }),
     checkProjectFreshness(db, project.id, generatedAt),
-    db.regression.count({ where: { projectId: project.id, kind: "regression", incident: { state: { in: [...ACTIVE_STATES] } } } }),
+    db.change.count({ where: { projectId: project.id, kind: "regression", incident: { state: { in: [...ACTIVE_STATES] } } } }),
     db.incident.count({ where: { projectId: project.id, state: { in: [...ACTIVE_STATES] } } }),
-    db.regression.count({
+    db.change.count({
       where: { projectId: project.id, kind: "regression", returnRunId: null, incident: { state: { in: ["fixed", "backed_out"] } } },
     }),
   ]);

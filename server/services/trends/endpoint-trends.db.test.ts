@@ -243,7 +243,7 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
     const incident = await database.prisma.incident.create({
       data: { projectId: project.id, number: 1, firstRunId: marked[1]!, state: "investigating", detectorVersion: 1 },
     });
-    await database.prisma.regression.createMany({
+    await database.prisma.change.createMany({
       data: [
         { ...change, kind: "regression", firstRunId: marked[1]!, deltaPct: 300, incidentId: incident.id },
         { ...change, kind: "improvement", firstRunId: marked[2]!, deltaPct: -87.54 },

@@ -14,7 +14,7 @@ import { OVERLAY_METRIC } from "../../domain/series/trend-overlay";
  */
 export async function findMarkerSources(db: ReadDb, projectId: string, endpointId: number | null) {
   const [changes, pins, annotations] = await Promise.all([
-    db.regression.findMany({
+    db.change.findMany({
       where: { projectId, endpointId, status: { not: "dismissed" } },
       select: { firstRunId: true, metric: true, kind: true, deltaPct: true, incident: { select: { number: true, state: true } } },
     }),

@@ -120,7 +120,7 @@ describe.each(testDatabaseTargets())("trend overlay on $name", ({ target }) => {
     await seedRun(database, stepSlug, { hour: 16.5, branch: "feature/fast", p95: 2 });
     const project = await database.prisma.project.findUniqueOrThrow({ where: { slug: stepSlug }, select: { id: true } });
     const endpoint = await database.prisma.endpoint.findFirstOrThrow({ where: { projectId: project.id }, select: { id: true } });
-    await database.prisma.regression.create({
+    await database.prisma.change.create({
       data: { projectId: project.id, endpointId: endpoint.id, metric: "p95", kind: "regression", firstRunId: ids[8]!, beforeValue: 2, afterValue: 6, deltaPct: 200 },
     });
     const data = await getEndpointTrends(database.prisma, {
