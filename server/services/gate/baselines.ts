@@ -104,7 +104,7 @@ async function findSeriesChanges(
       take: 10,
       select: { at: true, text: true, createdAt: true },
     }),
-    db.regression.findMany({
+    db.change.findMany({
       where: { projectId, firstRun: { tool: series.tool, label: series.label, gitBranch: series.branch, testbed: series.testbed, startedAt: { lte: until } } },
       orderBy: { firstRun: { startedAt: "desc" } },
       take: 200,
