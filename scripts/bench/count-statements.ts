@@ -6,7 +6,7 @@
 import pg from "pg";
 import { openDatabase } from "../../server/db";
 import { runMetadataSchema } from "../../server/domain/parsers";
-import { admit } from "../../server/http/auth";
+import { admit, clientAddress } from "../../server/http/auth";
 import { authorizeUpload, uploadOfFiles, uploadRun } from "../../server/services/ingest";
 import { DEFAULT_POSTGRES_URL, preparePostgres } from "./backends";
 import { synthesizeWideSummary } from "./scale";
@@ -35,7 +35,7 @@ const upload = async (round: number, log: boolean) => {
   statements.length = 0;
   const principal = await admit(request, db, "upload");
   const admitted = statements.length;
-  const target = await authorizeUpload(db, principal, slug);
+  const target = await authorizeUpload(db, principal, slug, clientAddress(request));
   const authorized = statements.length;
   await uploadRun(db, {
     target,

@@ -38,12 +38,6 @@ async function requireRead(request: Request, db: PrismaClient, target: ReadTarge
   return principal;
 }
 
-/** Counts an upload against its token's and its address's limits (429 over either). */
-async function takeUploadLimit(request: Request, db: PrismaClient, principal: Principal): Promise<void> {
-  const token = principal.kind === "project-token" ? `token:${principal.tokenId}` : `principal:${principal.kind}`;
-  await takeRateLimit(db, "upload", [token, clientAddress(request)]);
-}
-
 /**
  * Who may call a REST route, checked before its handler runs (and so before it reads the body):
  * - "read": counted against the read limit, then open unless the server is private (requireRead); a
@@ -51,7 +45,8 @@ async function takeUploadLimit(request: Request, db: PrismaClient, principal: Pr
  * - "write": the caller's bearer token becomes a principal (none: anonymous), and the service the route
  *   calls applies its own rule to it (the admin, or a token of the project): the service takes it.
  * - "admin": the admin token, checked here, for routes whose services take no principal.
- * - "upload": as "write", then counted against the upload limits of the token and of the address.
+ * - "upload": as "write"; the route's authorizeUpload (services/ingest) then counts the upload against the
+ *   limits of the token and of the address (clientAddress) in the statement that reads the project.
  * A write with no token at all ("write", "admin", "upload") is refused (401) before its body is read.
  */
 export type RouteAccess = "read" | "write" | "admin" | "upload";
@@ -63,6 +58,5 @@ export async function admit(request: Request, db: PrismaClient, access: RouteAcc
   // No write takes an anonymous caller: refused here, before the handler reads a byte of the body.
   if (principal.kind === "anonymous") requireToken(access === "upload" ? "Uploading" : "This call");
   if (access === "admin") requireAdmin(principal);
-  if (access === "upload") await takeUploadLimit(request, db, principal);
   return principal;
 }

@@ -4,10 +4,10 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { SESSION_COOKIE, SHARE_HEADER } from "../../domain/share";
 import { parseRunSelector } from "../../domain/compare/selector";
 import { ServiceError } from "../platform";
-import { checkAuthFailures, recordAuthFailure } from "../platform";
+import { authFailureLimit, checkAuthFailures, recordAuthFailure } from "../platform";
 import type { ShareScope } from "./sessions";
 import { sessionRoleOf, shareScopeOf } from "./sessions";
-import { findActiveToken, touchToken } from "./tokens";
+import { findAndTouchActiveToken } from "./tokens";
 
 /**
  * Who is calling, and what they may do: the rules both transports apply (REST and tRPC read the same
@@ -70,12 +70,26 @@ export function credentialsOfHeaders(headers: Headers): Credentials {
  * read or project; an unknown one is refused), then a signed-in session, then a share link. Forged or
  * expired sessions and share links count as none.
  */
-async function resolvePrincipal(db: PrismaClient, credentials: Credentials): Promise<Principal> {
-  const token = bearerTokenOf(credentials.authorization ?? null);
+async function resolvePrincipal(db: PrismaClient, credentials: Credentials, limitedAddress: string | null = null): Promise<Principal> {
+  // The failed-authentication limit (limitedAddress: the caller's, when limited) is checked before any
+  // token is: with the token's lookup in one statement (authenticateToken), on its own otherwise.
+  const checkFailures = async () => {
+    if (limitedAddress !== null) await checkAuthFailures(db, limitedAddress);
+  };
+  let token: string | null;
+  try {
+    token = bearerTokenOf(credentials.authorization ?? null);
+  } catch (error) {
+    await checkFailures();
+    throw error;
+  }
   if (token !== null) {
     const readToken = getEnv().BENCHTRACK_READ_TOKEN;
-    if (readToken && sameSecret(token, readToken)) return { kind: "reader" };
-    return authenticateToken(db, token);
+    if (readToken && sameSecret(token, readToken)) {
+      await checkFailures();
+      return { kind: "reader" };
+    }
+    return authenticateToken(db, token, limitedAddress);
   }
   const role = await sessionRoleOf(credentials.session);
   if (role === "admin") return { kind: "admin" };
@@ -231,16 +245,23 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-/** The principal a bearer token stands for (null: no token); an unknown or revoked token is refused. */
-export async function authenticateToken(db: PrismaClient, token: string | null): Promise<Principal> {
+/**
+ * The principal a bearer token stands for (null: no token); an unknown or revoked token is refused. A
+ * project token is looked up and its last use set in one statement, which also checks the
+ * failed-authentication limit of `limitedAddress` (null: not limited) first: over it, 429 and nothing
+ * looked at.
+ */
+export async function authenticateToken(db: PrismaClient, token: string | null, limitedAddress: string | null = null): Promise<Principal> {
   if (token === null) return { kind: "anonymous" };
   const adminToken = getEnv().BENCHTRACK_ADMIN_TOKEN;
-  if (adminToken && sameSecret(token, adminToken)) return { kind: "admin" };
-  const projectToken = await findActiveToken(db, token);
-  if (projectToken) {
-    await touchToken(db, projectToken.id);
-    return { kind: "project-token", tokenId: projectToken.id, projectId: projectToken.projectId };
+  if (adminToken && sameSecret(token, adminToken)) {
+    if (limitedAddress !== null) await checkAuthFailures(db, limitedAddress);
+    return { kind: "admin" };
   }
+  const failures = limitedAddress === null ? null : authFailureLimit(limitedAddress);
+  const found = await findAndTouchActiveToken(db, token, failures);
+  if (found.blocked && failures) throw failures.refusal();
+  if (found.token) return { kind: "project-token", tokenId: found.token.id, projectId: found.token.projectId };
   throw new ServiceError("unauthorized", `The token is not valid (unknown or revoked).${noAdminTokenNote()}`);
 }
 
@@ -336,9 +357,8 @@ export function safeNextPath(next: string | null | undefined): string {
  */
 export async function resolvePrincipalLimited(db: PrismaClient, credentials: Credentials, address: string | null): Promise<Principal> {
   const sendsToken = Boolean(credentials.authorization);
-  if (sendsToken && address !== null) await checkAuthFailures(db, address);
   try {
-    return await resolvePrincipal(db, credentials);
+    return await resolvePrincipal(db, credentials, sendsToken ? address : null);
   } catch (error) {
     if (address !== null && error instanceof ServiceError && error.code === "unauthorized") await recordAuthFailure(db, address);
     throw error;

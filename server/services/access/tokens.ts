@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
+import type { authFailureLimit } from "../platform";
 
 /**
  * Token secrets: how an upload token is made and recognised. The secret is shown once, at creation;
@@ -19,15 +20,30 @@ export function newTokenSecret(): { token: string; prefix: string; tokenHash: st
   return { token, prefix: token.slice(0, TOKEN_PREFIX.length + 6), tokenHash: hashToken(token) };
 }
 
-/** The live token with this secret, or null. */
-export async function findActiveToken(db: PrismaClient, token: string) {
-  if (!token.startsWith(TOKEN_PREFIX)) return null;
-  return db.apiToken.findFirst({
-    where: { tokenHash: hashToken(token), revokedAt: null },
-    select: { id: true, projectId: true },
-  });
-}
-
-export async function touchToken(db: PrismaClient, tokenId: string): Promise<void> {
-  await db.apiToken.update({ where: { id: tokenId }, data: { lastUsedAt: new Date() } });
+/**
+ * A bearer token's lookup as admission makes it, in one statement: unless the caller's address is over
+ * its failed-authentication limit (`failures`, null: not limited), the live token with this secret,
+ * its last use set to now. `blocked`: the address is over the limit (nothing was looked up or touched);
+ * `token`: the token, null when no live token has this secret.
+ */
+export async function findAndTouchActiveToken(
+  db: PrismaClient,
+  token: string,
+  failures: ReturnType<typeof authFailureLimit>,
+): Promise<{ blocked: boolean; token: { id: string; projectId: string } | null }> {
+  const hash = token.startsWith(TOKEN_PREFIX) ? hashToken(token) : null;
+  const [row] = await db.$queryRaw<{ blocked: boolean; id: string | null; projectId: string | null }[]>`
+    WITH blocked AS (
+      SELECT EXISTS (
+        SELECT 1 FROM rate_limits
+        WHERE key = ${failures?.key ?? null}::text AND window_start = ${failures?.windowStart ?? null}::timestamptz AND count >= ${failures?.limit ?? 0}::int
+      ) AS blocked
+    ),
+    touched AS (
+      UPDATE api_tokens SET last_used_at = ${new Date()}::timestamptz
+      WHERE token_hash = ${hash}::text AND revoked_at IS NULL AND NOT (SELECT blocked FROM blocked)
+      RETURNING id, project_id
+    )
+    SELECT blocked.blocked, touched.id, touched.project_id AS "projectId" FROM blocked LEFT JOIN touched ON true`;
+  return { blocked: row?.blocked ?? false, token: row?.id && row.projectId ? { id: row.id, projectId: row.projectId } : null };
 }

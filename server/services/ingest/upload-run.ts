@@ -5,7 +5,8 @@ import type { Principal } from "../access";
 import { requireUploadTo } from "../access";
 import type { IngestProject, JudgeUpload } from "./ingest-run";
 import { ingestRun } from "./ingest-run";
-import { findProject } from "../projects";
+import { projectBySlugSql } from "../projects";
+import { takeRateLimitWithRead } from "../platform";
 import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "../runs";
 import type { RunGateResult } from "../gate";
@@ -30,8 +31,14 @@ export interface UploadTarget {
   mayCreateProject: boolean;
 }
 
-export async function authorizeUpload(db: PrismaClient, principal: Principal, projectSlug: string): Promise<UploadTarget> {
-  const project = await findProject(db, projectSlug);
+/**
+ * The upload's admission after its caller is known (server/http/auth.ts admit): counted against the
+ * upload limits of its token and of `address` (the client's; null, an in-process call, is not limited:
+ * 429 over either), and the project read, in one statement; then whether this principal may upload there.
+ */
+export async function authorizeUpload(db: PrismaClient, principal: Principal, projectSlug: string, address: string | null = null): Promise<UploadTarget> {
+  const subjects = address === null ? [] : [principal.kind === "project-token" ? `token:${principal.tokenId}` : `principal:${principal.kind}`, address];
+  const [project = null] = await takeRateLimitWithRead<IngestProject>(db, "upload", subjects, projectBySlugSql(projectSlug));
   requireUploadTo(principal, project?.id ?? null);
   return { projectSlug, project, mayCreateProject: principal.kind === "admin" };
 }

@@ -95,7 +95,7 @@ async function countedUpload(slug: string, token: string, round: number, address
   recording = true;
   try {
     const principal = await admit(request, db, "upload");
-    const target = await authorizeUpload(db, principal, slug);
+    const target = await authorizeUpload(db, principal, slug, address);
     const admitted = statements.length;
     await uploadRun(db, {
       target,
@@ -121,8 +121,8 @@ async function countedUpload(slug: string, token: string, round: number, address
 }
 
 /** The bounds this upload keeps: raise them only with a reason the commit message gives. */
-const BOUNDS = { admission: 4, beforeTransaction: 8, transaction: 4, total: 16 };
-const PROJECT_TOKEN_ADMISSION = 6;
+const BOUNDS = { admission: 2, beforeTransaction: 8, transaction: 4, total: 14 };
+const PROJECT_TOKEN_ADMISSION = 2;
 
 describe("an upload's statements", () => {
   it("with the admin token: admission, the gate's history, a transaction of 4 round trips", async () => {

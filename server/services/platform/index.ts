@@ -10,5 +10,5 @@ export { ServiceError, notFound, toServiceError } from "./errors";
 export type { ErrorDetail, ServiceErrorCode } from "./errors";
 export { JOB_HEARTBEAT_SECONDS, JOB_LEASE_SECONDS, JOB_NAMES, JOB_QUEUES, RETENTION_CRON, jobQueueFor, jobQueueOf } from "./job-queue";
 export type { CoalescedJob, JobData, JobName, JobQueue } from "./job-queue";
-export { checkAuthFailures, clientAddressOf, recordAuthFailure, takeRateLimit } from "./rate-limits";
+export { authFailureLimit, checkAuthFailures, clientAddressOf, recordAuthFailure, takeRateLimit, takeRateLimitWithRead } from "./rate-limits";
 export { chooseReader, currentWalPosition, readWithPrimaryFallback, shouldRetryOnPrimary, walPositionHeaders, walPositionOf } from "./read-replicas";

@@ -1,5 +1,6 @@
 import { getEnv } from "../../env";
 import type { PrismaClient } from "../../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
 import { ServiceError } from "./errors";
 
 /**
@@ -69,6 +70,60 @@ export async function takeRateLimit(db: PrismaClient, kind: RateLimitKind, subje
   for (const subject of subjects) {
     if ((await bump(db, `${kind}:${subject}`, start)) > limit) throw tooMany(kind, limit, retryAfterSeconds);
   }
+}
+
+/**
+ * Counts a request of `kind` for each subject and runs `read` (a SELECT) in the same statement: one round
+ * trip where takeRateLimit and the read would take one each. As takeRateLimit, a subject is counted only
+ * while the ones before it are within the limit, and the first over it refuses (429); the read's rows
+ * come back otherwise. `read` must not name a column `bump_<n>` or `found__`.
+ */
+export async function takeRateLimitWithRead<Row>(
+  db: PrismaClient,
+  kind: RateLimitKind,
+  subjects: readonly string[],
+  read: Prisma.Sql,
+  now = Date.now(),
+): Promise<Row[]> {
+  const limit = limitOf(kind);
+  const counted = limit > 0 ? subjects : [];
+  const { start, retryAfterSeconds } = windowOf(now);
+  const bumps = counted.map((subject, index) => {
+    const within = index === 0 ? Prisma.empty : Prisma.sql`WHERE (SELECT count FROM bump_${Prisma.raw(String(index - 1))}) <= ${limit}`;
+    return Prisma.sql`bump_${Prisma.raw(String(index))} AS (
+      INSERT INTO rate_limits (key, window_start, count) SELECT ${`${kind}:${subject}`}::text, ${start}::timestamptz, 1 ${within}
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN rate_limits.window_start = EXCLUDED.window_start THEN rate_limits.count + 1 ELSE 1 END,
+        window_start = EXCLUDED.window_start
+      RETURNING count)`;
+  });
+  const counts = counted.map((_, index) => Prisma.sql`(SELECT count FROM bump_${Prisma.raw(String(index))}) AS bump_${Prisma.raw(String(index))}`);
+  const rows = await db.$queryRaw<(Row & { found__: boolean | null } & Record<string, unknown>)[]>`
+    WITH ${Prisma.join([...bumps, Prisma.sql`read AS (SELECT true AS found__, r.* FROM (${read}) r)`])}
+    SELECT ${Prisma.join([...counts, Prisma.sql`read.*`])} FROM (SELECT 1) AS one LEFT JOIN read ON true`;
+  for (let index = 0; index < counted.length; index++) {
+    const count = rows[0]?.[`bump_${index}`];
+    if (count !== null && count !== undefined && Number(count) > limit) throw tooMany(kind, limit, retryAfterSeconds);
+  }
+  return rows
+    .filter((row) => row.found__ === true)
+    .map((row) => {
+      const { found__: _found, ...rest } = row;
+      for (let index = 0; index < counted.length; index++) delete rest[`bump_${index}`];
+      return rest as unknown as Row;
+    });
+}
+
+/**
+ * The failed-authentication limit of a client address, for a statement that checks it beside its own
+ * work (a token's lookup: services/access/tokens.ts): the row's key, the window, the limit and the 429
+ * to answer when the address is over it; null when the limit is off.
+ */
+export function authFailureLimit(address: string, now = Date.now()): { key: string; windowStart: Date; limit: number; refusal: () => ServiceError } | null {
+  const limit = limitOf("auth-failure");
+  if (limit <= 0) return null;
+  const { start, retryAfterSeconds } = windowOf(now);
+  return { key: `auth-failure:${address}`, windowStart: start, limit, refusal: () => tooMany("auth-failure", limit, retryAfterSeconds) };
 }
 
 /** Refuses (429) a client address that failed authentication too often this window, before its token is checked. */

@@ -10,5 +10,5 @@ export { getJobActivity } from "./job-activity";
 export { getProjectOverview } from "./project-overview";
 export { createProject, getProjectSettings, getSettingsPage, updateProjectSettings } from "./project-settings";
 export { createProjectToken, listProjectTokens, revokeProjectToken } from "./project-tokens";
-export { findProject, hasOnlyBenchmarks, listProjectCards, listProjects, requireProject } from "./projects";
+export { findProject, hasOnlyBenchmarks, listProjectCards, listProjects, projectBySlugSql, requireProject } from "./projects";
 export { getProjectSlaPolicy, putSlaPolicy } from "./sla-policy";

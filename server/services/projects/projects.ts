@@ -123,6 +123,20 @@ export async function findProject(db: ReadDb, slug: string) {
   return db.project.findUnique({ where: { slug } });
 }
 
+/**
+ * findProject's read as SQL, for a statement that does more in the same round trip (the upload's
+ * admission: services/ingest/upload-run.ts): every column of the project row under its Prisma field
+ * name, so its rows are what findProject answers (projects.db.test.ts holds the two equal).
+ */
+export function projectBySlugSql(slug: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT id, slug, name, description, default_branch AS "defaultBranch", repo_url AS "repoUrl", is_demo AS "isDemo",
+      min_effect_pct AS "minEffectPct", alpha, gate_metric AS "gateMetric", fail_on AS "failOn", webhook_url AS "webhookUrl",
+      webhook_format::text AS "webhookFormat", webhook_secret AS "webhookSecret", webhook_digest::text AS "webhookDigest",
+      raw_retention_days AS "rawRetentionDays", history_version AS "historyVersion", created_at AS "createdAt", updated_at AS "updatedAt"
+    FROM projects WHERE slug = ${slug}`;
+}
+
 /** The project a use case is about, or the not-found every caller answers for an unknown slug. */
 export async function requireProject(db: ReadDb, slug: string) {
   const project = await findProject(db, slug);

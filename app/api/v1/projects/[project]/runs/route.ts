@@ -1,5 +1,6 @@
 import { decodeCursor } from "@/server/domain/run-cursor";
 import { getEnv } from "@/server/env";
+import { clientAddress } from "@/server/http/auth";
 import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route";
 import { readUpload, uploadLimitsOf } from "@/server/http/upload-body";
 import { listRunsQuerySchema, parseUploadQuery } from "@/server/schemas/runs";
@@ -12,7 +13,7 @@ import { authorizeUpload, uploadRun } from "@/server/services/ingest";
 // POST /api/v1/projects/:project/runs — upload a run (a tool's raw output, the Benchtrack format, or a wrapper)
 export const POST = projectRoute({ access: "upload" }, async ({ request, db, principal, slug, searchParams, baseUrl }) => {
   // Who may upload is settled before a byte of the body is read.
-  const target = await authorizeUpload(db, principal, slug);
+  const target = await authorizeUpload(db, principal, slug, clientAddress(request));
   const query = parseUploadQuery(searchParams, request.headers);
   const upload = await readUpload(request, uploadLimitsOf(getEnv()), query.format);
   const answer = await uploadRun(db, { target, upload, query, baseUrl, signal: request.signal });
