@@ -1,6 +1,6 @@
 import { projectInputSchema } from "../../schemas/projects";
 import { IMPROVEMENTS_LISTED } from "../../schemas/regressions";
-import { listProjectRegressions } from "../../services/changes";
+import { listProjectChanges } from "../../services/changes";
 import { createTRPCRouter, readProcedure } from "../trpc";
 
 /**
@@ -11,5 +11,5 @@ export const regressionRouter = createTRPCRouter({
   /** The newest lasting improvements (at most 50), any status, each with its links: the incidents inbox lists them (they open no incident). */
   improvements: readProcedure
     .input(projectInputSchema)
-    .query(async ({ ctx, input }) => (await listProjectRegressions(ctx.db, input.project, { kind: "improvement" }, IMPROVEMENTS_LISTED)).regressions),
+    .query(async ({ ctx, input }) => (await listProjectChanges(ctx.db, input.project, { kind: "improvement" }, IMPROVEMENTS_LISTED)).changes),
 });

@@ -39,7 +39,7 @@ export interface RegressionForMessage {
   after: number;
   deltaPct: number;
   pValue: number | null;
-  /** Relative to the base URL, as the inbox gives them (regressionLinksForRows). */
+  /** Relative to the base URL, as the inbox gives them (changeLinksForRows). */
   trendPath: string;
   comparePath: string | null;
 }

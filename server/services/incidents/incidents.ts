@@ -16,7 +16,7 @@ import { requireUploadTo, type Principal } from "../access";
 import { notFound } from "../platform";
 import { jobQueueFor } from "../platform";
 import { requireProject } from "../projects";
-import { listIncidentRegressions, toRegressionJson, type IncidentRegressionRow } from "../changes";
+import { listIncidentChanges, toChangeJson, type IncidentChangeRow } from "../changes";
 import { queueIncidentNotifications } from "../notifications";
 
 /**
@@ -52,7 +52,7 @@ type IncidentRow = Prisma.IncidentGetPayload<{ select: typeof INCIDENT_SELECT }>
 
 export interface IncidentView extends IncidentRow {
   /** Its regressions, the largest |Δ| first, each with its links and the run its series came back at (if it did). */
-  regressions: IncidentRegressionRow[];
+  regressions: IncidentChangeRow[];
   /** Distinct endpoints (null: the aggregate), in the regressions' order. */
   endpoints: (string | null)[];
   /** How many of its regressions' series have come back (a later change the other way on each). */
@@ -73,7 +73,7 @@ const stateWhere = (filter: IncidentFilter): Prisma.IncidentWhereInput =>
 
 async function viewsOf(db: ReadDb, project: { id: string; slug: string; defaultBranch: string }, rows: IncidentRow[]): Promise<IncidentView[]> {
   if (rows.length === 0) return [];
-  const withLinks = await listIncidentRegressions(db, project, rows.map((row) => row.id));
+  const withLinks = await listIncidentChanges(db, project, rows.map((row) => row.id));
   return rows.map((row) => {
     const members = byLargestChange(withLinks.filter((regression) => regression.incidentId === row.id));
     const largest = members[0];
@@ -379,7 +379,7 @@ export function toIncidentJson(incident: IncidentView & { events?: { at: Date; b
     returned: incident.returned,
     url: absoluteUrl(baseUrl, pagePaths.incident(slug, incident.number)),
     compareUrl: incident.comparePath ? absoluteUrl(baseUrl, incident.comparePath) : null,
-    regressions: incident.regressions.map((regression) => ({ ...toRegressionJson(regression, baseUrl), returnRunId: regression.returnRunId })),
+    regressions: incident.regressions.map((regression) => ({ ...toChangeJson(regression, baseUrl), returnRunId: regression.returnRunId })),
     ...(incident.events && {
       events: incident.events.map((event) => ({
         at: event.at.toISOString(),

@@ -8,7 +8,7 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhookBody } from "../../domai
 import { buildWebhookBody } from "../../domain/webhooks/webhook-body";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { JobQueue } from "../platform";
-import { listIncidentRegressions } from "../changes";
+import { listIncidentChanges } from "../changes";
 import { checkWebhookTarget, pinnedDispatcher, type ResolveHost } from "./webhook-targets";
 
 /**
@@ -163,7 +163,7 @@ export async function loadIncidentsForMessages(
         firstRun: { select: { id: true, label: true, gitBranch: true, gitCommit: true, startedAt: true } },
       },
     }),
-    listIncidentRegressions(db, project, ids),
+    listIncidentChanges(db, project, ids),
   ]);
   const units = await metricUnits(db, regressions);
   const byId = new Map<string, IncidentForMessage>();

@@ -6,9 +6,9 @@ import { absoluteUrl, pagePaths } from "../../domain/urls";
 import { notFound } from "../platform";
 import { requireProject } from "../projects";
 
-/** The regressions inbox: detected changes, newest first, with their status and links. */
+/** A project's changes (regressions and improvements), newest first, with their status and links. */
 
-export const REGRESSION_SELECT = {
+export const CHANGE_SELECT = {
   id: true,
   metric: true,
   kind: true,
@@ -25,78 +25,78 @@ export const REGRESSION_SELECT = {
   firstRun: { select: { label: true, round: true, startedAt: true, gitCommit: true, gitBranch: true } },
 } satisfies Prisma.ChangeSelect;
 
-export type RegressionRow = Prisma.ChangeGetPayload<{ select: typeof REGRESSION_SELECT }>;
-export interface RegressionLinks {
+export type ChangeRow = Prisma.ChangeGetPayload<{ select: typeof CHANGE_SELECT }>;
+export interface ChangeLinks {
   /** The runs before the change vs the runs from it on; null without both. */
   comparePath: string | null;
   /** The endpoint's trend page, the change point marked. */
   trendPath: string;
 }
-export type RegressionWithLinks = RegressionRow & { links: RegressionLinks };
+export type ChangeWithLinks = ChangeRow & { links: ChangeLinks };
 type InboxProject = { id: string; slug: string; defaultBranch: string };
 
-export async function listRegressions(
+export async function listChanges(
   db: ReadDb,
   projectId: string,
   filter: { status?: z.infer<typeof regressionStatusSchema>; kind?: "regression" | "improvement" } = {},
   take = 200,
-): Promise<RegressionRow[]> {
+): Promise<ChangeRow[]> {
   return db.change.findMany({
     where: { projectId, ...(filter.status && { status: filter.status }), ...(filter.kind && { kind: filter.kind }) },
-    select: REGRESSION_SELECT,
+    select: CHANGE_SELECT,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take,
   });
 }
 
 /** Rows with their links (one more query for all of them). */
-async function withRegressionLinks(db: ReadDb, project: InboxProject, rows: RegressionRow[]): Promise<RegressionWithLinks[]> {
-  const links = await regressionLinksForRows(db, project, rows);
+async function withChangeLinks(db: ReadDb, project: InboxProject, rows: ChangeRow[]): Promise<ChangeWithLinks[]> {
+  const links = await changeLinksForRows(db, project, rows);
   return rows.map((row, index) => ({ ...row, links: links[index]! }));
 }
 
-/** A project's regressions with their links (the REST listing and the inbox's tables). */
-export async function listProjectRegressions(
+/** A project's changes with their links (the REST listing and the inbox's tables). */
+export async function listProjectChanges(
   db: ReadDb,
   projectSlug: string,
   filter: { status?: z.infer<typeof regressionStatusSchema>; kind?: "regression" | "improvement" } = {},
   take = 200,
 ) {
   const project = await requireProject(db, projectSlug);
-  return { project, regressions: await withRegressionLinks(db, project, await listRegressions(db, project.id, filter, take)) };
+  return { project, changes: await withChangeLinks(db, project, await listChanges(db, project.id, filter, take)) };
 }
 
-/** Acknowledge, dismiss or reopen (admin); not found unless the regression is the project's. */
-export async function setRegressionStatus(
+/** Acknowledge, dismiss or reopen (admin); not found unless the change is the project's. */
+export async function setChangeStatus(
   db: PrismaClient,
   projectSlug: string,
-  regressionId: string,
-  change: z.infer<typeof updateRegressionSchema>,
-): Promise<RegressionWithLinks> {
+  changeId: string,
+  update: z.infer<typeof updateRegressionSchema>,
+): Promise<ChangeWithLinks> {
   const project = await requireProject(db, projectSlug);
   const updated = await db.change.updateMany({
-    where: { id: regressionId, projectId: project.id },
-    data: { status: change.status, statusChangedAt: new Date(), statusChangedBy: change.by ?? "admin" },
+    where: { id: changeId, projectId: project.id },
+    data: { status: update.status, statusChangedAt: new Date(), statusChangedBy: update.by ?? "admin" },
   });
-  const row = updated.count === 0 ? null : await db.change.findUnique({ where: { id: regressionId }, select: REGRESSION_SELECT });
-  if (!row) throw notFound(`Regression "${regressionId}"`);
-  const [withLinks] = await withRegressionLinks(db, project, [row]);
+  const row = updated.count === 0 ? null : await db.change.findUnique({ where: { id: changeId }, select: CHANGE_SELECT });
+  if (!row) throw notFound(`Regression "${changeId}"`);
+  const [withLinks] = await withChangeLinks(db, project, [row]);
   return withLinks!;
 }
 
 /**
- * Links of regressions: the comparison of the (up to 10) runs before each change with the runs after
+ * Links of changes: the comparison of the (up to 10) runs before each change with the runs after
  * it, and the trend with the change point marked. The runs of every label involved are read in one
- * query (ids and times only) and sliced in memory, so a list of regressions costs one query, not two
+ * query (ids and times only) and sliced in memory, so a list of changes costs one query, not two
  * per row.
  */
 const RUNS_AROUND_CHANGE = 10;
 
-async function regressionLinksForRows(
+async function changeLinksForRows(
   db: ReadDb,
   project: InboxProject,
-  rows: readonly RegressionRow[],
-): Promise<RegressionLinks[]> {
+  rows: readonly ChangeRow[],
+): Promise<ChangeLinks[]> {
   if (rows.length === 0) return [];
   const labels = [...new Set(rows.map((row) => row.firstRun.label))];
   const nonNullLabels = labels.filter((label): label is string => label !== null);
@@ -129,40 +129,40 @@ async function regressionLinksForRows(
   });
 }
 
-/** The run a regression's series came back at, as incident views name it. */
+/** The run a change's series came back at, as incident views name it. */
 const RETURN_RUN_SELECT = { id: true, label: true, round: true, startedAt: true, gitCommit: true } satisfies Prisma.RunSelect;
 
-const INCIDENT_REGRESSION_SELECT = {
-  ...REGRESSION_SELECT,
+const INCIDENT_CHANGE_SELECT = {
+  ...CHANGE_SELECT,
   incidentId: true,
   endpointId: true,
   returnRunId: true,
   returnRun: { select: RETURN_RUN_SELECT },
 } satisfies Prisma.ChangeSelect;
 
-export type IncidentRegressionRow = Prisma.ChangeGetPayload<{ select: typeof INCIDENT_REGRESSION_SELECT }> & { links: RegressionLinks };
+export type IncidentChangeRow = Prisma.ChangeGetPayload<{ select: typeof INCIDENT_CHANGE_SELECT }> & { links: ChangeLinks };
 
 /**
  * The regressions of some incidents, oldest first, each with its links: what the incident views and the
  * notifications both read (one query for the rows, one for the links).
  */
-export async function listIncidentRegressions(
+export async function listIncidentChanges(
   db: ReadDb,
   project: InboxProject,
   incidentIds: readonly string[],
-): Promise<IncidentRegressionRow[]> {
+): Promise<IncidentChangeRow[]> {
   if (incidentIds.length === 0) return [];
   const rows = await db.change.findMany({
     where: { incidentId: { in: [...incidentIds] } },
-    select: INCIDENT_REGRESSION_SELECT,
+    select: INCIDENT_CHANGE_SELECT,
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
-  const links = await regressionLinksForRows(db, project, rows);
+  const links = await changeLinksForRows(db, project, rows);
   return rows.map((row, index) => ({ ...row, links: links[index]! }));
 }
 
-/** The REST (and webhook) shape of a regression: ISO times and absolute links. */
-export function toRegressionJson({ links, ...row }: RegressionWithLinks, baseUrl: string) {
+/** The REST (and webhook) shape of a change: ISO times and absolute links (the field names are public). */
+export function toChangeJson({ links, ...row }: ChangeWithLinks, baseUrl: string) {
   return {
     id: row.id,
     kind: row.kind,
