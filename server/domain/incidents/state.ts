@@ -5,7 +5,7 @@
  * - open: nobody has looked yet.
  * - investigating: someone has acknowledged it and is on it.
  * - fixed / backed_out: the change was real and has been undone; the series is expected to come back
- *   (a later change the other way on the same series says it has: Regression.returnRunId).
+ *   (a later change the other way on the same series says it has: Change.returnRunId).
  * - accepted: the change was real and is the new normal: its level becomes the gate's baseline.
  * - invalid: it was noise, not a change: the runs it flagged stay in the baseline.
  *
@@ -35,10 +35,10 @@ export function isValidAlert(state: IncidentState): boolean | null {
   return state !== "invalid";
 }
 
-export type RegressionStatus = "open" | "acknowledged" | "dismissed";
+export type ChangeStatus = "open" | "acknowledged" | "dismissed";
 
 /** The status the gate reads on each regression of an incident in this state. */
-export function regressionStatusOf(state: IncidentState): RegressionStatus {
+export function changeStatusOf(state: IncidentState): ChangeStatus {
   if (state === "accepted") return "acknowledged";
   if (state === "invalid") return "dismissed";
   return "open";

@@ -3,7 +3,7 @@ import { GATE_CHANGE_STATUSES } from "../gate/judge";
 import type { KeptGateChange } from "../gate/judge";
 import { OUTCOMES } from "../gate/outcome";
 import type { Outcome } from "../gate/outcome";
-import { regressionStatusOf } from "../incidents/state";
+import { changeStatusOf } from "../incidents/state";
 import type { IncidentState } from "../incidents/state";
 import type { ChangeMarker, RecordedChange } from "./recorded-changes";
 import { seriesName } from "./series";
@@ -170,7 +170,7 @@ export function withTriage(gates: readonly SeriesGate[], recorded: { changes: re
     for (const change of recorded.changes) {
       if (change.series !== gate.key || change.incident === null) continue;
       const { number, state } = change.incident;
-      if (regressionStatusOf(state) === "open") active.set(number, state);
+      if (changeStatusOf(state) === "open") active.set(number, state);
       else if (change.decidedAt != null && change.decidedAt.getTime() >= judgedAt) decided.set(number, state);
     }
     const byNumber = (entries: Map<number, IncidentState>) => [...entries].sort(([a], [b]) => a - b).map(([number, state]) => ({ number, state }));

@@ -7,7 +7,7 @@ import {
   CLOSED_STATES,
   describeStateChange,
   isClosedState,
-  regressionStatusOf,
+  changeStatusOf,
   type IncidentState,
 } from "../../domain/incidents/state";
 import { absoluteUrl, pagePaths } from "../../domain/urls";
@@ -201,10 +201,10 @@ export async function updateIncidents(
         select: { id: true },
       });
       // Only where the gate's reading changes (open → investigating leaves a per-regression override alone).
-      if (stateChanged && regressionStatusOf(to) !== regressionStatusOf(row.state)) {
+      if (stateChanged && changeStatusOf(to) !== changeStatusOf(row.state)) {
         await tx.change.updateMany({
           where: { incidentId: row.id },
-          data: { status: regressionStatusOf(to), statusChangedAt: now, statusChangedBy: by },
+          data: { status: changeStatusOf(to), statusChangedAt: now, statusChangedBy: by },
         });
       }
       await tx.incidentEvent.create({
