@@ -42,7 +42,7 @@ export function RunGate({
   kindOf,
   slug,
 }: {
-  gate: RunReportData["verdict"];
+  gate: RunReportData["gate"];
   kind: ResultKinds;
   kindOf: (endpoint: string | null) => ResultKind;
   slug: string;

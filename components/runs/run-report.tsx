@@ -47,7 +47,7 @@ export function RunReport({ project, id }: { project: string; id: string }) {
 
       <IncidentsStartedHere slug={report.project.slug} incidents={report.incidentsStarted} />
 
-      <RunGate gate={report.verdict} kind={kind} kindOf={kindOf} slug={report.project.slug} />
+      <RunGate gate={report.gate} kind={kind} kindOf={kindOf} slug={report.project.slug} />
 
       <ReportSection id="endpoints" title={words.nounsTitle} description={description}>
         <EndpointTable

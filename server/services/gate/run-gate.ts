@@ -26,21 +26,21 @@ import { requireProject } from "../projects";
 import { runPageUrl, toRunDocument } from "../runs";
 
 /**
- * The CI gate of a run as a use case: read what its verdict needs (its baseline, chosen by baselines.ts,
+ * The CI gate of a run as a use case: read what its gate result needs (its baseline, chosen by baselines.ts,
  * the earlier rounds of its commit, the SLA policy), judge it (domain/gate/judge.ts, pure), and answer
  * it as JSON and Markdown. The upload judges the run it has just parsed before storing it (upload-run.ts);
  * GET …/verdict and the run page judge a stored run here.
  */
 
-/** A verdict with the judged run as read or parsed, so callers can render it without reading it again. */
+/** A gate result with the judged run as read or parsed, so callers can render it without reading it again. */
 export type RunGateResult = GateResult & { run: LoadedRun };
 
-/** The run a verdict judges: its id, what picks its baseline, and what its upload answered (when known). */
+/** The run the gate judges: its id, what picks its baseline, and what its upload answered (when known). */
 export type GateHead = RunForBaseline & { outcome?: string | null; outcomeReasons?: string[] };
 
 export type GateProject = GateSettings & { id: string; slug: string; defaultBranch: string };
 
-/** The stored run a verdict judges, or the not-found of a run that is not the project's. */
+/** The stored run the gate judges, or the not-found of a run that is not the project's. */
 export async function findGateHead(db: ReadDb, projectId: string, runId: string): Promise<GateHead> {
   const head = await db.run.findFirst({
     where: { id: runId, projectId },
@@ -67,7 +67,7 @@ export async function findGateHead(db: ReadDb, projectId: string, runId: string)
   return head;
 }
 
-/** What a run's verdict reads besides the run itself: its baseline and earlier rounds (their numbers), the SLA policy. */
+/** What a run's gate reads besides the run itself: its baseline and earlier rounds (their numbers), the SLA policy. */
 export interface GateHistory {
   baseline: ChosenBaseline;
   baseRuns: ComparableRun[];
@@ -175,9 +175,9 @@ export async function judgeRun(db: ReadDb, project: GateProject, head: GateHead,
   return judgeWithHistory(project, history, headRun, failOn);
 }
 
-/** The verdict's comparison as the API shows it: absolute links to the baseline runs and the comparison page. */
-function gateComparison(verdict: RunGateResult, baseUrl: string, projectSlug: string) {
-  const { comparison } = verdict;
+/** The gate's comparison as the API shows it: absolute links to the baseline runs and the comparison page. */
+function gateComparison(gate: RunGateResult, baseUrl: string, projectSlug: string) {
+  const { comparison } = gate;
   return {
     baseline: {
       how: comparison.baseline.how,
@@ -207,22 +207,22 @@ function gateComparison(verdict: RunGateResult, baseUrl: string, projectSlug: st
 const PR_SHARE_LINK_SECONDS = 30 * 24 * 3600;
 
 /**
- * A verdict as both answers give it: the JSON fields, and the Markdown a PR comment shows. On a private
+ * A gate result as both answers give it: the JSON fields, and the Markdown a PR comment shows. On a private
  * server (BENCHTRACK_READ_TOKEN) the Markdown links are share links, so reviewers can open them without
  * a token; the JSON keeps the plain links. The Markdown ends with the hidden marker of its project and
  * series, and the JSON carries it too (`comment`), so CI can find its comment again and update it in
  * place rather than add one per push (docs/ci.md).
  */
-export async function gateAnswer(project: { slug: string }, verdict: RunGateResult, baseUrl: string) {
-  const run = toRunDocument(project, verdict.run, verdict.grade, baseUrl);
-  const comparePath = verdict.comparison.comparePath;
+export async function gateAnswer(project: { slug: string }, gate: RunGateResult, baseUrl: string) {
+  const run = toRunDocument(project, gate.run, gate.grade, baseUrl);
+  const comparePath = gate.comparison.comparePath;
   const compareShare = async () => {
     const link = await shareLinkFor(
       {
         kind: "compare",
         project: project.slug,
-        base: verdict.comparison.baseline.runs.map((baseRun) => baseRun.id).join(","),
-        head: verdict.comparison.headRuns.join(","),
+        base: gate.comparison.baseline.runs.map((baseRun) => baseRun.id).join(","),
+        head: gate.comparison.headRuns.join(","),
         tool: null,
       },
       PR_SHARE_LINK_SECONDS,
@@ -235,26 +235,26 @@ export async function gateAnswer(project: { slug: string }, verdict: RunGateResu
   };
   const shared = isPrivate()
     ? {
-        run: (await shareLinkFor({ kind: "run", project: project.slug, runId: verdict.run.stored.id }, PR_SHARE_LINK_SECONDS, baseUrl)).url,
+        run: (await shareLinkFor({ kind: "run", project: project.slug, runId: gate.run.stored.id }, PR_SHARE_LINK_SECONDS, baseUrl)).url,
         compare: comparePath === null ? null : await compareShare(),
       }
     : null;
-  const identity = prCommentIdentity(project.slug, { ...verdict.run.run, testbed: verdict.run.run.environment.testbed });
-  const markdown = `${renderRunMarkdown(shared ? { ...run, url: shared.run } : run, verdict, baseUrl, shared?.compare)}\n${identity.marker}\n`;
+  const identity = prCommentIdentity(project.slug, { ...gate.run.run, testbed: gate.run.run.environment.testbed });
+  const markdown = `${renderRunMarkdown(shared ? { ...run, url: shared.run } : run, gate, baseUrl, shared?.compare)}\n${identity.marker}\n`;
   return {
     run,
     shareLinks: shared,
     fields: {
-      outcome: verdict.outcome,
-      verdict: verdict.outcome,
-      reasons: verdict.reasons,
-      notes: verdict.notes,
-      inconclusive: verdict.inconclusive,
-      failOn: verdict.failOn,
-      thresholds: verdict.thresholds,
-      comparison: gateComparison(verdict, baseUrl, project.slug),
-      ab: verdict.ab,
-      grade: verdict.grade,
+      outcome: gate.outcome,
+      verdict: gate.outcome,
+      reasons: gate.reasons,
+      notes: gate.notes,
+      inconclusive: gate.inconclusive,
+      failOn: gate.failOn,
+      thresholds: gate.thresholds,
+      comparison: gateComparison(gate, baseUrl, project.slug),
+      ab: gate.ab,
+      grade: gate.grade,
       comment: { ...identity, markdown },
     },
     markdown: () => markdown,
@@ -280,7 +280,7 @@ export function keptOutcome(row: { outcome?: string | null; outcomeReasons?: str
 export async function getRunGate(db: ReadDb, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
   const project = await requireProject(db, projectSlug);
   const head = await findGateHead(db, project.id, runId);
-  const verdict = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));
-  const answer = await gateAnswer(project, verdict, baseUrl);
+  const gate = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));
+  const answer = await gateAnswer(project, gate, baseUrl);
   return { json: { id: head.id, ...answer.fields, atUpload: keptOutcome(head) }, markdown: answer.markdown };
 }

@@ -144,15 +144,15 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
     // A later run: no incident started there; its gate stops before the step, and names the incident.
     const later = await caller.run.get({ project: slug, id: runIds[28]! });
     expect(later.incidentsStarted).toEqual([]);
-    expect(later.verdict.comparison.baseline.openIncident).toEqual({ number: 1, state: "open" });
-    expect(later.verdict.comparison.baseline.how).toMatch(/before the open regression GET \/x p\d+ \+\d+\.\d% from the run of 2026-11-01 \(\w+\), incident #1/);
-    expect(later.verdict.notes.at(-1)).toMatch(/^open regression on this series: .*, incident #1; runs are judged against the level before it/);
+    expect(later.gate.comparison.baseline.openIncident).toEqual({ number: 1, state: "open" });
+    expect(later.gate.comparison.baseline.how).toMatch(/before the open regression GET \/x p\d+ \+\d+\.\d% from the run of 2026-11-01 \(\w+\), incident #1/);
+    expect(later.gate.notes.at(-1)).toMatch(/^open regression on this series: .*, incident #1; runs are judged against the level before it/);
     // A run before the step knows nothing of it.
-    expect((await caller.run.get({ project: slug, id: runIds[10]! })).verdict.comparison.baseline.openIncident).toBeNull();
+    expect((await caller.run.get({ project: slug, id: runIds[10]! })).gate.comparison.baseline.openIncident).toBeNull();
 
     // Accepted: the new level is the baseline, no open incident; the run where it started still says so.
     await updateIncidents(database.prisma, { kind: "admin" }, slug, [1], { state: "accepted" }, { viaSession: false }, { baseUrl: "http://localhost:3000" });
-    expect((await caller.run.get({ project: slug, id: runIds[28]! })).verdict.comparison.baseline.openIncident).toBeNull();
+    expect((await caller.run.get({ project: slug, id: runIds[28]! })).gate.comparison.baseline.openIncident).toBeNull();
     expect((await caller.run.get({ project: slug, id: runIds[20]! })).incidentsStarted).toEqual([expect.objectContaining({ number: 1, state: "accepted" })]);
   }, 120_000);
 });

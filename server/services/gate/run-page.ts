@@ -73,11 +73,11 @@ export async function getRunReport(
   db: ReadDb,
   projectSlug: string,
   runId: string,
-): Promise<RunReport & { verdict: Omit<RunGateResult, "run"> & { atUpload: KeptOutcome | null }; incidentsStarted: IncidentStartedHere[] }> {
+): Promise<RunReport & { gate: Omit<RunGateResult, "run"> & { atUpload: KeptOutcome | null }; incidentsStarted: IncidentStartedHere[] }> {
   const project = await requireProject(db, projectSlug);
   const head = await findGateHead(db, project.id, runId);
-  // The run is read once, with its baseline, by the verdict it opens with (the same as CI's).
-  const { run: loaded, ...verdict } = await judgeRun(db, project, head, effectiveFailOn(null, project.failOn));
+  // The run is read once, with its baseline, by the gate result it opens with (the same as CI's).
+  const { run: loaded, ...gate } = await judgeRun(db, project, head, effectiveFailOn(null, project.failOn));
   const { tool, label } = loaded.run;
   const [earlier, labels, annotations, pinned, incidentsStarted] = await Promise.all([
     // Only runs a comparison can judge this one against: the same tool (another is "not comparable"),
@@ -104,7 +104,7 @@ export async function getRunReport(
     findIncidentsStartedAt(db, project.id, loaded.stored.id),
   ]);
   const report = toRunReport(project, loaded.stored, loaded.run, {
-    grade: verdict.grade,
+    grade: gate.grade,
     compare: toCompareLinks(
       project.slug,
       { id: loaded.stored.id, tool, label, branch: loaded.run.environment.git.branch, protocol: loaded.run.aggregate.protocol },
@@ -119,5 +119,5 @@ export async function getRunReport(
     isPinnedBaseline: pinned.has(loaded.stored.id),
   });
   // What the upload answered beside what the gate says now: both shown when they differ, never one for the other.
-  return { ...report, verdict: { ...verdict, atUpload: keptOutcome(head) }, incidentsStarted };
+  return { ...report, gate: { ...gate, atUpload: keptOutcome(head) }, incidentsStarted };
 }

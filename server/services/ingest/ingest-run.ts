@@ -9,12 +9,12 @@ import type { CoalescedJob } from "../platform";
 import { jobQueueFor } from "../platform";
 import type { ReceivedUpload } from "./received-upload";
 import { defaultBranchSeriesKey, newRunId } from "../runs";
-import type { IngestedRun, KeptVerdict, ReadUpload } from "./store-run";
+import type { IngestedRun, KeptGateResult, ReadUpload } from "./store-run";
 import { parseInPool } from "../platform";
 import { INGESTED_RUN_SELECT, storeRun } from "./store-run";
 
 export { PARSER_VERSION } from "./store-run";
-export type { IngestedRun, KeptVerdict } from "./store-run";
+export type { IngestedRun, KeptGateResult } from "./store-run";
 import type { RunForBaseline } from "../gate";
 import type { LoadedRun } from "../runs";
 import { asStoredRun } from "../runs";
@@ -22,7 +22,7 @@ import { rememberStoredRun } from "../runs";
 
 /**
  * Stores an upload as a run, in one pass: parse (pure), apply the query metadata, validate, judge the
- * parsed run (the caller's `judge`: its CI verdict, kept with it), then write the run with its verdict,
+ * parsed run (the caller's `judge`: its CI gate result, kept with it), then write the run with its gate result,
  * its endpoints, results, custom metrics, raw upload and detection job in ONE transaction — a run is
  * stored whole or not at all, and never changed after. The project is the one the caller read. An
  * idempotency key makes retries safe: the same key and body return the first run; the same key with
@@ -31,19 +31,19 @@ import { rememberStoredRun } from "../runs";
 /** The project as read from its row (findProject): its id, slug and gate settings. */
 export type IngestProject = NonNullable<Awaited<ReturnType<PrismaClient["project"]["findUnique"]>>>;
 
-const NOT_JUDGED: KeptVerdict = { outcome: null, outcomeReasons: [], regressed: null, gateChanges: [] };
+const NOT_JUDGED: KeptGateResult = { outcome: null, outcomeReasons: [], regressed: null, gateChanges: [] };
 
 /**
  * Judges the parsed run before it is stored. `db` is the database, or the transaction that is creating
  * the project (a new project's history is empty; reading it through the transaction sees the project).
  */
-export type JudgeUpload<Verdict> = (
+export type JudgeUpload<Gate> = (
   db: Prisma.TransactionClient,
   project: IngestProject,
   head: { loaded: LoadedRun; forBaseline: RunForBaseline },
-) => Promise<{ verdict: Verdict; kept: KeptVerdict }>;
+) => Promise<{ gate: Gate; kept: KeptGateResult }>;
 
-export interface IngestRequest<Verdict> {
+export interface IngestRequest<Gate> {
   projectSlug: string;
   /** The project as the caller read it (null: it does not exist yet; undefined: read it here). */
   project?: IngestProject | null;
@@ -57,13 +57,13 @@ export interface IngestRequest<Verdict> {
   signal?: AbortSignal;
   /** The public URL the detection job's webhooks link to. */
   baseUrl: string;
-  /** Omitted: the run is stored without a verdict (outcome null, as runs stored before outcomes were kept): tests' seeding. */
-  judge?: JudgeUpload<Verdict>;
+  /** Omitted: the run is stored without a gate result (outcome null, as runs stored before outcomes were kept): tests' seeding. */
+  judge?: JudgeUpload<Gate>;
 }
 
 /** "replayed": an Idempotency-Key seen before with the same body; nothing was written (and nothing judged). */
-export type IngestOutcome<Verdict> =
-  | { status: "created"; project: IngestProject; run: IngestedRun; verdict: Verdict | null; format: FormatId; endpoints: string[] }
+export type IngestOutcome<Gate> =
+  | { status: "created"; project: IngestProject; run: IngestedRun; gate: Gate | null; format: FormatId; endpoints: string[] }
   | ReplayedUpload;
 
 export interface ReplayedUpload {
@@ -112,7 +112,7 @@ function uploadFingerprint(contentSha256: string, format: string | null, metadat
   return createHash("sha256").update(JSON.stringify([contentSha256, format, canonical(metadata)])).digest("hex");
 }
 
-export async function ingestRun<Verdict>(db: PrismaClient, request: IngestRequest<Verdict>): Promise<IngestOutcome<Verdict>> {
+export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<Gate>): Promise<IngestOutcome<Gate>> {
   const { projectSlug, upload, idempotencyKey } = request;
   const existingProject = request.project !== undefined ? request.project : await db.project.findUnique({ where: { slug: projectSlug } });
   if (!existingProject && !request.createProjectIfMissing) throw notFound(`Project "${projectSlug}"`);
@@ -144,7 +144,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
   const late = upload.kind === "ndjson" ? await replayOf(parsed.sha256) : null;
   if (late) return late;
 
-  // The run as it will be stored, with its id: judged now, from memory, and stored with its verdict.
+  // The run as it will be stored, with its id: judged now, from memory, and stored with its gate result.
   const id = newRunId();
   const now = new Date();
   const startedAt = read.run.startedAt ? new Date(read.run.startedAt) : now;
@@ -167,7 +167,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
       abPair: read.ab?.pair ?? null,
     },
   };
-  const judge: JudgeUpload<Verdict | null> = request.judge ?? (async () => ({ verdict: null, kept: NOT_JUDGED }));
+  const judge: JudgeUpload<Gate | null> = request.judge ?? (async () => ({ gate: null, kept: NOT_JUDGED }));
   const judgedBefore = existingProject ? await judge(db, existingProject, head) : null;
   // Stored after the client left, the run would be answered to nobody (and a retry without a key
   // would store it twice): stop here. Past this point the run commits and a retry replays it.
@@ -180,7 +180,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
         const judged = judgedBefore ?? (await judge(tx, project, head));
         // The run whole, in one statement (store-run.ts), then its jobs in one more: with BEGIN and COMMIT,
         // four round trips, and the project's row (its history version) written once.
-        const run = await storeRun(tx, project.id, read, { id, uploadedAt: now, startedAt, idempotencyKey, verdict: judged.kept });
+        const run = await storeRun(tx, project.id, read, { id, uploadedAt: now, startedAt, idempotencyKey, gate: judged.kept });
         const jobs: CoalescedJob[] = [{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }];
         // Change-point detection over the series' history is a job (server/services/platform/job-queue.ts), not
         // part of the answer: enqueued here (or coalesced into the series' waiting one), it exists
@@ -200,7 +200,7 @@ export async function ingestRun<Verdict>(db: PrismaClient, request: IngestReques
       status: "created",
       project,
       run,
-      verdict: judged.verdict,
+      gate: judged.gate,
       format: read.format,
       endpoints: read.run.endpoints.map((endpoint) => endpoint.name),
     };

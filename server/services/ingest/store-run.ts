@@ -5,14 +5,14 @@ import type { KeptGateChange } from "../../domain/gate/judge";
 import type { StoredRaw } from "./received-upload";
 
 /**
- * Writes a parsed run inside the upload's transaction (ingest-run.ts): the run row with its verdict,
+ * Writes a parsed run inside the upload's transaction (ingest-run.ts): the run row with its gate result,
  * its endpoints (new names added), results, custom metrics and raw upload.
  */
 /** 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines. */
 export const PARSER_VERSION = 2;
 
-/** What the upload keeps of its verdict, with the run. */
-export interface KeptVerdict {
+/** What the upload keeps of its gate result, with the run. */
+export interface KeptGateResult {
   outcome: string | null;
   outcomeReasons: string[];
   /** Whether its gate found a regression (such a run stays out of later baselines until triaged: domain/gate/baseline-window.ts). */
@@ -21,7 +21,7 @@ export interface KeptVerdict {
   gateChanges: KeptGateChange[];
 }
 
-/** The stored run as what follows the upload (detection, the verdict) needs it, without reading it again. */
+/** The stored run as what follows the upload (detection, the gate) needs it, without reading it again. */
 export interface IngestedRun {
   id: string;
   label: string | null;
@@ -81,12 +81,12 @@ export interface StoredAs {
   uploadedAt: Date;
   startedAt: Date;
   idempotencyKey: string | null;
-  verdict: KeptVerdict;
+  gate: KeptGateResult;
 }
 
 /**
  * Writes the run whole in ONE statement (data-modifying CTEs: one round trip, one snapshot): the run row
- * with its verdict; its endpoints upserted with their ids (INSERT … ON CONFLICT DO UPDATE … RETURNING
+ * with its gate result; its endpoints upserted with their ids (INSERT … ON CONFLICT DO UPDATE … RETURNING
  * gives the id of a row a concurrent upload inserted too, where DO NOTHING would return nothing and a
  * SELECT in the same statement would not see it); its results and custom metrics joined to those ids;
  * its raw files; and its week marked pending for the trend rollups (trends/trend-rollups.ts:
@@ -98,7 +98,7 @@ export async function storeRun(
   tx: Prisma.TransactionClient,
   projectId: string,
   { run, format, sha256, rawFiles, base, ab }: ReadUpload,
-  { id, uploadedAt, startedAt, idempotencyKey, verdict }: StoredAs,
+  { id, uploadedAt, startedAt, idempotencyKey, gate }: StoredAs,
 ): Promise<IngestedRun> {
   const { git, ci, host } = run.environment;
   const values: unknown[] = [];
@@ -143,10 +143,10 @@ export async function storeRun(
     ["idempotency_key", param(idempotencyKey, "text")],
     ["body_sha256", param(sha256, "text")],
     // What CI was told, kept with the run: the history's outcome column, and whether its gate found a regression.
-    ["outcome", param(verdict.outcome, "text")],
-    ["outcome_reasons", param(verdict.outcomeReasons, "text[]")],
-    ["regressed", param(verdict.regressed, "bool")],
-    ["gate_changes", json(verdict.gateChanges)],
+    ["outcome", param(gate.outcome, "text")],
+    ["outcome_reasons", param(gate.outcomeReasons, "text[]")],
+    ["regressed", param(gate.regressed, "bool")],
+    ["gate_changes", json(gate.gateChanges)],
   ];
   const placeholderOf = (name: string) => runColumns.find(([column]) => column === name)![1];
   const [projectParam, startedParam] = [placeholderOf("project_id"), placeholderOf("started_at")];

@@ -18,7 +18,7 @@ import { keptGateChanges } from "../../domain/gate/judge";
 /**
  * The upload use case, the one path every run takes in (the REST upload, the demo seed), in one pass:
  * the project read once (before the body: authorizeUpload), the run parsed and judged against its
- * baseline and SLA for CI from memory, then stored whole with its verdict and the job that looks for
+ * baseline and SLA for CI from memory, then stored whole with its gate result and the job that looks for
  * regressions in its series' history (server/services/platform/job-queue.ts), in one transaction (ingest-run.ts).
  * See docs/architecture.md.
  */
@@ -56,14 +56,14 @@ export interface UploadRunRequest {
 export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl, signal }: UploadRunRequest) {
   const failOnOf = (project: IngestProject) => effectiveFailOn(query.failOn, project.failOn);
   const judge: JudgeUpload<RunGateResult> = async (client, project, head) => {
-    const verdict = await judgeWithHistoryOffThread(project, await readGateHistory(client, project, head.forBaseline), head.loaded, failOnOf(project), signal);
+    const gate = await judgeWithHistoryOffThread(project, await readGateHistory(client, project, head.forBaseline), head.loaded, failOnOf(project), signal);
     return {
-      verdict,
+      gate,
       kept: {
-        outcome: verdict.outcome,
-        outcomeReasons: verdict.reasons,
-        regressed: verdict.comparison.regressions.length > 0,
-        gateChanges: keptGateChanges(verdict.comparison.changes),
+        outcome: gate.outcome,
+        outcomeReasons: gate.reasons,
+        regressed: gate.comparison.regressions.length > 0,
+        gateChanges: keptGateChanges(gate.comparison.changes),
       },
     };
   };
@@ -81,13 +81,13 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
   });
   const { project } = ingested;
   // A replay answers as the first upload would now: the stored run, judged again.
-  const verdict = (ingested.status === "created" ? ingested.verdict : null) ?? (await judgeRun(db, project, ingested.run, failOnOf(project)));
-  const own = await gateAnswer(project, verdict, baseUrl);
+  const gate = (ingested.status === "created" ? ingested.gate : null) ?? (await judgeRun(db, project, ingested.run, failOnOf(project)));
+  const own = await gateAnswer(project, gate, baseUrl);
   // An A/B job's base run answers as the job stands, told from its latest head run (the PR comment shows
   // the head's table and links the head's page), with this run's place in the job.
   const jobHead = await latestAbHead(db, project.id, ingested.run);
   const answer = jobHead ? await gateAnswer(project, await judgeRun(db, project, jobHead, failOnOf(project)), baseUrl) : own;
-  const ab = jobHead && answer.fields.ab && verdict.ab ? { ...answer.fields.ab, side: verdict.ab.side, pair: verdict.ab.pair } : answer.fields.ab;
+  const ab = jobHead && answer.fields.ab && gate.ab ? { ...answer.fields.ab, side: gate.ab.side, pair: gate.ab.pair } : answer.fields.ab;
   return {
     created: ingested.status === "created",
     runId: ingested.run.id,

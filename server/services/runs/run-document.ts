@@ -25,7 +25,7 @@ export async function getRunDocument(
   return toRunDocument(project, loaded, gradeParsedRun(policy, loaded.run), baseUrl);
 }
 
-/** The same answer from a run and grade already at hand (the upload's verdict loaded both). */
+/** The same answer from a run and grade already at hand (the upload's gate loaded both). */
 export function toRunDocument(project: { slug: string }, loaded: LoadedRun, grade: SlaGrade | null, baseUrl: string) {
   return {
     id: loaded.stored.id,

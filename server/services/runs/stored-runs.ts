@@ -41,7 +41,7 @@ export interface LoadOptions {
   /** Read each result's timeline too (default: no, they stay null). */
   timelines?: boolean;
   /**
-   * Only the numbers a verdict reads: no histograms, status codes or errors (they stay null). The CI
+   * Only the numbers the gate reads: no histograms, status codes or errors (they stay null). The CI
    * gate reads up to 30 baseline runs per upload; their histograms are most of the bytes.
    */
   numbersOnly?: boolean;

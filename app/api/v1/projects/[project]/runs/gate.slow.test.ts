@@ -186,6 +186,6 @@ describe("one source of truth: what the upload answered, and what the gate says 
     const history = await caller.history.list({ project: slug, filters: { attributes: {} } });
     expect(history.runs[0]).toMatchObject({ id: judged.id, outcome: "pass" });
     const page = await caller.run.get({ project: slug, id: judged.id });
-    expect(page.verdict).toMatchObject({ outcome: "fail", atUpload: { outcome: "pass" } });
+    expect(page.gate).toMatchObject({ outcome: "fail", atUpload: { outcome: "pass" } });
   }, 60_000);
 });
