@@ -55,11 +55,11 @@ import {
 } from "./bench/ingest";
 import type { IngestClient } from "./bench/ingest";
 import { measureIsolation } from "./bench/isolation";
+import { measureReadReplicas } from "./bench/read-replicas";
 import { synthesizeNdjson } from "./bench/ndjson";
 import {
   measureHistoryEffect,
   measurePgbenchFloor,
-  measureReadReplicas,
   measureReplicas,
   measureSharedRateLimit,
   measureWideUploads,
@@ -71,7 +71,9 @@ import { PAGE_BENCH_DEFAULTS, runPageBenchmarks } from "./bench/pages";
 import { startServer } from "./bench/server";
 import type { BenchServer } from "./bench/server";
 import { ROOT, buildApp, isBuildCurrent } from "./lib/build";
-import { buildBaseline, migrateWithBaseline } from "./bench/baseline";
+import { buildBaseline, measureBaselineWideUploads } from "./bench/baseline";
+import { printTable } from "./bench/table";
+import type { Row } from "./bench/table";
 import type { BaselineBuild } from "./bench/baseline";
 
 const PORTS: Record<BackendKind, number> = { embedded: 3460, postgres: 3461 };
@@ -126,12 +128,6 @@ function positiveNumber(name: string, value: string): number {
     process.exit(2);
   }
   return number;
-}
-
-interface Row {
-  backend: string;
-  test: string;
-  figure: string;
 }
 
 // Servers run in their own process group (so the whole tree can be stopped): stop them on any exit,
@@ -252,7 +248,7 @@ async function benchScale(backend: Backend, workDir: string) {
       if (baseline) {
         await stop(servers);
         servers = [];
-        record("baselineWideUploads", await measureBaselineWideUploads(baseline, backend, wide, floor));
+        record("baselineWideUploads", await measureBaselineWideUploads(baseline, backend, wide, floor, { adminToken: ADMIN_TOKEN, resultsDir: RESULTS_DIR, port: BASELINE_PORT, uploads: options.uploads, concurrency: options.concurrency, running, liveBackends }));
         if (args.wide) return { rows, figures };
         servers = [await start(PORTS.postgres)];
       } else if (args.wide) {
@@ -294,36 +290,6 @@ async function benchScale(backend: Backend, workDir: string) {
 }
 
 /**
- * The same 50-endpoint uploads against the baseline build: its own server (port 3463) on its own fresh
- * database, migrated by its own migrations; its lines say which ref they measured.
- */
-async function measureBaselineWideUploads(baseline: BaselineBuild, backend: Backend, wide: string, floor: Parameters<typeof measureWideUploads>[3]) {
-  const serverUrl = process.env.DATABASE_URL?.trim() || DEFAULT_POSTGRES_URL;
-  const database = await preparePostgres(serverUrl, (url) => migrateWithBaseline(baseline, url));
-  liveBackends.add(database);
-  const server = await startServer({
-    port: BASELINE_PORT,
-    env: { ...database.env, BENCHTRACK_ADMIN_TOKEN: ADMIN_TOKEN },
-    logPath: path.join(RESULTS_DIR, `server-${backend.kind}-baseline.log`),
-    root: baseline.root,
-  });
-  running.add(server);
-  try {
-    console.log(`[${backend.kind}] 50-endpoint uploads, baseline ${baseline.ref} (${baseline.commit.slice(0, 8)})…`);
-    const result = await measureWideUploads(server, ADMIN_TOKEN, wide, floor, options.uploads, options.concurrency);
-    return {
-      figures: { ...result.figures, ref: baseline.ref, commit: baseline.commit },
-      lines: result.lines.map((line) => ({ ...line, test: `baseline ${baseline.ref}: ${line.test}` })),
-    };
-  } finally {
-    await server.stop();
-    running.delete(server);
-    await database.dispose();
-    liveBackends.delete(database);
-  }
-}
-
-/**
  * Issue 36's isolation figures (PostgreSQL): pages read by 1 and 16 readers alone (the floor), by 16
  * readers while 4 uploaders send, and one reader's latency while a hostile file is refused and a
  * 10,000-benchmark suite is stored (scripts/bench/isolation.ts).
@@ -348,17 +314,6 @@ async function benchIsolation(backend: Backend, workDir: string) {
     await server.stop();
     running.delete(server);
   }
-}
-
-function printTable(rows: Row[]): void {
-  const header: Row = { backend: "backend", test: "test", figure: "figure" };
-  const widthOf = (key: keyof Row) => Math.max(...[header, ...rows].map((row) => row[key].length));
-  const widths = { backend: widthOf("backend"), test: widthOf("test") };
-  const format = (row: Row) =>
-    `${row.backend.padEnd(widths.backend)} | ${row.test.padEnd(widths.test)} | ${row.figure}`;
-  console.log(`\n${format(header)}`);
-  console.log(`${"-".repeat(widths.backend)}-+-${"-".repeat(widths.test)}-+-${"-".repeat(6)}`);
-  for (const row of rows) console.log(format(row));
 }
 
 mkdirSync(RESULTS_DIR, { recursive: true });

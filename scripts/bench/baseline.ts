@@ -3,6 +3,12 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ROOT } from "../lib/build";
+import { DEFAULT_POSTGRES_URL, preparePostgres } from "./backends";
+import type { Backend } from "./backends";
+import { measureWideUploads } from "./scale";
+import type { PgbenchFloor } from "./scale";
+import { startServer } from "./server";
+import type { BenchServer } from "./server";
 
 /**
  * `npm run bench -- --baseline-ref <ref>`: the same measurement against an older build, in the same run.
@@ -58,4 +64,52 @@ export function migrateWithBaseline(baseline: BaselineBuild, databaseUrl: string
     env: { ...process.env, DATABASE_URL: databaseUrl },
   });
   if (result.status !== 0) throw new Error(`Migrating with the baseline ${baseline.ref} failed (exit ${result.status})`);
+}
+
+/** What the baseline's measurement is handed by the bench: its settings, and the sets that stop what it starts on any exit. */
+export interface BaselineBenchContext {
+  adminToken: string;
+  resultsDir: string;
+  port: number;
+  uploads: number;
+  concurrency: number;
+  running: Set<BenchServer>;
+  liveBackends: Set<Backend>;
+}
+
+/**
+ * The same 50-endpoint uploads against the baseline build: its own server (port 3463) on its own fresh
+ * database, migrated by its own migrations; its lines say which ref they measured.
+ */
+export async function measureBaselineWideUploads(
+  baseline: BaselineBuild,
+  backend: Backend,
+  wide: string,
+  floor: PgbenchFloor | null,
+  context: BaselineBenchContext,
+) {
+  const { adminToken, resultsDir, port, uploads, concurrency, running, liveBackends } = context;
+  const serverUrl = process.env.DATABASE_URL?.trim() || DEFAULT_POSTGRES_URL;
+  const database = await preparePostgres(serverUrl, (url) => migrateWithBaseline(baseline, url));
+  liveBackends.add(database);
+  const server = await startServer({
+    port,
+    env: { ...database.env, BENCHTRACK_ADMIN_TOKEN: adminToken },
+    logPath: path.join(resultsDir, `server-${backend.kind}-baseline.log`),
+    root: baseline.root,
+  });
+  running.add(server);
+  try {
+    console.log(`[${backend.kind}] 50-endpoint uploads, baseline ${baseline.ref} (${baseline.commit.slice(0, 8)})…`);
+    const result = await measureWideUploads(server, adminToken, wide, floor, uploads, concurrency);
+    return {
+      figures: { ...result.figures, ref: baseline.ref, commit: baseline.commit },
+      lines: result.lines.map((line) => ({ ...line, test: `baseline ${baseline.ref}: ${line.test}` })),
+    };
+  } finally {
+    await server.stop();
+    running.delete(server);
+    await database.dispose();
+    liveBackends.delete(database);
+  }
 }
