@@ -41,14 +41,17 @@ function windowOf(now: number): { start: Date; retryAfterSeconds: number } {
   return { start: new Date(start), retryAfterSeconds: Math.max(1, Math.ceil((start + length - now) / 1000)) };
 }
 
-/** Counts one more request for `subject`; returns the count in the current window. */
-async function bump(db: PrismaClient, key: string, windowStart: Date): Promise<number> {
-  const rows = await db.$queryRaw<{ count: number }[]>`
-    INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
+/** The counter's upsert after its INSERT: one more in the same window, else a new window starting at 1. */
+const COUNT_IN_WINDOW = Prisma.sql`
     ON CONFLICT (key) DO UPDATE SET
       count = CASE WHEN rate_limits.window_start = EXCLUDED.window_start THEN rate_limits.count + 1 ELSE 1 END,
       window_start = EXCLUDED.window_start
     RETURNING count`;
+
+/** Counts one more request for `subject`; returns the count in the current window. */
+async function bump(db: PrismaClient, key: string, windowStart: Date): Promise<number> {
+  const rows = await db.$queryRaw<{ count: number }[]>`
+    INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${windowStart}, 1) ${COUNT_IN_WINDOW}`;
   return Number(rows[0]?.count ?? 0);
 }
 
@@ -91,11 +94,7 @@ export async function takeRateLimitWithRead<Row>(
   const bumps = counted.map((subject, index) => {
     const within = index === 0 ? Prisma.empty : Prisma.sql`WHERE (SELECT count FROM bump_${Prisma.raw(String(index - 1))}) <= ${limit}`;
     return Prisma.sql`bump_${Prisma.raw(String(index))} AS (
-      INSERT INTO rate_limits (key, window_start, count) SELECT ${`${kind}:${subject}`}::text, ${start}::timestamptz, 1 ${within}
-      ON CONFLICT (key) DO UPDATE SET
-        count = CASE WHEN rate_limits.window_start = EXCLUDED.window_start THEN rate_limits.count + 1 ELSE 1 END,
-        window_start = EXCLUDED.window_start
-      RETURNING count)`;
+      INSERT INTO rate_limits (key, window_start, count) SELECT ${`${kind}:${subject}`}::text, ${start}::timestamptz, 1 ${within} ${COUNT_IN_WINDOW})`;
   });
   const counts = counted.map((_, index) => Prisma.sql`(SELECT count FROM bump_${Prisma.raw(String(index))}) AS bump_${Prisma.raw(String(index))}`);
   const rows = await db.$queryRaw<(Row & { found__: boolean | null } & Record<string, unknown>)[]>`
