@@ -11,6 +11,7 @@ import type { Principal } from "../access";
 import { requireAdmin } from "../access";
 import { notFound, ServiceError } from "../platform";
 import { requireProject } from "../projects";
+import type { RunIdentity } from "../runs";
 
 /**
  * What a new run is compared with (docs/statistics.md, "The CI gate"): its series' comparable history —
@@ -49,27 +50,8 @@ export interface ChosenBaseline {
   openIncident: { number: number; state: IncidentState } | null;
 }
 
-export interface RunForBaseline {
-  id: string;
-  label: string | null;
-  tool: string;
-  startedAt: Date;
-  gitBranch: string | null;
-  gitCommit: string | null;
-  /** Part of the series' identity: runs of another testbed are never its baseline. */
-  testbed: string | null;
-  config: unknown;
-  /** The merge-base the upload named, lower-case hex (null: none named). */
-  gitBaseCommit: string | null;
-  /** The branch it is on (null: the project's default branch). */
-  gitBaseBranch: string | null;
-  /** Its commit time, when the upload gave it. */
-  gitBaseTime: Date | null;
-  /** Its A/B job (docs/ci.md, "A/B jobs"), when it is one's run: judged against the job's own base runs. */
-  abJob?: string | null;
-  abSide?: string | null;
-  abPair?: number | null;
-}
+/** The run whose baseline is chosen: its identity (runs/run-identity.ts). */
+export type RunForBaseline = RunIdentity;
 
 type Config = Readonly<Record<string, string | number | boolean>>;
 const configOf = (config: unknown) => (config ?? {}) as Config;

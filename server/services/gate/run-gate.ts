@@ -23,7 +23,7 @@ import { loadParsedRun } from "../runs";
 import { loadRunNumbers } from "../runs";
 import { notFound } from "../platform";
 import { requireProject } from "../projects";
-import { runPageUrl, toRunDocument } from "../runs";
+import { RUN_IDENTITY_SELECT, runPageUrl, toRunDocument } from "../runs";
 
 /**
  * The CI gate of a run as a use case: read what its gate result needs (its baseline, chosen by baselines.ts,
@@ -44,24 +44,7 @@ export type GateProject = GateSettings & { id: string; slug: string; defaultBran
 export async function findGateHead(db: ReadDb, projectId: string, runId: string): Promise<GateHead> {
   const head = await db.run.findFirst({
     where: { id: runId, projectId },
-    select: {
-      id: true,
-      label: true,
-      tool: true,
-      startedAt: true,
-      gitBranch: true,
-      gitCommit: true,
-      testbed: true,
-      config: true,
-      gitBaseCommit: true,
-      gitBaseBranch: true,
-      gitBaseTime: true,
-      abJob: true,
-      abSide: true,
-      abPair: true,
-      outcome: true,
-      outcomeReasons: true,
-    },
+    select: { ...RUN_IDENTITY_SELECT, outcome: true, outcomeReasons: true },
   });
   if (!head) throw notFound(`Run "${runId}"`);
   return head;

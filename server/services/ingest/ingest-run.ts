@@ -11,13 +11,13 @@ import type { ReceivedUpload } from "./received-upload";
 import { defaultBranchSeriesKey, newRunId } from "../runs";
 import type { IngestedRun, KeptGateResult, ReadUpload } from "./store-run";
 import { parseInPool } from "../platform";
-import { INGESTED_RUN_SELECT, storeRun } from "./store-run";
+import { storeRun } from "./store-run";
 
 export { PARSER_VERSION } from "./store-run";
 export type { IngestedRun, KeptGateResult } from "./store-run";
-import type { RunForBaseline } from "../gate";
 import type { LoadedRun } from "../runs";
-import { asStoredRun } from "../runs";
+import { asStoredRun, RUN_IDENTITY_SELECT, runIdentityOf } from "../runs";
+import type { RunIdentity } from "../runs";
 import { rememberStoredRun } from "../runs";
 
 /**
@@ -40,7 +40,7 @@ const NOT_JUDGED: KeptGateResult = { outcome: null, outcomeReasons: [], regresse
 export type JudgeUpload<Gate> = (
   db: Prisma.TransactionClient,
   project: IngestProject,
-  head: { loaded: LoadedRun; forBaseline: RunForBaseline },
+  head: { loaded: LoadedRun; forBaseline: RunIdentity },
 ) => Promise<{ gate: Gate; kept: KeptGateResult }>;
 
 export interface IngestRequest<Gate> {
@@ -150,22 +150,7 @@ export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<G
   const startedAt = read.run.startedAt ? new Date(read.run.startedAt) : now;
   const head = {
     loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false, abPair: read.ab?.pair ?? null }),
-    forBaseline: {
-      id,
-      label: read.run.label,
-      tool: read.run.tool,
-      startedAt,
-      gitBranch: read.run.environment.git.branch,
-      gitCommit: read.run.environment.git.commit,
-      testbed: read.run.environment.testbed,
-      config: read.run.environment.config,
-      gitBaseCommit: read.base.commit,
-      gitBaseBranch: read.base.branch,
-      gitBaseTime: read.base.time,
-      abJob: read.ab?.job ?? null,
-      abSide: read.ab?.side ?? null,
-      abPair: read.ab?.pair ?? null,
-    },
+    forBaseline: runIdentityOf(read.run, id, startedAt, read),
   };
   const judge: JudgeUpload<Gate | null> = request.judge ?? (async () => ({ gate: null, kept: NOT_JUDGED }));
   const judgedBefore = existingProject ? await judge(db, existingProject, head) : null;
@@ -232,7 +217,7 @@ async function findReplay(
 ): Promise<ReplayedUpload | null> {
   const previous = await db.run.findUnique({
     where: { projectId_idempotencyKey: { projectId: project.id, idempotencyKey } },
-    select: { ...INGESTED_RUN_SELECT, bodySha256: true, format: true, results: { select: { endpoint: { select: { name: true } } } } },
+    select: { ...RUN_IDENTITY_SELECT, bodySha256: true, format: true, results: { select: { endpoint: { select: { name: true } } } } },
   });
   if (!previous) return null;
   if (previous.bodySha256 !== bodySha256) {

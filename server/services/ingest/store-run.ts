@@ -3,6 +3,8 @@ import { endpointKey, errorRateOf } from "../../domain/run";
 import type { Prisma } from "../../generated/prisma/client";
 import type { KeptGateChange } from "../../domain/gate/judge";
 import type { StoredRaw } from "./received-upload";
+import type { RunIdentity, UploadPlacement } from "../runs";
+import { runIdentityOf } from "../runs";
 
 /**
  * Writes a parsed run inside the upload's transaction (ingest-run.ts): the run row with its gate result,
@@ -21,24 +23,8 @@ export interface KeptGateResult {
   gateChanges: KeptGateChange[];
 }
 
-/** The stored run as what follows the upload (detection, the gate) needs it, without reading it again. */
-export interface IngestedRun {
-  id: string;
-  label: string | null;
-  tool: string;
-  gitBranch: string | null;
-  gitCommit: string | null;
-  testbed: string | null;
-  config: unknown;
-  startedAt: Date;
-  /** The merge-base the upload named (base_commit…), which picks its baseline. */
-  gitBaseCommit: string | null;
-  gitBaseBranch: string | null;
-  gitBaseTime: Date | null;
-  abJob: string | null;
-  abSide: string | null;
-  abPair: number | null;
-}
+/** The stored run as what follows the upload (detection, the gate) needs it: its identity (runs/run-identity.ts). */
+export type IngestedRun = RunIdentity;
 
 /** An upload read and parsed: the run (metadata applied, validated), and what is stored of the body. */
 export interface ReadUpload {
@@ -47,34 +33,10 @@ export interface ReadUpload {
   sha256: string;
   rawFiles: StoredRaw[];
   /** The merge-base the metadata named (not part of the parsed run: it describes the comparison). */
-  base: { commit: string | null; branch: string | null; time: Date | null };
-  /** The A/B job the run belongs to (ab_job, ab_side, ab_pair), or null. */
-  ab: AbRun | null;
+  base: UploadPlacement["base"];
+  /** The A/B job the run belongs to (ab_job, ab_side, ab_pair), or null (docs/ci.md, "A/B jobs"). */
+  ab: UploadPlacement["ab"];
 }
-
-/** A run's place in a same-job A/B job (docs/ci.md, "A/B jobs"). */
-export interface AbRun {
-  job: string;
-  side: "base" | "head";
-  pair: number;
-}
-
-export const INGESTED_RUN_SELECT = {
-  id: true,
-  label: true,
-  tool: true,
-  gitBranch: true,
-  gitCommit: true,
-  testbed: true,
-  config: true,
-  startedAt: true,
-  gitBaseCommit: true,
-  gitBaseBranch: true,
-  gitBaseTime: true,
-  abJob: true,
-  abSide: true,
-  abPair: true,
-} as const;
 
 export interface StoredAs {
   id: string;
@@ -231,22 +193,7 @@ export async function storeRun(
   if (written?.endpoints !== endpoints.length || written.results !== resultRows.length) {
     throw new Error(`storeRun: ${written?.endpoints} of ${endpoints.length} endpoints and ${written?.results} of ${resultRows.length} results written`);
   }
-  return {
-    id,
-    label: run.label,
-    tool: run.tool,
-    gitBranch: git.branch,
-    gitCommit: git.commit,
-    testbed: run.environment.testbed,
-    config: run.environment.config,
-    startedAt,
-    gitBaseCommit: base.commit,
-    gitBaseBranch: base.branch,
-    gitBaseTime: base.time,
-    abJob: ab?.job ?? null,
-    abSide: ab?.side ?? null,
-    abPair: ab?.pair ?? null,
-  };
+  return runIdentityOf(run, id, startedAt, { base, ab });
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

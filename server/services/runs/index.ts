@@ -9,6 +9,8 @@ export { applyRawRetention } from "./raw-retention";
 export { getRunDocument, runPageUrl, toRunDocument } from "./run-document";
 export { newRunId } from "./run-ids";
 export { defaultBranchSeriesKey } from "./series-key";
+export { RUN_IDENTITY_SELECT, runIdentityOf } from "./run-identity";
+export type { RunIdentity, UploadPlacement } from "./run-identity";
 export { loadRunNumbers, rememberStoredRun } from "./run-numbers";
 export { findRawUploads, listRuns, readRawGzip } from "./runs";
 export type { RunFilters } from "./runs";
