@@ -67,6 +67,12 @@ function joinAsList(items: readonly string[]): string {
  * query-parameter metadata is the caller's to apply afterwards (it overrides the body).
  */
 export function parseUpload(input: UploadInput): ParsedUpload {
+  const { run, format } = readUpload(input);
+  return { run: validateParsedRun(run), format };
+}
+
+/** An upload read as its format, not yet validated: parseUpload and parseUploadedRun validate it once, as they return it. */
+function readUpload(input: UploadInput): ParsedUpload {
   const allowed = input.format ? resolveFormatName(input.format) : null;
   const files = input.files.filter((file) => file.text.trim() !== "");
   if (files.length === 0) {
@@ -77,16 +83,15 @@ export function parseUpload(input: UploadInput): ParsedUpload {
   );
   // Read as its format around the damage: refused all the same (binary garbage stays "undetectable").
   refuseNulBytes(files);
-  return { run: validateParsedRun(nameByMethod(thinTimelines(run))), format: run.format };
+  return { run: nameByMethod(thinTimelines(run)), format: run.format };
 }
 
 /**
  * A parsed run as it is stored: the query's metadata applied (it overrides the body's), the aggregate's
- * custom metrics moved to the run (one place for them, as stored), and the result validated again.
+ * custom metrics moved to the run (one place for them, as stored), and the result validated.
  */
 export function completeRun(run: ParsedRun, metadata: RunMetadata): ParsedRun {
-  const withMetadata = applyRunMetadata(run, metadata);
-  return validateParsedRun(normalizeRunMetrics(withMetadata));
+  return validateParsedRun(normalizeRunMetrics(applyRunMetadata(run, metadata)));
 }
 
 /** Custom metrics of the aggregate are the run's: one place for them, as stored (endpoint_id NULL). */
@@ -99,10 +104,13 @@ function normalizeRunMetrics(run: ParsedRun): ParsedRun {
   };
 }
 
-/** An upload of files, parsed and completed with the query's metadata: what the parse workers run (services/platform/cpu-pool.ts). */
+/**
+ * An upload of files, parsed and completed with the query's metadata, validated once (what it stores):
+ * what the parse workers run (services/platform/cpu-pool.ts).
+ */
 export function parseUploadedRun(input: UploadInput & { metadata: RunMetadata }): ParsedUpload {
-  const parsed = parseUpload(input);
-  return { run: completeRun(parsed.run, input.metadata), format: parsed.format };
+  const { run, format } = readUpload(input);
+  return { run: completeRun(run, input.metadata), format };
 }
 
 /**
