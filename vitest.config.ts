@@ -33,6 +33,11 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Integration tests share one database per worker; keep workers few on a 2-core machine.
     maxWorkers: 2,
+    // A worker's test files share its process and modules: the server is imported once per worker, not
+    // once per file (that import was half of each pass). Each file starts from the run's environment and
+    // no open database (server/testing/test-file-setup.ts).
+    isolate: false,
+    setupFiles: ["server/testing/test-file-setup.ts"],
     projects: [
       { extends: true, test: { name: "unit", include: UNIT, exclude: [...configDefaults.exclude, ...DB, ...SLOW] } },
       { extends: true, test: { name: "db", include: DB } },

@@ -125,3 +125,11 @@ export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
 }
+
+/**
+ * Forgets the parsed environment: the next getEnv() reads process.env again. For test files, which share
+ * one process and each set their own (server/testing/test-file-setup.ts); a server reads it once.
+ */
+export function rereadEnv(): void {
+  cached = undefined;
+}

@@ -19,35 +19,36 @@ import { startFakeGithub, startFakeGitlab } from "./fake-forges";
 const SCRIPT = path.resolve(import.meta.dirname, "benchtrack-pr.mjs");
 const GITHUB_TOKEN = "ghs_FakeGithubToken0123456789";
 const GITLAB_TOKEN = "glpat-FakeGitlabToken0123456789";
-const SLUG = uniqueSlug("ci-comment");
-let uploadToken = "";
-
-let bench: RouteServer;
-let github: FakeForge;
-let gitlab: FakeForge;
-const work = mkdtempSync(path.join(os.tmpdir(), "benchtrack-pr-"));
-
-/** A repository as a pull_request checkout sees it: main moved on after the branch forked, HEAD is GitHub's merge commit. */
-const git = { fork: "", heads: [] as string[], mainTip: "", merge: "", dir: path.join(work, "repo") };
-
-function sh(...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=ci", "-c", "user.email=ci@example.test", ...args], {
-    cwd: git.dir,
-    encoding: "utf8",
-  }).trim();
-}
-
-function commit(message: string): string {
-  sh("commit", "-q", "--allow-empty", "-m", message);
-  return sh("rev-parse", "HEAD");
-}
-
 /**
  * Sets up, for one test file, what the CI step runs against: the upload route on a real socket, the
  * fake forges, a git checkout of a pull request, and a project with its upload token. Registers the
  * file's hooks; the servers are there once beforeAll has run.
  */
 export function setUpPrStep() {
+  // Its state is the call's: two files that share a worker's modules (vitest.config.ts) each get their own.
+  const SLUG = uniqueSlug("ci-comment");
+  let uploadToken = "";
+
+  let bench: RouteServer;
+  let github: FakeForge;
+  let gitlab: FakeForge;
+  const work = mkdtempSync(path.join(os.tmpdir(), "benchtrack-pr-"));
+
+  /** A repository as a pull_request checkout sees it: main moved on after the branch forked, HEAD is GitHub's merge commit. */
+  const git = { fork: "", heads: [] as string[], mainTip: "", merge: "", dir: path.join(work, "repo") };
+
+  function sh(...args: string[]): string {
+    return execFileSync("git", ["-c", "user.name=ci", "-c", "user.email=ci@example.test", ...args], {
+      cwd: git.dir,
+      encoding: "utf8",
+    }).trim();
+  }
+
+  function commit(message: string): string {
+    sh("commit", "-q", "--allow-empty", "-m", message);
+    return sh("rev-parse", "HEAD");
+  }
+
   setUpRouteTestDatabase();
 
   beforeAll(async () => {
