@@ -77,7 +77,7 @@ export function compareAbPairs(
   pairs: readonly { base: ComparableRun; head: ComparableRun }[],
   pick: (run: ComparableRun) => EndpointResult | undefined,
   common: Omit<MetricComparison, "deltaPct" | "deltaPctCi95" | "pValue" | "test" | "noiseBandPct" | "verdict" | "reason" | "inconclusiveKind">,
-  options: CompareOptions & { history?: ReadonlyMap<string, readonly number[]> },
+  options: CompareOptions,
   historyValues: readonly number[],
   context: AbContext,
 ): MetricComparison {

@@ -30,8 +30,8 @@ function exactCountsOf(base: readonly (EndpointResult | undefined)[], head: read
   return customMetricsOf(present.map((result) => result.metrics)).filter((spec) => isExactOnBothSides(spec, base, head));
 }
 
-export type { ComparableRun, Comparison, CompareOptions, EndpointComparison, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
-export { DEFAULT_COMPARE_OPTIONS, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL, trendValues, trendValuesSinceChanges } from "./comparison";
+export type { ComparableRun, Comparison, CompareOptions, EndpointComparison, InconclusiveKind, MetricComparison, SeriesValues, SideSummary } from "./comparison";
+export { DEFAULT_COMPARE_OPTIONS, historyKey, lazyTrendValues, MIN_BASE_RUNS, MIN_RUNS_IN_ALL, trendValues, trendValuesSinceChanges } from "./comparison";
 export type { SeriesRegimeStart } from "./comparison";
 export { detectableChangePct, runsNeededReason } from "./metric-comparison";
 

@@ -51,7 +51,7 @@ export interface CompareOptions {
    * `historyKey(endpoint, metric)`: 1 vs 1 learns its noise band from them, and a group whose values
    * are (nearly) all equal borrows their longer-run noise as a floor (stats/shift-test.ts).
    */
-  history?: ReadonlyMap<string, readonly number[]>;
+  history?: SeriesValues;
   /** The project's repository, to link the commits of "what changed" (environment-diff.ts). */
   repoUrl?: string | null;
   /**
@@ -118,6 +118,40 @@ export function trendValues(runs: readonly MeasuredValues[]): Map<string, number
     });
   }
   return history;
+}
+
+/** The earlier values of a series by `historyKey`, as a comparison reads them (CompareOptions.history). */
+export interface SeriesValues {
+  get(key: string): readonly number[] | undefined;
+}
+
+/** Each run's values by `historyKey`, read once per run object: a run, stored or parsed, never changes. */
+const runValueIndexes = new WeakMap<MeasuredValues, ReadonlyMap<string, readonly number[]>>();
+
+function valueIndexOf(run: MeasuredValues): ReadonlyMap<string, readonly number[]> {
+  const known = runValueIndexes.get(run);
+  if (known) return known;
+  const index = trendValues([run]);
+  runValueIndexes.set(run, index);
+  return index;
+}
+
+/**
+ * trendValues read as a comparison asks, one key at a time: the gate reads its gate metrics' history
+ * only (one or two of each endpoint's dozen metrics), and each run's values are indexed once for the
+ * life of the run object (the gate's history runs are kept in memory between uploads: runs/run-numbers.ts).
+ */
+export function lazyTrendValues(runs: readonly MeasuredValues[]): SeriesValues {
+  const read = new Map<string, readonly number[] | undefined>();
+  return {
+    get(key) {
+      if (read.has(key)) return read.get(key);
+      const values = runs.flatMap((run) => valueIndexOf(run).get(key) ?? []);
+      const found = values.length > 0 ? values : undefined;
+      read.set(key, found);
+      return found;
+    },
+  };
 }
 
 /**

@@ -5,8 +5,8 @@
  * project (or the upload's `fail_on`) says fails. The upload calls it on the run it has just parsed,
  * before storing it; GET …/verdict and the run page on the stored run.
  */
-import type { ComparableRun, Comparison, CompareOptions, MetricComparison } from "../compare/compare-runs";
-import { compareRuns, trendValues } from "../compare/compare-runs";
+import type { ComparableRun, Comparison, CompareOptions, MetricComparison, SeriesValues } from "../compare/compare-runs";
+import { compareRuns, lazyTrendValues } from "../compare/compare-runs";
 import { comparisonKindOf, describeChangeStatus, explainInconclusive, headlineChanges, leaningSlowdownsOf, namedChangesOf } from "../compare/gate-summary";
 import type { NamedChange } from "../compare/gate-summary";
 import type { FailOnValue } from "../fail-on";
@@ -173,8 +173,8 @@ export function thresholdsOf(run: Pick<ParsedRun, "thresholds">): GateInput["thr
 }
 
 /** Each (endpoint, metric)'s values over the runs, oldest first: the series' longer-run noise. */
-function seriesHistory(runs: readonly ComparableRun[]): Map<string, number[]> {
-  return trendValues([...runs].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)));
+function seriesHistory(runs: readonly ComparableRun[]): SeriesValues {
+  return lazyTrendValues([...runs].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)));
 }
 
 const isUnjudged = (why: ReturnType<typeof explainInconclusive>) => why !== null && why.kind !== "undecided";

@@ -48,6 +48,21 @@ async function resolveSelector(db: ReadDb, projectId: string, selector: RunSelec
 }
 
 export function toComparable(loaded: LoadedRun): ComparableRun {
+  const known = comparableRuns.get(loaded);
+  if (known) return known;
+  const comparable = comparableOf(loaded);
+  comparableRuns.set(loaded, comparable);
+  return comparable;
+}
+
+/**
+ * One comparable run per loaded run object: the gate's history runs are kept in memory between uploads
+ * (runs/run-numbers.ts), so what a comparison derives from a run once (domain/compare/comparison.ts:
+ * lazyTrendValues) serves the next uploads of its series too.
+ */
+const comparableRuns = new WeakMap<LoadedRun, ComparableRun>();
+
+function comparableOf(loaded: LoadedRun): ComparableRun {
   const { run, stored } = loaded;
   return {
     id: stored.id,
