@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { useIsAdmin } from "@/components/providers/session-provider";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import { ImprovementsTable } from "@/components/regressions/improvements-table";
+import { ImprovementsTable } from "@/components/changes/improvements-table";
 import { IMPROVEMENTS_LISTED } from "@/server/schemas/regressions";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -26,7 +26,7 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
   const trpc = useTRPC();
   const isAdmin = useIsAdmin();
   const { data: inbox } = useSuspenseQuery(trpc.incident.inbox.queryOptions({ project, state: filter }));
-  const { data: improvements } = useSuspenseQuery(trpc.regression.improvements.queryOptions({ project }));
+  const { data: improvements } = useSuspenseQuery(trpc.change.improvements.queryOptions({ project }));
   const { data: info } = useSuspenseQuery(trpc.project.get.queryOptions({ project }));
   const [selected, setSelected] = useState<number[]>([]);
   const [expanded, setExpanded] = useState<number[]>([]);

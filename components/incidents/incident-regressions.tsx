@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatRunTime } from "@/components/history/run-time";
-import { ChangeHeader, ChangeRow } from "@/components/regressions/change-row";
+import { ChangeHeader, ChangeRow } from "@/components/changes/change-row";
 import { Table } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { resultKindsOf, wordsOf } from "@/server/domain/result-kind";

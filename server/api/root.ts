@@ -7,7 +7,7 @@ import { endpointRouter } from "./routers/endpoint";
 import { historyRouter } from "./routers/history";
 import { incidentRouter } from "./routers/incident";
 import { projectRouter } from "./routers/project";
-import { regressionRouter } from "./routers/regression";
+import { changeRouter } from "./routers/change";
 import { runRouter } from "./routers/run";
 import { sessionRouter } from "./routers/session";
 import { shareRouter } from "./routers/share";
@@ -29,7 +29,7 @@ export const appRouter = createTRPCRouter({
   token: tokenRouter,
   baseline: baselineRouter,
   annotation: annotationRouter,
-  regression: regressionRouter,
+  change: changeRouter,
   incident: incidentRouter,
   webhook: webhookRouter,
 });

@@ -57,7 +57,7 @@ describe.each(testDatabaseTargets())("incident router on $name", ({ target }) =>
     await expect(reader.incident.get({ project: slug, number: 2 })).rejects.toMatchObject({ code: "NOT_FOUND" });
 
     // Improvements open no incident; the inbox lists them apart.
-    const improvements = await reader.regression.improvements({ project: slug });
+    const improvements = await reader.change.improvements({ project: slug });
     expect(improvements.map((row) => [row.kind, row.metric])).toEqual([["improvement", "p99"]]);
     expect(improvements[0]!.links.trendPath).toContain(`cp=${runIds[5]}`);
   });

@@ -17,7 +17,7 @@ export default async function IncidentsPage(props: Props) {
   const filter = parseInboxFilter(search.get("state"));
   await Promise.all([
     fetchPageQuery(trpc.incident.inbox.queryOptions({ project: params.project, state: filter })),
-    fetchPageQuery(trpc.regression.improvements.queryOptions({ project: params.project })),
+    fetchPageQuery(trpc.change.improvements.queryOptions({ project: params.project })),
     fetchPageQuery(trpc.project.get.queryOptions({ project: params.project })),
   ]);
   return (

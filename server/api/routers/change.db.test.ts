@@ -18,7 +18,7 @@ describe.each(testDatabaseTargets())("regression router on $name", ({ target }) 
 
   it("lists improvements (they open no incident) with their links, to anyone", async () => {
     const { slug, runIds, regressionId } = await seedRegression("improvements", "improvement");
-    const improvements = await callerWith(database().prisma, null).regression.improvements({ project: slug });
+    const improvements = await callerWith(database().prisma, null).change.improvements({ project: slug });
     expect(improvements).toHaveLength(1);
     expect(improvements[0]).toMatchObject({
       id: regressionId,
@@ -29,6 +29,6 @@ describe.each(testDatabaseTargets())("regression router on $name", ({ target }) 
         trendPath: `/projects/${slug}/endpoints/_all?cp=${runIds[2]}&lines=p95`,
       },
     });
-    await expect(callerWith(database().prisma, null).regression.improvements({ project: "no-such-project" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(callerWith(database().prisma, null).change.improvements({ project: "no-such-project" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });
