@@ -67,7 +67,7 @@ const MAX_ITERATIONS = 50;
 
 /** The half-sample mode of some values (Bickel & Frühwirth 2006): robust to any minority, and to a spread-out majority. */
 export function halfSampleMode(values: readonly number[]): number | null {
-  let sorted = [...values].sort((a, b) => a - b);
+  let sorted = Float64Array.from(values).sort();
   if (sorted.length === 0) return null;
   while (sorted.length > 3) {
     const half = Math.ceil(sorted.length / 2);
@@ -78,7 +78,7 @@ export function halfSampleMode(values: readonly number[]): number | null {
     sorted = sorted.slice(best, best + half);
   }
   if (sorted.length === 3) {
-    const [a, b, c] = sorted as [number, number, number];
+    const [a, b, c] = [sorted[0]!, sorted[1]!, sorted[2]!];
     if (b - a < c - b) return (a + b) / 2;
     if (c - b < b - a) return (b + c) / 2;
     return b;

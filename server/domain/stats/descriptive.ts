@@ -33,7 +33,9 @@ export function mean(values: readonly number[]): number {
  */
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numbers natively, without a comparator call per comparison (the machine shift
+  // takes a median of every benchmark 60 times a group: 10,000 benchmarks took seconds with one).
+  const sorted = Float64Array.from(values).sort();
   const middle = Math.floor(sorted.length / 2);
   const upper = sorted[middle] ?? Number.NaN;
   return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
