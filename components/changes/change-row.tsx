@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { describeSeries, formatBeforeAfter, type RegressionLike } from "@/components/incidents/display";
 import { cn } from "@/components/lib/cn";
-import { ChangeLinks } from "@/components/regressions/change-links";
+import { ChangeLinks } from "@/components/changes/change-links";
 import { STACKED_LEAD, STACKED_PAIR_ROW, Td, Th } from "@/components/ui/table";
 import { formatDeltaPct, formatPValue } from "@/server/domain/format";
 

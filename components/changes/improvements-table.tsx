@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { formatRunTime } from "@/components/history/run-time";
 import { runName } from "@/components/incidents/display";
-import { ChangeHeader, ChangeRow } from "@/components/regressions/change-row";
+import { ChangeHeader, ChangeRow } from "@/components/changes/change-row";
 import { Table } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { resultKindsOf, wordsOf } from "@/server/domain/result-kind";
 import { pagePaths } from "@/server/domain/urls";
 
-type Improvement = RouterOutputs["regression"]["improvements"][number];
+type Improvement = RouterOutputs["change"]["improvements"][number];
 
 /**
  * Lasting improvements detection recorded (a step down in latency, up in throughput), newest first. They
