@@ -19,7 +19,7 @@ import { SignInToTriage } from "./sign-in-to-triage";
 /**
  * The incidents inbox (/projects/:p/incidents?state=…): one row per incident — the regressions one
  * step opened at one run — under a state filter with counts, triaged in bulk by an admin; then the
- * lasting improvements, which open no incident. Reads incident.inbox and regression.improvements
+ * lasting improvements, which open no incident. Reads incident.inbox and change.improvements
  * (prefetched by the page) and reads them again after each change.
  */
 export function IncidentInbox({ project, filter }: { project: string; filter: InboxFilter }) {
