@@ -188,9 +188,12 @@ export function decideFromRuns(input: GateRunsInput): { comparison: Comparison |
   const compare = (metrics: CompareOptions["metrics"]) =>
     compareRuns(baseRuns, headRuns, { minEffectPct: project.minEffectPct, alpha: project.alpha, test: "student", gateMetric: project.gateMetric, history, metrics });
   // The decision reads the gate metrics alone; every metric is compared only when no endpoint could be
-  // judged, where the answer names the largest changes seen on any metric (judgeGate's `unjudged`).
+  // judged and the gate metrics show fewer changes than the answer names (judgeGate's `unjudged` lists
+  // the largest changes seen, the gate metrics' first): a suite of 10,000 benchmarks does not compare its
+  // dozen other metrics each to name three changes its gate metrics already show.
   const gateOnly = baseRuns.length === 0 ? null : compare("gate");
-  const comparison = gateOnly !== null && explainInconclusive(gateOnly) !== null ? compare("all") : gateOnly;
+  const needsEveryMetric = gateOnly !== null && explainInconclusive(gateOnly) !== null && headlineChanges(gateOnly, MAX_UNJUDGED).length < MAX_UNJUDGED;
+  const comparison = needsEveryMetric ? compare("all") : gateOnly;
   const decision = decideOutcome({
     comparison,
     failOn: input.failOn,
