@@ -25,6 +25,9 @@ export default defineConfig({
   workers: 2,
   reporter: [["list"]],
   timeout: 60_000,
+  // An assertion waits up to 15 s (Playwright's default is 5): CI's machine is a shared 2-core VM, and
+  // under a busy host (25% of its time stolen, a load of 12) a page that renders took over 5 s to open.
+  expect: { timeout: 15_000 },
   use: {
     baseURL: BASE_URL,
     trace: "retain-on-failure",
