@@ -7,6 +7,6 @@ export async function register(): Promise<void> {
   const { startBackgroundWork } = await import("./server/jobs/worker");
   const { warmCpuPool } = await import("./server/services/platform");
   // A parse thread started (and its parsers loaded) now, not by the first upload.
-  warmCpuPool();
+  void warmCpuPool();
   await startBackgroundWork();
 }

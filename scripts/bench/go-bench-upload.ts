@@ -7,9 +7,12 @@ import { runMetadataSchema } from "../../server/domain/parsers";
 import { authorizeUpload, uploadOfFiles, uploadRun } from "../../server/services/ingest";
 import { DEFAULT_POSTGRES_URL, preparePostgres } from "./backends";
 import { goBenchText } from "./isolation";
+import { warmCpuPool } from "../../server/services/platform";
 
 const backend = await preparePostgres(process.argv[2] ?? DEFAULT_POSTGRES_URL);
 const database = await openDatabase({ kind: "postgres", url: backend.env.DATABASE_URL! });
+// As the server does at start (instrumentation.ts): a CPU thread ready before the first upload that needs one.
+await warmCpuPool();
 try {
   for (const count of [1000, 10000]) {
     const times: number[] = [];

@@ -106,10 +106,13 @@ export async function judgeInPool(input: JudgeInput, signal?: AbortSignal): Prom
 }
 
 /** Starts a CPU thread and loads the parsers in it (a first parse of nothing), so the first upload finds one ready. */
-export function warmCpuPool(): void {
-  cpuPool()
+export function warmCpuPool(): Promise<void> {
+  return cpuPool()
     .run({ kind: "parse", files: [{ name: null, text: "" }], format: null, metadata: {} })
-    .catch((error: unknown) => console.error("The CPU threads did not start:", error));
+    .then(
+      () => undefined,
+      (error: unknown) => console.error("The CPU threads did not start:", error),
+    );
 }
 
 /** Stops the CPU threads (tests, and a server shutting down). */
