@@ -92,9 +92,15 @@ export function halfSampleMode(values: readonly number[]): number | null {
  */
 function tauOf(points: readonly ShiftPoint[], centre: number): number {
   const residuals = points.map((point) => Math.abs(point.y - centre));
-  const medianStandardized = (tau: number) => median(points.map((point, index) => residuals[index]! / Math.sqrt(point.within ** 2 + tau ** 2)))!;
+  // Taken some 60 times: into one buffer, by selection rather than a sort (a suite of 10,000 benchmarks).
+  const standardized = new Float64Array(points.length);
+  const medianStandardized = (tau: number) => {
+    for (const [index, point] of points.entries()) standardized[index] = residuals[index]! / Math.sqrt(point.within ** 2 + tau ** 2);
+    return medianInPlace(standardized);
+  };
   const target = 1 / MAD_TO_SD;
-  if (medianStandardized(0) <= target) return 0;
+  // At τ = 0 a benchmark without repetitions standardizes to ∞ or 0/0: the sorted median orders those.
+  if (median(points.map((point, index) => residuals[index]! / Math.sqrt(point.within ** 2)))! <= target) return 0;
   let low = 0;
   let high = Math.max(...residuals) * 2 + 1e-9;
   for (let step = 0; step < 60; step++) {
@@ -103,6 +109,42 @@ function tauOf(points: readonly ShiftPoint[], centre: number): number {
     else high = mid;
   }
   return high;
+}
+
+/**
+ * The median of numbers that are neither NaN (the same as `median` of descriptive.ts), reordering them:
+ * Hoare's selection of the middle one (and, for an even count, the largest below it), O(n) where a sort
+ * is O(n log n).
+ */
+export function medianInPlace(values: Float64Array): number {
+  const count = values.length;
+  const middle = count >> 1;
+  let left = 0;
+  let right = count - 1;
+  while (right > left) {
+    const pivot = values[(left + right) >> 1]!;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i] = values[j]!;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (middle <= j) right = j;
+    else if (middle >= i) left = i;
+    else break;
+  }
+  const upper = values[middle]!;
+  if (count % 2 === 1) return upper;
+  let lower = -Infinity;
+  for (let index = 0; index < middle; index++) lower = Math.max(lower, values[index]!);
+  return (lower + upper) / 2;
 }
 
 /** What τ is taken to be when a group is too small to measure it, and the least it is taken to be when measured. */
