@@ -61,12 +61,25 @@ export function metricRange(metric: Pick<MetricDefinition, "name" | "unit">): Va
 
 /** Tools spell percentiles differently ("99.9", "99.90"): read them as numbers. */
 function readPercentile(result: EndpointResult, percentile: number): number | null {
-  const exact = result.latency.percentiles[String(percentile)];
+  const { percentiles } = result.latency;
+  const exact = percentiles[String(percentile)];
   if (exact !== undefined) return exact;
-  for (const [key, value] of Object.entries(result.latency.percentiles)) {
-    if (Number(key) === percentile) return value;
-  }
-  return null;
+  return percentilesByNumber(percentiles).get(percentile) ?? null;
+}
+
+/**
+ * A result's percentiles by their number (the first of a number spelt twice), made once per result: a
+ * percentile a tool does not report (k6's p99) is asked of every run of a series on every comparison.
+ */
+const byNumber = new WeakMap<Readonly<Record<string, number>>, ReadonlyMap<number, number>>();
+
+function percentilesByNumber(percentiles: Readonly<Record<string, number>>): ReadonlyMap<number, number> {
+  const known = byNumber.get(percentiles);
+  if (known) return known;
+  const made = new Map<number, number>();
+  for (const [key, value] of Object.entries(percentiles)) if (!made.has(Number(key))) made.set(Number(key), value);
+  byNumber.set(percentiles, made);
+  return made;
 }
 
 const STORED_PERCENTILE_COLUMNS: Readonly<Record<number, ResultColumn>> = { 50: "p50Ms", 90: "p90Ms", 95: "p95Ms", 99: "p99Ms" };
