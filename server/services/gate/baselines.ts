@@ -50,8 +50,6 @@ export interface ChosenBaseline {
   openIncident: { number: number; state: IncidentState } | null;
 }
 
-/** The run whose baseline is chosen: its identity (runs/run-identity.ts). */
-export type RunForBaseline = RunIdentity;
 
 type Config = Readonly<Record<string, string | number | boolean>>;
 const configOf = (config: unknown) => (config ?? {}) as Config;
@@ -59,7 +57,7 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The earlier rounds of the run's commit on its branch (same series and load profile), with the run first, then newest first. */
-async function findHeadRounds(db: ReadDb, projectId: string, run: RunForBaseline): Promise<{ id: string; startedAt: Date }[]> {
+async function findHeadRounds(db: ReadDb, projectId: string, run: RunIdentity): Promise<{ id: string; startedAt: Date }[]> {
   const self = { id: run.id, startedAt: run.startedAt };
   if (run.gitCommit === null) return [self];
   const rows = await db.run.findMany({
@@ -134,7 +132,7 @@ function describeSince(change: SeriesChange | null): string {
 export async function chooseBaseline(
   db: ReadDb,
   project: { id: string; defaultBranch: string },
-  run: RunForBaseline,
+  run: RunIdentity,
 ): Promise<ChosenBaseline> {
   const headRounds = await findHeadRounds(db, project.id, run);
   const headRunIds = headRounds.map((round) => round.id);

@@ -6,7 +6,6 @@
  * (eslint.config.js holds that line and which modules this one may use).
  */
 export { NOT_AB_BASE, listBaselinePins, pinBaseline, unpinBaseline } from "./baselines";
-export type { RunForBaseline } from "./baselines";
 export { findGateHead, gateAnswer, getRunGate, judgeRun, judgeWithHistoryOffThread, readGateHistory } from "./run-gate";
 export type { GateHead, RunGateResult } from "./run-gate";
 export { listRunFilterOptions, listRunHistory } from "./run-history";

@@ -12,7 +12,8 @@ import { absoluteUrl, pagePaths } from "../../domain/urls";
 import { chooseBaseline } from "./baselines";
 import type { AbJobRun } from "../../domain/gate/ab-job";
 import { completePairs } from "../../domain/gate/ab-job";
-import type { ChosenBaseline, RunForBaseline } from "./baselines";
+import type { ChosenBaseline } from "./baselines";
+import type { RunIdentity } from "../runs";
 import { toComparable } from "../compare";
 import { judgeInPool } from "../platform";
 import { isPrivate } from "../access";
@@ -36,7 +37,7 @@ import { RUN_IDENTITY_SELECT, runPageUrl, toRunDocument } from "../runs";
 export type RunGateResult = GateResult & { run: LoadedRun };
 
 /** The run the gate judges: its id, what picks its baseline, and what its upload answered (when known). */
-export type GateHead = RunForBaseline & { outcome?: string | null; outcomeReasons?: string[] };
+export type GateHead = RunIdentity & { outcome?: string | null; outcomeReasons?: string[] };
 
 export type GateProject = GateSettings & { id: string; slug: string; defaultBranch: string };
 
@@ -63,7 +64,7 @@ export interface GateHistory {
 }
 
 /** The series' runs an A/B job's head is judged with: the job's own, of the same tool, label and testbed. */
-async function readAbJob(db: ReadDb, project: GateProject, head: RunForBaseline & { abJob: string }) {
+async function readAbJob(db: ReadDb, project: GateProject, head: RunIdentity & { abJob: string }) {
   const rows = await db.run.findMany({
     where: { projectId: project.id, abJob: head.abJob, tool: head.tool, label: head.label, testbed: head.testbed, id: { not: head.id } },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
@@ -82,7 +83,7 @@ const MAX_AB_RUNS = 100;
  * Reads a run's gate history: the baseline's choice (a few small queries), then the numbers of its runs,
  * most of them from memory (run-numbers.ts). `db` may be a transaction (the upload that creates its project).
  */
-export async function readGateHistory(db: ReadDb, project: GateProject, head: RunForBaseline): Promise<GateHistory> {
+export async function readGateHistory(db: ReadDb, project: GateProject, head: RunIdentity): Promise<GateHistory> {
   const abJob = head.abJob ?? null;
   const [series, policy, ab] = await Promise.all([
     chooseBaseline(db, project, head),

@@ -9,12 +9,12 @@ import type { CoalescedJob } from "../platform";
 import { jobQueueFor } from "../platform";
 import type { ReceivedUpload } from "./received-upload";
 import { defaultBranchSeriesKey, newRunId } from "../runs";
-import type { IngestedRun, KeptGateResult, ReadUpload } from "./store-run";
+import type { KeptGateResult, ReadUpload } from "./store-run";
 import { parseInPool } from "../platform";
 import { storeRun } from "./store-run";
 
 export { PARSER_VERSION } from "./store-run";
-export type { IngestedRun, KeptGateResult } from "./store-run";
+export type { KeptGateResult } from "./store-run";
 import type { LoadedRun } from "../runs";
 import { asStoredRun, RUN_IDENTITY_SELECT, runIdentityOf } from "../runs";
 import type { RunIdentity } from "../runs";
@@ -63,13 +63,13 @@ export interface IngestRequest<Gate> {
 
 /** "replayed": an Idempotency-Key seen before with the same body; nothing was written (and nothing judged). */
 export type IngestOutcome<Gate> =
-  | { status: "created"; project: IngestProject; run: IngestedRun; gate: Gate | null; format: FormatId; endpoints: string[] }
+  | { status: "created"; project: IngestProject; run: RunIdentity; gate: Gate | null; format: FormatId; endpoints: string[] }
   | ReplayedUpload;
 
 export interface ReplayedUpload {
   status: "replayed";
   project: IngestProject;
-  run: IngestedRun;
+  run: RunIdentity;
   format: FormatId;
   endpoints: string[];
 }

@@ -23,9 +23,6 @@ export interface KeptGateResult {
   gateChanges: KeptGateChange[];
 }
 
-/** The stored run as what follows the upload (detection, the gate) needs it: its identity (runs/run-identity.ts). */
-export type IngestedRun = RunIdentity;
-
 /** An upload read and parsed: the run (metadata applied, validated), and what is stored of the body. */
 export interface ReadUpload {
   run: ParsedRun;
@@ -61,7 +58,7 @@ export async function storeRun(
   projectId: string,
   { run, format, sha256, rawFiles, base, ab }: ReadUpload,
   { id, uploadedAt, startedAt, idempotencyKey, gate }: StoredAs,
-): Promise<IngestedRun> {
+): Promise<RunIdentity> {
   const { git, ci, host } = run.environment;
   const values: unknown[] = [];
   const param = (value: unknown, type: string) => {

@@ -9,10 +9,10 @@ import { projectBySlugSql } from "../projects";
 import { takeRateLimitWithRead } from "../platform";
 import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "../runs";
+import type { RunIdentity } from "../runs";
 import type { RunGateResult } from "../gate";
 import { findGateHead, judgeRun, judgeWithHistoryOffThread, readGateHistory, gateAnswer } from "../gate";
 import type { GateHead } from "../gate";
-import type { IngestedRun } from "./ingest-run";
 import { keptGateChanges } from "../../domain/gate/judge";
 
 /**
@@ -106,7 +106,7 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
 }
 
 /** The newest head run of the A/B job a base run belongs to (same tool, label and testbed); null for any other run, or before the job has one. */
-async function latestAbHead(db: PrismaClient, projectId: string, run: IngestedRun): Promise<GateHead | null> {
+async function latestAbHead(db: PrismaClient, projectId: string, run: RunIdentity): Promise<GateHead | null> {
   if (run.abJob === null || run.abSide !== "base") return null;
   const head = await db.run.findFirst({
     where: { projectId, abJob: run.abJob, abSide: "head", tool: run.tool, label: run.label, testbed: run.testbed },
