@@ -1,24 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createSeededRandom } from "../stats/random";
 import type { ShiftPoint } from "./machine-shift";
-import { estimateMachineShift, halfSampleMode, medianInPlace } from "./machine-shift";
-import { median } from "../stats/descriptive";
+import { estimateMachineShift, halfSampleMode } from "./machine-shift";
 
 const NOISE = { prior: 0.05, floor: 0.02 };
 const point = (key: string, change: number, within = 0.03): ShiftPoint => ({ key, y: Math.log(change), within, df: 8 });
-
-describe("medianInPlace", () => {
-  it("is the sorted median of any numbers, odd or even in count, with ties, ±∞ and the same value throughout", () => {
-    const random = createSeededRandom(7);
-    const cases: number[][] = [[4], [2, 1], [3, 3, 3, 3], [1, Infinity, -Infinity, 2, 2], [0, -0, 5, 5, 5, 1]];
-    for (let size = 1; size <= 60; size++) {
-      cases.push(Array.from({ length: size }, () => random.uniform()));
-      cases.push(Array.from({ length: size }, () => random.integer(4)));
-    }
-    cases.push(Array.from({ length: 10_001 }, () => random.uniform() * 100));
-    for (const values of cases) expect(medianInPlace(Float64Array.from(values))).toBe(median(values));
-  });
-});
 
 describe("halfSampleMode", () => {
   it("finds the densest half, whatever a spread-out majority does", () => {

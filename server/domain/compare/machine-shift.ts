@@ -27,7 +27,7 @@
  * With fewer than MIN_FOR_TAU benchmarks in the group, τ is the prior given (the series' history, or the
  * default for a shared runner).
  */
-import { median } from "../stats/descriptive";
+import { median, medianInPlace } from "../stats/descriptive";
 
 /** One benchmark's log change against its reference, and the sd and df of that change from its repetitions. */
 export interface ShiftPoint {
@@ -109,42 +109,6 @@ function tauOf(points: readonly ShiftPoint[], centre: number): number {
     else high = mid;
   }
   return high;
-}
-
-/**
- * The median of numbers that are neither NaN (the same as `median` of descriptive.ts), reordering them:
- * Hoare's selection of the middle one (and, for an even count, the largest below it), O(n) where a sort
- * is O(n log n).
- */
-export function medianInPlace(values: Float64Array): number {
-  const count = values.length;
-  const middle = count >> 1;
-  let left = 0;
-  let right = count - 1;
-  while (right > left) {
-    const pivot = values[(left + right) >> 1]!;
-    let i = left;
-    let j = right;
-    while (i <= j) {
-      while (values[i]! < pivot) i++;
-      while (values[j]! > pivot) j--;
-      if (i <= j) {
-        const swap = values[i]!;
-        values[i] = values[j]!;
-        values[j] = swap;
-        i++;
-        j--;
-      }
-    }
-    if (middle <= j) right = j;
-    else if (middle >= i) left = i;
-    else break;
-  }
-  const upper = values[middle]!;
-  if (count % 2 === 1) return upper;
-  let lower = -Infinity;
-  for (let index = 0; index < middle; index++) lower = Math.max(lower, values[index]!);
-  return (lower + upper) / 2;
 }
 
 /** What τ is taken to be when a group is too small to measure it, and the least it is taken to be when measured. */

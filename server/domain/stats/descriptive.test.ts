@@ -1,8 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { mean, median, sampleStandardDeviation, sampleVariance, summarizeSample } from "./descriptive";
+import { mean, median, medianInPlace, sampleStandardDeviation, sampleVariance, summarizeSample } from "./descriptive";
 import { isInsufficient } from "./insufficient";
 import { ISSUE_BASE_P95_MS } from "./issue-example.fixture";
 import { createSeededRandom } from "./random";
+
+describe("medianInPlace", () => {
+  it("is the sorted median of any numbers, odd or even in count, with ties, ±∞ and the same value throughout", () => {
+    const random = createSeededRandom(7);
+    const cases: number[][] = [[4], [2, 1], [3, 3, 3, 3], [1, Infinity, -Infinity, 2, 2], [0, -0, 5, 5, 5, 1]];
+    for (let size = 1; size <= 60; size++) {
+      cases.push(Array.from({ length: size }, () => random.uniform()));
+      cases.push(Array.from({ length: size }, () => random.integer(4)));
+    }
+    cases.push(Array.from({ length: 10_001 }, () => random.uniform() * 100));
+    for (const values of cases) expect(medianInPlace(Float64Array.from(values))).toBe(median(values));
+  });
+});
 
 describe("median", () => {
   it("takes the middle value, or the mean of the middle two", () => {
