@@ -3,8 +3,6 @@ import { describeLoadDifference, loadProfileDifference } from "../../domain/comp
 import { BASELINE_CAP, chooseBaselineWindow } from "../../domain/gate/baseline-window";
 import type { BaselineBasis, SeriesChange, WindowMode } from "../../domain/gate/baseline-window";
 import type { IncidentState } from "../../domain/incidents/state";
-import { formatDeltaPct } from "../../domain/format";
-import { endpointDisplayName } from "../../domain/run";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { baselinePinSchema } from "../../schemas/baselines";
 import type { Principal } from "../access";
@@ -12,6 +10,7 @@ import { requireAdmin } from "../access";
 import { notFound, ServiceError } from "../platform";
 import { requireProject } from "../projects";
 import type { RunIdentity } from "../runs";
+import { readSeriesWindow } from "./series-window-sql";
 
 /**
  * What a new run is compared with (docs/statistics.md, "The CI gate"): its series' comparable history —
@@ -31,6 +30,9 @@ export const NOT_AB_BASE = { OR: [{ abSide: null }, { abSide: { not: "base" } }]
 export const MAX_HEAD_ROUNDS = 10;
 /** Rows of a series read to fill a window (load profile, failed runs and the cap leave some out). */
 const SERIES_SCAN = 3 * BASELINE_CAP;
+/** The series' latest change markers and recorded changes read (the window starts after the newest that counts). */
+const MAX_MARKERS = 10;
+const MAX_CHANGES = 200;
 
 export interface ChosenBaseline {
   /** The baseline, newest first. */
@@ -54,7 +56,6 @@ export interface ChosenBaseline {
 type Config = Readonly<Record<string, string | number | boolean>>;
 const configOf = (config: unknown) => (config ?? {}) as Config;
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
-const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The earlier rounds of the run's commit on its branch (same series and load profile), with the run first, then newest first. */
 async function findHeadRounds(db: ReadDb, projectId: string, run: RunIdentity): Promise<{ id: string; startedAt: Date }[]> {
@@ -70,57 +71,6 @@ async function findHeadRounds(db: ReadDb, projectId: string, run: RunIdentity): 
   return [self, ...earlier.map(({ id, startedAt }) => ({ id, startedAt }))].slice(0, MAX_HEAD_ROUNDS);
 }
 
-/** The series' change markers and recorded changes that start at or before `until`. */
-async function findSeriesChanges(
-  db: ReadDb,
-  projectId: string,
-  series: { tool: string; label: string | null; branch: string; testbed: string | null },
-  until: Date,
-): Promise<SeriesChange[]> {
-  const [markers, changes] = await Promise.all([
-    db.annotation.findMany({
-      where: { projectId, kind: "change", at: { lte: until } },
-      orderBy: { at: "desc" },
-      take: 10,
-      select: { at: true, text: true, createdAt: true },
-    }),
-    db.change.findMany({
-      where: { projectId, firstRun: { tool: series.tool, label: series.label, gitBranch: series.branch, testbed: series.testbed, startedAt: { lte: until } } },
-      orderBy: { firstRun: { startedAt: "desc" } },
-      take: 200,
-      select: {
-        kind: true,
-        status: true,
-        statusChangedAt: true,
-        metric: true,
-        deltaPct: true,
-        endpoint: { select: { name: true } },
-        firstRun: { select: { id: true, startedAt: true } },
-        incident: { select: { number: true, state: true } },
-      },
-    }),
-  ]);
-  return [
-    ...markers.map((marker): SeriesChange => ({
-      kind: "marker",
-      status: null,
-      at: marker.at,
-      firstRunId: null,
-      decidedAt: marker.createdAt,
-      summary: `the change marker of ${day(marker.at)} ("${marker.text}")`,
-    })),
-    ...changes.map((change): SeriesChange => ({
-      kind: change.kind,
-      status: change.status,
-      at: change.firstRun.startedAt,
-      firstRunId: change.firstRun.id,
-      decidedAt: change.status === "open" ? null : (change.statusChangedAt ?? null),
-      summary: `${endpointDisplayName(change.endpoint?.name ?? null)} ${change.metric} ${formatDeltaPct(change.deltaPct)} from the run of ${day(change.firstRun.startedAt)} (${change.firstRun.id})${change.incident ? `, incident #${change.incident.number}` : ""}`,
-      incident: change.incident,
-    })),
-  ];
-}
-
 /** How a window starts, in words: "since the accepted regression …" (an acknowledged regression: its incident was accepted). */
 function describeSince(change: SeriesChange | null): string {
   if (change === null) return "";
@@ -134,14 +84,17 @@ export async function chooseBaseline(
   project: { id: string; defaultBranch: string },
   run: RunIdentity,
 ): Promise<ChosenBaseline> {
-  const headRounds = await findHeadRounds(db, project.id, run);
+  const [headRounds, pins] = await Promise.all([
+    findHeadRounds(db, project.id, run),
+    db.baselinePin.findMany({
+      where: { projectId: project.id, OR: [{ forLabel: run.label }, { forLabel: null }] },
+      orderBy: { createdAt: "desc" },
+      select: { forLabel: true, runIds: true, baselineLabel: true },
+    }),
+  ]);
   const headRunIds = headRounds.map((round) => round.id);
   const rounds =
     headRunIds.length > 1 ? `; judged with ${plural(headRunIds.length - 1, "earlier round")} of commit ${run.gitCommit!.slice(0, 7)}` : "";
-  const pins = await db.baselinePin.findMany({
-    where: { projectId: project.id, OR: [{ forLabel: run.label }, { forLabel: null }] },
-    orderBy: { createdAt: "desc" },
-  });
   const pin = pins.find((candidate) => candidate.forLabel !== null) ?? pins[0];
   if (pin && pin.runIds.length > 0) {
     const runIds = pin.runIds.filter((id) => !headRunIds.includes(id));
@@ -185,16 +138,19 @@ export async function chooseBaseline(
       place = `on ${branch} (none at the merge-base ${commit}) before ${run.gitBaseTime ? `its commit time (${run.gitBaseTime.toISOString()})` : "this run (no base_time given)"}`;
     }
   }
-  const reference = "lte" in until ? until.lte : until.lt;
-  const [rows, changes] = await Promise.all([
-    db.run.findMany({
-      where: { ...where, startedAt: until },
-      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-      take: SERIES_SCAN,
-      select: { id: true, startedAt: true, uploadedAt: true, regressed: true, config: true },
-    }),
-    findSeriesChanges(db, project.id, { tool: run.tool, label, branch, testbed: run.testbed }, reference),
-  ]);
+  const { runs: rows, changes } = await readSeriesWindow(db, {
+    projectId: project.id,
+    tool: run.tool,
+    label,
+    branch,
+    testbed: run.testbed,
+    excludeRunIds: headRunIds,
+    until: "lte" in until ? until.lte : until.lt,
+    inclusive: "lte" in until,
+    scan: SERIES_SCAN,
+    markers: MAX_MARKERS,
+    changes: MAX_CHANGES,
+  });
   // A run driven with another load profile (a capacity sweep's other levels, an old VU count) measures something else.
   const isSameProfile = (row: (typeof rows)[number]) => loadProfileDifference(configOf(run.config), configOf(row.config)) === null;
   const sameProfile = rows.filter(isSameProfile);
