@@ -20,7 +20,7 @@ import { DEFAULT_MAX_POINTS, LATEST_RUNS, selectFromCandidates, toTrendPoints } 
 import { listEndpoints, listTestbeds, resolveEndpointPage, resolveTrendScope, TESTBED_OPTIONS } from "./endpoint-page";
 import type { EndpointPageQuery, TrendScopeQuery } from "./endpoint-page";
 import { listRunFilterOptions } from "../gate";
-import { cachedCandidates, cachedHistory, keptAtVersion, keptWith } from "./trend-history-cache";
+import { cachedCandidates, cachedHistory, cachedTrendRows, keptAtVersion, keptWith } from "./trend-history-cache";
 import { readTrendCandidates, readTrendRows } from "./trend-history-sql";
 import type { CandidateRow } from "./trend-history-sql";
 import { findMarkerSources } from "./marked-runs";
@@ -108,7 +108,7 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   const [history, metrics, testbeds] = cached
     ? [
         cachedCandidates(cached, maxPoints, marked),
-        await keptWith(cached, "results", ["metrics", maxPoints], () => findMetricTrends(db, scope, maxPoints), project.historyVersion),
+        await keptWith(cached, ["metrics", maxPoints], () => findMetricTrends(db, scope, maxPoints), project.historyVersion),
         cached.testbeds.slice(0, TESTBED_OPTIONS),
       ]
     : await Promise.all([
@@ -121,10 +121,8 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   const latestKept = candidates.filter(({ order }) => order > history.total - LATEST_RUNS).reverse();
 
   // 2nd read: whole rows, with the run's label/branch/commit, of the drawn and the latest runs only.
-  const drawnIds = [...new Set([...selection.kept, ...latestKept].map(({ row }) => row.id))];
-  const full = cached
-    ? await keptWith(cached, "history", ["rows", maxPoints, marked.runIds, marked.times], () => readTrendRows(db, drawnIds), project.historyVersion)
-    : await readTrendRows(db, drawnIds);
+  const drawn = [...new Map([...selection.kept, ...latestKept].map(({ row }) => [row.id, { id: row.id, runId: row.runId }])).values()];
+  const full = cached ? await cachedTrendRows(db, drawn) : await readTrendRows(db, drawn.map(({ id }) => id));
   const withFullRows = (kept: readonly { row: CandidateRow; order: number }[]) =>
     toTrendPoints(
       kept.flatMap(({ row, order }) => {

@@ -187,17 +187,17 @@ describe("keptWith", () => {
 
   it("keeps a value read at the entry's version or later, and only in the entry still cached", async () => {
     const current = entryAt(11);
-    expect(await keptWith(current, "history", ["rows"], async () => "at 11", 11)).toBe("at 11");
-    expect(await keptWith(current, "history", ["rows"], async () => "again", 11)).toBe("at 11");
+    expect(await keptWith(current, ["metrics"], async () => "at 11", 11)).toBe("at 11");
+    expect(await keptWith(current, ["metrics"], async () => "again", 11)).toBe("at 11");
 
     // A view behind the entry (a lagging replica's snapshot) answers with what it read, keeping nothing.
     const ahead = entryAt(11);
-    expect(await keptWith(ahead, "results", ["metrics"], async () => "at 10", 10)).toBe("at 10");
+    expect(await keptWith(ahead, ["metrics"], async () => "at 10", 10)).toBe("at 10");
     expect(ahead.kept.size).toBe(0);
 
     // An entry an append replaced while the view read: its value may belong to the older history.
     const replaced = entryAt(11, true);
-    expect(await keptWith(replaced, "history", ["rows"], async () => "old", 12)).toBe("old");
-    expect(replaced.ofHistory.size).toBe(0);
+    expect(await keptWith(replaced, ["metrics"], async () => "old", 12)).toBe("old");
+    expect(replaced.kept.size).toBe(0);
   });
 });

@@ -5,7 +5,8 @@ import type { ReadDb } from "../../db";
  * tool, testbed) the compact history (server/domain/series/trend-history.ts), the endpoint's testbeds,
  * and, while the history is unchanged, the custom metrics' series and the chosen candidates, all at the
  * project's history version: a counter that database triggers move in the same transaction as every
- * write to the project's runs, results or metrics, logging what the write appended.
+ * write to the project's runs, results or metrics, logging what the write appended. The drawn runs'
+ * whole rows are kept apart, by result id: a stored result never changes.
  *
  * Each view reads the version with the project (one indexed lookup, on every replica: a cache never
  * outlives a write it did not see). When the version moved only by appended runs that come after the
@@ -19,7 +20,8 @@ import { LRUCache } from "lru-cache";
 import { CompactHistory } from "../../domain/series/trend-history";
 import type { HistoryCandidate } from "../../domain/series/trend-history";
 import type { HistoryScope } from "./endpoint-page";
-import { readAppendedHistory, readWholeHistory } from "./trend-history-sql";
+import type { TrendRow } from "../../domain/series/trend-series";
+import { readAppendedHistory, readTrendRows, readWholeHistory } from "./trend-history-sql";
 import type { AppendedRow, TestbedCount } from "./trend-history-sql";
 
 /** The most runs the cache holds over all scopes (the least recently viewed scope goes first). */
@@ -33,7 +35,7 @@ export interface CachedHistory {
   testbeds: TestbedCount[];
   /** Each testbed's place in the database's order of the last whole read: ties in count keep it. */
   testbedRanks: Map<string | null, number>;
-  /** Values of this very history (the candidates chosen, the drawn runs' rows), by what they are; replaced when the history grows. */
+  /** Values of this very history (the candidates chosen), by what they are; replaced when the history grows. */
   ofHistory: Map<string, unknown>;
   /** Values kept while no result or metric of the project is written (the custom metrics' series, by budget); replaced then. */
   kept: Map<string, unknown>;
@@ -52,6 +54,36 @@ const reading = new Map<string, Promise<CachedHistory>>();
 export function clearHistoryCache(): void {
   historyCache.clear();
   projectValues.clear();
+  trendRows.clear();
+}
+
+/** The drawn results' whole rows kept, at most (~300 bytes each: ~30 MB when full). */
+const TREND_ROWS_KEPT = 100_000;
+/**
+ * Whole rows of drawn results by run and result id (a result id alone is only unique in its database): a
+ * stored result and its run never change, so a row read once stays true.
+ */
+const trendRows = new LRUCache<string, TrendRow>({ max: TREND_ROWS_KEPT });
+
+/**
+ * The whole rows of these results (the drawn runs' points, with their run's label, branch and commit),
+ * by result id, reading only those not kept: after an upload, the view that follows reads the new run's
+ * row alone.
+ */
+export async function cachedTrendRows(db: ReadDb, results: readonly { id: number; runId: string }[]): Promise<Map<number, TrendRow>> {
+  const rows = new Map<number, TrendRow>();
+  const missing: number[] = [];
+  for (const { id, runId } of results) {
+    const kept = trendRows.get(`${runId}/${id}`);
+    if (kept) rows.set(id, kept);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return rows;
+  for (const [id, row] of await readTrendRows(db, missing)) {
+    trendRows.set(`${row.runId}/${id}`, row);
+    rows.set(id, row);
+  }
+  return rows;
 }
 
 /**
@@ -93,21 +125,19 @@ export function cachedCandidates(entry: CachedHistory, maxPoints: number, marked
 }
 
 /**
- * `read()`'s value, kept while the history is this one (`"history"`: what the history's rows alone
- * decide, e.g. the drawn runs' whole rows) or while no result or metric of the project is written
- * (`"results"`: the custom metrics' series); `what` names the read. A value read while the history
- * moved on is used, not kept (it lands in the map the history replaced).
+ * `read()`'s value, kept while no result or metric of the project is written (the custom metrics'
+ * series); `what` names the read. A value read while the history moved on is used, not kept (it lands
+ * in the map the history replaced).
  */
 export async function keptWith<T>(
   entry: CachedHistory,
-  until: "history" | "results",
   what: readonly unknown[],
   read: () => Promise<T>,
   /** The history version the reading view saw (with its project): a view behind the entry reads from a snapshot (a lagging replica) that may lack rows the entry has. */
   readerVersion: number,
 ): Promise<T> {
   const key = JSON.stringify(what);
-  const kept = until === "history" ? entry.ofHistory : entry.kept;
+  const { kept } = entry;
   if (kept.has(key)) return kept.get(key) as T;
   const value = await read();
   // Kept only for the entry still cached (an append meanwhile replaced it: this value may belong to its
