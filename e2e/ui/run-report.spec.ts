@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { formatMs, formatNumber, formatRate } from "../../server/domain/format";
@@ -154,6 +155,18 @@ test.describe("run report", () => {
     // k6 summaries have no histogram: the page says so instead of drawing an empty chart.
     await expect(page.getByTestId("latency-distribution")).toContainText("no latency histogram");
     await screenshots(page, "run-report-k6");
+  });
+
+  test("Download raw saves the bytes as uploaded, named with the format's extension", async ({ page, request }) => {
+    const slug = uniqueSlug("report-raw");
+    const file = fixture("k6/managedasync/round1/summary.json");
+    const uploaded = await uploadRun(request, slug, file, { format: "k6", label: "ManagedAsync" });
+    await page.goto(uploaded.url);
+    // The browser asks for gzip, as every browser does: the saved file is still the JSON uploaded.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("run-header").getByRole("link", { name: "Download raw" }).click()]);
+    expect(download.suggestedFilename()).toBe(`${uploaded.id}-k6-summary.json`);
+    const saved = await download.path();
+    expect(Buffer.compare(readFileSync(saved), file)).toBe(0);
   });
 
   test("a Locust CSV set shows its failures", async ({ page, request }) => {

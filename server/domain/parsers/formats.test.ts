@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FORMAT_IDS } from "../run";
-import { FORMAT_NAMES, FORMATS, formatsInOrder, formatTableMarkdown, resolveFormatName, TOOL_NAMES } from "./formats";
+import { FORMAT_NAMES, FORMATS, formatsInOrder, formatTableMarkdown, rawDownloadOf, resolveFormatName, TOOL_NAMES } from "./formats";
 import { errorOf } from "./fixtures/input-error-of";
 
 describe("the format registry", () => {
@@ -63,5 +63,30 @@ describe("the format registry", () => {
   it("is the README's format table, row for row (print formatTableMarkdown() and paste it when a format changes)", () => {
     const readme = readFileSync(path.resolve(import.meta.dirname, "../../../README.md"), "utf8");
     expect(readme).toContain(formatTableMarkdown());
+  });
+});
+
+describe("rawDownloadOf", () => {
+  it("names a body upload by run and format with the format's extension, typed by it", () => {
+    expect(rawDownloadOf("k6-summary", "run1", null)).toEqual({ name: "run1-k6-summary.json", contentType: "application/json" });
+    expect(rawDownloadOf("k6-ndjson", "run1", null)).toEqual({ name: "run1-k6-ndjson.ndjson", contentType: "application/x-ndjson" });
+    expect(rawDownloadOf("jmeter-csv", "run1", null)).toEqual({ name: "run1-jmeter-csv.csv", contentType: "text/csv; charset=utf-8" });
+    expect(rawDownloadOf("go-bench-text", "run1", null)).toEqual({ name: "run1-go-bench-text.txt", contentType: "text/plain; charset=utf-8" });
+  });
+
+  it("keeps a file's own name (its path and unsafe characters dropped), adding the extension only when it has none", () => {
+    expect(rawDownloadOf("locust-csv", "run1", "locust_stats.csv").name).toBe("locust_stats.csv");
+    expect(rawDownloadOf("ghz", "run1", "reports/Get Listing.json").name).toBe("Get_Listing.json");
+    expect(rawDownloadOf("ghz", "run1", 'a"b').name).toBe("a_b.json");
+  });
+
+  it("never types a download as a page a browser would render, and names an unknown format's file .txt", () => {
+    expect(rawDownloadOf("locust-html", "run1", null)).toEqual({ name: "run1-locust-html.html", contentType: "text/plain; charset=utf-8" });
+    expect(rawDownloadOf("locust-html", "run1", "report.HTML").contentType).toBe("text/plain; charset=utf-8");
+    expect(rawDownloadOf("retired-format", "run1", null).name).toBe("run1-retired-format.txt");
+  });
+
+  it("gives every format an extension", () => {
+    for (const format of formatsInOrder()) expect(format.extension, format.id).toMatch(/^\.[a-z]+$/);
   });
 });

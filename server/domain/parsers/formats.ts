@@ -82,3 +82,25 @@ export function describeFormats(formats: readonly FormatId[]): string {
   return formats.map((format) => FORMATS[format].title).join(" or ");
 }
 
+
+/** Content types of the extensions formats have; every other (.txt, .out, .html, .md…) downloads as plain text, never as a page a browser would render. */
+const DOWNLOAD_TYPES: Readonly<Record<string, string>> = {
+  ".json": "application/json",
+  ".ndjson": "application/x-ndjson",
+  ".csv": "text/csv; charset=utf-8",
+  ".xml": "application/xml",
+};
+
+/**
+ * What a download of an uploaded file is named and typed as: its own name when it came with one (a
+ * multipart part; the format's extension added when it has none), else the run's id and format with the
+ * format's extension (`<run>-k6-summary.json`); the type told by the extension. Only letters, digits,
+ * dots, dashes and underscores are kept, so the name is safe in a Content-Disposition header.
+ */
+export function rawDownloadOf(format: string, runId: string, fileName: string | null): { name: string; contentType: string } {
+  const extension = (FORMATS as Readonly<Record<string, FormatInfo | undefined>>)[format]?.extension ?? ".txt";
+  const given = fileName?.split(/[\\/]/).pop()?.replace(/[^\w.-]/g, "_") || null;
+  const name = given === null ? `${runId}-${format}${extension}` : /\.\w+$/.test(given) ? given : `${given}${extension}`;
+  const ownExtension = /\.\w+$/.exec(name)![0].toLowerCase();
+  return { name: name.replace(/[^\w.-]/g, "_"), contentType: DOWNLOAD_TYPES[ownExtension] ?? "text/plain; charset=utf-8" };
+}

@@ -26,7 +26,7 @@ export { parseBenchtrack, runInputSchema, type RunInput } from "./benchtrack";
 export { runDocumentSchema, toBenchtrackDocument, type RunDocument } from "./benchtrack";
 export { isNdjsonStart } from "./detect";
 export type { FormatInfo } from "./format-list";
-export { FORMAT_NAMES, FORMATS, formatsInOrder, resolveFormatName, TOOL_NAMES } from "./formats";
+export { FORMAT_NAMES, FORMATS, formatsInOrder, rawDownloadOf, resolveFormatName, TOOL_NAMES } from "./formats";
 export { parseK6Ndjson } from "./k6";
 export { applyRunMetadata, parseMetadataQuery, runMetadataSchema, type RunMetadata } from "./metadata";
 export { validateParsedRun } from "./validate";

@@ -19,6 +19,8 @@ export interface FormatInfo {
   id: FormatId;
   /** The tool, as `runs.tool` stores it and `?format=<tool>` names all its formats. */
   tool: string;
+  /** The file name's extension a download of such an upload gets (".json", ".csv"…), as the tool names its files. */
+  extension: `.${string}`;
   /** Short name used in messages: "vegeta report -type=json". */
   title: string;
   /** The tool command that writes the file (what CI already runs). */

@@ -196,8 +196,9 @@ export const runsResource: ApiResource = {
         tag: "runs",
         summary: "The original upload",
         description:
-          "A single-file upload is returned as sent (gzip Content-Encoding when the client accepts it), with the " +
-          "Content-Type it was sent with. A multi-file upload without ?file= lists its files as JSON.",
+          "A single-file upload is returned byte for byte as sent (never compressed, whatever Accept-Encoding says), as an " +
+          "attachment named after the file (or `<run>-<format>` with the format's extension: .json, .ndjson, .csv, .xml, .txt…) " +
+          "and typed by that extension (JSON, NDJSON, CSV, XML, else plain text). A multi-file upload without ?file= lists its files as JSON.",
         security: "read",
         parameters: [
           {
@@ -212,10 +213,13 @@ export const runsResource: ApiResource = {
           "200": {
             description: "The file as sent, or the list of files.",
             content: {
-              "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } },
               "application/json": {
                 schema: { anyOf: [ref("schemas", "RawFileList"), { description: "An uploaded JSON file, as sent." }] },
               },
+              "application/x-ndjson": { schema: { type: "string", description: "An uploaded NDJSON file (k6 --out json), as sent." } },
+              "text/csv": { schema: { type: "string", description: "An uploaded CSV file, as sent." } },
+              "application/xml": { schema: { type: "string", description: "An uploaded XML file (JMeter), as sent." } },
+              "text/plain": { schema: { type: "string", description: "Any other uploaded file (a tool's text output), as sent." } },
             },
           },
         },

@@ -45,6 +45,7 @@ export const ARTILLERY_TOOL: ToolDescriptor = {
     {
       info: {
         id: "artillery-json",
+        extension: ".json",
         title: "artillery report.json",
         command: "artillery run --output report.json script.yml",
         upload: "body or multipart",
@@ -66,6 +67,7 @@ export const ARTILLERY_TOOL: ToolDescriptor = {
     {
       info: {
         id: "artillery-console",
+        extension: ".txt",
         title: "artillery console output",
         command: "artillery run script.yml > artillery-console.txt",
         upload: "body or multipart",

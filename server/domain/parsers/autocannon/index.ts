@@ -31,6 +31,7 @@ export const AUTOCANNON_TOOL: ToolDescriptor = {
     {
       info: {
         id: "autocannon-json",
+        extension: ".json",
         title: "autocannon --json output",
         command: "autocannon -c 10 -d 30 --json http://… > autocannon.json",
         upload: "body",

@@ -13,6 +13,7 @@ export const BENCHMARKDOTNET_TOOL: ToolDescriptor = {
     {
       info: {
         id: "benchmarkdotnet-json",
+        extension: ".json",
         title: "BenchmarkDotNet full JSON report",
         command:
           "dotnet run -c Release -- --exporters fulljson   (writes BenchmarkDotNet.Artifacts/results/<Type>-report-full.json)",

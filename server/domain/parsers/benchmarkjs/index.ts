@@ -23,6 +23,7 @@ export const BENCHMARKJS_TOOL: ToolDescriptor = {
     {
       info: {
         id: "benchmarkjs-text",
+        extension: ".txt",
         title: "benchmark.js String(bench) lines",
         command: "suite.on('cycle', (event) => console.log(String(event.target))): node bench.js > bench.txt",
         upload: "body",

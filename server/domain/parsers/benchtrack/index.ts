@@ -18,6 +18,7 @@ export const BENCHTRACK_TOOL: ToolDescriptor = {
     {
       info: {
         id: "benchtrack",
+        extension: ".json",
         title: "Benchtrack JSON (benchtrack/v1)",
         command: "any tool: write the documented JSON (schema: /api/v1/schema/run.json)",
         upload: "body",

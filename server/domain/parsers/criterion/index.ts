@@ -13,6 +13,7 @@ export const CRITERION_TOOL: ToolDescriptor = {
     {
       info: {
         id: "criterion-json",
+        extension: ".json",
         unnamedTarget: true,
         title: "Criterion.rs target/criterion files",
         command: "cargo bench   (writes target/criterion/<benchmark>/new/benchmark.json, estimates.json, sample.json)",

@@ -21,6 +21,7 @@ export const GHZ_TOOL: ToolDescriptor = {
     {
       info: {
         id: "ghz",
+        extension: ".json",
         title: "ghz -O json (or -O pretty) report",
         command: "ghz -O json -o GetListing.json …   (or -O pretty)",
         upload: "body or multipart",
@@ -43,6 +44,7 @@ export const GHZ_TOOL: ToolDescriptor = {
     {
       info: {
         id: "ghz-csv",
+        extension: ".csv",
         unnamedTarget: true,
         title: "ghz -O csv output",
         command: "ghz -O csv -o GetListing.csv …",

@@ -32,6 +32,7 @@ export const GO_BENCH_TOOL: ToolDescriptor = {
     {
       info: {
         id: "go-bench-text",
+        extension: ".txt",
         title: "go test -bench text (benchstat's input)",
         command: "go test -run '^$' -bench . -benchmem -count 5 ./... > bench.txt",
         upload: "body",
@@ -58,6 +59,7 @@ export const GO_BENCH_TOOL: ToolDescriptor = {
     {
       info: {
         id: "go-bench-json",
+        extension: ".json",
         title: "go test -bench -json (test2json)",
         command: "go test -run '^$' -bench . -benchmem -count 5 -json ./... > bench.json",
         upload: "body",

@@ -35,6 +35,7 @@ export const GOOGLE_BENCHMARK_TOOL: ToolDescriptor = {
     {
       info: {
         id: "google-benchmark-json",
+        extension: ".json",
         title: "Google Benchmark JSON",
         command: "./bench --benchmark_repetitions=5 --benchmark_out=gbench.json --benchmark_out_format=json",
         upload: "body",
@@ -56,6 +57,7 @@ export const GOOGLE_BENCHMARK_TOOL: ToolDescriptor = {
     {
       info: {
         id: "google-benchmark-console",
+        extension: ".txt",
         title: "Google Benchmark console output",
         command: "./bench --benchmark_repetitions=5 > gbench.txt 2>&1",
         upload: "body",

@@ -18,6 +18,7 @@ export const HEY_TOOL: ToolDescriptor = {
     {
       info: {
         id: "hey-text",
+        extension: ".txt",
         unnamedTarget: true,
         title: "hey text report",
         command: "hey -z 30s -c 10 http://… > hey.txt",
@@ -42,6 +43,7 @@ export const HEY_TOOL: ToolDescriptor = {
     {
       info: {
         id: "hey-csv",
+        extension: ".csv",
         unnamedTarget: true,
         title: "hey -o csv output",
         command: "hey -n 1000 -c 10 -o csv http://… > hey.csv",

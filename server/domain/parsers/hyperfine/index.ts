@@ -28,6 +28,7 @@ export const HYPERFINE_TOOL: ToolDescriptor = {
     {
       info: {
         id: "hyperfine-json",
+        extension: ".json",
         title: "hyperfine --export-json",
         command: "hyperfine --export-json hyperfine.json 'gzip -c data.txt' 'sort data.txt'",
         upload: "body",
@@ -50,6 +51,7 @@ export const HYPERFINE_TOOL: ToolDescriptor = {
     {
       info: {
         id: "hyperfine-csv",
+        extension: ".csv",
         title: "hyperfine --export-csv",
         command: "hyperfine --export-csv hyperfine.csv 'gzip -c data.txt' 'sort data.txt'",
         upload: "body",
@@ -70,6 +72,7 @@ export const HYPERFINE_TOOL: ToolDescriptor = {
     {
       info: {
         id: "hyperfine-markdown",
+        extension: ".md",
         title: "hyperfine --export-markdown",
         command: "hyperfine --export-markdown hyperfine.md 'gzip -c data.txt' 'sort data.txt'",
         upload: "body",
@@ -91,6 +94,7 @@ export const HYPERFINE_TOOL: ToolDescriptor = {
     {
       info: {
         id: "hyperfine-text",
+        extension: ".txt",
         title: "hyperfine console output",
         command: "hyperfine --style basic 'gzip -c data.txt' 'sort data.txt' > hyperfine.txt 2>&1",
         upload: "body",

@@ -34,6 +34,7 @@ export const JMETER_TOOL: ToolDescriptor = {
     {
       info: {
         id: "jmeter-csv",
+        extension: ".csv",
         title: "JMeter JTL results (CSV)",
         command: "jmeter -n -t plan.jmx -l results.jtl",
         upload: "body",
@@ -60,6 +61,7 @@ export const JMETER_TOOL: ToolDescriptor = {
     {
       info: {
         id: "jmeter-xml",
+        extension: ".xml",
         title: "JMeter JTL results (XML)",
         command: "jmeter -n -t plan.jmx -l results.jtl -Jjmeter.save.saveservice.output_format=xml",
         upload: "body",

@@ -13,6 +13,7 @@ export const JMH_TOOL: ToolDescriptor = {
     {
       info: {
         id: "jmh-json",
+        extension: ".json",
         title: "JMH -rf json result",
         command: "java -jar target/benchmarks.jar -rf json -rff jmh-result.json",
         upload: "body",

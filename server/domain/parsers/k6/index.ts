@@ -41,6 +41,7 @@ export const K6_TOOL: ToolDescriptor = {
     {
       info: {
         id: "k6-summary",
+        extension: ".json",
         title: "k6 --summary-export JSON",
         command: "k6 run --summary-export=summary.json script.js",
         upload: "body",
@@ -63,6 +64,7 @@ export const K6_TOOL: ToolDescriptor = {
     {
       info: {
         id: "k6-handle-summary",
+        extension: ".json",
         title: "k6 handleSummary JSON",
         command: "handleSummary(data) { return { 'summary.json': JSON.stringify(data) } }",
         upload: "body",
@@ -82,6 +84,7 @@ export const K6_TOOL: ToolDescriptor = {
     {
       info: {
         id: "k6-new-summary",
+        extension: ".json",
         title: "k6 --new-machine-readable-summary JSON",
         command: "k6 run --new-machine-readable-summary --summary-export=summary.json script.js",
         upload: "body",
@@ -102,6 +105,7 @@ export const K6_TOOL: ToolDescriptor = {
     {
       info: {
         id: "k6-ndjson",
+        extension: ".ndjson",
         title: "k6 --out json NDJSON",
         command: "k6 run --out json=points.ndjson script.js",
         upload: "body",

@@ -36,6 +36,7 @@ export const LOCUST_TOOL: ToolDescriptor = {
     {
       info: {
         id: "locust-json",
+        extension: ".json",
         title: "Locust --json output",
         command: "locust --headless --json … > locust.json",
         upload: "body",
@@ -57,6 +58,7 @@ export const LOCUST_TOOL: ToolDescriptor = {
     {
       info: {
         id: "locust-csv",
+        extension: ".csv",
         title: "Locust --csv files",
         command: "locust --headless --csv=locust [--csv-full-history] …",
         upload: "body or multipart",
@@ -82,6 +84,7 @@ export const LOCUST_TOOL: ToolDescriptor = {
     {
       info: {
         id: "locust-html",
+        extension: ".html",
         title: "Locust --html report",
         command: "locust --headless --html=report.html …",
         upload: "body",

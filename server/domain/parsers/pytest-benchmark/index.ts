@@ -34,6 +34,7 @@ export const PYTEST_BENCHMARK_TOOL: ToolDescriptor = {
     {
       info: {
         id: "pytest-benchmark",
+        extension: ".json",
         title: "pytest-benchmark --benchmark-json",
         command: "pytest --benchmark-json=pytest-benchmark.json",
         upload: "body",
@@ -55,6 +56,7 @@ export const PYTEST_BENCHMARK_TOOL: ToolDescriptor = {
     {
       info: {
         id: "pytest-benchmark-text",
+        extension: ".txt",
         title: "pytest-benchmark console table",
         command: "pytest > pytest-benchmark.txt 2>&1",
         upload: "body",

@@ -13,6 +13,7 @@ export const VALGRIND_TOOL: ToolDescriptor = {
     {
       info: {
         id: "cachegrind",
+        extension: ".out",
         title: "Valgrind cachegrind output file",
         command:
           "valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=cachegrind.out.sort-1000 ./bench sort 1000",
@@ -40,6 +41,7 @@ curl "\${files[@]}" $AUTH "$RUNS?branch=main&commit=9f1c2e7"`,
     {
       info: {
         id: "callgrind",
+        extension: ".out",
         title: "Valgrind callgrind output file",
         command:
           'valgrind --tool=callgrind --toggle-collect=bench_sort --callgrind-out-file=callgrind.out.sort-1000 ./bench sort 1000   (or one process with a CALLGRIND_DUMP_STATS_AT("name") per benchmark)',

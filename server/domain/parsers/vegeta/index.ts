@@ -36,6 +36,7 @@ export const VEGETA_TOOL: ToolDescriptor = {
     {
       info: {
         id: "vegeta-json",
+        extension: ".json",
         unnamedTarget: true,
         title: "vegeta report -type=json",
         command: "vegeta report -type=json results.bin > report.json",
@@ -58,6 +59,7 @@ export const VEGETA_TOOL: ToolDescriptor = {
     {
       info: {
         id: "vegeta-text",
+        extension: ".txt",
         unnamedTarget: true,
         title: "vegeta report -type=text",
         command: "vegeta report -type=text results.bin > report.txt",
@@ -79,6 +81,7 @@ export const VEGETA_TOOL: ToolDescriptor = {
     {
       info: {
         id: "vegeta-hist",
+        extension: ".txt",
         unnamedTarget: true,
         title: "vegeta report -type=hist",
         command: "vegeta report '-type=hist[0,2ms,5ms,10ms,20ms,50ms,100ms]' results.bin > report-hist.txt",

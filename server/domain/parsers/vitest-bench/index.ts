@@ -13,6 +13,7 @@ export const VITEST_BENCH_TOOL: ToolDescriptor = {
     {
       info: {
         id: "vitest-bench",
+        extension: ".json",
         title: "vitest bench --outputJson",
         command: "vitest bench --run --outputJson vitest-bench.json",
         upload: "body",
@@ -34,6 +35,7 @@ export const VITEST_BENCH_TOOL: ToolDescriptor = {
     {
       info: {
         id: "vitest-bench-text",
+        extension: ".txt",
         title: "vitest bench console output",
         command: "NO_COLOR=1 vitest bench --run > vitest-bench.txt 2>&1",
         upload: "body",

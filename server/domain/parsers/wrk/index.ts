@@ -28,6 +28,7 @@ export const WRK_TOOL: ToolDescriptor = {
     {
       info: {
         id: "wrk-text",
+        extension: ".txt",
         title: "wrk --latency text report",
         command: "wrk -t2 -c10 -d30s --latency http://… > wrk.txt",
         upload: "body",

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { z } from "zod";
 import { otherMethods, projectRoute } from "@/server/http/route";
+import { rawDownloadOf } from "@/server/domain/parsers";
 import { decimalIntegerSchema } from "@/server/schemas/integers";
 import { notFound, ServiceError } from "@/server/services/platform";
 import { requireProject } from "@/server/services/projects";
@@ -34,24 +35,17 @@ export const GET = projectRoute<{ project: string; id: string }, "read">({ acces
   const gzip = upload.available ? await readRawGzip(db, run.id, position) : null;
   if (!gzip) throw new ServiceError("not_found", "This raw upload was dropped by the retention setting");
 
-  const name = upload.fileName ?? `${run.id}-${run.format}${guessExtension(upload.contentType)}`;
-  const headers = {
-    "Content-Type": upload.contentType ?? "application/octet-stream",
-    "Content-Disposition": `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"`,
-  };
-  const acceptsGzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-  if (acceptsGzip) {
-    return new Response(new Uint8Array(gzip), { headers: { ...headers, "Content-Encoding": "gzip" } });
-  }
-  // Unzipped as it is sent: a 100 MB upload is never held whole.
-  return new Response(Readable.toWeb(Readable.from([gzip]).pipe(createGunzip())) as ReadableStream, { headers });
+  // The bytes as uploaded, unzipped as they are sent (a 100 MB upload is never held whole), under the
+  // format's file name and type. Never the stored gzip as is: Next.js drops a route's Content-Encoding, so a
+  // browser would save the compressed bytes under the upload's name.
+  const file = rawDownloadOf(run.format, run.id, upload.fileName);
+  return new Response(Readable.toWeb(Readable.from([gzip]).pipe(createGunzip())) as ReadableStream, {
+    headers: {
+      "Content-Type": file.contentType,
+      "Content-Disposition": `attachment; filename="${file.name}"`,
+    },
+  });
 });
-
-function guessExtension(contentType: string | null): string {
-  if (contentType?.includes("json")) return ".json";
-  if (contentType?.includes("csv")) return ".csv";
-  return "";
-}
 
 // Any other method: 405 in the error envelope, with Allow.
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
