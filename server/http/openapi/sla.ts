@@ -1,8 +1,9 @@
 import { slaPolicySchema } from "../../domain/sla/policy";
+import { badgeQuerySchema } from "../../schemas/badges";
 import type { ApiResource } from "./building-blocks";
-import { operation, projectParameter, request, success } from "./building-blocks";
+import { operation, projectParameter, queryParameters, request, success } from "./building-blocks";
 
-/** SLA policies and the grade badge. */
+/** SLA policies and the project's badge (its SLA grade, or its CI gate). */
 export const slaResource: ApiResource = {
   schemas: { SlaPolicy: request(slaPolicySchema) },
   paths: {
@@ -29,9 +30,16 @@ export const slaResource: ApiResource = {
       get: operation({
         operationId: "getGradeBadge",
         tag: "projects",
-        summary: "SVG badge with the SLA grade of the latest run on the default branch",
+        summary: "SVG badge for a README: the SLA grade (kind=sla, the default) or the CI gate and open incidents (kind=gate) of the default branch",
+        description:
+          "kind=sla: \"SLA | A 100%\" for the latest run on the default branch (of any branch when it has none): \"no SLA\" without a policy, " +
+          "\"no runs\" without a run. kind=gate: \"gate | pass\", \"gate | fail · 2 incidents\": the outcome the latest run on the default branch " +
+          "stored at upload (green pass, red fail, amber inconclusive; grey \"unknown\" for a run stored before outcomes were kept, grey \"no runs\" " +
+          "without one; never judged again) and the project's incidents still open (open or investigating), when there are any. Another `kind` is a " +
+          "400 naming it. In a README: `![SLA](https://bench.example.com/api/v1/projects/<project>/badge.svg?kind=sla)` and " +
+          "`![gate](https://bench.example.com/api/v1/projects/<project>/badge.svg?kind=gate)`.",
         security: "read",
-        parameters: [{ name: "label", in: "query", required: false, description: "Only runs with this label.", schema: { type: "string" } }],
+        parameters: queryParameters(badgeQuerySchema),
         responses: { "200": { description: "The badge.", content: { "image/svg+xml": { schema: { type: "string" } } } } },
       }),
     },

@@ -1,12 +1,15 @@
+import { renderGateBadge } from "@/server/domain/gate/badge";
 import { renderGradeBadge } from "@/server/domain/sla/badge";
 import { otherMethods, projectRoute } from "@/server/http/route";
+import { badgeQuerySchema } from "@/server/schemas/badges";
 import { isPrivate } from "@/server/services/access";
-import { getBadgeGrade } from "@/server/services/projects";
+import { getBadgeGrade, getGateBadge } from "@/server/services/projects";
 
-// GET /api/v1/projects/:project/badge.svg — SLA grade of the latest run on the default branch (?label= narrows it)
-export const GET = projectRoute({ access: "read" }, async ({ db, slug, searchParams }) => {
-  const grade = await getBadgeGrade(db, slug, searchParams.get("label") ?? undefined);
-  return new Response(renderGradeBadge(grade), {
+// GET /api/v1/projects/:project/badge.svg?kind=sla|gate — the SLA grade (the default) or the CI gate and open incidents of the default branch (?label= narrows the run)
+export const GET = projectRoute({ access: "read" }, async ({ db, slug, readQuery }) => {
+  const { kind, label } = readQuery(badgeQuerySchema);
+  const svg = kind === "gate" ? renderGateBadge(await getGateBadge(db, slug, label)) : renderGradeBadge(await getBadgeGrade(db, slug, label));
+  return new Response(svg, {
     // A private server's badge is for the caller only: no shared cache may keep it.
     headers: { "Content-Type": "image/svg+xml; charset=utf-8", "Cache-Control": isPrivate() ? "private, no-store" : "public, max-age=60" },
   });
