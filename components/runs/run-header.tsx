@@ -53,8 +53,8 @@ function KeyValues({ title, entries }: { title: string; entries: RunReportData["
   );
 }
 
-/** Who, what, when and where of the run: the first thing a reader of a report wants settled. */
-export function RunHeader({ report, now }: { report: RunReportData; now: number }) {
+/** Who, what, when and where of the run, with `lead` (the gate's outcome) right under its title: the first things a reader of a report wants settled. */
+export function RunHeader({ report, now, lead }: { report: RunReportData; now: number; lead?: ReactNode }) {
   const { run, links } = report;
   // Through a share link, the raw upload and the JSON carry its token (it opens them: services/access/auth.ts).
   const shareHref = useShareHref();
@@ -68,7 +68,7 @@ export function RunHeader({ report, now }: { report: RunReportData; now: number 
   return (
     <header className="rounded-lg border border-border bg-surface p-4" data-testid="run-header">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
+        <div className="min-w-0 flex-1">
           <p className="text-xs text-text-muted">Run report</p>
           <h1 className="text-xl font-semibold break-words">{run.title}</h1>
           <div className="mt-1.5 flex flex-wrap items-center gap-1.5">
@@ -80,6 +80,7 @@ export function RunHeader({ report, now }: { report: RunReportData; now: number 
             {run.protocol && <Badge title="Protocol">{run.protocol}</Badge>}
             <GradeBadge grade={report.grade} />
           </div>
+          {lead}
         </div>
         <nav aria-label="Run data" className="flex flex-wrap gap-2 text-sm">
           <CompareWith compare={report.compare} />

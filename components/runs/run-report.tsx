@@ -12,21 +12,22 @@ import { ReportSection } from "./report-section";
 import { RunTimeline } from "./run-timeline";
 import { RunGate } from "./run-gate";
 import { RunHeader } from "./run-header";
+import { RunLead } from "./run-lead";
 import { IncidentsStartedHere } from "./run-incidents";
 import { SlaChecks } from "./sla-checks";
 import { StatusAndErrors } from "./status-and-errors";
 import { ToolChecks } from "./tool-checks";
 
 /**
- * The run report: header, the incidents that started at this run, its CI gate, per-endpoint (or per-benchmark) table, latency distribution, the run's timeline, custom
+ * The run report: header (with the gate's outcome, its reason and largest changes right under the title), the incidents that started at this run, its CI gate, per-endpoint (or per-benchmark) table, latency distribution, the run's timeline, custom
  * metrics, status codes and errors, the tool's own thresholds and checks; sections a run has no data for
  * (a benchmark's timeline, status codes) are left out. Data comes prefetched from the server (no spinner on
  * first paint). Relative times count from when the data was fetched, which hydrates with the data,
  * so the server and the browser render the same text.
  */
-export function RunReport({ project, id }: { project: string; id: string }) {
+export function RunReport({ project, id, baseUrl }: { project: string; id: string; baseUrl: string }) {
   const trpc = useTRPC();
-  const { data: report, dataUpdatedAt } = useSuspenseQuery(trpc.run.get.queryOptions({ project, id }));
+  const { data: report, dataUpdatedAt } = useSuspenseQuery(trpc.run.get.queryOptions({ project, id, baseUrl }));
 
   const endpointCount = report.endpoints.length;
   const { kind } = report.run;
@@ -43,7 +44,7 @@ export function RunReport({ project, id }: { project: string; id: string }) {
         : `${countNouns(endpointCount, kind)}; sort by any column (its header, or the menu on a phone), click ${kind === "mixed" ? "a name" : "an endpoint"} for its trends. Latency in milliseconds.`;
   return (
     <div className="flex flex-col gap-6" data-testid="run-report">
-      <RunHeader report={report} now={dataUpdatedAt} />
+      <RunHeader report={report} now={dataUpdatedAt} lead={<RunLead report={report} kindOf={kindOf} />} />
 
       <IncidentsStartedHere slug={report.project.slug} incidents={report.incidentsStarted} />
 

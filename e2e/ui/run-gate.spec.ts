@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { WRITES_SCREENSHOTS, fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
 /** Screenshots to look at (E2E_SCREENSHOTS=1), light and dark, 1440 and 375 px wide. */
@@ -52,6 +52,52 @@ test("a run page opens with its CI gate: the baseline, what regressed, and a lin
   await expect(page.getByTestId("gate-reasons")).toContainText("too little history: no earlier ghz runs labelled nightly on main");
   await expect(page.getByTestId("run-gate")).toContainText("Nothing to compare with yet: no earlier ghz runs labelled nightly on main");
   await screenshots(page, "run-gate-inconclusive");
+});
+
+/** Clicks a Copy button until it says it copied (a click before hydration does nothing), then reads the clipboard. */
+async function copyWith(button: Locator): Promise<string> {
+  await expect(async () => {
+    await button.click();
+    await expect(button).toHaveText("Copied", { timeout: 2_000 });
+  }).toPass();
+  return button.page().evaluate(() => navigator.clipboard.readText());
+}
+
+test("a reviewer on a phone sees the outcome, its reason and the largest changes first, and copies the PR Markdown", async ({ browser, request }) => {
+  const slug = uniqueSlug("lead");
+  const hour = (index: number) => new Date(Date.UTC(2026, 0, 1, index)).toISOString();
+  for (const round of [1, 2, 3] as const) {
+    await uploadFiles(request, slug, ghzRound("baseline", round), { label: "nightly", branch: "main", round: String(round), started_at: hour(round) });
+  }
+  // Three rounds of one commit: enough for the gate to decide.
+  let slow = { url: "" };
+  for (const round of [1, 2, 3] as const) {
+    slow = await uploadFiles(request, slug, ghzRound("managedasync", round), {
+      label: "nightly",
+      branch: "feature/async",
+      commit: "a5c0ffee",
+      round: String(round),
+      started_at: hour(4 + round),
+    });
+  }
+
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, permissions: ["clipboard-read", "clipboard-write"] });
+  const page = await context.newPage();
+  await page.goto(slow.url);
+  const lead = page.getByTestId("run-lead");
+  await expect(lead.getByTestId("lead-outcome")).toHaveText("✗ FAIL");
+  await expect(lead.getByTestId("lead-reason")).toContainText("regressed against the baseline");
+  await expect(lead.getByTestId("lead-changes")).toContainText(/\+\d+(\.\d)?%/);
+  // All of it in the first screen of a phone.
+  const box = (await lead.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(812);
+
+  // The PR comment's Markdown: the outcome first, and a link back to this very page.
+  const markdown = await copyWith(lead.getByTestId("copy-markdown"));
+  expect(markdown).toContain("FAIL");
+  expect(markdown).toContain(`[open the run](${slow.url})`);
+  expect(await copyWith(lead.getByTestId("copy-link"))).toBe(slow.url);
+  await context.close();
 });
 
 test("a k6 run whose own thresholds failed says so first", async ({ page, request }) => {

@@ -280,4 +280,5 @@ export function parseUploadQuery(searchParams: URLSearchParams, headers: Headers
 // ---- Dashboard (tRPC) inputs: the resource's fields plus the project it lives in ----
 
 /** The run report page's run. */
-export const runReportInputSchema = z.object({ project: projectSlugSchema, id: z.string().min(1).max(100) });
+/** The run page's query: its project and run, and the server's public address its links and Markdown are made with (none: links relative to the server). */
+export const runReportInputSchema = z.object({ project: projectSlugSchema, id: z.string().min(1).max(100), baseUrl: z.string().max(2_000).default("") });

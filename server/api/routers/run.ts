@@ -8,5 +8,6 @@ export const runRouter = createTRPCRouter({
   get: readProcedure
     .meta({ share: "run" })
     .input(runReportInputSchema)
-    .query(({ ctx, input }) => getRunReport(ctx.db, input.project, input.id)),
+    // Read through a share link, its Copy link and Copy Markdown carry the token.
+    .query(({ ctx, input }) => getRunReport(ctx.db, input.project, input.id, input.baseUrl, { share: ctx.principal.kind === "share" ? (ctx.share ?? null) : null })),
 });

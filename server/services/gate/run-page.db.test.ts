@@ -37,6 +37,13 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
     expect(report?.endpoints.map((row) => row.name)).toEqual(GHZ_METHODS);
     expect(report?.histograms).toHaveLength(6); // one per method, and the aggregate's (HDR, pooled from every call)
 
+    // Copy link and Copy Markdown: the page's absolute address, and the PR comment's Markdown linking back to it.
+    const page = `https://bench.example.com/projects/${slug}/runs/${outcome.run.id}`;
+    const linked = await caller.run.get({ project: slug, id: outcome.run.id, baseUrl: "https://bench.example.com" });
+    expect(linked.share.pageUrl).toBe(page);
+    expect(linked.share.markdown).toContain(`[open the run](${page})`);
+    expect(linked.share.markdown).toMatch(/INCONCLUSIVE|inconclusive/);
+
     // Services throw the one not-found (server/services/platform/errors.ts); the page answers it with a 404.
     await expect(caller.run.get({ project: slug, id: "no-such-run" })).rejects.toMatchObject({
       code: "NOT_FOUND",

@@ -7,6 +7,9 @@ import type { IncidentState } from "../../domain/incidents/state";
 import { pinnedRunIds } from "./baselines";
 import { requireProject } from "../projects";
 import { effectiveFailOn } from "../../domain/fail-on";
+import { renderRunMarkdown } from "../../domain/report/run-markdown";
+import { withShareParam } from "../../domain/share";
+import { toRunDocument } from "../runs";
 import { findGateHead, judgeRun, keptOutcome } from "./run-gate";
 import type { KeptOutcome, RunGateResult } from "./run-gate";
 
@@ -68,12 +71,25 @@ async function findIncidentsStartedAt(db: ReadDb, projectId: string, runId: stri
   });
 }
 
-/** The report of one run; not_found for an unknown project, or a run that is not the project's. */
+/**
+ * The report of one run; not_found for an unknown project, or a run that is not the project's. `baseUrl`
+ * makes its absolute link and its Markdown (the PR comment's, as GET …/verdict gives it) for Copy link and
+ * Copy Markdown; read through a share link (`share`, its token), both carry the token, and the Markdown
+ * leaves out the comparison's link, which a run's share link does not open.
+ */
 export async function getRunReport(
   db: ReadDb,
   projectSlug: string,
   runId: string,
-): Promise<RunReport & { gate: Omit<RunGateResult, "run"> & { atUpload: KeptOutcome | null }; incidentsStarted: IncidentStartedHere[] }> {
+  baseUrl = "",
+  options: { share: string | null } = { share: null },
+): Promise<
+  RunReport & {
+    gate: Omit<RunGateResult, "run"> & { atUpload: KeptOutcome | null };
+    incidentsStarted: IncidentStartedHere[];
+    share: { pageUrl: string; markdown: string };
+  }
+> {
   const project = await requireProject(db, projectSlug);
   const head = await findGateHead(db, project.id, runId);
   // The run is read once, with its baseline, by the gate result it opens with (the same as CI's).
@@ -118,6 +134,9 @@ export async function getRunReport(
     annotations: annotations.map((annotation) => ({ ...annotation, createdAt: annotation.createdAt.toISOString() })),
     isPinnedBaseline: pinned.has(loaded.stored.id),
   });
+  const document = toRunDocument(project, loaded, gate.grade, baseUrl);
+  const pageUrl = options.share === null ? document.url : withShareParam(document.url, options.share);
+  const markdown = renderRunMarkdown({ ...document, url: pageUrl }, gate, baseUrl, options.share === null ? undefined : null);
   // What the upload answered beside what the gate says now: both shown when they differ, never one for the other.
-  return { ...report, gate: { ...gate, atUpload: keptOutcome(head) }, incidentsStarted };
+  return { ...report, gate: { ...gate, atUpload: keptOutcome(head) }, incidentsStarted, share: { pageUrl, markdown } };
 }

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { RunReport } from "@/components/runs/run-report";
 import type { PageProps } from "@/server/api/page-url";
 import { readPageUrl } from "@/server/api/page-url";
 import { HydrateClient, trpc, tryPageQuery } from "@/server/api/server";
+import { publicBaseUrl } from "@/server/public-url";
 
 // A run's report reads live data: never prerender at build time.
 export const dynamic = "force-dynamic";
@@ -12,7 +14,9 @@ type Props = PageProps<{ project: string; id: string }>;
 
 /** The run's report, or null for an unknown project or run (or an id no run can have): a 404 page. */
 async function loadReport(props: Props) {
-  const { params: input } = await readPageUrl(props);
+  const { params } = await readPageUrl(props);
+  // Links and Markdown to copy are absolute, made with the address the reader came through.
+  const input = { ...params, baseUrl: publicBaseUrl(await headers()) };
   // The request's QueryClient (shared with generateMetadata) keeps it for HydrateClient.
   const outcome = await tryPageQuery(trpc.run.get.queryOptions(input));
   return { input, report: outcome.ok ? outcome.data : null };
@@ -29,7 +33,7 @@ export default async function RunReportPage(props: Props) {
   if (!report) notFound();
   return (
     <HydrateClient>
-      <RunReport project={input.project} id={input.id} />
+      <RunReport project={input.project} id={input.id} baseUrl={input.baseUrl} />
     </HydrateClient>
   );
 }
