@@ -2,7 +2,8 @@
 // Manages project upload tokens directly in the configured database. With the embedded database,
 // stop `npm start` first (one process at a time), or use the admin REST endpoint instead.
 import { parseArgs } from "node:util";
-import { openDatabase, targetFromEnv } from "../server/db";
+import { DataDirInUseError, openDatabase, targetFromEnv } from "../server/db";
+import { getEnv } from "../server/env";
 import { migrateDatabase } from "../server/migrate/apply";
 import type { Principal } from "../server/services/access";
 import { toServiceError } from "../server/services/platform";
@@ -30,8 +31,16 @@ if (!command || !slug || !["create", "list", "revoke"].includes(command) || (com
 }
 
 const target = targetFromEnv();
-await migrateDatabase(target);
-const database = await openDatabase(target);
+const database = await migrateDatabase(target)
+  .then(() => openDatabase(target))
+  .catch((error: unknown) => {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    // The server holds the embedded database: say so, and how to do the same through it.
+    const serverUrl = (getEnv().BENCHTRACK_PUBLIC_URL ?? `http://localhost:${getEnv().PORT}`).replace(/\/$/, "");
+    console.error(`${error.message}\nWith the server running, its API does the same with the admin token:`);
+    console.error(`  curl -X POST -H "Authorization: Bearer $BENCHTRACK_ADMIN_TOKEN" -d '{"name":"${values.name}"}' ${serverUrl}/api/v1/projects/${slug}/tokens`);
+    process.exit(1);
+  });
 try {
   const db = database.prisma;
   if (command === "create") {

@@ -229,6 +229,20 @@ function connectionErrorLogging(pool: string): { onPoolError: (error: Error) => 
   };
 }
 
+/** The embedded database's folder is held by another live process (scripts say so and exit, without a stack trace). */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: number,
+  ) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${holder} (is \`npm start\` running?). ` +
+        "Stop that process first, or set DATABASE_URL to use a PostgreSQL server, which allows many.",
+    );
+    this.name = "DataDirInUseError";
+  }
+}
+
 /**
  * PGlite is a single-process database: two processes opening one folder would corrupt it. A pid file
  * turns that into a clear error (e.g. `npm run token` while `npm start` is serving).
@@ -238,10 +252,7 @@ function lockDataDir(dataDir: string): () => void {
   const lockPath = path.join(dataDir, "benchtrack.pid");
   const holder = readLockHolder(lockPath);
   if (holder !== null && holder !== process.pid && isProcessAlive(holder)) {
-    throw new Error(
-      `The embedded database in ${dataDir} is in use by process ${holder} (is \`npm start\` running?). ` +
-        "Stop that process first, or set DATABASE_URL to use a PostgreSQL server, which allows many.",
-    );
+    throw new DataDirInUseError(dataDir, holder);
   }
   writeFileSync(lockPath, String(process.pid));
   const release = () => {

@@ -125,7 +125,7 @@ test("once main passes again, the banner goes and the card says so", async ({ pa
   await uploadRun(request, slug, readFileSync(path.join(GO_RUNS, "baseline-8.txt")), {
     label: "nightly",
     branch: "main",
-    commit: "f1xed0000001",
+    commit: "f1eed0000001",
     started_at: new Date(Date.now() - 1_800_000).toISOString(),
   });
   await page.goto(`/projects/${slug}`);

@@ -11,16 +11,17 @@ import { FORMATS } from "./formats";
 import { MAX_INT32 } from "./validate";
 import { parseWire } from "./wire";
 
+/** A Git commit SHA as `commit` and `base_commit` take it: one rule for both (a merge-base is found by its prefix). */
+const commitShaSchema = z.string().regex(/^[0-9a-fA-F]{7,64}$/, "expected a commit SHA (7 to 64 hex digits)");
+
 export const runMetadataSchema = z
   .object({
     label: z.string().min(1).max(1024).optional().describe('Free text grouping runs, e.g. "baseline".'),
     round: z.number().int().nonnegative().max(MAX_INT32).optional().describe("Round number within repeated runs."),
     branch: z.string().min(1).max(1024).optional().describe("Git branch."),
-    commit: z.string().min(1).max(1024).optional().describe("Git commit SHA."),
+    commit: commitShaSchema.optional().describe("Git commit SHA (`git rev-parse HEAD`; a short SHA of 7 or more hex digits is accepted)."),
     pr: z.number().int().positive().max(MAX_INT32).optional().describe("Pull request number."),
-    base_commit: z
-      .string()
-      .regex(/^[0-9a-fA-F]{7,64}$/, "expected a commit SHA (7 to 64 hex digits)")
+    base_commit: commitShaSchema
       .optional()
       .describe(
         "The pull request's merge-base (`git merge-base origin/main HEAD`): the baseline is then the base branch's runs of the same series at that commit, or the nearest earlier ones when it has none. Not part of the run itself.",

@@ -35,9 +35,9 @@ describe("A/B jobs through the upload API", () => {
   it("judges a job's head runs against its own base runs, and says after each pair whether to run another", async () => {
     const slug = uniqueSlug("ab-go");
     // The series' history on main: runs the A/B job must not be judged against.
-    for (const file of ["baseline-1.txt", "baseline-2.txt"]) await upload(slug, file, { branch: "main", commit: file });
-    const job = { ab_job: "gh-1-1-bench", branch: "perf/joinints", commit: "headsha1" };
-    const pair1Base = await upload(slug, "baseline-3.txt", { ...job, ab_side: "base", ab_pair: "1", commit: "basesha1" });
+    for (const [index, file] of ["baseline-1.txt", "baseline-2.txt"].entries()) await upload(slug, file, { branch: "main", commit: `c0ffee0${index}` });
+    const job = { ab_job: "gh-1-1-bench", branch: "perf/joinints", commit: "bead0001" };
+    const pair1Base = await upload(slug, "baseline-3.txt", { ...job, ab_side: "base", ab_pair: "1", commit: "ba5e0001" });
     expect(pair1Base.ab).toMatchObject({ job: "gh-1-1-bench", side: "base", pair: 1, pairs: 0, decided: false, next: "more-pairs" });
     expect(pair1Base.outcome).toBe("inconclusive");
     const pair1Head = await upload(slug, "slow-joinints-1.txt", { ...job, ab_side: "head", ab_pair: "1" });
@@ -46,7 +46,7 @@ describe("A/B jobs through the upload API", () => {
     expect(pair1Head.comparison.baseline.runs.map((baseRun) => baseRun.id)).toEqual([pair1Base.id]);
     const pair2Head = await upload(slug, "slow-joinints-2.txt", { ...job, ab_side: "head", ab_pair: "2" });
     expect(pair2Head.ab).toMatchObject({ pair: 2, pairs: 1, decided: false, next: "more-pairs" });
-    const pair2Base = await upload(slug, "baseline-4.txt", { ...job, ab_side: "base", ab_pair: "2", commit: "basesha1" });
+    const pair2Base = await upload(slug, "baseline-4.txt", { ...job, ab_side: "base", ab_pair: "2", commit: "ba5e0001" });
     expect(pair2Base.ab).toMatchObject({ side: "base", pair: 2, pairs: 2, runs: { base: 2, head: 2 } });
     // The base run's answer is the job as it stands: its head runs against its base runs, this one among them.
     expect(new Set(pair2Base.comparison.baseline.runs.map((baseRun) => baseRun.id))).toEqual(new Set([pair1Base.id, pair2Base.id]));
