@@ -140,16 +140,16 @@ export function resultDisplayName(name: string | null, kind: ResultKinds): strin
 const BENCHMARK_STAT_NAMES: Readonly<Record<string, string>> = { mean: "mean", min: "min", max: "max" };
 
 /**
- * A metric's short name in a table or a sentence ("EncodeJSON p95 +4.1%"). An endpoint's metrics keep
- * their names ("p95", "mean", "throughput", "errorRate", "metrics.cpu"), as the API, SLA targets and
- * `?metric=` spell them; a benchmark's read as what they measure: "p95 time/op", "mean time/op",
- * "ops/s", and custom metrics by their key, which is the tool's unit ("B/op").
+ * A metric's short name in a table or a sentence ("EncodeJSON p95 +4.1%"), in people's words, never the
+ * API's keys: an endpoint's "p95", "mean", "throughput", "error rate", and a custom metric by its key
+ * ("cpu" for metrics.cpu, "allocs/op"); a benchmark's read as what they measure: "p95 time/op",
+ * "mean time/op", "ops/s". The API, SLA targets and `?metric=` keep the keys.
  */
 export function metricShortName(metric: string, kind: ResultKinds): string {
-  if (kind !== "benchmark") return metric;
-  if (metric === "throughput") return "ops/s";
   if (metric === "errorRate") return "error rate";
   if (metric.startsWith(CUSTOM_METRIC_PREFIX)) return metric.slice(CUSTOM_METRIC_PREFIX.length);
+  if (kind !== "benchmark") return metric;
+  if (metric === "throughput") return "ops/s";
   const stat = BENCHMARK_STAT_NAMES[metric];
   if (stat !== undefined) return `${stat} time/op`;
   if (/^p\d/.test(metric)) return `${metric} time/op`;
