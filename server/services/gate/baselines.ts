@@ -10,6 +10,7 @@ import { requireAdmin } from "../access";
 import { notFound, ServiceError } from "../platform";
 import { requireProject } from "../projects";
 import type { RunIdentity } from "../runs";
+import { NOT_AB_BASE } from "../runs";
 import { readSeriesWindow } from "./series-window-sql";
 
 /**
@@ -22,9 +23,6 @@ import { readSeriesWindow } from "./series-window-sql";
  * A user can pin a run, a set of runs, or a label as the baseline for a label (or for every label);
  * pinned runs win over everything, and a pinned label still takes runs of the same tool.
  */
-
-/** A/B jobs' base runs measure a merge-base inside a pull request's job: never a series' history or a head's round. */
-export const NOT_AB_BASE = { OR: [{ abSide: null }, { abSide: { not: "base" } }] };
 
 /** Rounds of one commit judged together, at most. */
 export const MAX_HEAD_ROUNDS = 10;

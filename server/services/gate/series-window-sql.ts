@@ -4,6 +4,8 @@ import type { IncidentState } from "../../domain/incidents/state";
 import { formatDeltaPct } from "../../domain/format";
 import { endpointDisplayName } from "../../domain/run";
 import { Prisma } from "../../generated/prisma/client";
+import { notAbBaseSql, seriesRunsSql } from "../runs";
+import type { SeriesOfRuns } from "../runs";
 
 /**
  * What a baseline's window is chosen from (baselines.ts), read in one statement: the series' runs before
@@ -13,12 +15,7 @@ import { Prisma } from "../../generated/prisma/client";
  * upload waits for this one before its transaction. The runs follow the index (project_id, tool, label,
  * git_branch, testbed, started_at DESC); changes are found from the series' runs by regressions (first_run_id).
  */
-export interface SeriesWindowQuery {
-  projectId: string;
-  tool: string;
-  label: string | null;
-  branch: string;
-  testbed: string | null;
+export interface SeriesWindowQuery extends SeriesOfRuns {
   /** The head's rounds: never in its own baseline. */
   excludeRunIds: readonly string[];
   /** The reference time, and whether a run at it belongs to the window (the merge-base's runs) or not. */
@@ -37,11 +34,6 @@ export interface SeriesWindowRun {
   uploadedAt: Date;
   regressed: boolean | null;
   config: unknown;
-}
-
-/** `= $n` or `IS NULL`, never `IS NOT DISTINCT FROM` (which no index serves). */
-function equalOrNull(column: Prisma.Sql, value: string | null): Prisma.Sql {
-  return value === null ? Prisma.sql`${column} IS NULL` : Prisma.sql`${column} = ${value}`;
 }
 
 interface RunJson {
@@ -74,16 +66,13 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
 export async function readSeriesWindow(db: ReadDb, query: SeriesWindowQuery): Promise<{ runs: SeriesWindowRun[]; changes: SeriesChange[] }> {
   // Runs before the reference time (at it too for a merge-base); changes and markers at or before it.
   const series = (table: "r" | "f", before: "<" | "<=") =>
-    Prisma.sql`${Prisma.raw(table)}.project_id = ${query.projectId} AND ${Prisma.raw(table)}.tool = ${query.tool}
-      AND ${equalOrNull(Prisma.raw(`${table}.label`), query.label)} AND ${Prisma.raw(table)}.git_branch = ${query.branch}
-      AND ${equalOrNull(Prisma.raw(`${table}.testbed`), query.testbed)}
-      AND ${Prisma.raw(table)}.started_at ${Prisma.raw(before)} ${query.until}`;
+    Prisma.sql`${seriesRunsSql(table, query)} AND ${Prisma.raw(table)}.started_at ${Prisma.raw(before)} ${query.until}`;
   const [row] = await db.$queryRaw<{ runs: RunJson[]; markers: MarkerJson[]; changes: ChangeJson[] }[]>`
     SELECT
       (SELECT coalesce(json_agg(w ORDER BY w.started_at DESC, w.id DESC), '[]'::json) FROM (
         SELECT r.id, r.started_at, r.uploaded_at, r.regressed, r.config FROM runs r
         WHERE ${series("r", query.inclusive ? "<=" : "<")} AND r.id <> ALL(${[...query.excludeRunIds]}::text[])
-          AND (r.ab_side IS NULL OR r.ab_side <> 'base')
+          AND ${notAbBaseSql("r")}
         ORDER BY r.started_at DESC, r.id DESC LIMIT ${query.scan}
       ) w) AS runs,
       (SELECT coalesce(json_agg(m ORDER BY m.at DESC), '[]'::json) FROM (

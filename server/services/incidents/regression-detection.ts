@@ -6,7 +6,7 @@ import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { attachToIncidents, markReturns } from "./incidents";
 import type { JobQueue } from "../platform";
 import { queueIncidentNotifications } from "../notifications";
-import { NOT_AB_BASE } from "../gate";
+import { NOT_AB_BASE } from "../runs";
 import { defaultBranchSeriesKey } from "../runs";
 
 /**

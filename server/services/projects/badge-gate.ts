@@ -2,6 +2,7 @@ import type { ReadDb } from "../../db";
 import type { GateBadgeInput } from "../../domain/gate/badge";
 import { ACTIVE_STATES } from "../../domain/incidents/state";
 import { readOutcome } from "../../domain/series/gate-status";
+import { NOT_AB_BASE } from "../runs";
 import { requireProject } from "./projects";
 
 /**
@@ -21,7 +22,7 @@ export async function getGateBadge(db: ReadDb, slug: string, label: string | und
   const project = await requireProject(db, slug);
   const [latest, openIncidents] = await Promise.all([
     db.run.findFirst({
-      where: { projectId: project.id, gitBranch: project.defaultBranch, label, OR: [{ abSide: null }, { abSide: { not: "base" } }] },
+      where: { projectId: project.id, gitBranch: project.defaultBranch, label, ...NOT_AB_BASE },
       orderBy: [{ startedAt: "desc" }, { id: "desc" }],
       select: { outcome: true },
     }),

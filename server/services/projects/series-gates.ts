@@ -2,6 +2,8 @@ import type { ReadDb } from "../../db";
 import { Prisma } from "../../generated/prisma/client";
 import { GATE_RUNS_READ, findFailingStreak, summarizeSeriesGate } from "../../domain/series/gate-status";
 import type { SeriesGate, SeriesGateRun } from "../../domain/series/gate-status";
+import { NOT_AB_BASE, notAbBaseSql, seriesRunsSql } from "../runs";
+import type { SeriesOfRuns } from "../runs";
 
 /**
  * What the CI gate last said about each series on a project's default branch (domain/series/gate-status.ts):
@@ -24,16 +26,8 @@ import type { SeriesGate, SeriesGateRun } from "../../domain/series/gate-status"
 /** Runs of the default branch read per project to find its series. */
 const SERIES_SCAN = 100;
 
-export interface DefaultBranchSeries {
-  projectId: string;
-  tool: string;
-  label: string | null;
-  branch: string;
-  testbed: string | null;
-}
-
 /** Each project's series on its default branch (A/B jobs' base-side runs are no series' history). */
-export async function findDefaultBranchSeries(db: ReadDb, projects: readonly { id: string; defaultBranch: string }[]): Promise<DefaultBranchSeries[]> {
+export async function findSeriesOfRuns(db: ReadDb, projects: readonly { id: string; defaultBranch: string }[]): Promise<SeriesOfRuns[]> {
   if (projects.length === 0) return [];
   const branches = new Map(projects.map((project) => [project.id, project.defaultBranch]));
   const rows = await db.$queryRaw<{ projectId: string; tool: string; label: string | null; testbed: string | null }[]>`
@@ -41,7 +35,7 @@ export async function findDefaultBranchSeries(db: ReadDb, projects: readonly { i
       FROM projects p
       CROSS JOIN LATERAL (
         SELECT tool, label, testbed FROM runs
-         WHERE project_id = p.id AND git_branch = p.default_branch AND (ab_side IS NULL OR ab_side <> 'base')
+         WHERE project_id = p.id AND git_branch = p.default_branch AND ${notAbBaseSql("")}
          ORDER BY started_at DESC
          LIMIT ${SERIES_SCAN}
       ) r
@@ -49,12 +43,8 @@ export async function findDefaultBranchSeries(db: ReadDb, projects: readonly { i
   return rows.map((row) => ({ ...row, branch: branches.get(row.projectId)! }));
 }
 
-const equalsOrNull = (column: string, value: string | null) =>
-  value === null ? Prisma.sql`${Prisma.raw(column)} IS NULL` : Prisma.sql`${Prisma.raw(column)} = ${value}`;
-
-function seriesCondition(series: DefaultBranchSeries): Prisma.Sql {
-  return Prisma.sql`project_id = ${series.projectId} AND tool = ${series.tool} AND ${equalsOrNull("label", series.label)}
-    AND git_branch = ${series.branch} AND ${equalsOrNull("testbed", series.testbed)} AND (ab_side IS NULL OR ab_side <> 'base')`;
+function seriesCondition(series: SeriesOfRuns): Prisma.Sql {
+  return Prisma.sql`${seriesRunsSql("", series)} AND ${notAbBaseSql("")}`;
 }
 
 interface GateRunRow {
@@ -77,7 +67,7 @@ interface GateRunRow {
 const SERIES_ORDER = Prisma.sql`project_id, tool, label, git_branch, testbed, started_at DESC, id DESC`;
 
 /** The series' latest GATE_RUNS_READ runs, newest first, in one statement; the newest of each with its reasons and gate changes. */
-async function readLatestRuns(db: ReadDb, series: readonly DefaultBranchSeries[]): Promise<GateRunRow[]> {
+async function readLatestRuns(db: ReadDb, series: readonly SeriesOfRuns[]): Promise<GateRunRow[]> {
   const parts = series.map(
     (one, index) => Prisma.sql`(
       SELECT ${index}::int AS series, id, "startedAt", "uploadedAt", "gitCommit", outcome,
@@ -104,15 +94,14 @@ const seriesPrefixOrder = (direction: "asc" | "desc") =>
   (["projectId", "tool", "label", "gitBranch", "testbed"] as const).map((column) => ({ [column]: direction }));
 
 /** A streak longer than the runs read: its first run (the one after the last that did not fail) and its length. */
-async function lookUpLongStreak(db: ReadDb, series: DefaultBranchSeries, oldestRead: SeriesGateRun): Promise<{ first: SeriesGateRun; runs: number } | null> {
+async function lookUpLongStreak(db: ReadDb, series: SeriesOfRuns, oldestRead: SeriesGateRun): Promise<{ first: SeriesGateRun; runs: number } | null> {
   const where = {
     projectId: series.projectId,
     tool: series.tool,
     label: series.label,
     gitBranch: series.branch,
     testbed: series.testbed,
-    // As baselines.ts's NOT_AB_BASE (not imported: baselines.ts needs projects.ts, which reads this module).
-    OR: [{ abSide: null }, { abSide: { not: "base" } }],
+    ...NOT_AB_BASE,
   };
   const select = { id: true, startedAt: true, gitCommit: true, outcome: true } as const;
   const lastNotFailed = await db.run.findFirst({
@@ -137,7 +126,7 @@ async function lookUpLongStreak(db: ReadDb, series: DefaultBranchSeries, oldestR
 }
 
 /** The gate's status of each series given, by project; series without a run are left out. */
-export async function readSeriesGates(db: ReadDb, series: readonly DefaultBranchSeries[]): Promise<Map<string, SeriesGate[]>> {
+export async function readSeriesGates(db: ReadDb, series: readonly SeriesOfRuns[]): Promise<Map<string, SeriesGate[]>> {
   const byProject = new Map<string, SeriesGate[]>();
   if (series.length === 0) return byProject;
   const rows = await readLatestRuns(db, series);
@@ -169,5 +158,5 @@ export async function readSeriesGates(db: ReadDb, series: readonly DefaultBranch
 
 /** The gate's status of every series on the default branch of each project, by project id. */
 export async function findSeriesGates(db: ReadDb, projects: readonly { id: string; defaultBranch: string }[]): Promise<Map<string, SeriesGate[]>> {
-  return readSeriesGates(db, await findDefaultBranchSeries(db, projects));
+  return readSeriesGates(db, await findSeriesOfRuns(db, projects));
 }

@@ -9,6 +9,8 @@ export { applyRawRetention } from "./raw-retention";
 export { getRunDocument, runPageUrl, toRunDocument } from "./run-document";
 export { newRunId } from "./run-ids";
 export { defaultBranchSeriesKey } from "./series-key";
+export { NOT_AB_BASE, notAbBaseSql, seriesRunsSql } from "./series-runs";
+export type { SeriesOfRuns } from "./series-runs";
 export { RUN_IDENTITY_SELECT, runIdentityOf } from "./run-identity";
 export type { RunIdentity, UploadPlacement } from "./run-identity";
 export { loadRunNumbers, rememberStoredRun } from "./run-numbers";
