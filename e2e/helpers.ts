@@ -21,6 +21,18 @@ export async function lookAt(target: Page | Locator, name: string, options: { vi
   else await target.screenshot({ path });
 }
 
+/**
+ * Clicks a Copy button until it says it copied (a click before hydration does nothing), then reads the
+ * clipboard (the context must grant clipboard-read and clipboard-write).
+ */
+export async function copyWith(button: Locator): Promise<string> {
+  await expect(async () => {
+    await button.click();
+    await expect(button).toHaveText("Copied", { timeout: 2_000 });
+  }).toPass();
+  return button.page().evaluate(() => navigator.clipboard.readText());
+}
+
 /** The real tool outputs the parser tests use; the e2e suite uploads them through the public API. */
 /**
  * The page never scrolls sideways (wide tables scroll inside their own box). Polled: after a viewport change

@@ -20,8 +20,8 @@ const PHONE = {
   head: "max-sm:order-6",
 } as const;
 
-/** A named change's status: its colour and its word (the reason's detail follows it). */
-const STATUS_LOOK = {
+/** A named change's status: its colour and its word (the reason's detail follows it); the run's lead colours its changes so too. */
+export const STATUS_LOOK = {
   regressed: { label: "Regressed", className: "text-bad" },
   exact: { label: "Exact change", className: "text-bad" },
   undecided: { label: "Undecided", className: "text-warn" },

@@ -7,13 +7,13 @@ import { formatDeltaPct } from "@/server/domain/format";
 import { metricShortName, resultDisplayName } from "@/server/domain/result-kind";
 import type { ResultKind } from "@/server/domain/result-kind";
 import { OutcomeBadge } from "./outcome-badge";
+import { STATUS_LOOK } from "./run-gate";
 import type { RunReportData } from "./types";
 
 /** The changes the lead names, at most: the gate section below lists them all. */
 const LEAD_CHANGES = 3;
 
 const BUTTON = "rounded-md border border-border px-2.5 py-1 text-sm hover:border-accent";
-const CHANGE_CLASS = { regressed: "text-bad", exact: "text-bad", undecided: "text-warn", improved: "text-good" } as const;
 
 /**
  * What a reviewer opens a run for, before anything else: the gate's outcome (what the upload answered,
@@ -47,7 +47,7 @@ export function RunLead({ report, kindOf }: { report: RunReportData; kindOf: (en
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label={named.length > 0 ? "Largest changes named by the gate" : "Largest changes seen, not judged"} data-testid="lead-changes">
           {named.map((change) => (
             <li key={`${change.endpoint ?? ""} ${change.metric}`} className="min-w-0 break-words">
-              {describe(change)} <span className={cn("font-medium tabular-nums", CHANGE_CLASS[change.status])}>{formatDeltaPct(change.deltaPct)}</span>
+              {describe(change)} <span className={cn("font-medium tabular-nums", STATUS_LOOK[change.status].className)}>{formatDeltaPct(change.deltaPct)}</span>
             </li>
           ))}
           {unjudged.map((change) => (

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import type { Locator, Page } from "@playwright/test";
-import { WRITES_SCREENSHOTS, fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { WRITES_SCREENSHOTS, copyWith, fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
 /** Screenshots to look at (E2E_SCREENSHOTS=1), light and dark, 1440 and 375 px wide. */
 async function screenshots(page: Page, name: string) {
@@ -16,13 +16,15 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
-test("a run page opens with its CI gate: the baseline, what regressed, and a link to the comparison", async ({ page, request }) => {
-  const slug = uniqueSlug("gate");
+/**
+ * Three ghz baseline rounds on main, then three slower rounds (ManagedAsync) of one commit on a branch,
+ * judged together (6 runs in all): the gate fails. Answers the last round's upload.
+ */
+async function uploadSlowedBranch(request: APIRequestContext, slug: string) {
   const hour = (index: number) => new Date(Date.UTC(2026, 0, 1, index)).toISOString();
   for (const round of [1, 2, 3] as const) {
     await uploadFiles(request, slug, ghzRound("baseline", round), { label: "nightly", branch: "main", round: String(round), started_at: hour(round) });
   }
-  // Three rounds of one commit on a branch: judged together, 6 runs in all.
   let slow = { url: "" };
   for (const round of [1, 2, 3] as const) {
     slow = await uploadFiles(request, slug, ghzRound("managedasync", round), {
@@ -33,6 +35,11 @@ test("a run page opens with its CI gate: the baseline, what regressed, and a lin
       started_at: hour(4 + round),
     });
   }
+  return slow;
+}
+
+test("a run page opens with its CI gate: the baseline, what regressed, and a link to the comparison", async ({ page, request }) => {
+  const slow = await uploadSlowedBranch(request, uniqueSlug("gate"));
 
   await page.goto(slow.url);
   const gate = page.getByTestId("run-gate");
@@ -54,32 +61,8 @@ test("a run page opens with its CI gate: the baseline, what regressed, and a lin
   await screenshots(page, "run-gate-inconclusive");
 });
 
-/** Clicks a Copy button until it says it copied (a click before hydration does nothing), then reads the clipboard. */
-async function copyWith(button: Locator): Promise<string> {
-  await expect(async () => {
-    await button.click();
-    await expect(button).toHaveText("Copied", { timeout: 2_000 });
-  }).toPass();
-  return button.page().evaluate(() => navigator.clipboard.readText());
-}
-
 test("a reviewer on a phone sees the outcome, its reason and the largest changes first, and copies the PR Markdown", async ({ browser, request }) => {
-  const slug = uniqueSlug("lead");
-  const hour = (index: number) => new Date(Date.UTC(2026, 0, 1, index)).toISOString();
-  for (const round of [1, 2, 3] as const) {
-    await uploadFiles(request, slug, ghzRound("baseline", round), { label: "nightly", branch: "main", round: String(round), started_at: hour(round) });
-  }
-  // Three rounds of one commit: enough for the gate to decide.
-  let slow = { url: "" };
-  for (const round of [1, 2, 3] as const) {
-    slow = await uploadFiles(request, slug, ghzRound("managedasync", round), {
-      label: "nightly",
-      branch: "feature/async",
-      commit: "a5c0ffee",
-      round: String(round),
-      started_at: hour(4 + round),
-    });
-  }
+  const slow = await uploadSlowedBranch(request, uniqueSlug("lead"));
 
   const context = await browser.newContext({ viewport: { width: 375, height: 812 }, permissions: ["clipboard-read", "clipboard-write"] });
   const page = await context.newPage();

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import type { Browser, BrowserContext, Locator, Page, Request } from "@playwright/test";
+import type { Browser, BrowserContext, Page, Request } from "@playwright/test";
 import { E2E_ADMIN_TOKEN, E2E_PRIVATE_BASE_URL } from "../../playwright.config";
-import { fixture, lookAt, uniqueSlug, WRITES_SCREENSHOTS } from "../helpers";
+import { copyWith, fixture, lookAt, uniqueSlug, WRITES_SCREENSHOTS } from "../helpers";
 
 /**
  * Sharing on a private server (issue 26, item 4): an admin mints a share link with the Share button; a
@@ -46,16 +46,6 @@ async function freshBrowser(browser: Browser): Promise<{ context: BrowserContext
   return { context, page, requests };
 }
 
-const clipboardText = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
-
-/** Clicks a Copy button until it says it copied (a click before hydration does nothing), then reads the clipboard. */
-async function copyWith(button: Locator): Promise<string> {
-  await expect(async () => {
-    await button.click();
-    await expect(button).toHaveText("Copied", { timeout: 2_000 });
-  }).toPass();
-  return clipboardText(button.page());
-}
 const relative = (url: string) => {
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;

@@ -99,7 +99,7 @@ const DOWNLOAD_TYPES: Readonly<Record<string, string>> = {
  */
 export function rawDownloadOf(format: string, runId: string, fileName: string | null): { name: string; contentType: string } {
   const extension = (FORMATS as Readonly<Record<string, FormatInfo | undefined>>)[format]?.extension ?? ".txt";
-  const given = fileName?.split(/[\\/]/).pop()?.replace(/[^\w.-]/g, "_") || null;
+  const given = fileName?.split(/[\\/]/).pop() || null;
   const name = given === null ? `${runId}-${format}${extension}` : /\.\w+$/.test(given) ? given : `${given}${extension}`;
   const ownExtension = /\.\w+$/.exec(name)![0].toLowerCase();
   return { name: name.replace(/[^\w.-]/g, "_"), contentType: DOWNLOAD_TYPES[ownExtension] ?? "text/plain; charset=utf-8" };
