@@ -1,6 +1,16 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { targetFromEnv } from "./db";
-import { parseEnv } from "./env";
+import { envSchema, parseEnv } from "./env";
+
+describe("the documentation of the environment", () => {
+  it.each(["README.md", "docs/configuration.md"])("%s has a row for every variable the server reads", (page) => {
+    const markdown = readFileSync(path.resolve(import.meta.dirname, "..", page), "utf8");
+    const missing = Object.keys(envSchema.shape).filter((name) => !markdown.includes(`| \`${name}\` |`));
+    expect(missing).toEqual([]);
+  });
+});
 
 describe("parseEnv", () => {
   it("defaults to the embedded database in ./.data on port 3000", () => {

@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * Benchtrack's configuration, from environment variables, validated once so bad configuration fails
  * at start-up with a clear message instead of deep inside a request. Every variable is documented in
- * the README; keep the two in step.
+ * the README (one line) and docs/configuration.md (in full): env.test.ts checks both name each one.
  */
 const MEGABYTE = 1024 * 1024;
 

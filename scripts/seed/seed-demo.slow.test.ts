@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db";
 import { formatDeltaPct, formatMetricValue } from "../../server/domain/format";
 import { metricDefinition } from "../../server/domain/metrics";
+import { metricShortName } from "../../server/domain/result-kind";
 import { isBenchmarkFormat } from "../../server/domain/run";
 import { median } from "../../server/domain/stats/descriptive";
 import { openMigratedDatabase } from "../../server/testing/databases";
@@ -93,7 +94,8 @@ describe("seedDemo", () => {
         const changes = `${incident.regressions.length} ${incident.regressions.length === 1 ? "change" : "changes"}`;
         const noun = isBenchmarkFormat(run.format) ? "benchmark" : "endpoint";
         const where = aggregateOnly ? "the all-endpoints aggregate" : `${incident.endpoints.length} ${noun}${incident.endpoints.length === 1 ? "" : "s"}`;
-        const what = aggregateOnly ? largest.metric : `${largest.endpoint?.name} ${largest.metric}`;
+        const metric = metricShortName(largest.metric, noun);
+        const what = aggregateOnly ? metric : `${largest.endpoint?.name} ${metric}`;
         const values = `${formatMetricValue(largest.metric, unit, largest.beforeValue)} → ${formatMetricValue(largest.metric, unit, largest.afterValue)}`;
         said.push(`${run.tool} ${run.label} runs: ${changes} on ${where}, the largest ${what} ${values}, ${formatDeltaPct(largest.deltaPct)}`);
       }

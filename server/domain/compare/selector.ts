@@ -3,7 +3,7 @@ import { InputError } from "../input-error";
 /**
  * Which runs a side of a comparison is: a comma-separated list of run ids, or `label:<label>`,
  * `branch:<branch>`, `commit:<sha>` (newest first, `last` of them). Part of comparison URLs, so the
- * syntax is a public contract: README.md ("Compare any two selections") and the API reference at
+ * syntax is a public contract: docs/uploading.md ("Compare any two selections") and the API reference at
  * /docs/api (the compare query, server/schemas/compare.ts) document it.
  */
 export type RunSelector =

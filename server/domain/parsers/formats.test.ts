@@ -60,8 +60,8 @@ describe("the format registry", () => {
     expect(error.message).toContain("/docs/api");
   });
 
-  it("is the README's format table, row for row (print formatTableMarkdown() and paste it when a format changes)", () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, "../../../README.md"), "utf8");
+  it("is the format table of docs/uploading.md, row for row (print formatTableMarkdown() and paste it when a format changes)", () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, "../../../docs/uploading.md"), "utf8");
     expect(readme).toContain(formatTableMarkdown());
   });
 });

@@ -2,7 +2,7 @@
  * The format registry's lookups over FORMAT_LIST (`format-list.ts`: every format, what each keeps and
  * drops, its recipe): formats by id and in order, the tools, and the names `?format=` accepts. Detection
  * (`detect.ts`) and the parsers (`index.ts`) use the ids; the upload answer, error messages, the OpenAPI
- * document, the README and `/docs/api` use the rest, so the docs cannot drift from the code.
+ * document, docs/uploading.md and `/docs/api` use the rest, so the docs cannot drift from the code.
  */
 import { InputError } from "../input-error";
 import { FORMAT_IDS, type FormatId } from "../run";
@@ -60,7 +60,7 @@ export function resolveFormatName(name: string, path = "query.format"): readonly
   );
 }
 
-/** The README's format table (README.md, "Formats"): formats.test.ts checks the README holds it as is. */
+/** The format table of docs/uploading.md ("Formats"): formats.test.ts checks the page holds it as is. */
 export function formatTableMarkdown(): string {
   const cell = (text: string) => text.replaceAll("|", "\\|");
   const rows = FORMAT_LIST.map((format) => {

@@ -33,7 +33,7 @@ import { VITEST_BENCH_TOOL } from "./vitest-bench";
 import { WRK_TOOL } from "./wrk";
 
 /**
- * Every tool, in documentation order: the order of TOOL_NAMES, of FORMAT_LIST (and so of the README's
+ * Every tool, in documentation order: the order of TOOL_NAMES, of FORMAT_LIST (and so of docs/uploading.md's
  * format table and /docs/api), of the formats an undetectable upload is told about, and of the file sets
  * a refused set of files is told about. Load testers first, then microbenchmarks, Benchtrack's own last.
  */

@@ -6,7 +6,7 @@ import { ServiceError } from "./errors";
 /**
  * Rate limits on PostgreSQL itself (the embedded database included): a fixed-window counter per key in
  * `rate_limits`, bumped by one upsert, so every replica on the database shares the count and nothing
- * is lost on restart. Limits are per minute, configurable, and documented in the README:
+ * is lost on restart. Limits are per minute, configurable, and documented in docs/configuration.md:
  *
  * - uploads, per token and per client address (BENCHTRACK_RATE_UPLOADS_PER_MINUTE, default 120);
  * - failed authentications, per client address (BENCHTRACK_RATE_AUTH_FAILURES_PER_MINUTE, default 20):
@@ -19,7 +19,7 @@ export const RATE_WINDOW_SECONDS = 60;
 
 /**
  * The client address limits count against: the last X-Forwarded-For hop (the one the nearest proxy
- * added), "ip:unknown" without one. Spoofable when no proxy sets the header (README says so).
+ * added), "ip:unknown" without one. Spoofable when no proxy sets the header (docs/configuration.md says so).
  */
 export function clientAddressOf(headers: Headers): string {
   const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
