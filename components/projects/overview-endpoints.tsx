@@ -1,11 +1,11 @@
 import Link from "next/link";
-import type { ReactNode } from "react";
 import { Sparkline } from "@/components/charts/sparkline";
 import { cn } from "@/components/lib/cn";
 import { MISSING, formatMs, formatPct } from "@/server/domain/format";
 import { formatThroughput, resultKindOf, wordsOf } from "@/server/domain/result-kind";
 import type { ResultKinds } from "@/server/domain/result-kind";
 import { Badge } from "@/components/ui/badge";
+import { BreakableName } from "@/components/ui/breakable-name";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { describeEndpointGate } from "./gate";
@@ -28,9 +28,24 @@ const GATE_MARK_CLASS = {
 } as const;
 const GATE_MARK_PLAIN_CLASS = { bad: "border border-transparent text-bad", warn: "border border-transparent text-warn", good: "border border-transparent text-good" } as const;
 
+type LatestColumn = "mean" | "p50" | "p95" | "p99";
+
+/**
+ * The column the CI gate judges, emphasised (bold, "gate" in its header): a benchmark's mean time/op; an
+ * endpoint's the project's gate metric ("auto" is p95 where the runs support it). A gate metric with no
+ * column here (p90, a custom metric) emphasises none rather than the wrong one.
+ */
+function gateColumnOf(kind: ResultKinds, gateMetric: string): LatestColumn | null {
+  if (kind === "benchmark") return "mean";
+  const metric = gateMetric === "auto" ? "p95" : gateMetric;
+  return metric === "mean" || metric === "p50" || metric === "p95" || metric === "p99" ? metric : null;
+}
+
+const LATEST_FIELD = { mean: "meanMs", p50: "p50Ms", p95: "p95Ms", p99: "p99Ms" } as const;
+
 /** Whether a row has a number to show: an aggregate of benchmarks has none (they are judged one by one). */
 function hasLatestNumbers({ latest }: EndpointSummary): boolean {
-  return [latest.p50Ms, latest.p95Ms, latest.p99Ms, latest.errorRate, latest.throughput].some((value) => value !== null && value !== undefined);
+  return [latest.meanMs, latest.p50Ms, latest.p95Ms, latest.p99Ms, latest.errorRate, latest.throughput].some((value) => value !== null && value !== undefined);
 }
 
 /** The project overview's endpoints (or benchmarks) table: latest numbers, sparkline, trend and gate mark per row. */
@@ -41,15 +56,21 @@ export function EndpointsTable({ overview, kind }: { overview: Overview; kind: R
   const aggregate = overview.aggregate && hasLatestNumbers(overview.aggregate) ? overview.aggregate : null;
   // Benchmarks all say "benchmark": a column of it leaves the gate and trend less room, and says nothing.
   const hasProtocol = kind !== "benchmark";
+  // A benchmark is judged on its mean time/op: that column leads; an endpoint's latency percentiles need no mean.
+  const columns: LatestColumn[] = kind === "benchmark" ? ["mean", "p50", "p95", "p99"] : ["p50", "p95", "p99"];
+  const gateColumn = gateColumnOf(kind, overview.project.gateMetric);
   return (
     <Table label={words.nounsTitle}>
       <thead>
         <tr>
           <Th>{words.nounTitle}</Th>
           {hasProtocol && <Th className="hidden sm:table-cell">Protocol</Th>}
-          <Th numeric>p50</Th>
-          <Th numeric>p95</Th>
-          <Th numeric>p99</Th>
+          {columns.map((column) => (
+            <Th key={column} numeric title={column === gateColumn ? `The CI gate judges each ${words.noun} on this metric` : undefined}>
+              {column === "mean" ? "Mean" : column}
+              {column === gateColumn && <span className="ml-1 text-xs font-normal text-text-muted">gate</span>}
+            </Th>
+          ))}
           {hasErrorRate && <Th numeric>Error rate</Th>}
           <Th numeric>Throughput</Th>
           <Th>{kind === "benchmark" ? "Mean time/op of its series" : "p95 of its series"}</Th>
@@ -71,6 +92,8 @@ export function EndpointsTable({ overview, kind }: { overview: Overview; kind: R
             aggregateName={words.aggregate}
             hasErrorRate={hasErrorRate}
             hasProtocol={hasProtocol}
+            columns={columns}
+            gateColumn={gateColumn}
           />
         ))}
       </tbody>
@@ -84,6 +107,8 @@ export function EndpointsTable({ overview, kind }: { overview: Overview; kind: R
             aggregateName={words.aggregate}
             hasErrorRate={hasErrorRate}
             hasProtocol={hasProtocol}
+            columns={columns}
+            gateColumn={gateColumn}
           />
         </tfoot>
       )}
@@ -99,6 +124,8 @@ function EndpointRow({
   aggregateName,
   hasErrorRate,
   hasProtocol,
+  columns,
+  gateColumn,
 }: {
   slug: string;
   endpoint: EndpointSummary;
@@ -107,8 +134,11 @@ function EndpointRow({
   aggregateName: string;
   hasErrorRate: boolean;
   hasProtocol: boolean;
+  columns: readonly LatestColumn[];
+  gateColumn: LatestColumn | null;
 }) {
-  const trend = describeTrend(endpoint.trend, endpoint.trendMetric === "mean" ? "mean time/op" : "p95");
+  const trendWord = endpoint.trendMetric === "mean" ? "mean time/op" : "p95";
+  const trend = describeTrend(endpoint.trend, trendWord);
   const isAggregate = href === null;
   const kind = resultKindOf(endpoint);
   const stale = !isAggregate && !endpoint.isInLatestRun;
@@ -118,7 +148,7 @@ function EndpointRow({
       <Td wrap className="max-w-[12.5rem] break-words sm:max-w-[15rem]">
         {href ? (
           <Link href={href} className="font-medium text-accent hover:underline" title={endpoint.name}>
-            {withPathBreaks(endpoint.name)}
+            <BreakableName name={endpoint.name} />
           </Link>
         ) : (
           aggregateName
@@ -132,11 +162,11 @@ function EndpointRow({
         )}
       </Td>
       {hasProtocol && <Td className="hidden text-text-muted sm:table-cell">{isAggregate ? "" : (endpoint.protocol ?? MISSING)}</Td>}
-      <Td numeric>{formatMs(endpoint.latest.p50Ms)}</Td>
-      <Td numeric className="font-semibold" data-testid="p95">
-        {formatMs(endpoint.latest.p95Ms)}
-      </Td>
-      <Td numeric>{formatMs(endpoint.latest.p99Ms)}</Td>
+      {columns.map((column) => (
+        <Td key={column} numeric className={cn(column === gateColumn && "font-semibold")} data-testid={column}>
+          {formatMs(endpoint.latest[LATEST_FIELD[column]])}
+        </Td>
+      ))}
       {hasErrorRate && (
         <Td numeric>{kind === "benchmark" && !endpoint.latest.errorRate ? "" : formatPct(endpoint.latest.errorRate)}</Td>
       )}
@@ -144,7 +174,7 @@ function EndpointRow({
       <Td className="py-1">
         <Sparkline
           points={endpoint.series}
-          label={`p95 of ${endpoint.name} over the last ${endpoint.series.length} runs of its latest series (${endpoint.latest.series ?? "any"})`}
+          label={`${trendWord} of ${endpoint.name} over the last ${endpoint.series.length} runs of its latest series (${endpoint.latest.series ?? "any"})`}
         />
       </Td>
       {/* relative: the sr-only text is absolutely positioned; it must stay inside the scrolling frame. */}
@@ -158,12 +188,6 @@ function EndpointRow({
       </Td>
     </tr>
   );
-}
-
-/** A name that may wrap after each "/" ("example.com/" "microbench > " "BenchmarkSortInts/" "n=100") rather than inside a word. */
-function withPathBreaks(name: string): ReactNode[] {
-  const parts = name.split("/");
-  return parts.flatMap((part, index) => (index === parts.length - 1 ? [part] : [`${part}/`, <wbr key={index} />]));
 }
 
 /**

@@ -61,6 +61,7 @@ function Section({ title, actions, children }: { title: string; actions?: ReactN
 /** What needs attention first: the default branch failing the gate, an upload schedule that stopped, and incidents still being triaged. */
 function OverviewBanners({ overview }: { overview: Overview }) {
   const { freshness, openRegressions, activeIncidents, awaitingReturn, project } = overview;
+  const noun = wordsOf(resultKindsOf(overview.endpoints)).noun;
   return (
     <>
       <GateFailingBanner overview={overview} />
@@ -81,7 +82,7 @@ function OverviewBanners({ overview }: { overview: Overview }) {
               <span className="font-medium text-bad">
                 {activeIncidents} active incident{activeIncidents === 1 ? "" : "s"}
               </span>{" "}
-              ({openRegressions} open regression{openRegressions === 1 ? "" : "s"}) on {project.defaultBranch}: each endpoint they moved
+              ({openRegressions} open regression{openRegressions === 1 ? "" : "s"}) on {project.defaultBranch}: each {noun} they moved
               says so below; review them in the inbox →
             </>
           ) : (

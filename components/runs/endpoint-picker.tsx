@@ -2,6 +2,7 @@
 
 import { usePathname, useSearchParams } from "next/navigation";
 import { useId } from "react";
+import { elideMiddle } from "@/server/domain/format";
 
 /** One endpoint's figures among a run's (a histogram, a timeline), with its name as shown. */
 export interface PickableEndpoint {
@@ -54,7 +55,7 @@ export function EndpointPicker({
       >
         {items.map((item) => (
           <option key={item.endpoint} value={item.endpoint}>
-            {item.displayName}
+            {elideMiddle(item.displayName, 32)}
           </option>
         ))}
       </select>

@@ -3,6 +3,7 @@
 import { ScopedLink } from "@/components/share/share-context";
 import { usePathname, useSearchParams } from "next/navigation";
 import { formatMs, formatNumber, formatPct } from "@/server/domain/format";
+import { BreakableName } from "@/components/ui/breakable-name";
 import { formatThroughput, wordsOf } from "@/server/domain/result-kind";
 import type { ResultKinds } from "@/server/domain/result-kind";
 import { cn } from "@/components/lib/cn";
@@ -164,14 +165,16 @@ function EndpointName({ row }: { row: EndpointRowData }) {
   // "GET /api/listings" already says its method; "GetListing" with method GET does not.
   const method = row.method && !row.name.toUpperCase().startsWith(`${row.method.toUpperCase()} `) ? row.method : null;
   return (
-    <span className="inline-flex max-w-[22rem] items-center gap-1.5">
+    <span className="inline-flex max-w-[22rem] items-center gap-1.5 break-words whitespace-normal">
       {method && <span className="rounded bg-surface-muted px-1 font-mono text-[10px] text-text-muted">{method}</span>}
       {row.href ? (
-        <ScopedLink href={row.href} title={row.fullName ?? row.name} className="truncate font-medium text-accent underline-offset-2 hover:underline">
-          {row.displayName}
+        <ScopedLink href={row.href} title={row.fullName ?? row.name} className="min-w-0 font-medium text-accent underline-offset-2 hover:underline">
+          <BreakableName name={row.displayName} />
         </ScopedLink>
       ) : (
-        <span className="truncate font-semibold">{row.displayName}</span>
+        <span className="min-w-0 font-semibold">
+          <BreakableName name={row.displayName} />
+        </span>
       )}
     </span>
   );

@@ -1,4 +1,5 @@
 import { AGGREGATE_URL_NAME, endpointKey } from "@/server/domain/run";
+import { elideMiddle } from "@/server/domain/format";
 import type { EndpointIdentity } from "@/server/domain/run";
 import { resultKindsOf, wordsOf } from "@/server/domain/result-kind";
 
@@ -36,7 +37,7 @@ export function EndpointSwitcher({
         {hasAggregate && <option value={AGGREGATE_URL_NAME}>{words.aggregate}</option>}
         {endpoints.map((endpoint, index) => (
           <option key={endpointKey(endpoint)} value={String(index)}>
-            {sharedNames.has(endpoint.name) ? `${endpoint.name} (${endpoint.protocol ?? "no protocol"})` : endpoint.name}
+            {elideMiddle(sharedNames.has(endpoint.name) ? `${endpoint.name} (${endpoint.protocol ?? "no protocol"})` : endpoint.name)}
           </option>
         ))}
       </select>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  elideMiddle,
   formatMetricValue,
   MISSING,
   formatBytes,
@@ -208,5 +209,19 @@ describe("formatMetricValue", () => {
     expect(formatMetricValue("metrics.count", null, 1234.5678)).toBe("1,234.568");
     expect(formatMetricValue("metrics.cpu", "%", 12.7)).toBe("12.7%");
     expect(formatMetricValue("p95", "ms", null)).toBe(MISSING);
+  });
+});
+
+describe("elideMiddle", () => {
+  it("keeps a short name, and shortens a long one in its middle to the length asked", () => {
+    expect(elideMiddle("GetListing")).toBe("GetListing");
+    const sort = (n: number) => `example.com/microbench > BenchmarkSortInts/n=${n}`;
+    const [small, large] = [elideMiddle(sort(100), 30), elideMiddle(sort(1000), 30)];
+    expect([...small]).toHaveLength(30);
+    expect(small).toContain("…");
+    expect(small.startsWith("example.com")).toBe(true);
+    // Names alike up to their end stay apart.
+    expect(small).not.toBe(large);
+    expect(large.endsWith("n=1000")).toBe(true);
   });
 });

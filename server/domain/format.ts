@@ -219,3 +219,16 @@ export function formatMetricValue(metric: string, unit: string | null, value: Ma
   if (!unit) return formatNumber(value, 3);
   return unit === "%" ? `${formatNumber(value, 3)}%` : `${formatNumber(value, 3)} ${unit}`;
 }
+
+/**
+ * A long name shortened in its middle, where names of one package or service are alike, keeping the start
+ * and the end that tells them apart: "example.com/microbench > Bench…SortInts/n=1000". For where a name
+ * cannot wrap (a select's options); a table wraps names instead.
+ */
+export function elideMiddle(text: string, max = 48): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const head = Math.floor((max - 1) * 0.4);
+  const tail = max - 1 - head;
+  return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - tail).join("")}`;
+}

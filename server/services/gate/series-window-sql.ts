@@ -2,6 +2,7 @@ import type { ReadDb } from "../../db";
 import type { SeriesChange } from "../../domain/gate/baseline-window";
 import type { IncidentState } from "../../domain/incidents/state";
 import { formatDeltaPct } from "../../domain/format";
+import { metricShortName, resultKindOf } from "../../domain/result-kind";
 import { endpointDisplayName } from "../../domain/run";
 import { Prisma } from "../../generated/prisma/client";
 import { notAbBaseSql, seriesRunsSql } from "../runs";
@@ -55,6 +56,7 @@ interface ChangeJson {
   metric: string;
   delta_pct: number;
   endpoint_name: string | null;
+  endpoint_protocol: string | null;
   first_run_id: string;
   first_started_at: string;
   incident_number: number | null;
@@ -82,7 +84,7 @@ export async function readSeriesWindow(db: ReadDb, query: SeriesWindowQuery): Pr
       ) m) AS markers,
       (SELECT coalesce(json_agg(c ORDER BY c.first_started_at DESC, c.id DESC), '[]'::json) FROM (
         SELECT g.id, g.kind::text AS kind, g.status::text AS status, g.status_changed_at, g.metric, g.delta_pct,
-               e.name AS endpoint_name, f.id AS first_run_id, f.started_at AS first_started_at,
+               e.name AS endpoint_name, e.protocol AS endpoint_protocol, f.id AS first_run_id, f.started_at AS first_started_at,
                i.number AS incident_number, i.state::text AS incident_state
         FROM runs f
         JOIN regressions g ON g.first_run_id = f.id
@@ -112,7 +114,7 @@ export async function readSeriesWindow(db: ReadDb, query: SeriesWindowQuery): Pr
       at,
       firstRunId: change.first_run_id,
       decidedAt: change.status === "open" || change.status_changed_at === null ? null : new Date(change.status_changed_at),
-      summary: `${endpointDisplayName(change.endpoint_name)} ${change.metric} ${formatDeltaPct(change.delta_pct)} from the run of ${day(at)} (${change.first_run_id})${incident ? `, incident #${incident.number}` : ""}`,
+      summary: `${endpointDisplayName(change.endpoint_name)} ${metricShortName(change.metric, resultKindOf({ protocol: change.endpoint_protocol }))} ${formatDeltaPct(change.delta_pct)} from the run of ${day(at)} (${change.first_run_id})${incident ? `, incident #${incident.number}` : ""}`,
       incident,
     };
   });

@@ -159,7 +159,7 @@ async function findSeriesChanges(db: ReadDb, projectId: string, rows: readonly S
 export async function getProjectOverview(db: ReadDb, projectSlug: string) {
   const project = await db.project.findUnique({
     where: { slug: projectSlug },
-    select: { id: true, slug: true, name: true, repoUrl: true, defaultBranch: true },
+    select: { id: true, slug: true, name: true, repoUrl: true, defaultBranch: true, gateMetric: true },
   });
   if (!project) return null;
 
@@ -212,7 +212,7 @@ export async function getProjectOverview(db: ReadDb, projectSlug: string) {
   return {
     /** When this was read: the "now" of the page's "3 h ago". */
     generatedAt,
-    project: { slug: project.slug, name: project.name, repoUrl: project.repoUrl, defaultBranch: project.defaultBranch },
+    project: { slug: project.slug, name: project.name, repoUrl: project.repoUrl, defaultBranch: project.defaultBranch, gateMetric: project.gateMetric },
     endpoints,
     aggregate,
     /**
