@@ -51,6 +51,9 @@ class Series {
   readonly open = new Set<number>();
   sawRequests = false;
   sawFailures = false;
+  /** The window last used: a request's three points (duration, http_reqs, failed) land in the same one. */
+  lastIndex = Number.NaN;
+  lastWindow: Window | null = null;
 }
 
 export interface K6Timelines {
@@ -185,12 +188,15 @@ export class K6TimelineRecorder {
   }
 
   private windowAt(series: Series, index: number): Window {
+    if (index === series.lastIndex && series.lastWindow) return series.lastWindow;
     let window = series.windows.get(index);
     if (!window) {
       window = { requests: 0, durations: 0, failures: 0, users: null, histogram: null, overflowed: false, p50Ms: null, p95Ms: null };
       series.windows.set(index, window);
       if (index >= this.closedBelow) series.open.add(index);
     }
+    series.lastIndex = index;
+    series.lastWindow = window;
     return window;
   }
 
@@ -200,10 +206,7 @@ export class K6TimelineRecorder {
     const window = series.windows.get(index);
     const histogram = window?.histogram;
     if (!window || !histogram) return;
-    if (!window.overflowed && histogram.totalCount > 0) {
-      window.p50Ms = histogram.getValueAtPercentile(50) / MICROSECONDS_PER_MS;
-      window.p95Ms = histogram.getValueAtPercentile(95) / MICROSECONDS_PER_MS;
-    }
+    if (!window.overflowed && histogram.totalCount > 0) [window.p50Ms, window.p95Ms] = p50AndP95Of(histogram);
     histogram.reset();
     this.pool.push(histogram);
     window.histogram = null;
@@ -215,6 +218,7 @@ export class K6TimelineRecorder {
     if (!source) return;
     series.windows.delete(from);
     series.open.delete(from);
+    series.lastWindow = null;
     const target = this.windowAt(series, into);
     target.requests += source.requests;
     target.durations += source.durations;
@@ -229,6 +233,27 @@ export class K6TimelineRecorder {
       } else target.histogram = source.histogram;
     }
   }
+}
+
+/**
+ * p50 and p95 in ms, as HDR's getValueAtPercentile gives them (the highest value equivalent to the
+ * nearest-rank sample's), found in one walk of the counts instead of two: a run of 100 endpoints for an
+ * hour closes 360,000 windows.
+ */
+function p50AndP95Of(histogram: Int32Histogram): [number, number] {
+  // Nearest rank, ceil(p · n / 100): exact in doubles for whole p and n (p · n is an integer, and a
+  // division whose quotient is a whole number is exact).
+  const rank50 = Math.max(1, Math.ceil((50 * histogram.totalCount) / 100));
+  const rank95 = Math.max(1, Math.ceil((95 * histogram.totalCount) / 100));
+  const valueAt = (index: number) => histogram.highestEquivalentValue(histogram.valueFromIndex(index)) / MICROSECONDS_PER_MS;
+  let p50 = Number.NaN;
+  let seen = 0;
+  for (let index = 0; index < histogram.countsArrayLength; index++) {
+    seen += histogram.getCountAtIndex(index);
+    if (Number.isNaN(p50) && seen >= rank50) p50 = valueAt(index);
+    if (seen >= rank95) return [p50, valueAt(index)];
+  }
+  throw new RangeError("p50AndP95Of: fewer counts than totalCount");
 }
 
 function newHistogram(): Int32Histogram {
