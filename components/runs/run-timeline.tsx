@@ -40,7 +40,7 @@ const LATENCY_LINES: readonly TimelineChartLine[] = [
 /**
  * The run's course over time, one endpoint (or the aggregate) at a time; which one lives in the URL
  * (`?timeline=GetListing`). Shown only for tools that write figures while the test runs (Locust's
- * history, artillery's periods).
+ * history, artillery's periods) or every sample with its time (k6 NDJSON, counted second by second).
  */
 export function RunTimeline({ timelines }: { timelines: RunReportData["timelines"] }) {
   const { selected, select } = useEndpointInUrl<Timeline>(timelines, "timeline");
@@ -49,10 +49,14 @@ export function RunTimeline({ timelines }: { timelines: RunReportData["timelines
   const rows: TimelineChartRow[] = selected.rows.map((row) => ({ ...row }));
   const last = selected.rows[selected.rows.length - 1];
   const span = last ? formatDuration(last.seconds) : "";
+  const perSecond = selected.windows === "per-second";
+  const points = perSecond ? "one-second windows counted from the tool's samples" : "points the tool wrote";
   const thinned =
     selected.step > 1
-      ? ` Showing one in every ${selected.step} of the ${formatNumber(selected.total, 0)} points the tool wrote.`
-      : ` ${formatNumber(selected.total, 0)} points, as the tool wrote them.`;
+      ? ` Showing one in every ${selected.step} of the ${formatNumber(selected.total, 0)} ${points}.`
+      : perSecond
+        ? ` ${formatNumber(selected.total, 0)} ${points}.`
+        : ` ${formatNumber(selected.total, 0)} points, as the tool wrote them.`;
 
   return (
     <Card

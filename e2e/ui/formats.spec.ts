@@ -56,6 +56,31 @@ test.describe("every tool's own output, on the run page", () => {
     await screenshots(page, "formats-locust-timeline");
   });
 
+  test("k6 --out json NDJSON: the run's timeline, second by second, overall and per endpoint", async ({ page, request }) => {
+    const uploaded = await uploadRun(request, uniqueSlug("k6-ndjson-timeline"), fixture("k6/baseline/short-ndjson/points.ndjson"), {
+      label: "baseline",
+    });
+    expect(uploaded.format).toBe("k6-ndjson");
+
+    await page.goto(uploaded.url);
+    const timeline = page.getByTestId("run-timeline");
+    await expect(timeline).toBeVisible();
+    // A 3.5 s run: 3 one-second windows (the last one to the last point), counted from k6's samples.
+    await expect(timeline).toContainText("All endpoints over 3.5 s, window by window. 3 one-second windows counted from the tool's samples.");
+    // Requests/s, failures/s and VUs; then p50 and p95.
+    await expect.poll(() => drawnLines(page, "timeline-throughput")).toBe(3);
+    await expect.poll(() => drawnLines(page, "timeline-latency")).toBe(2);
+    const ticks = page.getByTestId("timeline-throughput").locator("text.recharts-cartesian-axis-tick-value").filter({ hasText: / s$/ });
+    await expect(ticks.first()).toHaveText("0 s");
+
+    await page.getByTestId("timeline-select").selectOption("SearchListings");
+    await expect(page).toHaveURL(/timeline=SearchListings/);
+    await expect(timeline).toContainText("SearchListings over");
+    await expect.poll(() => drawnLines(page, "timeline-latency")).toBe(2);
+    await page.getByTestId("timeline-select").selectOption({ index: 0 });
+    await screenshots(page, "formats-k6-ndjson-timeline");
+  });
+
   test("artillery report.json with its console: endpoints, ensure checks, windows", async ({ page, request }) => {
     const slug = uniqueSlug("artillery");
     const uploaded = await uploadFiles(request, slug, {

@@ -65,6 +65,11 @@ export interface EndpointTimeline {
   rows: TimelineRow[];
   hasLatency: boolean;
   hasUsers: boolean;
+  /**
+   * Whose windows the points are: the tool's (Locust's history, artillery's periods), or Benchtrack's
+   * one-second windows over the samples the tool wrote (k6 NDJSON: parsers/k6/k6-timeline.ts).
+   */
+  windows: "tool" | "per-second";
 }
 
 /** A chart draws this many moments at most; a longer timeline shows every n-th point the tool wrote. */
@@ -187,6 +192,7 @@ export function timelineOriginMs(run: Pick<ParsedRun, "aggregate" | "endpoints" 
  */
 export function toTimelines(run: ParsedRun): EndpointTimeline[] {
   const origin = timelineOriginMs(run);
+  const windows = run.format === "k6-ndjson" ? "per-second" : "tool";
   return [run.aggregate, ...run.endpoints].flatMap((result) => {
     const points = result.timeline ?? [];
     if (origin === null || points.length === 0) return [];
@@ -201,6 +207,7 @@ export function toTimelines(run: ParsedRun): EndpointTimeline[] {
         rows: kept.map((point) => ({ ...point, seconds: (point.atMs - origin) / 1000 })),
         hasLatency: points.some((point) => point.p50Ms !== null || point.p95Ms !== null),
         hasUsers: points.some((point) => point.users !== null),
+        windows,
       },
     ];
   });

@@ -10,8 +10,11 @@ import { runIdentityOf } from "../runs";
  * Writes a parsed run inside the upload's transaction (ingest-run.ts): the run row with its gate result,
  * its endpoints (new names added), results, custom metrics and raw upload.
  */
-/** 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines. */
-export const PARSER_VERSION = 2;
+/**
+ * 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines.
+ * 3: k6 NDJSON's timeline (one-second windows, docs/timelines.md); k6 NDJSON runs of version 2 have none.
+ */
+export const PARSER_VERSION = 3;
 
 /** What the upload keeps of its gate result, with the run. */
 export interface KeptGateResult {

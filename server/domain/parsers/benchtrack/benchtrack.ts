@@ -92,7 +92,7 @@ export const timelinePointSchema = z
     p95Ms: z.number().nonnegative().nullable().describe("95th percentile latency of the window, ms."),
     users: z.number().nonnegative().nullable().describe("Concurrent users or VUs at that moment."),
   })
-  .describe("Throughput, failures and latency of one window of the run, as the tool wrote them while it ran.");
+  .describe("Throughput, failures and latency of one window of the run: as the tool wrote them while it ran, or, for k6 NDJSON, counted from its samples one second a window.");
 
 const resultFields = {
   fullName: optionalText.describe("The tool's full name when it differs from `name`."),

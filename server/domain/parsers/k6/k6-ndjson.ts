@@ -7,6 +7,7 @@
  * aggregate keep an HDR latency histogram of the same samples (`stats/latency-histogram.ts`, built from
  * the sorted samples at finish), so runs can later be compared and pooled as distributions.
  * A negative or non-finite http_req_duration (JSON's 1e999 is Infinity) is refused with its line.
+ * The points' times also make the run's timeline, second by second (`k6-timeline.ts`).
  */
 import { z } from "zod";
 import { InputError } from "../../input-error";
@@ -16,7 +17,9 @@ import { summarizeSortedSamples } from "../../stats/percentile";
 import { addCounts } from "../aggregate";
 import { isRecord, MAX_NDJSON_FIRST_LINE } from "../markers";
 import { MAX_ENDPOINTS, validateParsedRun } from "../validate";
+import { thinTimelines } from "../timeline";
 import { parseWire } from "../wire";
+import { K6TimelineRecorder } from "./k6-timeline";
 
 /** Whether the first line of a body starts k6 `--out json` NDJSON (the service then streams it). */
 export function isNdjsonStart(firstLine: string): boolean {
@@ -106,6 +109,7 @@ export class K6NdjsonAccumulator {
   /** Global tags seen with one value on every request so far; `null` marks a tag that varied. */
   private readonly constantTags = new Map<string, string | null>();
   private sawRequestTags = false;
+  private readonly timeline = new K6TimelineRecorder();
 
   addLine(text: string): void {
     this.lineNumber++;
@@ -140,6 +144,7 @@ export class K6NdjsonAccumulator {
     }
     if (timeMs < this.firstTimeMs) this.firstTimeMs = timeMs;
     if (timeMs > this.lastTimeMs) this.lastTimeMs = timeMs;
+    this.timeline.observe(timeMs);
     const tags = data.tags ?? {};
 
     switch (metric) {
@@ -151,6 +156,7 @@ export class K6NdjsonAccumulator {
         }
         const endpoint = this.endpointFor(tags, where);
         endpoint.durations.push(data.value);
+        this.timeline.recordDuration(endpointNameOf(tags), timeMs, data.value);
         const status = tags.status;
         if (status !== undefined) endpoint.statusCodes[status] = (endpoint.statusCodes[status] ?? 0) + 1;
         this.trackConstantTags(tags);
@@ -159,12 +165,14 @@ export class K6NdjsonAccumulator {
       case "http_reqs": {
         const endpoint = this.endpointFor(tags, where);
         endpoint.requests = (endpoint.requests ?? 0) + data.value;
+        this.timeline.recordRequests(endpointNameOf(tags), timeMs, data.value);
         return;
       }
       case "http_req_failed": {
         // A rate metric: 1 for a failed request, 0 for a good one.
         const endpoint = this.endpointFor(tags, where);
         endpoint.failures = (endpoint.failures ?? 0) + (data.value !== 0 ? 1 : 0);
+        this.timeline.recordFailed(endpointNameOf(tags), timeMs, data.value !== 0);
         return;
       }
       case "checks": {
@@ -180,6 +188,9 @@ export class K6NdjsonAccumulator {
       case "iterations":
         this.iterations += data.value;
         return;
+      case "vus":
+        this.timeline.recordUsers(timeMs, data.value);
+        return;
       case "vus_max":
         this.vusMax = Math.max(this.vusMax ?? 0, data.value);
         return;
@@ -188,9 +199,9 @@ export class K6NdjsonAccumulator {
     }
   }
 
-  /** Requests are grouped by k6's `name` tag (which defaults to the URL), else by method + URL. */
+  /** The accumulator of a request's endpoint (endpointNameOf), made the first time it is seen. */
   private endpointFor(tags: Record<string, string>, where: string): EndpointAccumulator {
-    const name = tags.name ?? `${tags.method ?? "?"} ${tags.url ?? "?"}`;
+    const name = endpointNameOf(tags);
     let endpoint = this.endpoints.get(name);
     if (!endpoint) {
       // Refuse early: unnamed requests to unique URLs would otherwise grow without bound.
@@ -229,7 +240,10 @@ export class K6NdjsonAccumulator {
       for (const value of sorted) allDurations.push(value);
       endpoints.push(this.toResult(name, accumulator, sorted, spanSeconds));
     }
+    const timelines = this.timeline.finish(this.firstTimeMs, this.lastTimeMs);
+    for (const endpoint of endpoints) endpoint.timeline = timelines.endpoints.get(endpoint.name) ?? null;
     const aggregate = emptyEndpoint(AGGREGATE_NAME);
+    aggregate.timeline = timelines.aggregate;
     aggregate.protocol = endpoints.length > 0 ? "http" : null;
     const allSorted = allDurations.sorted();
     aggregate.latency = summarizeSortedSamples(allSorted);
@@ -261,7 +275,9 @@ export class K6NdjsonAccumulator {
       );
     }
     if (this.iterations > 0) run.metrics.iterations = { value: this.iterations, unit: "iterations", better: "higher" };
-    return validateParsedRun(run);
+    run.notes.push(...timelines.notes);
+    // The endpoints' timelines thinned as every tool's are (the aggregate's was, as it was made).
+    return validateParsedRun(thinTimelines(run));
   }
 
   private toResult(name: string, accumulator: EndpointAccumulator, sorted: Float64Array, spanSeconds: number | null): EndpointResult {
@@ -278,6 +294,11 @@ export class K6NdjsonAccumulator {
     result.statusCodes = Object.keys(accumulator.statusCodes).length > 0 ? { ...accumulator.statusCodes } : null;
     return result;
   }
+}
+
+/** Requests are grouped by k6's `name` tag (which defaults to the URL), else by method + URL. */
+function endpointNameOf(tags: Record<string, string>): string {
+  return tags.name ?? `${tags.method ?? "?"} ${tags.url ?? "?"}`;
 }
 
 /** Parses k6 NDJSON from a stream of lines (without their line breaks), holding only the reduced data. */

@@ -165,6 +165,35 @@ describe("POST /api/v1/projects/:project/runs stores every fixture faithfully", 
     }
   });
 
+  it("k6 NDJSON streams to a stored timeline: each window's requests/s are the points counted here between its edges", async () => {
+    const slug = uniqueSlug("ndjson-timeline");
+    const text = fixture("k6/baseline/short-ndjson/points.ndjson").toString();
+    const points = text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as Json)
+      .filter((point) => point.type === "Point");
+    const requestTimes = points.filter((point) => point.metric === "http_reqs").map((point) => Date.parse(point.data.time as string));
+    const firstMs = Date.parse(points[0]!.data.time as string);
+    const { status, json } = await upload(slug, text, { headers: { "content-type": "application/x-ndjson" } });
+    expect(status).toBe(201);
+    const stored = await readRun(slug, json.id as string);
+    const timeline = stored.aggregate.timeline as Json[];
+    expect(timeline.length).toBeGreaterThanOrEqual(3);
+    let startMs = firstMs;
+    for (const [index, point] of timeline.entries()) {
+      const endMs = Date.parse(point.at as string);
+      const isLast = index === timeline.length - 1;
+      const inWindow = requestTimes.filter((time) => time >= startMs && (isLast ? time <= endMs : time < endMs)).length;
+      expect(point.requestsPerSecond).toBeCloseTo(inWindow / ((endMs - startMs) / 1000), 9);
+      expect(point.failuresPerSecond).toBe(0);
+      expect(point.p95Ms).toBeGreaterThan(0);
+      startMs = endMs;
+    }
+    expect(Date.parse(timeline.at(-1)!.at as string)).toBe(Math.max(...points.map((point) => Date.parse(point.data.time as string))));
+    for (const endpoint of stored.endpoints as Json[]) expect((endpoint.timeline as Json[]).length).toBe(timeline.length);
+  });
+
   it("the Benchtrack format, with query metadata overriding the body", async () => {
     const slug = uniqueSlug("custom");
     const document = {
@@ -280,6 +309,18 @@ describe("bad input gets a clear 4xx and stores nothing", () => {
     expect(response.json.error.details).toEqual(
       expect.arrayContaining([expect.objectContaining({ path: expect.stringContaining("endpoints[0].requests") as string })]),
     );
+  });
+
+  it("k6 NDJSON with a bad time after seconds of timeline: 400 naming the line, nothing stored", async () => {
+    const before = await runCount(slug);
+    const lines = fixture("k6/baseline/short-ndjson/points.ndjson").toString().trimEnd().split("\n");
+    const bad = JSON.stringify({ metric: "http_reqs", type: "Point", data: { time: "soon", value: 1, tags: { name: "GetListing" } } });
+    const body = [...lines.slice(0, 1_000), bad, ...lines.slice(1_000)].join("\n");
+    const response = await upload(slug, body, { headers: { "content-type": "application/x-ndjson" } });
+    expect(response.status).toBe(400);
+    expect(response.json.error.details[0].path).toBe("line 1001: data.time");
+    expect(response.json.error.message).toContain("line 1001");
+    expect(await runCount(slug)).toBe(before);
   });
 
   it("an oversized body is refused", async () => {
