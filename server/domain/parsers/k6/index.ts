@@ -110,7 +110,7 @@ export const K6_TOOL: ToolDescriptor = {
         command: "k6 run --out json=points.ndjson script.js",
         upload: "body",
         keeps:
-          "every http_req_duration sample reduced to exact percentiles and an HDR histogram per endpoint (by the `name` tag, else method and URL), status codes, failures, checks, iterations, constant tags as attributes",
+          "every http_req_duration sample reduced to exact percentiles and an HDR histogram per endpoint (by the `name` tag, else method and URL), status codes, failures, checks, iterations, constant tags as attributes; the points' times as a timeline of one-second windows (requests/s, failures/s, p50 and p95 within 1%, and VUs for the aggregate), overall and per endpoint",
         drops: "threshold results (not written there), other metrics' samples, the samples themselves",
         resolution: "full precision (each point is float64 ms; percentiles are exact over the points)",
         checkedOn: "real output",
