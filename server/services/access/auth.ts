@@ -5,8 +5,10 @@ import { SESSION_COOKIE, SHARE_HEADER } from "../../domain/share";
 import { parseRunSelector } from "../../domain/compare/selector";
 import { ServiceError } from "../platform";
 import { authFailureLimit, checkAuthFailures, recordAuthFailure } from "../platform";
+import type { ShareRefusal } from "./share-grants";
+import { readShareLink } from "./share-grants";
 import type { ShareScope } from "./sessions";
-import { sessionRoleOf, shareScopeOf } from "./sessions";
+import { sessionRoleOf } from "./sessions";
 import { findAndTouchActiveToken } from "./tokens";
 
 /**
@@ -21,9 +23,10 @@ export type Principal =
   | { kind: "project-token"; tokenId: string; projectId: string }
   /** The read token, or a browser signed in with it: reads everything, writes nothing. */
   | { kind: "reader" }
-  /** A share link: reads one comparison or one run, nothing else. */
-  | { kind: "share"; scope: ShareScope }
-  | { kind: "anonymous" };
+  /** A share link: reads one comparison or one run, nothing else. `token`: as links carry it (share-grants.ts). */
+  | { kind: "share"; scope: ShareScope; token: string }
+  /** No credential; `refusedShare`: a share link was sent that opens nothing (so a refusal can say why). */
+  | { kind: "anonymous"; refusedShare?: ShareRefusal };
 
 /** What a request carries that may identify its caller; each transport reads these from its own request. */
 export interface Credentials {
@@ -31,7 +34,7 @@ export interface Credentials {
   authorization?: string | null;
   /** The session cookie's value (sessions.ts). */
   session?: string | null;
-  /** A share link's token (sessions.ts). */
+  /** A share link's token: a stored link's id, or a sealed token minted before (share-grants.ts). */
   share?: string | null;
 }
 
@@ -94,9 +97,10 @@ async function resolvePrincipal(db: PrismaClient, credentials: Credentials, limi
   const role = await sessionRoleOf(credentials.session);
   if (role === "admin") return { kind: "admin" };
   if (role === "read") return { kind: "reader" };
-  const scope = await shareScopeOf(credentials.share);
-  if (scope) return { kind: "share", scope };
-  return { kind: "anonymous" };
+  if (credentials.share === null || credentials.share === undefined || credentials.share === "") return { kind: "anonymous" };
+  const link = await readShareLink(db, credentials.share);
+  if (link.status === "open") return { kind: "share", scope: link.scope, token: link.token };
+  return { kind: "anonymous", refusedShare: link.status };
 }
 
 /** Whether the server is private (BENCHTRACK_READ_TOKEN set): then every read needs a principal. */
@@ -115,8 +119,9 @@ export type ReadTarget =
  * Whether a share link's scope covers a read — the one place this is decided. A comparison's link opens
  * that comparison (and the same comparison narrowed to one tool: a subset of its runs), and the run
  * pages, raw uploads and JSON of the runs it names; a run's link opens that run's page, raw upload and
- * JSON. Both open their project's name (every page's header). Links minted here name their runs by id
- * (services/sharing/share-links.ts pins a comparison's selectors when minting), so this needs no database.
+ * JSON. Both open their project's name (every page's header). Links name their runs by id
+ * (services/sharing/share-links.ts pins a comparison's selectors when minting), so this needs no more
+ * than the scope share-grants.ts read.
  */
 export function shareCovers(scope: ShareScope, target: ReadTarget): boolean {
   if (target.kind === "any" || target.project !== scope.project) return false;
@@ -208,11 +213,20 @@ export function requireReadAccess(principal: Principal, target: ReadTarget): voi
     if (shareCovers(principal.scope, target)) return;
     throw new ServiceError("forbidden", "This share link opens one comparison (with its runs) or one run only; sign in to see the rest");
   }
+  if (principal.refusedShare !== undefined) throw new ServiceError("unauthorized", SHARE_REFUSALS[principal.refusedShare]);
   throw new ServiceError(
     "unauthorized",
     "This Benchtrack is private: sign in at /sign-in, or send Authorization: Bearer <read, admin or project token>",
   );
 }
+
+/** Why a share link (`?share=` or the X-Benchtrack-Share header) opened nothing, in the 401's message. */
+const SHARE_REFUSALS: Record<ShareRefusal, string> = {
+  expired: "This share link has expired (the ?share= parameter or X-Benchtrack-Share header): ask for a new link, or send Authorization: Bearer <read, admin or project token>",
+  revoked: "This share link was revoked (the ?share= parameter or X-Benchtrack-Share header): ask for a new link, or send Authorization: Bearer <read, admin or project token>",
+  invalid:
+    "This share link is not valid (the ?share= parameter or X-Benchtrack-Share header: a link's id of 22 characters, as its URL carries it): check it was copied whole, ask for a new link, or send Authorization: Bearer <read, admin or project token>",
+};
 
 /**
  * Said after a refusal on a server with no admin token, so a 401 is not taken for a mistyped token: the
