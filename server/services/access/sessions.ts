@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
+import type { ShareScope } from "../../domain/share";
 import { getEnv } from "../../env";
 
 /**
@@ -35,7 +36,7 @@ const shareScopeSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("run"), project: z.string(), runId: z.string() }),
 ]);
-export type ShareScope = z.infer<typeof shareScopeSchema>;
+export type { ShareScope } from "../../domain/share";
 
 let fallbackSecret: string | undefined;
 

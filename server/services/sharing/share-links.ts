@@ -149,5 +149,5 @@ export async function describeShareLink(db: ReadDb, token: string | null | undef
   const link = await readShareLink(db, token);
   if (link.status !== "open") return { status: link.status };
   const { scope, expiresAt } = link;
-  return { status: link.status, kind: scope.kind, project: scope.project, page: withShareParam(pageOfScope(scope), link.token), expiresAt, token: link.token };
+  return { status: link.status, kind: scope.kind, project: scope.project, scope, page: withShareParam(pageOfScope(scope), link.token), expiresAt, token: link.token };
 }
