@@ -54,8 +54,6 @@ const readRun = (id: string, share: { query?: string; header?: string }) =>
     headers: share.header === undefined ? {} : { [SHARE_HEADER]: share.header },
   });
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
-const base = () => runIds.slice(0, 5).join(",");
-const head = () => runIds.slice(5).join(",");
 
 describe("a stored share link", () => {
   it("carries only a 22-character random id: a 5 vs 5 comparison's URL is short, where a sealed one ran past a thousand characters", async () => {
@@ -121,7 +119,7 @@ describe("a stored share link", () => {
 
   it("expires at its time, saying so", async () => {
     const db = await getDb();
-    const project = (await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true } }))!;
+    const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
     const minted = await shareLinkFor(db, project, { kind: "run", project: slug, runId: runIds[2]! }, { ttlSeconds: 1, baseUrl: BASE_URL, createdBy: "test" });
     const id = idOf(minted.url);
     expect((await readShareLink(db, id)).status).toBe("open");
