@@ -3,8 +3,10 @@ import type { NextRequest } from "next/server";
 import { NONCE_HEADER, contentSecurityPolicy } from "@/server/domain/content-security-policy";
 import { SESSION_COOKIE, SHARE_HEADER, SHARE_PARAM } from "@/server/domain/share";
 import { pagePaths } from "@/server/domain/urls";
-import { isPrivate, readTargetOfPage, shareCovers } from "@/server/services/access";
-import { sessionRoleOf, shareScopeOf } from "@/server/services/access";
+import { getDb } from "@/server/db";
+import { isPrivate, MAX_SHARE_TOKEN_LENGTH, readShareLink, readTargetOfPage, shareCovers } from "@/server/services/access";
+import type { ShareLinkState } from "@/server/services/access";
+import { sessionRoleOf } from "@/server/services/access";
 
 /**
  * In front of every page, on every server:
@@ -16,8 +18,10 @@ import { sessionRoleOf, shareScopeOf } from "@/server/services/access";
  *    checks access itself (server/services/access/auth.ts), so a request that slips past here still gets no
  *    data. A share link (`?share=`) is passed on as a header for the page's in-process tRPC calls, which
  *    hold it to its comparison (with its runs) or run. A share link on a page it does not open, or one
- *    that expired or was tampered with, leads to a page that says so (app/share-link/page.tsx), not to a
- *    bare sign-in. /sign-in and /share-link themselves stay open.
+ *    that expired, was revoked or is not a link of this server, leads to a page that says so
+ *    (app/share-link/page.tsx), not to a bare sign-in. /sign-in and /share-link themselves stay open.
+ *    A stored link is looked up in the database (share_links): the proxy runs in the server's process
+ *    (Next.js requires it in), so it shares the app's one connection (server/db.ts keeps it on globalThis).
  */
 export async function proxy(request: NextRequest) {
   const nonce = createNonce();
@@ -27,23 +31,38 @@ export async function proxy(request: NextRequest) {
   headers.set(NONCE_HEADER, nonce);
   const pass = () => withPolicy(NextResponse.next({ request: { headers } }), policy);
 
-  if (!isPrivate() || OPEN_PAGES.has(request.nextUrl.pathname)) return pass();
+  if (!isPrivate() || OPEN_PAGES.has(request.nextUrl.pathname) || request.nextUrl.pathname.startsWith(SHORT_SHARE_PREFIX)) return pass();
   const share = request.nextUrl.searchParams.get(SHARE_PARAM);
-  const scope = share === null ? null : await shareScopeOf(share);
-  if (share !== null && scope !== null && shareCovers(scope, readTargetOfPage(new URL(request.url)))) {
-    headers.set(SHARE_HEADER, share);
+  const link = share === null ? null : await readShareLinkOrNull(share);
+  // The database unreachable: the page decides (its reads answer 503 as every page's do).
+  if (share !== null && link === null) return pass();
+  if (link?.status === "open" && shareCovers(link.scope, readTargetOfPage(new URL(request.url)))) {
+    headers.set(SHARE_HEADER, link.token);
     return pass();
   }
   if (request.headers.has("authorization") || (await sessionRoleOf(request.cookies.get(SESSION_COOKIE)?.value)) !== null) {
     return pass();
   }
   const next = withoutShare(request.nextUrl);
-  const refusal = share === null ? pagePaths.signIn(next) : pagePaths.shareRefused(scope === null ? "invalid" : "outside", share, next);
+  const refusal =
+    share === null || link === null
+      ? pagePaths.signIn(next)
+      : pagePaths.shareRefused(link.status === "open" ? "outside" : link.status, share.length > MAX_SHARE_TOKEN_LENGTH ? "" : share, next);
   return withPolicy(NextResponse.redirect(new URL(refusal, request.url), 303), policy);
+}
+
+async function readShareLinkOrNull(share: string): Promise<ShareLinkState | null> {
+  try {
+    return await readShareLink(await getDb(), share);
+  } catch {
+    return null;
+  }
 }
 
 /** The pages a private server shows to anyone: signing in, and what a share link that opens nothing says. */
 const OPEN_PAGES = new Set(["/sign-in", "/share-link"]);
+/** A share link's short address (app/s/[id]/route.ts): it only redirects, to a page this proxy then checks. */
+const SHORT_SHARE_PREFIX = "/s/";
 
 /** A fresh nonce: 128 random bits, base64 (what CSP's nonce-source accepts). */
 function createNonce(): string {

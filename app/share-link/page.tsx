@@ -13,14 +13,24 @@ const BUTTON = "rounded-md border border-border bg-surface px-3 py-1.5 text-sm t
 const PRIMARY = "rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-text hover:opacity-90";
 
 // /share-link — where a private server (proxy.ts) sends a share link opened on a page it does not open,
-// or one that expired or was tampered with: it says which, links back to what the link does open, and
-// offers to sign in for the rest. It shows nothing of the project but what the link itself names.
+// or one that expired, was revoked or is not valid: it says which, links back to what the link does
+// open, and offers to sign in for the rest. It shows nothing of the project but what the link itself names.
+const REFUSALS = {
+  expired: "This share link has expired",
+  revoked: "This share link was revoked",
+  invalid: "This share link is not valid",
+} as const;
+
 export default async function ShareLinkRefusedPage(props: PageProps) {
   const { search } = await readPageUrl(props);
   // Only shown and handed to sign-in, which keeps its redirect on this site (services/access/auth.ts:safeNextPath).
   const next = (search.get("next") ?? "/").slice(0, 2048);
-  const token = search.get(SHARE_PARAM) ?? "";
-  const grant = token === "" ? null : await fetchPageQuery(trpc.share.describe.queryOptions({ token: token.slice(0, 4096) }));
+  // A token with control characters is no link of any server (and no text a query may carry): none.
+  const given = search.get(SHARE_PARAM) ?? "";
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  const token = /[\u0000-\u001f\u007f]/.test(given) ? "" : given;
+  const link = token === "" ? null : await fetchPageQuery(trpc.share.describe.queryOptions({ token: token.slice(0, 16_384) }));
+  const grant = link?.status === "open" ? link : null;
   const what = grant?.kind === "compare" ? "comparison" : "run";
   return (
     <div className="mx-auto max-w-xl space-y-4 pt-8" data-testid="share-refused">
@@ -35,10 +45,11 @@ export default async function ShareLinkRefusedPage(props: PageProps) {
         </>
       ) : (
         <>
-          <h1 className="text-2xl font-semibold tracking-tight">This share link has expired or is not valid</h1>
+          <h1 className="text-2xl font-semibold tracking-tight">{REFUSALS[link === null || link.status === "open" ? "invalid" : link.status]}</h1>
           <p className="text-sm">
-            A share link opens its page until the date it was minted with, and stops working when it is altered or the server&apos;s
-            tokens change. Ask whoever shared it for a new one, or sign in.
+            A share link opens its page until the date it was minted with, and stops working when the project&apos;s admin revokes it,
+            when it is altered, or (for a link minted before links were stored) when the server&apos;s tokens change. Ask whoever
+            shared it for a new one, or sign in.
           </p>
         </>
       )}

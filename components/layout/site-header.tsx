@@ -7,8 +7,12 @@ const NAVIGATION = [
   { href: pagePaths.apiDocs(), label: "API" },
 ];
 
-/** The site's header; `signedIn`: the browser holds a session (a private server), so it offers to sign out. */
-export function SiteHeader({ signedIn = false }: { signedIn?: boolean }) {
+/**
+ * The site's header; `signedIn`: the browser holds a session (a private server), so it offers to sign out.
+ * `shared`: the page was opened through a share link, which opens neither the project list nor the API
+ * docs: the name stays, as text, and the navigation goes.
+ */
+export function SiteHeader({ signedIn = false, shared = false }: { signedIn?: boolean; shared?: boolean }) {
   return (
     <header className="border-b border-border bg-surface">
       <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
@@ -16,13 +20,17 @@ export function SiteHeader({ signedIn = false }: { signedIn?: boolean }) {
           <span aria-hidden="true" className="inline-block h-5 w-5 rounded bg-accent" />
           Benchtrack
         </ScopedLink>
-        <nav aria-label="Main" className="flex flex-1 items-center gap-4 text-sm">
-          {NAVIGATION.map((item) => (
-            <ScopedLink key={item.href} href={item.href} className="text-text-muted hover:text-text">
-              {item.label}
-            </ScopedLink>
-          ))}
-        </nav>
+        {shared ? (
+          <span className="flex-1" />
+        ) : (
+          <nav aria-label="Main" className="flex flex-1 items-center gap-4 text-sm">
+            {NAVIGATION.map((item) => (
+              <ScopedLink key={item.href} href={item.href} className="text-text-muted hover:text-text">
+                {item.label}
+              </ScopedLink>
+            ))}
+          </nav>
+        )}
         {signedIn && (
           <form method="post" action={SESSION_FORM_ACTION}>
             <input type="hidden" name="action" value="sign-out" />

@@ -6,7 +6,7 @@ import { wordsOf } from "@/server/domain/result-kind";
 import { formatUtcTimestamp } from "./display";
 import type { RunReportData } from "./types";
 import { GradeBadge } from "@/components/sla/grade-badge";
-import { useShareHref } from "@/components/share/share-context";
+import { OutsideShareHidden, useShareHref } from "@/components/share/share-context";
 import { ShareButton } from "@/components/share/share-button";
 import { CompareWith } from "./compare-with";
 import { RunAdminActions } from "./run-admin-actions";
@@ -68,7 +68,7 @@ export function RunHeader({ report, now, lead }: { report: RunReportData; now: n
   return (
     <header className="rounded-lg border border-border bg-surface p-4" data-testid="run-header">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 basis-64">
           <p className="text-xs text-text-muted">Run report</p>
           <h1 className="text-xl font-semibold break-words">{run.title}</h1>
           <div className="mt-1.5 flex flex-wrap items-center gap-1.5">
@@ -83,7 +83,10 @@ export function RunHeader({ report, now, lead }: { report: RunReportData; now: n
           {lead}
         </div>
         <nav aria-label="Run data" className="flex flex-wrap gap-2 text-sm">
-          <CompareWith compare={report.compare} />
+          {/* Its comparisons are outside a share link (a comparison's link opens that one only). */}
+          <OutsideShareHidden>
+            <CompareWith compare={report.compare} />
+          </OutsideShareHidden>
           <ShareButton
             project={report.project.slug}
             target={{ run: run.id }}

@@ -1,6 +1,6 @@
 import { formatMetricValue } from "@/server/domain/format";
 import { cn } from "@/components/lib/cn";
-import { ScopedLink } from "@/components/share/share-context";
+import { OutsideShareHidden, ScopedLink } from "@/components/share/share-context";
 import { STACKED_PAIR_ROW, Table, Td, Th } from "@/components/ui/table";
 import type { SlaGrade } from "@/server/domain/sla/grade";
 import { ReportSection } from "./report-section";
@@ -27,12 +27,15 @@ export function SlaChecks({ grade, settingsHref, kind }: { grade: SlaGrade | nul
   if (grade === null) {
     return (
       <ReportSection id="sla" title="SLA" description="This project has no SLA policy, so the run is not graded.">
-        <p className="text-sm">
-          <ScopedLink href={settingsHref} className="text-accent underline">
-            Set SLA targets
-          </ScopedLink>{" "}
-          ({words.hasLoad ? "e.g. p95 ≤ 50 ms, error rate ≤ 1%" : "e.g. mean ≤ 5 us/op"}) to grade every run.
-        </p>
+        {/* Settings are outside any share link: a shared page does not offer them. */}
+        <OutsideShareHidden href={settingsHref}>
+          <p className="text-sm">
+            <ScopedLink href={settingsHref} className="text-accent underline">
+              Set SLA targets
+            </ScopedLink>{" "}
+            ({words.hasLoad ? "e.g. p95 ≤ 50 ms, error rate ≤ 1%" : "e.g. mean ≤ 5 us/op"}) to grade every run.
+          </p>
+        </OutsideShareHidden>
       </ReportSection>
     );
   }

@@ -7,6 +7,7 @@ import { Card } from "@/components/ui/card";
 import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
 import { JobsPanel } from "./jobs-panel";
 import { ProjectForm } from "./project-form";
+import { ShareLinksPanel } from "./share-links-panel";
 import { SlaEditor } from "./sla-editor";
 import { TokensPanel } from "./tokens-panel";
 import { WebhookPanel } from "./webhook-panel";
@@ -61,6 +62,9 @@ export function SettingsView({ project }: { project: string }) {
       </Card>
       <Card title="Upload tokens">
         <TokensPanel project={project} />
+      </Card>
+      <Card title="Share links" id="share-links">
+        <ShareLinksPanel project={project} />
       </Card>
       <Card title="Webhook notifications" id="webhook">
         <WebhookPanel project={project} />

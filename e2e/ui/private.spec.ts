@@ -47,12 +47,15 @@ test("a share link opens its comparison in a fresh browser, and nothing else", a
     headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
   });
   expect(minted.status()).toBe(201);
-  const { url } = (await minted.json()) as { url: string };
-  const shared = new URL(url);
+  const { url, page: pageUrl } = (await minted.json()) as { url: string; page: string };
+  // The short link (…/s/{id}) leads to the page, carrying the link's id.
+  const short = new URL(url);
+  const shared = new URL(pageUrl);
 
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${shared.pathname}${shared.search}`);
+  await page.goto(short.pathname);
+  await expect(page).toHaveURL(shared.toString());
   await expect(page.getByRole("heading", { level: 1, name: "Compare" })).toBeVisible();
   await expect(page.getByTestId("compare-verdict")).toBeVisible();
   await lookAt(page, "private-share-link");

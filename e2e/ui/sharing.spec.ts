@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { Browser, BrowserContext, Page, Request } from "@playwright/test";
 import { E2E_ADMIN_TOKEN, E2E_PRIVATE_BASE_URL } from "../../playwright.config";
@@ -72,22 +73,30 @@ async function mintWithShareButton(browser: Browser): Promise<{ url: string; con
   return { url, context, page };
 }
 
+/** A short link's path: /s/ and the link's id of 22 characters. */
+const SHORT_LINK = /^\/s\/[A-Za-z0-9_-]{22}$/;
+
 test("a share link minted with the Share button opens its comparison, its runs, their raw uploads and JSON, and Copy Markdown, in fresh browsers", async ({ browser }) => {
   const admin = await mintWithShareButton(browser);
-  const shared = new URL(admin.url);
-  // Pinned: the selectors became the runs they stood for.
-  expect(shared.searchParams.get("base")!.split(",").sort()).toEqual([runIds[0], runIds[1]].sort());
-  expect(shared.searchParams.get("head")).toBe(runIds[2]);
-  const token = shared.searchParams.get("share")!;
+  // Short: the stored link's id alone (issue 38), where a sealed token made this link over 450 characters.
+  expect(new URL(admin.url).pathname).toMatch(SHORT_LINK);
+  expect(admin.url.length).toBeLessThan(60);
   // The admin's own Copy link is a share link too (minted on click), never the bare page.
   await admin.page.keyboard.press("Escape");
-  expect(new URL(await copyWith(admin.page.getByTestId("copy-link"))).searchParams.get("share")).toMatch(/^Fe26\.2\*/);
+  expect(new URL(await copyWith(admin.page.getByTestId("copy-link"))).pathname).toMatch(SHORT_LINK);
   await admin.context.close();
 
   const reviewer = await freshBrowser(browser);
   const { page } = reviewer;
   await page.goto(relative(admin.url));
   await expect(page.getByTestId("compare-verdict")).toBeVisible();
+  // It led to the comparison, pinned: the selectors became the runs they stood for.
+  const shared = new URL(page.url());
+  expect(shared.pathname).toBe(`/projects/${slug}/compare`);
+  expect(shared.searchParams.get("base")!.split(",").sort()).toEqual([runIds[0], runIds[1]].sort());
+  expect(shared.searchParams.get("head")).toBe(runIds[2]);
+  const token = shared.searchParams.get("share")!;
+  expect(token).toBe(new URL(admin.url).pathname.slice(3));
   await expect(page.getByTestId("shared-banner")).toContainText("one comparison and its runs");
   // Nothing leads outside: no project tabs; the share button is the admin's only.
   await expect(page.getByRole("navigation", { name: "Project" })).toHaveCount(0);
@@ -128,7 +137,7 @@ test("a share link minted with the Share button opens its comparison, its runs, 
   await expect(page.getByTestId("compare-verdict")).toBeVisible();
 
   // Nothing went to sign-in, and nothing outside the link was asked for (prefetches included).
-  const inScope = new RegExp(`^/projects/${slug}/(compare(/og)?|runs/(${[runIds[0], runIds[1], runIds[2]].join("|")}))$`);
+  const inScope = new RegExp(`^(/projects/${slug}/(compare(/og)?|runs/(${[runIds[0], runIds[1], runIds[2]].join("|")}))|/s/${token})$`);
   const pages = reviewer.requests
     .map((request) => new URL(request.url()))
     .filter((url) => url.origin === E2E_PRIVATE_BASE_URL && !/^\/(_next|api)\//.test(url.pathname) && !/\.(png|svg|ico|css|js)$/.test(url.pathname));
@@ -146,7 +155,7 @@ test("outside its link, or expired or altered, a share link answers with a page 
     headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
   });
   expect(minted.status()).toBe(201);
-  const { url } = (await minted.json()) as { url: string };
+  const { page: url } = (await minted.json()) as { page: string };
   const token = new URL(url).searchParams.get("share")!;
   const share = `share=${encodeURIComponent(token)}`;
   const { context, page } = await freshBrowser(browser);
@@ -162,9 +171,9 @@ test("outside its link, or expired or altered, a share link answers with a page 
   await expect(page.getByTestId("share-refused-sign-in")).toHaveAttribute("href", `/sign-in?next=${encodeURIComponent(`/projects/${slug}/settings`)}`);
   await page.getByTestId("share-refused-back").click();
   await expect(page.getByTestId("compare-verdict")).toBeVisible();
-  // The site header's links lead there too, never to a bare sign-in.
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Projects" }).click();
-  await expect(page.getByRole("heading", { name: "This page is outside the share link" })).toBeVisible();
+  // The shared page offers no way out of the link: no site navigation, no breadcrumb link.
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Projects", exact: true })).toHaveCount(0);
 
   // The REST API refuses what the link does not open.
   expect((await context.request.get(`/api/v1/projects/${slug}/runs/${runIds[3]}?${share}`)).status()).toBe(403);
@@ -175,7 +184,16 @@ test("outside its link, or expired or altered, a share link answers with a page 
   const alteredUrl = new URL(url);
   alteredUrl.searchParams.set("share", altered);
   await page.goto(relative(alteredUrl.toString()));
-  await expect(page.getByRole("heading", { name: "This share link has expired or is not valid" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "This share link is not valid" })).toBeVisible();
+  // A hostile one (too long, other characters): the same page, never an error.
+  for (const hostile of ["x".repeat(5000), "<script>", "..%2F..%2F"]) {
+    const answer = await page.goto(`/projects/${slug}/runs/${runIds[0]}?share=${encodeURIComponent(hostile)}`);
+    expect(answer!.status()).toBe(200);
+    await expect(page.getByRole("heading", { name: "This share link is not valid" })).toBeVisible();
+  }
+  const unknownShort = await page.goto(`/s/${"A".repeat(22)}`);
+  expect(unknownShort!.status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "This share link is not valid" })).toBeVisible();
   // Ten seconds: long enough to open once on a loaded machine, then waited out.
   const shortLived = await request.post(`${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/share-links`, {
     data: { run: runIds[0], expiresInDays: 10 / 86_400 },
@@ -186,12 +204,80 @@ test("outside its link, or expired or altered, a share link answers with a page 
   await expect(page.getByTestId("run-header")).toBeVisible();
   await page.waitForTimeout(Math.max(0, Date.parse(expiresAt) - Date.now()) + 1_000);
   await page.goto(relative(expiring));
-  await expect(page.getByRole("heading", { name: "This share link has expired or is not valid" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "This share link has expired" })).toBeVisible();
   await lookAt(page, "share-link-invalid");
   await context.close();
 });
 
-test("screenshots of the Share dialog, a shared comparison and the refusal page", async ({ browser }) => {
+test("a reviewer follows a short run link: only what works inside it, Download raw as uploaded, Copy Markdown; revoked in Settings, it stops", async ({ browser, request }) => {
+  const minted = await request.post(`${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/share-links`, {
+    data: { run: runIds[0], expiresInDays: 2 },
+    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+  });
+  expect(minted.status()).toBe(201);
+  const { url } = (await minted.json()) as { url: string };
+  expect(new URL(url).pathname).toMatch(SHORT_LINK);
+  const id = new URL(url).pathname.slice(3);
+
+  const reviewer = await freshBrowser(browser);
+  const { page } = reviewer;
+  expect(await reviewer.context.cookies()).toEqual([]);
+  await page.goto(relative(url));
+  await expect(page).toHaveURL(`${E2E_PRIVATE_BASE_URL}/projects/${slug}/runs/${runIds[0]}?share=${id}`);
+  await expect(page.getByTestId("run-header")).toBeVisible();
+  await expect(page.getByTestId("shared-banner")).toContainText("one run");
+
+  // Only controls that work inside the link: no site navigation, project tabs, breadcrumb links,
+  // "Compare with…" or "Set SLA targets"; every link left on the page opens through it.
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Project" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Projects", exact: true })).toHaveCount(0);
+  await expect(page.getByText("Compare with…")).toHaveCount(0);
+  await expect(page.getByTestId("compare-with-none")).toHaveCount(0);
+  await expect(page.getByText("Set SLA targets")).toHaveCount(0);
+  const hrefs = await page.locator("main a[href^='/'], header a[href^='/']").evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute("href")!));
+  const outside = hrefs.map((href) => new URL(href, E2E_PRIVATE_BASE_URL)).filter((link) => link.pathname !== "/sign-in" && link.searchParams.get("share") !== id);
+  expect(outside.map((link) => link.toString())).toEqual([]);
+
+  // Download raw: the bytes uploaded.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("run-header").getByRole("link", { name: "Download raw" }).click()]);
+  expect(Buffer.compare(readFileSync(await download.path()), fixture("k6/baseline/round1/summary.json"))).toBe(0);
+
+  // Copy Markdown: its link to the run opens through the share link.
+  const markdown = await copyWith(page.getByTestId("copy-markdown"));
+  const links = [...markdown.matchAll(/\]\((http[^)]+)\)/g)].map((match) => new URL(match[1]!));
+  const runLink = links.find((link) => link.pathname === `/projects/${slug}/runs/${runIds[0]}`);
+  expect(runLink?.searchParams.get("share")).toBe(id);
+  expect(new URL(await copyWith(page.getByTestId("copy-link"))).searchParams.get("share")).toBe(id);
+  await lookAt(page, "sharing-run-page");
+
+  // The admin revokes it in Settings: the link and the page it opened stop working, saying so.
+  const admin = await freshBrowser(browser);
+  await admin.page.goto(`/sign-in?next=${encodeURIComponent(`/projects/${slug}/settings`)}`);
+  await admin.page.getByLabel("Token").fill(E2E_ADMIN_TOKEN);
+  await admin.page.getByRole("button", { name: "Sign in" }).click();
+  const row = admin.page.getByTestId("share-link-row").filter({ hasText: url });
+  await expect(row).toContainText(`Run ${runIds[0]}`);
+  await expect(row).toContainText("by admin");
+  await expect(row).toContainText("open until");
+  await lookAt(admin.page.getByTestId("share-links-panel"), "sharing-settings-list");
+  await row.getByTestId("share-link-revoke").click();
+  await expect(row).toContainText("revoked");
+  await expect(row.getByTestId("share-link-revoke")).toHaveCount(0);
+  await admin.context.close();
+
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "This share link was revoked" })).toBeVisible();
+  await expect(page.getByTestId("run-header")).toHaveCount(0);
+  await page.goto(relative(url));
+  await expect(page.getByRole("heading", { name: "This share link was revoked" })).toBeVisible();
+  const raw = await reviewer.context.request.get(`/api/v1/projects/${slug}/runs/${runIds[0]}/raw?share=${id}`);
+  expect(raw.status()).toBe(401);
+  expect(((await raw.json()) as { error: { message: string } }).error.message).toContain("share link was revoked");
+  await reviewer.context.close();
+});
+
+test("screenshots of the Share dialog, a shared comparison and the refusal page", async ({ browser, request }) => {
   test.skip(!WRITES_SCREENSHOTS, "only with E2E_SCREENSHOTS=1");
   const admin = await mintWithShareButton(browser);
   for (const scheme of ["light", "dark"] as const) {
@@ -206,11 +292,31 @@ test("screenshots of the Share dialog, a shared comparison and the refusal page"
       await page.goto(relative(admin.url));
       await expect(page.getByTestId("compare-verdict")).toBeVisible();
       await lookAt(page, `sharing-compare-${name}`, { viewportOnly: true });
-      await page.goto(`/projects/${slug}?share=${encodeURIComponent(new URL(admin.url).searchParams.get("share")!)}`);
+      await page.goto(`/projects/${slug}?share=${new URL(admin.url).pathname.slice(3)}`);
       await expect(page.getByTestId("share-refused")).toBeVisible();
       await lookAt(page, `sharing-refused-${name}`, { viewportOnly: true });
       await context.close();
     }
+  }
+  // A shared run page (1440 light, 375 dark), and the Settings list of share links.
+  const minted = await request.post(`${E2E_PRIVATE_BASE_URL}/api/v1/projects/${slug}/share-links`, {
+    data: { run: runIds[1] },
+    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
+  });
+  const { url } = (await minted.json()) as { url: string };
+  for (const [scheme, width] of [["light", 1440], ["dark", 375]] as const) {
+    const { context, page } = await freshBrowser(browser);
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(relative(url));
+    await expect(page.getByTestId("run-header")).toBeVisible();
+    await lookAt(page, `sharing-run-${scheme}-${width}`, { viewportOnly: true });
+    await context.close();
+    await admin.page.emulateMedia({ colorScheme: scheme });
+    await admin.page.setViewportSize({ width, height: 900 });
+    await admin.page.goto(`/projects/${slug}/settings`);
+    await expect(admin.page.getByTestId("share-link-row").first()).toBeVisible();
+    await lookAt(admin.page.getByTestId("share-links-panel"), `sharing-settings-${scheme}-${width}`);
   }
   await admin.context.close();
 });

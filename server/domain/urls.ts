@@ -58,10 +58,12 @@ export const pagePaths = {
   signIn: (next?: string) => withQuery("/sign-in", next && next !== "/" ? new URLSearchParams({ next }) : undefined),
   /**
    * What a private server says to a share link opened on a page it does not open ("outside"), or to
-   * one that expired or was tampered with ("invalid"); `next` is the page asked for.
+   * one that expired, was revoked, or is not a link of this server ("invalid"); `next` is the page asked for.
    */
-  shareRefused: (reason: "outside" | "invalid", share: string, next: string) =>
+  shareRefused: (reason: "outside" | "expired" | "revoked" | "invalid", share: string, next: string) =>
     withQuery("/share-link", new URLSearchParams({ reason, next, share })),
+  /** A stored share link's short address: it leads to the page the link opens, carrying it (app/s/[id]/route.ts). */
+  shortShare: (id: string) => `/s/${segment(id)}`,
   project: (slug: string) => `/projects/${segment(slug)}`,
   /** The run history; `query` carries its filters and cursor. */
   runs: (slug: string, query?: string | URLSearchParams) => withQuery(`${pagePaths.project(slug)}/runs`, query),

@@ -111,6 +111,8 @@ interface RouteCall<Params, Access extends RouteAccess = RouteAccess> {
   request: Request;
   params: Params;
   db: RouteDb<Access>;
+  /** The primary, whatever `db` is: for a read whose answer stores something (a verdict's share links). */
+  primary: PrismaClient;
   /** Who is calling (anonymous for a read on a public server): services that authorize take it. */
   principal: Principal;
   searchParams: URLSearchParams;
@@ -159,6 +161,7 @@ async function runAdmitted<Params, Access extends RouteAccess>(
       request,
       params,
       db: db as RouteDb<Access>,
+      primary: database.prisma,
       principal,
       searchParams,
       readQuery: (schema) => schema.parse(Object.fromEntries(searchParams)),

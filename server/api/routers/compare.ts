@@ -10,7 +10,7 @@ export const compareRouter = createTRPCRouter({
     .input(compareInputSchema)
     // Read through a share link, its links carry the token (Copy link and Copy Markdown open for the reader too).
     .query(({ ctx, input: { project, baseUrl, ...request } }) =>
-      compareProjectRuns(ctx.db, project, request, baseUrl, { share: ctx.principal.kind === "share" ? (ctx.share ?? null) : null }),
+      compareProjectRuns(ctx.db, project, request, baseUrl, { share: ctx.principal.kind === "share" ? ctx.principal.token : null }),
     ),
 
   /** Labels and branches to pick from when no comparison is chosen yet. */

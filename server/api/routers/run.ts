@@ -9,5 +9,5 @@ export const runRouter = createTRPCRouter({
     .meta({ share: "run" })
     .input(runReportInputSchema)
     // Read through a share link, its Copy link and Copy Markdown carry the token.
-    .query(({ ctx, input }) => getRunReport(ctx.db, input.project, input.id, input.baseUrl, { share: ctx.principal.kind === "share" ? (ctx.share ?? null) : null })),
+    .query(({ ctx, input }) => getRunReport(ctx.db, input.project, input.id, input.baseUrl, { share: ctx.principal.kind === "share" ? ctx.principal.token : null })),
 });

@@ -13,7 +13,7 @@ import { createTRPCRouter, openProcedure } from "../trpc";
 export const sessionRouter = createTRPCRouter({
   get: openProcedure.query(async ({ ctx }) => {
     const role = await sessionRoleOf(ctx.session);
-    const share = role === null && isPrivate() ? await describeShareLink(ctx.share) : null;
-    return { role, private: isPrivate(), share: share && { ...share, token: ctx.share! } };
+    const link = role === null && isPrivate() && ctx.share ? await describeShareLink(ctx.db, ctx.share) : null;
+    return { role, private: isPrivate(), share: link?.status === "open" ? link : null };
   }),
 });

@@ -14,7 +14,8 @@ import { PATCH as patchRegression } from "@/app/api/v1/projects/[project]/regres
 import { GET as listRegressions } from "@/app/api/v1/projects/[project]/regressions/route";
 import { GET as getProject, PATCH as patchProject } from "@/app/api/v1/projects/[project]/route";
 import { GET as listAnnotations, POST as annotate } from "@/app/api/v1/projects/[project]/runs/[id]/annotations/route";
-import { POST as createShareLink } from "@/app/api/v1/projects/[project]/share-links/route";
+import { DELETE as revokeShareLink } from "@/app/api/v1/projects/[project]/share-links/[id]/route";
+import { GET as listShareLinks, POST as createShareLink } from "@/app/api/v1/projects/[project]/share-links/route";
 import { GET as getRaw } from "@/app/api/v1/projects/[project]/runs/[id]/raw/route";
 import { GET as getRun } from "@/app/api/v1/projects/[project]/runs/[id]/route";
 import { GET as getVerdict } from "@/app/api/v1/projects/[project]/runs/[id]/verdict/route";
@@ -141,7 +142,10 @@ describe("every answer the OpenAPI document describes", () => {
     await exercise(deleteAnnotation, `${api}/annotations/${note.id}`, { ...project, annotationId: note.id }, { method: "DELETE" });
     await exercise(postMarker, `${api}/annotations`, project, { method: "POST", body: JSON.stringify({ text: "v1.4", kind: "deploy", at: "2026-11-01T10:00:00Z" }) });
     await exercise(listMarkers, `${api}/annotations`, project);
-    await exercise(createShareLink, `${api}/share-links`, project, { method: "POST", body: JSON.stringify({ run: runId }) });
+    const link = (await (await exercise(createShareLink, `${api}/share-links`, project, { method: "POST", body: JSON.stringify({ run: runId }) })).json()) as { url: string };
+    await exercise(listShareLinks, `${api}/share-links`, project);
+    const linkId = new URL(link.url).pathname.split("/").pop()!;
+    await exercise(revokeShareLink, `${api}/share-links/${linkId}`, { ...project, id: linkId }, { method: "DELETE" });
   });
 
   it("the machine-readable descriptions", async () => {

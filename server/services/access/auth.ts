@@ -2,11 +2,13 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { getEnv } from "../../env";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { SESSION_COOKIE, SHARE_HEADER } from "../../domain/share";
-import { parseRunSelector } from "../../domain/compare/selector";
 import { ServiceError } from "../platform";
 import { authFailureLimit, checkAuthFailures, recordAuthFailure } from "../platform";
-import type { ShareScope } from "./sessions";
-import { sessionRoleOf, shareScopeOf } from "./sessions";
+import type { ShareRefusal } from "./share-grants";
+import { readShareLink } from "./share-grants";
+import type { ReadTarget, ShareScope } from "../../domain/share";
+import { shareCovers } from "../../domain/share";
+import { sessionRoleOf } from "./sessions";
 import { findAndTouchActiveToken } from "./tokens";
 
 /**
@@ -21,9 +23,10 @@ export type Principal =
   | { kind: "project-token"; tokenId: string; projectId: string }
   /** The read token, or a browser signed in with it: reads everything, writes nothing. */
   | { kind: "reader" }
-  /** A share link: reads one comparison or one run, nothing else. */
-  | { kind: "share"; scope: ShareScope }
-  | { kind: "anonymous" };
+  /** A share link: reads one comparison or one run, nothing else. `token`: as links carry it (share-grants.ts). */
+  | { kind: "share"; scope: ShareScope; token: string }
+  /** No credential; `refusedShare`: a share link was sent that opens nothing (so a refusal can say why). */
+  | { kind: "anonymous"; refusedShare?: ShareRefusal };
 
 /** What a request carries that may identify its caller; each transport reads these from its own request. */
 export interface Credentials {
@@ -31,7 +34,7 @@ export interface Credentials {
   authorization?: string | null;
   /** The session cookie's value (sessions.ts). */
   session?: string | null;
-  /** A share link's token (sessions.ts). */
+  /** A share link's token: a stored link's id, or a sealed token minted before (share-grants.ts). */
   share?: string | null;
 }
 
@@ -94,107 +97,20 @@ async function resolvePrincipal(db: PrismaClient, credentials: Credentials, limi
   const role = await sessionRoleOf(credentials.session);
   if (role === "admin") return { kind: "admin" };
   if (role === "read") return { kind: "reader" };
-  const scope = await shareScopeOf(credentials.share);
-  if (scope) return { kind: "share", scope };
-  return { kind: "anonymous" };
+  if (credentials.share === null || credentials.share === undefined || credentials.share === "") return { kind: "anonymous" };
+  const link = await readShareLink(db, credentials.share);
+  if (link.status === "open") return { kind: "share", scope: link.scope, token: link.token };
+  return { kind: "anonymous", refusedShare: link.status };
 }
+
+// What a share link opens is pure and decided in server/domain/share.ts (the dashboard asks it too, to
+// keep a shared page's links inside the link); re-exported here as part of access's face.
+export { readTargetOfPage, shareCovers, shareReadTarget } from "../../domain/share";
+export type { ReadTarget, ShareRead } from "../../domain/share";
 
 /** Whether the server is private (BENCHTRACK_READ_TOKEN set): then every read needs a principal. */
 export function isPrivate(): boolean {
   return Boolean(getEnv().BENCHTRACK_READ_TOKEN);
-}
-
-/** What a read asks for, so a share link can be held to its one comparison or run. */
-export type ReadTarget =
-  | { kind: "any" }
-  | { kind: "project"; project: string }
-  | { kind: "compare"; project: string; base: string; head: string; tool: string | null }
-  | { kind: "run"; project: string; runId: string };
-
-/**
- * Whether a share link's scope covers a read — the one place this is decided. A comparison's link opens
- * that comparison (and the same comparison narrowed to one tool: a subset of its runs), and the run
- * pages, raw uploads and JSON of the runs it names; a run's link opens that run's page, raw upload and
- * JSON. Both open their project's name (every page's header). Links minted here name their runs by id
- * (services/sharing/share-links.ts pins a comparison's selectors when minting), so this needs no database.
- */
-export function shareCovers(scope: ShareScope, target: ReadTarget): boolean {
-  if (target.kind === "any" || target.project !== scope.project) return false;
-  if (target.kind === "project") return true;
-  if (target.kind === "compare") {
-    return (
-      scope.kind === "compare" &&
-      scope.base === target.base &&
-      scope.head === target.head &&
-      (scope.tool === null || scope.tool === target.tool)
-    );
-  }
-  if (scope.kind === "run") return scope.runId === target.runId;
-  return sharedRunIds(scope).includes(target.runId);
-}
-
-/** The runs a comparison's share link names by id: both sides, when they are run-id lists (a selector such as `label:x` names none). */
-function sharedRunIds(scope: Extract<ShareScope, { kind: "compare" }>): string[] {
-  return [scope.base, scope.head].flatMap((side) => {
-    try {
-      const selector = parseRunSelector(side, "side");
-      return selector.kind === "ids" ? selector.ids : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-/**
- * The reads a share link may open, each declared where the read is served — a tRPC procedure's
- * `meta.share` (server/api/trpc.ts), a page in SHARE_PAGES below, the comparison image's route —
- * and turned into its target here, from the read's named fields (a procedure's input; a page's path
- * parameters, then its query): "project" (the project's name, for every page's header), "compare"
- * (`base`, `head`, `tool`) or "run" (`id`).
- */
-export type ShareRead = "project" | "compare" | "run";
-
-export function shareReadTarget(share: ShareRead | undefined, field: (name: string) => string | null): ReadTarget {
-  const project = field("project");
-  if (share === undefined || project === null) return { kind: "any" };
-  if (share === "project") return { kind: "project", project };
-  if (share === "compare") {
-    const [base, head] = [field("base"), field("head")];
-    return base !== null && head !== null ? { kind: "compare", project, base, head, tool: field("tool") } : { kind: "any" };
-  }
-  const runId = field("id");
-  return runId !== null ? { kind: "run", project, runId } : { kind: "any" };
-}
-
-/**
- * The pages a share link may open (`:name` is a path parameter), beside the procedures and REST routes
- * that feed them; shareCovers decides which of them a given link opens.
- */
-const SHARE_PAGES: { path: string[]; share: ShareRead }[] = [
-  { path: ["projects", ":project", "compare"], share: "compare" },
-  { path: ["projects", ":project", "compare", "og"], share: "compare" },
-  { path: ["projects", ":project", "runs", ":id"], share: "run" },
-];
-
-/** What a page URL reads, as far as a share link is concerned: a comparison (or its image), a run, or anything. */
-export function readTargetOfPage(url: URL): ReadTarget {
-  const parts = url.pathname.split("/").filter(Boolean).map((part) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  });
-  for (const page of SHARE_PAGES) {
-    if (page.path.length !== parts.length) continue;
-    const params = new Map<string, string>();
-    const matches = page.path.every((segment, index) => {
-      if (segment.startsWith(":")) params.set(segment.slice(1), parts[index]!);
-      return segment.startsWith(":") || segment === parts[index];
-    });
-    if (matches) return shareReadTarget(page.share, (name) => params.get(name) ?? url.searchParams.get(name));
-  }
-  return { kind: "any" };
 }
 
 /**
@@ -208,11 +124,20 @@ export function requireReadAccess(principal: Principal, target: ReadTarget): voi
     if (shareCovers(principal.scope, target)) return;
     throw new ServiceError("forbidden", "This share link opens one comparison (with its runs) or one run only; sign in to see the rest");
   }
+  if (principal.refusedShare !== undefined) throw new ServiceError("unauthorized", SHARE_REFUSALS[principal.refusedShare]);
   throw new ServiceError(
     "unauthorized",
     "This Benchtrack is private: sign in at /sign-in, or send Authorization: Bearer <read, admin or project token>",
   );
 }
+
+/** Why a share link (`?share=` or the X-Benchtrack-Share header) opened nothing, in the 401's message. */
+const SHARE_REFUSALS: Record<ShareRefusal, string> = {
+  expired: "This share link has expired (the ?share= parameter or X-Benchtrack-Share header): ask for a new link, or send Authorization: Bearer <read, admin or project token>",
+  revoked: "This share link was revoked (the ?share= parameter or X-Benchtrack-Share header): ask for a new link, or send Authorization: Bearer <read, admin or project token>",
+  invalid:
+    "This share link is not valid (the ?share= parameter or X-Benchtrack-Share header: a link's id of 22 characters, as its URL carries it): check it was copied whole, ask for a new link, or send Authorization: Bearer <read, admin or project token>",
+};
 
 /**
  * Said after a refusal on a server with no admin token, so a 401 is not taken for a mistyped token: the

@@ -6,6 +6,8 @@
  */
 export { credentialsOfHeaders, isPrivate, readTargetOfPage, requireAdmin, requireReadAccess, requireToken, requireUploadTo, resolvePrincipalLimited, safeNextPath, shareCovers, shareReadTarget, signInRole } from "./auth";
 export type { Credentials, Principal, ReadTarget, ShareRead } from "./auth";
-export { SESSION_TTL_SECONDS, sealSession, sealShare, sessionRoleOf, shareGrantOf, shareScopeOf } from "./sessions";
+export { SESSION_TTL_SECONDS, sealSession, sealShare, sessionRoleOf } from "./sessions";
+export { MAX_SHARE_TOKEN_LENGTH, SHARE_ID_PATTERN, newShareId, normalizeShareToken, readShareLink, storedShareScopeSchema } from "./share-grants";
+export type { ShareLinkState, ShareRefusal, StoredShareScope } from "./share-grants";
 export type { ShareScope } from "./sessions";
 export { newTokenSecret } from "./tokens";

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
+import type { ShareScope } from "../../domain/share";
 import { getEnv } from "../../env";
 
 /**
@@ -10,8 +11,8 @@ import { getEnv } from "../../env";
  *
  * - A session is what signing in with a token leaves in the browser: an httpOnly, SameSite=Lax cookie
  *   that says "read" or "admin" and expires after SESSION_TTL_SECONDS.
- * - A share link carries a read-only grant for ONE comparison or ONE run of one project, with its own
- *   expiry, so a reviewer can open a PR's link on a private server without a token.
+ * - A share link minted before links were stored (share-grants.ts) carries a read-only grant for ONE
+ *   comparison or ONE run of one project, with its own expiry; such links still open until they expire.
  *
  * The secret is BENCHTRACK_SESSION_SECRET; unset, it is derived from the admin and read tokens, so
  * rotating either signs everyone out and voids every share link.
@@ -35,7 +36,7 @@ const shareScopeSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("run"), project: z.string(), runId: z.string() }),
 ]);
-export type ShareScope = z.infer<typeof shareScopeSchema>;
+export type { ShareScope } from "../../domain/share";
 
 let fallbackSecret: string | undefined;
 
@@ -66,6 +67,10 @@ export async function sessionRoleOf(sealed: string | null | undefined): Promise<
   return parsed.success && parsed.data.expiresAt > Date.now() ? parsed.data.role : null;
 }
 
+/**
+ * A sealed share token, as links were minted before they were stored (share-grants.ts): its scope and
+ * expiry travel in the token. Nothing mints these any more; tests seal one to hold that old links still open.
+ */
 export async function sealShare(scope: ShareScope, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
   const ttl = Math.max(1, Math.round(ttlSeconds));
   const expiresAt = Date.now() + ttl * 1000;
@@ -73,19 +78,13 @@ export async function sealShare(scope: ShareScope, ttlSeconds: number): Promise<
   return { token, expiresAt: new Date(expiresAt) };
 }
 
-/** What a share token grants, and until when; null for a forged, tampered or expired one. */
-export async function shareGrantOf(token: string | null | undefined): Promise<{ scope: ShareScope; expiresAt: Date } | null> {
-  if (!token || token.length > 4096) return null;
+/** What a sealed share token grants, and until when; "expired", or "invalid" for a forged or tampered one. */
+export async function unsealShareGrant(token: string): Promise<{ scope: ShareScope; expiresAt: Date } | "expired" | "invalid"> {
   const data = await unsealData<{ scope?: unknown; expiresAt?: unknown }>(token, {
     password: sealPassword(),
     ttl: MAX_SHARE_TTL_DAYS * 24 * 3600,
   }).catch(() => null);
   const parsed = shareScopeSchema.safeParse(data?.scope);
-  const expiresAt = typeof data?.expiresAt === "number" ? data.expiresAt : 0;
-  return parsed.success && expiresAt > Date.now() ? { scope: parsed.data, expiresAt: new Date(expiresAt) } : null;
-}
-
-/** What a share token grants; null for a forged, tampered or expired one. */
-export async function shareScopeOf(token: string | null | undefined): Promise<ShareScope | null> {
-  return (await shareGrantOf(token))?.scope ?? null;
+  if (!parsed.success || typeof data?.expiresAt !== "number") return "invalid";
+  return data.expiresAt > Date.now() ? { scope: parsed.data, expiresAt: new Date(data.expiresAt) } : "expired";
 }

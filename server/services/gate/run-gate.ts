@@ -1,4 +1,5 @@
 import type { ReadDb } from "../../db";
+import type { PrismaClient } from "../../generated/prisma/client";
 import type { FailOnValue } from "../../domain/fail-on";
 import { effectiveFailOn } from "../../domain/fail-on";
 import type { ComparableRun } from "../../domain/compare/compare-runs";
@@ -193,15 +194,19 @@ const PR_SHARE_LINK_SECONDS = 30 * 24 * 3600;
 /**
  * A gate result as both answers give it: the JSON fields, and the Markdown a PR comment shows. On a private
  * server (BENCHTRACK_READ_TOKEN) the Markdown links are share links, so reviewers can open them without
- * a token; the JSON keeps the plain links. The Markdown ends with the hidden marker of its project and
+ * a token (stored on `primary`, and the same links again for the same run within a day: sharing's
+ * shareLinkFor); the JSON keeps the plain links. The Markdown ends with the hidden marker of its project and
  * series, and the JSON carries it too (`comment`), so CI can find its comment again and update it in
  * place rather than add one per push (docs/ci.md).
  */
-export async function gateAnswer(project: { slug: string }, gate: RunGateResult, baseUrl: string) {
+export async function gateAnswer(primary: PrismaClient, project: { id: string; slug: string }, gate: RunGateResult, baseUrl: string) {
   const run = toRunDocument(project, gate.run, gate.grade, baseUrl);
   const comparePath = gate.comparison.comparePath;
+  const minting = { ttlSeconds: PR_SHARE_LINK_SECONDS, baseUrl, createdBy: "CI gate" };
   const compareShare = async () => {
     const link = await shareLinkFor(
+      primary,
+      project,
       {
         kind: "compare",
         project: project.slug,
@@ -209,8 +214,7 @@ export async function gateAnswer(project: { slug: string }, gate: RunGateResult,
         head: gate.comparison.headRuns.join(","),
         tool: null,
       },
-      PR_SHARE_LINK_SECONDS,
-      baseUrl,
+      minting,
     );
     // The gate's own test, so the page shows the numbers the gate decided on.
     const url = new URL(link.url);
@@ -219,7 +223,7 @@ export async function gateAnswer(project: { slug: string }, gate: RunGateResult,
   };
   const shared = isPrivate()
     ? {
-        run: (await shareLinkFor({ kind: "run", project: project.slug, runId: gate.run.stored.id }, PR_SHARE_LINK_SECONDS, baseUrl)).url,
+        run: (await shareLinkFor(primary, project, { kind: "run", project: project.slug, runId: gate.run.stored.id }, minting)).url,
         compare: comparePath === null ? null : await compareShare(),
       }
     : null;
@@ -261,10 +265,10 @@ export function keptOutcome(row: { outcome?: string | null; outcomeReasons?: str
  * project's), and what its upload answered (`atUpload`): they differ when the SLA policy, a pin, a
  * triage or the history changed since, and both are shown, never one for the other.
  */
-export async function getRunGate(db: ReadDb, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
+export async function getRunGate(db: ReadDb, primary: PrismaClient, projectSlug: string, runId: string, failOn: FailOnValue[] | null, baseUrl: string) {
   const project = await requireProject(db, projectSlug);
   const head = await findGateHead(db, project.id, runId);
   const gate = await judgeRun(db, project, head, effectiveFailOn(failOn, project.failOn));
-  const answer = await gateAnswer(project, gate, baseUrl);
+  const answer = await gateAnswer(primary, project, gate, baseUrl);
   return { json: { id: head.id, ...answer.fields, atUpload: keptOutcome(head) }, markdown: answer.markdown };
 }

@@ -82,11 +82,11 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
   const { project } = ingested;
   // A replay answers as the first upload would now: the stored run, judged again.
   const gate = (ingested.status === "created" ? ingested.gate : null) ?? (await judgeRun(db, project, ingested.run, failOnOf(project)));
-  const own = await gateAnswer(project, gate, baseUrl);
+  const own = await gateAnswer(db, project, gate, baseUrl);
   // An A/B job's base run answers as the job stands, told from its latest head run (the PR comment shows
   // the head's table and links the head's page), with this run's place in the job.
   const jobHead = await latestAbHead(db, project.id, ingested.run);
-  const answer = jobHead ? await gateAnswer(project, await judgeRun(db, project, jobHead, failOnOf(project)), baseUrl) : own;
+  const answer = jobHead ? await gateAnswer(db, project, await judgeRun(db, project, jobHead, failOnOf(project)), baseUrl) : own;
   const ab = jobHead && answer.fields.ab && gate.ab ? { ...answer.fields.ab, side: gate.ab.side, pair: gate.ab.pair } : answer.fields.ab;
   return {
     created: ingested.status === "created",
