@@ -21,16 +21,31 @@ function firstProblem(document: unknown): string {
   const result = budgetFileSchema.safeParse(document);
   if (result.success) return "accepted";
   const issue = result.error.issues[0]!;
-  return `${issue.path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("").replace(/^\./, "")}: ${issue.message}`;
+  return `${issue.path
+    .map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`))
+    .join("")
+    .replace(/^\./, "")}: ${issue.message}`;
 }
 
 const headersOf = (document: unknown, extra: Record<string, string> = {}) =>
-  new Headers({ "Benchtrack-Budget": Buffer.from(typeof document === "string" ? document : JSON.stringify(document)).toString("base64"), ...extra });
+  new Headers({
+    "Benchtrack-Budget": Buffer.from(typeof document === "string" ? document : JSON.stringify(document)).toString(
+      "base64",
+    ),
+    ...extra,
+  });
 
 describe("budgetFileSchema", () => {
   it("accepts a file with every layer, defaults applied to its targets", () => {
     const parsed = budgetFileSchema.parse(EXAMPLE);
-    expect(parsed.sla?.targets[0]).toEqual({ metric: "p95", op: "<=", threshold: 300, unit: "ms", scope: "endpoints", weight: 1 });
+    expect(parsed.sla?.targets[0]).toEqual({
+      metric: "p95",
+      op: "<=",
+      threshold: 300,
+      unit: "ms",
+      scope: "endpoints",
+      weight: 1,
+    });
     expect(parsed.projects?.listings?.labels?.smoke?.gate?.inconclusive).toBe("fail");
   });
 
@@ -39,16 +54,37 @@ describe("budgetFileSchema", () => {
   });
 
   it.each([
-    [{ sla: { targets: [{ metric: "p95", op: "<=", threshold: "300" }] } }, "sla.targets[0].threshold: Invalid input: expected number, received string"],
-    [{ sla: { targets: [{ metric: "p95", op: "<=", treshold: 300 }] } }, "sla.targets[0].threshold: Invalid input: expected number, received undefined"],
-    [{ sla: { targets: [{ metric: "p95", op: "<=", threshold: 3, unit: "ms", typo: 1 }] } }, 'sla.targets[0]: Unrecognized key: "typo"'],
+    [
+      { sla: { targets: [{ metric: "p95", op: "<=", threshold: "300" }] } },
+      "sla.targets[0].threshold: Invalid input: expected number, received string",
+    ],
+    [
+      { sla: { targets: [{ metric: "p95", op: "<=", treshold: 300 }] } },
+      "sla.targets[0].threshold: Invalid input: expected number, received undefined",
+    ],
+    [
+      { sla: { targets: [{ metric: "p95", op: "<=", threshold: 3, unit: "ms", typo: 1 }] } },
+      'sla.targets[0]: Unrecognized key: "typo"',
+    ],
     [{ gate: { minEffect: 5 } }, 'gate: Unrecognized key: "minEffect"'],
     [{ gate: { alpha: 1 } }, "gate.alpha: Too big: expected number to be <1"],
     [{ gate: { inconclusive: "warn" } }, 'gate.inconclusive: Invalid option: expected one of "pass"|"fail"'],
-    [{ gate: { metric: "latency" } }, 'gate.metric: use "auto", a percentile ("p95", "p99.9"), "mean", or a custom metric ("metrics.<key>")'],
-    [{ sla: { targets: [{ metric: "errorRate", op: "<=", threshold: 5 }] } }, "sla.targets[0].threshold: errorRate threshold must be a fraction between 0 and 1 (1% = 0.01)"],
-    [{ projects: { "Not A Slug": {} } }, "projects.Not A Slug: not a project slug: lower-case letters, digits, '.', '_' and '-', starting with a letter or digit"],
-    [{ labels: { nightly: { gate: { alpha: "0.05" } } } }, "labels.nightly.gate.alpha: Invalid input: expected number, received string"],
+    [
+      { gate: { metric: "latency" } },
+      'gate.metric: use "auto", a percentile ("p95", "p99.9"), "mean", or a custom metric ("metrics.<key>")',
+    ],
+    [
+      { sla: { targets: [{ metric: "errorRate", op: "<=", threshold: 5 }] } },
+      "sla.targets[0].threshold: errorRate threshold must be a fraction between 0 and 1 (1% = 0.01)",
+    ],
+    [
+      { projects: { "Not A Slug": {} } },
+      "projects.Not A Slug: not a project slug: lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
+    ],
+    [
+      { labels: { nightly: { gate: { alpha: "0.05" } } } },
+      "labels.nightly.gate.alpha: Invalid input: expected number, received string",
+    ],
     [[], ": Invalid input: expected object, received array"],
   ])("refuses %j at the path at fault", (document, problem) => {
     expect(firstProblem(document)).toBe(problem);
@@ -68,7 +104,12 @@ describe("parseBudgetHeaders", () => {
   });
 
   it("reads the file, its path and commit", () => {
-    const budget = parseBudgetHeaders(headersOf(EXAMPLE, { "Benchtrack-Budget-Path": "perf%2Fbenchtrack.json", "Benchtrack-Budget-Commit": "3F2A9C1E07B4" }));
+    const budget = parseBudgetHeaders(
+      headersOf(EXAMPLE, {
+        "Benchtrack-Budget-Path": "perf%2Fbenchtrack.json",
+        "Benchtrack-Budget-Commit": "3F2A9C1E07B4",
+      }),
+    );
     expect(budget?.source).toEqual({ path: "perf/benchtrack.json", commit: "3f2a9c1e07b4" });
     expect(budget?.file.gate?.minEffectPct).toBe(5);
   });
@@ -87,15 +128,23 @@ describe("parseBudgetHeaders", () => {
   it("names the file and the JSON path of a bad value", () => {
     expect(refusal(headersOf({ sla: { targets: [{ metric: "p95", op: "<=", threshold: "fast" }] } }))).toEqual({
       code: "malformed",
-      message: "benchtrack.json is not a valid budget: sla.targets[0].threshold: Invalid input: expected number, received string",
-      detail: { path: "benchtrack.json: sla.targets[0].threshold", message: "Invalid input: expected number, received string" },
+      message:
+        "benchtrack.json is not a valid budget: sla.targets[0].threshold: Invalid input: expected number, received string",
+      detail: {
+        path: "benchtrack.json: sla.targets[0].threshold",
+        message: "Invalid input: expected number, received string",
+      },
     });
   });
 
   it.each([
     [headersOf("{ not json"), "malformed", "benchtrack.json"],
     [new Headers({ "Benchtrack-Budget": "%%%" }), "malformed", "header.benchtrack-budget"],
-    [new Headers({ "Benchtrack-Budget": Buffer.from([0xff, 0xfe, 0x7b]).toString("base64") }), "malformed", "benchtrack.json"],
+    [
+      new Headers({ "Benchtrack-Budget": Buffer.from([0xff, 0xfe, 0x7b]).toString("base64") }),
+      "malformed",
+      "benchtrack.json",
+    ],
     [headersOf({}, { "Benchtrack-Budget-Commit": "main" }), "malformed", "header.benchtrack-budget-commit"],
     [headersOf({}, { "Benchtrack-Budget-Path": "%E0%A4%A" }), "malformed", "header.benchtrack-budget-path"],
     [headersOf({}, { "Benchtrack-Budget-Path": "a%0Ab" }), "malformed", "header.benchtrack-budget-path"],

@@ -22,20 +22,28 @@ const budgetGateSchema = z
     inconclusive: z
       .enum(INCONCLUSIVE_POLICIES)
       .optional()
-      .describe('What an inconclusive gate does to the CI job: "pass" (a warning, the default) or "fail". BENCHTRACK_INCONCLUSIVE, when set, wins.'),
+      .describe(
+        'What an inconclusive gate does to the CI job: "pass" (a warning, the default) or "fail". BENCHTRACK_INCONCLUSIVE, when set, wins.',
+      ),
   })
   .strict()
   .describe("Gate settings; each one left out is the next layer's, in the end the project's Settings.");
 
 /** The SLA policy's schema, refusing unknown keys in the file (a misspelt "treshold" is an error, not ignored). */
 const strictSlaPolicySchema = z
-  .object({ targets: z.array(slaPolicySchema.shape.targets.element.strict()).describe(slaPolicySchema.shape.targets.description ?? "") })
+  .object({
+    targets: z
+      .array(slaPolicySchema.shape.targets.element.strict())
+      .describe(slaPolicySchema.shape.targets.description ?? ""),
+  })
   .strict();
 
 const budgetLayer = {
   sla: strictSlaPolicySchema
     .optional()
-    .describe('SLA targets, replacing the Settings\' list whole for the runs this layer covers; { "targets": [] }: no SLA.'),
+    .describe(
+      'SLA targets, replacing the Settings\' list whole for the runs this layer covers; { "targets": [] }: no SLA.',
+    ),
   gate: budgetGateSchema.optional(),
 };
 
@@ -43,16 +51,23 @@ const budgetLayerSchema = z.object(budgetLayer).strict();
 
 const labelsSchema = z
   .record(z.string().min(1).max(1024), budgetLayerSchema)
-  .describe("Overrides for the runs of one label (the run's label as stored, e.g. \"nightly\").");
+  .describe('Overrides for the runs of one label (the run\'s label as stored, e.g. "nightly").');
 
 export const budgetFileSchema = z
   .object({
-    $schema: z.string().max(2048).optional().describe("The JSON Schema this file follows (editors read it): <server>/api/v1/schema/benchtrack.json."),
+    $schema: z
+      .string()
+      .max(2048)
+      .optional()
+      .describe("The JSON Schema this file follows (editors read it): <server>/api/v1/schema/benchtrack.json."),
     ...budgetLayer,
     labels: labelsSchema.optional(),
     projects: z
       .record(projectSlugSchema, z.object({ ...budgetLayer, labels: labelsSchema.optional() }).strict(), {
-        error: (issue) => (issue.code === "invalid_key" ? "not a project slug: lower-case letters, digits, '.', '_' and '-', starting with a letter or digit" : undefined),
+        error: (issue) =>
+          issue.code === "invalid_key"
+            ? "not a project slug: lower-case letters, digits, '.', '_' and '-', starting with a letter or digit"
+            : undefined,
       })
       .optional()
       .describe("Overrides for one project (by slug), over the file's top level; its own labels override it in turn."),
@@ -80,18 +95,32 @@ export const budgetPathSchema = z
   .string()
   .min(1)
   .max(512)
-  .refine((path) => ![...path].some((character) => character.charCodeAt(0) < 0x20 || character === "\u007f"), "no control characters");
+  .refine(
+    (path) => ![...path].some((character) => character.charCodeAt(0) < 0x20 || character === "\u007f"),
+    "no control characters",
+  );
 
 /** What the upload answers of the budget that judged its run. */
 export const budgetAnswerSchema = z
   .object({
-    source: z.enum(["file", "settings"]).describe('"file": a benchtrack.json sent with the upload set part or all of it; "settings": the project\'s Settings alone.'),
+    source: z
+      .enum(["file", "settings"])
+      .describe(
+        '"file": a benchtrack.json sent with the upload set part or all of it; "settings": the project\'s Settings alone.',
+      ),
     path: z.string().nullable().describe("The file's path in the repository; null from Settings."),
     commit: z.string().nullable().describe("The commit the file was read at; null when unknown or from Settings."),
-    inconclusive: z.enum(INCONCLUSIVE_POLICIES).nullable().describe("What the file says an inconclusive gate does to the CI job; null: it does not say."),
-    description: z.string().describe('In words, as the run page says it: "Budget from benchtrack.json at 3f2a9c1", "Budget from Settings".'),
+    inconclusive: z
+      .enum(INCONCLUSIVE_POLICIES)
+      .nullable()
+      .describe("What the file says an inconclusive gate does to the CI job; null: it does not say."),
+    description: z
+      .string()
+      .describe('In words, as the run page says it: "Budget from benchtrack.json at 3f2a9c1", "Budget from Settings".'),
   })
-  .describe("The budget that judged the run: a benchtrack.json sent with the upload (docs/ci.md, \"Budgets as code\"), or Settings.");
+  .describe(
+    'The budget that judged the run: a benchtrack.json sent with the upload (docs/ci.md, "Budgets as code"), or Settings.',
+  );
 
 // Compile-time links between the domain's types and these schemas.
 type Assert<T extends true> = T;
@@ -111,7 +140,10 @@ export interface UploadedBudget {
 
 /** A JSON path as the file's author reads it: `sla.targets[0].threshold`. */
 export function budgetPathOf(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === "number" ? `${text}[${key}]` : text === "" ? String(key) : `${text}.${String(key)}`), "");
+  return path.reduce<string>(
+    (text, key) => (typeof key === "number" ? `${text}[${key}]` : text === "" ? String(key) : `${text}.${String(key)}`),
+    "",
+  );
 }
 
 /**
@@ -128,20 +160,25 @@ export function parseBudgetHeaders(headers: Headers): UploadedBudget | null {
   const commitHeader = headers.get("benchtrack-budget-commit");
   if (encoded === null) {
     if (pathHeader !== null || commitHeader !== null) {
-      throw new InputError("malformed", "Benchtrack-Budget-Path and Benchtrack-Budget-Commit describe a Benchtrack-Budget header, which is missing", [
-        { path: "header.benchtrack-budget", message: "send the file in base64 with them, or leave them out" },
-      ]);
+      throw new InputError(
+        "malformed",
+        "Benchtrack-Budget-Path and Benchtrack-Budget-Commit describe a Benchtrack-Budget header, which is missing",
+        [{ path: "header.benchtrack-budget", message: "send the file in base64 with them, or leave them out" }],
+      );
     }
     return null;
   }
   const path = decodedHeader(pathHeader, "header.benchtrack-budget-path") ?? "benchtrack.json";
   const pathCheck = budgetPathSchema.safeParse(path);
-  if (!pathCheck.success) throw headerError("header.benchtrack-budget-path", pathCheck.error.issues[0]?.message ?? "not a path");
+  if (!pathCheck.success)
+    throw headerError("header.benchtrack-budget-path", pathCheck.error.issues[0]?.message ?? "not a path");
   const commit = commitHeader === null ? null : commitHeader.trim();
-  if (commit !== null && !budgetCommitSchema.safeParse(commit).success) throw headerError("header.benchtrack-budget-commit", "expected a commit SHA (7 to 64 hex digits)");
+  if (commit !== null && !budgetCommitSchema.safeParse(commit).success)
+    throw headerError("header.benchtrack-budget-commit", "expected a commit SHA (7 to 64 hex digits)");
 
   const text = encoded.trim();
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text) || text.length === 0) throw headerError("header.benchtrack-budget", "expected the file's bytes in base64");
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text) || text.length === 0)
+    throw headerError("header.benchtrack-budget", "expected the file's bytes in base64");
   const bytes = Buffer.from(text.replace(/-/g, "+").replace(/_/g, "/"), "base64");
   if (bytes.length > MAX_BUDGET_BYTES) {
     throw new InputError("too_large", `${path} is larger than ${MAX_BUDGET_BYTES.toLocaleString("en-US")} bytes`, [
@@ -152,12 +189,20 @@ export function parseBudgetHeaders(headers: Headers): UploadedBudget | null {
   try {
     json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, ""));
   } catch (error) {
-    throw new InputError("malformed", `${path} is not valid JSON: ${(error as Error).message}`, [{ path: `${path}`, message: "not valid JSON (UTF-8)" }]);
+    throw new InputError("malformed", `${path} is not valid JSON: ${(error as Error).message}`, [
+      { path: `${path}`, message: "not valid JSON (UTF-8)" },
+    ]);
   }
   const parsed = budgetFileSchema.safeParse(json);
   if (!parsed.success) {
-    const details = parsed.error.issues.slice(0, 20).map((issue) => ({ path: `${path}: ${budgetPathOf(issue.path) || "(the file)"}`, message: issue.message }));
-    throw new InputError("malformed", `${path} is not a valid budget: ${details[0]!.path.slice(path.length + 2)}: ${details[0]!.message}`, details);
+    const details = parsed.error.issues
+      .slice(0, 20)
+      .map((issue) => ({ path: `${path}: ${budgetPathOf(issue.path) || "(the file)"}`, message: issue.message }));
+    throw new InputError(
+      "malformed",
+      `${path} is not a valid budget: ${details[0]!.path.slice(path.length + 2)}: ${details[0]!.message}`,
+      details,
+    );
   }
   return { file: parsed.data, source: { path, commit: commit?.toLowerCase() ?? null } };
 }
@@ -173,5 +218,7 @@ function decodedHeader(value: string | null, where: string): string | null {
 }
 
 function headerError(path: string, message: string): InputError {
-  return new InputError("malformed", `The ${path.slice("header.".length)} header is not valid: ${message}`, [{ path, message }]);
+  return new InputError("malformed", `The ${path.slice("header.".length)} header is not valid: ${message}`, [
+    { path, message },
+  ]);
 }

@@ -3,7 +3,13 @@ import type { BudgetFile } from "./budget";
 import { budgetAnswer, describeBudget, resolveBudget, settingsWithBudget, slaPolicyWithBudget } from "./budget";
 import type { SlaPolicy } from "../sla/policy";
 
-const target = (threshold: number) => ({ metric: "p95" as const, op: "<=" as const, threshold, scope: "endpoints" as const, weight: 1 });
+const target = (threshold: number) => ({
+  metric: "p95" as const,
+  op: "<=" as const,
+  threshold,
+  scope: "endpoints" as const,
+  weight: 1,
+});
 const policy = (threshold: number): SlaPolicy => ({ targets: [target(threshold)] });
 const SOURCE = { path: "benchtrack.json", commit: "3f2a9c1e07b4aa" };
 
@@ -22,15 +28,27 @@ const FILE: BudgetFile = {
 
 describe("resolveBudget", () => {
   it("takes the top level for a project and label the file does not name", () => {
-    expect(resolveBudget(FILE, SOURCE, "other", "smoke")).toEqual({ source: SOURCE, sla: policy(300), gate: { metric: "p95", minEffectPct: 5 } });
+    expect(resolveBudget(FILE, SOURCE, "other", "smoke")).toEqual({
+      source: SOURCE,
+      sla: policy(300),
+      gate: { metric: "p95", minEffectPct: 5 },
+    });
   });
 
   it("lets a label override the top level field by field", () => {
-    expect(resolveBudget(FILE, SOURCE, "other", "nightly")?.gate).toEqual({ metric: "p95", minEffectPct: 10, inconclusive: "fail" });
+    expect(resolveBudget(FILE, SOURCE, "other", "nightly")?.gate).toEqual({
+      metric: "p95",
+      minEffectPct: 10,
+      inconclusive: "fail",
+    });
   });
 
   it("lets a project override the shared labels, and its own labels override it", () => {
-    expect(resolveBudget(FILE, SOURCE, "listings", null)).toEqual({ source: SOURCE, sla: policy(100), gate: { metric: "p95", minEffectPct: 5, alpha: 0.05 } });
+    expect(resolveBudget(FILE, SOURCE, "listings", null)).toEqual({
+      source: SOURCE,
+      sla: policy(100),
+      gate: { metric: "p95", minEffectPct: 5, alpha: 0.05 },
+    });
     // projects.listings.labels.nightly › projects.listings › labels.nightly › top level
     expect(resolveBudget(FILE, SOURCE, "listings", "nightly")).toEqual({
       source: SOURCE,
@@ -51,7 +69,12 @@ describe("settingsWithBudget and slaPolicyWithBudget", () => {
 
   it("sets over Settings only what the budget sets", () => {
     const budget = { source: SOURCE, sla: null, gate: { alpha: 0.05 } };
-    expect(settingsWithBudget(settings, budget)).toEqual({ slug: "listings", minEffectPct: 5, alpha: 0.05, gateMetric: "auto" });
+    expect(settingsWithBudget(settings, budget)).toEqual({
+      slug: "listings",
+      minEffectPct: 5,
+      alpha: 0.05,
+      gateMetric: "auto",
+    });
     expect(slaPolicyWithBudget(policy(50), budget)).toEqual(policy(50));
   });
 
@@ -61,7 +84,9 @@ describe("settingsWithBudget and slaPolicyWithBudget", () => {
   });
 
   it("grades against the budget's targets, an empty list meaning no SLA", () => {
-    expect(slaPolicyWithBudget(policy(50), { source: SOURCE, sla: { targets: [] }, gate: {} })).toEqual({ targets: [] });
+    expect(slaPolicyWithBudget(policy(50), { source: SOURCE, sla: { targets: [] }, gate: {} })).toEqual({
+      targets: [],
+    });
   });
 });
 
@@ -69,9 +94,18 @@ describe("describeBudget", () => {
   it.each([
     [null, "Budget from Settings"],
     [{ source: SOURCE, sla: policy(1), gate: { alpha: 0.05 } }, "Budget from benchtrack.json at 3f2a9c1"],
-    [{ source: { path: "perf/benchtrack.json", commit: null }, sla: policy(1), gate: { metric: "p99" } }, "Budget from perf/benchtrack.json"],
-    [{ source: SOURCE, sla: null, gate: { alpha: 0.05 } }, "Budget from benchtrack.json at 3f2a9c1 (SLA from Settings)"],
-    [{ source: SOURCE, sla: policy(1), gate: { inconclusive: "fail" as const } }, "Budget from benchtrack.json at 3f2a9c1 (gate from Settings)"],
+    [
+      { source: { path: "perf/benchtrack.json", commit: null }, sla: policy(1), gate: { metric: "p99" } },
+      "Budget from perf/benchtrack.json",
+    ],
+    [
+      { source: SOURCE, sla: null, gate: { alpha: 0.05 } },
+      "Budget from benchtrack.json at 3f2a9c1 (SLA from Settings)",
+    ],
+    [
+      { source: SOURCE, sla: policy(1), gate: { inconclusive: "fail" as const } },
+      "Budget from benchtrack.json at 3f2a9c1 (gate from Settings)",
+    ],
   ])("%j reads %s", (budget, text) => {
     expect(describeBudget(budget)).toBe(text);
   });
@@ -84,6 +118,12 @@ describe("describeBudget", () => {
       inconclusive: "fail",
       description: "Budget from benchtrack.json at 3f2a9c1 (SLA and gate from Settings)",
     });
-    expect(budgetAnswer(null)).toEqual({ source: "settings", path: null, commit: null, inconclusive: null, description: "Budget from Settings" });
+    expect(budgetAnswer(null)).toEqual({
+      source: "settings",
+      path: null,
+      commit: null,
+      inconclusive: null,
+      description: "Budget from Settings",
+    });
   });
 });

@@ -54,16 +54,26 @@ export interface RunBudget {
  * The budget a file sets for one run, or null when it sets nothing for that project and label (the run
  * is then judged by Settings, as one uploaded without a file).
  */
-export function resolveBudget(file: BudgetFile, source: BudgetSource, project: string, label: string | null): RunBudget | null {
+export function resolveBudget(
+  file: BudgetFile,
+  source: BudgetSource,
+  project: string,
+  label: string | null,
+): RunBudget | null {
   const own = file.projects?.[project];
   const labelled = (labels: Record<string, BudgetLayer> | undefined) => (label === null ? undefined : labels?.[label]);
   // Least specific first; each later layer overrides the fields it sets.
-  const layers = [file, labelled(file.labels), own, labelled(own?.labels)].filter((layer): layer is BudgetLayer => layer !== undefined);
+  const layers = [file, labelled(file.labels), own, labelled(own?.labels)].filter(
+    (layer): layer is BudgetLayer => layer !== undefined,
+  );
   let sla: SlaPolicy | null = null;
   const gate: BudgetGate = {};
   for (const layer of layers) {
     if (layer.sla !== undefined) sla = layer.sla;
-    for (const [key, setting] of Object.entries(layer.gate ?? {}) as [keyof BudgetGate, BudgetGate[keyof BudgetGate]][]) {
+    for (const [key, setting] of Object.entries(layer.gate ?? {}) as [
+      keyof BudgetGate,
+      BudgetGate[keyof BudgetGate],
+    ][]) {
       if (setting !== undefined) Object.assign(gate, { [key]: setting });
     }
   }
@@ -72,7 +82,10 @@ export function resolveBudget(file: BudgetFile, source: BudgetSource, project: s
 }
 
 /** The project's gate settings with what the run's budget sets over them. */
-export function settingsWithBudget<Settings extends GateSettings>(settings: Settings, budget: RunBudget | null | undefined): Settings {
+export function settingsWithBudget<Settings extends GateSettings>(
+  settings: Settings,
+  budget: RunBudget | null | undefined,
+): Settings {
   if (!budget) return settings;
   const { metric, minEffectPct, alpha } = budget.gate;
   return {
@@ -84,7 +97,10 @@ export function settingsWithBudget<Settings extends GateSettings>(settings: Sett
 }
 
 /** The SLA policy a run is graded against: its budget's targets, else the Settings' (null: no SLA). */
-export function slaPolicyWithBudget(settings: SlaPolicy | null, budget: RunBudget | null | undefined): SlaPolicy | null {
+export function slaPolicyWithBudget(
+  settings: SlaPolicy | null,
+  budget: RunBudget | null | undefined,
+): SlaPolicy | null {
   return budget?.sla ?? settings;
 }
 
@@ -100,7 +116,10 @@ export function shortCommit(commit: string): string {
 export function describeBudget(budget: RunBudget | null | undefined): string {
   if (!budget) return "Budget from Settings";
   const at = budget.source.commit === null ? "" : ` at ${shortCommit(budget.source.commit)}`;
-  const fromSettings = [budget.sla === null && "SLA", Object.keys(budget.gate).filter((key) => key !== "inconclusive").length === 0 && "gate"].filter(Boolean);
+  const fromSettings = [
+    budget.sla === null && "SLA",
+    Object.keys(budget.gate).filter((key) => key !== "inconclusive").length === 0 && "gate",
+  ].filter(Boolean);
   return `Budget from ${budget.source.path}${at}${fromSettings.length > 0 ? ` (${fromSettings.join(" and ")} from Settings)` : ""}`;
 }
 

@@ -8,7 +8,7 @@ import { judgeGate } from "../../domain/gate/judge";
 import { prCommentIdentity } from "../../domain/report/pr-comment";
 import { renderRunMarkdown } from "../../domain/report/run-markdown";
 import type { SlaPolicy } from "../../domain/sla/policy";
-import { budgetAnswer, settingsWithBudget } from "../../domain/gate/budget";
+import { budgetAnswer, describeBudget, settingsWithBudget } from "../../domain/gate/budget";
 import { absoluteUrl, pagePaths } from "../../domain/urls";
 import { chooseBaseline } from "./baselines";
 import type { AbJobRun } from "../../domain/gate/ab-job";
@@ -226,7 +226,8 @@ export async function gateAnswer(project: { slug: string }, gate: RunGateResult,
       }
     : null;
   const identity = prCommentIdentity(project.slug, { ...gate.run.run, testbed: gate.run.run.environment.testbed });
-  const markdown = `${renderRunMarkdown(shared ? { ...run, url: shared.run } : run, gate, baseUrl, shared?.compare)}\n${identity.marker}\n`;
+  const budget = gate.run.stored.budget ? describeBudget(gate.run.stored.budget) : null;
+  const markdown = `${renderRunMarkdown({ ...run, url: shared?.run ?? run.url, budget }, gate, baseUrl, shared?.compare)}\n${identity.marker}\n`;
   return {
     run,
     shareLinks: shared,
