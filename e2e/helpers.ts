@@ -56,15 +56,16 @@ export function uniqueSlug(prefix: string): string {
   return `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Uploads one body as curl --data-binary would; returns the API's answer. */
+/** Uploads one body as curl --data-binary would (with `headers` besides: a budget's); returns the API's answer. */
 export async function uploadRun(
   request: APIRequestContext,
   slug: string,
   body: Buffer | string,
   query: Record<string, string> = {},
+  headers: Record<string, string> = {},
 ) {
   const params = new URLSearchParams(query);
-  return postUpload(request, `/api/v1/projects/${slug}/runs?${params}`, { data: body, headers: { "Content-Type": "application/octet-stream" } });
+  return postUpload(request, `/api/v1/projects/${slug}/runs?${params}`, { data: body, headers: { "Content-Type": "application/octet-stream", ...headers } });
 }
 
 type UploadAnswer = { id: string; url: string; format: string; endpoints: string[]; run: any };

@@ -10,6 +10,13 @@ import { OutcomeBadge } from "./outcome-badge";
 import { STATUS_LOOK } from "./run-gate";
 import type { RunReportData } from "./types";
 
+/** The budget line's tooltip: where the SLA targets and gate settings that judged the run came from. */
+function budgetTitle(budget: RunReportData["gate"]["budget"]): string {
+  return budget.source === "file"
+    ? `SLA targets and gate settings from ${budget.path}${budget.commit ? ` at commit ${budget.commit}` : ""}, sent with the upload; what it leaves out is the project's Settings.`
+    : "SLA targets and gate settings from the project's Settings, as they stand now.";
+}
+
 /** The changes the lead names, at most: the gate section below lists them all. */
 const LEAD_CHANGES = 3;
 
@@ -38,6 +45,10 @@ export function RunLead({ report, kindOf }: { report: RunReportData; kindOf: (en
         <a href="#run-gate" className="text-sm text-accent underline-offset-2 hover:underline">
           {reasons.length > 1 ? `all ${reasons.length} reasons` : "details"}
         </a>
+        {/* Which budget judged it: the repository's benchtrack.json sent with the upload, or Settings (docs/ci.md). */}
+        <span className="min-w-0 text-sm break-words text-text-muted" data-testid="run-budget" title={budgetTitle(gate.budget)}>
+          {gate.budget.description}
+        </span>
       </div>
       {/* The first reason, cut to three lines (a gate's reason may list every endpoint): the section below has it whole. */}
       <p className="line-clamp-3 text-sm break-words" title={reasons[0]} data-testid="lead-reason">

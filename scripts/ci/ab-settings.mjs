@@ -28,9 +28,10 @@ options:
 
 The command runs in the side's tree (in the folder you started from), with BENCHTRACK_AB_SIDE=base or
 head, BENCHTRACK_AB_PAIR=<n> and BENCHTRACK_AB_ROOT=<the side's tree>, without the tokens. Settings:
-BENCHTRACK_URL, BENCHTRACK_PROJECT, BENCHTRACK_TOKEN, BENCHTRACK_LABEL, … (docs/ci.md).
+BENCHTRACK_URL, BENCHTRACK_PROJECT, BENCHTRACK_TOKEN, BENCHTRACK_LABEL, … (docs/ci.md); the head's
+benchtrack.json (or BENCHTRACK_BUDGET) is sent with every run.
 Exit codes: 0 pass (or inconclusive), 1 fail (or inconclusive with BENCHTRACK_INCONCLUSIVE=fail),
-2 bad configuration, 3 Benchtrack or the forge answered an error, 4 the command or the prepare step
+2 bad configuration (a malformed benchtrack.json too), 3 Benchtrack or the forge answered an error, 4 the command or the prepare step
 failed or wrote no result.`;
 
 const DEFAULT_MAX_PAIRS = 6;

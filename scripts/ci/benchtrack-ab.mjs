@@ -19,6 +19,7 @@ import { runCommand, stopAll } from "./ab-command.mjs";
 import { addBaseWorktree, readHeadCheckout } from "./ab-git.mjs";
 import { chooseBase, parseArguments, readAbOptions, USAGE } from "./ab-settings.mjs";
 import { commitTime, readSettings, UsageError } from "./ci-settings.mjs";
+import { readBudget } from "./budget-file.mjs";
 import {
   contentKey,
   EXIT,
@@ -110,6 +111,8 @@ async function main(argv, env) {
     if (!["github", "gitlab", "local"].includes(mode))
       throw new UsageError(`--ci must be github, gitlab or local, got ${JSON.stringify(mode.slice(0, 40))}`);
     config = readSettings(mode, env, { redact, note }, { files: false });
+    // The head's benchtrack.json judges every run of the job (base runs too): read once, before the first run.
+    config.budget = readBudget(env, { note: say });
     plan = readAbOptions(options, mode, env, config.label);
     head = readHeadCheckout(process.cwd());
     if (!head) throw new UsageError(`${process.cwd()} is not in a git checkout: an A/B job runs two commits of one`);
@@ -273,7 +276,12 @@ async function runJob({ env, mode, log, config, plan, head, base, command, workt
           body,
           headers,
           // One key per run of the job: a retried request stores it once.
-          idempotencyKey: `benchtrack-ab-${contentKey([config.project, job, side, pair], result.files)}`,
+          idempotencyKey: `benchtrack-ab-${contentKey(
+            config.budget
+              ? [config.project, job, side, pair, config.budget.bytes.toString("base64")]
+              : [config.project, job, side, pair],
+            result.files,
+          )}`,
           userAgent: "benchtrack-ab",
           redact,
         }));

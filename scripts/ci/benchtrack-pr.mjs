@@ -7,11 +7,14 @@
 //   node scripts/ci/benchtrack-pr.mjs gitlab
 //
 // Plain Node 18+ (fetch), no dependencies. Configured by environment variables (docs/ci.md lists each).
-// Exit codes: 0 the gate passed (or was inconclusive: nothing failed, but there was too little to judge;
-// BENCHTRACK_INCONCLUSIVE=fail makes that 1 too), 1 it failed (after the comment and the status are
-// written), 2 bad configuration, 3 Benchtrack, GitHub or GitLab answered an error or could not be reached
-// (after retries; the outcome is still printed and in the step outputs). No token is ever printed.
+// The repository's benchtrack.json (SLA targets and gate settings as code) is checked and sent with the
+// upload (budget-file.mjs). Exit codes: 0 the gate passed (or was inconclusive: nothing failed, but there
+// was too little to judge; BENCHTRACK_INCONCLUSIVE=fail, or benchtrack.json's "inconclusive": "fail",
+// makes that 1 too), 1 it failed (after the comment and the status are written), 2 bad configuration
+// (a malformed benchtrack.json too), 3 Benchtrack, GitHub or GitLab answered an error or could not be
+// reached (after retries; the outcome is still printed and in the step outputs). No token is ever printed.
 import { readSettings, UsageError } from "./ci-settings.mjs";
+import { readBudget } from "./budget-file.mjs";
 import {
   contentKey,
   EXIT,
@@ -45,6 +48,7 @@ async function main(argv, env) {
     if (mode !== "github" && mode !== "gitlab")
       throw new UsageError(`${mode ? `unknown mode ${JSON.stringify(mode)}` : "no mode"}; ${USAGE}`);
     config = readSettings(mode, env, { redact, note });
+    config.budget = readBudget(env, { note: say });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     problem(error.message);
@@ -77,7 +81,12 @@ async function main(argv, env) {
       headers,
       // Same job, same files, same settings: same key, so a retried request (or a re-run step) replays the
       // stored run rather than storing it twice.
-      idempotencyKey: `benchtrack-pr-${contentKey([ci.runIdentity, [config.project, settings]], files)}`,
+      idempotencyKey: `benchtrack-pr-${contentKey(
+        config.budget
+          ? [ci.runIdentity, [config.project, settings], config.budget.bytes.toString("base64")]
+          : [ci.runIdentity, [config.project, settings]],
+        files,
+      )}`,
       userAgent: "benchtrack-pr",
       redact,
     }));

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FakeForge } from "./fake-forges";
@@ -6,6 +6,7 @@ import { GITHUB_BODY_LIMIT } from "./fake-forges";
 import { nextCommentBody } from "./living-comment.mjs";
 import type { RouteServer } from "@/server/testing/route-server";
 import { setUpPrStep } from "./pr-step.fixture";
+import { getDb } from "@/server/db";
 
 // The CI script (scripts/ci/benchtrack-pr.mjs) run as CI runs it: see pr-step.fixture.ts.
 const step = setUpPrStep();
@@ -466,6 +467,46 @@ describe("errors, reported clearly", () => {
     expect(unknown.stderr).toContain('unknown mode "bitbucket"');
     expect(uploadsSeen()).toBe(uploads);
     expect(github.requests.length).toBe(calls);
+  });
+});
+
+describe("budgets as code: benchtrack.json at the repository's root", () => {
+  it("a malformed file fails the step before uploading, naming the JSON path; a good one is sent and judges the run", async () => {
+    const file = path.join(git.dir, "benchtrack.json");
+    const pr = 30;
+    try {
+      writeFileSync(file, JSON.stringify({ sla: { targets: [{ metric: "p95", op: "<=", threshold: "fast" }] } }));
+      const seen = uploadsSeen();
+      const bad = await runScript("github", githubEnv(resultFile("budget-bad", 20, "budgeted", 14), { pr, head: git.heads[0], label: "budgeted" }), { cwd: git.dir });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toBe("::error title=Benchtrack::benchtrack.json: sla.targets[0].threshold: expected number, got string\n");
+      expect(uploadsSeen()).toBe(seen);
+
+      // The budget's label entry makes an inconclusive gate (a new series: too little history) fail the job.
+      writeFileSync(file, JSON.stringify({ sla: { targets: [{ metric: "p95", op: "<=", threshold: 1, unit: "s" }] }, labels: { budgeted: { gate: { inconclusive: "fail" } } } }));
+      const env = githubEnv(resultFile("budget-good", 20, "budgeted", 15), { pr, head: git.heads[0], label: "budgeted" });
+      const judged = await runScript("github", env, { cwd: git.dir });
+      expect(judged.stdout).toContain(`Budget: benchtrack.json at ${git.merge.slice(0, 12)} (with uncommitted changes: sent as it is).`);
+      expect(judged.stdout).toMatch(/^Benchtrack: INCONCLUSIVE /m);
+      expect(judged.stderr).toMatch(/^::error title=Benchtrack::Benchtrack INCONCLUSIVE \(inconclusive: fail in benchtrack\.json\): too little history/m);
+      expect(judged.code).toBe(1);
+      expect(github.statuses.get(git.heads[0]!)!.at(-1)).toMatchObject({ context: CONTEXT("budgeted"), state: "failure" });
+      // The server kept the budget with the run, with the path and the commit it was read at, and graded by it.
+      const runId = /^run-id=(\S+)$/m.exec(readFileSync(env.GITHUB_OUTPUT!, "utf8"))![1]!;
+      const stored = await (await getDb()).run.findUniqueOrThrow({ where: { id: runId }, select: { budget: true } });
+      expect(stored.budget).toMatchObject({ source: { path: "benchtrack.json", commit: git.merge }, gate: { inconclusive: "fail" } });
+      expect(github.threads.get(pr)!.at(-1)!.body).toMatch(/^SLA grade \*\*A\*\* .*\. Budget from benchtrack\.json at [0-9a-f]{7} \(gate from Settings\)\.$/m);
+
+      // BENCHTRACK_INCONCLUSIVE, the job's own setting, wins over the file.
+      const lenient = await runScript(
+        "github",
+        githubEnv(resultFile("budget-lenient", 20, "budgeted", 16), { pr, head: git.heads[0], label: "budgeted", extra: { BENCHTRACK_INCONCLUSIVE: "pass" } }),
+        { cwd: git.dir },
+      );
+      expect(lenient.code).toBe(0);
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });
 

@@ -291,10 +291,15 @@ function commitStatusSetting(env) {
   return text === "true";
 }
 
-/** BENCHTRACK_INCONCLUSIVE: what an inconclusive gate does to the job, "pass" (default: a warning) or "fail". */
+/**
+ * BENCHTRACK_INCONCLUSIVE: what an inconclusive gate does to the job, "pass" (a warning) or "fail"; null when
+ * unset: then benchtrack.json's gate.inconclusive, as the server answers it, else "pass" (ci-step.mjs).
+ */
 function inconclusiveSetting(env) {
-  const text = value(env, "BENCHTRACK_INCONCLUSIVE") || "pass";
-  if (text !== "pass" && text !== "fail") throw new UsageError(`BENCHTRACK_INCONCLUSIVE must be "pass" or "fail", got ${JSON.stringify(text.slice(0, 40))}`);
+  const text = value(env, "BENCHTRACK_INCONCLUSIVE");
+  if (text === "") return null;
+  if (text !== "pass" && text !== "fail")
+    throw new UsageError(`BENCHTRACK_INCONCLUSIVE must be "pass" or "fail", got ${JSON.stringify(text.slice(0, 40))}`);
   return text;
 }
 

@@ -10,6 +10,7 @@ import { value } from "./ci-settings.mjs";
 import { commitStatusOf } from "./commit-status.mjs";
 import { redactor, sendJson, ServiceCallError } from "./http.mjs";
 import { upsertLivingComment } from "./living-comment.mjs";
+import { budgetHeaders } from "./budget-file.mjs";
 
 /**
  * Exit codes: 0 the gate passed (or was inconclusive, unless BENCHTRACK_INCONCLUSIVE=fail), 1 it failed,
@@ -114,6 +115,8 @@ export async function uploadRun(config, { query, body, headers, idempotencyKey, 
     url: `${config.url}/api/v1/projects/${encodeURIComponent(config.project)}/runs?${query}`,
     headers: {
       ...headers,
+      // The repository's benchtrack.json (budget-file.mjs), when there is one: it judges this run.
+      ...budgetHeaders(config.budget),
       Authorization: `Bearer ${config.token}`,
       Accept: "application/json",
       "Idempotency-Key": idempotencyKey,
@@ -149,7 +152,7 @@ export function printAnswerDetails(answer, { say }) {
  * is printed either way, and a required check that never arrives would block the merge without a word.
  */
 async function setCommitStatus(config, answer, outcome, { say, problem }) {
-  const status = commitStatusOf(answer, { inconclusive: config.inconclusive });
+  const status = commitStatusOf(answer, { inconclusive: inconclusivePolicy(config, answer).policy });
   const forge = config.forge;
   if (status.context === null) {
     problem(
@@ -184,7 +187,8 @@ export async function finishStep(config, answer, { log, env, mode, extraOutputs 
   const inGithub = mode === "github";
   const { say, note, warn, problem } = log;
   const outcome = outcomeOf(answer);
-  const failed = outcome === "fail" || (outcome === "inconclusive" && config.inconclusive === "fail");
+  const inconclusive = inconclusivePolicy(config, answer);
+  const failed = outcome === "fail" || (outcome === "inconclusive" && inconclusive.policy === "fail");
   // `verdict` stays as an output for workflows written before `outcome`.
   const outputs = {
     outcome,
@@ -235,10 +239,27 @@ export async function finishStep(config, answer, { log, env, mode, extraOutputs 
   if (outcome === "fail") problem(`Benchtrack FAIL: ${(answer.reasons ?? []).join("; ") || "see the run"}`);
   if (outcome === "inconclusive") {
     const why = (answer.reasons ?? []).join("; ") || "see the run";
-    if (failed) problem(`Benchtrack INCONCLUSIVE (BENCHTRACK_INCONCLUSIVE=fail): ${why}`);
+    if (failed) problem(`Benchtrack INCONCLUSIVE (${inconclusive.from}): ${why}`);
     else warn(`Benchtrack INCONCLUSIVE: nothing failed, but the gate could not judge: ${why}`);
   }
   return exit;
+}
+
+/**
+ * What an inconclusive gate does to the job, and who said so: BENCHTRACK_INCONCLUSIVE when set (the
+ * job's own setting), else the budget that judged the run (benchtrack.json's gate.inconclusive, as the
+ * server answered it for the run's project and label), else pass.
+ */
+export function inconclusivePolicy(config, answer) {
+  if (config.inconclusive)
+    return { policy: config.inconclusive, from: `BENCHTRACK_INCONCLUSIVE=${config.inconclusive}` };
+  const budget = answer?.budget;
+  if (budget?.inconclusive === "pass" || budget?.inconclusive === "fail")
+    return {
+      policy: budget.inconclusive,
+      from: `inconclusive: ${budget.inconclusive} in ${budget.path ?? "benchtrack.json"}`,
+    };
+  return { policy: "pass", from: "the default" };
 }
 
 /**

@@ -30,19 +30,24 @@ export const gateMetricSchema = z
   })
   .describe('The metric each endpoint is gated on: "auto" (default: p95, else the highest tail percentile the runs support), "p99", "mean", "metrics.<key>"…');
 
+/** The gate's minimum effect, one rule for the settings and a budget file (schemas/budget.ts). */
+export const minEffectPctSchema = z.number().min(0).max(1000).describe("Smallest |Δ%| that counts as a change (default 5).");
+
+/** The gate's family-wise level, one rule for the settings and a budget file. */
+export const alphaSchema = z
+  .number()
+  .gt(0)
+  .lt(1)
+  .describe("Family-wise level of the one-sided tests: the CI gate fails an unchanged run at most this often (default 0.01).");
+
 export const updateProjectSchema = z
   .object({
     name: z.string().min(1).max(200).optional(),
     description: z.string().max(2000).nullable().optional(),
     defaultBranch: z.string().min(1).max(255).optional().describe("Branch whose history is the baseline."),
     repoUrl: z.url().max(1024).nullable().optional().describe("Repository URL, used to link commits."),
-    minEffectPct: z.number().min(0).max(1000).optional().describe("Smallest |Δ%| that counts as a change (default 5)."),
-    alpha: z
-      .number()
-      .gt(0)
-      .lt(1)
-      .optional()
-      .describe("Family-wise level of the one-sided tests: the CI gate fails an unchanged run at most this often (default 0.01)."),
+    minEffectPct: minEffectPctSchema.optional(),
+    alpha: alphaSchema.optional(),
     gateMetric: gateMetricSchema.optional(),
     rawRetentionDays: z
       .number()

@@ -11,6 +11,8 @@ import { InputError } from "../domain/input-error";
 import { parseMetadataQuery, runMetadataSchema } from "../domain/parsers/metadata";
 import type { RunMetadata } from "../domain/parsers/metadata";
 import { gradeSchema } from "./sla";
+import { budgetAnswerSchema, parseBudgetHeaders } from "./budget";
+import type { UploadedBudget } from "./budget";
 import { INCONCLUSIVE_KINDS, OUTCOMES } from "../domain/gate/outcome";
 import { GATE_CHANGE_STATUSES } from "../domain/gate/judge";
 import { AB_SIDES } from "../domain/gate/ab-job";
@@ -196,6 +198,7 @@ export const runVerdictSchema = z
     thresholds: toolThresholdsSchema,
     comparison: gateComparisonSchema,
     grade: gradeSchema,
+    budget: budgetAnswerSchema,
     comment: prCommentSchema,
     atUpload: z
       .object({ outcome: outcomeSchema, reasons: z.array(z.string()) })
@@ -216,6 +219,7 @@ export const uploadResponseSchema = z
     thresholds: toolThresholdsSchema,
     comparison: gateComparisonSchema,
     grade: gradeSchema,
+    budget: budgetAnswerSchema,
     comment: prCommentSchema,
     run: storedRunSchema,
   })
@@ -257,6 +261,8 @@ export interface UploadQuery {
   idempotencyKey: string | null;
   /** `?fail_on=` parsed (null: the project's setting). */
   failOn: FailOnValue[] | null;
+  /** The repository's benchtrack.json sent with the upload (Benchtrack-Budget headers), validated; null or absent: none. */
+  budget?: UploadedBudget | null;
 }
 
 export function parseUploadQuery(searchParams: URLSearchParams, headers: Headers): UploadQuery {
@@ -274,6 +280,7 @@ export function parseUploadQuery(searchParams: URLSearchParams, headers: Headers
     metadata: parseMetadataQuery(searchParams),
     idempotencyKey,
     failOn: parseFailOn(searchParams.get("fail_on")),
+    budget: parseBudgetHeaders(headers),
   };
 }
 

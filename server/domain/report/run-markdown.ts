@@ -139,7 +139,7 @@ function gateLines(gate: GateResult, baseUrl: string, compareUrl: string | null 
  * `compareUrl` replaces the comparison's link (a private server gives a share link there).
  */
 export function renderRunMarkdown(
-  run: RunDocument & { url: string; grade: SlaGrade | null },
+  run: RunDocument & { url: string; grade: SlaGrade | null; budget?: string | null },
   gate?: GateResult,
   baseUrl = "",
   compareUrl?: string | null,
@@ -155,7 +155,8 @@ export function renderRunMarkdown(
     ...(gate ? gateLines(gate, baseUrl, compareUrl, kind, kindOf) : []),
     `${gate ? "####" : "###"} Benchtrack: ${title}`,
     "",
-    gradeLine(run.grade, kind),
+    // Which budget judged it, when the upload's benchtrack.json did (Settings otherwise, as ever).
+    run.budget ? `${gradeLine(run.grade, kind)} ${markdownText(run.budget)}.` : gradeLine(run.grade, kind),
     "",
     `${context} · [open the run](${run.url})`,
     "",

@@ -25,7 +25,7 @@ import { webhooksResource } from "./webhooks";
 
 export { errorAnswerRows } from "./building-blocks";
 export type { JsonSchema } from "./json-schema";
-export { buildRunInputJsonSchema, toJsonSchema } from "./json-schema";
+export { buildBudgetJsonSchema, buildRunInputJsonSchema, toJsonSchema } from "./json-schema";
 
 export interface OpenApiDocument {
   openapi: "3.1.0";

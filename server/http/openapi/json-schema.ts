@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BENCHTRACK_SCHEMA_ID, runInputSchema } from "../../domain/parsers/benchtrack";
+import { budgetFileSchema } from "../../schemas/budget";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -20,5 +21,15 @@ export function buildRunInputJsonSchema(id?: string): JsonSchema {
     ...(id !== undefined && { $id: id }),
     title: `Benchtrack JSON format (${BENCHTRACK_SCHEMA_ID})`,
     ...toJsonSchema(runInputSchema, "input"),
+  };
+}
+
+/** benchtrack.json, a repository's budget, as a standalone JSON Schema (GET /api/v1/schema/benchtrack.json). */
+export function buildBudgetJsonSchema(id?: string): JsonSchema {
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    ...(id !== undefined && { $id: id }),
+    title: "benchtrack.json: SLA targets and gate settings as code",
+    ...toJsonSchema(budgetFileSchema, "input"),
   };
 }

@@ -24,5 +24,14 @@ export const metaResource: ApiResource = {
         responses: { "200": { description: "A JSON Schema (draft 2020-12).", content: jsonContent({ type: "object" }) } },
       }),
     },
+    "/api/v1/schema/benchtrack.json": {
+      get: operation({
+        operationId: "getBudgetFileSchema",
+        tag: "meta",
+        summary: "JSON Schema of benchtrack.json, a repository's budget (SLA targets and gate settings as code)",
+        security: "none",
+        responses: { "200": { description: "A JSON Schema (draft 2020-12), for the file's $schema.", content: jsonContent({ type: "object" }) } },
+      }),
+    },
   },
 };

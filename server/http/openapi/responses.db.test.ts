@@ -26,6 +26,7 @@ import { GET as listTokens, POST as createToken } from "@/app/api/v1/projects/[p
 import { GET as getWebhook, PUT as putWebhook } from "@/app/api/v1/projects/[project]/webhook/route";
 import { GET as listProjects, POST as createProject } from "@/app/api/v1/projects/route";
 import { GET as getRunSchema } from "@/app/api/v1/schema/run.json/route";
+import { GET as getBudgetSchema } from "@/app/api/v1/schema/benchtrack.json/route";
 import { uniqueSlug } from "@/server/testing/databases";
 import { documentedSuccesses, pathTemplateOf } from "@/server/testing/openapi-responses";
 import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
@@ -151,6 +152,7 @@ describe("every answer the OpenAPI document describes", () => {
   it("the machine-readable descriptions", async () => {
     await exercise(getOpenApi, "/api/v1/openapi.json", {});
     await exercise(getRunSchema, "/api/v1/schema/run.json", {});
+    await exercise(getBudgetSchema, "/api/v1/schema/benchtrack.json", {});
   });
 
   it("left no documented success answer unexercised", () => {

@@ -9,6 +9,7 @@ import { judgeGate } from "../../domain/gate/judge";
 import { prCommentIdentity } from "../../domain/report/pr-comment";
 import { renderRunMarkdown } from "../../domain/report/run-markdown";
 import type { SlaPolicy } from "../../domain/sla/policy";
+import { budgetAnswer, describeBudget, settingsWithBudget } from "../../domain/gate/budget";
 import { absoluteUrl, pagePaths } from "../../domain/urls";
 import { chooseBaseline } from "./baselines";
 import type { AbJobRun } from "../../domain/gate/ab-job";
@@ -19,7 +20,7 @@ import { toComparable } from "../compare";
 import { judgeInPool } from "../platform";
 import { isPrivate } from "../access";
 import { shareLinkFor } from "../sharing";
-import { gradeParsedRun, getSlaPolicy } from "../runs";
+import { gradeLoadedRun, getSlaPolicy } from "../runs";
 import type { LoadedRun } from "../runs";
 import { loadParsedRun } from "../runs";
 import { loadRunNumbers } from "../runs";
@@ -133,14 +134,15 @@ export async function judgeWithHistoryOffThread(project: GateProject, history: G
 
 /** What the gate (domain/gate/judge.ts) judges a run with: its history as read, the run itself and its SLA grade. */
 function gateInputOf(project: GateProject, history: GateHistory, head: LoadedRun, failOn: FailOnValue[]): JudgeInput {
-  const grade = gradeParsedRun(history.policy, head.run);
+  // The run's own budget (a benchtrack.json sent with its upload) stands over Settings, field by field.
+  const grade = gradeLoadedRun(history.policy, head);
   // An A/B job's base run is judged as the job stands: the job's head runs against its base runs, this one among them.
   const [firstHead, ...otherHeads] = history.otherRounds;
   const isAbBase = history.ab?.uploaded.side === "base" && firstHead !== undefined;
   const uploaded = toComparable(head);
   return {
     projectSlug: project.slug,
-    project,
+    project: settingsWithBudget({ minEffectPct: project.minEffectPct, alpha: project.alpha, gateMetric: project.gateMetric }, head.stored.budget),
     baseline: history.baseline,
     // (An A/B job with no head run yet has nothing to judge: no baseline, too little history.)
     baseRuns: isAbBase ? [uploaded, ...history.baseRuns] : history.ab?.uploaded.side === "base" ? [] : history.baseRuns,
@@ -228,7 +230,8 @@ export async function gateAnswer(primary: PrismaClient, project: { id: string; s
       }
     : null;
   const identity = prCommentIdentity(project.slug, { ...gate.run.run, testbed: gate.run.run.environment.testbed });
-  const markdown = `${renderRunMarkdown(shared ? { ...run, url: shared.run } : run, gate, baseUrl, shared?.compare)}\n${identity.marker}\n`;
+  const budget = gate.run.stored.budget ? describeBudget(gate.run.stored.budget) : null;
+  const markdown = `${renderRunMarkdown({ ...run, url: shared?.run ?? run.url, budget }, gate, baseUrl, shared?.compare)}\n${identity.marker}\n`;
   return {
     run,
     shareLinks: shared,
@@ -243,6 +246,7 @@ export async function gateAnswer(primary: PrismaClient, project: { id: string; s
       comparison: gateComparison(gate, baseUrl, project.slug),
       ab: gate.ab,
       grade: gate.grade,
+      budget: budgetAnswer(gate.run.stored.budget),
       comment: { ...identity, markdown },
     },
     markdown: () => markdown,

@@ -8,6 +8,7 @@ import { pinnedRunIds } from "./baselines";
 import { requireProject } from "../projects";
 import { effectiveFailOn } from "../../domain/fail-on";
 import { renderRunMarkdown } from "../../domain/report/run-markdown";
+import { budgetAnswer, describeBudget } from "../../domain/gate/budget";
 import { withShareParam } from "../../domain/share";
 import { toRunDocument } from "../runs";
 import { findGateHead, judgeRun, keptOutcome } from "./run-gate";
@@ -85,7 +86,7 @@ export async function getRunReport(
   options: { share: string | null } = { share: null },
 ): Promise<
   RunReport & {
-    gate: Omit<RunGateResult, "run"> & { atUpload: KeptOutcome | null };
+    gate: Omit<RunGateResult, "run"> & { atUpload: KeptOutcome | null; budget: ReturnType<typeof budgetAnswer> };
     incidentsStarted: IncidentStartedHere[];
     share: { pageUrl: string; markdown: string };
   }
@@ -136,7 +137,13 @@ export async function getRunReport(
   });
   const document = toRunDocument(project, loaded, gate.grade, baseUrl);
   const pageUrl = options.share === null ? document.url : withShareParam(document.url, options.share);
-  const markdown = renderRunMarkdown({ ...document, url: pageUrl }, gate, baseUrl, options.share === null ? undefined : null);
+  const budget = loaded.stored.budget ? describeBudget(loaded.stored.budget) : null;
+  const markdown = renderRunMarkdown({ ...document, url: pageUrl, budget }, gate, baseUrl, options.share === null ? undefined : null);
   // What the upload answered beside what the gate says now: both shown when they differ, never one for the other.
-  return { ...report, gate: { ...gate, atUpload: keptOutcome(head) }, incidentsStarted, share: { pageUrl, markdown } };
+  return {
+    ...report,
+    gate: { ...gate, atUpload: keptOutcome(head), budget: budgetAnswer(loaded.stored.budget) },
+    incidentsStarted,
+    share: { pageUrl, markdown },
+  };
 }

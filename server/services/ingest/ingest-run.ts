@@ -8,6 +8,8 @@ import { notFound, ServiceError } from "../platform";
 import type { CoalescedJob } from "../platform";
 import { jobQueueFor } from "../platform";
 import type { ReceivedUpload } from "./received-upload";
+import type { UploadedBudget } from "../../schemas/budget";
+import { resolveBudget } from "../../domain/gate/budget";
 import { defaultBranchSeriesKey, newRunId } from "../runs";
 import type { KeptGateResult, ReadUpload } from "./store-run";
 import { parseInPool } from "../platform";
@@ -52,6 +54,8 @@ export interface IngestRequest<Gate> {
   upload: ReceivedUpload;
   format: string | null;
   metadata: RunMetadata;
+  /** The repository's benchtrack.json sent with the upload, validated (null or absent: Settings judge the run). */
+  budget?: UploadedBudget | null;
   idempotencyKey: string | null;
   /** Aborted when the client goes away: the upload stops before parsing or storing what nobody awaits. */
   signal?: AbortSignal;
@@ -83,7 +87,7 @@ async function readReceivedUpload(
   format: string | null,
   metadata: RunMetadata,
   signal: AbortSignal | undefined,
-): Promise<Omit<ReadUpload, "base" | "ab">> {
+): Promise<Omit<ReadUpload, "base" | "ab" | "budget">> {
   if (upload.kind === "ndjson") {
     const run = completeRun(nameByMethod(await parseK6Ndjson(upload.lines)), metadata);
     const { raw, sha256 } = upload.stored();
@@ -99,7 +103,7 @@ async function readReceivedUpload(
  * bytes, never a multipart boundary) with the format and metadata the query gave, so the same key with
  * another ?label= is a conflict, not a silent replay of the old run.
  */
-function uploadFingerprint(contentSha256: string, format: string | null, metadata: RunMetadata): string {
+function uploadFingerprint(contentSha256: string, format: string | null, metadata: RunMetadata, budget: UploadedBudget | null): string {
   const canonical = (value: unknown): unknown =>
     value !== null && typeof value === "object" && !Array.isArray(value)
       ? Object.fromEntries(
@@ -109,7 +113,9 @@ function uploadFingerprint(contentSha256: string, format: string | null, metadat
             .map(([key, item]) => [key, canonical(item)]),
         )
       : value;
-  return createHash("sha256").update(JSON.stringify([contentSha256, format, canonical(metadata)])).digest("hex");
+  // A budget joins the fingerprint only when sent, so uploads without one keep the fingerprints they had.
+  const parts = budget === null ? [contentSha256, format, canonical(metadata)] : [contentSha256, format, canonical(metadata), canonical(budget)];
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
 export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<Gate>): Promise<IngestOutcome<Gate>> {
@@ -118,7 +124,8 @@ export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<G
   if (!existingProject && !request.createProjectIfMissing) throw notFound(`Project "${projectSlug}"`);
   const queue = await jobQueueFor(db);
   // What a retry must repeat to be the same upload: the content AND what the query says of it.
-  const fingerprint = (contentSha256: string) => uploadFingerprint(contentSha256, request.format, request.metadata);
+  const budgetFile = request.budget ?? null;
+  const fingerprint = (contentSha256: string) => uploadFingerprint(contentSha256, request.format, request.metadata, budgetFile);
   const replayOf = async (sha256: string) =>
     existingProject && idempotencyKey ? findReplay(db, existingProject, idempotencyKey, fingerprint(sha256)) : null;
 
@@ -140,6 +147,8 @@ export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<G
       request.metadata.ab_job !== undefined && request.metadata.ab_side !== undefined && request.metadata.ab_pair !== undefined
         ? { job: request.metadata.ab_job, side: request.metadata.ab_side, pair: request.metadata.ab_pair }
         : null,
+    // What the file sets for this project and the run's label (the label as the metadata left it).
+    budget: budgetFile === null ? null : resolveBudget(budgetFile.file, budgetFile.source, projectSlug, parsed.run.label),
   };
   const late = upload.kind === "ndjson" ? await replayOf(parsed.sha256) : null;
   if (late) return late;
@@ -149,7 +158,7 @@ export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<G
   const now = new Date();
   const startedAt = read.run.startedAt ? new Date(read.run.startedAt) : now;
   const head = {
-    loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false, abPair: read.ab?.pair ?? null }),
+    loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false, abPair: read.ab?.pair ?? null, budget: read.budget }),
     forBaseline: runIdentityOf(read.run, id, startedAt, read),
   };
   const judge: JudgeUpload<Gate | null> = request.judge ?? (async () => ({ gate: null, kept: NOT_JUDGED }));

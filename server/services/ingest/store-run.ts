@@ -2,6 +2,7 @@ import type { EndpointResult, FormatId, ParsedRun } from "../../domain/run";
 import { endpointKey, errorRateOf } from "../../domain/run";
 import type { Prisma } from "../../generated/prisma/client";
 import type { KeptGateChange } from "../../domain/gate/judge";
+import type { RunBudget } from "../../domain/gate/budget";
 import type { StoredRaw } from "./received-upload";
 import type { RunIdentity, UploadPlacement } from "../runs";
 import { runIdentityOf } from "../runs";
@@ -36,6 +37,8 @@ export interface ReadUpload {
   base: UploadPlacement["base"];
   /** The A/B job the run belongs to (ab_job, ab_side, ab_pair), or null (docs/ci.md, "A/B jobs"). */
   ab: UploadPlacement["ab"];
+  /** What the upload's benchtrack.json set for this run (null: Settings judge it): kept in runs.budget. */
+  budget: RunBudget | null;
 }
 
 export interface StoredAs {
@@ -59,7 +62,7 @@ export interface StoredAs {
 export async function storeRun(
   tx: Prisma.TransactionClient,
   projectId: string,
-  { run, format, sha256, rawFiles, base, ab }: ReadUpload,
+  { run, format, sha256, rawFiles, base, ab, budget }: ReadUpload,
   { id, uploadedAt, startedAt, idempotencyKey, gate }: StoredAs,
 ): Promise<RunIdentity> {
   const { git, ci, host } = run.environment;
@@ -109,6 +112,8 @@ export async function storeRun(
     ["outcome_reasons", param(gate.outcomeReasons, "text[]")],
     ["regressed", param(gate.regressed, "bool")],
     ["gate_changes", json(gate.gateChanges)],
+    // The budget that judged it: NULL (not JSON null) when Settings did, so "budget IS NOT NULL" finds the others.
+    ["budget", budget === null ? param(null, "jsonb") : json(budget)],
   ];
   const placeholderOf = (name: string) => runColumns.find(([column]) => column === name)![1];
   const [projectParam, startedParam] = [placeholderOf("project_id"), placeholderOf("started_at")];

@@ -74,6 +74,7 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
     upload,
     format: query.format,
     metadata: query.metadata,
+    budget: query.budget,
     idempotencyKey: query.idempotencyKey,
     signal,
     baseUrl,

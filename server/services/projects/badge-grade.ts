@@ -1,7 +1,7 @@
 import type { ReadDb } from "../../db";
 import type { SlaGrade } from "../../domain/sla/grade";
 import { requireProject } from "./projects";
-import { getSlaPolicy, gradeParsedRun } from "../runs";
+import { getSlaPolicy, gradeLoadedRun } from "../runs";
 import { loadParsedRun } from "../runs";
 
 /**
@@ -22,5 +22,5 @@ export async function getBadgeGrade(db: ReadDb, slug: string, label: string | un
       select: { id: true },
     }));
   const loaded = latest ? await loadParsedRun(db, project.id, latest.id) : null;
-  return loaded ? gradeParsedRun(await getSlaPolicy(db, project.id), loaded.run) : undefined;
+  return loaded ? gradeLoadedRun(await getSlaPolicy(db, project.id), loaded) : undefined;
 }

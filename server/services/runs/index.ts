@@ -16,6 +16,6 @@ export type { RunIdentity, UploadPlacement } from "./run-identity";
 export { loadRunNumbers, rememberStoredRun } from "./run-numbers";
 export { findRawUploads, listRuns, readRawGzip } from "./runs";
 export type { RunFilters } from "./runs";
-export { getSlaPolicy, gradeParsedRun, gradeRuns, gradeSummary } from "./sla";
+export { getSlaPolicy, gradeLoadedRun, gradeParsedRun, gradeRuns, gradeSummary } from "./sla";
 export { asStoredRun, loadParsedRun, loadParsedRuns } from "./stored-runs";
 export type { LoadedRun } from "./stored-runs";

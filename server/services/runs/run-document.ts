@@ -1,7 +1,7 @@
 import type { ReadDb } from "../../db";
 import { toBenchtrackDocument } from "../../domain/parsers";
 import { absoluteUrl, pagePaths } from "../../domain/urls";
-import { gradeParsedRun, getSlaPolicy } from "./sla";
+import { gradeLoadedRun, getSlaPolicy } from "./sla";
 import type { SlaGrade } from "../../domain/sla/grade";
 import type { LoadedRun } from "./stored-runs";
 import { loadParsedRun } from "./stored-runs";
@@ -12,7 +12,7 @@ export function runPageUrl(baseUrl: string, projectSlug: string, runId: string):
 
 /**
  * A stored run as the API returns it: its id and page URL, the run in the Benchtrack format, and its
- * SLA grade against the project's current policy (null when the project has no SLA).
+ * SLA grade against its budget's targets or the project's current policy (null when it has no SLA).
  */
 export async function getRunDocument(
   db: ReadDb,
@@ -22,7 +22,7 @@ export async function getRunDocument(
 ) {
   const [loaded, policy] = await Promise.all([loadParsedRun(db, project.id, runId, { timelines: true }), getSlaPolicy(db, project.id)]);
   if (!loaded) return null;
-  return toRunDocument(project, loaded, gradeParsedRun(policy, loaded.run), baseUrl);
+  return toRunDocument(project, loaded, gradeLoadedRun(policy, loaded), baseUrl);
 }
 
 /** The same answer from a run and grade already at hand (the upload's gate loaded both). */

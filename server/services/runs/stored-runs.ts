@@ -2,6 +2,8 @@ import type { ReadDb } from "../../db";
 import type { EndpointResult, FormatId, ParsedRun } from "../../domain/run";
 import { AGGREGATE_NAME } from "../../domain/run";
 import type { Prisma } from "../../generated/prisma/client";
+import type { RunBudget } from "../../domain/gate/budget";
+import { runBudgetSchema } from "../../schemas/budget";
 
 /**
  * Rebuilds stored runs as the normalized ParsedRun that pages, comparisons and grading consume:
@@ -34,6 +36,8 @@ export interface LoadedRun {
     isDemo: boolean;
     /** Its pair in an A/B job (null: not an A/B run): a comparison of the job pairs its runs by it. */
     abPair?: number | null;
+    /** The budget its upload's benchtrack.json set (null: Settings judge it): its grade and gate use it. */
+    budget?: RunBudget | null;
   };
 }
 
@@ -138,6 +142,7 @@ function toLoadedRun(row: StoredRunRow): LoadedRun {
       idempotencyKey: row.idempotencyKey,
       isDemo: row.isDemo,
       abPair: row.abJob === null ? null : row.abPair,
+      budget: storedBudget(row.budget),
     },
   };
 }
@@ -159,4 +164,11 @@ export function asStoredRun(run: ParsedRun, stored: LoadedRun["stored"]): Loaded
     },
     stored,
   };
+}
+
+/** A run's kept budget as stored (runs.budget); null for none, or for one a later schema refuses (Settings judge it then). */
+export function storedBudget(value: unknown): RunBudget | null {
+  if (value === null || value === undefined) return null;
+  const parsed = runBudgetSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }

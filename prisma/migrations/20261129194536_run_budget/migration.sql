@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "runs" ADD COLUMN     "budget" JSONB;
