@@ -16,7 +16,7 @@ import type { HistoryCandidate, HistoryRow } from "../../domain/series/trend-his
 import type { NamedRun } from "../../domain/compare/run-names";
 import type { Better } from "../../domain/run";
 import { Prisma } from "../../generated/prisma/client";
-import { endpointCondition } from "./endpoint-page";
+import { branchCondition, endpointCondition } from "./endpoint-page";
 import type { HistoryScope } from "./endpoint-page";
 
 /** A run of the history as the first read gives it: what run selection looks at, and where the run stands (the same whether read by SQL or from the cache). */
@@ -24,14 +24,14 @@ export type CandidateRow = HistoryCandidate;
 
 /** FROM … WHERE of a history on table `r`, joined to runs (`ru`) only when a branch, label or tool is asked. */
 function historySource(table: "results" | "metrics", scope: HistoryScope): Prisma.Sql {
-  const hasRunFilter = scope.branch !== null || scope.label !== null || scope.tool !== null || scope.testbed !== undefined;
+  const hasRunFilter = scope.branches !== null || scope.label !== null || scope.tool !== null || scope.testbed !== undefined;
   return Prisma.sql`
     FROM ${Prisma.raw(table)} r
     ${hasRunFilter ? Prisma.sql`JOIN runs ru ON ru.id = r.run_id` : Prisma.empty}
     WHERE r.project_id = ${scope.projectId}
       AND ${endpointCondition(scope.endpointId)}
       ${scope.since ? Prisma.sql`AND r.started_at >= ${scope.since}` : Prisma.empty}
-      ${scope.branch !== null ? Prisma.sql`AND ru.git_branch = ${scope.branch}` : Prisma.empty}
+      ${branchCondition(Prisma.sql`ru.git_branch`, scope.branches)}
       ${scope.label !== null ? Prisma.sql`AND ru.label = ${scope.label}` : Prisma.empty}
       ${scope.tool !== null ? Prisma.sql`AND ru.tool = ${scope.tool}` : Prisma.empty}
       ${testbedCondition(scope.testbed)}`;
