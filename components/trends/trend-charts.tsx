@@ -116,7 +116,7 @@ export function TrendCharts({
           <TrendChart
             data={latencySeries}
             lines={overlay ? [...latencyLines, overlayChartLine(overlay)] : latencyLines}
-            band={overlay ? noiseBandOf(overlay) : gate ? defaultBranchBandOf(data.defaultBranch) : undefined}
+            band={overlay ? noiseBandOf(overlay) : gate && !isBenchmark ? defaultBranchBandOf(data.defaultBranch) : undefined}
             thresholds={threshold ? [gateThresholdLine(threshold)] : []}
             xMode={view.x}
             yLabel={isBenchmark ? "time/op" : "Latency (ms)"}
