@@ -178,7 +178,7 @@ export function TrendChart<P extends TrendChartDatum>({
                 strokeWidth={1.5}
                 ifOverflow="extendDomain"
                 className="trend-threshold"
-                label={{ value: threshold.label, position: "insideTopRight", fill: threshold.color, fontSize: 11, fontWeight: 600 }}
+                label={{ value: threshold.label, position: "insideBottomRight", fill: threshold.color, fontSize: 11, fontWeight: 600 }}
               />
             ))}
             <Tooltip

@@ -88,7 +88,6 @@ describe.each(testDatabaseTargets())("trend history cache on $name", ({ target }
     const queries: Omit<EndpointTrendsQuery, "range">[] = [
       { projectSlug: slug, endpoint: "GetListing", branches: ["all"], label: null, tool: "all", testbed: "all" },
       { projectSlug: slug, endpoint: "GetListing", branches: ["main"], label: null },
-      { projectSlug: slug, endpoint: "GetListing", label: null },
       { projectSlug: slug, endpoint: AGGREGATE_URL_NAME, branches: ["main", "none"], label: null, tool: "all", testbed: "all" },
       { projectSlug: slug, endpoint: "GetListing", branches: ["all"], label: "nightly", testbed: "none" },
       { projectSlug: slug, endpoint: AGGREGATE_URL_NAME, branches: ["all"], label: null, tool: "all", testbed: "all" },
