@@ -49,6 +49,13 @@ export interface TrendChartBand {
   color: string;
 }
 
+/** A horizontal line at a value, labelled on the chart (the gate's threshold). */
+export interface TrendChartThreshold {
+  y: number;
+  label: string;
+  color: string;
+}
+
 /** Dots are drawn while the points are few enough to tell apart. */
 const MAX_POINTS_WITH_DOTS = 60;
 const AXIS_TICK = { fill: "var(--text-muted)", fontSize: 11 };
@@ -72,6 +79,7 @@ export function TrendChart<P extends TrendChartDatum>({
   testId,
   markers = [],
   band,
+  thresholds = [],
 }: {
   data: readonly P[];
   lines: readonly TrendChartLine[];
@@ -89,6 +97,7 @@ export function TrendChart<P extends TrendChartDatum>({
   testId?: string;
   markers?: readonly TrendChartMarker[];
   band?: TrendChartBand;
+  thresholds?: readonly TrendChartThreshold[];
 }) {
   const first = data[0]?.x ?? 0;
   const last = data[data.length - 1]?.x ?? 0;
@@ -158,6 +167,18 @@ export function TrendChart<P extends TrendChartDatum>({
                   fontWeight: 600,
                 }}
                 className="trend-marker"
+              />
+            ))}
+            {thresholds.map((threshold) => (
+              <ReferenceLine
+                key={threshold.label}
+                y={threshold.y}
+                stroke={threshold.color}
+                strokeDasharray="6 3"
+                strokeWidth={1.5}
+                ifOverflow="extendDomain"
+                className="trend-threshold"
+                label={{ value: threshold.label, position: "insideBottomRight", fill: threshold.color, fontSize: 11, fontWeight: 600 }}
               />
             ))}
             <Tooltip

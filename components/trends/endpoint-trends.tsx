@@ -23,6 +23,8 @@ import { SingleRun } from "./single-run";
 import { describeShownRuns } from "./trend-chart-data";
 import { TrendCharts } from "./trend-charts";
 import { OverlaySelect, TrendFilters, XModeToggle } from "./trend-controls";
+import { BranchControls, BranchNote } from "./branch-controls";
+import { branchName, overlayBaseBranch } from "@/server/domain/series/trend-branches";
 import { parseTrendView, serializeTrendView, trendsQueryInput } from "./trend-view";
 import type { TrendView } from "./trend-view";
 
@@ -57,7 +59,7 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
   const words = wordsOf(kind);
   const title = data.endpoint.isAggregate ? words.aggregate : data.endpoint.name;
   const hasFilters =
-    view.branch !== null || view.label !== null || view.tool !== null || view.testbed !== null || view.range !== "all";
+    view.branches.length > 0 || view.label !== null || view.tool !== null || view.testbed !== null || view.range !== "all";
 
   return (
     <div className={cn("space-y-4", isPending && "opacity-70 transition-opacity")} aria-busy={isPending}>
@@ -103,28 +105,36 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
         }
       />
 
+      <BranchControls
+        branches={data.branches}
+        defaultBranch={data.defaultBranch}
+        options={data.filters.branches}
+        onChange={(branches) => navigateView({ ...view, branches })}
+      />
+      <BranchNote
+        branches={data.branches}
+        defaultBranch={data.defaultBranch}
+        hrefFor={(branches) => pagePaths.endpoint(projectSlug, identity, serializeTrendView({ ...view, protocol: null, branches }))}
+      />
       <TrendFilters
         range={view.range}
-        branch={view.branch}
         label={view.label}
-        branches={data.filters.branches}
         labels={data.filters.labels}
         tool={data.tool}
         tools={data.filters.tools}
         onRange={(range) => navigateView({ ...view, range })}
-        onBranch={(branch) => navigateView({ ...view, branch })}
         onLabel={(label) => navigateView({ ...view, label })}
         onTool={(tool) => navigateView({ ...view, tool })}
       />
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <OverlaySelect
           value={view.overlay}
-          baseBranch={view.branch ?? data.defaultBranch}
+          baseBranch={data.overlay?.baseBranch ?? overlayBaseBranch(data.branches, data.defaultBranch)}
           branches={data.filters.branches}
           pullRequests={data.filters.pullRequests}
           onChange={(overlay) => navigateView({ ...view, overlay })}
         />
-        {data.overlay && view.branch === null && (
+        {data.overlay && data.branches.kind === "some" && data.branches.why === "default" && (
           <p className="text-text-muted text-xs" data-testid="trend-overlay-base">
             Base: {data.defaultBranch}, the default branch, only.
           </p>
@@ -183,12 +193,18 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
         </EmptyState>
       ) : data.buckets ? (
         <>
+          {data.buckets.isFirstBranchOnly && (
+            <p className="text-text-muted text-xs" data-testid="trend-bucket-branch-note">
+              Zoomed out, one branch is drawn: {branchName(data.buckets.branch)}. Pick a shorter range (30 or 90 days) to draw one line
+              per branch.
+            </p>
+          )}
           <BucketTrends
             projectSlug={projectSlug}
             data={data}
             buckets={data.buckets}
             kind={kind}
-            filters={{ branch: view.branch, label: view.label }}
+            filters={{ branch: data.buckets.branch, label: view.label }}
           />
           <Card title={`Latest ${data.latest.length} runs`} className="overflow-hidden" data-testid="latest-runs-card">
             <div className="-m-4">
@@ -210,6 +226,7 @@ export function EndpointTrends({ projectSlug, endpoint }: { projectSlug: string;
             data={data}
             kind={kind}
             view={view}
+            isDefaultLines={!searchParams.has("lines")}
             onLinesChange={(lines) => replaceView({ ...view, lines })}
             onSelectRun={openRun}
           />

@@ -16,6 +16,7 @@ import type { TrendLine, TrendValues, TrendXMode } from "@/server/domain/series/
 import {
   CUSTOM_METRIC_COLOR,
   ERROR_RATE_COLOR,
+  GATE_THRESHOLD_COLOR,
   NOISE_BAND_COLOR,
   OVERLAY_COLOR,
   THROUGHPUT_COLOR,
@@ -60,6 +61,30 @@ export function overlayChartLine(overlay: NonNullable<EndpointTrendsData["overla
 /** The base branch's p95 noise band behind the overlay. */
 export function noiseBandOf(overlay: NonNullable<EndpointTrendsData["overlay"]>) {
   return { dataKey: "noiseBandMs", name: `${overlay.baseBranch} p95 noise band`, color: NOISE_BAND_COLOR };
+}
+
+/** The default branch's p95 noise band, drawn behind its own runs. */
+export function defaultBranchBandOf(defaultBranch: string) {
+  return { dataKey: "noiseBandMs", name: `${defaultBranch} p95 noise band`, color: NOISE_BAND_COLOR };
+}
+
+type DrawnThreshold = Extract<NonNullable<EndpointTrendsData["gate"]>["threshold"], { metric: TrendLine }>;
+
+/** The gate's threshold as a labelled line: "gate: p95 +5% = 12.6 ms". */
+export function gateThresholdLine(threshold: DrawnThreshold) {
+  const value = formatterOf(METRICS[threshold.metric])(threshold.value);
+  return { y: threshold.value, label: `gate: ${threshold.metric} +${formatNumber(threshold.minEffectPct)}% = ${value}`, color: GATE_THRESHOLD_COLOR };
+}
+
+/** The threshold in words under the chart: where it comes from, and what crossing it means. */
+export function describeGateThreshold(threshold: DrawnThreshold, defaultBranch: string): string {
+  const format = formatterOf(METRICS[threshold.metric]);
+  const runs = `${formatNumber(threshold.baselineRuns, 0)} ${threshold.baselineRuns === 1 ? "run" : "runs"}`;
+  return (
+    `Gate threshold on ${defaultBranch}: the ${threshold.metric}${threshold.isAuto ? " (the gate's auto metric)" : ""} mean of the baseline a next run is judged against ` +
+    `(${runs}, ${format(threshold.baselineMean)}) + the project's minimum effect of ${formatNumber(threshold.minEffectPct)}% = ${format(threshold.value)}. ` +
+    "A run above it fails the gate only if the slowdown is also significant; below it, never."
+  );
 }
 
 /** The latency chart's lines: each one's field, name, colour and format, in the given order. */

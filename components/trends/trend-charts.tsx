@@ -10,7 +10,7 @@ import { formatMs, formatOpsRate, formatPct } from "@/server/domain/format";
 import { wordsOf } from "@/server/domain/result-kind";
 import type { ResultKinds } from "@/server/domain/result-kind";
 import { toOverlaySeries } from "@/server/domain/series/trend-overlay";
-import { availableTrendLines, hasValues, toTrendSeries } from "@/server/domain/series/trend-series";
+import { availableTrendLines, hasValues, toTrendSeries, TREND_LINE_FIELD, TREND_LINES } from "@/server/domain/series/trend-series";
 import { MIN_NOISE_HISTORY, NOISE_HISTORY_RUNS } from "@/server/domain/stats/noise-band";
 import type { TrendLine } from "@/server/domain/series/trend-series";
 import {
@@ -18,6 +18,8 @@ import {
   ERROR_RATE_FLOOR,
   errorRateTickDigits,
   latencyChartLines,
+  defaultBranchBandOf,
+  gateThresholdLine,
   linesToDraw,
   noiseBandOf,
   overlayChartLine,
@@ -26,6 +28,11 @@ import {
 } from "./trend-chart-data";
 import type { EndpointTrendsData } from "./trend-chart-data";
 import { LineToggles } from "./trend-controls";
+import { branchChartLines, splitByBranch } from "./branch-lines";
+import { BranchLegend, GateGuides } from "./gate-guides";
+import { branchName } from "@/server/domain/series/trend-branches";
+import type { TrendChartLine } from "@/components/charts/trend-chart";
+import { METRICS } from "@/server/domain/metrics";
 import { NOISE_BAND_COLOR, OVERLAY_COLOR } from "./trend-lines";
 import { toggleTrendLine } from "./trend-view";
 import type { TrendView } from "./trend-view";
@@ -34,6 +41,11 @@ import type { TrendView } from "./trend-view";
 const formatTimeTick = (value: number) => (value === 0 ? "0" : formatMs(value));
 /** An ops/s axis tick, its unit said by the axis label: "210,000", "42.7M". */
 const formatOpsTick = (value: number) => (value === 0 ? "0" : withoutUnit(formatOpsRate(value), "ops/s"));
+
+/** Several branches draw p95 alone by default: one line per branch, told apart by colour. */
+const BRANCH_DEFAULT_LINES: readonly TrendLine[] = ["p95"];
+/** The fields a branch's lines read: every latency line, throughput and error rate. */
+const BRANCH_SPLIT_FIELDS = [...TREND_LINES.map((line) => TREND_LINE_FIELD[line]), METRICS.throughput.column, METRICS.errorRate.column];
 
 /** Latency, throughput and error-rate charts share this id, so hovering one shows the run in all three. */
 const SYNC_ID = "endpoint-trend";
@@ -47,25 +59,42 @@ export function TrendCharts({
   data,
   kind,
   view,
+  isDefaultLines,
   onLinesChange,
   onSelectRun,
 }: {
   data: EndpointTrendsData;
   kind: ResultKinds;
   view: TrendView;
+  /** Whether the URL names no lines (several branches then draw p95 only: one line per branch). */
+  isDefaultLines: boolean;
   onLinesChange: (lines: TrendLine[]) => void;
   onSelectRun: (runId: string) => void;
 }) {
-  const series = useMemo(() => toTrendSeries(data.points, view.x), [data.points, view.x]);
   const overlay = data.overlay;
+  const gate = data.gate;
+  // Several branches: one line per branch, each joining its own runs only (branch-lines.ts).
+  const drawnBranches = data.branches.kind === "some" && data.branches.branches.length > 1 ? data.branches.branches : null;
+  const series = useMemo(() => {
+    const base = toTrendSeries(data.points, view.x);
+    return drawnBranches ? splitByBranch(base, drawnBranches, BRANCH_SPLIT_FIELDS) : base;
+  }, [data.points, view.x, drawnBranches]);
   const latencySeries = useMemo<readonly TrendChartDatum[]>(
-    () => (overlay ? toOverlaySeries(data.points, overlay.band, overlay.points, view.x) : series),
-    [overlay, data.points, view.x, series],
+    () =>
+      overlay
+        ? toOverlaySeries(data.points, overlay.band, overlay.points, view.x)
+        : gate
+          ? toOverlaySeries(data.points, gate.band, [], view.x)
+          : series,
+    [overlay, gate, data.points, view.x, series],
   );
   // Time mode moves rounds of one commit apart (trend-series.ts, spreadCommitRounds): the chart says so.
   const hasSpreadRounds = view.x === "time" && latencySeries.some((point) => point.x !== point.time);
   const available = useMemo(() => availableTrendLines(data.points), [data.points]);
-  const enabled = linesToDraw(view.lines, available);
+  const enabled = linesToDraw(drawnBranches && isDefaultLines ? BRANCH_DEFAULT_LINES : view.lines, available);
+  const latencyLines = drawnBranches ? branchChartLines(drawnBranches, latencyChartLines(enabled)) : latencyChartLines(enabled);
+  const perBranch = (line: TrendChartLine) => (drawnBranches ? branchChartLines(drawnBranches, [line]) : [line]);
+  const threshold = gate?.threshold.metric ? gate.threshold : null;
   const words = wordsOf(kind);
   const isBenchmark = kind === "benchmark";
   const hasThroughput = hasValues(data.points, (point) => point.throughput);
@@ -86,15 +115,16 @@ export function TrendCharts({
         >
           <TrendChart
             data={latencySeries}
-            lines={overlay ? [...latencyChartLines(enabled), overlayChartLine(overlay)] : latencyChartLines(enabled)}
-            band={overlay ? noiseBandOf(overlay) : undefined}
+            lines={overlay ? [...latencyLines, overlayChartLine(overlay)] : latencyLines}
+            band={overlay ? noiseBandOf(overlay) : gate && !isBenchmark ? defaultBranchBandOf(data.defaultBranch) : undefined}
+            thresholds={threshold ? [gateThresholdLine(threshold)] : []}
             xMode={view.x}
             yLabel={isBenchmark ? "time/op" : "Latency (ms)"}
             yTickFormat={isBenchmark ? formatTimeTick : undefined}
             // Hover is synced by index: the overlay's runs make this chart's indexes differ from the others'.
             syncId={overlay ? undefined : SYNC_ID}
             height={300}
-            title={`${isBenchmark ? "Time per operation" : "Latency"} ${enabled.join(", ")} in ${isBenchmark ? "ns, µs or ms" : "milliseconds"}, ${series.length} runs${overlay ? `, with ${overlay.name}'s ${overlay.points.length} runs over ${overlay.baseBranch}'s noise band` : ""}`}
+            title={`${isBenchmark ? "Time per operation" : "Latency"} ${enabled.join(", ")} in ${isBenchmark ? "ns, µs or ms" : "milliseconds"}, ${series.length} runs${drawnBranches ? `, one line per branch: ${drawnBranches.map(branchName).join(", ")}` : ""}${overlay ? `, with ${overlay.name}'s ${overlay.points.length} runs over ${overlay.baseBranch}'s noise band` : ""}`}
             onSelectRun={onSelectRun}
             testId="latency-chart"
             markers={toChartMarkers(data.markers, view.x, latencySeries, { slug: data.project.slug })}
@@ -105,6 +135,8 @@ export function TrendCharts({
               point for its own start time and round.
             </p>
           )}
+          {drawnBranches && <BranchLegend branches={drawnBranches} points={data.points} />}
+          {gate && <GateGuides defaultBranch={data.defaultBranch} gate={gate} kind={kind} />}
           {overlay && (
             <div className="mt-2 space-y-1 text-xs" data-testid="trend-overlay">
               <ul className="text-text-muted flex flex-wrap gap-x-4 gap-y-1" aria-label="Overlay legend">
@@ -144,7 +176,7 @@ export function TrendCharts({
           <Card title="Throughput">
             <TrendChart
               data={series}
-              lines={[throughputChartLine(kind)]}
+              lines={perBranch(throughputChartLine(kind))}
               xMode={view.x}
               yLabel={words.throughputUnit}
               yTickFormat={isBenchmark ? formatOpsTick : undefined}
@@ -161,7 +193,7 @@ export function TrendCharts({
           <Card title="Error rate">
             <TrendChart
               data={series}
-              lines={[ERROR_RATE_CHART_LINE]}
+              lines={perBranch(ERROR_RATE_CHART_LINE)}
               xMode={view.x}
               yLabel="errors (%)"
               yTickFormat={(value) => formatPct(value, errorRateDigits)}

@@ -78,36 +78,29 @@ export function LabeledSelect({
   );
 }
 
-/** Filters that change which runs are read: range, branch and label (each a new server query). */
+/** Filters that change which runs are read: range, label and tool (each a new server query); branches: branch-controls.tsx. */
 export function TrendFilters({
   range,
-  branch,
   label,
-  branches,
   labels,
   tool,
   tools,
   onRange,
-  onBranch,
   onLabel,
   onTool,
 }: {
   range: TrendRange;
-  branch: string | null;
   label: string | null;
-  branches: readonly string[];
   labels: readonly string[];
   /** The tool drawn; null: every tool. */
   tool: string | null;
   tools: readonly string[];
   onRange: (range: TrendRange) => void;
-  onBranch: (branch: string | null) => void;
   onLabel: (label: string | null) => void;
   /** A tool, or "all". */
   onTool: (tool: string) => void;
 }) {
   // A value from the URL that no run has any more stays selectable, so the select never lies.
-  const branchOptions = branch !== null && !branches.includes(branch) ? [branch, ...branches] : branches;
   const labelOptions = label !== null && !labels.includes(label) ? [label, ...labels] : labels;
   const toolOptions = tool !== null && !tools.includes(tool) ? [tool, ...tools] : tools;
   return (
@@ -119,19 +112,6 @@ export function TrendFilters({
         onChange={onRange}
         testId="trend-range"
       />
-      <LabeledSelect
-        id="trend-branch"
-        label="Branch"
-        value={branch ?? ""}
-        onChange={(value) => onBranch(value === "" ? null : value)}
-      >
-        <option value="">All branches</option>
-        {branchOptions.map((value) => (
-          <option key={value} value={value}>
-            {value}
-          </option>
-        ))}
-      </LabeledSelect>
       <LabeledSelect
         id="trend-label"
         label="Label"

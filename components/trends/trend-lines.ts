@@ -23,6 +23,8 @@ export const CUSTOM_METRIC_COLOR = "var(--chart-1)";
 /** The overlaid branch's or PR's p95, and the base branch's noise band behind it. */
 export const OVERLAY_COLOR = "var(--chart-overlay)";
 export const NOISE_BAND_COLOR = "var(--chart-band)";
+/** The gate's threshold on the default branch's chart. */
+export const GATE_THRESHOLD_COLOR = "var(--bad)";
 
 /** How a chart marks a run: a colour and a glyph before its text, by kind. */
 export const TREND_MARKER_STYLE: Record<TrendMarkerKind, { color: string; glyph: string }> = {

@@ -10,12 +10,12 @@ describe("trend view in the URL", () => {
 
   it("reads and writes every field, round-tripping", () => {
     const query =
-      "protocol=grpc&lines=p50%2Cp95%2Cp99&x=order&branch=feature%2Fasync&label=baseline&tool=k6&testbed=ci-4core&range=90d&overlay=pr%3A12";
+      "protocol=grpc&lines=p50%2Cp95%2Cp99&x=order&branch=feature%2Fasync&branch=main&label=baseline&tool=k6&testbed=ci-4core&range=90d&overlay=pr%3A12";
     const view = parseTrendView(new URLSearchParams(query));
     expect(view).toEqual({
       lines: ["p50", "p95", "p99"],
       x: "order",
-      branch: "feature/async",
+      branches: ["feature/async", "main"],
       label: "baseline",
       tool: "k6",
       testbed: "ci-4core",
@@ -32,6 +32,12 @@ describe("trend view in the URL", () => {
       lines: ["p99", "mean"],
     });
     expect(parseTrendView({ lines: "nothing" }).lines).toEqual(DEFAULT_TREND_VIEW.lines);
+  });
+
+  it("keeps each branch once, in the URL's order, from either form of the search params", () => {
+    expect(parseTrendView(new URLSearchParams("branch=x&branch=main&branch=x&branch=")).branches).toEqual(["x", "main"]);
+    expect(parseTrendView({ branch: ["all"] }).branches).toEqual(["all"]);
+    expect(parseTrendView({ branch: "none" }).branches).toEqual(["none"]);
   });
 
   it("toggles a line keeping legend order", () => {

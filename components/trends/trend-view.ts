@@ -3,14 +3,19 @@ import type { TrendLine, TrendRange, TrendXMode } from "@/server/domain/series/t
 
 /**
  * The trend page's view state, which lives in its URL (shareable, back-button friendly):
- * `?lines=p50,p95,p99&x=order&branch=main&label=baseline&tool=k6&range=90d`. Defaults are left out of the URL;
+ * `?lines=p50,p95,p99&x=order&branch=main&branch=feature%2Fx&label=baseline&tool=k6&range=90d`. Defaults are left out of the URL;
  * unknown or malformed values fall back to the default rather than failing the page. The page's path
  * is `pagePaths.endpoint(slug, name, serializeTrendView(view))` (server/domain/urls.ts).
  */
 export interface TrendView {
   lines: TrendLine[];
   x: TrendXMode;
-  branch: string | null;
+  /**
+   * The branches drawn, one line each (`branch=` repeated, in order): names, `none` for the runs naming no
+   * branch, `all` for every run as one series; empty: the project's default branch
+   * (server/domain/series/trend-branches.ts).
+   */
+  branches: string[];
   label: string | null;
   /** One tool, "all", or null: the tool of the endpoint's latest run (one series by default). */
   tool: string | null;
@@ -29,7 +34,7 @@ export interface TrendView {
 export const DEFAULT_TREND_VIEW: TrendView = {
   lines: [...DEFAULT_TREND_LINES],
   x: "time",
-  branch: null,
+  branches: [],
   label: null,
   tool: null,
   testbed: null,
@@ -39,6 +44,11 @@ export const DEFAULT_TREND_VIEW: TrendView = {
 };
 
 type SearchParamsLike = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function allValues(params: SearchParamsLike, key: string): string[] {
+  const values = params instanceof URLSearchParams ? params.getAll(key) : [params[key] ?? []].flat();
+  return values.filter((value) => value.trim() !== "");
+}
 
 function firstValue(params: SearchParamsLike, key: string): string | null {
   if (params instanceof URLSearchParams) return params.get(key);
@@ -63,7 +73,7 @@ export function parseTrendView(params: SearchParamsLike): TrendView {
   return {
     lines: linesParam !== null && lines.length === 0 ? [...DEFAULT_TREND_LINES] : lines,
     x,
-    branch: nonEmpty(firstValue(params, "branch")),
+    branches: [...new Set(allValues(params, "branch"))],
     label: nonEmpty(firstValue(params, "label")),
     tool: nonEmpty(firstValue(params, "tool")),
     testbed: nonEmpty(firstValue(params, "testbed")),
@@ -81,7 +91,7 @@ export function serializeTrendView(view: TrendView): string {
   const isDefaultLines = lines.join(",") === DEFAULT_TREND_LINES.join(",");
   if (!isDefaultLines && lines.length > 0) params.set("lines", lines.join(","));
   if (view.x !== "time") params.set("x", view.x);
-  if (view.branch !== null) params.set("branch", view.branch);
+  for (const branch of view.branches) params.append("branch", branch);
   if (view.label !== null) params.set("label", view.label);
   if (view.tool !== null) params.set("tool", view.tool);
   if (view.testbed !== null) params.set("testbed", view.testbed);
@@ -102,7 +112,7 @@ export function trendsQueryInput(projectSlug: string, endpoint: string, view: Tr
     project: projectSlug,
     endpoint,
     protocol: view.protocol,
-    branch: view.branch,
+    branch: view.branches,
     label: view.label,
     tool: view.tool,
     testbed: view.testbed,

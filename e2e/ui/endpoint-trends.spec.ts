@@ -17,6 +17,11 @@ const PERCENTILES = ["p50Ms", "p90Ms", "p95Ms", "p99Ms"];
 
 const slug = uniqueSlug("trends");
 const uploaded: Uploaded[] = [];
+/**
+ * The six runs as one series: main's baseline rounds and feature/managed-async's, as every branch is
+ * drawn when asked (`branch=all`). The page's default, main alone, is tested below and in trend-branches.spec.ts.
+ */
+const ALL_BRANCHES = "branch=all";
 
 function p95Of(variant: "baseline" | "managedasync", round: 1 | 2 | 3): string {
   const report = JSON.parse(fixture(`ghz/${variant}/round${round}/GetListing.json`).toString("utf8")) as {
@@ -50,7 +55,7 @@ test.describe("endpoint trends page", () => {
   });
 
   test("draws the percentile lines and lists the latest runs with their p95", async ({ page }) => {
-    await page.goto(`/projects/${slug}/endpoints/GetListing`);
+    await page.goto(`/projects/${slug}/endpoints/GetListing?${ALL_BRANCHES}`);
     await expect(page.getByRole("heading", { level: 1, name: "GetListing" })).toBeVisible();
     await expect(page.getByTestId("trend-count")).toHaveText("Showing all 6 runs");
 
@@ -69,7 +74,7 @@ test.describe("endpoint trends page", () => {
   });
 
   test("line toggles and the x mode live in the URL", async ({ page }) => {
-    await page.goto(`/projects/${slug}/endpoints/GetListing`);
+    await page.goto(`/projects/${slug}/endpoints/GetListing?${ALL_BRANCHES}`);
     const p90 = page.getByTestId("toggle-p90");
     await expect(p90).toHaveAttribute("aria-pressed", "true");
     await p90.click();
@@ -88,15 +93,10 @@ test.describe("endpoint trends page", () => {
     await expect(page.getByRole("button", { name: "Run order" })).toHaveAttribute("aria-pressed", "true");
   });
 
-  test("filters by branch and label from the runs' own values", async ({ page }) => {
+  test("draws main by default, and filters by branch and label from the runs' own values", async ({ page }) => {
     await page.goto(`/projects/${slug}/endpoints/GetListing`);
-    await expect(page.getByLabel("Branch").locator("option")).toHaveText([
-      "All branches",
-      "feature/managed-async",
-      "main",
-    ]);
-    await page.getByLabel("Branch").selectOption("main");
-    await expect(page).toHaveURL(/[?&]branch=main(&|$)/);
+    // The default: main, the default branch, alone.
+    await expect(page.getByTestId("trend-branch-note")).toContainText("Showing main, the default branch, only");
     await expect(page.getByTestId("trend-count")).toHaveText("Showing all 3 runs");
     await expect(page.getByTestId("latest-run-p95")).toHaveText(
       uploaded
@@ -104,17 +104,40 @@ test.describe("endpoint trends page", () => {
         .reverse()
         .map((run) => run.p95),
     );
+    await expect(page.getByLabel("Branch", { exact: true }).locator("option")).toHaveText([
+      "main (default)",
+      "feature/managed-async",
+      "No branch (runs without one)",
+      "All branches (mixed series)",
+    ]);
+    await page.getByLabel("Branch", { exact: true }).selectOption("feature/managed-async");
+    await expect(page).toHaveURL(/[?&]branch=feature%2Fmanaged-async(&|$)/);
+    await expect(page.getByTestId("trend-count")).toHaveText("Showing all 3 runs");
+    await expect(page.getByTestId("latest-run-p95")).toHaveText(
+      uploaded
+        .slice(3)
+        .reverse()
+        .map((run) => run.p95),
+    );
+    await page.getByLabel("Branch", { exact: true }).selectOption("all");
+    await expect(page).toHaveURL(/[?&]branch=all(&|$)/);
+    await expect(page.getByTestId("trend-branch-note")).toContainText("Showing every branch's runs as one series, as asked");
+    await expect(page.getByTestId("trend-count")).toHaveText("Showing all 6 runs");
 
     await page.getByLabel("Label").selectOption("ManagedAsync");
     await expect(page).toHaveURL(/[?&]label=ManagedAsync(&|$)/);
+    await expect(page.getByTestId("trend-count")).toHaveText("Showing all 3 runs");
+    await page.getByLabel("Label").selectOption("baseline");
+    await page.getByLabel("Branch", { exact: true }).selectOption("feature/managed-async");
     await expect(page.getByText("No runs match these filters")).toBeVisible();
     await page.getByRole("link", { name: "Clear the filters" }).click();
-    await expect(page.getByTestId("trend-count")).toHaveText("Showing all 6 runs");
+    await expect(page.getByTestId("trend-count")).toHaveText("Showing all 3 runs");
+    await expect(page.getByTestId("trend-branch-note")).toContainText("Showing main, the default branch, only");
   });
 
   test("clicking a point or a table row opens that run", async ({ page }) => {
     await page.emulateMedia({ colorScheme: "dark" });
-    await page.goto(`/projects/${slug}/endpoints/GetListing`);
+    await page.goto(`/projects/${slug}/endpoints/GetListing?${ALL_BRANCHES}`);
     const chart = page.getByTestId("latency-chart");
     await expect.poll(() => linePathCount(page, "latency-chart", "p95Ms")).toBeGreaterThan(0);
     const surface = chart.locator(".recharts-surface").first();
@@ -133,7 +156,7 @@ test.describe("endpoint trends page", () => {
     await page.mouse.click(box.x + box.width - 20, box.y + box.height / 2);
     await expect(page).toHaveURL(new RegExp(`/projects/${slug}/runs/${uploaded[5]!.id}$`));
 
-    await page.goto(`/projects/${slug}/endpoints/GetListing`);
+    await page.goto(`/projects/${slug}/endpoints/GetListing?${ALL_BRANCHES}`);
     await page.getByTestId("latest-run-link").nth(2).click();
     await expect(page).toHaveURL(new RegExp(`/projects/${slug}/runs/${uploaded[3]!.id}$`));
   });
@@ -141,7 +164,8 @@ test.describe("endpoint trends page", () => {
   test("the aggregate lives at _all, and unknown endpoints are 404", async ({ page }) => {
     await page.goto(`/projects/${slug}/endpoints/_all`);
     await expect(page.getByRole("heading", { level: 1, name: "All endpoints" })).toBeVisible();
-    await expect(page.getByTestId("latest-run-p95")).toHaveCount(6);
+    // main's three runs: the default branch, alone by default.
+    await expect(page.getByTestId("latest-run-p95")).toHaveCount(3);
     await page.getByLabel("Endpoint").selectOption("SearchListings");
     await expect(page).toHaveURL(new RegExp(`/projects/${slug}/endpoints/SearchListings\\?protocol=grpc$`));
     await expect(page.getByRole("heading", { level: 1, name: "SearchListings" })).toBeVisible();

@@ -90,7 +90,8 @@ test.describe("run report", () => {
       const tableRow = page.locator(`[data-testid="endpoint-row"][data-endpoint="${row.method}"]`);
       await expect(tableRow.getByRole("link", { name: row.method })).toHaveAttribute(
         "href",
-        `/projects/${slug}/endpoints/${encodeURIComponent(row.method)}?protocol=grpc`,
+        // The trend of the run's own branch.
+        `/projects/${slug}/endpoints/${encodeURIComponent(row.method)}?protocol=grpc&branch=main`,
       );
       await expect(tableRow.locator('[data-column="count"]')).toHaveText(row.count);
       await expect(tableRow.locator('[data-column="rps"]')).toHaveText(row.rps);

@@ -90,7 +90,8 @@ function serviceCalls(history: SeededHistory): ServiceCall[] {
     getEndpointTrends(prisma, {
       projectSlug: BENCH_PROJECT_SLUG,
       endpoint: name,
-      branch: null,
+      // Every branch: the page's heaviest read (its default, the default branch alone, reads a subset).
+      branches: ["all"],
       label: null,
       range: "all",
     });

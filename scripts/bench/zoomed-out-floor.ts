@@ -39,9 +39,10 @@ async function medianMs(samples: number, work: () => Promise<unknown>): Promise<
 export async function measureZoomedOutFloors(db: PrismaClient, history: SeededHistory): Promise<ZoomedOutFloor[]> {
   const floors: ZoomedOutFloor[] = [];
   for (const endpoint of [history.sample.endpoint, AGGREGATE_URL_NAME]) {
-    const query = { projectSlug: BENCH_PROJECT_SLUG, endpoint, branch: null, label: null, range: "all" as const };
+    // Every branch: the page's heaviest read (its default, the default branch alone, reads a subset).
+    const query = { projectSlug: BENCH_PROJECT_SLUG, endpoint, branches: ["all"], label: null, range: "all" as const };
     const page = await resolveEndpointPage(db, query);
-    const scope = await resolveTrendScope(db, page, { ...query, hasOverlay: false });
+    const scope = await resolveTrendScope(db, page, { ...query, branches: { kind: "every", why: "asked" }, hasOverlay: false });
     const trends = await getEndpointTrends(db, query);
     floors.push({
       page: endpoint === AGGREGATE_URL_NAME ? "aggregate trends" : "endpoint trends",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_TREND_BRANCHES } from "../domain/series/trend-branches";
 import { DEFAULT_MAX_POINTS, TREND_RANGES } from "../domain/series/trend-series";
 import { projectSlugSchema } from "./projects";
 
@@ -9,7 +10,11 @@ export const endpointTrendsInputSchema = z.object({
   endpoint: z.string().min(1).max(2048),
   /** The endpoint's protocol (part of its identity); null: the one of that name, or the latest measured. */
   protocol: z.string().min(1).max(200).nullable().default(null),
-  branch: z.string().min(1).max(1024).nullable().default(null),
+  /**
+   * The branches drawn, one line each: branch names, "none" for the runs naming no branch, "all" for every
+   * run as one series; empty: the project's default branch (every run when no run names a branch).
+   */
+  branch: z.array(z.string().min(1).max(1024)).max(MAX_TREND_BRANCHES).default([]),
   label: z.string().min(1).max(1024).nullable().default(null),
   /** One tool's runs; "all" for every tool; null: the tool of the endpoint's latest run. */
   tool: z.string().min(1).max(200).nullable().default(null),

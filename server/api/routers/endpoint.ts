@@ -8,7 +8,7 @@ export const endpointRouter = createTRPCRouter({
   /** An endpoint's (or the aggregate's) trend under the page's filters; NOT_FOUND (mapped once, ../errors) for an unknown one. */
   trends: readProcedure
     .input(endpointTrendsInputSchema)
-    .query(({ ctx, input: { project, overlay, ...filters } }) =>
-      getEndpointTrends(ctx.db, { projectSlug: project, ...filters, overlay: parseOverlay(overlay) }),
+    .query(({ ctx, input: { project, overlay, branch, ...filters } }) =>
+      getEndpointTrends(ctx.db, { projectSlug: project, ...filters, branches: branch, overlay: parseOverlay(overlay) }),
     ),
 });

@@ -1,4 +1,5 @@
 import { pagePaths } from "../urls";
+import { branchUrlValue } from "../series/trend-branches";
 import { endpointDisplayName, errorRateOf, isAggregate } from "../run";
 import type { Better, EndpointResult, ParsedRun, ToolCheck } from "../run";
 import { resultDisplayName, resultKindOf } from "../result-kind";
@@ -113,6 +114,8 @@ export function toEndpointRow(
   result: EndpointResult,
   projectSlug: string,
   compliance: ReadonlyMap<string, boolean | null>,
+  /** The run's branch: its trend link draws that branch (null: the runs naming none). */
+  branch: string | null = null,
 ): EndpointRow {
   const aggregate = isAggregate(result.name);
   const percentile = (key: string) => result.latency.percentiles[key] ?? null;
@@ -124,7 +127,7 @@ export function toEndpointRow(
     method: result.method,
     kind,
     isAggregate: aggregate,
-    href: aggregate ? null : pagePaths.endpoint(projectSlug, result),
+    href: aggregate ? null : pagePaths.endpoint(projectSlug, result, new URLSearchParams({ branch: branchUrlValue(branch) })),
     requests: result.requests,
     failures: result.failures,
     errorRate: errorRateOf(result),

@@ -5,7 +5,7 @@
  * The module's public face: code outside server/services/gate/ imports from here, never from its files
  * (eslint.config.js holds that line and which modules this one may use).
  */
-export { listBaselinePins, pinBaseline, unpinBaseline } from "./baselines";
+export { chooseBaseline, listBaselinePins, pinBaseline, unpinBaseline } from "./baselines";
 export { findGateHead, gateAnswer, getRunGate, judgeRun, judgeWithHistoryOffThread, readGateHistory } from "./run-gate";
 export type { GateHead, RunGateResult } from "./run-gate";
 export { listRunFilterOptions, listRunHistory } from "./run-history";

@@ -145,7 +145,7 @@ async function readMarkedRuns(db: ReadDb, scope: HistoryScope, runIds: readonly 
 
 /** The testbeds of the endpoint's (or the aggregate's) runs of a tool, most runs first, from the weekly rollups and the pending weeks' raw rows. */
 export async function listRollupTestbeds(db: ReadDb, scope: HistoryScope): Promise<{ testbed: string | null; runs: number }[]> {
-  const byTool: HistoryScope = { projectId: scope.projectId, endpointId: scope.endpointId, since: null, branch: null, label: null, tool: scope.tool };
+  const byTool: HistoryScope = { projectId: scope.projectId, endpointId: scope.endpointId, since: null, branches: null, label: null, tool: scope.tool };
   return db.$queryRaw<{ testbed: string | null; runs: number }[]>`
     WITH pending AS MATERIALIZED (SELECT DISTINCT week_start FROM trend_rollup_pending WHERE project_id = ${scope.projectId})
     SELECT testbed, sum(runs)::int AS runs FROM (

@@ -7,6 +7,8 @@ import type { ReadDb } from "../../db";
  * its runs make the history: the tool, branch and time range (`resolveTrendScope`).
  */
 import { AGGREGATE_URL_NAME, NO_TESTBED } from "../../domain/run";
+import { branchFilterOf, overlayBaseBranch } from "../../domain/series/trend-branches";
+import type { TrendBranches } from "../../domain/series/trend-branches";
 import { rangeStart } from "../../domain/series/trend-series";
 import type { TrendRange } from "../../domain/series/trend-series";
 import { Prisma } from "../../generated/prisma/client";
@@ -30,7 +32,7 @@ export async function resolveEndpointPage(db: ReadDb, query: EndpointPageQuery) 
   const project = await db.project.findUnique({
     where: { slug: query.projectSlug },
     // historyVersion: what the trend page's history cache checks (trend-history-cache.ts).
-    select: { id: true, slug: true, name: true, defaultBranch: true, historyVersion: true },
+    select: { id: true, slug: true, name: true, defaultBranch: true, historyVersion: true, minEffectPct: true, gateMetric: true },
   });
   if (!project) throw notFound(`Project "${query.projectSlug}"`);
 
@@ -91,7 +93,8 @@ export interface HistoryScope {
   /** Null: the run aggregate (results), or run-level metrics. */
   endpointId: number | null;
   since: Date | null;
-  branch: string | null;
+  /** The branches whose runs make the history (null in it: the runs naming none); null: every run (trend-branches.ts). */
+  branches: readonly (string | null)[] | null;
   label: string | null;
   /** Null: every tool (tool=all). */
   tool: string | null;
@@ -104,7 +107,8 @@ export interface HistoryScope {
 const ALL_TOOLS = "all";
 
 export interface TrendScopeQuery {
-  branch: string | null;
+  /** The branches drawn, resolved from the URL and the project (server/domain/series/trend-branches.ts). */
+  branches: TrendBranches;
   label: string | null;
   /**
    * One tool's runs (runs of different tools are different series); "all" for every tool; null for
@@ -121,6 +125,20 @@ export interface TrendScopeQuery {
   now?: Date;
   /** Whether a branch's or a pull request's runs are drawn over the base branch's series. */
   hasOverlay: boolean;
+}
+
+/**
+ * `column = $1`, `column IN ($1, …)`, with `OR column IS NULL` when the runs naming no branch are asked;
+ * nothing for every branch. Equality and IN (never IS NOT DISTINCT FROM), so the planner estimates them.
+ */
+export function branchCondition(column: Prisma.Sql, branches: readonly (string | null)[] | null): Prisma.Sql {
+  if (branches === null) return Prisma.empty;
+  const named = branches.filter((branch): branch is string => branch !== null);
+  const hasNone = named.length < branches.length;
+  const equal =
+    named.length === 0 ? null : named.length === 1 ? Prisma.sql`${column} = ${named[0]}` : Prisma.sql`${column} IN (${Prisma.join(named)})`;
+  if (!hasNone) return Prisma.sql`AND ${equal!}`;
+  return equal === null ? Prisma.sql`AND ${column} IS NULL` : Prisma.sql`AND (${equal} OR ${column} IS NULL)`;
 }
 
 /** The trend page's history: the endpoint's runs of one tool (or all), in the range, on the branch and label asked. */
@@ -148,9 +166,9 @@ export async function resolveTrendScope(
     projectId: project.id,
     endpointId,
     since: rangeStart(query.range, query.now ?? new Date()),
-    // An overlay is drawn over one branch: the page's, else the default branch (never every branch, which
-    // would count the overlay's own runs in the base).
-    branch: query.branch ?? (query.hasOverlay ? project.defaultBranch : null),
+    // An overlay is drawn over one branch: the page's first, else the default branch (never every branch,
+    // which would count the overlay's own runs in the base).
+    branches: query.hasOverlay ? [overlayBaseBranch(query.branches, project.defaultBranch)] : branchFilterOf(query.branches),
     label: query.label,
     tool,
     ...(testbed ? { testbed } : {}),

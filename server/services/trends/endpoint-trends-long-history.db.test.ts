@@ -11,7 +11,7 @@ import { getEndpointTrends } from "./endpoint-trends";
  */
 const T0 = Date.UTC(2026, 0, 1, 9);
 
-const ALL = { branch: null, label: null, range: "all" } as const;
+const ALL = { branches: ["all"], label: null, range: "all" } as const;
 
 describe.each(testDatabaseTargets())("endpoint trends of a long history on $name", ({ target }) => {
   let database: Database;

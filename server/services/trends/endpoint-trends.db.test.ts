@@ -59,7 +59,7 @@ async function seedRun(database: Database, slug: string, run: SeedRun) {
   return ingestTestRun(database.prisma, slug, document, { format: "benchtrack" });
 }
 
-const ALL = { branch: null, label: null, range: "all" } as const;
+const ALL = { branches: ["all"], label: null, range: "all" } as const;
 
 describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) => {
   let database: Database;
@@ -139,7 +139,7 @@ describe.each(testDatabaseTargets())("endpoint trends on $name", ({ target }) =>
       projectSlug: slug,
       endpoint: "GetListing",
       ...ALL,
-      branch: "feature/async",
+      branches: ["feature/async"],
     });
     expect(byBranch.points.map((point) => [point.order, point.p95Ms])).toEqual([
       [1, 60],

@@ -25,12 +25,20 @@ import { readTrendCandidates, readTrendRows } from "./trend-history-sql";
 import type { CandidateRow } from "./trend-history-sql";
 import { findMarkerSources } from "./marked-runs";
 import { findMetricTrends } from "./trend-metrics";
-import { getTrendOverlay, listOverlayPullRequests } from "./overlay-runs";
+import { drawnBand, getTrendOverlay, learnBaseBands, listOverlayPullRequests } from "./overlay-runs";
+import { readGateThreshold } from "./gate-guides";
+import { isDefaultBranchOnly, overlayBaseBranch, resolveTrendBranches } from "../../domain/series/trend-branches";
+import { BENCHMARK_PROTOCOL } from "../../domain/run";
 import { countScopeRuns, isZoomedOut, listRollupTestbeds, readBucketTrend } from "./bucket-trend";
 import type { TrendPoint } from "../../domain/series/trend-series";
 import type { MetricTrend } from "./trend-metrics";
 
-export interface EndpointTrendsQuery extends EndpointPageQuery, Omit<TrendScopeQuery, "hasOverlay"> {
+export interface EndpointTrendsQuery extends EndpointPageQuery, Omit<TrendScopeQuery, "hasOverlay" | "branches"> {
+  /**
+   * The URL's `branch` values: branch names, `none` (runs naming no branch), `all` (every run as one
+   * series); none: the project's default branch (server/domain/series/trend-branches.ts).
+   */
+  branches?: readonly string[];
   /** The most runs a chart draws (default DEFAULT_MAX_POINTS, 300). */
   maxPoints?: number;
   /** A branch's or a pull request's runs to draw over the base branch's series. */
@@ -44,15 +52,16 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   const page = await resolveEndpointPage(db, query);
   const { project, endpointId } = page;
   const overlayTarget = query.overlay ?? null;
-  const scope = await resolveTrendScope(db, page, { ...query, hasOverlay: overlayTarget !== null });
+  // The project's branches and labels, by a loose index scan of runs (microseconds), rather than the
+  // endpoint's own (a join over its whole history): a value without this endpoint simply shows "no runs
+  // match". Kept at its history version, as the endpoints and pull requests below. Read first: whether
+  // any run names a branch decides the default branches drawn.
+  const filters = await keptAtVersion(project.id, project.historyVersion, ["filters"], () => listRunFilterOptions(db, project.id));
+  const branches = resolveTrendBranches(query.branches ?? [], project.defaultBranch, filters.branches);
+  const scope = await resolveTrendScope(db, page, { ...query, branches, hasOverlay: overlayTarget !== null });
 
-  const [markerSources, filters, endpoints, pullRequests, rangeRuns] = await Promise.all([
+  const [markerSources, endpoints, pullRequests, rangeRuns] = await Promise.all([
     findMarkerSources(db, project.id, endpointId),
-    // The project's branches and labels, by a loose index scan of runs (microseconds), rather than
-    // the endpoint's own (a join over its whole history): a value without this endpoint simply
-    // shows "no runs match".
-    // These three change only with the project's runs: kept at its history version.
-    keptAtVersion(project.id, project.historyVersion, ["filters"], () => listRunFilterOptions(db, project.id)),
     keptAtVersion(project.id, project.historyVersion, ["endpoints"], () => listEndpoints(db, project.id)),
     keptAtVersion(project.id, project.historyVersion, ["pullRequests"], () => listOverlayPullRequests(db, project.id)),
     // How many runs the range holds (weekly rollups, pending weeks counted raw): zoomed out or not.
@@ -66,7 +75,9 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
     /** The filter options, and the pull requests the overlay select offers (newest first). */
     filters: { ...filters, pullRequests },
     defaultBranch: project.defaultBranch,
-    query: { branch: query.branch, label: query.label, range: query.range, tool: query.tool ?? null, testbed: query.testbed ?? null },
+    /** The branches drawn and why (trend-branches.ts): one line per branch when several. */
+    branches,
+    query: { branches: query.branches ?? [], label: query.label, range: query.range, tool: query.tool ?? null, testbed: query.testbed ?? null },
     /** The tool whose runs are drawn (null: every tool, as asked with tool=all). */
     tool: scope.tool,
     /** The testbed whose runs are drawn ({name: null}: the runs that name none; null: every testbed, as asked with testbed=all). */
@@ -77,10 +88,21 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   // Zoomed out (docs/rollups.md): a range of more runs than the run-level view reads cheaply is drawn as
   // buckets from the rollups; an overlay is drawn run by run.
   if (overlayTarget === null && isZoomedOut(rangeRuns, query.runLevelMaxRuns)) {
-    const [buckets, testbeds] = await Promise.all([
-      readBucketTrend(db, scope, maxPoints, markerSources.markers, markerSources.runIds),
+    // The bucket chart draws one series: of several branches, the first (the page says so). Rollups are
+    // kept per branch (docs/rollups.md), so one branch's buckets are read as they are stored.
+    const drawnBranch = scope.branches !== null && scope.branches.length > 1 ? scope.branches.slice(0, 1) : scope.branches;
+    const bucketScope = { ...scope, branches: drawnBranch };
+    const [read, testbeds] = await Promise.all([
+      readBucketTrend(db, bucketScope, maxPoints, markerSources.markers, markerSources.runIds),
       listRollupTestbeds(db, scope),
     ]);
+    const buckets = {
+      ...read,
+      /** The one branch the buckets are of (null: every branch, or the runs naming none when branches is [null]). */
+      branch: drawnBranch?.length === 1 ? (drawnBranch[0] ?? null) : null,
+      /** Several branches were asked: only the first is drawn zoomed out. */
+      isFirstBranchOnly: drawnBranch !== scope.branches,
+    };
     const noPoints: TrendPoint[] = [];
     const noMetrics: MetricTrend[] = [];
     return {
@@ -93,6 +115,7 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
       metrics: noMetrics,
       markers: buckets.markers,
       overlay: null,
+      gate: null,
       buckets,
     };
   }
@@ -134,6 +157,7 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   const latest = withFullRows(latestKept);
 
   const markers = placeMarkers(markerSources.markers, history.rows);
+  const drawnOrders = new Set(points.map((point) => point.order));
 
   // The band is learnt from the base runs read (every run of a short history; of a long one, its
   // preselected candidates, whose latest LATEST_RUNS and marked runs, changes included, are always there).
@@ -142,11 +166,28 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
         db,
         { projectId: project.id, endpointId, since: scope.since, label: query.label, tool: scope.tool, ...(scope.testbed ? { testbed: scope.testbed } : {}) },
         overlayTarget,
-        scope.branch ?? project.defaultBranch,
+        overlayBaseBranch(branches, project.defaultBranch),
         candidates.map(({ row, order }) => ({ runId: row.runId, order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
-        new Set(points.map((point) => point.order)),
+        drawnOrders,
         markerSources.bandRegimeStarts,
       )
+    : null;
+
+  // The default branch alone: the series the gate judges, drawn with its p95 noise band (learnt as the
+  // overlay's) and the gate's threshold over the baseline a next run would be judged against.
+  const isGated = overlay === null && isDefaultBranchOnly(branches, project.defaultBranch) && latest.length > 0;
+  const gate = isGated
+    ? {
+        band: drawnBand(
+          learnBaseBands(
+            candidates.map(({ row, order }) => ({ runId: row.runId, order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
+            drawnOrders,
+            markerSources.bandRegimeStarts,
+          ),
+          drawnOrders,
+        ),
+        threshold: await readGateThreshold(db, project, endpointId, page.endpoint.protocol === BENCHMARK_PROTOCOL, latest[0]!.runId),
+      }
     : null;
 
   return {
@@ -165,6 +206,8 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
     markers,
     /** The overlaid branch or PR, its band and caption; null without `overlay`. */
     overlay,
+    /** The default branch's p95 noise band and the gate's threshold; null unless the page draws the default branch alone, run by run. */
+    gate,
     /** The zoomed-out view's buckets (null: the runs are drawn one by one). */
     buckets: null,
   };

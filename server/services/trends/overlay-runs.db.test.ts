@@ -57,7 +57,6 @@ describe.each(testDatabaseTargets())("trend overlay on $name", ({ target }) => {
     getEndpointTrends(database.prisma, {
       projectSlug: slug,
       endpoint: "GetListing",
-      branch: null,
       label: null,
       tool: "custom",
       range: "all",
@@ -102,10 +101,16 @@ describe.each(testDatabaseTargets())("trend overlay on $name", ({ target }) => {
     );
   });
 
-  it("is absent without an overlay, and the page's branch filter still reads every branch", async () => {
+  it("is absent without an overlay: the page draws main alone by default, every branch when asked", async () => {
     const data = await query(null);
     expect(data.overlay).toBeNull();
-    expect(data.totalRuns).toBe(9);
+    expect(data.branches).toEqual({ kind: "some", branches: ["main"], why: "default" });
+    expect(data.totalRuns).toBe(6);
+    expect(data.points.every((point) => point.branch === "main")).toBe(true);
+    const every = await query(null, { branches: ["all"] });
+    expect(every.branches).toEqual({ kind: "every", why: "asked" });
+    expect(every.totalRuns).toBe(9);
+    expect(every.gate).toBeNull();
   });
 
   it("learns main's band after its recorded p95 change only, and never draws it below 0 ms", async () => {
@@ -126,7 +131,6 @@ describe.each(testDatabaseTargets())("trend overlay on $name", ({ target }) => {
     const data = await getEndpointTrends(database.prisma, {
       projectSlug: stepSlug,
       endpoint: "GetListing",
-      branch: null,
       label: null,
       tool: "custom",
       range: "all",

@@ -45,7 +45,7 @@ export interface OverlayScope {
 }
 
 /** A base run as the overlay needs it: which run, its place on both axes and its p95. */
-interface OverlayBaseRun {
+export interface OverlayBaseRun {
   runId: string;
   order: number;
   time: number;
@@ -71,6 +71,31 @@ async function readOverlayRuns(db: ReadDb, scope: OverlayScope, target: OverlayT
      ORDER BY ru.started_at DESC, ru.id DESC
      LIMIT ${MAX_OVERLAY_RUNS}`;
   return rows.reverse();
+}
+
+/**
+ * The base branch's p95 band at each base run (oldest first), learnt only where the chart draws it or a
+ * run at one of `times` is judged by it (a change-point search each), after the last of `regimeStarts`.
+ */
+export function learnBaseBands(
+  history: readonly OverlayBaseRun[],
+  drawnOrders: ReadonlySet<number>,
+  regimeStarts: readonly RegimeStart[],
+  times: readonly number[] = [],
+) {
+  const bands = rollingNoiseBand(
+    history.map((run) => ({ runId: run.runId, time: run.time, value: run.p95Ms })),
+    { regimeStarts, range: metricRange(METRICS[OVERLAY_METRIC]), at: bandIndexesNeeded(history, drawnOrders, times) },
+  );
+  return history.map((run, i) => ({ order: run.order, time: run.time, band: bands[i] ?? null }));
+}
+
+/** The band at each drawn base run that has one, oldest first: what the chart shades. */
+export function drawnBand(
+  based: readonly { order: number; time: number; band: NoiseBand | null }[],
+  drawnOrders: ReadonlySet<number>,
+): (NoiseBand & { order: number; time: number })[] {
+  return based.flatMap(({ order, time, band }) => (band !== null && drawnOrders.has(order) ? [{ order, time, ...band }] : []));
 }
 
 /** The pull request numbers of the project's runs, newest numbers first, for the overlay select. */
@@ -99,12 +124,7 @@ export async function getTrendOverlay(
 ) {
   const rows = await readOverlayRuns(db, scope, target);
   const times = rows.map((row) => row.startedAt.getTime());
-  // Learnt only where the chart draws it or an overlay run is judged by it (a change-point search each).
-  const bands = rollingNoiseBand(
-    history.map((run) => ({ runId: run.runId, time: run.time, value: run.p95Ms })),
-    { regimeStarts, range: metricRange(METRICS[OVERLAY_METRIC]), at: bandIndexesNeeded(history, drawnOrders, times) },
-  );
-  const based = history.map((run, i) => ({ order: run.order, time: run.time, band: bands[i] ?? null }));
+  const based = learnBaseBands(history, drawnOrders, regimeStarts, times);
   const orders = placeOverlayOnRunAxis(based, times);
   const overlayBands = bandAtTimes(based, times);
   const points: OverlayPoint[] = rows.map((row, i) => ({
@@ -113,9 +133,7 @@ export async function getTrendOverlay(
     p95Ms: row.p95Ms !== null && Number.isFinite(row.p95Ms) ? row.p95Ms : null,
     position: positionInBand(row.p95Ms, overlayBands[i] ?? null),
   }));
-  const band = based.flatMap(({ order, time, band }): (NoiseBand & { order: number; time: number })[] =>
-    band !== null && drawnOrders.has(order) ? [{ order, time, ...band }] : [],
-  );
+  const band = drawnBand(based, drawnOrders);
   const name = describeOverlayTarget(target);
   return {
     /** As in the URL: `branch:<name>` or `pr:<n>`. */

@@ -86,11 +86,12 @@ describe.each(testDatabaseTargets())("trend history cache on $name", ({ target }
     await createMarker(db, { kind: "admin" }, slug, { text: "v2", kind: "deploy", at: new Date(T0 + 99.5 * MINUTE).toISOString() });
 
     const queries: Omit<EndpointTrendsQuery, "range">[] = [
-      { projectSlug: slug, endpoint: "GetListing", branch: null, label: null, tool: "all", testbed: "all" },
-      { projectSlug: slug, endpoint: "GetListing", branch: "main", label: null },
-      { projectSlug: slug, endpoint: "GetListing", branch: null, label: "nightly", testbed: "none" },
-      { projectSlug: slug, endpoint: AGGREGATE_URL_NAME, branch: null, label: null, tool: "all", testbed: "all" },
-      { projectSlug: slug, endpoint: AGGREGATE_URL_NAME, branch: null, label: null },
+      { projectSlug: slug, endpoint: "GetListing", branches: ["all"], label: null, tool: "all", testbed: "all" },
+      { projectSlug: slug, endpoint: "GetListing", branches: ["main"], label: null },
+      { projectSlug: slug, endpoint: AGGREGATE_URL_NAME, branches: ["main", "none"], label: null, tool: "all", testbed: "all" },
+      { projectSlug: slug, endpoint: "GetListing", branches: ["all"], label: "nightly", testbed: "none" },
+      { projectSlug: slug, endpoint: AGGREGATE_URL_NAME, branches: ["all"], label: null, tool: "all", testbed: "all" },
+      { projectSlug: slug, endpoint: AGGREGATE_URL_NAME, branches: ["all"], label: null },
     ];
     const expectFreshAnswers = async (step: string) => {
       for (const query of queries) {
@@ -102,7 +103,7 @@ describe.each(testDatabaseTargets())("trend history cache on $name", ({ target }
       }
     };
     // The cache's own view of the first query's scope: the same object while it only grows.
-    const wholeScope: HistoryScope = { projectId: project.id, endpointId: listing!.id, since: null, branch: null, label: null, tool: null };
+    const wholeScope: HistoryScope = { projectId: project.id, endpointId: listing!.id, since: null, branches: null, label: null, tool: null };
     const cachedNow = async () => {
       const { historyVersion } = await db.project.findUniqueOrThrow({ where: { id: project.id }, select: { historyVersion: true } });
       return cachedHistory(db, wholeScope, historyVersion);

@@ -219,7 +219,7 @@ function countTestbeds(entry: CachedHistory, rows: readonly AppendedRow[]): Test
 /** Whether an appended row belongs to the scope's history (its filters, as historySource applies them). */
 function isInScope(row: AppendedRow, scope: HistoryScope): boolean {
   return (
-    (scope.branch === null || row.branch === scope.branch) &&
+    (scope.branches === null || scope.branches.includes(row.branch)) &&
     (scope.label === null || row.label === scope.label) &&
     (scope.tool === null || row.tool === scope.tool) &&
     (scope.testbed === undefined || row.testbed === scope.testbed.name)
@@ -228,4 +228,4 @@ function isInScope(row: AppendedRow, scope: HistoryScope): boolean {
 
 /** The scope as a cache key (its range is "all" whenever it is cached). */
 const scopeKey = (scope: HistoryScope) =>
-  JSON.stringify([scope.projectId, scope.endpointId, scope.branch, scope.label, scope.tool, scope.testbed ?? null]);
+  JSON.stringify([scope.projectId, scope.endpointId, scope.branches, scope.label, scope.tool, scope.testbed ?? null]);

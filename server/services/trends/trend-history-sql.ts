@@ -16,22 +16,27 @@ import type { HistoryCandidate, HistoryRow } from "../../domain/series/trend-his
 import type { NamedRun } from "../../domain/compare/run-names";
 import type { Better } from "../../domain/run";
 import { Prisma } from "../../generated/prisma/client";
-import { endpointCondition } from "./endpoint-page";
+import { branchCondition, endpointCondition } from "./endpoint-page";
 import type { HistoryScope } from "./endpoint-page";
 
 /** A run of the history as the first read gives it: what run selection looks at, and where the run stands (the same whether read by SQL or from the cache). */
 export type CandidateRow = HistoryCandidate;
 
-/** FROM … WHERE of a history on table `r`, joined to runs (`ru`) only when a branch, label or tool is asked. */
+/**
+ * FROM … WHERE of a history on table `r`, joined to runs (`ru`) only when a branch, label or tool is asked.
+ * The join names the runs' project too (implied, since a result's run is its project's), so a selective
+ * branch (a pull request's) can be read from runs (project_id, git_branch, started_at DESC) and then each
+ * run's result by results (run_id): on 100,000 runs, 15 ms instead of 110 ms (docs/trends.md, "Indexes").
+ */
 function historySource(table: "results" | "metrics", scope: HistoryScope): Prisma.Sql {
-  const hasRunFilter = scope.branch !== null || scope.label !== null || scope.tool !== null || scope.testbed !== undefined;
+  const hasRunFilter = scope.branches !== null || scope.label !== null || scope.tool !== null || scope.testbed !== undefined;
   return Prisma.sql`
     FROM ${Prisma.raw(table)} r
-    ${hasRunFilter ? Prisma.sql`JOIN runs ru ON ru.id = r.run_id` : Prisma.empty}
+    ${hasRunFilter ? Prisma.sql`JOIN runs ru ON ru.id = r.run_id AND ru.project_id = ${scope.projectId}` : Prisma.empty}
     WHERE r.project_id = ${scope.projectId}
       AND ${endpointCondition(scope.endpointId)}
       ${scope.since ? Prisma.sql`AND r.started_at >= ${scope.since}` : Prisma.empty}
-      ${scope.branch !== null ? Prisma.sql`AND ru.git_branch = ${scope.branch}` : Prisma.empty}
+      ${branchCondition(Prisma.sql`ru.git_branch`, scope.branches)}
       ${scope.label !== null ? Prisma.sql`AND ru.label = ${scope.label}` : Prisma.empty}
       ${scope.tool !== null ? Prisma.sql`AND ru.tool = ${scope.tool}` : Prisma.empty}
       ${testbedCondition(scope.testbed)}`;

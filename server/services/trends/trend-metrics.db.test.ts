@@ -31,7 +31,7 @@ describe.each(testDatabaseTargets())("custom metric trends on $name", ({ target 
     const slug = uniqueSlug("trend-metrics");
     const project = await database.prisma.project.create({ data: { slug, name: slug } });
     const endpoint = await database.prisma.endpoint.create({ data: { projectId: project.id, name: "GetListing" } });
-    scope = { projectId: project.id, endpointId: endpoint.id, since: null, branch: null, label: null, tool: null };
+    scope = { projectId: project.id, endpointId: endpoint.id, since: null, branches: null, label: null, tool: null };
     // Four runs: main, main, feature, main. The unit a metric is shown in is its newest run's.
     const branches = ["main", "main", "feature", "main"];
     const runs = branches.map((branch, index) => ({
@@ -104,13 +104,13 @@ describe.each(testDatabaseTargets())("custom metric trends on $name", ({ target 
   });
 
   it("takes the newest run under the page's filters, and only the keys those runs have", async () => {
-    const onFeature = await findMetricTrends(database.prisma, { ...scope, branch: "feature" }, 300);
+    const onFeature = await findMetricTrends(database.prisma, { ...scope, branches: ["feature"] }, 300);
     expect(onFeature.map(({ key, unit, better }) => ({ key, unit, better }))).toEqual([
       { key: "cpu", unit: "ratio", better: "higher" },
       { key: "memory", unit: "MiB", better: "lower" },
       { key: "rps", unit: "req/s", better: "higher" },
     ]);
-    const onMain = await findMetricTrends(database.prisma, { ...scope, branch: "main" }, 300);
+    const onMain = await findMetricTrends(database.prisma, { ...scope, branches: ["main"] }, 300);
     expect(onMain.map(({ key, unit }) => [key, unit])).toEqual([
       ["cpu", "percent"],
       ["memory", "MB"],
@@ -125,13 +125,13 @@ describe.each(testDatabaseTargets())("custom metric trends on $name", ({ target 
     expect(counter.statements).toBe(3);
 
     const { client: single, counter: singleCounter } = countingClient(database.prisma);
-    expect(await findMetricTrends(single, { ...scope, branch: "feature" }, 300)).toHaveLength(3);
+    expect(await findMetricTrends(single, { ...scope, branches: ["feature"] }, 300)).toHaveLength(3);
     expect(singleCounter.statements).toBe(3);
   });
 
   it("reads only the keys when the history has no custom metric", async () => {
     const { client, counter } = countingClient(database.prisma);
-    expect(await findMetricTrends(client, { ...scope, branch: "nowhere" }, 300)).toEqual([]);
+    expect(await findMetricTrends(client, { ...scope, branches: ["nowhere"] }, 300)).toEqual([]);
     expect(counter.statements).toBe(1);
   });
 });

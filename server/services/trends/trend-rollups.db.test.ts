@@ -111,7 +111,7 @@ describe.each(testDatabaseTargets())("trend rollups on $name", ({ target }) => {
       select: { runId: true, startedAt: true, p95Ms: true, requests: true, failures: true, histogram: true },
     });
 
-  const aggregateScope = (projectId: string): HistoryScope => ({ projectId, endpointId: null, since: null, branch: null, label: null, tool: null });
+  const aggregateScope = (projectId: string): HistoryScope => ({ projectId, endpointId: null, since: null, branches: null, label: null, tool: null });
 
   async function expectBucketsMatchRaw(projectId: string) {
     const rows = await rawRows(projectId);
@@ -223,7 +223,7 @@ describe.each(testDatabaseTargets())("trend rollups on $name", ({ target }) => {
     const slug = uniqueSlug("rollups-page");
     const { projectId, runIds } = await uploadHistory(slug, TIMES);
     await refreshRollups(database.prisma, projectId);
-    const query = { projectSlug: slug, endpoint: "_all", branch: null, label: null, range: "all" as const };
+    const query = { projectSlug: slug, endpoint: "_all", branches: ["all"], label: null, range: "all" as const };
 
     const runLevel = await getEndpointTrends(database.prisma, query);
     expect(runLevel.buckets).toBeNull();

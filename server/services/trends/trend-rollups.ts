@@ -26,6 +26,7 @@ import type { HistogramBucket } from "../../domain/run";
 import { Prisma } from "../../generated/prisma/client";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ReadDb } from "../../db";
+import { branchCondition } from "./endpoint-page";
 import type { HistoryScope } from "./endpoint-page";
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -226,7 +227,7 @@ export function seriesCondition(scope: HistoryScope, alias: "t" | "r"): Prisma.S
   const column = (name: keyof typeof columns) => Prisma.raw(columns[name]);
   return Prisma.sql`${column("project")} = ${scope.projectId}
     AND ${scope.endpointId === null ? Prisma.sql`${column("endpoint")} IS NULL` : Prisma.sql`${column("endpoint")} = ${scope.endpointId}`}
-    ${scope.branch !== null ? Prisma.sql`AND ${column("branch")} = ${scope.branch}` : Prisma.empty}
+    ${branchCondition(column("branch"), scope.branches)}
     ${scope.label !== null ? Prisma.sql`AND ${column("label")} = ${scope.label}` : Prisma.empty}
     ${scope.tool !== null ? Prisma.sql`AND ${column("tool")} = ${scope.tool}` : Prisma.empty}
     ${scope.testbed !== undefined ? Prisma.sql`AND ${column("testbed")} IS NOT DISTINCT FROM ${scope.testbed.name}` : Prisma.empty}`;
