@@ -14,7 +14,11 @@ export const WRITES_SCREENSHOTS = process.env.E2E_SCREENSHOTS === "1";
 export const SCREENSHOT_DIR = "e2e/screenshots";
 
 /** Writes e2e/screenshots/<name>.png with E2E_SCREENSHOTS=1: a page whole (or only its viewport), or one element. */
-export async function lookAt(target: Page | Locator, name: string, options: { viewportOnly?: boolean } = {}): Promise<void> {
+export async function lookAt(
+  target: Page | Locator,
+  name: string,
+  options: { viewportOnly?: boolean } = {},
+): Promise<void> {
   if (!WRITES_SCREENSHOTS) return;
   const path = `${SCREENSHOT_DIR}/${name}.png`;
   if ("goto" in target) await target.screenshot({ path, fullPage: !options.viewportOnly });
@@ -40,7 +44,8 @@ export async function copyWith(button: Locator): Promise<string> {
  * after the first measure (CI once read 744 px of overflow at 375 px before it had).
  */
 export async function expectNoSidewaysScroll(page: Page, what = "the page"): Promise<void> {
-  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = () =>
+    page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   await expect
     .poll(overflow, { message: `${what} scrolls sideways at ${page.viewportSize()?.width} px` })
     .toBeLessThanOrEqual(0);
@@ -65,7 +70,10 @@ export async function uploadRun(
   headers: Record<string, string> = {},
 ) {
   const params = new URLSearchParams(query);
-  return postUpload(request, `/api/v1/projects/${slug}/runs?${params}`, { data: body, headers: { "Content-Type": "application/octet-stream", ...headers } });
+  return postUpload(request, `/api/v1/projects/${slug}/runs?${params}`, {
+    data: body,
+    headers: { "Content-Type": "application/octet-stream", ...headers },
+  });
 }
 
 type UploadAnswer = { id: string; url: string; format: string; endpoints: string[]; run: any };
@@ -78,7 +86,11 @@ type UploadAnswer = { id: string; url: string; format: string; endpoints: string
 async function postUpload(
   request: APIRequestContext,
   url: string,
-  options: { data?: Buffer | string; multipart?: Record<string, { name: string; mimeType: string; buffer: Buffer }>; headers?: Record<string, string> },
+  options: {
+    data?: Buffer | string;
+    multipart?: Record<string, { name: string; mimeType: string; buffer: Buffer }>;
+    headers?: Record<string, string>;
+  },
 ): Promise<UploadAnswer> {
   const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Idempotency-Key": randomUUID(), ...options.headers };
   const send = () => request.post(url, { ...options, headers });
@@ -86,7 +98,8 @@ async function postUpload(
     if (!/ECONNRESET|socket hang up/.test(error.message)) throw error;
     return send();
   });
-  if (response.status() !== 201 && response.status() !== 200) throw new Error(`upload failed: ${response.status()} ${await response.text()}`);
+  if (response.status() !== 201 && response.status() !== 200)
+    throw new Error(`upload failed: ${response.status()} ${await response.text()}`);
   return (await response.json()) as UploadAnswer;
 }
 
@@ -104,15 +117,55 @@ export async function uploadFiles(
   return postUpload(request, `/api/v1/projects/${slug}/runs?${params}`, { multipart });
 }
 
-export const GHZ_METHODS = ["GetListing", "ListListings", "SearchListings", "CheckStockAvailability", "GetAllCategories"];
+/**
+ * A Benchtrack JSON run of GetListing labelled nightly, `hour` hours into 2026-11-01 on `branch` (a pull
+ * request's with `pullRequest`): p95 as given, p50, p90 and p99 in proportion to it.
+ */
+export function nightlyGetListing(
+  hour: number,
+  p95: number,
+  branch: string,
+  pullRequest: number | null,
+  throughput = 100,
+): string {
+  return JSON.stringify({
+    schema: "benchtrack/v1",
+    tool: "custom-loadtester",
+    label: "nightly",
+    startedAt: new Date(Date.UTC(2026, 10, 1, hour)).toISOString(),
+    environment: { git: { branch, commit: `${branch === "main" ? "aa" : "bb"}${hour}f00dcafe`, pullRequest } },
+    endpoints: [
+      {
+        name: "GetListing",
+        requests: 1000,
+        failures: 0,
+        throughput,
+        latency: { unit: "ms", p50: p95 / 2, p90: p95 * 0.9, p95, p99: p95 * 1.4 },
+      },
+    ],
+  });
+}
+
+export const GHZ_METHODS = [
+  "GetListing",
+  "ListListings",
+  "SearchListings",
+  "CheckStockAvailability",
+  "GetAllCategories",
+];
 
 /** The five ghz reports of one round, as one run. */
 export function ghzRound(variant: "baseline" | "managedasync", round: 1 | 2 | 3): Record<string, Buffer> {
-  return Object.fromEntries(GHZ_METHODS.map((method) => [`${method}.json`, fixture(`ghz/${variant}/round${round}/${method}.json`)]));
+  return Object.fromEntries(
+    GHZ_METHODS.map((method) => [`${method}.json`, fixture(`ghz/${variant}/round${round}/${method}.json`)]),
+  );
 }
 
 /** The CI step (scripts/ci/benchtrack-pr.mjs) as GitHub Actions runs it, with `env` only, in `cwd`: its exit code and output. */
-export async function runGithubPrStep(env: Record<string, string>, cwd: string): Promise<{ code: number | null; output: string }> {
+export async function runGithubPrStep(
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; output: string }> {
   const script = path.resolve(import.meta.dirname, "../scripts/ci/benchtrack-pr.mjs");
   const child = spawn(process.execPath, [script, "github"], { env: { NODE_ENV: "test", ...env }, cwd });
   let output = "";

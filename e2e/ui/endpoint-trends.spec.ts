@@ -1,7 +1,16 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { formatMs } from "../../server/domain/format";
-import { fixture, ghzRound, lookAt, uniqueSlug, uploadFiles, uploadRun, expectNoSidewaysScroll } from "../helpers";
+import {
+  fixture,
+  ghzRound,
+  lookAt,
+  nightlyGetListing,
+  uniqueSlug,
+  uploadFiles,
+  uploadRun,
+  expectNoSidewaysScroll,
+} from "../helpers";
 
 /**
  * The per-endpoint trend page on real ghz reports: rounds 1-3 of baseline, then of ManagedAsync, one
@@ -121,7 +130,9 @@ test.describe("endpoint trends page", () => {
     );
     await page.getByLabel("Branch", { exact: true }).selectOption("all");
     await expect(page).toHaveURL(/[?&]branch=all(&|$)/);
-    await expect(page.getByTestId("trend-branch-note")).toContainText("Showing every branch's runs as one series, as asked");
+    await expect(page.getByTestId("trend-branch-note")).toContainText(
+      "Showing every branch's runs as one series, as asked",
+    );
     await expect(page.getByTestId("trend-count")).toHaveText("Showing all 6 runs");
 
     await page.getByLabel("Label").selectOption("ManagedAsync");
@@ -251,7 +262,11 @@ test.describe("endpoint trends page", () => {
 
 test("gRPC and HTTP endpoints of one name are two endpoints, each with its own page", async ({ page, request }) => {
   const shared = uniqueSlug("protocols");
-  await uploadFiles(request, shared, ghzRound("baseline", 1), { label: "nightly", branch: "main", started_at: "2026-11-01T09:00:00Z" });
+  await uploadFiles(request, shared, ghzRound("baseline", 1), {
+    label: "nightly",
+    branch: "main",
+    started_at: "2026-11-01T09:00:00Z",
+  });
   const locust = ["locust_stats.csv", "locust_stats_history.csv", "locust_failures.csv", "locust_exceptions.csv"];
   await uploadFiles(
     request,
@@ -287,29 +302,11 @@ test.describe("a branch over main, with main's noise band", () => {
   const MAIN_P95 = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3];
   const BRANCH_P95 = [26.2, 25.8, 26.5];
 
-  function benchtrackDocument(hour: number, p95: number, branch: string, pullRequest: number | null) {
-    return JSON.stringify({
-      schema: "benchtrack/v1",
-      tool: "custom-loadtester",
-      label: "nightly",
-      startedAt: new Date(Date.UTC(2026, 10, 1, hour)).toISOString(),
-      environment: { git: { branch, commit: `${branch === "main" ? "aa" : "bb"}${hour}f00dcafe`, pullRequest } },
-      endpoints: [
-        {
-          name: "GetListing",
-          requests: 1000,
-          failures: 0,
-          throughput: 100,
-          latency: { unit: "ms", p50: p95 / 2, p90: p95 * 0.9, p95, p99: p95 * 1.4 },
-        },
-      ],
-    });
-  }
-
   test.beforeAll(async ({ request }) => {
-    for (const [i, p95] of MAIN_P95.entries()) await uploadRun(request, overlaySlug, benchtrackDocument(i * 12, p95, "main", null));
+    for (const [i, p95] of MAIN_P95.entries())
+      await uploadRun(request, overlaySlug, nightlyGetListing(i * 12, p95, "main", null));
     for (const [i, p95] of BRANCH_P95.entries()) {
-      await uploadRun(request, overlaySlug, benchtrackDocument((5 + i) * 12 + 6, p95, "feature/cache", 12));
+      await uploadRun(request, overlaySlug, nightlyGetListing((5 + i) * 12 + 6, p95, "feature/cache", 12));
     }
   });
 
@@ -329,7 +326,9 @@ test.describe("a branch over main, with main's noise band", () => {
 
     // A PR reads the same runs; on the run axis they sit after main's runs #6, #7 and #8.
     await select.selectOption({ label: "PR #12" });
-    await expect(page.getByTestId("trend-overlay-caption")).toHaveText("PR #12's last 3 runs are above main's p95 noise band.");
+    await expect(page.getByTestId("trend-overlay-caption")).toHaveText(
+      "PR #12's last 3 runs are above main's p95 noise band.",
+    );
     await page.getByRole("group", { name: "X axis" }).getByRole("button", { name: "Run order" }).click();
     await expect.poll(() => linePathCount(page, "latency-chart", "overlayP95Ms")).toBeGreaterThan(0);
   });
@@ -339,7 +338,9 @@ test.describe("a branch over main, with main's noise band", () => {
       { width: 1440, height: 900 },
       { width: 375, height: 812 },
     ]) {
-      test(`overlay, ${colorScheme} at ${viewport.width} px: drawn, and the page never scrolls sideways`, async ({ page }) => {
+      test(`overlay, ${colorScheme} at ${viewport.width} px: drawn, and the page never scrolls sideways`, async ({
+        page,
+      }) => {
         await page.setViewportSize(viewport);
         await page.emulateMedia({ colorScheme });
         await page.goto(`/projects/${overlaySlug}/endpoints/GetListing?overlay=branch%3Afeature%2Fcache`);

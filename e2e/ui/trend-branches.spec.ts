@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { expectNoSidewaysScroll, lookAt, uniqueSlug, uploadRun } from "../helpers";
+import { expectNoSidewaysScroll, lookAt, nightlyGetListing, uniqueSlug, uploadRun } from "../helpers";
 
 /**
  * Branches on the trend page (docs/trends.md, "Branches"): a project with main and a pull request's
@@ -13,33 +13,19 @@ const MAIN_P95 = [20.1, 19.8, 20.4, 19.9, 20.2, 20.0, 19.7, 20.3];
 const BRANCH_P95 = [26.2, 25.8, 26.5, 26.1];
 const branchRunIds: string[] = [];
 
-function benchtrackDocument(hour: number, p95: number, branch: string, pullRequest: number | null) {
-  return JSON.stringify({
-    schema: "benchtrack/v1",
-    tool: "custom-loadtester",
-    label: "nightly",
-    startedAt: new Date(Date.UTC(2026, 10, 1, hour)).toISOString(),
-    environment: { git: { branch, commit: `${branch === "main" ? "aa" : "bb"}${hour}f00dcafe`, pullRequest } },
-    endpoints: [
-      {
-        name: "GetListing",
-        requests: 1000,
-        failures: 0,
-        throughput: 100 - p95,
-        latency: { unit: "ms", p50: p95 / 2, p90: p95 * 0.9, p95, p99: p95 * 1.4 },
-      },
-    ],
-  });
-}
-
 async function linePathCount(page: Page, dataKey: string): Promise<number> {
   return page.locator(`[data-testid="latency-chart"] .trend-line-${dataKey} path.recharts-line-curve`).count();
 }
 
 test.beforeAll(async ({ request }) => {
-  for (const [i, p95] of MAIN_P95.entries()) await uploadRun(request, slug, benchtrackDocument(i * 12, p95, "main", null));
+  for (const [i, p95] of MAIN_P95.entries())
+    await uploadRun(request, slug, nightlyGetListing(i * 12, p95, "main", null, 100 - p95));
   for (const [i, p95] of BRANCH_P95.entries()) {
-    const answer = await uploadRun(request, slug, benchtrackDocument((4 + i) * 12 + 6, p95, "feature/cache", 12));
+    const answer = await uploadRun(
+      request,
+      slug,
+      nightlyGetListing((4 + i) * 12 + 6, p95, "feature/cache", 12, 100 - p95),
+    );
     branchRunIds.push(answer.id);
   }
 });
@@ -54,7 +40,9 @@ test("main and a PR branch: main alone by default, with its band and the gate's 
   const threshold = page.locator('[data-testid="latency-chart"] .trend-threshold');
   await expect(threshold).toHaveCount(1);
   await expect(page.getByTestId("latency-chart").getByText("gate: p95 +5% = 21.1 ms")).toBeVisible();
-  await expect(page.getByTestId("trend-gate-threshold")).toContainText("(8 runs, 20.1 ms) + the project's minimum effect of 5% = 21.1 ms");
+  await expect(page.getByTestId("trend-gate-threshold")).toContainText(
+    "(8 runs, 20.1 ms) + the project's minimum effect of 5% = 21.1 ms",
+  );
   await expect(page.getByTestId("trend-band-legend")).toContainText("main's p95 noise band");
 });
 
@@ -64,7 +52,10 @@ test("choosing both branches draws two labelled lines, one per branch, and the U
   await expect(page).toHaveURL(/[?&]branch=main&branch=feature%2Fcache(&|$)/);
   await expect(page.getByTestId("trend-count")).toHaveText("Showing all 12 runs");
   await expect(page.getByTestId("trend-branch-note")).toContainText("One line per branch: main, feature/cache.");
-  await expect(page.getByTestId("trend-branch-legend-item")).toHaveText(["main (8 runs drawn)", "feature/cache (4 runs drawn)"]);
+  await expect(page.getByTestId("trend-branch-legend-item")).toHaveText([
+    "main (8 runs drawn)",
+    "feature/cache (4 runs drawn)",
+  ]);
   // p95 per branch by default: two lines, no mixed one; no band or threshold (they belong to main alone).
   await expect.poll(() => linePathCount(page, "b0_p95Ms")).toBe(1);
   await expect.poll(() => linePathCount(page, "b1_p95Ms")).toBe(1);
@@ -104,5 +95,8 @@ test("from a PR run's page, an endpoint's trend shows that run's branch", async 
   // One step to see it beside main.
   await page.getByRole("link", { name: "feature/cache and main" }).click();
   await expect(page).toHaveURL(/[?&]branch=feature%2Fcache&branch=main$/);
-  await expect(page.getByTestId("trend-branch-legend-item")).toHaveText(["feature/cache (4 runs drawn)", "main (8 runs drawn)"]);
+  await expect(page.getByTestId("trend-branch-legend-item")).toHaveText([
+    "feature/cache (4 runs drawn)",
+    "main (8 runs drawn)",
+  ]);
 });
