@@ -120,8 +120,11 @@ describe("the CI verdict on the bundled real rounds", () => {
 
   it("keeps gRPC GetListing (ghz) and HTTP GetListing (Locust) as two endpoints, each with its own trend", async () => {
     const caller = createCaller({ db: await getDb() });
-    const grpc = await caller.endpoint.trends({ project: slug, endpoint: "GetListing", protocol: "grpc" });
-    const http = await caller.endpoint.trends({ project: slug, endpoint: "GetListing", protocol: "http" });
+    // Every run of each: the 3 baseline runs on main and the 3 ManagedAsync rounds on the PR branch.
+    const grpc = await caller.endpoint.trends({ project: slug, endpoint: "GetListing", protocol: "grpc", branch: ["all"] });
+    const http = await caller.endpoint.trends({ project: slug, endpoint: "GetListing", protocol: "http", branch: ["all"] });
+    // By default a trend draws the default branch alone.
+    expect((await caller.endpoint.trends({ project: slug, endpoint: "GetListing", protocol: "grpc" })).totalRuns).toBe(3);
     expect(grpc.endpoint.protocol).toBe("grpc");
     expect(http.endpoint.protocol).toBe("http");
     expect(grpc.tool).toBe("ghz");
