@@ -139,7 +139,10 @@ test.describe("endpoint trends page", () => {
     await expect(page).toHaveURL(/[?&]label=ManagedAsync(&|$)/);
     await expect(page.getByTestId("trend-count")).toHaveText("Showing all 3 runs");
     await page.getByLabel("Label").selectOption("baseline");
+    // Each choice is a navigation: the next is made on the URL the last one left.
+    await expect(page).toHaveURL(/[?&]label=baseline(&|$)/);
     await page.getByLabel("Branch", { exact: true }).selectOption("feature/managed-async");
+    await expect(page).toHaveURL(/[?&]branch=feature%2Fmanaged-async(&|$)/);
     await expect(page.getByText("No runs match these filters")).toBeVisible();
     await page.getByRole("link", { name: "Clear the filters" }).click();
     await expect(page.getByTestId("trend-count")).toHaveText("Showing all 3 runs");
