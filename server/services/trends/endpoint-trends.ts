@@ -143,9 +143,17 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
   const selection = selectFromCandidates(candidates, history.total, maxPoints);
   const latestKept = candidates.filter(({ order }) => order > history.total - LATEST_RUNS).reverse();
 
+  // The default branch alone is the series the gate judges: its threshold, over the baseline a next run
+  // after the latest would be judged against, is read beside the 2nd read (it needs only the latest run's id).
+  const latestRunId = latestKept[0]?.row.runId;
+  const isGated = overlayTarget === null && isDefaultBranchOnly(branches, project.defaultBranch) && latestRunId !== undefined;
+
   // 2nd read: whole rows, with the run's label/branch/commit, of the drawn and the latest runs only.
   const drawn = [...new Map([...selection.kept, ...latestKept].map(({ row }) => [row.id, { id: row.id, runId: row.runId }])).values()];
-  const full = cached ? await cachedTrendRows(db, drawn) : await readTrendRows(db, drawn.map(({ id }) => id));
+  const [full, threshold] = await Promise.all([
+    cached ? cachedTrendRows(db, drawn) : readTrendRows(db, drawn.map(({ id }) => id)),
+    isGated ? readGateThreshold(db, project, endpointId, page.endpoint.protocol === BENCHMARK_PROTOCOL, latestRunId) : null,
+  ]);
   const withFullRows = (kept: readonly { row: CandidateRow; order: number }[]) =>
     toTrendPoints(
       kept.flatMap(({ row, order }) => {
@@ -158,6 +166,7 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
 
   const markers = placeMarkers(markerSources.markers, history.rows);
   const drawnOrders = new Set(points.map((point) => point.order));
+  const baseRuns = candidates.map(({ row, order }) => ({ runId: row.runId, order, time: row.startedAt.getTime(), p95Ms: row.p95Ms }));
 
   // The band is learnt from the base runs read (every run of a short history; of a long one, its
   // preselected candidates, whose latest LATEST_RUNS and marked runs, changes included, are always there).
@@ -167,27 +176,15 @@ export async function getEndpointTrends(db: ReadDb, query: EndpointTrendsQuery) 
         { projectId: project.id, endpointId, since: scope.since, label: query.label, tool: scope.tool, ...(scope.testbed ? { testbed: scope.testbed } : {}) },
         overlayTarget,
         overlayBaseBranch(branches, project.defaultBranch),
-        candidates.map(({ row, order }) => ({ runId: row.runId, order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
+        baseRuns,
         drawnOrders,
         markerSources.bandRegimeStarts,
       )
     : null;
 
-  // The default branch alone: the series the gate judges, drawn with its p95 noise band (learnt as the
-  // overlay's) and the gate's threshold over the baseline a next run would be judged against.
-  const isGated = overlay === null && isDefaultBranchOnly(branches, project.defaultBranch) && latest.length > 0;
-  const gate = isGated
-    ? {
-        band: drawnBand(
-          learnBaseBands(
-            candidates.map(({ row, order }) => ({ runId: row.runId, order, time: row.startedAt.getTime(), p95Ms: row.p95Ms })),
-            drawnOrders,
-            markerSources.bandRegimeStarts,
-          ),
-          drawnOrders,
-        ),
-        threshold: await readGateThreshold(db, project, endpointId, page.endpoint.protocol === BENCHMARK_PROTOCOL, latest[0]!.runId),
-      }
+  // The gated series is drawn with its p95 noise band, learnt as the overlay's.
+  const gate = threshold
+    ? { band: drawnBand(learnBaseBands(baseRuns, drawnOrders, markerSources.bandRegimeStarts), drawnOrders), threshold }
     : null;
 
   return {
