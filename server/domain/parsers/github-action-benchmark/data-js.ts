@@ -41,6 +41,18 @@ const entrySchema = z.object({
   benches: z.array(z.unknown()).min(1, "expected at least one benchmark"),
 });
 
+/**
+ * The whole file's shape in one schema, for the API's documentation (OpenAPI); the reader below validates
+ * the same rules a part at a time, so each refusal names its entry's path.
+ */
+export const githubActionBenchmarkDataSchema = dataSchema
+  .extend({
+    entries: z
+      .record(z.string(), z.array(entrySchema.extend({ benches: z.array(benchSchema).min(1) })))
+      .describe("Each suite (the action's `name:` input) with its entries, oldest first: one per commit measured."),
+  })
+  .describe("github-action-benchmark's data.js object (`window.BENCHMARK_DATA = ` stripped) or data.json.");
+
 /** One entry of the history: a commit the action measured, as a run. */
 export interface GabHistoryEntry {
   /** The suite (the entries key): the run's label. */

@@ -7,9 +7,9 @@ import { FULL_PRECISION, type FormatDescriptor, type ToolDescriptor } from "../t
 import { parseCustomBiggerIsBetter, parseCustomSmallerIsBetter } from "./custom-json";
 
 export { GAB_TOOL } from "./custom-json";
-export { MAX_HISTORY_ENTRIES, parseGithubActionBenchmarkData, stripDataJsPrefix, withPath } from "./data-js";
+export { githubActionBenchmarkDataSchema, MAX_HISTORY_ENTRIES, parseGithubActionBenchmarkData, stripDataJsPrefix, withPath } from "./data-js";
 export type { GabHistory, GabHistoryEntry } from "./data-js";
-export { benchResultOf, GAB_TOOL_DIRECTIONS, isOperationRate, timeUnitOf } from "./benches";
+export { benchResultOf, customBenchesSchema, GAB_TOOL_DIRECTIONS, isOperationRate, timeUnitOf } from "./benches";
 
 const KEEPS =
   "one benchmark per entry, named as written: a time per operation (ns/iter, ns/op, us, ms, msec…) as its mean time per operation, an operation rate (ops/sec, iter/sec, Hz) as ops/s and 1000 / ops/s, any other unit (MiB/s, Percent, Megabytes) as a custom metric under its unit; each judged in the direction the format names";
