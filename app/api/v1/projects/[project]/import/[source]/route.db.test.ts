@@ -10,6 +10,7 @@ import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
 import { GET as getRun } from "../../runs/[id]/route";
 import { GET as listRuns, POST as uploadRun } from "../../runs/route";
+import { PUT as putWebhook } from "../../webhook/route";
 import { POST as importHistory } from "./route";
 
 // History imports through the API (real handlers, the database the environment names: PGlite, or
@@ -129,6 +130,34 @@ describe("POST /api/v1/projects/:p/import/github-action-benchmark", () => {
     const stored = (await (await call(getRun, `/api/v1/projects/${slug}/runs/${run!.id}`, { project: slug, id: run!.id })).json()) as Json;
     expect(stored.environment.testbed).toBe("gha-ubuntu");
     expect(stored.endpoints.find((endpoint: Json) => endpoint.name === "BenchmarkNewRawMessage__subject_and_long_body").latency.mean).toBeCloseTo(5833e-6, 12);
+  });
+});
+
+describe("change-point detection over an imported history", () => {
+  it("records the step in old history (a regression and its incident) as uploads in date order would, and sends no webhook for it", async () => {
+    const slug = uniqueSlug("import-step");
+    await createProjectThroughApi(slug);
+    const hook = await call(putWebhook, `/api/v1/projects/${slug}/webhook`, { project: slug }, { method: "PUT", body: JSON.stringify({ url: "https://hooks.example.com/x" }) });
+    expect(hook.status).toBe(200);
+    // A test input, not an example file: 30 nightly entries of one suite, the parse time doubling at the 16th.
+    const day = 86_400_000;
+    const entries = Array.from({ length: 30 }, (_, index) => ({
+      commit: { id: (0xabc0000 + index).toString(16).padStart(12, "0"), message: `commit ${index}`, timestamp: new Date(Date.UTC(2025, 0, 1) + index * day).toISOString() },
+      date: Date.UTC(2025, 0, 1, 3) + index * day,
+      tool: "customSmallerIsBetter",
+      benches: [{ name: "parse", unit: "ms", value: (index < 15 ? 10 : 20) + ((index * 7) % 5) * 0.05 }],
+    }));
+    const response = await post(slug, "github-action-benchmark", `window.BENCHMARK_DATA = ${JSON.stringify({ lastUpdate: 0, repoUrl: "https://example.com/x", entries: { Nightly: entries } })}`);
+    expect(response.status).toBe(201);
+    const answer = (await response.json()) as Json;
+
+    await runQueuedJobsNow();
+    const { prisma } = await getDatabase();
+    const project = await prisma.project.findUniqueOrThrow({ where: { slug } });
+    const regressions = await prisma.change.findMany({ where: { projectId: project.id, kind: "regression" }, select: { firstRunId: true } });
+    expect(regressions.map((change) => change.firstRunId)).toEqual([answer.runs[15].id]);
+    expect(await prisma.incident.count({ where: { projectId: project.id } })).toBe(1);
+    expect(await prisma.webhookDelivery.count({ where: { projectId: project.id } })).toBe(0);
   });
 });
 
