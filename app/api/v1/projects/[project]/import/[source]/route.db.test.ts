@@ -214,4 +214,25 @@ describe("a BMF upload judged by the CI gate in its measure's direction", () => 
     expect(rose.outcome, rose.reasons.join("\n")).not.toBe("fail");
     expect(rose.comparison.regressions).toEqual([]);
   });
+
+  it("fails a customBiggerIsBetter MiB/s that fell (no time per operation: gated on its one directed metric)", async () => {
+    const slug = uniqueSlug("custom-bigger");
+    // The benches of the real azure-storage-fuse entries, their MiB/s as written, then the same run at half the bandwidth.
+    const [first, second] = JSON.parse(stripDataJsPrefix(example("azure-storage-fuse.data.js"))).entries.Benchmark.map((entry: Json) => entry.benches as Json[]);
+    const send = async (benches: Json[], commit: string) => {
+      const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
+        method: "POST",
+        body: JSON.stringify(benches),
+        query: { branch: "main", commit, label: "Benchmark", format: "customBiggerIsBetter" },
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      return (await response.json()) as Json;
+    };
+    for (let index = 0; index < 8; index++) await send(index % 2 === 0 ? first! : second!, `ab${index}cdef01`);
+    const halved = first!.map((bench: Json) => (bench.name === "sequential_write" ? { ...bench, value: bench.value / 2 } : bench));
+    const answer = await send(halved, "ffeeddccbb");
+    expect(answer.format).toBe("custom-bigger-is-better");
+    expect(answer.outcome, answer.reasons.join("\n")).toBe("fail");
+    expect(answer.comparison.regressions.map((regression: Json) => [regression.endpoint, regression.metric])).toEqual([["sequential_write", "metrics.MiB/s"]]);
+  });
 });
