@@ -168,6 +168,9 @@ const BENCHMARK_FORMAT_IDS = [
   "benchmarkdotnet-json",
   "cachegrind",
   "callgrind",
+  "custom-smaller-is-better",
+  "custom-bigger-is-better",
+  "bencher-bmf",
 ] as const;
 
 export const FORMAT_IDS = [...LOAD_FORMAT_IDS, ...BENCHMARK_FORMAT_IDS] as const;

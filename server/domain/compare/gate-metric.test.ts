@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseBenchtrack } from "../parsers/benchtrack/benchtrack";
 import type { EndpointResult } from "../run";
+import { benchmarkResult } from "../parsers/benchmark";
 import { chooseGateMetric } from "./gate-metric";
 
 const result = (requests: number, latency: Record<string, number>, metrics: Record<string, unknown> = {}): EndpointResult =>
@@ -36,5 +37,18 @@ describe("chooseGateMetric", () => {
     expect(chooseGateMetric("p99", [result(50, full)])).toMatchObject({ metric: { name: "p99" }, why: "p99 (the project's gate metric)" });
     const custom = chooseGateMetric("metrics.cpu", [result(50, full, { cpu: { value: 40, unit: "%", better: "lower" } })]);
     expect(custom.metric).toMatchObject({ name: "metrics.cpu", unit: "%", better: "lower" });
+  });
+
+  it("auto: a benchmark with no time is gated on its one metric with a direction (a custom MiB/s), and on none when it has two", () => {
+    const bandwidth = (value: number, extra: Record<string, { value: number; unit: string; better: "lower" | "higher" | null }> = {}) =>
+      benchmarkResult({ name: "sequential_write", metrics: { "MiB/s": { value, unit: "MiB/s", better: "higher" }, ...extra } });
+    expect(chooseGateMetric("auto", [bandwidth(1792), bandwidth(900)])).toMatchObject({
+      metric: { name: "metrics.MiB/s", better: "higher" },
+      why: "metrics.MiB/s (auto: a benchmark measured without time is gated on its one metric with a direction)",
+    });
+    // A figure without a direction is shown, never judged: it does not compete.
+    expect(chooseGateMetric("auto", [bandwidth(1792, { note: { value: 1, unit: "x", better: null } })]).metric.name).toBe("metrics.MiB/s");
+    // Two directed figures: no one of them is the benchmark's, so the gate stays on the mean (inconclusive without one).
+    expect(chooseGateMetric("auto", [bandwidth(1792, { "B/op": { value: 8, unit: "B/op", better: "lower" } })]).metric.name).toBe("mean");
   });
 });

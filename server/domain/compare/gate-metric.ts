@@ -47,6 +47,16 @@ export function chooseGateMetric(setting: string, results: readonly (EndpointRes
         }),
       );
       if (counted) return { metric: counted, why: `${counted.name} (auto: a benchmark measured without time is gated on its exact count)` };
+      // Else on the one figure with a direction every run reports (a github-action-benchmark custom value in
+      // MiB/s, a BMF measure): the direction the tool was told is the only judgement there is to make.
+      const directed = customMetricsOf(present.map((result) => result.metrics)).filter((spec) =>
+        present.every((result) => {
+          const metric = result.metrics[spec.name.slice("metrics.".length)];
+          return metric !== undefined && metric.better !== null;
+        }),
+      );
+      const [only] = directed;
+      if (only && directed.length === 1) return { metric: only, why: `${only.name} (auto: a benchmark measured without time is gated on its one metric with a direction)` };
     }
     // A benchmark's samples are repetitions of the whole operation, not requests: its tail percentiles
     // are the slowest repetitions, not a tail users feel. The mean time per operation is what it measures.

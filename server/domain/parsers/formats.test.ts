@@ -47,9 +47,15 @@ describe("the format registry", () => {
       "criterion",
       "benchmarkdotnet",
       "valgrind",
+      "github-action-benchmark",
+      "bencher",
       "benchtrack",
     ]);
     expect(resolveFormatName("valgrind")).toEqual(["cachegrind", "callgrind"]);
+    // github-action-benchmark's own `tool:` names, in its camel case.
+    expect(resolveFormatName("customBiggerIsBetter")).toEqual(["custom-bigger-is-better"]);
+    expect(resolveFormatName("customSmallerIsBetter")).toEqual(["custom-smaller-is-better"]);
+    expect(resolveFormatName("bmf")).toEqual(["bencher-bmf"]);
     expect(resolveFormatName("iai-callgrind")).toEqual(["callgrind"]);
   });
 

@@ -36,6 +36,10 @@ const LEGACY_ALIASES: Readonly<Record<string, readonly FormatId[]>> = {
   "cachegrind-out": ["cachegrind"],
   "callgrind-out": ["callgrind"],
   "iai-callgrind": ["callgrind"],
+  // github-action-benchmark's `tool:` names for its custom JSON, and Bencher's name for its format.
+  customsmallerisbetter: ["custom-smaller-is-better"],
+  custombiggerisbetter: ["custom-bigger-is-better"],
+  bmf: ["bencher-bmf"],
 };
 
 /** Every name `?format=` accepts: the tools, then each format id, then the older aliases. */

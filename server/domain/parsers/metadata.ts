@@ -7,12 +7,11 @@ import { z } from "zod";
 import { LOAD_LEVEL_KEYS, isLoadLevelKey } from "../capacity/load-level";
 import { InputError } from "../input-error";
 import type { EndpointResult, ParsedRun } from "../run";
+import { commitShaSchema } from "./commit-sha";
 import { FORMATS } from "./formats";
 import { MAX_INT32 } from "./validate";
 import { parseWire } from "./wire";
 
-/** A Git commit SHA as `commit` and `base_commit` take it: one rule for both (a merge-base is found by its prefix). */
-const commitShaSchema = z.string().regex(/^[0-9a-fA-F]{7,64}$/, "expected a commit SHA (7 to 64 hex digits)");
 
 export const runMetadataSchema = z
   .object({

@@ -113,12 +113,17 @@ describe("every stored latency statistic of every fixture agrees with its format
   it("reads statistics from every format that has fixtures", () => {
     const formats = new Set(statistics.map((s) => s.format));
     // vegeta-hist and Valgrind's files (instruction counts) hold no latency statistic; JMeter could not run
-    // and benchtrack/v1 is no tool's output (fixtures README).
+    // and benchtrack/v1 is no tool's output (fixtures README); github-action-benchmark's and Bencher's
+    // formats restate numbers another tool measured (full precision, as written) and keep their examples
+    // beside their parsers (github-action-benchmark/examples, bencher/examples).
     const withoutStatistics = FORMAT_IDS.filter((format) => !formats.has(format));
     expect(withoutStatistics.sort()).toEqual([
+      "bencher-bmf",
       "benchtrack",
       "cachegrind",
       "callgrind",
+      "custom-bigger-is-better",
+      "custom-smaller-is-better",
       "jmeter-csv",
       "jmeter-xml",
       "vegeta-hist",

@@ -13,10 +13,12 @@ import { FORMAT_IDS, type FormatId } from "../run";
 import { ARTILLERY_TOOL } from "./artillery";
 import { AUTOCANNON_TOOL } from "./autocannon";
 import { BENCHMARKDOTNET_TOOL } from "./benchmarkdotnet";
+import { BENCHER_TOOL } from "./bencher";
 import { BENCHMARKJS_TOOL } from "./benchmarkjs";
 import { BENCHTRACK_TOOL } from "./benchtrack";
 import { CRITERION_TOOL } from "./criterion";
 import { GHZ_TOOL } from "./ghz";
+import { GITHUB_ACTION_BENCHMARK_TOOL } from "./github-action-benchmark";
 import { GO_BENCH_TOOL } from "./go-bench";
 import { GOOGLE_BENCHMARK_TOOL } from "./google-benchmark";
 import { HEY_TOOL } from "./hey";
@@ -57,6 +59,8 @@ export const TOOLS: readonly ToolDescriptor[] = [
   CRITERION_TOOL,
   BENCHMARKDOTNET_TOOL,
   VALGRIND_TOOL,
+  GITHUB_ACTION_BENCHMARK_TOOL,
+  BENCHER_TOOL,
   BENCHTRACK_TOOL,
 ];
 
@@ -87,6 +91,8 @@ export const DETECTION_ORDER: Readonly<Record<keyof FormatMarkers, readonly Form
     "vitest-bench",
     "criterion-json",
     "benchmarkdotnet-json",
+    // Last: BMF's marker is a shape (benchmark → measure → {value}), not a key of its own.
+    "bencher-bmf",
   ],
   text: [
     "locust-csv",

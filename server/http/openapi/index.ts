@@ -15,6 +15,7 @@ import type { JsonSchema } from "./json-schema";
 import { toJsonSchema } from "./json-schema";
 import { metaResource } from "./meta";
 import { projectsResource } from "./projects";
+import { importsResource } from "./imports";
 import { incidentsResource } from "./incidents";
 import { regressionsResource } from "./regressions";
 import { runsResource } from "./runs";
@@ -44,6 +45,7 @@ export interface OpenApiDocument {
 const RESOURCES: readonly ApiResource[] = [
   projectsResource,
   runsResource,
+  importsResource,
   compareResource,
   slaResource,
   baselinesResource,

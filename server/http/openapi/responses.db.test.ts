@@ -12,6 +12,7 @@ import { GET as getAlertPrecision } from "@/app/api/v1/projects/[project]/incide
 import { GET as listIncidents, PATCH as patchIncidents } from "@/app/api/v1/projects/[project]/incidents/route";
 import { PATCH as patchRegression } from "@/app/api/v1/projects/[project]/regressions/[id]/route";
 import { GET as listRegressions } from "@/app/api/v1/projects/[project]/regressions/route";
+import { POST as importHistory } from "@/app/api/v1/projects/[project]/import/[source]/route";
 import { GET as getProject, PATCH as patchProject } from "@/app/api/v1/projects/[project]/route";
 import { GET as listAnnotations, POST as annotate } from "@/app/api/v1/projects/[project]/runs/[id]/annotations/route";
 import { DELETE as revokeShareLink } from "@/app/api/v1/projects/[project]/share-links/[id]/route";
@@ -147,6 +148,13 @@ describe("every answer the OpenAPI document describes", () => {
     await exercise(listShareLinks, `${api}/share-links`, project);
     const linkId = new URL(link.url).pathname.split("/").pop()!;
     await exercise(revokeShareLink, `${api}/share-links/${linkId}`, { ...project, id: linkId }, { method: "DELETE" });
+  });
+
+  it("history imports (created, then nothing new)", async () => {
+    const dataJs = readFileSync(path.resolve(import.meta.dirname, "../../domain/parsers/github-action-benchmark/examples/go-conventionalcommit.data.js"));
+    const params = { ...project, source: "github-action-benchmark" };
+    await exercise(importHistory, `${api}/import/github-action-benchmark`, params, { method: "POST", body: dataJs });
+    await exercise(importHistory, `${api}/import/github-action-benchmark`, params, { method: "POST", body: dataJs });
   });
 
   it("the machine-readable descriptions", async () => {

@@ -256,6 +256,12 @@ export interface DetectionRequest {
   /** Absent in jobs queued before testbeds were kept: none. */
   testbed?: string | null;
   baseUrl: string;
+  /**
+   * False for runs brought in by a history import (ingest/import-history.ts): the changes in that history
+   * are recorded (regressions, incidents) as if its runs had been uploaded in date order, but no webhook
+   * announces them: they are old news. Absent: true.
+   */
+  notify?: boolean;
 }
 
 /**
@@ -292,6 +298,7 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
       await lockSeries(tx, defaultBranchSeriesKey(series));
       const recorded = await recordChanges(tx, project.id, candidates);
       // One message per incident opened (not per regression): "incident.opened", by the detector.
+      if (request.notify === false) return { ...recorded, deliveries: [] as string[] };
       const opened = await tx.incident.findMany({ where: { id: { in: recorded.incidentsOpened } }, select: { id: true, createdAt: true }, orderBy: { number: "asc" } });
       const deliveries = await queueIncidentNotifications(
         tx,

@@ -7,3 +7,5 @@
 export { filesHash, uploadOfFiles } from "./received-upload";
 export type { ReceivedFile, ReceivedUpload, StoredRaw } from "./received-upload";
 export { authorizeUpload, uploadRun } from "./upload-run";
+export { authorizeImport, importHistory } from "./import-history";
+export type { ImportHistoryRequest } from "./import-history";

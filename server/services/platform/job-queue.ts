@@ -105,7 +105,8 @@ export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];
 
 /** What each job carries. */
 export interface JobData {
-  "detect-regressions": { projectId: string; runId: string; tool: string; label: string | null; testbed?: string | null; baseUrl: string };
+  /** `notify: false` (a history import): regressions and incidents are recorded, no webhook is sent for them. */
+  "detect-regressions": { projectId: string; runId: string; tool: string; label: string | null; testbed?: string | null; baseUrl: string; notify?: boolean };
   "deliver-webhook": { deliveryId: string; projectId: string };
   "redetect-project": { projectId: string };
   "apply-retention": { projectId?: string };

@@ -466,6 +466,24 @@ const FACTS: Record<FormatId, (files: { path: string; text: string }[]) => FileF
       })),
     ),
   }),
+
+  // github-action-benchmark's custom JSON and Bencher's BMF keep their examples beside their parsers (their
+  // unit tests read them), none in these fixtures; were one added, its time per operation is read here.
+  "custom-smaller-is-better": ([file]) => ({
+    benchmarks: (JSON.parse(file!.text) as Json[])
+      .filter((bench) => bench.unit === "ns/iter" || bench.unit === "ns/op")
+      .map((bench) => ({ name: bench.name as string, samples: null, key: "mean", valueMs: (bench.value as number) / 1e6 })),
+  }),
+  "custom-bigger-is-better": ([file]) => ({
+    benchmarks: (JSON.parse(file!.text) as Json[])
+      .filter((bench) => bench.unit === "ops/sec")
+      .map((bench) => ({ name: bench.name as string, samples: null, key: "mean", valueMs: 1000 / (bench.value as number) })),
+  }),
+  "bencher-bmf": ([file]) => ({
+    benchmarks: Object.entries(JSON.parse(file!.text) as Json)
+      .filter(([, measures]) => measures.latency !== undefined)
+      .map(([name, measures]) => ({ name, samples: null, key: "mean", valueMs: (measures.latency.value as number) / 1e6 })),
+  }),
 };
 
 function bodyOf(upload: FixtureUpload): BodyInit {

@@ -1,0 +1,226 @@
+/**
+ * Importing a benchmark history kept by another tool (docs/uploading.md, "Importing history from
+ * github-action-benchmark and Bencher"): github-action-benchmark's gh-pages data.js (or data.json), or a
+ * Bencher history (NDJSON lines of BMF runs). Each entry becomes one run with its commit and its own date
+ * as its start, stored as an upload stores a run (store-run.ts), all in ONE transaction: the whole file or
+ * nothing.
+ *
+ * - Idempotent: each run's idempotency key is the source with a hash of what identifies the entry (the suite,
+ *   commit and date; for Bencher the branch, testbed, commit and date), so importing the file again, or a
+ *   longer version of it, stores only the entries not imported before (`skipped` counts the others).
+ * - Not judged: an imported run has no CI gate outcome (as runs stored before outcomes were kept); it joins
+ *   the baselines of later uploads as any run of its series does.
+ * - Seen as if uploaded in date order: the runs are stored oldest first with their own start times, their
+ *   weeks marked for the trend rollups (the refresh-rollups job, as an upload queues it), and for each series
+ *   on the default branch one detection job from its oldest imported run, so every window over the imported
+ *   runs is examined. That job records regressions and incidents but queues NO webhook (`notify: false`):
+ *   an import announces nothing old.
+ */
+import { createHash } from "node:crypto";
+import { parseBencherHistory } from "../../domain/parsers/bencher";
+import { parseGithubActionBenchmarkData } from "../../domain/parsers/github-action-benchmark";
+import { InputError } from "../../domain/input-error";
+import { completeRun, type RunMetadata } from "../../domain/parsers";
+import type { ParsedRun } from "../../domain/run";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
+import type { HistorySource, ImportAnswer } from "../../schemas/imports";
+import type { Principal } from "../access";
+import { requireUploadTo } from "../access";
+import { jobQueueFor, notFound, ServiceError } from "../platform";
+import type { CoalescedJob } from "../platform";
+import { projectBySlugSql } from "../projects";
+import { takeRateLimitWithRead } from "../platform";
+import { defaultBranchSeriesKey, newRunId, runPageUrl } from "../runs";
+import type { IngestProject } from "./ingest-run";
+import { storeRun } from "./store-run";
+
+
+export interface ImportHistoryRequest {
+  /** The project as authorizeImport read it. */
+  project: IngestProject;
+  source: HistorySource;
+  /** The file as sent (data.js with or without its `window.BENCHMARK_DATA = ` prefix; Bencher's NDJSON). */
+  text: string;
+  /** The branch every run is on (default: the project's default branch; a Bencher line's own branch wins). */
+  branch: string | null;
+  /** The testbed of every run (a Bencher line's own testbed wins). */
+  testbed: string | null;
+  /** The label of a Bencher history's runs (github-action-benchmark's runs are labelled by their suite). */
+  label: string | null;
+  baseUrl: string;
+}
+
+/** One entry of the file, as it will be stored. */
+interface ImportedEntry {
+  /** Where it is in the file (`entries["Benchmark"][3]`, `line 4`): errors and the answer name it so. */
+  path: string;
+  run: ParsedRun;
+  startedAt: Date;
+  idempotencyKey: string;
+}
+
+type ImportedRun = ImportAnswer["runs"][number];
+
+const NOT_JUDGED = { outcome: null, outcomeReasons: [], regressed: null, gateChanges: [] };
+
+/** An attribute value within the metadata's limit (1,024 characters). */
+const attribute = (value: string) => value.slice(0, 1024);
+
+function keyOf(source: HistorySource, parts: readonly (string | null)[]): string {
+  return `import:${source}:${createHash("sha256").update(JSON.stringify(parts)).digest("hex")}`;
+}
+
+/** The file's entries as runs, each completed with its metadata (validated as an upload's). */
+function readEntries(request: ImportHistoryRequest, defaultBranch: string): ImportedEntry[] {
+  if (request.source === "github-action-benchmark") {
+    const history = parseGithubActionBenchmarkData(request.text);
+    return history.entries.map((entry) => {
+      const metadata: RunMetadata = {
+        label: entry.suite,
+        branch: request.branch ?? defaultBranch,
+        commit: entry.commit.id,
+        started_at: entry.startedAt,
+        ...(request.testbed ? { testbed: request.testbed } : {}),
+        attributes: {
+          imported_from: attribute(`github-action-benchmark data.js${history.repoUrl ? ` of ${history.repoUrl}` : ""}`),
+          "github-action-benchmark.tool": entry.tool,
+          ...(entry.commit.url ? { commit_url: attribute(entry.commit.url) } : {}),
+        },
+      };
+      return {
+        path: entry.path,
+        run: completeRunAt(entry.path, entry.run, metadata),
+        startedAt: new Date(entry.startedAt),
+        idempotencyKey: keyOf("github-action-benchmark", [entry.suite, entry.commit.id, entry.startedAt]),
+      };
+    });
+  }
+  return parseBencherHistory(request.text).map((entry) => {
+    const branch = entry.branch ?? request.branch ?? defaultBranch;
+    const testbed = entry.testbed ?? request.testbed;
+    const metadata: RunMetadata = {
+      ...(request.label ? { label: request.label } : {}),
+      branch,
+      commit: entry.commit,
+      started_at: entry.startedAt,
+      ...(testbed ? { testbed } : {}),
+      attributes: { imported_from: "Bencher history (BMF)" },
+    };
+    return {
+      path: entry.path,
+      run: completeRunAt(entry.path, entry.run, metadata),
+      startedAt: new Date(entry.startedAt),
+      idempotencyKey: keyOf("bencher", [request.label, branch, testbed, entry.commit, entry.startedAt]),
+    };
+  });
+}
+
+/** completeRun with the entry's path in front of what it refuses. */
+function completeRunAt(path: string, run: ParsedRun, metadata: RunMetadata): ParsedRun {
+  try {
+    return completeRun(run, metadata);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    const details = error.details.map((detail) => ({ ...detail, path: `${path}: ${detail.path}` }));
+    throw new InputError(error.code, `${path}: ${error.message}`, details);
+  }
+}
+
+/**
+ * Who may import, settled before the body is read: the admin token or a token of this project (a read
+ * token, another project's token: 403), counted against the upload limits of the token and the client's
+ * address as an upload is. The project must exist (404): an import never creates one.
+ */
+export async function authorizeImport(db: PrismaClient, principal: Principal, projectSlug: string, address: string | null): Promise<IngestProject> {
+  const subjects = address === null ? [] : [principal.kind === "project-token" ? `token:${principal.tokenId}` : `principal:${principal.kind}`, address];
+  const [project = null] = await takeRateLimitWithRead<IngestProject>(db, "upload", subjects, projectBySlugSql(projectSlug));
+  requireUploadTo(principal, project?.id ?? null, { action: "Importing", verb: "import" });
+  if (!project) throw notFound(`Project "${projectSlug}"`);
+  return project;
+}
+
+/**
+ * Reads the file whole (the route read it within the body cap) and stores every entry not imported
+ * before, oldest first, in one transaction with the jobs that make trends and change-point detection see
+ * them; a refused entry refuses the file (nothing is stored).
+ */
+export async function importHistory(db: PrismaClient, request: ImportHistoryRequest): Promise<ImportAnswer> {
+  const { project } = request;
+  const entries = readEntries(request, project.defaultBranch).sort(
+    (a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a.path.localeCompare(b.path, "en"),
+  );
+  const keys = [...new Set(entries.map((entry) => entry.idempotencyKey))];
+  const known = new Map(
+    (
+      await db.run.findMany({
+        where: { projectId: project.id, idempotencyKey: { in: keys } },
+        select: { id: true, idempotencyKey: true },
+      })
+    ).map((run) => [run.idempotencyKey!, run.id]),
+  );
+  const queue = await jobQueueFor(db);
+  const now = new Date();
+  const runs: ImportedRun[] = [];
+  const toStore: (ImportedEntry & { id: string })[] = [];
+  for (const entry of entries) {
+    // The same entry twice in one file (or imported before) is stored once.
+    const existing = known.get(entry.idempotencyKey);
+    const id = existing ?? newRunId();
+    if (existing === undefined) {
+      known.set(entry.idempotencyKey, id);
+      toStore.push({ ...entry, id });
+    }
+    runs.push({
+      path: entry.path,
+      id,
+      url: runPageUrl(request.baseUrl, project.slug, id),
+      label: entry.run.label,
+      commit: entry.run.environment.git.commit,
+      startedAt: entry.startedAt.toISOString(),
+      status: existing === undefined ? "created" : "skipped",
+    });
+  }
+
+  if (toStore.length > 0) {
+    try {
+      await db.$transaction(
+        async (tx) => {
+          const oldestOfSeries = new Map<string, { tool: string; label: string | null; testbed: string | null; runId: string }>();
+          for (const entry of toStore) {
+            const stored = await storeRun(
+              tx,
+              project.id,
+              { run: entry.run, format: entry.run.format, sha256: entry.idempotencyKey.slice(-64), rawFiles: [], base: { commit: null, branch: null, time: null }, ab: null, budget: null },
+              { id: entry.id, uploadedAt: now, startedAt: entry.startedAt, idempotencyKey: entry.idempotencyKey, gate: NOT_JUDGED },
+            );
+            if (stored.gitBranch !== project.defaultBranch) continue;
+            const series = { projectId: project.id, tool: stored.tool, label: stored.label, testbed: stored.testbed };
+            const key = defaultBranchSeriesKey(series);
+            if (!oldestOfSeries.has(key)) oldestOfSeries.set(key, { tool: stored.tool, label: stored.label, testbed: stored.testbed, runId: stored.id });
+          }
+          const jobs: CoalescedJob[] = [{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }];
+          for (const [key, series] of oldestOfSeries) {
+            jobs.push({ name: "detect-regressions", data: { projectId: project.id, ...series, baseUrl: request.baseUrl, notify: false }, singletonKey: key });
+          }
+          await queue.sendCoalescedMany(jobs, tx);
+        },
+        // A few thousand runs are a few thousand statements: more than an upload's minute on a slow disk.
+        { timeout: 10 * 60_000, maxWait: 30_000 },
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ServiceError("conflict", "Another import of the same history was stored meanwhile: send the file again to import what is left", [
+          { path: "body", message: "imported concurrently" },
+        ]);
+      }
+      throw error;
+    }
+  }
+  return { project: project.slug, source: request.source, created: toStore.length, skipped: runs.length - toStore.length, runs };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  return error.code === "P2002" || (error.code === "P2010" && `${JSON.stringify(error.meta ?? {})} ${error.message}`.includes("UniqueConstraintViolation"));
+}
