@@ -179,8 +179,14 @@ function chooseFormat(
   }
   if (allowed && formats.length > 0) throw wrongFormat(allowed, describeFormats(formats));
   // A declared format whose markers are missing: its parser says what is wrong with the content.
-  const declared = allowed?.find((format) => FORMAT_DESCRIPTORS[format].parser.kind === inspection.kind);
-  if (declared) return declared;
+  const declared = allowed?.filter((format) => FORMAT_DESCRIPTORS[format].parser.kind === inspection.kind) ?? [];
+  // Formats no content tells apart (github-action-benchmark's two directions): `?format=<tool>` must not pick one.
+  if (declared.length > 1 && declared.every((format) => FORMAT_DESCRIPTORS[format].markers === undefined)) {
+    throw new InputError("undetectable_format", `The content of ${source} cannot say which of ${describeFormats(declared)} it is; pass ?format= with one of ${declared.join(", ")}`, [
+      { path: "query.format", message: `one of ${declared.join(", ")}` },
+    ]);
+  }
+  if (declared[0] !== undefined) return declared[0];
   if (allowed) throw wrongFormat(allowed, describeContent(file.text));
   throw undetectable(source, describeContent(file.text));
 }

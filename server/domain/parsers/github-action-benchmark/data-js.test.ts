@@ -106,6 +106,12 @@ describe("github-action-benchmark's custom JSON (the benches a workflow wrote, f
     expect(smaller.run.endpoints[0]!.metrics["MiB/s"]).toEqual({ value: 1792.166015625, unit: "MiB/s", better: "lower" });
   });
 
+  it("refuses ?format=github-action-benchmark (the tool): it names both directions, and the file says neither", () => {
+    const error = inputErrorOf(() => parseUpload({ files: [{ name: null, text: JSON.stringify(benches) }], format: "github-action-benchmark" }));
+    expect(error.code).toBe("undetectable_format");
+    expect(error.details[0]).toEqual({ path: "query.format", message: "one of custom-smaller-is-better, custom-bigger-is-better" });
+  });
+
   it("stores a smaller-is-better time as the mean time per operation and a bigger-is-better rate as ops/s", () => {
     const go = JSON.parse(stripDataJsPrefix(example("go-conventionalcommit.data.js"))).entries.Benchmark[0].benches;
     const run = parseUpload({ files: [{ name: null, text: JSON.stringify(go) }], format: "customSmallerIsBetter" }).run;
