@@ -47,6 +47,12 @@ const server = createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+// As `next start`: a port in use (or any error of the listening socket) ends the process. Without this,
+// Next's uncaughtException logger (router-server) would keep it running, serving nothing.
+server.on("error", (error) => {
+  console.error("Failed to start server:", error);
+  process.exit(1);
+});
 const drain = new HttpDrain(server);
 
 let stopping = false;
