@@ -8,8 +8,13 @@ export async function register(): Promise<void> {
   const { startBackgroundWork } = await import("./server/jobs/worker");
   const { closeDb } = await import("./server/db");
   const { onShutdown, warmCpuPool } = await import("./server/services/platform");
+  // A parse thread started (and its parsers loaded) now, not by the first upload.
+  void warmCpuPool();
+  const backgroundWork = startBackgroundWork();
   // Once the requests and jobs are over: the job queue (its pool, its maintenance), the pools, and the
-  // embedded database, closed cleanly (a checkpoint: its next start needs no recovery) with its lock released.
+  // embedded database, closed cleanly (a checkpoint: its next start needs no recovery) with its lock
+  // released. A stop that comes while the background work still starts waits for it first (closing
+  // the database under pg-boss's start failed it); its workers then stop with the queue.
   onShutdown({
     name: "database",
     phase: "close",
@@ -18,12 +23,14 @@ export async function register(): Promise<void> {
       const late = new Promise<false>((resolve) => {
         timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
       });
-      const closed = await Promise.race([closeDb().then(() => true as const), late]);
+      const closing = backgroundWork.catch(() => undefined).then(async () => {
+        await closeDb();
+        return true as const;
+      });
+      const closed = await Promise.race([closing, late]);
       clearTimeout(timer);
       return closed ? [] : ["its connections were still busy at the limit"];
     },
   });
-  // A parse thread started (and its parsers loaded) now, not by the first upload.
-  void warmCpuPool();
-  await startBackgroundWork();
+  await backgroundWork;
 }
