@@ -2,9 +2,11 @@
 // 1. validate the environment, 2. take the admin token (the environment's, else the data folder's,
 // else make one: server/admin-token.ts), 3. generate the Prisma client if missing, 4. build if the
 // sources changed since the last build, 5. apply pending migrations, 6. serve on PORT and print the URL
-// (and, on the start that made it, the admin token, this once).
+// (and, on the start that made it, the admin token, this once). A stop (SIGTERM, SIGINT) drains the
+// server within BENCHTRACK_SHUTDOWN_TIMEOUT_SECONDS (scripts/serve.ts).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { describeAdminTokenAtStart, ensureAdminToken } from "../server/admin-token";
 import { describeTarget, targetFromEnv } from "../server/db";
@@ -34,13 +36,13 @@ console.log(
 );
 
 const url = `http://localhost:${env.PORT}`;
-// Idle keep-alive connections stay open 65 s (Node's default is 5 s): a client or proxy that reuses one
-// just as the server closes it gets ECONNRESET on its upload; 65 s outlasts the usual 60 s of proxies.
-const nextArgs = isDev ? ["dev", "-p", String(env.PORT)] : ["start", "-p", String(env.PORT), "--keepAliveTimeout", "65000"];
-const server = spawn(path.join(ROOT, "node_modules", ".bin", "next"), nextArgs, {
-  cwd: ROOT,
-  stdio: ["inherit", "pipe", "inherit"],
-});
+// Production: our own server around Next's handler (scripts/serve.ts), which drains on SIGTERM and
+// SIGINT within BENCHTRACK_SHUTDOWN_TIMEOUT_SECONDS and keeps `next start`'s 65 s keep-alive;
+// development: `next dev` as is.
+const server = isDev
+  ? spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["dev", "-p", String(env.PORT)], { cwd: ROOT, stdio: ["inherit", "pipe", "inherit"] })
+  : // The IPC channel only tells the server when this process is gone (it then stops as on SIGTERM).
+    spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "serve.ts")], { cwd: ROOT, stdio: ["inherit", "pipe", "inherit", "ipc"] });
 let isTokenNoteShown = false;
 /** Said once, when the server is ready (or exits before): after the build's output, where it is seen. */
 function showTokenNote(): void {
@@ -49,18 +51,21 @@ function showTokenNote(): void {
   const note = describeAdminTokenAtStart(adminToken, url);
   if (note) console.log(`${note}\n`);
 }
-server.stdout.on("data", (chunk: Buffer) => {
+server.stdout?.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);
   if (/Ready in/i.test(chunk.toString())) {
     console.log(`\nBenchtrack is running at ${url}  (${describeTarget(target)})\n`);
     showTokenNote();
   }
 });
+// The server stops itself: a signal is passed on (in a terminal, Ctrl+C reaches both processes; the
+// server ignores the repeat), and this process exits with the server's code: 0 for a stop that finished
+// its work, 1 for one cut off at the limit (scripts/serve.ts), 128 + n for a server killed by signal n.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => server.kill(signal));
 }
-server.on("exit", (code) => {
+server.on("exit", (code, signal) => {
   showTokenNote();
-  process.exit(code ?? 0);
+  process.exit(code ?? 128 + (signal ? osConstants.signals[signal] : 0));
 });
 

@@ -101,6 +101,12 @@ export const envSchema = z.object({
   BENCHTRACK_DIGEST_CRON: optionalString
     .pipe(z.string().regex(/^\S+( \S+){4}$/, 'must be a cron schedule of five fields, e.g. "0 7 * * *"').optional())
     .transform((value) => value ?? "0 7 * * *"),
+  /**
+   * Longest a stop (SIGTERM, SIGINT) may take, in seconds: requests in flight and running jobs finish
+   * within it, then the database closes and the process exits 0; work still running then is cut off
+   * (logged, exit 1). Below Kubernetes' 30 s grace period, with room for a 5 s preStop sleep.
+   */
+  BENCHTRACK_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(20),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 

@@ -1,7 +1,7 @@
 import type PgBoss from "pg-boss";
 import { getDatabase } from "../db";
 import { getEnv } from "../env";
-import { toServiceError } from "../services/platform";
+import { onShutdown, toServiceError } from "../services/platform";
 import { listProjectsWithPendingRollups } from "../services/trends";
 import {
   JOB_HEARTBEAT_SECONDS,
@@ -127,7 +127,8 @@ async function runJob(name: JobName, job: PgBoss.JobWithMetadata<unknown>, conte
 class QueueWorker {
   private stopping = false;
   private wake: (() => void) | null = null;
-  private current: string | null = null;
+  private current: { id: string; startedAt: number } | null = null;
+  private stopped: Promise<string | null> | null = null;
   readonly done: Promise<void>;
 
   constructor(
@@ -155,7 +156,7 @@ class QueueWorker {
         await this.pause();
         continue;
       }
-      this.current = job.id;
+      this.current = { id: job.id, startedAt: Date.now() };
       await runJob(this.name, job, this.context).catch((error: unknown) => {
         console.error(`Job ${this.name} ${job.id}:`, error);
       });
@@ -174,35 +175,55 @@ class QueueWorker {
     });
   }
 
-  /** Takes no new job; waits for the running one up to `timeoutMs`, then gives it up (failed, so retried). */
-  async stop(timeoutMs: number): Promise<void> {
+  /**
+   * Takes no new job; waits for the running one up to `timeoutMs`, then gives it up (failed, so retried
+   * as its queue's policy says). Answers the job it gave up, if any. Stopping twice stops once.
+   */
+  stop(timeoutMs: number): Promise<string | null> {
+    this.stopped ??= this.stopOnce(timeoutMs);
+    return this.stopped;
+  }
+
+  private async stopOnce(timeoutMs: number): Promise<string | null> {
     this.stopping = true;
     this.wake?.();
     const stopped = await Promise.race([
       this.done.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref()),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), Math.max(0, timeoutMs)).unref()),
     ]);
-    if (stopped || this.current === null) return;
+    const current = this.current;
+    if (stopped || current === null) return null;
+    const seconds = ((Date.now() - current.startedAt) / 1000).toFixed(1);
     await this.context.queue.boss
-      .fail(this.name, this.current, { message: "The worker stopped while the job ran" })
+      .fail(this.name, current.id, { message: "The worker stopped while the job ran" })
       .catch(() => undefined); // its lease runs out instead
+    return `${this.name} job ${current.id}, running for ${seconds} s: failed, to be retried`;
   }
+}
+
+/** The workers of this process: `stop` takes no new job and waits for the running ones (see QueueWorker.stop). */
+export interface Workers {
+  /** Answers the jobs it gave up on (failed, to be retried), empty when every running job finished in time. */
+  stop(timeoutMs: number): Promise<string[]>;
 }
 
 /**
  * Starts polling every queue in this process, until the queue stops (JobQueue.stop: the workers take
- * no new job, and wait up to 10 s for the running ones). An idle worker looks every
- * `pollingIntervalSeconds`; one that found a job looks again at once, so a backlog drains at the
- * handlers' pace and an idle queue costs one query a second.
+ * no new job, and wait up to 10 s for the running ones) or `stop` is called (a stop of the server, with
+ * its own limit). An idle worker looks every `pollingIntervalSeconds`; one that found a job looks again
+ * at once, so a backlog drains at the handlers' pace and an idle queue costs one query a second.
  */
 export async function startWorkers(
   context: JobContext,
   pollingIntervalSeconds = POLLING_INTERVAL_SECONDS,
-): Promise<void> {
+): Promise<Workers> {
   const workers = JOB_NAMES.map((name) => new QueueWorker(name, context, pollingIntervalSeconds * 1000));
+  const stop = async (timeoutMs: number) =>
+    (await Promise.all(workers.map((worker) => worker.stop(timeoutMs)))).filter((cut): cut is string => cut !== null);
   context.queue.onStop(async () => {
-    await Promise.all(workers.map((worker) => worker.stop(STOP_TIMEOUT_MS)));
+    await stop(STOP_TIMEOUT_MS);
   });
+  return { stop };
 }
 
 export interface RunQueuedOptions {
@@ -247,14 +268,16 @@ export async function startBackgroundWork(): Promise<void> {
   if (!getEnv().BENCHTRACK_WORKERS) return;
   const database = await getDatabase();
   const queue = await jobQueueOf(database, { maintain: true });
-  await startWorkers({ db: database.prisma, queue });
+  const workers = await startWorkers({ db: database.prisma, queue });
+  // A stop of the server (SIGTERM, SIGINT: scripts/serve.ts): from the signal on, the workers take no
+  // new job and the running ones may finish until the stop's deadline; one still running then is failed,
+  // and retried as its queue's policy says (handlers are idempotent). The queue itself (pg-boss's pool,
+  // its maintenance) stops when the database closes, after the last request that could enqueue a job.
+  onShutdown({ name: "job workers", phase: "drain", run: (deadline) => workers.stop(deadline - Date.now()) });
   await queue.boss.schedule("apply-retention", RETENTION_CRON, {}, { tz: "UTC" });
   await queue.boss.schedule("send-webhook-digests", getEnv().BENCHTRACK_DIGEST_CRON, {}, { tz: "UTC" });
   // Rollups left pending (the migration's backfill, a bulk load): one job per project (coalesced with a waiting one).
   for (const projectId of await listProjectsWithPendingRollups(database.prisma)) {
     await queue.send("refresh-rollups", { projectId }, { singletonKey: projectId });
   }
-  // Best effort on shutdown: take no new job and let running ones finish while the server closes. A job
-  // cut short anyway is retried once its lease runs out (JOB_LEASE_SECONDS): handlers are idempotent.
-  process.once("SIGTERM", () => void queue.stop().catch(() => undefined));
 }

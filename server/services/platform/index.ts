@@ -1,6 +1,7 @@
 /**
  * Platform: what every feature stands on: the service error envelope, the job queue, the CPU threads
- * (parse and judge off the event loop), read replicas and rate limits. It imports no other module.
+ * (parse and judge off the event loop), read replicas, rate limits and the process's lifecycle (a stop's
+ * drain: isShuttingDown). It imports no other module.
  *
  * The module's public face: code outside server/services/platform/ imports from here, never from its files
  * (eslint.config.js holds that line and which modules this one may use).
@@ -8,6 +9,8 @@
 export * from "./cpu-pool";
 export { ServiceError, notFound, toServiceError } from "./errors";
 export type { ErrorDetail, ServiceErrorCode } from "./errors";
+export { beginShutdown, isShuttingDown, onShutdown, runShutdownPhase } from "./lifecycle";
+export type { ShutdownPhase, ShutdownPhaseReport, ShutdownStep } from "./lifecycle";
 export { JOB_HEARTBEAT_SECONDS, JOB_LEASE_SECONDS, JOB_NAMES, JOB_QUEUES, RETENTION_CRON, jobQueueFor, jobQueueOf } from "./job-queue";
 export type { CoalescedJob, JobData, JobName, JobQueue } from "./job-queue";
 export { authFailureLimit, checkAuthFailures, clientAddressOf, recordAuthFailure, takeRateLimit, takeRateLimitWithRead } from "./rate-limits";
