@@ -101,6 +101,17 @@ export const envSchema = z.object({
   BENCHTRACK_DIGEST_CRON: optionalString
     .pipe(z.string().regex(/^\S+( \S+){4}$/, 'must be a cron schedule of five fields, e.g. "0 7 * * *"').optional())
     .transform((value) => value ?? "0 7 * * *"),
+  /**
+   * A bearer token (≥ 16 characters) that may read GET /metrics besides the admin token, for a Prometheus
+   * scraper that should hold no admin power. Unset: only the admin token reads it.
+   */
+  BENCHTRACK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters long").optional()),
+  /** How log lines are written: "json" (one JSON object a line, the default, for a log collector) or "pretty" (one readable line). */
+  BENCHTRACK_LOG_FORMAT: optionalString.pipe(z.enum(["json", "pretty"]).optional()).transform((value) => value ?? "json"),
+  /** The lowest level logged: trace, debug, info (the default), warn, error, fatal or silent. */
+  BENCHTRACK_LOG_LEVEL: optionalString
+    .pipe(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional())
+    .transform((value) => value ?? "info"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 

@@ -8,7 +8,16 @@
 export * from "./cpu-pool";
 export { ServiceError, notFound, toServiceError } from "./errors";
 export type { ErrorDetail, ServiceErrorCode } from "./errors";
-export { JOB_HEARTBEAT_SECONDS, JOB_LEASE_SECONDS, JOB_NAMES, JOB_QUEUES, RETENTION_CRON, jobQueueFor, jobQueueOf } from "./job-queue";
-export type { CoalescedJob, JobData, JobName, JobQueue } from "./job-queue";
+export { JOB_HEARTBEAT_SECONDS, JOB_LEASE_SECONDS, JOB_NAMES, JOB_QUEUES, RETENTION_CRON, jobQueueFor, jobQueueOf, markWorkers, workersState } from "./job-queue";
+export type { CoalescedJob, JobData, JobName, JobQueue, WorkersState } from "./job-queue";
 export { authFailureLimit, checkAuthFailures, clientAddressOf, recordAuthFailure, takeRateLimit, takeRateLimitWithRead } from "./rate-limits";
 export { chooseReader, currentWalPosition, readWithPrimaryFallback, shouldRetryOnPrimary, walPositionHeaders, walPositionOf } from "./read-replicas";
+export { captureLogLines, getLogger, prettyLogLine, resetLogger } from "./logger";
+export { currentRequest, noteCaller, noteCallerKind, runInRequestContext } from "./request-context";
+export type { CallerKind, RequestContext } from "./request-context";
+export { isShuttingDown } from "./shutdown";
+export { checkReadiness } from "./readiness";
+export type { Readiness, ReadinessCheck } from "./readiness";
+export * from "./metrics";
+export { checkLiveness } from "./health";
+export type { Liveness } from "./health";
