@@ -14,7 +14,9 @@ import type { PrismaClient } from "../generated/prisma/client";
  * project's folder). Null when neither holds one.
  */
 export function shippedMigrationsDir(): string | null {
-  const candidates = [path.resolve(import.meta.dirname, "../../prisma/migrations"), path.resolve(process.cwd(), "prisma/migrations")];
+  // A bundled chunk has no import.meta.dirname (undefined under next start): the working directory then.
+  const here = typeof import.meta.dirname === "string" ? [path.resolve(import.meta.dirname, "../../prisma/migrations")] : [];
+  const candidates = [...here, path.resolve(process.cwd(), "prisma/migrations")];
   return candidates.find((dir) => existsSync(path.join(dir, "migration_lock.toml"))) ?? null;
 }
 
