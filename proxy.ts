@@ -88,5 +88,5 @@ export const config = {
   // and the icons, public on any server. Every page path passes, whatever it ends with: a run id or a
   // slug may end in ".png" (a path the proxy skipped rendered with no session, and answered 500).
   // next.config.js gives the skipped paths the policy with no nonce.
-  matcher: ["/((?!api/|_next/|favicon\\.ico$|icon\\.svg$).*)"],
+  matcher: ["/((?!api/|_next/|favicon\\.ico$|icon\\.svg$|metrics$).*)"],
 };

@@ -57,6 +57,11 @@ export interface Database {
   prisma: PrismaClient;
   /** One client per read replica (DATABASE_READ_URL), empty without them: chosen by server/read-replicas.ts. */
   readers: readonly PrismaClient[];
+  /**
+   * The connection pools of a PostgreSQL server, the primary's then each replica's (`replica-1`…), for
+   * GET /metrics; none on the embedded database (one connection, no pool).
+   */
+  pools: readonly { name: string; pool: pg.Pool }[];
   target: DatabaseTarget;
   /** The same connection as a migration-aware adapter factory, for the schema engine. */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
@@ -143,22 +148,24 @@ interface OpenDatabaseOptions {
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
   const schema = options.jobSchema ?? JOB_SCHEMA;
   if (target.kind === "postgres") {
-    const adapterFactory = new PrismaPg({ connectionString: target.url, Client: ListenedClient }, connectionErrorLogging("primary"));
+    // The pools are built here, not by the adapter, so GET /metrics can read how full each one is.
+    const primaryPool = new pg.Pool({ connectionString: target.url, Client: ListenedClient });
+    const adapterFactory = new PrismaPg(primaryPool, connectionErrorLogging("primary"));
     const prisma = new PrismaClient({ adapter: adapterFactory });
     // A reader's sessions are read-only on any server: a write sent to one fails even if the URL names a primary.
-    const readers = (target.readUrls ?? []).map(
-      // A replica that does not answer costs a read 5 s before it is retried on the primary, not forever.
-      (url, index) =>
-        new PrismaClient({
-          adapter: new PrismaPg(
-            { connectionString: url, options: "-c default_transaction_read_only=on", connectionTimeoutMillis: 5_000, Client: ListenedClient },
-            connectionErrorLogging(`read replica ${index + 1}`),
-          ),
-        }),
+    // A replica that does not answer costs a read 5 s before it is retried on the primary, not forever.
+    const readerPools = (target.readUrls ?? []).map(
+      (url) => new pg.Pool({ connectionString: url, options: "-c default_transaction_read_only=on", connectionTimeoutMillis: 5_000, Client: ListenedClient }),
     );
+    const readers = readerPools.map(
+      (pool, index) => new PrismaClient({ adapter: new PrismaPg(pool, connectionErrorLogging(`read replica ${index + 1}`)) }),
+    );
+    const pools = [{ name: "primary", pool: primaryPool }, ...readerPools.map((pool, index) => ({ name: `replica-${index + 1}`, pool }))];
     const queueConnection: QueueConnection = { kind: "postgres", connectionString: target.url, schema };
-    return register({ prisma, readers, target, adapterFactory, queueConnection }, async () => {
+    return register({ prisma, readers, pools, target, adapterFactory, queueConnection }, async () => {
       await Promise.all([prisma, ...readers].map((client) => client.$disconnect()));
+      // The adapter leaves a pool it was handed open: ended here, once its client is gone.
+      await Promise.all(pools.map(({ pool }) => pool.end().catch(() => undefined)));
     });
   }
   const releaseLock = target.kind === "embedded" ? lockDataDir(target.dataDir) : () => undefined;
@@ -188,7 +195,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
         }
       },
     };
-    return register({ prisma, readers: [], target, adapterFactory, queueConnection }, async () => {
+    return register({ prisma, readers: [], pools: [], target, adapterFactory, queueConnection }, async () => {
       await prisma.$disconnect();
       await pglite.close();
       releaseLock();

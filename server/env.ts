@@ -107,6 +107,17 @@ export const envSchema = z.object({
    * (logged, exit 1). Below Kubernetes' 30 s grace period, with room for a 5 s preStop sleep.
    */
   BENCHTRACK_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(20),
+  /**
+   * A bearer token (≥ 16 characters) that may read GET /metrics besides the admin token, for a Prometheus
+   * scraper that should hold no admin power. Unset: only the admin token reads it.
+   */
+  BENCHTRACK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters long").optional()),
+  /** How log lines are written: "json" (one JSON object a line, the default, for a log collector) or "pretty" (one readable line). */
+  BENCHTRACK_LOG_FORMAT: optionalString.pipe(z.enum(["json", "pretty"]).optional()).transform((value) => value ?? "json"),
+  /** The lowest level logged: trace, debug, info (the default), warn, error, fatal or silent. */
+  BENCHTRACK_LOG_LEVEL: optionalString
+    .pipe(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional())
+    .transform((value) => value ?? "info"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 });
 

@@ -8,7 +8,7 @@ import { publicBaseUrl } from "../public-url";
 import type { Credentials, Principal, ShareRead } from "../services/access";
 import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited, shareReadTarget } from "../services/access";
 import { textProblems } from "../domain/parsers/validate";
-import { ServiceError, toServiceError } from "../services/platform";
+import { ServiceError, noteCaller, toServiceError } from "../services/platform";
 import { clientAddressOf } from "../services/platform";
 import { chooseReader, currentWalPosition, shouldRetryOnPrimary, walPositionHeaders, walPositionOf } from "../services/platform";
 import { toTRPCError } from "./errors";
@@ -117,6 +117,7 @@ export const readProcedure = baseProcedure.use(async ({ ctx, meta, getRawInput, 
   let principal: Principal = { kind: "anonymous" };
   if (isPrivate()) {
     principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
+    noteCaller(principal, Boolean(ctx.authorization));
     const input = await getRawInput();
     const field = (name: string) => {
       const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[name] : undefined;
@@ -139,6 +140,7 @@ export const readProcedure = baseProcedure.use(async ({ ctx, meta, getRawInput, 
  */
 export const writeProcedure = baseProcedure.use(async ({ ctx, next }) => {
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
+  noteCaller(principal, Boolean(ctx.authorization));
   return next({ ctx: { ...ctx, principal } });
 });
 
@@ -149,6 +151,7 @@ export const writeProcedure = baseProcedure.use(async ({ ctx, next }) => {
  */
 export const adminProcedure = baseProcedure.use(async ({ ctx, type, next }) => {
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
+  noteCaller(principal, Boolean(ctx.authorization));
   requireAdmin(principal);
   const result = await next({ ctx: { ...ctx, principal } });
   if (result.ok && type === "mutation" && ctx.resHeaders) {

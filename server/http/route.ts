@@ -8,12 +8,13 @@ import { parseProjectSlug } from "../schemas/projects";
 import type { Principal, ReadTarget, ShareRead } from "../services/access";
 import { shareReadTarget } from "../services/access";
 import type { ErrorDetail } from "../services/platform";
-import { ServiceError, toServiceError } from "../services/platform";
+import { ServiceError, getLogger, noteCaller, toServiceError } from "../services/platform";
 import { chooseReader, currentWalPosition, readWithPrimaryFallback, walPositionHeaders, walPositionOf } from "../services/platform";
 import type { RouteAccess } from "./auth";
 import { admit } from "./auth";
 import { readLimitedText } from "./body-limit";
 import { errorResponse } from "./errors";
+import { observed, restRouteTemplate } from "./observe";
 
 /**
  * The largest JSON body a route reads unless it says otherwise (`maxBodyBytes`): settings, a triage
@@ -52,27 +53,29 @@ type HttpMethod = (typeof HTTP_METHODS)[number];
  * `export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");` — listing one it serves is a
  * type error (two exports of one name), and routes.test.ts checks every route exports all five.
  */
-export function otherMethods(...allowed: HttpMethod[]): Record<HttpMethod, (request: Request) => Response> {
+export function otherMethods(...allowed: HttpMethod[]): Record<HttpMethod, (request: Request) => Promise<Response>> {
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
-  const refuse = (request: Request) =>
+  const refuse = observed((request) => restRouteTemplate(new URL(request.url).pathname), (request: Request) =>
     errorResponse(
       new ServiceError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(" or ")}`, [
         { path: "method", message: `allowed: ${allow}` },
       ]),
       { Allow: allow },
-    );
-  return Object.fromEntries(HTTP_METHODS.map((method) => [method, refuse])) as Record<HttpMethod, (request: Request) => Response>;
+    ),
+  );
+  return Object.fromEntries(HTTP_METHODS.map((method) => [method, refuse])) as Record<HttpMethod, (request: Request) => Promise<Response>>;
 }
 
 /**
  * Wraps a REST route handler: every error leaves as the JSON envelope with its status; unexpected
  * errors are logged (message and stack only: requests may carry secrets) and answered with a 500. A
- * request the client abandoned is logged as one info line, not as an error.
+ * request the client abandoned is logged as one info line, not as an error. Every request gets its id,
+ * its log line and its place in the request histogram (observe.ts).
  */
 export function apiRoute<Params = Record<string, never>>(
   handler: (request: Request, params: Params) => Promise<Response>,
 ) {
-  return async (request: Request, context: RouteContext<Params>): Promise<Response> => {
+  return observed((request) => restRouteTemplate(new URL(request.url).pathname), async (request: Request, context: RouteContext<Params>): Promise<Response> => {
     const startedAt = performance.now();
     try {
       const params = await context.params;
@@ -82,14 +85,15 @@ export function apiRoute<Params = Record<string, never>>(
     } catch (error) {
       if (request.signal.aborted) {
         // Not a failure of ours: one line, no stack. Nobody reads the answer.
-        console.info(
-          `${request.method} ${new URL(request.url).pathname}: the client went away after ${Math.round(performance.now() - startedAt)} ms; the request was dropped`,
+        getLogger().info(
+          { method: request.method, path: new URL(request.url).pathname, afterMs: Math.round(performance.now() - startedAt) },
+          "the client went away; the request was dropped",
         );
         return errorResponse(new ServiceError("bad_request", "The client closed the request", [{ path: "body", message: "aborted" }]));
       }
       const serviceError = toServiceError(error);
       if (serviceError.code === "internal" || serviceError.code === "unavailable") {
-        console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
+        getLogger().error({ err: error, method: request.method, path: new URL(request.url).pathname }, `request failed (${serviceError.code})`);
       }
       const retryAfter = serviceError.retryAfterSeconds ?? (serviceError.code === "unavailable" ? RETRY_AFTER_SECONDS : null);
       const headers: Record<string, string> = retryAfter === null ? {} : { "Retry-After": String(retryAfter) };
@@ -97,7 +101,7 @@ export function apiRoute<Params = Record<string, never>>(
       if (serviceError.code === "payload_too_large") headers.Connection = "close";
       return errorResponse(serviceError, headers);
     }
-  };
+  });
 }
 
 /**
@@ -155,6 +159,7 @@ async function runAdmitted<Params, Access extends RouteAccess>(
 ): Promise<Response> {
   const database = await getDatabase();
   const principal = await admit(request, database.prisma, access, target);
+  noteCaller(principal, request.headers.has("authorization"));
   const searchParams = new URL(request.url).searchParams;
   const callWith = (db: ReadDb | PrismaClient) =>
     handler({

@@ -1,7 +1,8 @@
 import type PgBoss from "pg-boss";
 import { getDatabase } from "../db";
+import type { Database } from "../db";
 import { getEnv } from "../env";
-import { onShutdown, toServiceError } from "../services/platform";
+import { getLogger, onShutdown, recordJob, toServiceError } from "../services/platform";
 import { listProjectsWithPendingRollups } from "../services/trends";
 import {
   JOB_HEARTBEAT_SECONDS,
@@ -9,6 +10,7 @@ import {
   JOB_NAMES,
   JOB_QUEUES,
   jobQueueOf,
+  markWorkers,
   RETENTION_CRON,
   type JobName,
   type JobQueue,
@@ -52,7 +54,7 @@ async function runHandler<Name extends JobName>(name: Name, job: PgBoss.JobWithM
       job.retryCount >= job.retryLimit
         ? " (last attempt)"
         : ` (attempt ${job.retryCount + 1} of ${job.retryLimit + 1})`;
-    console.warn(`Job ${name} ${job.id} failed${last}: ${error instanceof Error ? error.message : String(error)}`);
+    getLogger().warn({ job: name, jobId: job.id, error: error instanceof Error ? error.message : String(error) }, `job failed${last}`);
     return { completed: false, error };
   } finally {
     clearTimeout(timer);
@@ -95,15 +97,15 @@ async function settle(queue: JobQueue, name: JobName, id: string, outcome: Outco
     try {
       if (outcome.completed) await queue.boss.complete(name, id, outcome.output);
       else await queue.boss.fail(name, id, outcome.error instanceof Error ? outcome.error : { message: String(outcome.error) });
-      if (waited) console.info(`Job ${name} ${id}: its outcome was recorded once the database answered again`);
+      if (waited) getLogger().info({ job: name, jobId: id }, "job outcome recorded once the database answered again");
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (toServiceError(error).code !== "unavailable" || Date.now() + SETTLE_RETRY_MS > leaseEnd()) {
-        console.warn(`Job ${name} ${id}: its outcome could not be recorded (${message}); it is retried when its lease runs out`);
+        getLogger().warn({ job: name, jobId: id, error: message }, "job outcome could not be recorded; it is retried when its lease runs out");
         return false;
       }
-      if (!waited) console.warn(`Job ${name} ${id}: the database is unavailable (${message}); recording its outcome when it answers`);
+      if (!waited) getLogger().warn({ job: name, jobId: id, error: message }, "database unavailable; recording the job outcome when it answers");
       waited = true;
       await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_MS));
     }
@@ -112,6 +114,7 @@ async function settle(queue: JobQueue, name: JobName, id: string, outcome: Outco
 
 /** One job, start to end: its lease renewed while its handler runs, then its outcome recorded. */
 async function runJob(name: JobName, job: PgBoss.JobWithMetadata<unknown>, context: JobContext): Promise<Outcome> {
+  const startedAt = performance.now();
   const heartbeat = startHeartbeat(context.queue, name, job.id);
   let outcome: Outcome;
   try {
@@ -119,6 +122,11 @@ async function runJob(name: JobName, job: PgBoss.JobWithMetadata<unknown>, conte
   } finally {
     await heartbeat.stop();
   }
+  const durationMs = performance.now() - startedAt;
+  const result = outcome.completed ? "completed" : "failed";
+  recordJob(name, result, durationMs / 1000);
+  // One line per job run: its queue, id, attempt, duration and outcome (never its data: it may name a webhook's URL).
+  getLogger().info({ job: name, jobId: job.id, attempt: job.retryCount + 1, durationMs: Math.round(durationMs * 10) / 10, outcome: result }, "job");
   await settle(context.queue, name, job.id, outcome, heartbeat.leaseEnd);
   return outcome;
 }
@@ -149,7 +157,7 @@ class QueueWorker {
         [job] = await this.context.queue.boss.fetch<unknown>(this.name, { batchSize: 1, includeMetadata: true });
         failing = false;
       } catch (error) {
-        if (!failing) console.warn(`Job queue: cannot fetch ${this.name} jobs: ${error instanceof Error ? error.message : String(error)}`);
+        if (!failing) getLogger().warn({ job: this.name, error: error instanceof Error ? error.message : String(error) }, "job queue: cannot fetch jobs");
         failing = true;
       }
       if (!job) {
@@ -158,7 +166,7 @@ class QueueWorker {
       }
       this.current = { id: job.id, startedAt: Date.now() };
       await runJob(this.name, job, this.context).catch((error: unknown) => {
-        console.error(`Job ${this.name} ${job.id}:`, error);
+        getLogger().error({ job: this.name, jobId: job.id, err: error }, "job runner failed");
       });
       this.current = null;
     }
@@ -266,9 +274,20 @@ export async function runQueuedJobs(
  */
 export async function startBackgroundWork(): Promise<void> {
   if (!getEnv().BENCHTRACK_WORKERS) return;
-  const database = await getDatabase();
-  const queue = await jobQueueOf(database, { maintain: true });
-  const workers = await startWorkers({ db: database.prisma, queue });
+  markWorkers("starting");
+  let queue: JobQueue;
+  let database: Database;
+  let workers: Awaited<ReturnType<typeof startWorkers>>;
+  try {
+    database = await getDatabase();
+    queue = await jobQueueOf(database, { maintain: true });
+    workers = await startWorkers({ db: database.prisma, queue });
+  } catch (error) {
+    markWorkers("failed");
+    throw error;
+  }
+  markWorkers("running");
+  queue.onStop(async () => markWorkers("stopped"));
   // A stop of the server (SIGTERM, SIGINT: scripts/serve.ts): from the signal on, the workers take no
   // new job and the running ones may finish until the stop's deadline; one still running then is failed,
   // and retried as its queue's policy says (handlers are idempotent). The queue itself (pg-boss's pool,

@@ -1,6 +1,6 @@
 import { describeTarget, openDatabase } from "../db";
 import type { DatabaseTarget } from "../db";
-import type { PrismaClient } from "../generated/prisma/client";
+import { readAppliedMigrations } from "./applied";
 import { applyPendingMigrations, readMigrationList } from "./migrations";
 
 /**
@@ -22,15 +22,4 @@ export async function migrateDatabase(target: DatabaseTarget): Promise<string[]>
   } finally {
     await database.close();
   }
-}
-
-/** Names of the migrations recorded as applied in Prisma's `_prisma_migrations` table. */
-async function readAppliedMigrations(prisma: PrismaClient): Promise<Set<string>> {
-  const [table] = await prisma.$queryRaw<{ name: string | null }[]>`
-    SELECT to_regclass('_prisma_migrations')::text AS name`;
-  if (!table?.name) return new Set();
-  const rows = await prisma.$queryRaw<{ migration_name: string }[]>`
-    SELECT migration_name FROM _prisma_migrations
-    WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
-  return new Set(rows.map((row) => row.migration_name));
 }

@@ -29,6 +29,11 @@ function routeOperations(): string[] {
     }
   };
   walk(API_DIR);
+  // The probes and metrics, outside /api/v1 (docs/operations.md), are documented too.
+  for (const [folder, urlPath] of [["api/health", "/api/health"], ["api/ready", "/api/ready"], ["metrics", "/metrics"]] as const) {
+    const source = readFileSync(join(API_DIR, "../..", folder, "route.ts"), "utf8");
+    for (const match of source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)) operations.push(`${match[1]} ${urlPath}`);
+  }
   return operations.sort();
 }
 

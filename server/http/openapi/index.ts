@@ -14,6 +14,7 @@ import { compareResource } from "./compare";
 import type { JsonSchema } from "./json-schema";
 import { toJsonSchema } from "./json-schema";
 import { metaResource } from "./meta";
+import { operationsResource } from "./operations";
 import { projectsResource } from "./projects";
 import { importsResource } from "./imports";
 import { incidentsResource } from "./incidents";
@@ -56,6 +57,7 @@ const RESOURCES: readonly ApiResource[] = [
   annotationsResource,
   shareLinksResource,
   metaResource,
+  operationsResource,
 ];
 
 export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
@@ -83,6 +85,7 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
       { name: "runs", description: "One upload = one run; immutable." },
       { name: "tokens", description: "Project upload tokens (admin)." },
       { name: "meta", description: "Machine-readable descriptions of the API." },
+      { name: "operations", description: "Probes and metrics for running the server (outside /api/v1)." },
     ],
     paths,
     components: {

@@ -289,3 +289,21 @@ export async function resolvePrincipalLimited(db: PrismaClient, credentials: Cre
     throw error;
   }
 }
+
+/**
+ * Who may read GET /metrics: the admin token or BENCHTRACK_METRICS_TOKEN as a bearer token (no session,
+ * no project token: the metrics name every project's routes and queues). Null for anyone else. No database.
+ */
+export function metricsReaderOf(authorization: string | null): "admin" | "metrics-token" | null {
+  let token: string | null;
+  try {
+    token = bearerTokenOf(authorization);
+  } catch {
+    return null;
+  }
+  if (token === null) return null;
+  const { BENCHTRACK_ADMIN_TOKEN: adminToken, BENCHTRACK_METRICS_TOKEN: metricsToken } = getEnv();
+  if (adminToken && sameSecret(token, adminToken)) return "admin";
+  if (metricsToken && sameSecret(token, metricsToken)) return "metrics-token";
+  return null;
+}

@@ -4,7 +4,7 @@
  * The module's public face: code outside server/services/access/ imports from here, never from its files
  * (eslint.config.js holds that line and which modules this one may use).
  */
-export { credentialsOfHeaders, isPrivate, readTargetOfPage, requireAdmin, requireReadAccess, requireToken, requireUploadTo, resolvePrincipalLimited, safeNextPath, shareCovers, shareReadTarget, signInRole } from "./auth";
+export { credentialsOfHeaders, isPrivate, metricsReaderOf, readTargetOfPage, requireAdmin, requireReadAccess, requireToken, requireUploadTo, resolvePrincipalLimited, safeNextPath, shareCovers, shareReadTarget, signInRole } from "./auth";
 export type { Credentials, Principal, ReadTarget, ShareRead } from "./auth";
 export { SESSION_TTL_SECONDS, sealSession, sealShare, sessionRoleOf } from "./sessions";
 export { MAX_SHARE_TOKEN_LENGTH, SHARE_ID_PATTERN, newShareId, normalizeShareToken, readShareLink, storedShareScopeSchema } from "./share-grants";

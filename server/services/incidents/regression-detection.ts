@@ -5,6 +5,7 @@ import type { Better } from "../../domain/run";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { attachToIncidents, markReturns } from "./incidents";
 import type { JobQueue } from "../platform";
+import { recordIncidentsOpened } from "../platform";
 import { queueIncidentNotifications } from "../notifications";
 import { NOT_AB_BASE } from "../runs";
 import { defaultBranchSeriesKey } from "../runs";
@@ -293,7 +294,7 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
   const step = DETECTION_WINDOW_RUNS - 2 * DEFAULT_CHANGE_POINT_OPTIONS.minSegmentLength;
   const ends = since.filter((_, index) => index % step === 0);
   const candidates = (await Promise.all(ends.map((end) => findChangeCandidates(db, project, end)))).flat();
-  return db.$transaction(
+  const detected = await db.$transaction(
     async (tx) => {
       await lockSeries(tx, defaultBranchSeriesKey(series));
       const recorded = await recordChanges(tx, project.id, candidates);
@@ -315,6 +316,9 @@ export async function detectAndQueueWebhooks(db: PrismaClient, queue: JobQueue, 
     },
     { timeout: 30_000, maxWait: 30_000 },
   );
+  // Counted once committed: a retried job finds its incidents recorded and opens none again.
+  recordIncidentsOpened(detected.incidentsOpened.length);
+  return detected;
 }
 
 /**

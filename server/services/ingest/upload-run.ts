@@ -6,7 +6,7 @@ import { requireUploadTo } from "../access";
 import type { IngestProject, JudgeUpload } from "./ingest-run";
 import { ingestRun } from "./ingest-run";
 import { projectBySlugSql } from "../projects";
-import { takeRateLimitWithRead } from "../platform";
+import { recordGateOutcome, recordUpload, takeRateLimitWithRead } from "../platform";
 import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "../runs";
 import type { RunIdentity } from "../runs";
@@ -81,6 +81,8 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
     judge,
   });
   const { project } = ingested;
+  recordUpload(ingested.format, ingested.status === "created" ? "stored" : "replayed", ingested.status === "created" ? 201 : 200);
+  if (ingested.status === "created" && ingested.gate) recordGateOutcome(ingested.gate.outcome);
   // A replay answers as the first upload would now: the stored run, judged again.
   const gate = (ingested.status === "created" ? ingested.gate : null) ?? (await judgeRun(db, project, ingested.run, failOnOf(project)));
   const own = await gateAnswer(db, project, gate, baseUrl);

@@ -3,6 +3,7 @@ import PgBoss from "pg-boss";
 import { databaseOf, type Database } from "../../db";
 export { JOB_SCHEMA } from "../../db";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { getLogger } from "./logger";
 
 /**
  * Background work on a PostgreSQL job queue, in the same database as everything else: pg-boss (its
@@ -302,7 +303,7 @@ async function startJobQueue(database: Database, { maintain }: OpenOptions): Pro
   // pg-boss reports its own background failures here: a maintenance or schedule query that failed, a
   // pooled connection that broke (its pool's 'error' event: a restart of the server). One line, never a
   // crash: each of those loops tries again on its next tick, so the queue resumes when the database does.
-  boss.on("error", (error) => console.error("Job queue:", error.message));
+  boss.on("error", (error) => getLogger().error({ error: error.message }, "job queue"));
   await boss.start();
   // create_queue is INSERT … ON CONFLICT DO NOTHING: replicas starting together create each queue once;
   // updateQueue then applies this version's retry policy to a queue an older version created.
@@ -312,4 +313,19 @@ async function startJobQueue(database: Database, { maintain }: OpenOptions): Pro
     await boss.updateQueue(name, { name, ...options });
   }
   return new JobQueue(boss, connection.schema);
+}
+
+/**
+ * Whether this process's job workers run (server/jobs/worker.ts sets it as they start and stop), for the
+ * readiness probe (readiness.ts). On globalThis: instrumentation.ts starts them in a chunk of its own.
+ */
+export type WorkersState = "not-started" | "starting" | "running" | "failed" | "stopped";
+const globalForWorkers = globalThis as unknown as { benchtrackWorkersState?: WorkersState };
+
+export function markWorkers(state: WorkersState): void {
+  globalForWorkers.benchtrackWorkersState = state;
+}
+
+export function workersState(): WorkersState {
+  return globalForWorkers.benchtrackWorkersState ?? "not-started";
 }

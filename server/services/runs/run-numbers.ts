@@ -3,6 +3,7 @@ import { LRUCache } from "lru-cache";
 import type { EndpointResult } from "../../domain/run";
 import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
+import { recordCacheLookups } from "../platform";
 
 /**
  * The numbers of stored runs as the CI gate reads them (a run's results and custom metrics, without
@@ -23,6 +24,7 @@ const cacheKey = (projectId: string, runId: string) => `${projectId}/${runId}`;
 /** The numbers of the project's runs of these ids (those that exist), reading only those not in memory. */
 export async function loadRunNumbers(db: ReadDb, projectId: string, runIds: readonly string[]): Promise<Map<string, LoadedRun>> {
   const missing = runIds.filter((id) => !cache.has(cacheKey(projectId, id)));
+  recordCacheLookups("run-numbers", runIds.length - missing.length, missing.length);
   const read = await loadParsedRuns(db, projectId, missing, { numbersOnly: true });
   for (const [id, loaded] of read) cache.set(cacheKey(projectId, id), loaded);
   return new Map(

@@ -17,6 +17,7 @@ import type { ReadDb } from "../../db";
  * Bounded: an LRU of HISTORY_CACHE_ROWS runs over all scopes (~110 bytes a run: ~55 MB when full).
  */
 import { LRUCache } from "lru-cache";
+import { recordCacheLookups } from "../platform";
 import { CompactHistory } from "../../domain/series/trend-history";
 import type { HistoryCandidate } from "../../domain/series/trend-history";
 import type { HistoryScope } from "./endpoint-page";
@@ -78,6 +79,7 @@ export async function cachedTrendRows(db: ReadDb, results: readonly { id: number
     if (kept) rows.set(id, kept);
     else missing.push(id);
   }
+  recordCacheLookups("trend-rows", rows.size, missing.length);
   if (missing.length === 0) return rows;
   for (const [id, row] of await readTrendRows(db, missing)) {
     trendRows.set(`${row.runId}/${id}`, row);
@@ -100,7 +102,9 @@ export async function cachedHistory(db: ReadDb, scope: HistoryScope, version: nu
       continue;
     }
     const cached = historyCache.get(key);
-    if (cached && cached.version >= version) return cached;
+    const fresh = cached !== undefined && cached.version >= version;
+    recordCacheLookups("trend-history", fresh ? 1 : 0, fresh ? 0 : 1);
+    if (fresh) return cached;
     const read = (cached ? appendTo(db, scope, cached) : Promise.resolve(null)).then((entry) => entry ?? readWhole(db, scope));
     reading.set(key, read);
     try {
@@ -156,6 +160,7 @@ const projectValues = new LRUCache<string, { version: number; value: unknown }>(
 export async function keptAtVersion<T>(projectId: string, version: number, what: readonly unknown[], read: () => Promise<T>): Promise<T> {
   const key = JSON.stringify([projectId, ...what]);
   const kept = projectValues.get(key);
+  recordCacheLookups("trend-project-values", kept?.version === version ? 1 : 0, kept?.version === version ? 0 : 1);
   if (kept?.version === version) return kept.value as T;
   const value = await read();
   projectValues.set(key, { version, value });

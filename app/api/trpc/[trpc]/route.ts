@@ -4,6 +4,7 @@ import { retryAfterHeaders } from "@/server/api/errors";
 import { createTRPCContext } from "@/server/api/trpc";
 import { readLimitedText } from "@/server/http/body-limit";
 import { errorResponse } from "@/server/http/errors";
+import { observed } from "@/server/http/observe";
 import { toServiceError } from "@/server/services/platform";
 
 /**
@@ -12,8 +13,9 @@ import { toServiceError } from "@/server/services/platform";
  */
 const MAX_TRPC_BODY_BYTES = 1024 * 1024;
 
-// The tRPC endpoint the dashboard's browser code talks to. Nothing else lives here.
-async function handler(request: Request) {
+// The tRPC endpoint the dashboard's browser code talks to. Nothing else lives here. Each request is
+// logged and counted under one route template (procedure names come from the client: not a label).
+const handler = observed("/api/trpc/[trpc]", async (request: Request) => {
   let req = request;
   if (request.method === "POST") {
     try {
@@ -31,6 +33,6 @@ async function handler(request: Request) {
     // A database that cannot be reached answers 503 with Retry-After, as the REST API does.
     responseMeta: ({ errors }) => ({ headers: retryAfterHeaders(errors) }),
   });
-}
+});
 
 export { handler as GET, handler as POST };

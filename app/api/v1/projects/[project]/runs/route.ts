@@ -1,6 +1,7 @@
 import { decodeCursor } from "@/server/domain/run-cursor";
 import { getEnv } from "@/server/env";
 import { clientAddress } from "@/server/http/auth";
+import { countingRefusedUploads } from "@/server/http/observe";
 import { jsonOrMarkdown, otherMethods, projectRoute } from "@/server/http/route";
 import { readUpload, uploadLimitsOf } from "@/server/http/upload-body";
 import { listRunsQuerySchema, parseUploadQuery } from "@/server/schemas/runs";
@@ -11,14 +12,14 @@ import { listRuns } from "@/server/services/runs";
 import { authorizeUpload, uploadRun } from "@/server/services/ingest";
 
 // POST /api/v1/projects/:project/runs — upload a run (a tool's raw output, the Benchtrack format, or a wrapper)
-export const POST = projectRoute({ access: "upload" }, async ({ request, db, principal, slug, searchParams, baseUrl }) => {
+export const POST = countingRefusedUploads(projectRoute({ access: "upload" }, async ({ request, db, principal, slug, searchParams, baseUrl }) => {
   // Who may upload is settled before a byte of the body is read.
   const target = await authorizeUpload(db, principal, slug, clientAddress(request));
   const query = parseUploadQuery(searchParams, request.headers);
   const upload = await readUpload(request, uploadLimitsOf(getEnv()), query.format);
   const answer = await uploadRun(db, { target, upload, query, baseUrl, signal: request.signal });
   return jsonOrMarkdown(request, answer, answer.created ? 201 : 200);
-});
+}));
 
 // GET /api/v1/projects/:project/runs — list runs, newest first (filters: label, branch, tool; cursor pagination)
 export const GET = projectRoute({ access: "read" }, async ({ db, slug, readQuery, baseUrl }) => {

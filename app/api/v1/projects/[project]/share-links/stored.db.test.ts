@@ -164,7 +164,7 @@ describe("a stored share link", () => {
       expect((await errorOf(answer)).message).toBe("Not a share link's id");
     }
     expect((await revoke("AAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
-    expect(otherOnOne(new Request(`http://bench.test/api/v1/projects/${slug}/share-links/x`)).status).toBe(405);
+    expect((await otherOnOne(new Request(`http://bench.test/api/v1/projects/${slug}/share-links/x`))).status).toBe(405);
     // The short address: a redirect to the page that says so, for any id.
     for (const id of ["x".repeat(23), "A".repeat(5000), "%%%", "AAAAAAAAAAAAAAAAAAAAAA"]) {
       const answer = await shortLink(new Request(`http://bench.test/s/${encodeURIComponent(id)}`), { params: Promise.resolve({ id }) });
