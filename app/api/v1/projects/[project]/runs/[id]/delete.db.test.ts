@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { SHARE_PARAM } from "@/server/domain/share";
 import { uniqueSlug } from "@/server/testing/databases";
