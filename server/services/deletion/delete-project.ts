@@ -15,14 +15,14 @@ import type { DeleteCall } from "./delete-runs";
  * gone and does nothing). Its audit entries stay (they name the project by slug), with one more saying
  * it was deleted. `confirm`, when given (the dashboard), must be the slug.
  */
-export async function deleteProject(db: PrismaClient, principal: Principal, slug: string, call: Omit<DeleteCall, "baseUrl"> & { confirm?: string }) {
+export async function deleteProject(db: PrismaClient, principal: Principal, slug: string, call: Omit<DeleteCall, "baseUrl"> & { confirm?: string; actor?: string }) {
   requireAdmin(principal);
   const project = await requireProject(db, slug);
   if (call.confirm !== undefined && call.confirm.trim() !== project.slug) {
     throw new ServiceError("bad_request", `Type the project's slug, "${project.slug}", to delete it`, [{ path: "confirm", message: "does not match the project's slug" }]);
   }
   const queue = await jobQueueFor(db);
-  const actor = await describeActor(db, principal, call);
+  const actor = call.actor ?? (await describeActor(db, principal, call));
   return db.$transaction(
     async (tx) => {
       // Locked: an upload to the project (which reads it FOR SHARE or updates its history version) waits, then finds it gone.
