@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/server/db";
+import { getDatabase, getDb } from "@/server/db";
+import { jobQueueOf } from "@/server/services/platform/job-queue";
 import { SHARE_PARAM } from "@/server/domain/share";
 import { uniqueSlug } from "@/server/testing/databases";
 import { runQueuedJobsNow } from "@/server/testing/jobs";
@@ -192,6 +193,14 @@ describe("DELETE /api/v1/projects/:project/runs/:id", () => {
     // Committed with the deletion: the pending week (the trend page reads it from the raw rows) and a moved history version.
     expect(await db.trendRollupPending.count({ where: { projectId } })).toBeGreaterThan(0);
     expect((await db.project.findUniqueOrThrow({ where: { id: projectId }, select: { historyVersion: true } })).historyVersion).toBeGreaterThan(versionBefore);
+    // Change-point detection is queued again for the series, from the run after the deleted one.
+    const database = await getDatabase();
+    const schema = (await jobQueueOf(database)).schema;
+    const detections = await database.prisma.$queryRawUnsafe<{ runId: string }[]>(
+      `SELECT data->>'runId' AS "runId" FROM ${schema}.job WHERE name = 'detect-regressions' AND data->>'projectId' = $1 AND state = 'created'`,
+      projectId,
+    );
+    expect(detections.map((job) => job.runId)).toEqual([ids[2]]);
     await runQueuedJobsNow();
     expect(await weeklyRuns()).toBe(2);
     expect(await db.trendRollupPending.count({ where: { projectId } })).toBe(0);
