@@ -6,7 +6,6 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
 import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
 import { AuditPanel } from "./audit-panel";
-import { DangerZone } from "./danger-zone";
 import { JobsPanel } from "./jobs-panel";
 import { ProjectForm } from "./project-form";
 import { RetentionPanel } from "./retention-panel";
@@ -80,9 +79,6 @@ export function SettingsView({ project }: { project: string }) {
       </Card>
       <Card title="Audit log" id="audit">
         <AuditPanel project={project} />
-      </Card>
-      <Card title="Danger zone" id="danger-zone">
-        <DangerZone project={project} />
       </Card>
     </div>
   );
