@@ -3,7 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getDatabase, getDb } from "@/server/db";
 import { jobQueueOf } from "@/server/services/platform/job-queue";
+import { AGGREGATE_URL_NAME } from "@/server/domain/run";
 import { SHARE_PARAM } from "@/server/domain/share";
+import { getEndpointTrends } from "@/server/services/trends/endpoint-trends";
 import { uniqueSlug } from "@/server/testing/databases";
 import { runQueuedJobsNow } from "@/server/testing/jobs";
 import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
@@ -179,7 +181,7 @@ describe("DELETE /api/v1/projects/:project/runs/:id", () => {
     expect((await read(b!, ofOther)).status).toBe(200);
   });
 
-  it("rollups stop counting the run: its week is marked pending at once and recomputed by the job", async () => {
+  it("the trend page stops counting the run at once (its cached history is read again), and rollups after the job", async () => {
     const slug = uniqueSlug("del-rollup");
     const ids = await seedRuns(slug, 3);
     await runQueuedJobsNow();
@@ -188,11 +190,18 @@ describe("DELETE /api/v1/projects/:project/runs/:id", () => {
     const weeklyRuns = async () =>
       (await db.trendRollup.findMany({ where: { projectId, grain: "week", endpointId: null }, select: { runs: true } })).reduce((sum, row) => sum + row.runs, 0);
     expect(await weeklyRuns()).toBe(3);
+    // The trend page's whole history, cached in this process at the current history version.
+    const trend = async () => {
+      const answer = await getEndpointTrends(db, { projectSlug: slug, endpoint: AGGREGATE_URL_NAME, branches: ["main"], label: null, range: "all" });
+      return { total: answer.totalRuns, runIds: answer.points.map((point) => point.runId) };
+    };
+    expect(await trend()).toEqual({ total: 3, runIds: ids });
     const versionBefore = (await db.project.findUniqueOrThrow({ where: { id: projectId }, select: { historyVersion: true } })).historyVersion;
     expect((await remove(slug, ids[1]!)).status).toBe(200);
     // Committed with the deletion: the pending week (the trend page reads it from the raw rows) and a moved history version.
     expect(await db.trendRollupPending.count({ where: { projectId } })).toBeGreaterThan(0);
     expect((await db.project.findUniqueOrThrow({ where: { id: projectId }, select: { historyVersion: true } })).historyVersion).toBeGreaterThan(versionBefore);
+    expect(await trend()).toEqual({ total: 2, runIds: [ids[0], ids[2]] });
     // Change-point detection is queued again for the series, from the run after the deleted one.
     const database = await getDatabase();
     const schema = (await jobQueueOf(database)).schema;
