@@ -1,15 +1,18 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { useIsAdmin } from "@/components/providers/session-provider";
 import { describeProblem } from "@/components/settings/problem";
 import type { AdminCallError } from "@/components/settings/problem";
+import { pagePaths } from "@/server/domain/urls";
 import type { AnnotationKind } from "@/server/schemas/annotations";
 
 /**
- * Admin actions on a run: pin it as the baseline of its label, and annotate it ("deployed v2.3").
+ * Admin actions on a run: pin it as the baseline of its label, annotate it ("deployed v2.3"), and delete
+ * it (after a confirmation: docs/operations.md, "Deleting and retention"; then back to the run history).
  * Shown to an admin session (signed in with the admin token); the server checks the session either way.
  */
 export function RunAdminActions({ project, runId, label }: { project: string; runId: string; label: string | null }) {
@@ -19,6 +22,8 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
   const [note, setNote] = useState("");
   const [kind, setKind] = useState<AnnotationKind>("note");
   const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const router = useRouter();
   // The run's report shows its notes and its pin: read it again after either.
   const refreshRun = () => queryClient.invalidateQueries(trpc.run.get.queryFilter({ project, id: runId }));
   const failed = (error: AdminCallError) => setMessage({ tone: "bad", text: describeProblem(error) });
@@ -45,6 +50,15 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
         await refreshRun();
       },
       onError: failed,
+    }),
+  );
+  const remove = useMutation(
+    trpc.run.delete.mutationOptions({
+      onSuccess: () => router.push(pagePaths.runs(project)),
+      onError: (error) => {
+        setConfirming(false);
+        failed(error);
+      },
     }),
   );
   if (!isAdmin) return null;
@@ -94,6 +108,26 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
           Add
         </button>
       </form>
+      {confirming ? (
+        <span role="group" aria-label="Confirm deletion" className="flex flex-wrap items-center gap-2 rounded-md border border-bad px-2 py-1" data-testid="delete-run-confirm">
+          <span>Delete this run, its results, raw upload, notes and the changes first seen at it?</span>
+          <button
+            type="button"
+            disabled={remove.isPending}
+            onClick={() => remove.mutate({ project, id: runId })}
+            className="rounded-md border border-bad px-2.5 py-1 font-medium text-bad hover:bg-bad/10 disabled:opacity-60"
+          >
+            {remove.isPending ? "Deleting…" : "Delete run"}
+          </button>
+          <button type="button" onClick={() => setConfirming(false)} className="rounded-md border border-border px-2.5 py-1 hover:border-accent">
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <button type="button" onClick={() => setConfirming(true)} className="rounded-md border border-border px-2.5 py-1 text-bad hover:border-bad">
+          Delete run…
+        </button>
+      )}
       {message && (
         <span role="status" className={message.tone === "good" ? "text-good" : "text-bad"}>
           {message.text}

@@ -5,8 +5,10 @@ import { useIsAdmin } from "@/components/providers/session-provider";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
 import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
+import { AuditPanel } from "./audit-panel";
 import { JobsPanel } from "./jobs-panel";
 import { ProjectForm } from "./project-form";
+import { RetentionPanel } from "./retention-panel";
 import { ShareLinksPanel } from "./share-links-panel";
 import { SlaEditor } from "./sla-editor";
 import { TokensPanel } from "./tokens-panel";
@@ -71,6 +73,12 @@ export function SettingsView({ project }: { project: string }) {
       </Card>
       <Card title="Background jobs">
         <JobsPanel project={project} />
+      </Card>
+      <Card title="Run retention" id="retention">
+        <RetentionPanel project={project} initial={settings} />
+      </Card>
+      <Card title="Audit log" id="audit">
+        <AuditPanel project={project} />
       </Card>
     </div>
   );

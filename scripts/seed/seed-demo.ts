@@ -1,5 +1,6 @@
 import { runMetadataSchema } from "../../server/domain/parsers";
 import type { PrismaClient } from "../../server/generated/prisma/client";
+import { deleteProject } from "../../server/services/deletion";
 import { findProject } from "../../server/services/projects";
 import { uploadRun } from "../../server/services/ingest";
 import { readFixtureUpload } from "./fixture-uploads";
@@ -141,4 +142,31 @@ async function prepareProject(db: PrismaClient, project: (typeof DEMO_PROJECTS)[
     update: details,
     select: { id: true },
   });
+}
+
+/** What `npm run seed:demo -- --remove` did with each demo project. */
+export interface RemoveSummary {
+  removed: { slug: string; runs: number }[];
+  /** Demo slugs held by a project a user made: left alone. */
+  kept: string[];
+}
+
+/**
+ * Takes away what seedDemo made: each demo project (only one marked as demo data; a user's project of
+ * the same slug is left alone) with everything of it, through the same deletion as
+ * DELETE /api/v1/projects/:project, with its audit entry. Running it again removes nothing more.
+ */
+export async function removeDemo(db: PrismaClient): Promise<RemoveSummary> {
+  const summary: RemoveSummary = { removed: [], kept: [] };
+  for (const project of DEMO_PROJECTS) {
+    const existing = await db.project.findUnique({ where: { slug: project.slug }, select: { isDemo: true } });
+    if (!existing) continue;
+    if (!existing.isDemo) {
+      summary.kept.push(project.slug);
+      continue;
+    }
+    const deleted = await deleteProject(db, { kind: "admin" }, project.slug, { viaSession: false, actor: "npm run seed:demo -- --remove" });
+    summary.removed.push({ slug: project.slug, runs: deleted.deleted.runs });
+  }
+  return summary;
 }

@@ -2,6 +2,7 @@ import type PgBoss from "pg-boss";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
 import type { JobData, JobName, JobQueue } from "../services/platform";
+import { applyRunRetention } from "../services/deletion";
 import { applyRawRetention } from "../services/runs";
 import { refreshRollups } from "../services/trends";
 import { detectAndQueueWebhooks, queueProjectRedetection } from "../services/incidents";
@@ -66,10 +67,16 @@ export const JOB_HANDLERS: { [Name in JobName]: JobHandler<Name> } = {
         `Retention for project "${report.slug}" (${report.retentionDays} days): dropped ${report.dropped} raw upload(s), ${report.freedBytes} bytes.`,
       );
     }
+    // Run retention (docs/operations.md, "Deleting and retention"): the same deletion as DELETE …/runs/:id, in batches.
+    const runReports = await applyRunRetention(db, { ...(job.data.projectId ? { projectId: job.data.projectId } : {}), baseUrl: publicBaseUrl(new Headers()) });
+    for (const report of runReports.filter((entry) => entry.deleted.runs > 0)) {
+      console.info(`Run retention for project "${report.slug}": deleted ${report.deleted.runs} run(s).`);
+    }
     return {
       projects: reports.length,
       dropped: sum(reports.map((r) => r.dropped)),
       freedBytes: sum(reports.map((r) => r.freedBytes)),
+      runsDeleted: sum(runReports.map((r) => r.deleted.runs)),
     };
   },
 };

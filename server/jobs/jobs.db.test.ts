@@ -218,7 +218,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     await updateProjectSettings(db, ADMIN, slug, { rawRetentionDays: 30 });
     expect((await runQueuedJobs({ db, queue })).failed).toBe(0);
     const [job] = await jobsOf(db, "apply-retention", project.id);
-    expect(job?.output).toEqual({ projects: 1, dropped: 2, freedBytes: expectedBytes });
+    expect(job?.output).toEqual({ projects: 1, dropped: 2, freedBytes: expectedBytes, runsDeleted: 0 });
 
     const kept = await db.rawUpload.findMany({
       where: { run: { projectId: project.id } },

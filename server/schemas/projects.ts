@@ -40,6 +40,22 @@ export const alphaSchema = z
   .lt(1)
   .describe("Family-wise level of the one-sided tests: the CI gate fails an unchanged run at most this often (default 0.01).");
 
+/** Run retention by age (docs/operations.md, "Deleting and retention"). */
+export const runRetentionDaysSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(36_500)
+  .describe("Runs older than this many days are deleted nightly, except the protected ones (docs/operations.md). Null: no age rule.");
+
+/** Run retention by count: the newest this many runs of each series are kept. */
+export const runRetentionKeepRunsSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(1_000_000)
+  .describe("Each series (tool, label, branch, testbed) keeps its newest this many runs; older ones are deleted nightly, except the protected ones. Null: no count rule.");
+
 export const updateProjectSchema = z
   .object({
     name: z.string().min(1).max(200).optional(),
@@ -57,6 +73,8 @@ export const updateProjectSchema = z
       .nullable()
       .optional()
       .describe("Raw uploads older than this many days are dropped nightly (never a pinned baseline's; summaries stay). Null keeps them all."),
+    retentionDays: runRetentionDaysSchema.nullable().optional(),
+    retentionKeepRuns: runRetentionKeepRunsSchema.nullable().optional(),
   })
   .strict()
   .describe("Project settings to change (admin).");
@@ -75,6 +93,8 @@ export const projectSettingsSchema = z
     alpha: z.number(),
     gateMetric: z.string(),
     rawRetentionDays: z.number().int().nullable().describe("Raw uploads older than this many days are dropped; null keeps them all."),
+    retentionDays: z.number().int().nullable().describe("Runs older than this many days are deleted nightly (protected runs excepted); null: no age rule."),
+    retentionKeepRuns: z.number().int().nullable().describe("Each series keeps its newest this many runs (protected runs excepted); null: no count rule."),
     isDemo: z.boolean(),
     createdAt: z.iso.datetime(),
   })

@@ -11,6 +11,8 @@ const settings = {
   alpha: 0.01,
   gateMetric: "auto",
   rawRetentionDays: null,
+  retentionDays: null,
+  retentionKeepRuns: null,
   isDemo: false,
   createdAt: "2026-11-22T10:00:00.000Z",
 };

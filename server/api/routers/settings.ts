@@ -1,4 +1,7 @@
+import { auditInputSchema, deleteProjectInputSchema, runRetentionPreviewInputSchema } from "../../schemas/audit";
 import { projectInputSchema, updateProjectInputSchema } from "../../schemas/projects";
+import { listAuditEntries } from "../../services/audit";
+import { deleteProject, previewRunRetention } from "../../services/deletion";
 import { putSlaPolicyInputSchema } from "../../schemas/sla";
 import { getJobActivity } from "../../services/projects";
 import { getSettingsPage, updateProjectSettings } from "../../services/projects";
@@ -22,4 +25,17 @@ export const settingsRouter = createTRPCRouter({
   setSlaPolicy: adminProcedure
     .input(putSlaPolicyInputSchema)
     .mutation(({ ctx, input: { project, ...policy } }) => putSlaPolicy(ctx.db, ctx.principal, project, policy)),
+
+  /** The project's audit entries, newest first (admin), as GET /api/v1/projects/:project/audit. */
+  audit: adminProcedure.input(auditInputSchema).query(({ ctx, input }) => listAuditEntries(ctx.db, ctx.principal, input.project, input.limit)),
+
+  /** What a run retention rule would delete now (admin): Settings shows it before the rule is saved. */
+  previewRetention: adminProcedure
+    .input(runRetentionPreviewInputSchema)
+    .query(({ ctx, input: { project, ...rule } }) => previewRunRetention(ctx.db, ctx.principal, project, rule)),
+
+  /** Deletes the project and everything of it (admin), the danger zone; `confirm` must be its slug. */
+  deleteProject: adminProcedure
+    .input(deleteProjectInputSchema)
+    .mutation(({ ctx, input }) => deleteProject(ctx.db, ctx.principal, input.project, { viaSession: !ctx.authorization, confirm: input.confirm })),
 });

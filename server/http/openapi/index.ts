@@ -7,6 +7,7 @@
  * Served at GET /api/v1/openapi.json; the Benchtrack v1 input format alone at /api/v1/schema/run.json.
  */
 import { annotationsResource } from "./annotations";
+import { auditResource } from "./audit";
 import { baselinesResource } from "./baselines";
 import type { ApiResource } from "./building-blocks";
 import { ERROR_RESPONSES, jsonContent, ref } from "./building-blocks";
@@ -56,6 +57,7 @@ const RESOURCES: readonly ApiResource[] = [
   webhooksResource,
   annotationsResource,
   shareLinksResource,
+  auditResource,
   metaResource,
   operationsResource,
 ];

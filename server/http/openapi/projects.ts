@@ -1,4 +1,5 @@
 import { createdProjectSchema, createProjectSchema, projectListSchema, projectSettingsSchema, updateProjectSchema } from "../../schemas/projects";
+import { deletedProjectSchema } from "../../schemas/audit";
 import type { ApiResource } from "./building-blocks";
 import { answer, operation, projectParameter, request, success } from "./building-blocks";
 
@@ -10,6 +11,7 @@ export const projectsResource: ApiResource = {
     ProjectList: answer(projectListSchema),
     UpdateProject: request(updateProjectSchema),
     ProjectSettings: answer(projectSettingsSchema),
+    DeletedProject: answer(deletedProjectSchema),
   },
   paths: {
     "/api/v1/projects": {
@@ -47,6 +49,16 @@ export const projectsResource: ApiResource = {
         security: "token",
         body: "UpdateProject",
         responses: { "200": success("The updated project.", "ProjectSettings") },
+      }),
+      delete: operation({
+        operationId: "deleteProject",
+        tag: "projects",
+        summary: "Delete the project and everything of it (admin)",
+        description:
+          "Runs and their raw files, incidents, tokens, share links, webhook deliveries, rollups, the rate-limit rows of its tokens and its " +
+          "queued jobs, in one transaction (docs/operations.md, \"Deleting and retention\"). Its audit entries stay, with one recording this.",
+        security: "token",
+        responses: { "200": success("Deleted: what went.", "DeletedProject") },
       }),
     },
   },

@@ -13,12 +13,13 @@ import { GET as listIncidents, PATCH as patchIncidents } from "@/app/api/v1/proj
 import { PATCH as patchRegression } from "@/app/api/v1/projects/[project]/regressions/[id]/route";
 import { GET as listRegressions } from "@/app/api/v1/projects/[project]/regressions/route";
 import { POST as importHistory } from "@/app/api/v1/projects/[project]/import/[source]/route";
-import { GET as getProject, PATCH as patchProject } from "@/app/api/v1/projects/[project]/route";
+import { GET as getAudit } from "@/app/api/v1/projects/[project]/audit/route";
+import { DELETE as deleteProject, GET as getProject, PATCH as patchProject } from "@/app/api/v1/projects/[project]/route";
 import { GET as listAnnotations, POST as annotate } from "@/app/api/v1/projects/[project]/runs/[id]/annotations/route";
 import { DELETE as revokeShareLink } from "@/app/api/v1/projects/[project]/share-links/[id]/route";
 import { GET as listShareLinks, POST as createShareLink } from "@/app/api/v1/projects/[project]/share-links/route";
 import { GET as getRaw } from "@/app/api/v1/projects/[project]/runs/[id]/raw/route";
-import { GET as getRun } from "@/app/api/v1/projects/[project]/runs/[id]/route";
+import { DELETE as deleteRun, GET as getRun } from "@/app/api/v1/projects/[project]/runs/[id]/route";
 import { GET as getVerdict } from "@/app/api/v1/projects/[project]/runs/[id]/verdict/route";
 import { GET as listRuns, POST as uploadRun } from "@/app/api/v1/projects/[project]/runs/route";
 import { GET as getSla, PUT as putSla } from "@/app/api/v1/projects/[project]/sla/route";
@@ -155,6 +156,14 @@ describe("every answer the OpenAPI document describes", () => {
     const params = { ...project, source: "github-action-benchmark" };
     await exercise(importHistory, `${api}/import/github-action-benchmark`, params, { method: "POST", body: dataJs });
     await exercise(importHistory, `${api}/import/github-action-benchmark`, params, { method: "POST", body: dataJs });
+  });
+
+  it("deleting a run and the project, and the audit log that records it", async () => {
+    const runs = (await (await exercise(listRuns, `${api}/runs`, project, { query: { limit: "1" } })).json()) as { runs: { id: string }[] };
+    const id = runs.runs[0]!.id;
+    await exercise(deleteRun, `${api}/runs/${id}`, { ...project, id }, { method: "DELETE" });
+    await exercise(deleteProject, api, project, { method: "DELETE" });
+    await exercise(getAudit, `${api}/audit`, project, { query: { limit: "10" } });
   });
 
   it("the machine-readable descriptions", async () => {

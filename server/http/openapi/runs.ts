@@ -11,6 +11,7 @@ import {
   uploadResponseSchema,
   uploadWrapperSchema,
 } from "../../schemas/runs";
+import { deletedRunSchema } from "../../schemas/audit";
 import type { ApiResource } from "./building-blocks";
 import { answer, operation, projectParameter, queryParameters, ref, request, runIdParameter, success } from "./building-blocks";
 import type { JsonSchema } from "./json-schema";
@@ -125,6 +126,7 @@ export const runsResource: ApiResource = {
     RunInput: request(runInputSchema),
     RunDocument: answer(runDocumentSchema),
     StoredRun: answer(storedRunSchema),
+    DeletedRun: answer(deletedRunSchema),
     RunMetadata: request(runMetadataSchema),
     UploadWrapper: request(uploadWrapperSchema),
     UploadResponse: answer(uploadResponseSchema),
@@ -187,6 +189,19 @@ export const runsResource: ApiResource = {
         summary: "One run in the Benchtrack format, normalized (ms, errorRate, aggregate)",
         security: "read",
         responses: { "200": success("The run.", "StoredRun") },
+      }),
+      delete: operation({
+        operationId: "deleteRun",
+        tag: "runs",
+        summary: "Delete a run and what rests on it (admin or the project's token)",
+        description:
+          "In one transaction: its results, metrics, raw upload and annotations; changes first seen at it and incidents opened at it; " +
+          "it is taken out of baseline pins (an emptied pin goes: the baseline falls back); share links that include it are revoked; " +
+          "rollups and change-point detection are queued again. Later runs' stored gate outcomes are history and are not re-judged " +
+          '(docs/operations.md, "Deleting and retention"). An audit entry records it.',
+        security: "token",
+        responses: { "200": success("Deleted: what went.", "DeletedRun") },
+        errors: ["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
       }),
     },
     "/api/v1/projects/{project}/runs/{id}/raw": {

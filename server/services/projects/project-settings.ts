@@ -29,6 +29,8 @@ function projectSettings(project: ProjectRow) {
     alpha: project.alpha,
     gateMetric: project.gateMetric,
     rawRetentionDays: project.rawRetentionDays,
+    retentionDays: project.retentionDays,
+    retentionKeepRuns: project.retentionKeepRuns,
     isDemo: project.isDemo,
     createdAt: project.createdAt.toISOString(),
   };

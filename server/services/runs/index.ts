@@ -13,7 +13,7 @@ export { NOT_AB_BASE, notAbBaseSql, seriesRunsSql } from "./series-runs";
 export type { SeriesOfRuns } from "./series-runs";
 export { RUN_IDENTITY_SELECT, runIdentityOf } from "./run-identity";
 export type { RunIdentity, UploadPlacement } from "./run-identity";
-export { loadRunNumbers, rememberStoredRun } from "./run-numbers";
+export { forgetRunNumbers, loadRunNumbers, rememberStoredRun } from "./run-numbers";
 export { findRawUploads, listRuns, readRawGzip } from "./runs";
 export type { RunFilters } from "./runs";
 export { getSlaPolicy, gradeLoadedRun, gradeParsedRun, gradeRuns, gradeSummary } from "./sla";

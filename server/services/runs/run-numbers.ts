@@ -48,3 +48,8 @@ export function rememberStoredRun(projectId: string, loaded: LoadedRun): void {
     run: { ...run, aggregate: numbersOnly(run.aggregate), endpoints: run.endpoints.map(numbersOnly) },
   });
 }
+
+/** Drops deleted runs from this process's memory (a deleted run's id is never read again, but its rows go at once). */
+export function forgetRunNumbers(projectId: string, runIds: readonly string[]): void {
+  for (const id of runIds) cache.delete(cacheKey(projectId, id));
+}

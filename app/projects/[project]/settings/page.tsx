@@ -1,4 +1,5 @@
 import { AlertPrecisionPanel } from "@/components/settings/alert-precision";
+import { DangerZone } from "@/components/settings/danger-zone";
 import { SettingsView } from "@/components/settings/settings-view";
 import type { PageProps } from "@/server/api/page-url";
 import { projectPageTitle, readPageUrl } from "@/server/api/page-url";
@@ -26,6 +27,7 @@ export default async function SettingsPage(props: Props) {
         <div className="mt-5">
           <AlertPrecisionPanel project={project} />
         </div>
+        <DangerZone project={project} />
       </HydrateClient>
     </div>
   );

@@ -1,4 +1,5 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
+import { deleteProject } from "@/server/services/deletion";
 import { getProjectSettings, updateProjectSettings } from "@/server/services/projects";
 
 // GET /api/v1/projects/:project — the project and its settings
@@ -9,5 +10,10 @@ export const PATCH = projectRoute({ access: "write" }, async ({ db, principal, s
   Response.json(await updateProjectSettings(db, principal, slug, await readBody())),
 );
 
+// DELETE /api/v1/projects/:project — delete the project and everything of it (admin); 200 with what went
+export const DELETE = projectRoute({ access: "admin" }, async ({ db, principal, slug }) =>
+  Response.json(await deleteProject(db, principal, slug, { viaSession: false })),
+);
+
 // Any other method: 405 in the error envelope, with Allow.
-export const { POST, PUT, DELETE } = otherMethods("GET", "PATCH");
+export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");

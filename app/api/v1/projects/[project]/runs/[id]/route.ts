@@ -1,4 +1,5 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
+import { deleteRun } from "@/server/services/deletion";
 import { notFound } from "@/server/services/platform";
 import { requireProject } from "@/server/services/projects";
 import { getRunDocument } from "@/server/services/runs";
@@ -10,5 +11,10 @@ export const GET = projectRoute<{ project: string; id: string }, "read">({ acces
   return Response.json(run);
 });
 
+// DELETE /api/v1/projects/:project/runs/:id — delete a run and what rests on it (admin or the project's token); 200 with what went
+export const DELETE = projectRoute<{ project: string; id: string }, "write">({ access: "write" }, async ({ db, principal, slug, params, baseUrl }) =>
+  Response.json(await deleteRun(db, principal, slug, params.id, { viaSession: false, baseUrl })),
+);
+
 // Any other method: 405 in the error envelope, with Allow.
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");

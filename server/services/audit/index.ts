@@ -1,0 +1,8 @@
+/**
+ * Audit: the audit log (audit_entries), who did what and when, in words that are never a secret.
+ *
+ * The module's public face: code outside server/services/audit/ imports from here, never from its files
+ * (eslint.config.js holds that line and which modules this one may use).
+ */
+export { RETENTION_ACTOR, describeActor, listAuditEntries, recordAudit } from "./audit";
+export type { AuditRecord } from "./audit";
