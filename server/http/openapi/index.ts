@@ -21,6 +21,7 @@ import { runsResource } from "./runs";
 import { shareLinksResource } from "./share-links";
 import { slaResource } from "./sla";
 import { tokensResource } from "./tokens";
+import { transferResource } from "./transfer";
 import { webhooksResource } from "./webhooks";
 
 export { errorAnswerRows } from "./building-blocks";
@@ -53,6 +54,7 @@ const RESOURCES: readonly ApiResource[] = [
   webhooksResource,
   annotationsResource,
   shareLinksResource,
+  transferResource,
   metaResource,
 ];
 
