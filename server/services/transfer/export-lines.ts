@@ -25,23 +25,26 @@ const SNAPSHOT_TIMEOUT_MS = 6 * 60 * 60 * 1000;
  * Runs `read` in one read-only REPEATABLE READ transaction: every statement sees the database as it was
  * at the first one (PostgreSQL's snapshot; the embedded database serializes everything anyway).
  */
-export async function readSnapshot<T>(db: PrismaClient, read: (tx: Tx) => Promise<T>): Promise<T> {
+export async function readSnapshot<T>(db: PrismaClient, read: (tx: Tx, snapshotAt: Date) => Promise<T>): Promise<T> {
   return db.$transaction(
     async (tx) => {
       await tx.$executeRawUnsafe("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-      return read(tx);
+      // The snapshot is taken by the first query, not by BEGIN: take it now (and its time for the header),
+      // before any line goes out and the reader's pace lets writes commit.
+      const [{ snapshotAt }] = await tx.$queryRaw<[{ snapshotAt: Date }]>`SELECT now() AS "snapshotAt"`;
+      return read(tx, snapshotAt);
     },
     { timeout: SNAPSHOT_TIMEOUT_MS, maxWait: 30_000 },
   );
 }
 
-export function headerLine(scope: "project" | "server", project: string | null): TransferLine {
+export function headerLine(scope: "project" | "server", project: string | null, snapshotAt: Date): TransferLine {
   return {
     kind: "header",
     format: TRANSFER_FORMAT,
     version: TRANSFER_FORMAT_VERSION,
     scope,
-    exportedAt: new Date().toISOString(),
+    exportedAt: snapshotAt.toISOString(),
     serverVersion: SERVER_VERSION,
     project,
   };
@@ -338,9 +341,9 @@ export function countingSink(sink: LineSink): { sink: LineSink; count: () => num
  * caller (a missing project is a 404 before the first byte is sent).
  */
 export async function exportProjectLines(db: PrismaClient, project: { id: string; slug: string }, sink: LineSink): Promise<void> {
-  await readSnapshot(db, async (tx) => {
+  await readSnapshot(db, async (tx, snapshotAt) => {
     const counted = countingSink(sink);
-    await counted.sink(headerLine("project", project.slug));
+    await counted.sink(headerLine("project", project.slug, snapshotAt));
     const runs = await writeProjectLines(tx, project.id, counted.sink, { serverState: false });
     await sink({ kind: "end", projects: 1, runs, lines: counted.count() });
   });
@@ -348,9 +351,9 @@ export async function exportProjectLines(db: PrismaClient, project: { id: string
 
 /** Every project of the server (a backup), with what is server-wide of each: tokens' hashes, share links, webhook secrets. */
 export async function exportServerLines(db: PrismaClient, sink: LineSink): Promise<{ projects: number; runs: number }> {
-  return readSnapshot(db, async (tx) => {
+  return readSnapshot(db, async (tx, snapshotAt) => {
     const counted = countingSink(sink);
-    await counted.sink(headerLine("server", null));
+    await counted.sink(headerLine("server", null, snapshotAt));
     const projects = await tx.project.findMany({ select: { id: true }, orderBy: { id: "asc" } });
     let runs = 0;
     for (const { id } of projects) runs += await writeProjectLines(tx, id, counted.sink, { serverState: true });

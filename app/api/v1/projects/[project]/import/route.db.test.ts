@@ -1,13 +1,15 @@
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
+import { prepareProjectExport } from "@/server/services/transfer";
 import { uniqueSlug } from "@/server/testing/databases";
+import { runQueuedJobsNow } from "@/server/testing/jobs";
 import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
 import type { SeededProject } from "@/server/testing/transfer-seed";
 import { seedTransferProject } from "@/server/testing/transfer-seed";
 import { GET as exportProject } from "../export/route";
-import { GET as listRuns } from "../runs/route";
+import { GET as listRuns, POST as uploadRun } from "../runs/route";
 import { POST as importProject } from "./route";
 
 // A project's export and import through the REST API, on the embedded database and (with DATABASE_URL)
@@ -109,6 +111,33 @@ describe("export and import of a project", () => {
     expect((await exportOf("no-such-project")).status).toBe(404);
   });
 
+  it("reads one snapshot: a run stored while the export runs is not in it", async () => {
+    const { write } = await prepareProjectExport(await getDb(), slug);
+    const kinds: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const header = new Promise<void>((resolve) => (started = resolve));
+    const exported = write(async (line) => {
+      kinds.push(line.kind);
+      if (line.kind === "header") {
+        started();
+        await released;
+      }
+    });
+    await header;
+    // On PostgreSQL the upload commits while the export's snapshot is open; on the embedded database it
+    // waits for the export's transaction. Either way the export does not see it.
+    const document = { schema: "benchtrack/v1", tool: "loadgen", label: "late", endpoints: [{ name: "GET /late", requests: 1, failures: 0, latency: { unit: "ms", p95: 1 } }] };
+    const late = call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, { method: "POST", body: JSON.stringify(document) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await exported;
+    expect((await late).status).toBe(201);
+    expect(kinds.filter((kind) => kind === "run").length).toBe(original.filter((line) => line.kind === "run").length);
+    expect((await exportLines(slug)).filter((line) => line.kind === "run").length).toBe(kinds.filter((kind) => kind === "run").length + 1);
+  });
+
   describe("read back into the emptied project", () => {
     beforeAll(async () => {
       const db = await getDb();
@@ -170,6 +199,14 @@ describe("export and import of a project", () => {
       expect(second.body).toMatchObject({ runs: { inFile: runCount, created: 0, alreadyPresent: runCount } });
       expect(Object.values(second.body.created as Record<string, number>).every((count) => count === 0)).toBe(true);
       expect(await countRows(slug)).toEqual(before);
+
+      // The rollups follow: the import marked the weeks pending and queued their refresh, which runs clean.
+      const db = await getDb();
+      const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true, historyVersion: true } });
+      expect(project.historyVersion).toBeGreaterThan(0);
+      expect((await runQueuedJobsNow()).failed).toBe(0);
+      expect(await db.trendRollupPending.count({ where: { projectId: project.id } })).toBe(0);
+      expect(await db.trendRollup.count({ where: { projectId: project.id } })).toBeGreaterThan(0);
 
       // The run list (newest first) reads the imported runs.
       const runs = await call(listRuns, `/api/v1/projects/${slug}/runs`, { project: slug });
