@@ -60,6 +60,13 @@ export const envSchema = z.object({
   BENCHTRACK_MAX_DECOMPRESSED_BYTES: z.coerce.number().int().positive().default(500 * MEGABYTE),
   /** Longest line of a k6 NDJSON upload, in characters: a longer one is refused (413) as soon as it is seen. */
   BENCHTRACK_MAX_NDJSON_LINE_CHARS: z.coerce.number().int().positive().default(1024 * 1024),
+  /** Largest project import (POST …/import), as received and after gzip is undone, in bytes. */
+  BENCHTRACK_MAX_IMPORT_BYTES: z.coerce.number().int().positive().default(4096 * MEGABYTE),
+  /**
+   * Longest line of an import or restore file, in characters (a run with its results, or one raw upload in
+   * base64): a longer one is refused (413) as soon as it is seen, never held whole.
+   */
+  BENCHTRACK_MAX_IMPORT_LINE_CHARS: z.coerce.number().int().positive().default(128 * MEGABYTE),
   /**
    * Threads that parse uploaded files, off the event loop (services/platform/cpu-pool.ts); unset: one per core
    * the machine has (os.availableParallelism()).

@@ -62,7 +62,7 @@ export async function readUpload(request: Request, limits: UploadLimits, format:
 }
 
 /** The body after the compressed-size limit, gunzip (when declared) and the decompressed-size limit. */
-function decodedBodyStream(request: Request, limits: UploadLimits): Readable {
+export function decodedBodyStream(request: Request, limits: UploadLimits): Readable {
   const declaredLength = Number(request.headers.get("content-length") ?? Number.NaN);
   if (declaredLength > limits.maxBodyBytes) throw tooLarge("body", limits.maxBodyBytes);
   const encoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
@@ -104,7 +104,7 @@ function tooLarge(what: string, maxBytes: number): InputError {
 }
 
 /** Iterates a stream's chunks, turning stream failures into input errors (gzip that is not gzip…). */
-async function* chunksOf(stream: Readable): AsyncGenerator<Buffer> {
+export async function* chunksOf(stream: Readable): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of stream) yield chunk as Buffer;
   } catch (error) {

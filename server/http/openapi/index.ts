@@ -24,6 +24,7 @@ import { runsResource } from "./runs";
 import { shareLinksResource } from "./share-links";
 import { slaResource } from "./sla";
 import { tokensResource } from "./tokens";
+import { transferResource } from "./transfer";
 import { webhooksResource } from "./webhooks";
 
 export { errorAnswerRows } from "./building-blocks";
@@ -58,6 +59,7 @@ const RESOURCES: readonly ApiResource[] = [
   annotationsResource,
   shareLinksResource,
   auditResource,
+  transferResource,
   metaResource,
   operationsResource,
 ];

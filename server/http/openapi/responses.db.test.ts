@@ -7,6 +7,8 @@ import { GET as listMarkers, POST as postMarker } from "@/app/api/v1/projects/[p
 import { GET as getBadge } from "@/app/api/v1/projects/[project]/badge.svg/route";
 import { DELETE as unpin, GET as listPins, PUT as pin } from "@/app/api/v1/projects/[project]/baseline/route";
 import { GET as compare } from "@/app/api/v1/projects/[project]/compare/route";
+import { GET as exportProject } from "@/app/api/v1/projects/[project]/export/route";
+import { POST as importProject } from "@/app/api/v1/projects/[project]/import/route";
 import { GET as getIncident, PATCH as patchIncident } from "@/app/api/v1/projects/[project]/incidents/[number]/route";
 import { GET as getAlertPrecision } from "@/app/api/v1/projects/[project]/incidents/precision/route";
 import { GET as listIncidents, PATCH as patchIncidents } from "@/app/api/v1/projects/[project]/incidents/route";
@@ -156,6 +158,12 @@ describe("every answer the OpenAPI document describes", () => {
     const params = { ...project, source: "github-action-benchmark" };
     await exercise(importHistory, `${api}/import/github-action-benchmark`, params, { method: "POST", body: dataJs });
     await exercise(importHistory, `${api}/import/github-action-benchmark`, params, { method: "POST", body: dataJs });
+  });
+
+  it("a project's export, and the file imported back (nothing new)", async () => {
+    const file = await (await exercise(exportProject, `${api}/export`, project)).text();
+    const imported = await exercise(importProject, `${api}/import`, project, { method: "POST", body: file });
+    expect(((await imported.json()) as { runs: { created: number } }).runs.created).toBe(0);
   });
 
   it("deleting a run and the project, and the audit log that records it", async () => {

@@ -1,0 +1,20 @@
+import { ndjsonStream } from "@/server/http/ndjson-lines";
+import { otherMethods, projectRoute } from "@/server/http/route";
+import { prepareProjectExport } from "@/server/services/transfer";
+
+// GET /api/v1/projects/:project/export — the project whole as NDJSON (admin): settings, runs with their
+// results and raw uploads, annotations, pins, incidents, changes; one snapshot, streamed in batches.
+export const GET = projectRoute({ access: "admin" }, async ({ db, slug }) => {
+  const { slug: exported, write } = await prepareProjectExport(db, slug);
+  const stamp = new Date().toISOString().slice(0, 10);
+  return new Response(ndjsonStream(write), {
+    headers: {
+      "Content-Type": "application/x-ndjson",
+      "Content-Disposition": `attachment; filename="${exported}-${stamp}.ndjson"`,
+      "Cache-Control": "no-store",
+    },
+  });
+});
+
+// Any other method: 405 in the error envelope, with Allow.
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,0 +1,66 @@
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { ImportAnswer } from "../../schemas/transfer";
+import { jobQueueFor, ServiceError } from "../platform";
+import { requireProject } from "../projects";
+import type { LineSink } from "./export-lines";
+import { exportProjectLines, exportServerLines } from "./export-lines";
+import type { ImportCounts } from "./import-lines";
+import { importAnswerOf, importLines } from "./import-lines";
+
+/**
+ * Export and import of one project (GET/POST /api/v1/projects/:p/export|import, admin), and the whole
+ * server's backup and restore (npm run backup / restore) built on the same file (docs/operations.md).
+ */
+
+/** The project's export, ready to stream: the project is looked up first, so a wrong slug is a 404 before any byte. */
+export async function prepareProjectExport(db: PrismaClient, slug: string): Promise<{ slug: string; write: (sink: LineSink) => Promise<void> }> {
+  const project = await requireProject(db, slug);
+  return { slug: project.slug, write: (sink) => exportProjectLines(db, project, sink) };
+}
+
+/**
+ * Imports a project's export into the project `slug` (which must exist): all or nothing, idempotent. New
+ * runs' rollups are marked pending and their refresh job queued in the same transaction; the history
+ * version moves with the rows (database triggers), so every cache sees them at its next read.
+ */
+export async function importProject(db: PrismaClient, slug: string, lines: AsyncIterable<string>): Promise<ImportAnswer> {
+  const project = await requireProject(db, slug);
+  const queue = await jobQueueFor(db);
+  const counts = await importLines(db, { kind: "project", projectId: project.id, slug: project.slug }, lines, async (tx, { runs }) => {
+    if (runs.created > 0) await queue.sendCoalescedMany([{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }], tx);
+  });
+  return importAnswerOf(project.slug, counts);
+}
+
+/** Every project of the server to `sink`, from one snapshot (a consistent backup while the server runs, on PostgreSQL). */
+export async function backupServer(db: PrismaClient, sink: LineSink): Promise<{ projects: number; runs: number }> {
+  return exportServerLines(db, sink);
+}
+
+/**
+ * Restores a backup (or one project's export) into this database, in one transaction. A database that
+ * holds projects is refused unless `force`, which deletes them (and their tokens, share links, runs…)
+ * first, in that same transaction. Rollups are left pending: the server's workers queue their refresh at
+ * start (listProjectsWithPendingRollups).
+ */
+export async function restoreServer(db: PrismaClient, lines: AsyncIterable<string>, { force }: { force: boolean }): Promise<ImportCounts> {
+  return importLines(
+    db,
+    { kind: "server" },
+    lines,
+    async (tx) => {
+      // Endpoints kept their ids: the next one made must come after them.
+      await tx.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('endpoints', 'id'), GREATEST((SELECT max(id) FROM endpoints), 1))`);
+    },
+    async (tx) => {
+      const projects = await tx.project.count();
+      if (projects === 0) return;
+      if (!force) {
+        throw new ServiceError("conflict", `The database already holds ${projects} project(s): restore into an empty database, or pass --force to replace them`, [
+          { path: "database", message: `${projects} project(s)` },
+        ]);
+      }
+      await tx.project.deleteMany({});
+    },
+  );
+}
