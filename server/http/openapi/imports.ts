@@ -11,7 +11,7 @@ export const importsResource: ApiResource = {
     GithubActionBenchmarkCustomJson: request(customBenchesSchema),
     BencherMetricFormat: request(bmfSchema),
     BencherHistoryLine: request(bencherHistoryLineSchema),
-    ImportAnswer: answer(importAnswerSchema),
+    HistoryImportAnswer: answer(importAnswerSchema),
   },
   paths: {
     "/api/v1/projects/{project}/import/{source}": {
@@ -38,8 +38,8 @@ export const importsResource: ApiResource = {
           },
         },
         responses: {
-          "200": success("Every entry was imported before: nothing new was stored.", "ImportAnswer"),
-          "201": success("Runs were stored.", "ImportAnswer"),
+          "200": success("Every entry was imported before: nothing new was stored.", "HistoryImportAnswer"),
+          "201": success("Runs were stored.", "HistoryImportAnswer"),
         },
         errors: ["BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "PayloadTooLarge"],
       }),

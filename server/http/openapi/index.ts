@@ -69,6 +69,13 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
   const schemas: OpenApiDocument["components"]["schemas"] = {};
   const parameters: OpenApiDocument["components"]["parameters"] = {};
   for (const resource of RESOURCES) {
+    // Two resources naming one path, parameter or schema would silently describe one of them with the other's shape.
+    const clash = [
+      ...Object.keys(resource.paths).filter((name) => name in paths),
+      ...Object.keys(resource.parameters ?? {}).filter((name) => name in parameters),
+      ...Object.keys(resource.schemas).filter((name) => name in schemas),
+    ];
+    if (clash.length > 0) throw new Error(`OpenAPI: ${clash.join(", ")} described twice; give each its own name`);
     Object.assign(paths, resource.paths);
     Object.assign(parameters, resource.parameters ?? {});
     for (const [name, { schema, io }] of Object.entries(resource.schemas)) schemas[name] = toJsonSchema(schema, io);

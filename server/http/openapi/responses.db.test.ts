@@ -31,6 +31,10 @@ import { GET as getWebhook, PUT as putWebhook } from "@/app/api/v1/projects/[pro
 import { GET as listProjects, POST as createProject } from "@/app/api/v1/projects/route";
 import { GET as getRunSchema } from "@/app/api/v1/schema/run.json/route";
 import { GET as getBudgetSchema } from "@/app/api/v1/schema/benchtrack.json/route";
+import { GET as getHealth } from "@/app/api/health/route";
+import { GET as getReady } from "@/app/api/ready/route";
+import { GET as getMetrics } from "@/app/metrics/route";
+import { markWorkers } from "@/server/services/platform";
 import { uniqueSlug } from "@/server/testing/databases";
 import { documentedSuccesses, pathTemplateOf } from "@/server/testing/openapi-responses";
 import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
@@ -178,6 +182,17 @@ describe("every answer the OpenAPI document describes", () => {
     await exercise(getOpenApi, "/api/v1/openapi.json", {});
     await exercise(getRunSchema, "/api/v1/schema/run.json", {});
     await exercise(getBudgetSchema, "/api/v1/schema/benchtrack.json", {});
+  });
+
+  it("the operator's routes: liveness, readiness (the workers marked running, as a serving process does) and metrics", async () => {
+    await exercise(getHealth, "/api/health", {});
+    markWorkers("running");
+    try {
+      await exercise(getReady, "/api/ready", {});
+    } finally {
+      markWorkers("not-started");
+    }
+    await exercise(getMetrics, "/metrics", {});
   });
 
   it("left no documented success answer unexercised", () => {
