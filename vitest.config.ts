@@ -28,7 +28,14 @@ export default defineConfig({
     environment: "node",
     // Test files upload and read far faster than any client: rate limits are off (0) except where a
     // test sets them before the environment is first read (rate-limits.test.ts).
-    env: { BENCHTRACK_RATE_UPLOADS_PER_MINUTE: "0", BENCHTRACK_RATE_READS_PER_MINUTE: "0", BENCHTRACK_RATE_AUTH_FAILURES_PER_MINUTE: "0" },
+    // The request and job log (one line each) is kept to warnings: thousands of requests would bury the
+    // test output; the tests of the log capture it at info (captureLogLines).
+    env: {
+      BENCHTRACK_RATE_UPLOADS_PER_MINUTE: "0",
+      BENCHTRACK_RATE_READS_PER_MINUTE: "0",
+      BENCHTRACK_RATE_AUTH_FAILURES_PER_MINUTE: "0",
+      BENCHTRACK_LOG_LEVEL: "warn",
+    },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Integration tests share one database per worker; keep workers few on a 2-core machine.

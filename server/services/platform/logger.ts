@@ -73,13 +73,16 @@ export function getLogger(): Logger {
 }
 
 /**
- * For tests: every line written from now on (as the configured format renders it) is also collected;
- * `stop()` ends the capture and returns the lines.
+ * For tests: every line written from now on (as the configured format renders it) is also collected,
+ * down to info whatever the level (the test runs log at warn: vitest.config.ts); `stop()` ends the
+ * capture, puts the level back and returns the lines.
  */
 export function captureLogLines(): { lines: string[]; stop: () => string[] } {
   const state = logState();
   const previous = state.sink;
+  const previousLevel = state.logger.level;
   const lines: string[] = [];
+  if (state.logger.levelVal > state.logger.levels.values.info!) state.logger.level = "info";
   state.sink = (line) => {
     lines.push(line);
   };
@@ -87,6 +90,7 @@ export function captureLogLines(): { lines: string[]; stop: () => string[] } {
     lines,
     stop: () => {
       state.sink = previous;
+      state.logger.level = previousLevel;
       return lines;
     },
   };
