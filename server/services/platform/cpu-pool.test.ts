@@ -2,7 +2,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../../domain/input-error";
 import { readFixture } from "../../domain/parsers/fixtures/read-fixture";
 import { parseUploadedRun } from "../../domain/parsers";
-import { INLINE_PARSE_BYTES, closeCpuPool, parseInPool } from "./cpu-pool";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { readHistoryEntries } from "../../domain/parsers/history-entries";
+import { INLINE_PARSE_BYTES, closeCpuPool, parseInPool, readHistoryInPool } from "./cpu-pool";
 
 // The parse threads (issue 36): an upload's files are parsed in a worker thread, not on the event loop;
 // a parse past its time budget is stopped and refused (413), and the parser's errors cross the thread
@@ -63,5 +66,35 @@ describe("parseInPool", () => {
     const error = await parsing.catch((caught: unknown) => caught);
     expect(error).not.toBeInstanceOf(InputError);
     expect((error as Error).name).toBe("AbortError");
+  });
+});
+
+/** A real gh-pages data.js whose suite is repeated `times` (each copy a day later, on its own commit): a history too large to read in place. */
+function longHistory(times: number): string {
+  const file = readFileSync(path.resolve(import.meta.dirname, "../../domain/parsers/github-action-benchmark/examples/go-conventionalcommit.data.js"), "utf8");
+  const data = JSON.parse(file.slice(file.indexOf("{"))) as { entries: { Benchmark: { date: number; commit: { id: string } }[] } };
+  const real = data.entries.Benchmark;
+  data.entries.Benchmark = Array.from({ length: times }, (_, copy) =>
+    real.map((entry) => ({ ...entry, date: entry.date + copy * 86_400_000, commit: { ...entry.commit, id: `${copy.toString(16).padStart(8, "0")}${entry.commit.id.slice(8)}` } })),
+  ).flat();
+  return `window.BENCHMARK_DATA = ${JSON.stringify(data)}`;
+}
+
+describe("readHistoryInPool", () => {
+  const file = { source: "github-action-benchmark" as const, branch: "main", testbed: null, label: null };
+
+  it("reads a history too large to read in place in a thread, to the very entries an in-place read gives", async () => {
+    const text = longHistory(60);
+    expect(text.length).toBeGreaterThan(INLINE_PARSE_BYTES);
+    const inThread = await readHistoryInPool({ ...file, text });
+    expect(inThread).toHaveLength(60);
+    expect(inThread).toEqual(readHistoryEntries({ ...file, text }));
+  });
+
+  it("a refused entry crosses the thread as an InputError naming its path", async () => {
+    const text = longHistory(60).replace(/"value":[0-9.e+-]+/, '"value":"fast"');
+    const error = await readHistoryInPool({ ...file, text }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).details[0]!.path).toBe('entries["Benchmark"][0].benches[0].value');
   });
 });

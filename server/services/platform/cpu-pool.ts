@@ -6,6 +6,8 @@ import { judgeGate } from "../../domain/gate/judge";
 import { InputError } from "../../domain/input-error";
 import type { ParsedUpload } from "../../domain/parsers";
 import { parseUploadedRun } from "../../domain/parsers";
+import type { HistoryEntry, HistoryFile } from "../../domain/parsers/history-entries";
+import { readHistoryEntries } from "../../domain/parsers/history-entries";
 import { getEnv } from "../../env";
 import type { CpuAnswer, CpuTask, ParseTask } from "./cpu-worker";
 
@@ -70,11 +72,36 @@ export async function parseInPool(
     signal?.throwIfAborted();
     return parseUploadedRun(task);
   }
+  const answer = await readInPool({ kind: "parse", ...task }, signal, budgetMs);
+  if (!("parsed" in answer)) throw new Error("The CPU thread answered a parse with something else");
+  return answer.parsed;
+}
+
+/**
+ * A history import's file read as its runs (domain/parsers/history-entries.ts) off the event loop, with
+ * an upload's time budget and memory limit: a 50 MB data.js takes seconds to read.
+ */
+export async function readHistoryInPool(
+  file: HistoryFile,
+  signal?: AbortSignal,
+  { budgetMs = getEnv().BENCHTRACK_PARSE_TIMEOUT_MS } = {},
+): Promise<HistoryEntry[]> {
+  if (file.text.length <= INLINE_PARSE_BYTES) {
+    signal?.throwIfAborted();
+    return readHistoryEntries(file);
+  }
+  const answer = await readInPool({ kind: "history", file }, signal, budgetMs);
+  if (!("entries" in answer)) throw new Error("The CPU thread answered a history with something else");
+  return answer.entries;
+}
+
+/** A file-reading task in a CPU thread, within its time budget: what it refuses leaves as the InputError it was. */
+async function readInPool(task: CpuTask, signal: AbortSignal | undefined, budgetMs: number): Promise<CpuAnswer & { ok: true }> {
   const budget = AbortSignal.timeout(budgetMs);
   const stop = signal ? AbortSignal.any([signal, budget]) : budget;
   let answer: CpuAnswer;
   try {
-    answer = await cpuPool().run({ kind: "parse", ...task }, { signal: stop });
+    answer = await cpuPool().run(task, { signal: stop });
   } catch (error) {
     signal?.throwIfAborted();
     if (budget.aborted) {
@@ -85,8 +112,7 @@ export async function parseInPool(
     throw outOfMemory(error) ?? error;
   }
   if (!answer.ok) throw new InputError(answer.error.code, answer.error.message, answer.error.details);
-  if (!("parsed" in answer)) throw new Error("The CPU thread answered a parse with something else");
-  return answer.parsed;
+  return answer;
 }
 
 /** The gate's judgement (domain/gate/judge.ts:judgeGate, pure) in a CPU thread: its input and answer cross as structured clones. */

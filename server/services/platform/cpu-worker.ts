@@ -10,6 +10,8 @@ import type { GateResult, JudgeInput } from "../../domain/gate/judge";
 import { judgeGate } from "../../domain/gate/judge";
 import { parseUploadedRun } from "../../domain/parsers";
 import type { ParsedUpload, RunMetadata, UploadedFile } from "../../domain/parsers";
+import { readHistoryEntries } from "../../domain/parsers/history-entries";
+import type { HistoryEntry, HistoryFile } from "../../domain/parsers/history-entries";
 
 export interface ParseTask {
   kind: "parse";
@@ -23,16 +25,24 @@ export interface JudgeTask {
   input: JudgeInput;
 }
 
-export type CpuTask = ParseTask | JudgeTask;
+/** A history kept by another tool, read as the runs an import stores (domain/parsers/history-entries.ts). */
+export interface HistoryTask {
+  kind: "history";
+  file: HistoryFile;
+}
+
+export type CpuTask = ParseTask | JudgeTask | HistoryTask;
 
 export type CpuAnswer =
   | { ok: true; parsed: ParsedUpload }
   | { ok: true; judged: GateResult }
+  | { ok: true; entries: HistoryEntry[] }
   | { ok: false; error: { code: InputErrorCode; message: string; details: InputErrorDetail[] } };
 
 export default function runTask(task: CpuTask): CpuAnswer {
   if (task.kind === "judge") return { ok: true, judged: judgeGate(task.input) };
   try {
+    if (task.kind === "history") return { ok: true, entries: readHistoryEntries(task.file) };
     return { ok: true, parsed: parseUploadedRun(task) };
   } catch (error) {
     if (error instanceof InputError) return { ok: false, error: { code: error.code, message: error.message, details: error.details } };

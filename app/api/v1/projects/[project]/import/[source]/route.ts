@@ -28,6 +28,7 @@ export const POST = projectRoute<{ project: string; source: string }, "upload">(
       testbed: query.testbed ?? null,
       label: query.label ?? null,
       baseUrl,
+      signal: request.signal,
     });
     return Response.json(answer, { status: answer.created > 0 ? 201 : 200 });
   },
