@@ -69,6 +69,8 @@ export default defineConfig({
         BENCHTRACK_RATE_UPLOADS_PER_MINUTE: "0",
         // e2e/ui/incident-workflow.spec.ts points a webhook at a local stand-in receiver.
         BENCHTRACK_WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
+        // One line per request would bury the test report: the servers' warnings and errors only.
+        BENCHTRACK_LOG_LEVEL: "warn",
       },
     },
     {
@@ -84,6 +86,7 @@ export default defineConfig({
         BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
         BENCHTRACK_READ_TOKEN: E2E_READ_TOKEN,
         DATABASE_URL: "",
+        BENCHTRACK_LOG_LEVEL: "warn",
       },
     },
   ],
