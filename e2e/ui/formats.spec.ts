@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
+import { FORMAT_LIST } from "../../server/domain/parsers/format-list";
 import { WRITES_SCREENSHOTS, fixture, lookAt, uniqueSlug, uploadFiles, uploadRun } from "../helpers";
 
 /** Screenshots to look at (E2E_SCREENSHOTS=1), light and dark, 1440 and 375 px wide. */
@@ -162,8 +163,9 @@ test.describe("every tool's own output, on the run page", () => {
   test("the API docs give a recipe per format", async ({ page }) => {
     await page.goto("/docs/api#formats");
     const table = page.getByTestId("format-table");
-    // 21 load-test formats and 18 microbenchmark formats.
-    await expect(table.locator("tbody tr")).toHaveCount(39);
+    // One row per format the server reads (21 load-test formats, 21 microbenchmark formats today).
+    await expect(table.locator("tbody tr")).toHaveCount(FORMAT_LIST.length);
+    expect(FORMAT_LIST.length).toBeGreaterThanOrEqual(42);
     for (const id of [
       "go-bench-text",
       "cachegrind",
@@ -182,6 +184,9 @@ test.describe("every tool's own output, on the run page", () => {
       "jmeter-xml",
       "locust-html",
       "ghz-csv",
+      "bencher-bmf",
+      "custom-smaller-is-better",
+      "custom-bigger-is-better",
     ]) {
       await expect(page.getByTestId(`format-${id}`).locator("pre")).toContainText("curl");
     }
