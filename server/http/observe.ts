@@ -3,7 +3,7 @@ import { SHARE_PARAM } from "../domain/share";
 import { FORMAT_NAMES } from "../domain/parsers/formats";
 import { ServiceError, getLogger, recordRequest, recordUpload, runInRequestContext } from "../services/platform";
 import type { RequestContext } from "../services/platform";
-import { buildOpenApiDocument } from "./openapi";
+import { documentedPathTemplate } from "./openapi";
 import { errorResponse } from "./errors";
 
 /**
@@ -82,22 +82,13 @@ function withHeader(response: Response, name: string, value: string): Response {
   }
 }
 
-let restTemplates: { template: string; pattern: RegExp; literals: number }[] | undefined;
-
 /**
  * The REST route template a path falls under, as its folder names it (`/api/v1/projects/[project]/runs`),
- * from the paths the OpenAPI document lists (every route's), the most literal match first; "unmatched"
- * for a path no route serves. Never the path itself: the metric's labels stay bounded.
+ * from the paths the OpenAPI document lists (every route's); "unmatched" for a path no route serves.
+ * Never the path itself: the metric's labels stay bounded.
  */
 export function restRouteTemplate(pathname: string): string {
-  restTemplates ??= Object.keys(buildOpenApiDocument().paths)
-    .map((path) => ({
-      template: path.replace(/\{([^}]+)\}/g, "[$1]"),
-      pattern: new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
-      literals: path.split("/").filter((segment) => segment !== "" && !segment.startsWith("{")).length,
-    }))
-    .sort((a, b) => b.literals - a.literals);
-  return restTemplates.find(({ pattern }) => pattern.test(pathname))?.template ?? "unmatched";
+  return documentedPathTemplate(pathname)?.replace(/\{([^}]+)\}/g, "[$1]") ?? "unmatched";
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { buildOpenApiDocument } from "../http/openapi";
+import { buildOpenApiDocument, documentedPathTemplate } from "../http/openapi";
 import type { JsonSchema } from "../http/openapi";
 
 /**
@@ -43,11 +43,6 @@ function validatorFor(key: string, schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-const templates = Object.keys(document.paths).map((template) => ({
-  template,
-  pattern: new RegExp(`^${template.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}$`),
-}));
-
 interface DocumentedResponse {
   description?: string;
   content?: Record<string, { schema?: JsonSchema }>;
@@ -56,7 +51,7 @@ interface DocumentedResponse {
 
 /** The documented path template a request path falls under ("/api/v1/projects/{project}/runs"), or null. */
 export function pathTemplateOf(pathname: string): string | null {
-  return templates.find(({ pattern }) => pattern.test(pathname))?.template ?? null;
+  return documentedPathTemplate(pathname);
 }
 
 /** Every documented operation with its success statuses, as "METHOD template status". */
@@ -74,24 +69,24 @@ export function documentedSuccesses(): string[] {
 
 /** Why the answer does not match the document, or null when it does. */
 export async function checkAgainstOpenApi(method: string, pathname: string, response: Response): Promise<string | null> {
-  const match = templates.find(({ pattern }) => pattern.test(pathname));
-  if (!match) return `${method} ${pathname}: no such path in the OpenAPI document`;
-  const operation = document.paths[match.template]?.[method.toLowerCase()] as { responses: Record<string, DocumentedResponse> } | undefined;
-  if (!operation) return `${method} ${match.template}: not documented`;
+  const template = documentedPathTemplate(pathname);
+  if (template === null) return `${method} ${pathname}: no such path in the OpenAPI document`;
+  const operation = document.paths[template]?.[method.toLowerCase()] as { responses: Record<string, DocumentedResponse> } | undefined;
+  if (!operation) return `${method} ${template}: not documented`;
   const listed = operation.responses[String(response.status)];
-  if (!listed) return `${method} ${match.template}: status ${response.status} is not documented`;
+  if (!listed) return `${method} ${template}: status ${response.status} is not documented`;
   const documented: DocumentedResponse = listed.$ref
     ? (document.components.responses[listed.$ref.split("/").pop() ?? ""] as DocumentedResponse)
     : listed;
 
   const body = await response.clone().text();
-  if (!documented.content) return body === "" ? null : `${method} ${match.template} ${response.status}: documented without a body, got one`;
+  if (!documented.content) return body === "" ? null : `${method} ${template} ${response.status}: documented without a body, got one`;
   const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
   const content = documented.content[contentType] ?? (contentType.endsWith("+json") ? undefined : documented.content["application/octet-stream"]);
-  if (!content) return `${method} ${match.template} ${response.status}: content type "${contentType}" is not documented`;
+  if (!content) return `${method} ${template} ${response.status}: content type "${contentType}" is not documented`;
   if (contentType !== "application/json" || !content.schema) return null;
-  const validate = validatorFor(`${method} ${match.template} ${response.status}`, content.schema);
+  const validate = validatorFor(`${method} ${template} ${response.status}`, content.schema);
   if (validate(JSON.parse(body))) return null;
   const problems = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || "(body)"} ${error.message ?? ""}`);
-  return `${method} ${match.template} ${response.status}: the body does not match the documented schema: ${problems.join("; ")}`;
+  return `${method} ${template} ${response.status}: the body does not match the documented schema: ${problems.join("; ")}`;
 }

@@ -64,6 +64,24 @@ const RESOURCES: readonly ApiResource[] = [
   operationsResource,
 ];
 
+let pathTemplates: { template: string; pattern: RegExp }[] | undefined;
+
+/**
+ * The documented path template a request path falls under (`/api/v1/projects/{project}/runs`), the
+ * most literal match first; null for a path no route serves. The request log and metrics count under it
+ * (server/http/observe.ts), and the answers test checks against it (server/testing/openapi-responses.ts).
+ */
+export function documentedPathTemplate(pathname: string): string | null {
+  pathTemplates ??= Object.keys(buildOpenApiDocument().paths)
+    .map((template) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/[.]/g, "\\.").replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
+      literals: template.split("/").filter((segment) => segment !== "" && !segment.startsWith("{")).length,
+    }))
+    .sort((a, b) => b.literals - a.literals);
+  return pathTemplates.find(({ pattern }) => pattern.test(pathname))?.template ?? null;
+}
+
 export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
   const schemas: OpenApiDocument["components"]["schemas"] = {};
