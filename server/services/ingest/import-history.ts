@@ -24,10 +24,9 @@ import type { Principal } from "../access";
 import { requireUploadTo } from "../access";
 import { jobQueueFor, notFound, readHistoryInPool, ServiceError } from "../platform";
 import type { CoalescedJob } from "../platform";
-import { projectBySlugSql } from "../projects";
-import { takeRateLimitWithRead } from "../platform";
 import { defaultBranchSeriesKey, newRunId, runPageUrl } from "../runs";
 import type { IngestProject } from "./ingest-run";
+import { readProjectCountingUpload } from "./upload-run";
 import { storeRun } from "./store-run";
 
 export interface ImportHistoryRequest {
@@ -57,8 +56,7 @@ const NOT_JUDGED = { outcome: null, outcomeReasons: [], regressed: null, gateCha
  * address as an upload is. The project must exist (404): an import never creates one.
  */
 export async function authorizeImport(db: PrismaClient, principal: Principal, projectSlug: string, address: string | null): Promise<IngestProject> {
-  const subjects = address === null ? [] : [principal.kind === "project-token" ? `token:${principal.tokenId}` : `principal:${principal.kind}`, address];
-  const [project = null] = await takeRateLimitWithRead<IngestProject>(db, "upload", subjects, projectBySlugSql(projectSlug));
+  const project = await readProjectCountingUpload(db, principal, projectSlug, address);
   requireUploadTo(principal, project?.id ?? null, { action: "Importing", verb: "import" });
   if (!project) throw notFound(`Project "${projectSlug}"`);
   return project;

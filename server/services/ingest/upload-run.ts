@@ -32,13 +32,22 @@ export interface UploadTarget {
 }
 
 /**
+ * The project (null: none of that slug), read in the one statement that counts an upload against the
+ * limits of the caller's token and of its address (no address: not counted). Uploads and history imports.
+ */
+export async function readProjectCountingUpload(db: PrismaClient, principal: Principal, projectSlug: string, address: string | null): Promise<IngestProject | null> {
+  const subjects = address === null ? [] : [principal.kind === "project-token" ? `token:${principal.tokenId}` : `principal:${principal.kind}`, address];
+  const [project = null] = await takeRateLimitWithRead<IngestProject>(db, "upload", subjects, projectBySlugSql(projectSlug));
+  return project;
+}
+
+/**
  * The upload's admission after its caller is known (server/http/auth.ts admit): counted against the
  * upload limits of its token and of `address` (the client's; null, an in-process call, is not limited:
  * 429 over either), and the project read, in one statement; then whether this principal may upload there.
  */
 export async function authorizeUpload(db: PrismaClient, principal: Principal, projectSlug: string, address: string | null = null): Promise<UploadTarget> {
-  const subjects = address === null ? [] : [principal.kind === "project-token" ? `token:${principal.tokenId}` : `principal:${principal.kind}`, address];
-  const [project = null] = await takeRateLimitWithRead<IngestProject>(db, "upload", subjects, projectBySlugSql(projectSlug));
+  const project = await readProjectCountingUpload(db, principal, projectSlug, address);
   requireUploadTo(principal, project?.id ?? null);
   return { projectSlug, project, mayCreateProject: principal.kind === "admin" };
 }
