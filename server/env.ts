@@ -48,6 +48,13 @@ export const envSchema = z.object({
    */
   BENCHTRACK_READ_TOKEN: optionalString,
   /**
+   * The role every signed-in person holds on public projects (docs/access.md): viewer (the default),
+   * triager, maintainer, or none. Private projects give only their members' roles.
+   */
+  BENCHTRACK_DEFAULT_ROLE: optionalString
+    .pipe(z.enum(["viewer", "triager", "maintainer", "none"]).optional())
+    .transform((value) => value ?? "viewer"),
+  /**
    * Secret that signs sessions and share links (≥ 32 characters). Unset: derived from the admin and read
    * tokens. Set the same value on every replica.
    */

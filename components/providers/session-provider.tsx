@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
  * httpOnly: scripts never see it). Admin controls show only for an admin session; the server checks
  * the session on every call either way.
  */
-export type SessionRole = "read" | "admin" | null;
+export type SessionRole = "read" | "admin" | "user" | null;
 
 const SessionContext = createContext<{ role: SessionRole; isPrivate: boolean }>({ role: null, isPrivate: false });
 

@@ -8,7 +8,7 @@ import type { ShareRefusal } from "./share-grants";
 import { readShareLink } from "./share-grants";
 import type { ReadTarget, ShareScope } from "../../domain/share";
 import { shareCovers } from "../../domain/share";
-import { sessionRoleOf } from "./sessions";
+import { sessionOf } from "./sessions";
 import { findAndTouchActiveToken } from "./tokens";
 
 /**
@@ -20,13 +20,25 @@ import { findAndTouchActiveToken } from "./tokens";
  */
 export type Principal =
   | { kind: "admin" }
-  | { kind: "project-token"; tokenId: string; projectId: string }
+  /** A project token: what it may do on its own project is its scopes' (server/domain/access/roles.ts). */
+  | { kind: "project-token"; tokenId: string; projectId: string; name: string; scopes: string[] }
+  /** A person signed in with the identity provider (a session); their roles are read per project (project-access.ts). */
+  | { kind: "user"; user: SignedInUser }
   /** The read token, or a browser signed in with it: reads everything, writes nothing. */
   | { kind: "reader" }
   /** A share link: reads one comparison or one run, nothing else. `token`: as links carry it (share-grants.ts). */
   | { kind: "share"; scope: ShareScope; token: string }
   /** No credential; `refusedShare`: a share link was sent that opens nothing (so a refusal can say why). */
-  | { kind: "anonymous"; refusedShare?: ShareRefusal };
+  | { kind: "anonymous"; refusedShare?: ShareRefusal; refusedSession?: "removed" };
+
+/** A signed-in person, as their users row says on this request. */
+export interface SignedInUser {
+  id: string;
+  email: string | null;
+  name: string | null;
+  groups: string[];
+  serverAdmin: boolean;
+}
 
 /** What a request carries that may identify its caller; each transport reads these from its own request. */
 export interface Credentials {
@@ -94,9 +106,20 @@ async function resolvePrincipal(db: PrismaClient, credentials: Credentials, limi
     }
     return authenticateToken(db, token, limitedAddress);
   }
-  const role = await sessionRoleOf(credentials.session);
-  if (role === "admin") return { kind: "admin" };
-  if (role === "read") return { kind: "reader" };
+  const session = await sessionOf(credentials.session);
+  if (session?.role === "admin") return { kind: "admin" };
+  if (session?.role === "read") return { kind: "reader" };
+  if (session?.role === "user") {
+    const user = await db.user.findUnique({
+      where: { id: session.userId },
+      select: { id: true, email: true, name: true, groups: true, serverAdmin: true, disabledAt: true },
+    });
+    if (user !== null && user.disabledAt === null) {
+      return { kind: "user", user: { id: user.id, email: user.email, name: user.name, groups: user.groups, serverAdmin: user.serverAdmin } };
+    }
+    // Removed by an admin (or gone): the session opens nothing, and the refusal says why.
+    return { kind: "anonymous", refusedSession: "removed" };
+  }
   if (credentials.share === null || credentials.share === undefined || credentials.share === "") return { kind: "anonymous" };
   const link = await readShareLink(db, credentials.share);
   if (link.status === "open") return { kind: "share", scope: link.scope, token: link.token };
@@ -124,6 +147,7 @@ export function requireReadAccess(principal: Principal, target: ReadTarget): voi
     if (shareCovers(principal.scope, target)) return;
     throw new ServiceError("forbidden", "This share link opens one comparison (with its runs) or one run only; sign in to see the rest");
   }
+  if (principal.kind === "user") return;
   if (principal.refusedShare !== undefined) throw new ServiceError("unauthorized", SHARE_REFUSALS[principal.refusedShare]);
   throw new ServiceError(
     "unauthorized",
@@ -132,7 +156,7 @@ export function requireReadAccess(principal: Principal, target: ReadTarget): voi
 }
 
 /** Why a share link (`?share=` or the X-Benchtrack-Share header) opened nothing, in the 401's message. */
-const SHARE_REFUSALS: Record<ShareRefusal, string> = {
+export const SHARE_REFUSALS: Record<ShareRefusal, string> = {
   expired: "This share link has expired (the ?share= parameter or X-Benchtrack-Share header): ask for a new link, or send Authorization: Bearer <read, admin or project token>",
   revoked: "This share link was revoked (the ?share= parameter or X-Benchtrack-Share header): ask for a new link, or send Authorization: Bearer <read, admin or project token>",
   invalid:
@@ -186,8 +210,8 @@ export async function authenticateToken(db: PrismaClient, token: string | null, 
   const failures = limitedAddress === null ? null : authFailureLimit(limitedAddress);
   const found = await findAndTouchActiveToken(db, token, failures);
   if (found.blocked && failures) throw failures.refusal();
-  if (found.token) return { kind: "project-token", tokenId: found.token.id, projectId: found.token.projectId };
-  throw new ServiceError("unauthorized", `The token is not valid (unknown or revoked).${noAdminTokenNote()}`);
+  if (found.token) return { kind: "project-token", tokenId: found.token.id, projectId: found.token.projectId, name: found.token.name, scopes: found.token.scopes };
+  throw new ServiceError("unauthorized", `The token is not valid (unknown, revoked or expired).${noAdminTokenNote()}`);
 }
 
 /** Any write: a bearer token first (which one may do what, each service decides). */
@@ -195,8 +219,14 @@ export function requireToken(action: string): never {
   throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>.${noAdminTokenNote()}`);
 }
 
+/** The server's admin: the admin token, a session signed in with it, or a person made a server admin. */
+export function isServerAdmin(principal: Principal): boolean {
+  return principal.kind === "admin" || (principal.kind === "user" && principal.user.serverAdmin);
+}
+
 export function requireAdmin(principal: Principal): void {
-  if (principal.kind === "admin") return;
+  if (isServerAdmin(principal)) return;
+  if (principal.kind === "user") throw new ServiceError("forbidden", "This needs a server admin; ask one to do it or to make you one");
   if (principal.kind === "anonymous" || principal.kind === "share") {
     throw new ServiceError("unauthorized", `This call needs the admin token: Authorization: Bearer $BENCHTRACK_ADMIN_TOKEN.${noAdminTokenNote()}`);
   }
@@ -217,6 +247,7 @@ export function requireUploadTo(
     throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>.${noAdminTokenNote()}`);
   }
   if (principal.kind === "reader") throw new ServiceError("forbidden", `The read token may not ${verb}`);
+  if (principal.kind === "user") throw new ServiceError("forbidden", `Signed in, you may not ${verb} here yet`);
   if (principal.projectId !== projectId) {
     throw new ServiceError("forbidden", "This token belongs to another project");
   }

@@ -4,9 +4,12 @@
  * The module's public face: code outside server/services/access/ imports from here, never from its files
  * (eslint.config.js holds that line and which modules this one may use).
  */
-export { credentialsOfHeaders, isPrivate, metricsReaderOf, readTargetOfPage, requireAdmin, requireReadAccess, requireToken, requireUploadTo, resolvePrincipalLimited, safeNextPath, shareCovers, shareReadTarget, signInRole } from "./auth";
-export type { Credentials, Principal, ReadTarget, ShareRead } from "./auth";
-export { SESSION_TTL_SECONDS, sealSession, sealShare, sessionRoleOf } from "./sessions";
+export { credentialsOfHeaders, isPrivate, isServerAdmin, metricsReaderOf, readTargetOfPage, requireAdmin, requireReadAccess, requireToken, requireUploadTo, resolvePrincipalLimited, safeNextPath, shareCovers, shareReadTarget, signInRole } from "./auth";
+export type { Credentials, Principal, ReadTarget, ShareRead, SignedInUser } from "./auth";
+export { PROJECT_REF_SELECT, allowedActions, defaultRole, effectiveVisibility, requireProjectAccess, requireProjectRead, userRoleIn } from "./project-access";
+export type { ProjectRef } from "./project-access";
+export { SESSION_TTL_SECONDS, sealSession, sealShare, sessionOf, sessionRoleOf } from "./sessions";
+export type { Session, SessionRole } from "./sessions";
 export { MAX_SHARE_TOKEN_LENGTH, SHARE_ID_PATTERN, newShareId, normalizeShareToken, readShareLink, storedShareScopeSchema } from "./share-grants";
 export type { ShareLinkState, ShareRefusal, StoredShareScope } from "./share-grants";
 export type { ShareScope } from "./sessions";

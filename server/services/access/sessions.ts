@@ -20,11 +20,17 @@ import { getEnv } from "../../env";
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
 export const MAX_SHARE_TTL_DAYS = 365;
 
-export type SessionRole = "read" | "admin";
+/** What a session was signed in with: the admin token, the read token (or a project token), or a person's identity (OIDC). */
+export type SessionRole = "read" | "admin" | "user";
+/** A session's grant: a token's role, or the signed-in person's users.id (their rights are read from the database on each request). */
+export type Session = { role: "read" | "admin" } | { role: "user"; userId: string };
 
 // Each seal also carries its own expiry (ms since epoch), checked here to the millisecond: iron's
 // own check allows a minute of clock skew.
-const sessionSchema = z.object({ role: z.enum(["read", "admin"]), expiresAt: z.number() });
+const sessionSchema = z.discriminatedUnion("role", [
+  z.object({ role: z.enum(["read", "admin"]), expiresAt: z.number() }),
+  z.object({ role: z.literal("user"), userId: z.string().min(1).max(64), expiresAt: z.number() }),
+]);
 
 const shareScopeSchema = z.discriminatedUnion("kind", [
   z.object({
@@ -54,17 +60,24 @@ function sealPassword(): string {
   return fallbackSecret;
 }
 
-export function sealSession(role: SessionRole, now = Date.now()): Promise<string> {
+export function sealSession(session: Session | "read" | "admin", now = Date.now()): Promise<string> {
   const expiresAt = now + SESSION_TTL_SECONDS * 1000;
-  return sealData({ role, expiresAt }, { password: sealPassword(), ttl: SESSION_TTL_SECONDS });
+  const grant = typeof session === "string" ? { role: session } : session;
+  return sealData({ ...grant, expiresAt }, { password: sealPassword(), ttl: SESSION_TTL_SECONDS });
 }
 
-/** The role a session cookie grants; null for none, a forged, tampered or expired one. */
-export async function sessionRoleOf(sealed: string | null | undefined): Promise<SessionRole | null> {
+/** What a session cookie grants; null for none, a forged, tampered or expired one. */
+export async function sessionOf(sealed: string | null | undefined): Promise<Session | null> {
   if (!sealed) return null;
   const data = await unsealData<unknown>(sealed, { password: sealPassword(), ttl: SESSION_TTL_SECONDS }).catch(() => null);
   const parsed = sessionSchema.safeParse(data);
-  return parsed.success && parsed.data.expiresAt > Date.now() ? parsed.data.role : null;
+  if (!parsed.success || parsed.data.expiresAt <= Date.now()) return null;
+  return parsed.data.role === "user" ? { role: "user", userId: parsed.data.userId } : { role: parsed.data.role };
+}
+
+/** The role a session cookie was signed in with; null for none, a forged, tampered or expired one. */
+export async function sessionRoleOf(sealed: string | null | undefined): Promise<SessionRole | null> {
+  return (await sessionOf(sealed))?.role ?? null;
 }
 
 /**

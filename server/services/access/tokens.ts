@@ -20,19 +20,27 @@ export function newTokenSecret(): { token: string; prefix: string; tokenHash: st
   return { token, prefix: token.slice(0, TOKEN_PREFIX.length + 6), tokenHash: hashToken(token) };
 }
 
+/** A live project token, as admission found it: its project, its name (for the audit trail) and its scopes (server/domain/access/roles.ts). */
+export interface ActiveToken {
+  id: string;
+  projectId: string;
+  name: string;
+  scopes: string[];
+}
+
 /**
  * A bearer token's lookup as admission makes it, in one statement: unless the caller's address is over
  * its failed-authentication limit (`failures`, null: not limited), the live token with this secret,
- * its last use set to now. `blocked`: the address is over the limit (nothing was looked up or touched);
+ * its last use set to now (an expired token is not live). `blocked`: the address is over the limit (nothing was looked up or touched);
  * `token`: the token, null when no live token has this secret.
  */
 export async function findAndTouchActiveToken(
   db: PrismaClient,
   token: string,
   failures: ReturnType<typeof authFailureLimit>,
-): Promise<{ blocked: boolean; token: { id: string; projectId: string } | null }> {
+): Promise<{ blocked: boolean; token: ActiveToken | null }> {
   const hash = token.startsWith(TOKEN_PREFIX) ? hashToken(token) : null;
-  const [row] = await db.$queryRaw<{ blocked: boolean; id: string | null; projectId: string | null }[]>`
+  const [row] = await db.$queryRaw<{ blocked: boolean; id: string | null; projectId: string | null; name: string | null; scopes: string[] | null }[]>`
     WITH blocked AS (
       SELECT EXISTS (
         SELECT 1 FROM rate_limits
@@ -41,9 +49,12 @@ export async function findAndTouchActiveToken(
     ),
     touched AS (
       UPDATE api_tokens SET last_used_at = ${new Date()}::timestamptz
-      WHERE token_hash = ${hash}::text AND revoked_at IS NULL AND NOT (SELECT blocked FROM blocked)
-      RETURNING id, project_id
+      WHERE token_hash = ${hash}::text AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        AND NOT (SELECT blocked FROM blocked)
+      RETURNING id, project_id, name, scopes
     )
-    SELECT blocked.blocked, touched.id, touched.project_id AS "projectId" FROM blocked LEFT JOIN touched ON true`;
-  return { blocked: row?.blocked ?? false, token: row?.id && row.projectId ? { id: row.id, projectId: row.projectId } : null };
+    SELECT blocked.blocked, touched.id, touched.project_id AS "projectId", touched.name, touched.scopes
+    FROM blocked LEFT JOIN touched ON true`;
+  const found = row?.id && row.projectId ? { id: row.id, projectId: row.projectId, name: row.name ?? "", scopes: row.scopes ?? [] } : null;
+  return { blocked: row?.blocked ?? false, token: found };
 }

@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * kind only, never the credential. The request's wrapper (server/http/observe.ts) opens the context
  * and writes the line when the answer is ready.
  */
-export type CallerKind = "admin" | "project-token" | "read-token" | "session" | "share" | "metrics-token" | "anonymous";
+export type CallerKind = "admin" | "project-token" | "read-token" | "session" | "user" | "share" | "metrics-token" | "anonymous";
 
 export interface RequestContext {
   requestId: string;
@@ -32,7 +32,7 @@ export function currentRequest(): RequestContext | undefined {
  * came as an `Authorization` header (else the admin or the read token's holder is a signed-in browser:
  * "session").
  */
-export function noteCaller(principal: { kind: "admin" | "project-token" | "reader" | "share" | "anonymous" }, byBearer: boolean): void {
+export function noteCaller(principal: { kind: "admin" | "project-token" | "reader" | "user" | "share" | "anonymous" }, byBearer: boolean): void {
   const context = storage.getStore();
   if (!context) return;
   context.callerKind =

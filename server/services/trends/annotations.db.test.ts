@@ -75,7 +75,7 @@ describe.each(testDatabaseTargets())("annotations on $name", ({ target }) => {
     await expect(deleteAnnotation(db, ADMIN, slug, created.id)).resolves.toBeUndefined();
     expect(await listRunAnnotations(db, slug, runId)).toEqual([]);
     // Only the admin annotates; a project token may only upload.
-    const uploader: Principal = { kind: "project-token", tokenId: "t", projectId: "p" };
+    const uploader: Principal = { kind: "project-token", tokenId: "t", projectId: "p", name: "ci", scopes: ["upload"] };
     await expect(createAnnotation(db, uploader, slug, runId, { text: "x" })).rejects.toMatchObject({ code: "forbidden" });
     await expect(deleteAnnotation(db, { kind: "anonymous" }, slug, created.id)).rejects.toMatchObject({ code: "unauthorized" });
   });

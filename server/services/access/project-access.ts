@@ -1,0 +1,133 @@
+import { getEnv } from "../../env";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { ReadDb } from "../../db";
+import type { ReadTarget } from "../../domain/share";
+import { shareCovers } from "../../domain/share";
+import type { ProjectAction, ProjectRole, ProjectVisibility, TokenScope } from "../../domain/access/roles";
+import { ACTION_WORDS, PROJECT_ACTIONS, ROLE_NEEDED, SCOPE_ACTIONS, TOKEN_SCOPES, roleAllows, roleInProject, scopesAllow } from "../../domain/access/roles";
+import { ServiceError } from "../platform";
+import type { Principal } from "./auth";
+import { SHARE_REFUSALS, isPrivate, isServerAdmin, noAdminTokenNote } from "./auth";
+
+/**
+ * What a caller may do in one project (docs/access.md): the one place services ask. The rules of roles
+ * and scopes are pure (server/domain/access/roles.ts); this reads what they need — the project's
+ * visibility, and for a signed-in person the project's grants — and turns a "no" into the 401 or 403 that
+ * says why and what would do.
+ */
+
+/** A project as access needs it. */
+export interface ProjectRef {
+  id: string;
+  slug: string;
+  /** As stored: null is the server's default (effectiveVisibility). */
+  visibility: ProjectVisibility | null;
+}
+
+/** Select this to read a ProjectRef with Prisma. */
+export const PROJECT_REF_SELECT = { id: true, slug: true, visibility: true } as const;
+
+/** A project's visibility: its own, else the server's default (private when BENCHTRACK_READ_TOKEN is set). */
+export function effectiveVisibility(visibility: ProjectVisibility | null): ProjectVisibility {
+  return visibility ?? (isPrivate() ? "private" : "public");
+}
+
+/** The role every signed-in person holds on public projects (BENCHTRACK_DEFAULT_ROLE; null: none). */
+export function defaultRole(): ProjectRole | null {
+  const role = getEnv().BENCHTRACK_DEFAULT_ROLE;
+  return role === "none" ? null : role;
+}
+
+/** A signed-in person's role in a project (null: none), from the project's grants. */
+export async function userRoleIn(db: PrismaClient | ReadDb, user: { email: string | null; groups: string[] }, project: ProjectRef): Promise<ProjectRole | null> {
+  const grants = await (db as PrismaClient).projectMember.findMany({ where: { projectId: project.id }, select: { kind: true, subject: true, role: true } });
+  return roleInProject(user, grants, effectiveVisibility(project.visibility), defaultRole());
+}
+
+/** Everything the caller may do in the project: what the dashboard shows controls for, and what requireProjectAccess checks. */
+export async function allowedActions(db: PrismaClient | ReadDb, principal: Principal, project: ProjectRef): Promise<ProjectAction[]> {
+  if (isServerAdmin(principal)) return [...PROJECT_ACTIONS];
+  const open: ProjectAction[] = effectiveVisibility(project.visibility) === "public" ? ["read"] : [];
+  switch (principal.kind) {
+    case "reader":
+      return ["read"];
+    case "project-token":
+      if (principal.projectId !== project.id) return open;
+      return PROJECT_ACTIONS.filter((action) => open.includes(action) || scopesAllow(principal.scopes, action));
+    case "user": {
+      const role = await userRoleIn(db, principal.user, project);
+      return PROJECT_ACTIONS.filter((action) => open.includes(action) || roleAllows(role, action));
+    }
+    default:
+      return open;
+  }
+}
+
+/**
+ * Refuses (401 or 403, saying why) unless the caller may do `action` in the project. For a read that a share
+ * link may open, use requireProjectRead.
+ */
+export async function requireProjectAccess(db: PrismaClient | ReadDb, principal: Principal, project: ProjectRef, action: ProjectAction): Promise<void> {
+  if (isServerAdmin(principal)) return;
+  if (action === "read" && effectiveVisibility(project.visibility) === "public") return;
+  const words = ACTION_WORDS[action];
+  switch (principal.kind) {
+    case "reader":
+      if (action === "read") return;
+      throw new ServiceError("forbidden", `The read token may not ${words}`);
+    case "project-token": {
+      if (principal.projectId !== project.id) throw new ServiceError("forbidden", "This token belongs to another project");
+      if (scopesAllow(principal.scopes, action)) return;
+      const scopes = TOKEN_SCOPES.filter((scope: TokenScope) => SCOPE_ACTIONS[scope].includes(action));
+      const held = principal.scopes.length === 0 ? "none" : principal.scopes.join(", ");
+      throw new ServiceError(
+        "forbidden",
+        scopes.length === 0
+          ? `A project token may not ${words} (this one's scopes: ${held}); a maintainer of ${project.slug} or an admin may`
+          : `This token's scopes (${held}) do not let it ${words}: make a token with the ${scopes.map((scope) => `"${scope}"`).join(" or ")} scope in Settings → Tokens`,
+      );
+    }
+    case "user": {
+      const role = await userRoleIn(db, principal.user, project);
+      if (roleAllows(role, action)) return;
+      throw new ServiceError(
+        "forbidden",
+        role === null
+          ? `You have no role in ${project.slug}, so you may not ${words}: ask one of its maintainers to add you (Settings → Members)`
+          : `Your role in ${project.slug} is ${role}, which may not ${words}: that needs ${ROLE_NEEDED[action]} or above; ask one of its maintainers`,
+      );
+    }
+    case "anonymous":
+      if (principal.refusedShare !== undefined) throw new ServiceError("unauthorized", SHARE_REFUSALS[principal.refusedShare]);
+      if (principal.refusedSession === "removed") {
+        throw new ServiceError("unauthorized", "Your account was removed from this Benchtrack, so your session opens nothing: ask an admin");
+      }
+      throw new ServiceError(
+        "unauthorized",
+        action === "read"
+          ? `${project.slug} is private: sign in at /sign-in, or send Authorization: Bearer <read, admin or project token>`
+          : `This needs you signed in with a role that may ${words}, or Authorization: Bearer <project or admin token>.${noAdminTokenNote()}`,
+      );
+    case "share":
+      throw new ServiceError(
+        action === "read" ? "forbidden" : "unauthorized",
+        action === "read"
+          ? "This share link opens one comparison (with its runs) or one run only; sign in to see the rest"
+          : `A share link only reads; to ${words}, sign in or send Authorization: Bearer <project or admin token>`,
+      );
+    default:
+      throw new ServiceError("forbidden", `You may not ${words}`);
+  }
+}
+
+/**
+ * A read of one project (its comparison, its run, anything of it): open on a public project; on a private
+ * one, for whoever may read it, or a share link whose scope covers the target. An unknown project passes
+ * (the service then answers 404 the same way for everyone).
+ */
+export async function requireProjectRead(db: PrismaClient | ReadDb, principal: Principal, target: Exclude<ReadTarget, { kind: "any" }>): Promise<void> {
+  const project = await (db as PrismaClient).project.findUnique({ where: { slug: target.project }, select: PROJECT_REF_SELECT });
+  if (project === null) return;
+  if (principal.kind === "share" && shareCovers(principal.scope, target)) return;
+  await requireProjectAccess(db, principal, project, "read");
+}
