@@ -91,6 +91,7 @@ export const envSchema = z.object({
     z
       .url()
       .refine((value) => {
+        if (!URL.canParse(value)) return true; // z.url() has said so
         const url = new URL(value);
         return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
       }, "must be an https:// URL (http:// only for a provider on this machine: localhost, 127.0.0.1, [::1])")
