@@ -3,6 +3,7 @@ import * as client from "openid-client";
 import { z } from "zod";
 import type { OidcRefusal, SignInPolicy } from "../../domain/access/oidc";
 import { ADMISSION_REFUSALS, admissionOf, identityOfClaims, signInDecidesServerAdmin } from "../../domain/access/oidc";
+import { OIDC_CALLBACK_PATH, OIDC_START_PATH } from "../../domain/urls";
 import { getEnv } from "../../env";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { getLogger } from "../platform";
@@ -22,8 +23,7 @@ import { sealPassword, sealSession } from "./sessions";
 export const OIDC_TRANSACTION_COOKIE = "benchtrack_oidc";
 /** How long a sign-in may take at the provider (typing a password, a second factor). */
 export const OIDC_TRANSACTION_TTL_SECONDS = 600;
-export const OIDC_START_PATH = "/api/auth/oidc/start";
-export const OIDC_CALLBACK_PATH = "/api/auth/oidc/callback";
+export { OIDC_CALLBACK_PATH, OIDC_START_PATH };
 /** Longest the provider may take to answer discovery, the token and userinfo requests, in seconds. */
 const PROVIDER_TIMEOUT_SECONDS = 10;
 
