@@ -41,7 +41,7 @@ test("a person signs in through the provider's login page, is named in the heade
 test("one the server does not admit is refused with a page that says why", async ({ page }) => {
   await signInAs(page, /Linus Guest/);
   await expect(page).toHaveURL(/\/sign-in\?error=oidc-domain$/);
-  await expect(page.getByRole("alert")).toHaveText("Your email address's domain is not one this Benchtrack admits. Ask its administrator, or sign in with another account.");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Your email address's domain is not one this Benchtrack admits. Ask its administrator, or sign in with another account.");
   await expect(page.getByTestId("signed-in-person")).toHaveCount(0);
 });
 
@@ -49,25 +49,32 @@ test("a forged answer from the provider is refused, never a 500", async ({ page 
   const response = await page.goto("/api/auth/oidc/callback?code=forged&state=forged");
   expect(response?.status()).toBe(200);
   await expect(page).toHaveURL(/\/sign-in\?error=oidc-no-attempt$/);
-  await expect(page.getByRole("alert")).toContainText("This sign-in is not one this browser started");
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("This sign-in is not one this browser started");
 });
 
-/** Light and dark, written only with E2E_SCREENSHOTS=1: the choice, the provider's page, signed in, a refusal. */
-test("screenshots", async ({ page }) => {
+/**
+ * Light and dark, written only with E2E_SCREENSHOTS=1: the choice, the provider's page, signed in, a
+ * refusal. A browser of its own for each scheme: the provider remembers who signed in there.
+ */
+test("screenshots", async ({ browser }) => {
   test.skip(!WRITES_SCREENSHOTS, "E2E_SCREENSHOTS=1 writes them");
   for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
+    const context = await browser.newContext({ baseURL: E2E_OIDC_BASE_URL, colorScheme });
+    const page = await context.newPage();
     await page.goto("/sign-in");
     await lookAt(page, `oidc-sign-in-choice-${colorScheme}`);
     await page.getByRole("link", { name: "Sign in with the local provider" }).click();
-    await expect(page.getByRole("button", { name: /Grace Hopper/ })).toBeVisible();
+    await expect(page.getByRole("button", { name: /Ada Lovelace/ })).toBeVisible();
     await lookAt(page, `oidc-provider-login-${colorScheme}`);
-    await page.getByRole("button", { name: /Grace Hopper/ }).click();
-    await expect(page.getByTestId("signed-in-person")).toContainText("Grace Hopper");
+    await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+    await expect(page.getByTestId("signed-in-person")).toContainText("Ada Lovelace");
     await lookAt(page, `oidc-signed-in-${colorScheme}`, { viewportOnly: true });
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await signInAs(page, /Linus Guest/);
-    await expect(page.getByRole("alert")).toBeVisible();
-    await lookAt(page, `oidc-refused-${colorScheme}`);
+    await context.close();
+    const refused = await browser.newContext({ baseURL: E2E_OIDC_BASE_URL, colorScheme });
+    const refusedPage = await refused.newPage();
+    await signInAs(refusedPage, /Linus Guest/);
+    await expect(refusedPage.getByRole("main").getByRole("alert")).toBeVisible();
+    await lookAt(refusedPage, `oidc-refused-${colorScheme}`);
+    await refused.close();
   }
 });

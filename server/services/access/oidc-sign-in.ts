@@ -147,8 +147,9 @@ export async function completeOidcSignIn(
     // No attempt of this browser's to match the answer to: a replayed or forged callback, or an expired
     // attempt. A provider's own refusal still says what it is.
     const error = query.get("error");
-    if (error !== null) return { refusal: error === "access_denied" ? "oidc-denied" : "oidc-provider-error", next };
-    return { refusal: "oidc-no-attempt", next };
+    const refusal = error === null ? "oidc-no-attempt" : error === "access_denied" ? "oidc-denied" : "oidc-provider-error";
+    logRefusal(refusal, null);
+    return { refusal, next };
   }
   let claims: Record<string, unknown>;
   try {
