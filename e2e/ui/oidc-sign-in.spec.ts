@@ -41,7 +41,9 @@ test("a person signs in through the provider's login page, is named in the heade
 test("one the server does not admit is refused with a page that says why", async ({ page }) => {
   await signInAs(page, /Linus Guest/);
   await expect(page).toHaveURL(/\/sign-in\?error=oidc-domain$/);
-  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Your email address's domain is not one this Benchtrack admits. Ask its administrator, or sign in with another account.");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+    "Your email address's domain is not one this Benchtrack admits. Ask its administrator, or sign in with another account.",
+  );
   await expect(page.getByTestId("signed-in-person")).toHaveCount(0);
 });
 

@@ -53,10 +53,18 @@ declare module "oidc-provider" {
     constructor(issuer: string, configuration: Configuration);
     readonly issuer: string;
     proxy: boolean;
-    Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
+    Grant: {
+      new (properties: { accountId: string; clientId: string }): Grant;
+      find(id: string): Promise<Grant | undefined>;
+    };
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
     use(middleware: (context: KoaContext, next: () => Promise<void>) => Promise<void>): this;
     interactionDetails(request: IncomingMessage, response: ServerResponse): Promise<Interaction & { grantId?: string }>;
-    interactionFinished(request: IncomingMessage, response: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    interactionFinished(
+      request: IncomingMessage,
+      response: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
   }
 }

@@ -72,7 +72,9 @@ export async function startOidcProvider({
   const provider = new Provider(issuer, {
     clients: clients.map((client) => ({
       client_id: client.clientId,
-      ...(client.clientSecret === undefined ? { token_endpoint_auth_method: "none" } : { client_secret: client.clientSecret }),
+      ...(client.clientSecret === undefined
+        ? { token_endpoint_auth_method: "none" }
+        : { client_secret: client.clientSecret }),
       redirect_uris: client.redirectUris,
       grant_types: ["authorization_code"],
       response_types: ["code"],
@@ -82,7 +84,13 @@ export async function startOidcProvider({
       if (account === undefined) return undefined;
       return {
         accountId: id,
-        claims: () => ({ sub: id, email: account.email, email_verified: account.emailVerified ?? true, name: account.name, groups: account.groups }),
+        claims: () => ({
+          sub: id,
+          email: account.email,
+          email_verified: account.emailVerified ?? true,
+          name: account.name,
+          groups: account.groups,
+        }),
       };
     },
     // The default scopes (openid email profile) bring the groups, as Keycloak's profile mapper does.
@@ -105,10 +113,20 @@ export async function startOidcProvider({
     },
     cookies: { keys: [randomBytes(32).toString("hex")] },
     jwks: { keys: [jwk] },
-    ttl: { AuthorizationCode: 600, IdToken: 3600, AccessToken: 3600, Interaction: 3600, Session: 86_400, Grant: 86_400 },
+    ttl: {
+      AuthorizationCode: 600,
+      IdToken: 3600,
+      AccessToken: 3600,
+      Interaction: 3600,
+      Session: 86_400,
+      Grant: 86_400,
+    },
     pkce: { required: () => true },
     renderError(context, out) {
-      context.body = page("Something went wrong", `<p>${escapeHtml(out.error ?? "error")}: ${escapeHtml(out.error_description ?? "")}</p>`);
+      context.body = page(
+        "Something went wrong",
+        `<p>${escapeHtml(out.error ?? "error")}: ${escapeHtml(out.error_description ?? "")}</p>`,
+      );
     },
   });
 
@@ -127,7 +145,9 @@ export async function startOidcProvider({
     void interaction(request, response, match[2] !== undefined).catch((error: unknown) => {
       response.statusCode = 400;
       response.setHeader("content-type", "text/html; charset=utf-8");
-      response.end(page("Sign-in failed", `<p>${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`));
+      response.end(
+        page("Sign-in failed", `<p>${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`),
+      );
     });
   };
 
@@ -135,7 +155,12 @@ export async function startOidcProvider({
   async function interaction(request: IncomingMessage, response: ServerResponse, abort: boolean): Promise<void> {
     const details = await provider.interactionDetails(request, response);
     if (abort) {
-      await provider.interactionFinished(request, response, { error: "access_denied", error_description: "The person declined to sign in" }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        request,
+        response,
+        { error: "access_denied", error_description: "The person declined to sign in" },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     if (request.method !== "POST") {
@@ -149,12 +174,25 @@ export async function startOidcProvider({
     if (!email.includes("@")) throw new Error("Enter an email address");
     let account = [...known.values()].find((candidate) => candidate.email.toLowerCase() === email);
     if (account === undefined) {
-      const groups = (form.get("groups") ?? "").split(",").map((group) => group.trim()).filter((group) => group !== "");
-      account = { id: `user-${createHash("sha256").update(email).digest("hex").slice(0, 16)}`, email, name: form.get("name")?.trim() || email.split("@")[0]!, groups };
+      const groups = (form.get("groups") ?? "")
+        .split(",")
+        .map((group) => group.trim())
+        .filter((group) => group !== "");
+      account = {
+        id: `user-${createHash("sha256").update(email).digest("hex").slice(0, 16)}`,
+        email,
+        name: form.get("name")?.trim() || email.split("@")[0]!,
+        groups,
+      };
       account.emailVerified = form.get("unverified") === null;
       known.set(account.id, account);
     }
-    await provider.interactionFinished(request, response, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      request,
+      response,
+      { login: { accountId: account.id } },
+      { mergeWithLastSubmission: false },
+    );
   }
 
   return {
@@ -181,7 +219,12 @@ function signingKey(): { privateKey: KeyObject; jwk: Record<string, unknown> & {
 }
 
 /** The token with its claims rewritten and signed again with the provider's key (a token substitution). */
-function resignedToken(token: string, rewrite: (claims: Record<string, unknown>) => Record<string, unknown>, privateKey: KeyObject, kid: string): string {
+function resignedToken(
+  token: string,
+  rewrite: (claims: Record<string, unknown>) => Record<string, unknown>,
+  privateKey: KeyObject,
+  kid: string,
+): string {
   const [, payload] = token.split(".");
   const claims = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>;
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");

@@ -6,7 +6,12 @@ const OPEN: SignInPolicy = { allowedDomains: [], allowedGroups: [], adminGroups:
 
 describe("identityOfClaims", () => {
   it("reads subject, a verified email lower-cased, the name and the groups", () => {
-    expect(identityOfClaims({ sub: "s1", email: " Ada@Example.COM ", email_verified: true, name: "Ada", groups: ["a", "b", "a"] }, "groups")).toEqual({
+    expect(
+      identityOfClaims(
+        { sub: "s1", email: " Ada@Example.COM ", email_verified: true, name: "Ada", groups: ["a", "b", "a"] },
+        "groups",
+      ),
+    ).toEqual({
       subject: "s1",
       email: "ada@example.com",
       name: "Ada",
@@ -14,7 +19,7 @@ describe("identityOfClaims", () => {
     });
   });
 
-  it("drops an email the provider does not vouch for (Cognito's string \"true\" counts)", () => {
+  it('drops an email the provider does not vouch for (Cognito\'s string "true" counts)', () => {
     expect(identityOfClaims({ sub: "s", email: "a@x.io" }, "groups")?.email).toBeNull();
     expect(identityOfClaims({ sub: "s", email: "a@x.io", email_verified: false }, "groups")?.email).toBeNull();
     expect(identityOfClaims({ sub: "s", email: "a@x.io", email_verified: "true" }, "groups")?.email).toBe("a@x.io");
@@ -28,15 +33,21 @@ describe("identityOfClaims", () => {
   });
 
   it("names a person from name, else given and family names, else the username", () => {
-    expect(identityOfClaims({ sub: "s", given_name: "Grace", family_name: "Hopper" }, "groups")?.name).toBe("Grace Hopper");
+    expect(identityOfClaims({ sub: "s", given_name: "Grace", family_name: "Hopper" }, "groups")?.name).toBe(
+      "Grace Hopper",
+    );
     expect(identityOfClaims({ sub: "s", preferred_username: "ghopper" }, "groups")?.name).toBe("ghopper");
     expect(identityOfClaims({ sub: "s", name: "  " }, "groups")?.name).toBeNull();
     expect(identityOfClaims({ sub: "s", name: "x".repeat(500) }, "groups")?.name).toHaveLength(200);
   });
 
   it("reads groups from the named claim, a dotted path, or one string, keeping strings only", () => {
-    expect(identityOfClaims({ sub: "s", realm_access: { roles: ["dev", 7, ""] } }, "realm_access.roles")?.groups).toEqual(["dev"]);
-    expect(identityOfClaims({ sub: "s", "https://example.com/groups": ["x"] }, "https://example.com/groups")?.groups).toEqual(["x"]);
+    expect(
+      identityOfClaims({ sub: "s", realm_access: { roles: ["dev", 7, ""] } }, "realm_access.roles")?.groups,
+    ).toEqual(["dev"]);
+    expect(
+      identityOfClaims({ sub: "s", "https://example.com/groups": ["x"] }, "https://example.com/groups")?.groups,
+    ).toEqual(["x"]);
     expect(identityOfClaims({ sub: "s", team: "perf" }, "team")?.groups).toEqual(["perf"]);
     expect(identityOfClaims({ sub: "s", groups: { not: "a list" } }, "groups")?.groups).toEqual([]);
     expect(identityOfClaims({ sub: "s" }, "a.b.c")?.groups).toEqual([]);
@@ -53,8 +64,14 @@ describe("admissionOf", () => {
   it("restricts by email domain: a verified email of an allowed domain", () => {
     const policy = { ...OPEN, allowedDomains: ["example.com"] };
     expect(admissionOf(ada, policy)).toEqual({ admitted: true, serverAdmin: false });
-    expect(admissionOf({ ...ada, email: "ada@sub.example.com" }, policy)).toEqual({ admitted: false, refusal: "domain" });
-    expect(admissionOf({ ...ada, email: "ada@example.com.evil.io" }, policy)).toEqual({ admitted: false, refusal: "domain" });
+    expect(admissionOf({ ...ada, email: "ada@sub.example.com" }, policy)).toEqual({
+      admitted: false,
+      refusal: "domain",
+    });
+    expect(admissionOf({ ...ada, email: "ada@example.com.evil.io" }, policy)).toEqual({
+      admitted: false,
+      refusal: "domain",
+    });
     expect(admissionOf({ ...ada, email: null }, policy)).toEqual({ admitted: false, refusal: "email-unverified" });
   });
 
@@ -62,14 +79,31 @@ describe("admissionOf", () => {
     const policy = { ...OPEN, allowedGroups: ["perf-team", "sre"] };
     expect(admissionOf(ada, policy).admitted).toBe(true);
     expect(admissionOf({ ...ada, groups: ["marketing"] }, policy)).toEqual({ admitted: false, refusal: "group" });
-    expect(admissionOf({ ...ada, email: "ada@other.org" }, { ...policy, allowedDomains: ["example.com"] })).toEqual({ admitted: false, refusal: "domain" });
+    expect(admissionOf({ ...ada, email: "ada@other.org" }, { ...policy, allowedDomains: ["example.com"] })).toEqual({
+      admitted: false,
+      refusal: "domain",
+    });
   });
 
   it("makes admins by group or verified email, never past a restriction", () => {
-    expect(admissionOf({ ...ada, groups: ["bench-admins"] }, { ...OPEN, adminGroups: ["bench-admins"] })).toEqual({ admitted: true, serverAdmin: true });
-    expect(admissionOf(ada, { ...OPEN, adminEmails: ["ada@example.com"] })).toEqual({ admitted: true, serverAdmin: true });
-    expect(admissionOf({ ...ada, email: null }, { ...OPEN, adminEmails: ["ada@example.com"] })).toEqual({ admitted: true, serverAdmin: false });
-    expect(admissionOf({ ...ada, groups: ["bench-admins"] }, { ...OPEN, adminGroups: ["bench-admins"], allowedGroups: ["perf-team"] })).toEqual({ admitted: false, refusal: "group" });
+    expect(admissionOf({ ...ada, groups: ["bench-admins"] }, { ...OPEN, adminGroups: ["bench-admins"] })).toEqual({
+      admitted: true,
+      serverAdmin: true,
+    });
+    expect(admissionOf(ada, { ...OPEN, adminEmails: ["ada@example.com"] })).toEqual({
+      admitted: true,
+      serverAdmin: true,
+    });
+    expect(admissionOf({ ...ada, email: null }, { ...OPEN, adminEmails: ["ada@example.com"] })).toEqual({
+      admitted: true,
+      serverAdmin: false,
+    });
+    expect(
+      admissionOf(
+        { ...ada, groups: ["bench-admins"] },
+        { ...OPEN, adminGroups: ["bench-admins"], allowedGroups: ["perf-team"] },
+      ),
+    ).toEqual({ admitted: false, refusal: "group" });
   });
 
   it("lets sign-in decide serverAdmin only when the server names admins", () => {

@@ -42,14 +42,18 @@ export function identityOfClaims(claims: Record<string, unknown>, groupsClaim: s
   const subject = claims.sub;
   if (typeof subject !== "string" || subject === "") return null;
   const verified = claims.email_verified === true || claims.email_verified === "true";
-  const email = verified && typeof claims.email === "string" && claims.email.includes("@") ? claims.email.trim().toLowerCase() : null;
+  const email =
+    verified && typeof claims.email === "string" && claims.email.includes("@")
+      ? claims.email.trim().toLowerCase()
+      : null;
   return { subject, email, name: nameOfClaims(claims), groups: groupsOfClaim(claimAt(claims, groupsClaim)) };
 }
 
 function nameOfClaims(claims: Record<string, unknown>): string | null {
   const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null);
   const given = [text(claims.given_name), text(claims.family_name)].filter((part) => part !== null).join(" ");
-  const name = text(claims.name) ?? (given === "" ? null : given) ?? text(claims.preferred_username) ?? text(claims.nickname);
+  const name =
+    text(claims.name) ?? (given === "" ? null : given) ?? text(claims.preferred_username) ?? text(claims.nickname);
   return name === null ? null : name.slice(0, MAX_CLAIM_CHARS);
 }
 
@@ -66,7 +70,9 @@ function claimAt(claims: Record<string, unknown>, path: string): unknown {
 
 function groupsOfClaim(value: unknown): string[] {
   const items = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
-  const groups = items.filter((item): item is string => typeof item === "string" && item !== "" && item.length <= MAX_CLAIM_CHARS);
+  const groups = items.filter(
+    (item): item is string => typeof item === "string" && item !== "" && item.length <= MAX_CLAIM_CHARS,
+  );
   return [...new Set(groups)].slice(0, MAX_GROUPS);
 }
 
@@ -78,7 +84,10 @@ export type AdmissionRefusal = "email-unverified" | "domain" | "group";
  * when both are set: the email's domain must be allowed AND the person in an allowed group. Admin groups
  * and emails do not bypass the restrictions.
  */
-export function admissionOf(identity: ProviderIdentity, policy: SignInPolicy): { admitted: true; serverAdmin: boolean } | { admitted: false; refusal: AdmissionRefusal } {
+export function admissionOf(
+  identity: ProviderIdentity,
+  policy: SignInPolicy,
+): { admitted: true; serverAdmin: boolean } | { admitted: false; refusal: AdmissionRefusal } {
   if (policy.allowedDomains.length > 0) {
     if (identity.email === null) return { admitted: false, refusal: "email-unverified" };
     const domain = identity.email.slice(identity.email.lastIndexOf("@") + 1);
@@ -88,7 +97,8 @@ export function admissionOf(identity: ProviderIdentity, policy: SignInPolicy): {
     return { admitted: false, refusal: "group" };
   }
   const serverAdmin =
-    identity.groups.some((group) => policy.adminGroups.includes(group)) || (identity.email !== null && policy.adminEmails.includes(identity.email));
+    identity.groups.some((group) => policy.adminGroups.includes(group)) ||
+    (identity.email !== null && policy.adminEmails.includes(identity.email));
   return { admitted: true, serverAdmin };
 }
 
@@ -104,19 +114,32 @@ export function signInDecidesServerAdmin(policy: SignInPolicy): boolean {
 /** Every way a sign-in through the identity provider can be refused: `/sign-in?error=<code>`. */
 export const OIDC_REFUSALS = {
   "oidc-off": "Signing in with an identity provider is not set up on this server: sign in with a token.",
-  "oidc-unavailable": "The identity provider could not be reached. Try again in a moment; if it goes on, tell this server's administrator.",
-  "oidc-denied": "The identity provider did not sign you in (you declined, or it refused). Try again, or sign in with a token.",
-  "oidc-provider-error": "The identity provider answered with an error instead of signing you in. Try again; if it goes on, tell this server's administrator.",
-  "oidc-no-attempt": "This sign-in is not one this browser started, or it was already used or took longer than 10 minutes. Start again from this page.",
-  "oidc-state": "The answer from the identity provider does not belong to the sign-in this browser started (its state does not match). Start again from this page.",
-  "oidc-code": "The identity provider refused the sign-in code: it was already used, or it expired. Start again from this page.",
-  "oidc-audience": "The identity provider's ID token was issued to another application, not this Benchtrack. Start again; if it goes on, tell this server's administrator.",
-  "oidc-nonce": "The identity provider's ID token was not issued for this sign-in (its nonce does not match). Start again from this page.",
-  "oidc-token-expired": "The identity provider's ID token had expired when it arrived. Check this server's clock, then start again.",
-  "oidc-token": "The identity provider's answer failed its checks (signature, issuer or format). Start again; if it goes on, tell this server's administrator.",
-  "oidc-email-unverified": "Your identity provider gave no verified email address, and this Benchtrack admits people by their email's domain.",
-  "oidc-domain": "Your email address's domain is not one this Benchtrack admits. Ask its administrator, or sign in with another account.",
-  "oidc-group": "You are not in a group this Benchtrack admits. Ask your administrator to add you to one, or sign in with another account.",
+  "oidc-unavailable":
+    "The identity provider could not be reached. Try again in a moment; if it goes on, tell this server's administrator.",
+  "oidc-denied":
+    "The identity provider did not sign you in (you declined, or it refused). Try again, or sign in with a token.",
+  "oidc-provider-error":
+    "The identity provider answered with an error instead of signing you in. Try again; if it goes on, tell this server's administrator.",
+  "oidc-no-attempt":
+    "This sign-in is not one this browser started, or it was already used or took longer than 10 minutes. Start again from this page.",
+  "oidc-state":
+    "The answer from the identity provider does not belong to the sign-in this browser started (its state does not match). Start again from this page.",
+  "oidc-code":
+    "The identity provider refused the sign-in code: it was already used, or it expired. Start again from this page.",
+  "oidc-audience":
+    "The identity provider's ID token was issued to another application, not this Benchtrack. Start again; if it goes on, tell this server's administrator.",
+  "oidc-nonce":
+    "The identity provider's ID token was not issued for this sign-in (its nonce does not match). Start again from this page.",
+  "oidc-token-expired":
+    "The identity provider's ID token had expired when it arrived. Check this server's clock, then start again.",
+  "oidc-token":
+    "The identity provider's answer failed its checks (signature, issuer or format). Start again; if it goes on, tell this server's administrator.",
+  "oidc-email-unverified":
+    "Your identity provider gave no verified email address, and this Benchtrack admits people by their email's domain.",
+  "oidc-domain":
+    "Your email address's domain is not one this Benchtrack admits. Ask its administrator, or sign in with another account.",
+  "oidc-group":
+    "You are not in a group this Benchtrack admits. Ask your administrator to add you to one, or sign in with another account.",
   "oidc-disabled": "Your account on this Benchtrack was disabled by an administrator.",
 } as const;
 

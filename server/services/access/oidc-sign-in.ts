@@ -70,8 +70,12 @@ function providerConfiguration(settings: OidcSettings): Promise<client.Configura
   const issuer = new URL(settings.issuer);
   // http:// is allowed only to a provider on this machine (server/env.ts refuses any other).
   const execute = issuer.protocol === "http:" ? [client.allowInsecureRequests] : [];
-  const authentication = settings.clientSecret === undefined ? client.None() : client.ClientSecretBasic(settings.clientSecret);
-  const configuration = client.discovery(issuer, settings.clientId, undefined, authentication, { execute, timeout: PROVIDER_TIMEOUT_SECONDS });
+  const authentication =
+    settings.clientSecret === undefined ? client.None() : client.ClientSecretBasic(settings.clientSecret);
+  const configuration = client.discovery(issuer, settings.clientId, undefined, authentication, {
+    execute,
+    timeout: PROVIDER_TIMEOUT_SECONDS,
+  });
   discovered = { key, configuration };
   configuration.catch(() => {
     if (discovered?.configuration === configuration) discovered = undefined;
@@ -121,7 +125,10 @@ export async function beginOidcSignIn({ next, baseUrl }: { next: string | null; 
     nonce,
   });
   const expiresAt = Date.now() + OIDC_TRANSACTION_TTL_SECONDS * 1000;
-  const transaction = await sealData({ state, nonce, verifier, next: safeNext, expiresAt }, { password: sealPassword(), ttl: OIDC_TRANSACTION_TTL_SECONDS });
+  const transaction = await sealData(
+    { state, nonce, verifier, next: safeNext, expiresAt },
+    { password: sealPassword(), ttl: OIDC_TRANSACTION_TTL_SECONDS },
+  );
   return { location: location.href, transaction };
 }
 
@@ -147,7 +154,8 @@ export async function completeOidcSignIn(
     // No attempt of this browser's to match the answer to: a replayed or forged callback, or an expired
     // attempt. A provider's own refusal still says what it is.
     const error = query.get("error");
-    const refusal = error === null ? "oidc-no-attempt" : error === "access_denied" ? "oidc-denied" : "oidc-provider-error";
+    const refusal =
+      error === null ? "oidc-no-attempt" : error === "access_denied" ? "oidc-denied" : "oidc-provider-error";
     logRefusal(refusal, null);
     return { refusal, next };
   }
@@ -182,7 +190,10 @@ export async function completeOidcSignIn(
   const identity = identityOfClaims(claims, settings.groupsClaim);
   if (identity === null) return { refusal: "oidc-token", next };
   const issuer = settings.issuer;
-  const existing = await db.user.findUnique({ where: { issuer_subject: { issuer, subject: identity.subject } }, select: { id: true, disabledAt: true } });
+  const existing = await db.user.findUnique({
+    where: { issuer_subject: { issuer, subject: identity.subject } },
+    select: { id: true, disabledAt: true },
+  });
   if (existing?.disabledAt) {
     logRefusal("oidc-disabled", null);
     return { refusal: "oidc-disabled", next };
@@ -219,7 +230,9 @@ export async function completeOidcSignIn(
 
 async function unsealTransaction(sealed: string | null | undefined) {
   if (!sealed) return null;
-  const data = await unsealData<unknown>(sealed, { password: sealPassword(), ttl: OIDC_TRANSACTION_TTL_SECONDS }).catch(() => null);
+  const data = await unsealData<unknown>(sealed, { password: sealPassword(), ttl: OIDC_TRANSACTION_TTL_SECONDS }).catch(
+    () => null,
+  );
   const parsed = transactionSchema.safeParse(data);
   if (!parsed.success || parsed.data.expiresAt <= Date.now()) return null;
   return { ...parsed.data, next: safeNextPath(parsed.data.next) };
@@ -227,15 +240,21 @@ async function unsealTransaction(sealed: string | null | undefined) {
 
 /** The refusal an error of openid-client (or of the network under it) stands for. */
 function refusalOfError(error: unknown): OidcRefusal {
-  if (error instanceof client.AuthorizationResponseError) return error.error === "access_denied" ? "oidc-denied" : "oidc-provider-error";
-  if (error instanceof client.ResponseBodyError) return error.error === "invalid_grant" ? "oidc-code" : "oidc-provider-error";
+  if (error instanceof client.AuthorizationResponseError)
+    return error.error === "access_denied" ? "oidc-denied" : "oidc-provider-error";
+  if (error instanceof client.ResponseBodyError)
+    return error.error === "invalid_grant" ? "oidc-code" : "oidc-provider-error";
   if (error instanceof client.ClientError) {
     const cause = error.cause as { message?: unknown; cause?: { claim?: unknown } } | undefined;
     switch (error.code) {
       case "OAUTH_INVALID_RESPONSE":
         return typeof cause?.message === "string" && cause.message.includes('"state"') ? "oidc-state" : "oidc-token";
       case "OAUTH_JWT_CLAIM_COMPARISON_FAILED":
-        return cause?.cause?.claim === "aud" ? "oidc-audience" : cause?.cause?.claim === "nonce" ? "oidc-nonce" : "oidc-token";
+        return cause?.cause?.claim === "aud"
+          ? "oidc-audience"
+          : cause?.cause?.claim === "nonce"
+            ? "oidc-nonce"
+            : "oidc-token";
       case "OAUTH_JWT_TIMESTAMP_CHECK_FAILED":
         return "oidc-token-expired";
       case "OAUTH_RESPONSE_IS_NOT_CONFORM":
@@ -246,13 +265,19 @@ function refusalOfError(error: unknown): OidcRefusal {
     }
   }
   // fetch failed: the provider is down or unreachable (TypeError), or took too long (TimeoutError).
-  if (error instanceof TypeError || (error instanceof Error && error.name === "TimeoutError")) return "oidc-unavailable";
+  if (error instanceof TypeError || (error instanceof Error && error.name === "TimeoutError"))
+    return "oidc-unavailable";
   return "oidc-token";
 }
 
 /** One warning line: the refusal and openid-client's error code and message, never the error object. */
 function logRefusal(refusal: OidcRefusal, error: unknown): void {
   const code = error instanceof Error ? ((error as { code?: unknown }).code ?? error.name) : undefined;
-  const reason = error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError ? error.error : error instanceof Error ? error.message : undefined;
+  const reason =
+    error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError
+      ? error.error
+      : error instanceof Error
+        ? error.message
+        : undefined;
   getLogger().warn({ refusal, code, reason }, "sign-in with the identity provider refused");
 }

@@ -17,7 +17,12 @@ import { setUpRouteTestDatabase } from "@/server/testing/rest-client";
 // openid-client's: the provider signs the tampered ID tokens with its own key.
 const SITE = "http://bench.test";
 const CLIENT = { clientId: "benchtrack-test", clientSecret: "benchtrack-test-secret-0123456789" };
-const OIDC_ENV = ["BENCHTRACK_OIDC_ALLOWED_DOMAINS", "BENCHTRACK_OIDC_ALLOWED_GROUPS", "BENCHTRACK_OIDC_ADMIN_GROUPS", "BENCHTRACK_OIDC_ADMIN_EMAILS"];
+const OIDC_ENV = [
+  "BENCHTRACK_OIDC_ALLOWED_DOMAINS",
+  "BENCHTRACK_OIDC_ALLOWED_GROUPS",
+  "BENCHTRACK_OIDC_ADMIN_GROUPS",
+  "BENCHTRACK_OIDC_ADMIN_EMAILS",
+];
 
 let provider: StartedOidcProvider;
 const env: Record<string, string> = {};
@@ -89,7 +94,11 @@ class Browser {
   }
 
   /** Requests `url` and follows redirects until a page, or until `stopAt` says the next hop is not to be taken. */
-  async open(url: URL, init: { method?: string; body?: string } = {}, stopAt?: (next: URL) => boolean): Promise<{ url: URL; response: Response }> {
+  async open(
+    url: URL,
+    init: { method?: string; body?: string } = {},
+    stopAt?: (next: URL) => boolean,
+  ): Promise<{ url: URL; response: Response }> {
     let current = url;
     let response = await this.request(current, init);
     for (let hops = 0; response.status >= 300 && response.status < 400; hops++) {
@@ -119,9 +128,17 @@ async function toLoginPage(browser: Browser, next = "/projects/alpha") {
 }
 
 /** Signs in as `fields.email` at the provider; stops before the callback when `stopAtCallback`. */
-async function signIn(browser: Browser, fields: Record<string, string>, { next, stopAtCallback = false }: { next?: string; stopAtCallback?: boolean } = {}) {
+async function signIn(
+  browser: Browser,
+  fields: Record<string, string>,
+  { next, stopAtCallback = false }: { next?: string; stopAtCallback?: boolean } = {},
+) {
   const login = await toLoginPage(browser, next);
-  return browser.open(login, { method: "POST", body: new URLSearchParams(fields).toString() }, stopAtCallback ? isCallback : undefined);
+  return browser.open(
+    login,
+    { method: "POST", body: new URLSearchParams(fields).toString() },
+    stopAtCallback ? isCallback : undefined,
+  );
 }
 
 function refusalOf(url: URL): string | null {
@@ -138,7 +155,13 @@ describe("signing in with the identity provider", () => {
     const landed = await signIn(browser, { email: "ada@example.com" });
     expect(landed.url.href).toBe(`${SITE}/projects/alpha`);
     const row = await userRow("ada");
-    expect(row).toMatchObject({ email: "ada@example.com", name: "Ada Lovelace", groups: ["perf-team"], serverAdmin: false, disabledAt: null });
+    expect(row).toMatchObject({
+      email: "ada@example.com",
+      name: "Ada Lovelace",
+      groups: ["perf-team"],
+      serverAdmin: false,
+      disabledAt: null,
+    });
     expect(row!.lastSignInAt).toBeInstanceOf(Date);
     expect(await sessionHolderOf(await getDb(), browser.session())).toEqual({
       role: "user",
@@ -244,7 +267,9 @@ describe("hostile answers are refused with a clear page, never a 500", () => {
     const stateless = new URL(stopped.url);
     stateless.searchParams.delete("state");
     expect(refusalOf((await browser.open(stateless)).url)).toBe("oidc-state");
-    expect(refusalOf((await new Browser().open(new URL(`${SITE}/api/auth/oidc/callback?code=abc&state=def`))).url)).toBe("oidc-no-attempt");
+    expect(
+      refusalOf((await new Browser().open(new URL(`${SITE}/api/auth/oidc/callback?code=abc&state=def`))).url),
+    ).toBe("oidc-no-attempt");
   });
 
   it("a replayed code: the same answer twice in one browser, or with the attempt's cookie kept", async () => {

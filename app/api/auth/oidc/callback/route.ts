@@ -1,6 +1,12 @@
 import { getDb } from "@/server/db";
 import { observed } from "@/server/http/observe";
-import { clearedTransactionCookie, isSecureRequest, redirectWithCookies, sessionCookie, signInRefusedPath } from "@/server/http/oidc-cookies";
+import {
+  clearedTransactionCookie,
+  isSecureRequest,
+  redirectWithCookies,
+  sessionCookie,
+  signInRefusedPath,
+} from "@/server/http/oidc-cookies";
 import { publicBaseUrl } from "@/server/public-url";
 import { OIDC_TRANSACTION_COOKIE, completeOidcSignIn } from "@/server/services/access";
 
@@ -17,8 +23,14 @@ export const GET = observed("/api/auth/oidc/callback", async (request: Request) 
     transaction: cookieOf(request.headers, OIDC_TRANSACTION_COOKIE),
     baseUrl: publicBaseUrl(request.headers),
   });
-  if ("refusal" in completed) return redirectWithCookies(signInRefusedPath(completed.refusal, completed.next), [clearedTransactionCookie(secure)]);
-  return redirectWithCookies(completed.next, [clearedTransactionCookie(secure), sessionCookie(completed.session, secure)]);
+  if ("refusal" in completed)
+    return redirectWithCookies(signInRefusedPath(completed.refusal, completed.next), [
+      clearedTransactionCookie(secure),
+    ]);
+  return redirectWithCookies(completed.next, [
+    clearedTransactionCookie(secure),
+    sessionCookie(completed.session, secure),
+  ]);
 });
 
 function cookieOf(headers: Headers, name: string): string | null {

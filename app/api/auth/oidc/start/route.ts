@@ -8,7 +8,10 @@ import { beginOidcSignIn } from "@/server/services/access";
 // provider configured, or one that cannot be reached, back to /sign-in saying so.
 export const GET = observed("/api/auth/oidc/start", async (request: Request) => {
   const url = new URL(request.url);
-  const started = await beginOidcSignIn({ next: url.searchParams.get("next"), baseUrl: publicBaseUrl(request.headers) });
+  const started = await beginOidcSignIn({
+    next: url.searchParams.get("next"),
+    baseUrl: publicBaseUrl(request.headers),
+  });
   if ("refusal" in started) return redirectWithCookies(signInRefusedPath(started.refusal, started.next), []);
   return redirectWithCookies(started.location, [transactionCookie(started.transaction, isSecureRequest(request))]);
 });
