@@ -192,6 +192,43 @@ describe("signing in with the identity provider", () => {
   });
 });
 
+describe("the start", () => {
+  it("sends the browser to the provider with PKCE (S256), state and nonce, keeping them in a short-lived sealed cookie", async () => {
+    const response = await start(new Request(`${SITE}/api/auth/oidc/start?next=%2Fprojects%2Fbeta`));
+    expect(response.status).toBe(303);
+    const location = new URL(response.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe(`${provider.issuer}/auth`);
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({
+      client_id: CLIENT.clientId,
+      response_type: "code",
+      redirect_uri: `${SITE}/api/auth/oidc/callback`,
+      scope: "openid email profile",
+      code_challenge_method: "S256",
+    });
+    for (const name of ["state", "nonce", "code_challenge"]) expect(location.searchParams.get(name)).toMatch(/^[\w-]{43,}$/);
+    const cookie = response.headers.getSetCookie()[0]!;
+    expect(cookie).toMatch(/^benchtrack_oidc=Fe26\.2\*/);
+    expect(cookie).toContain("; Path=/api/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=600");
+    // Sealed: neither the state nor the verifier can be read from it.
+    expect(cookie).not.toContain(location.searchParams.get("state")!);
+  });
+
+  it("says so when no provider is configured", async () => {
+    delete process.env.BENCHTRACK_OIDC_ISSUER;
+    delete process.env.BENCHTRACK_OIDC_CLIENT_ID;
+    delete process.env.BENCHTRACK_OIDC_CLIENT_SECRET;
+    rereadEnv();
+    try {
+      const response = await start(new Request(`${SITE}/api/auth/oidc/start`));
+      expect(response.headers.get("location")).toBe("/sign-in?error=oidc-off");
+      expect(response.headers.getSetCookie()).toEqual([]);
+    } finally {
+      Object.assign(process.env, env);
+      rereadEnv();
+    }
+  });
+});
+
 describe("who is admitted", () => {
   it("admits only the allowed email domains, and only verified emails count", async () => {
     usePolicy({ BENCHTRACK_OIDC_ALLOWED_DOMAINS: "example.com" });
