@@ -12,6 +12,14 @@ export const E2E_PRIVATE_BASE_URL = `http://localhost:${PORT + 1}`;
 export const E2E_READ_TOKEN = "e2e-read-token-0123456789";
 /** A third server, started by e2e/ui/first-upload.spec.ts itself as a newcomer would (npm start, nothing set). */
 export const E2E_FRESH_PORT = PORT + 2;
+/**
+ * A fourth server, signing people in with a local identity provider (e2e/ui/oidc-sign-in.spec.ts): the
+ * provider (npm run oidc:dev, oidc-provider) on PORT + 5, Benchtrack configured for it on PORT + 4
+ * (PORT + 3 is move-to-postgres.spec.ts's).
+ */
+export const E2E_OIDC_BASE_URL = `http://localhost:${PORT + 4}`;
+export const E2E_OIDC_ISSUER = `http://127.0.0.1:${PORT + 5}`;
+const E2E_OIDC_CLIENT = { id: "benchtrack-e2e", secret: "benchtrack-e2e-secret-0123456789" };
 const CHROMIUM_PATH = process.env.BENCHTRACK_CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
@@ -85,6 +93,34 @@ export default defineConfig({
         BENCHTRACK_DATA_DIR: ".data/e2e-private",
         BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
         BENCHTRACK_READ_TOKEN: E2E_READ_TOKEN,
+        DATABASE_URL: "",
+        BENCHTRACK_LOG_LEVEL: "warn",
+      },
+    },
+    {
+      command: `npm run -s oidc:dev -- --port ${PORT + 5} --app ${E2E_OIDC_BASE_URL} --client-id ${E2E_OIDC_CLIENT.id} --client-secret ${E2E_OIDC_CLIENT.secret}`,
+      url: `${E2E_OIDC_ISSUER}/.well-known/openid-configuration`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+    },
+    {
+      command: "rm -rf .data/e2e-oidc && npm start",
+      url: `${E2E_OIDC_BASE_URL}/sign-in`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        PORT: String(PORT + 4),
+        BENCHTRACK_DATA_DIR: ".data/e2e-oidc",
+        BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+        BENCHTRACK_PUBLIC_URL: E2E_OIDC_BASE_URL,
+        BENCHTRACK_OIDC_ISSUER: E2E_OIDC_ISSUER,
+        BENCHTRACK_OIDC_CLIENT_ID: E2E_OIDC_CLIENT.id,
+        BENCHTRACK_OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.secret,
+        BENCHTRACK_OIDC_NAME: "the local provider",
+        BENCHTRACK_OIDC_ADMIN_GROUPS: "bench-admins",
+        BENCHTRACK_OIDC_ALLOWED_DOMAINS: "example.com",
         DATABASE_URL: "",
         BENCHTRACK_LOG_LEVEL: "warn",
       },

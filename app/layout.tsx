@@ -18,7 +18,7 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // A forged or expired cookie grants nothing (and offers no sign-out of a session that is not one).
   // Without a session on a private server, `share` is the share link the page was opened with.
-  const { role, share, private: isPrivate } = await fetchPageQuery(trpc.session.get.queryOptions());
+  const { role, user, share, private: isPrivate } = await fetchPageQuery(trpc.session.get.queryOptions());
   // The page's Content-Security-Policy runs no inline script without this response's nonce (proxy.ts).
   const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   return (
@@ -28,10 +28,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <ThemeScript nonce={nonce} />
       </head>
       <body className="min-h-screen antialiased">
-        <SessionProvider role={role} isPrivate={isPrivate}>
+        <SessionProvider role={role} user={user} isPrivate={isPrivate}>
           <ShareProvider share={share}>
             <TRPCReactProvider>
-              <SiteHeader signedIn={role !== null} shared={share !== null} />
+              <SiteHeader signedIn={role !== null} user={user} shared={share !== null} />
               <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
             </TRPCReactProvider>
           </ShareProvider>

@@ -78,3 +78,46 @@ describe("DATABASE_READ_URL on the embedded database", () => {
     });
   });
 });
+
+describe("the identity provider's variables", () => {
+  it("are off by default, with the button's name, scopes and groups claim defaulted", () => {
+    const env = parseEnv({});
+    expect(env.BENCHTRACK_OIDC_ISSUER).toBeUndefined();
+    expect(env.BENCHTRACK_OIDC_NAME).toBe("your identity provider");
+    expect(env.BENCHTRACK_OIDC_SCOPES).toEqual(["openid", "email", "profile"]);
+    expect(env.BENCHTRACK_OIDC_GROUPS_CLAIM).toBe("groups");
+    expect(env.BENCHTRACK_OIDC_ALLOWED_DOMAINS).toEqual([]);
+  });
+
+  it("read lists, lower-case domains and emails, and always ask for openid", () => {
+    const env = parseEnv({
+      BENCHTRACK_OIDC_ISSUER: "https://idp.example.com/realms/eng",
+      BENCHTRACK_OIDC_CLIENT_ID: "benchtrack",
+      BENCHTRACK_OIDC_SCOPES: "email profile groups",
+      BENCHTRACK_OIDC_ALLOWED_DOMAINS: " Example.COM, @corp.example ,",
+      BENCHTRACK_OIDC_ADMIN_EMAILS: "Ada@Example.com",
+      BENCHTRACK_OIDC_ALLOWED_GROUPS: "perf-team,SRE",
+    });
+    expect(env.BENCHTRACK_OIDC_SCOPES).toEqual(["openid", "email", "profile", "groups"]);
+    expect(env.BENCHTRACK_OIDC_ALLOWED_DOMAINS).toEqual(["example.com", "corp.example"]);
+    expect(env.BENCHTRACK_OIDC_ADMIN_EMAILS).toEqual(["ada@example.com"]);
+    expect(env.BENCHTRACK_OIDC_ALLOWED_GROUPS).toEqual(["perf-team", "SRE"]);
+  });
+
+  it("are validated together: an issuer needs a client id, and the rest need an issuer", () => {
+    expect(() => parseEnv({ BENCHTRACK_OIDC_ISSUER: "https://idp.example.com" })).toThrow(
+      /BENCHTRACK_OIDC_CLIENT_ID: must be set when BENCHTRACK_OIDC_ISSUER is/,
+    );
+    expect(() => parseEnv({ BENCHTRACK_OIDC_CLIENT_ID: "x", BENCHTRACK_OIDC_ADMIN_GROUPS: "admins" })).toThrow(
+      /BENCHTRACK_OIDC_ISSUER: must be set when BENCHTRACK_OIDC_CLIENT_ID, BENCHTRACK_OIDC_ADMIN_GROUPS are/,
+    );
+  });
+
+  it("take an https issuer, or http only on this machine", () => {
+    expect(parseEnv({ BENCHTRACK_OIDC_ISSUER: "http://127.0.0.1:3310", BENCHTRACK_OIDC_CLIENT_ID: "x" }).BENCHTRACK_OIDC_ISSUER).toBe("http://127.0.0.1:3310");
+    expect(parseEnv({ BENCHTRACK_OIDC_ISSUER: "http://localhost:3310", BENCHTRACK_OIDC_CLIENT_ID: "x" }).BENCHTRACK_OIDC_ISSUER).toBe("http://localhost:3310");
+    expect(() => parseEnv({ BENCHTRACK_OIDC_ISSUER: "http://idp.example.com", BENCHTRACK_OIDC_CLIENT_ID: "x" })).toThrow(/BENCHTRACK_OIDC_ISSUER: must be an https:\/\/ URL/);
+    expect(() => parseEnv({ BENCHTRACK_OIDC_ISSUER: "not a url", BENCHTRACK_OIDC_CLIENT_ID: "x" })).toThrow(/BENCHTRACK_OIDC_ISSUER/);
+  });
+});
+

@@ -12,6 +12,29 @@ const optionalString = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim()));
 
+/** Hosts an http:// issuer may name: the provider runs on this machine, so nothing crosses a network. */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** A comma-separated list, each item trimmed and normalized; empty items dropped. */
+function commaList(normalize: (item: string) => string) {
+  return optionalString.transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((item) => normalize(item.trim()))
+      .filter((item) => item !== ""),
+  );
+}
+
+/** The identity provider's variables that mean nothing without its issuer (the name and defaults do no harm). */
+const OIDC_NEEDS_ISSUER = new Set([
+  "BENCHTRACK_OIDC_CLIENT_ID",
+  "BENCHTRACK_OIDC_CLIENT_SECRET",
+  "BENCHTRACK_OIDC_ALLOWED_DOMAINS",
+  "BENCHTRACK_OIDC_ALLOWED_GROUPS",
+  "BENCHTRACK_OIDC_ADMIN_GROUPS",
+  "BENCHTRACK_OIDC_ADMIN_EMAILS",
+]);
+
 export const envSchema = z.object({
   /** PostgreSQL connection string; when absent, the embedded database (PGlite) is used. */
   DATABASE_URL: optionalString.pipe(
@@ -59,6 +82,42 @@ export const envSchema = z.object({
    * tokens. Set the same value on every replica.
    */
   BENCHTRACK_SESSION_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters long").optional()),
+  /**
+   * The identity provider's issuer URL (OpenID Connect discovery), e.g. https://accounts.google.com. Unset: no
+   * sign-in with an identity provider. https:// only, except for a provider on this machine (localhost,
+   * 127.0.0.1, [::1]), as `npm run oidc:dev` starts.
+   */
+  BENCHTRACK_OIDC_ISSUER: optionalString.pipe(
+    z
+      .url()
+      .refine((value) => {
+        if (!URL.canParse(value)) return true; // z.url() has said so
+        const url = new URL(value);
+        return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
+      }, "must be an https:// URL (http:// only for a provider on this machine: localhost, 127.0.0.1, [::1])")
+      .optional(),
+  ),
+  /** The client id Benchtrack was registered with at the identity provider. Needed with BENCHTRACK_OIDC_ISSUER. */
+  BENCHTRACK_OIDC_CLIENT_ID: optionalString,
+  /** The client's secret (client_secret_basic). Unset: a public client, PKCE alone. */
+  BENCHTRACK_OIDC_CLIENT_SECRET: optionalString,
+  /** The provider's name on the sign-in button ("Sign in with …"). */
+  BENCHTRACK_OIDC_NAME: optionalString.transform((value) => value ?? "your identity provider"),
+  /** The scopes asked for, space-separated; `openid` is always among them. */
+  BENCHTRACK_OIDC_SCOPES: optionalString.transform((value) => {
+    const scopes = (value ?? "openid email profile").split(/[\s,]+/).filter((scope) => scope !== "");
+    return scopes.includes("openid") ? scopes : ["openid", ...scopes];
+  }),
+  /** The claim that lists a person's groups (a dotted path reaches a nested one, e.g. realm_access.roles). */
+  BENCHTRACK_OIDC_GROUPS_CLAIM: optionalString.transform((value) => value ?? "groups"),
+  /** Email domains admitted, comma-separated (e.g. example.com); empty: any the provider signs in. */
+  BENCHTRACK_OIDC_ALLOWED_DOMAINS: commaList((domain) => domain.toLowerCase().replace(/^@/, "")),
+  /** Groups admitted, comma-separated; a person must be in one of them. Empty: any the provider signs in. */
+  BENCHTRACK_OIDC_ALLOWED_GROUPS: commaList((group) => group),
+  /** Groups whose members are server admins, comma-separated (recomputed at each sign-in: docs/access.md). */
+  BENCHTRACK_OIDC_ADMIN_GROUPS: commaList((group) => group),
+  /** Verified emails that are server admins, comma-separated (recomputed at each sign-in: docs/access.md). */
+  BENCHTRACK_OIDC_ADMIN_EMAILS: commaList((email) => email.toLowerCase()),
   /** Base URL used in links the API returns, e.g. https://bench.example.com. */
   BENCHTRACK_PUBLIC_URL: optionalString.pipe(z.url().optional()),
   /** Largest request body accepted, as received (compressed), in bytes. */
@@ -133,6 +192,15 @@ export const envSchema = z.object({
     .pipe(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional())
     .transform((value) => value ?? "info"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+}).superRefine((env, context) => {
+  // The identity provider's variables make sense only together.
+  const oidcOnly = Object.entries(env).filter(([name, value]) => OIDC_NEEDS_ISSUER.has(name) && (Array.isArray(value) ? value.length > 0 : value !== undefined));
+  if (env.BENCHTRACK_OIDC_ISSUER !== undefined && env.BENCHTRACK_OIDC_CLIENT_ID === undefined) {
+    context.addIssue({ code: "custom", path: ["BENCHTRACK_OIDC_CLIENT_ID"], message: "must be set when BENCHTRACK_OIDC_ISSUER is (the client id Benchtrack was registered with at the identity provider)" });
+  }
+  if (env.BENCHTRACK_OIDC_ISSUER === undefined && oidcOnly.length > 0) {
+    context.addIssue({ code: "custom", path: ["BENCHTRACK_OIDC_ISSUER"], message: `must be set when ${oidcOnly.map(([name]) => name).join(", ")} ${oidcOnly.length === 1 ? "is" : "are"} (the identity provider's issuer URL)` });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,5 +1,6 @@
 import { ScopedLink } from "@/components/share/share-context";
 import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
+import type { SessionUser } from "@/components/providers/session-provider";
 import { ThemeToggle } from "./theme-toggle";
 
 const NAVIGATION = [
@@ -8,11 +9,12 @@ const NAVIGATION = [
 ];
 
 /**
- * The site's header; `signedIn`: the browser holds a session (a private server), so it offers to sign out.
+ * The site's header; `signedIn`: the browser holds a session, so it offers to sign out; `user`: the person
+ * signed in with the identity provider, named (their email on hover) beside it.
  * `shared`: the page was opened through a share link, which opens neither the project list nor the API
  * docs: the name stays, as text, and the navigation goes.
  */
-export function SiteHeader({ signedIn = false, shared = false }: { signedIn?: boolean; shared?: boolean }) {
+export function SiteHeader({ signedIn = false, user = null, shared = false }: { signedIn?: boolean; user?: SessionUser | null; shared?: boolean }) {
   return (
     <header className="border-b border-border bg-surface">
       <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
@@ -30,6 +32,12 @@ export function SiteHeader({ signedIn = false, shared = false }: { signedIn?: bo
               </ScopedLink>
             ))}
           </nav>
+        )}
+        {user && (
+          <span className="max-w-48 truncate text-sm" title={user.email ?? undefined} data-testid="signed-in-person">
+            {user.name ?? user.email ?? "Signed in"}
+            {user.serverAdmin && <span className="ml-1.5 rounded bg-accent/15 px-1.5 py-0.5 text-xs text-accent">admin</span>}
+          </span>
         )}
         {signedIn && (
           <form method="post" action={SESSION_FORM_ACTION}>

@@ -163,3 +163,13 @@ export function compareCommitsUrl(repoUrl: string, baseCommit: string, headCommi
 
 /** Where the sign-in and sign-out forms post (app/api/auth/session/route.ts). */
 export const SESSION_FORM_ACTION = "/api/auth/session";
+
+/** Signing in with the identity provider starts here (app/api/auth/oidc/start/route.ts) … */
+export const OIDC_START_PATH = "/api/auth/oidc/start";
+/** … and the provider sends the browser back here (the redirect URI to register with it). */
+export const OIDC_CALLBACK_PATH = "/api/auth/oidc/callback";
+
+/** The link that signs in with the identity provider and comes back to `next`. */
+export function oidcSignInPath(next: string): string {
+  return next === "/" ? OIDC_START_PATH : `${OIDC_START_PATH}?${new URLSearchParams({ next })}`;
+}

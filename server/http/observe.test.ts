@@ -19,6 +19,12 @@ describe("loggedPath", () => {
     expect(loggedPath(new URL("http://x/api/v1/projects/p/runs/r?share=SECRETSECRETSECRETSECR&format=markdown"))).toBe("/api/v1/projects/p/runs/r?format=markdown");
     expect(loggedPath(new URL("http://x/api/v1/projects/p/runs?share=abc"))).toBe("/api/v1/projects/p/runs");
   });
+
+  it("logs only the provider's error on the sign-in callback, never its code or state", () => {
+    expect(loggedPath(new URL("http://x/api/auth/oidc/callback?code=SECRET-CODE&state=SECRET-STATE&iss=http%3A%2F%2Fidp"))).toBe("/api/auth/oidc/callback");
+    expect(loggedPath(new URL("http://x/api/auth/oidc/callback?error=access_denied&state=SECRET-STATE"))).toBe("/api/auth/oidc/callback?error=access_denied");
+    expect(loggedPath(new URL("http://x/api/v1/projects/p/incidents?state=open"))).toBe("/api/v1/projects/p/incidents?state=open");
+  });
 });
 
 describe("restRouteTemplate", () => {

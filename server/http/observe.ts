@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { SHARE_PARAM } from "../domain/share";
 import { FORMAT_NAMES } from "../domain/parsers/formats";
+import { OIDC_CALLBACK_PATH } from "../services/access";
 import { ServiceError, getLogger, recordRequest, recordUpload, runInRequestContext } from "../services/platform";
 import type { RequestContext } from "../services/platform";
 import { documentedPathTemplate } from "./openapi";
@@ -24,10 +25,16 @@ export function requestIdOf(headers: Headers): string {
   return incoming !== null && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** The path and query as logged: the share link (`?share=`) left out, the rest as sent. */
+/**
+ * The path and query as logged: the share link (`?share=`) left out, the rest as sent; on the identity
+ * provider's callback only its `error` (a provider's refusal), never the one-time code or the state.
+ */
 export function loggedPath(url: URL): string {
   const params = new URLSearchParams(url.search);
   params.delete(SHARE_PARAM);
+  if (url.pathname === OIDC_CALLBACK_PATH) {
+    for (const name of [...params.keys()]) if (name !== "error") params.delete(name);
+  }
   const query = params.toString();
   return `${url.pathname}${query === "" ? "" : `?${query}`}`;
 }

@@ -8,6 +8,10 @@ export { credentialsOfHeaders, isPrivate, isServerAdmin, metricsReaderOf, readTa
 export type { Credentials, Principal, ReadTarget, ShareRead, SignedInUser } from "./auth";
 export { PROJECT_REF_SELECT, allowedActions, defaultRole, effectiveVisibility, requireProjectAccess, requireProjectRead, userRoleIn } from "./project-access";
 export type { ProjectRef } from "./project-access";
+export { OIDC_CALLBACK_PATH, OIDC_START_PATH, OIDC_TRANSACTION_COOKIE, OIDC_TRANSACTION_TTL_SECONDS, beginOidcSignIn, completeOidcSignIn, oidcRedirectUri, oidcSignInOffer } from "./oidc-sign-in";
+export type { OidcCompletion, OidcStart } from "./oidc-sign-in";
+export { sessionHolderOf } from "./session-holder";
+export type { SessionPerson } from "./session-holder";
 export { SESSION_TTL_SECONDS, sealSession, sealShare, sessionOf, sessionRoleOf } from "./sessions";
 export type { Session, SessionRole } from "./sessions";
 export { MAX_SHARE_TOKEN_LENGTH, SHARE_ID_PATTERN, newShareId, normalizeShareToken, readShareLink, storedShareScopeSchema } from "./share-grants";

@@ -46,13 +46,18 @@ export type { ShareScope } from "../../domain/share";
 
 let fallbackSecret: string | undefined;
 
-/** The seal password: ≥ 32 characters, as iron-session requires. */
-function sealPassword(): string {
+/**
+ * The seal password: ≥ 32 characters, as iron-session requires. Derived, it also takes in the identity
+ * provider's client secret when one is set (a secret every replica has), so signing in with the provider
+ * works on a server with no token; servers without one derive it as before.
+ */
+export function sealPassword(): string {
   const env = getEnv();
   if (env.BENCHTRACK_SESSION_SECRET) return env.BENCHTRACK_SESSION_SECRET;
-  if (env.BENCHTRACK_ADMIN_TOKEN || env.BENCHTRACK_READ_TOKEN) {
+  if (env.BENCHTRACK_ADMIN_TOKEN || env.BENCHTRACK_READ_TOKEN || env.BENCHTRACK_OIDC_CLIENT_SECRET) {
+    const oidc = env.BENCHTRACK_OIDC_CLIENT_SECRET ? `\u0000${env.BENCHTRACK_OIDC_CLIENT_SECRET}` : "";
     return createHash("sha256")
-      .update(`benchtrack-session\u0000${env.BENCHTRACK_ADMIN_TOKEN ?? ""}\u0000${env.BENCHTRACK_READ_TOKEN ?? ""}`)
+      .update(`benchtrack-session\u0000${env.BENCHTRACK_ADMIN_TOKEN ?? ""}\u0000${env.BENCHTRACK_READ_TOKEN ?? ""}${oidc}`)
       .digest("hex");
   }
   // No token configured: nothing is private, and sessions only carry the admin role nobody can get.
