@@ -6,8 +6,8 @@
  */
 export { credentialsOfHeaders, isPrivate, isServerAdmin, metricsReaderOf, readTargetOfPage, requireAdmin, requireReadAccess, requireToken, requireUploadTo, resolvePrincipalLimited, safeNextPath, shareCovers, shareReadTarget, signInRole } from "./auth";
 export type { Credentials, Principal, ReadTarget, ShareRead, SignedInUser } from "./auth";
-export { PROJECT_REF_SELECT, allowedActions, defaultRole, effectiveVisibility, requireProjectAccess, requireProjectRead, userRoleIn } from "./project-access";
-export type { ProjectRef } from "./project-access";
+export { PROJECT_REF_SELECT, admitRead, allowedActions, defaultRole, effectiveVisibility, readableProjectsWhere, requireProjectAccess, requireProjectRead, userRoleIn } from "./project-access";
+export type { ProjectRef, ReadCaller } from "./project-access";
 export { SESSION_TTL_SECONDS, sealSession, sealShare, sessionOf, sessionRoleOf } from "./sessions";
 export type { Session, SessionRole } from "./sessions";
 export { MAX_SHARE_TOKEN_LENGTH, SHARE_ID_PATTERN, newShareId, normalizeShareToken, readShareLink, storedShareScopeSchema } from "./share-grants";

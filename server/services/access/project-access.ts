@@ -1,5 +1,5 @@
 import { getEnv } from "../../env";
-import type { PrismaClient } from "../../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { ReadDb } from "../../db";
 import type { ReadTarget } from "../../domain/share";
 import { shareCovers } from "../../domain/share";
@@ -130,4 +130,47 @@ export async function requireProjectRead(db: PrismaClient | ReadDb, principal: P
   if (project === null) return;
   if (principal.kind === "share" && shareCovers(principal.scope, target)) return;
   await requireProjectAccess(db, principal, project, "read");
+}
+
+/** How a transport names its caller to admitRead: whether the request carries any credential, and how to resolve it (once, if needed). */
+export interface ReadCaller {
+  hasCredentials: boolean;
+  resolve: () => Promise<Principal>;
+}
+
+/**
+ * Admits a read, by the visibility of the project it names (`slug`; null: a server-wide read, such as the
+ * project list, which then lists what the principal may read: readableProjectsWhere). A public project (or
+ * an unknown slug, which the service answers 404 for everyone) reads for anyone: the caller is not looked
+ * up, and the read goes on as anonymous. A private one needs a caller who may read it, or a share link whose
+ * scope covers `shareTarget` (the read the procedure or route declares: services/access/auth.ts:shareReadTarget).
+ * Returns the principal the read goes on with.
+ */
+export async function admitRead(db: PrismaClient | ReadDb, slug: string | null, shareTarget: ReadTarget, caller: ReadCaller): Promise<Principal> {
+  const anonymous: Principal = { kind: "anonymous" };
+  if (slug === null) return caller.hasCredentials ? caller.resolve() : anonymous;
+  const project = await (db as PrismaClient).project.findUnique({ where: { slug }, select: PROJECT_REF_SELECT });
+  if (project === null || effectiveVisibility(project.visibility) === "public") return anonymous;
+  const principal = caller.hasCredentials ? await caller.resolve() : anonymous;
+  if (principal.kind === "share" && shareCovers(principal.scope, shareTarget)) return principal;
+  await requireProjectAccess(db, principal, project, "read");
+  return principal;
+}
+
+/**
+ * The projects a caller may read, as a Prisma `where` for the project list and the home page: everything
+ * for the admin, a server admin and the read token; else the public ones (their own visibility, or the
+ * server's default), with a project token's own project when its scopes read, and a person's projects where
+ * a grant gives them a role.
+ */
+export function readableProjectsWhere(principal: Principal): Prisma.ProjectWhereInput {
+  if (isServerAdmin(principal) || principal.kind === "reader") return {};
+  const publicWhere: Prisma.ProjectWhereInput = isPrivate() ? { visibility: "public" } : { OR: [{ visibility: "public" }, { visibility: null }] };
+  if (principal.kind === "project-token" && scopesAllow(principal.scopes, "read")) return { OR: [publicWhere, { id: principal.projectId }] };
+  if (principal.kind === "user") {
+    const grants: Prisma.ProjectMemberWhereInput[] = principal.user.groups.map((group) => ({ kind: "group", subject: group }));
+    if (principal.user.email !== null) grants.push({ kind: "email", subject: { equals: principal.user.email, mode: "insensitive" } });
+    return grants.length === 0 ? publicWhere : { OR: [publicWhere, { members: { some: { OR: grants } } }] };
+  }
+  return publicWhere;
 }
