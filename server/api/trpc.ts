@@ -156,8 +156,8 @@ const handBackWalPosition = t.middleware(async ({ ctx, type, next }) => {
   return result;
 });
 
-/** Every call that needs its caller known: the principal, from its token or session. On the primary. */
-const callerProcedure = baseProcedure.use(handBackWalPosition).use(async ({ ctx, next }) => {
+/** Every call that needs its caller known (access.mine): the principal, from its token or session. On the primary. */
+export const callerProcedure = baseProcedure.use(handBackWalPosition).use(async ({ ctx, next }) => {
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   noteCaller(principal, Boolean(ctx.authorization));
   return next({ ctx: { ...ctx, principal } });

@@ -5,7 +5,7 @@ import type { ReadTarget } from "../../domain/share";
 import { shareCovers } from "../../domain/share";
 import type { ProjectAction, ProjectRole, ProjectVisibility, TokenScope } from "../../domain/access/roles";
 import { ACTION_WORDS, PROJECT_ACTIONS, ROLE_NEEDED, SCOPE_ACTIONS, TOKEN_SCOPES, roleAllows, roleInProject, scopesAllow } from "../../domain/access/roles";
-import { ServiceError } from "../platform";
+import { ServiceError, notFound } from "../platform";
 import type { Principal } from "./auth";
 import { SHARE_REFUSALS, isPrivate, isServerAdmin, noAdminTokenNote } from "./auth";
 
@@ -173,4 +173,36 @@ export function readableProjectsWhere(principal: Principal): Prisma.ProjectWhere
     return grants.length === 0 ? publicWhere : { OR: [publicWhere, { members: { some: { OR: grants } } }] };
   }
   return publicWhere;
+}
+
+/**
+ * Whether a project's reads (null: the server's pages outside any project) are open to anyone: the proxy
+ * asks before leading a browser without a session to sign in (convenience, not the lock: every read checks
+ * itself), the badge before letting shared caches keep it. A project: whether it is
+ * public (an unknown project's page is left to answer its 404). Any other page (the home page): unless
+ * the server's default is private, or while some project is public (the home page lists those).
+ */
+export async function readsForAnyone(db: PrismaClient | ReadDb, projectSlug: string | null): Promise<boolean> {
+  if (projectSlug === null) return !isPrivate() || (await (db as PrismaClient).project.count({ where: { visibility: "public" }, take: 1 })) > 0;
+  const project = await (db as PrismaClient).project.findUnique({ where: { slug: projectSlug }, select: { visibility: true } });
+  return project === null || effectiveVisibility(project.visibility) === "public";
+}
+
+/** What the dashboard shows a caller of one project: what they may do there, their role, and its visibility. */
+export interface ProjectAccess {
+  actions: ProjectAction[];
+  /** A person's role in it; "admin" for a server admin (or the admin token); null for anyone else. */
+  role: ProjectRole | "admin" | null;
+  visibility: ProjectVisibility;
+}
+
+/**
+ * The caller's access to a project (access.mine): the controls the dashboard shows are those of `actions`
+ * (the server checks every call either way). An unknown project is not found.
+ */
+export async function describeProjectAccess(db: PrismaClient | ReadDb, principal: Principal, slug: string): Promise<ProjectAccess> {
+  const project = await (db as PrismaClient).project.findUnique({ where: { slug }, select: PROJECT_REF_SELECT });
+  if (project === null) throw notFound(`Project "${slug}"`);
+  const role = isServerAdmin(principal) ? "admin" : principal.kind === "user" ? await userRoleIn(db, principal.user, project) : null;
+  return { actions: await allowedActions(db, principal, project), role, visibility: effectiveVisibility(project.visibility) };
 }
