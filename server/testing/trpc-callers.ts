@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { createCaller } from "../api/root";
+import type { TokenScope } from "../domain/access/roles";
 import type { PrismaClient } from "../generated/prisma/client";
 import { newTokenSecret } from "../services/access/tokens";
 import type { Database, DatabaseTarget } from "../db";
@@ -8,7 +9,7 @@ import { TEST_ADMIN_TOKEN } from "./rest-client";
 
 /**
  * tRPC procedures called in-process the way the dashboard calls them over HTTP: the context carries
- * the Authorization header, and adminProcedure turns it into a principal by the REST API's rules.
+ * the Authorization header, and each procedure turns it into a principal by the REST API's rules.
  * Call `configureAdminToken()` before the first call (the environment is read once per test file).
  */
 export type Caller = ReturnType<typeof createCaller>;
@@ -25,12 +26,15 @@ export function adminCaller(db: PrismaClient): Caller {
   return callerWith(db, TEST_ADMIN_TOKEN);
 }
 
-/** A new project (unique slug) with one live upload token of its own. */
-export async function seedProjectWithToken(db: PrismaClient, prefix: string) {
+/**
+ * A new project (unique slug) with one live token of its own: upload only, as a new token is, unless
+ * `scopes` says otherwise (["upload", "read", "triage"] for one that reads and triages too).
+ */
+export async function seedProjectWithToken(db: PrismaClient, prefix: string, scopes?: TokenScope[]) {
   const slug = uniqueSlug(prefix);
   const project = await db.project.create({ data: { slug, name: slug }, select: { id: true } });
   const { token, prefix: tokenPrefix, tokenHash } = newTokenSecret();
-  await db.apiToken.create({ data: { projectId: project.id, name: "ci", prefix: tokenPrefix, tokenHash } });
+  await db.apiToken.create({ data: { projectId: project.id, name: "ci", prefix: tokenPrefix, tokenHash, ...(scopes && { scopes }) } });
   return { slug, projectId: project.id, uploadToken: token };
 }
 

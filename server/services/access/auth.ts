@@ -6,8 +6,7 @@ import { ServiceError } from "../platform";
 import { authFailureLimit, checkAuthFailures, recordAuthFailure } from "../platform";
 import type { ShareRefusal } from "./share-grants";
 import { readShareLink } from "./share-grants";
-import type { ReadTarget, ShareScope } from "../../domain/share";
-import { shareCovers } from "../../domain/share";
+import type { ShareScope } from "../../domain/share";
 import { sessionOf } from "./sessions";
 import { findAndTouchActiveToken } from "./tokens";
 
