@@ -38,10 +38,6 @@ export async function seedProjectWithToken(db: PrismaClient, prefix: string, sco
   return { slug, projectId: project.id, uploadToken: token };
 }
 
-/**
- * The admin-only rule, as every admin procedure must apply it: refused without a token
- * (UNAUTHORIZED) and with the project's own upload token (FORBIDDEN).
- */
 /** `count` k6 runs labelled nightly on main, a day apart from 2026-11-01 (round 1, 2… with `rounds`); their ids in order. */
 export async function createNightlyRuns(db: PrismaClient, projectId: string, count: number, { rounds = false } = {}): Promise<string[]> {
   const runIds: string[] = [];
@@ -63,6 +59,11 @@ export async function createNightlyRuns(db: PrismaClient, projectId: string, cou
   return runIds;
 }
 
+/**
+ * A procedure's refusals: without a token (UNAUTHORIZED), with a token nobody knows (UNAUTHORIZED), and with
+ * `token`, one of the project's whose scopes do not open the call (FORBIDDEN). The full table of who may
+ * do what is server/access-matrix.db.test.ts.
+ */
 export async function expectAdminOnly(db: PrismaClient, uploadToken: string, call: (caller: Caller) => Promise<unknown>) {
   await expect(call(callerWith(db, null))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   await expect(call(callerWith(db, "not-a-token"))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
