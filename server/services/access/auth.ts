@@ -11,11 +11,10 @@ import { sessionOf } from "./sessions";
 import { findAndTouchActiveToken } from "./tokens";
 
 /**
- * Who is calling, and what they may do: the rules both transports apply (REST and tRPC read the same
- * credentials from their requests). The admin token comes from the environment and may do everything;
- * a project token may upload to its project; with BENCHTRACK_READ_TOKEN set the server is private and
- * reading needs that token, the admin token, a project token, a session signed in with one of them
- * (sessions.ts), or a share link for the one comparison or run it names.
+ * Who is calling: the rules both transports apply (REST and tRPC read the same credentials from their
+ * requests). The admin token comes from the environment and may do everything; what anyone else may do in
+ * a project — a person by their role, a project token by its scopes, the read token, a share link — is
+ * project-access.ts's to decide, by the project's visibility (docs/access.md).
  */
 export type Principal =
   | { kind: "admin" }
