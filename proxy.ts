@@ -4,7 +4,7 @@ import { NONCE_HEADER, contentSecurityPolicy } from "@/server/domain/content-sec
 import { SESSION_COOKIE, SHARE_HEADER, SHARE_PARAM } from "@/server/domain/share";
 import { pagePaths } from "@/server/domain/urls";
 import { getDb } from "@/server/db";
-import { isPrivate, MAX_SHARE_TOKEN_LENGTH, readShareLink, readTargetOfPage, shareCovers } from "@/server/services/access";
+import { MAX_SHARE_TOKEN_LENGTH, readsForAnyone, readShareLink, readTargetOfPage, shareCovers } from "@/server/services/access";
 import type { ShareLinkState } from "@/server/services/access";
 import { sessionRoleOf } from "@/server/services/access";
 
@@ -13,10 +13,12 @@ import { sessionRoleOf } from "@/server/services/access";
  * 1. The Content-Security-Policy, with a nonce drawn for this response alone
  *    (server/domain/content-security-policy.ts). It goes on the request too: Next.js reads the nonce
  *    there and puts it on its own scripts; the root layout reads NONCE_HEADER for the theme script.
- * 2. On a private server (BENCHTRACK_READ_TOKEN set), a browser with no valid session goes to /sign-in,
- *    and comes back after. This is convenience, not the lock: every tRPC procedure, image and REST read
- *    checks access itself (server/services/access/auth.ts), so a request that slips past here still gets no
- *    data. A share link (`?share=`) is passed on as a header for the page's in-process tRPC calls, which
+ * 2. On the page of a private project (its own visibility, or the server's default: private when
+ *    BENCHTRACK_READ_TOKEN is set), a browser with no valid session goes to /sign-in, and comes back after;
+ *    so does one on the home page of a private-default server where no project is public. Pages of public
+ *    projects open to anyone (services/access/project-access.ts:readsForAnyone reads the visibility).
+ *    This is convenience, not the lock: every tRPC procedure, image and REST read checks access itself
+ *    (server/services/access/project-access.ts), so a request that slips past here still gets no data. A share link (`?share=`) is passed on as a header for the page's in-process tRPC calls, which
  *    hold it to its comparison (with its runs) or run. A share link on a page it does not open, or one
  *    that expired, was revoked or is not a link of this server, leads to a page that says so
  *    (app/share-link/page.tsx), not to a bare sign-in. /sign-in and /share-link themselves stay open.
@@ -31,7 +33,9 @@ export async function proxy(request: NextRequest) {
   headers.set(NONCE_HEADER, nonce);
   const pass = () => withPolicy(NextResponse.next({ request: { headers } }), policy);
 
-  if (!isPrivate() || OPEN_PAGES.has(request.nextUrl.pathname) || request.nextUrl.pathname.startsWith(SHORT_SHARE_PREFIX)) return pass();
+  if (OPEN_PAGES.has(request.nextUrl.pathname) || request.nextUrl.pathname.startsWith(SHORT_SHARE_PREFIX)) return pass();
+  // The database unreachable: the page decides (its reads answer 503 as every page's do).
+  if ((await readsForAnyoneOrNull(projectOfPage(request.nextUrl.pathname))) !== false) return pass();
   const share = request.nextUrl.searchParams.get(SHARE_PARAM);
   const link = share === null ? null : await readShareLinkOrNull(share);
   // The database unreachable: the page decides (its reads answer 503 as every page's do).
@@ -51,6 +55,25 @@ export async function proxy(request: NextRequest) {
   return withPolicy(NextResponse.redirect(new URL(refusal, request.url), 303), policy);
 }
 
+async function readsForAnyoneOrNull(projectSlug: string | null): Promise<boolean | null> {
+  try {
+    return await readsForAnyone(await getDb(), projectSlug);
+  } catch {
+    return null;
+  }
+}
+
+/** The project a page belongs to (`/projects/:slug/…`), or null. */
+function projectOfPage(pathname: string): string | null {
+  const [first, slug] = pathname.split("/").filter(Boolean);
+  if (first !== "projects" || slug === undefined) return null;
+  try {
+    return decodeURIComponent(slug);
+  } catch {
+    return slug;
+  }
+}
+
 async function readShareLinkOrNull(share: string): Promise<ShareLinkState | null> {
   try {
     return await readShareLink(await getDb(), share);
@@ -59,7 +82,7 @@ async function readShareLinkOrNull(share: string): Promise<ShareLinkState | null
   }
 }
 
-/** The pages a private server shows to anyone: signing in, and what a share link that opens nothing says. */
+/** The pages shown to anyone whatever the visibility: signing in, and what a share link that opens nothing says. */
 const OPEN_PAGES = new Set(["/sign-in", "/share-link"]);
 /** A share link's short address (app/s/[id]/route.ts): it only redirects, to a page this proxy then checks. */
 const SHORT_SHARE_PREFIX = "/s/";

@@ -3,7 +3,7 @@
 import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { useIsAdmin } from "@/components/providers/session-provider";
+import { useProjectAccess } from "@/components/providers/project-access";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ImprovementsTable } from "@/components/changes/improvements-table";
 import { IMPROVEMENTS_LISTED } from "@/server/schemas/regressions";
@@ -18,13 +18,14 @@ import { SignInToTriage } from "./sign-in-to-triage";
 
 /**
  * The incidents inbox (/projects/:p/incidents?state=…): one row per incident — the regressions one
- * step opened at one run — under a state filter with counts, triaged in bulk by an admin; then the
+ * step opened at one run — under a state filter with counts, triaged in bulk by its triagers; then the
  * lasting improvements, which open no incident. Reads incident.inbox and change.improvements
  * (prefetched by the page) and reads them again after each change.
  */
 export function IncidentInbox({ project, filter }: { project: string; filter: InboxFilter }) {
   const trpc = useTRPC();
-  const isAdmin = useIsAdmin();
+  // Triage controls (selection, bulk actions) for those who may triage (access.mine).
+  const canTriage = useProjectAccess(project).can("triage");
   const { data: inbox } = useSuspenseQuery(trpc.incident.inbox.queryOptions({ project, state: filter }));
   const { data: improvements } = useSuspenseQuery(trpc.change.improvements.queryOptions({ project }));
   const { data: info } = useSuspenseQuery(trpc.project.get.queryOptions({ project }));
@@ -90,7 +91,7 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
 
       <Card
         title={`${current.label} incidents (${incidents.length}${incidents.length < current.count ? ` of ${current.count}, newest` : ""})`}
-        actions={isAdmin ? undefined : <SignInToTriage />}
+        actions={canTriage ? undefined : <SignInToTriage />}
         data-testid="incidents"
       >
         {incidents.length === 0 ? (
@@ -112,7 +113,7 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
         ) : (
           // Flush with the card's edges: the rows are the card's body.
           <div className="-m-4">
-            {isAdmin && (
+            {canTriage && (
               <div className="border-border border-b p-4">
                 <BulkTriage
                   project={project}
@@ -125,10 +126,10 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
               </div>
             )}
             <div
-              className={`border-border bg-surface-muted text-text-muted border-b px-4 py-2 text-xs font-semibold max-sm:hidden ${inboxGrid(isAdmin)}`}
+              className={`border-border bg-surface-muted text-text-muted border-b px-4 py-2 text-xs font-semibold max-sm:hidden ${inboxGrid(canTriage)}`}
               aria-hidden="true"
             >
-              {isAdmin && <span />}
+              {canTriage && <span />}
               <span>Incident</span>
               <span>What moved</span>
               <span>First run</span>
@@ -140,7 +141,7 @@ export function IncidentInbox({ project, filter }: { project: string; filter: In
                   key={incident.id}
                   slug={project}
                   incident={incident}
-                  selectable={isAdmin}
+                  selectable={canTriage}
                   selected={selectedListed.includes(incident.number)}
                   onSelect={(on) =>
                     setSelected((now) =>

@@ -4,7 +4,7 @@ import { useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { formatRunTime } from "@/components/history/run-time";
 import { cn } from "@/components/lib/cn";
-import { useIsAdmin } from "@/components/providers/session-provider";
+import { useProjectAccess } from "@/components/providers/project-access";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
 import type { RouterOutputs } from "@/server/api/root";
@@ -19,13 +19,13 @@ type Incident = RouterOutputs["incident"]["get"]["incident"];
 
 /**
  * One incident's page (/projects/:p/incidents/:number): where the step began and who opened it, whether
- * its series came back, its state with what each state does to the gate (an admin changes it), its note
+ * its series came back, its state with what each state does to the gate (a triager changes it), its note
  * and links, its regressions, and its history. Reads incident.get (prefetched by the page) and reads it
  * again after each change.
  */
 export function IncidentView({ project, number }: { project: string; number: number }) {
   const trpc = useTRPC();
-  const canTriage = useIsAdmin();
+  const canTriage = useProjectAccess(project).can("triage");
   const {
     data: { incident },
   } = useSuspenseQuery(trpc.incident.get.queryOptions({ project, number }));

@@ -4,19 +4,20 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import { useIsAdmin } from "@/components/providers/session-provider";
+import { useProjectAccess } from "@/components/providers/project-access";
 import { describeProblem } from "@/components/settings/problem";
 import type { AdminCallError } from "@/components/settings/problem";
 import { pagePaths } from "@/server/domain/urls";
 import type { AnnotationKind } from "@/server/schemas/annotations";
 
 /**
- * Admin actions on a run: pin it as the baseline of its label, annotate it ("deployed v2.3"), and delete
- * it (after a confirmation: docs/operations.md, "Deleting and retention"; then back to the run history).
- * Shown to an admin session (signed in with the admin token); the server checks the session either way.
+ * Actions on a run: pin it as the baseline of its label and delete it (after a confirmation:
+ * docs/operations.md, "Deleting and retention"; then back to the run history), its maintainers'; annotate
+ * it ("deployed v2.3"), a triager's too. Each shows to those who may (access.mine); the server checks either way.
  */
 export function RunAdminActions({ project, runId, label }: { project: string; runId: string; label: string | null }) {
-  const isAdmin = useIsAdmin();
+  const access = useProjectAccess(project);
+  const [canManage, canMark] = [access.can("manage"), access.can("mark")];
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [note, setNote] = useState("");
@@ -61,70 +62,90 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
       },
     }),
   );
-  if (!isAdmin) return null;
+  if (!canManage && !canMark) return null;
 
   return (
-    <div className="mt-3 flex flex-wrap items-center gap-2 border-t border-border pt-3 text-sm" data-testid="run-admin-actions">
-      <button
-        type="button"
-        onClick={() => pin.mutate({ project, forLabel: label, runIds: [runId] })}
-        className="rounded-md border border-border px-2.5 py-1 hover:border-accent"
-      >
-        Pin as baseline{label ? ` of ${label}` : ""}
-      </button>
-      <form
-        className="flex flex-wrap items-center gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (note.trim()) annotate.mutate({ project, runId, text: note, kind });
-        }}
-      >
-        <label className="sr-only" htmlFor="annotation-text">
-          Annotation
-        </label>
-        <input
-          id="annotation-text"
-          value={note}
-          maxLength={500}
-          placeholder="Annotate: deployed v2.3"
-          onChange={(event) => setNote(event.target.value)}
-          className="w-56 rounded border border-border bg-surface px-2 py-1"
-        />
-        <label className="sr-only" htmlFor="annotation-kind">
-          Kind
-        </label>
-        <select
-          id="annotation-kind"
-          value={kind}
-          onChange={(event) => setKind(event.target.value as AnnotationKind)}
-          className="rounded border border-border bg-surface px-2 py-1"
-          title="A known change (config, hardware) starts a new regime: change-point detection does not look across it"
+    <div
+      className="border-border mt-3 flex flex-wrap items-center gap-2 border-t pt-3 text-sm"
+      data-testid="run-admin-actions"
+    >
+      {canManage && (
+        <button
+          type="button"
+          onClick={() => pin.mutate({ project, forLabel: label, runIds: [runId] })}
+          className="border-border hover:border-accent rounded-md border px-2.5 py-1"
         >
-          <option value="note">note</option>
-          <option value="deploy">deploy</option>
-          <option value="change">known change</option>
-        </select>
-        <button type="submit" className="rounded-md border border-border px-2.5 py-1 hover:border-accent">
-          Add
+          Pin as baseline{label ? ` of ${label}` : ""}
         </button>
-      </form>
-      {confirming ? (
-        <span role="group" aria-label="Confirm deletion" className="flex flex-wrap items-center gap-2 rounded-md border border-bad px-2 py-1" data-testid="delete-run-confirm">
+      )}
+      {canMark && (
+        <form
+          className="flex flex-wrap items-center gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (note.trim()) annotate.mutate({ project, runId, text: note, kind });
+          }}
+        >
+          <label className="sr-only" htmlFor="annotation-text">
+            Annotation
+          </label>
+          <input
+            id="annotation-text"
+            value={note}
+            maxLength={500}
+            placeholder="Annotate: deployed v2.3"
+            onChange={(event) => setNote(event.target.value)}
+            className="border-border bg-surface w-56 rounded border px-2 py-1"
+          />
+          <label className="sr-only" htmlFor="annotation-kind">
+            Kind
+          </label>
+          <select
+            id="annotation-kind"
+            value={kind}
+            onChange={(event) => setKind(event.target.value as AnnotationKind)}
+            className="border-border bg-surface rounded border px-2 py-1"
+            title="A known change (config, hardware) starts a new regime: change-point detection does not look across it"
+          >
+            <option value="note">note</option>
+            <option value="deploy">deploy</option>
+            <option value="change">known change</option>
+          </select>
+          <button type="submit" className="border-border hover:border-accent rounded-md border px-2.5 py-1">
+            Add
+          </button>
+        </form>
+      )}
+      {!canManage ? null : confirming ? (
+        <span
+          role="group"
+          aria-label="Confirm deletion"
+          className="border-bad flex flex-wrap items-center gap-2 rounded-md border px-2 py-1"
+          data-testid="delete-run-confirm"
+        >
           <span>Delete this run, its results, raw upload, notes and the changes first seen at it?</span>
           <button
             type="button"
             disabled={remove.isPending}
             onClick={() => remove.mutate({ project, id: runId })}
-            className="rounded-md border border-bad px-2.5 py-1 font-medium text-bad hover:bg-bad/10 disabled:opacity-60"
+            className="border-bad text-bad hover:bg-bad/10 rounded-md border px-2.5 py-1 font-medium disabled:opacity-60"
           >
             {remove.isPending ? "Deleting…" : "Delete run"}
           </button>
-          <button type="button" onClick={() => setConfirming(false)} className="rounded-md border border-border px-2.5 py-1 hover:border-accent">
+          <button
+            type="button"
+            onClick={() => setConfirming(false)}
+            className="border-border hover:border-accent rounded-md border px-2.5 py-1"
+          >
             Cancel
           </button>
         </span>
       ) : (
-        <button type="button" onClick={() => setConfirming(true)} className="rounded-md border border-border px-2.5 py-1 text-bad hover:border-bad">
+        <button
+          type="button"
+          onClick={() => setConfirming(true)}
+          className="border-border text-bad hover:border-bad rounded-md border px-2.5 py-1"
+        >
           Delete run…
         </button>
       )}

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useIsAdmin } from "@/components/providers/session-provider";
+import { useProjectAccess } from "@/components/providers/project-access";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
 import { pagePaths } from "@/server/domain/urls";
@@ -12,10 +12,10 @@ import { Problem } from "./problem";
 /**
  * Deleting the project (admin): everything of it goes at once (docs/operations.md, "Deleting and
  * retention"), so the button stays disabled until the project's slug is typed; the server checks it too.
- * The page's last card, shown to an admin session only.
+ * The page's last card, shown to those who may manage the project (its maintainers, server admins).
  */
 export function DangerZone({ project }: { project: string }) {
-  const isAdmin = useIsAdmin();
+  const canManage = useProjectAccess(project).can("manage");
   const trpc = useTRPC();
   const router = useRouter();
   const [typed, setTyped] = useState("");
@@ -23,7 +23,7 @@ export function DangerZone({ project }: { project: string }) {
     trpc.settings.deleteProject.mutationOptions({ onSuccess: () => router.push(pagePaths.home()) }),
   );
   const matches = typed.trim() === project;
-  if (!isAdmin) return null;
+  if (!canManage) return null;
 
   return (
     <Card title="Danger zone" id="danger-zone" className="mt-5">

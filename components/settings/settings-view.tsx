@@ -1,7 +1,7 @@
 "use client";
 
 import { useSuspenseQuery } from "@tanstack/react-query";
-import { useIsAdmin } from "@/components/providers/session-provider";
+import { useProjectAccess } from "@/components/providers/project-access";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Card } from "@/components/ui/card";
 import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
@@ -15,20 +15,22 @@ import { TokensPanel } from "./tokens-panel";
 import { WebhookPanel } from "./webhook-panel";
 
 /**
- * Settings need an admin session: the admin token, entered once here (or on /sign-in), signs this
- * browser in for 7 days with an httpOnly cookie; scripts never hold the token. Until then the page
- * shows the current SLA targets. The settings come from settings.get (prefetched by the page).
+ * Settings are shown to those who may manage the project (access.mine: its maintainers, server admins, an
+ * admin session). The admin token, entered once here (or on /sign-in), signs this browser in for 7 days
+ * with an httpOnly cookie; scripts never hold the token. Anyone else sees the current SLA targets. The settings come from settings.get (prefetched by the page).
  */
 export function SettingsView({ project }: { project: string }) {
   const trpc = useTRPC();
   const {
     data: { settings, slaTargets: targets },
   } = useSuspenseQuery(trpc.settings.get.queryOptions({ project }));
-  const isAdmin = useIsAdmin();
+  const access = useProjectAccess(project);
 
-  if (!isAdmin) {
+  // Settings are its maintainers' (the "manage" action: docs/access.md); anyone else sees the SLA targets.
+  if (!access.can("manage")) {
+    if (!access.isKnown) return null;
     return (
-      <Card title="Admin token required">
+      <Card title="A maintainer of this project, or the admin token, changes its settings">
         <form method="post" action={SESSION_FORM_ACTION} className="flex flex-wrap items-end gap-2">
           <input type="hidden" name="next" value={pagePaths.settings(project)} />
           <label className="flex flex-col gap-1 text-sm">
@@ -38,17 +40,25 @@ export function SettingsView({ project }: { project: string }) {
               name="token"
               required
               autoComplete="current-password"
-              className="w-72 rounded border border-border bg-surface px-2 py-1"
+              className="border-border bg-surface w-72 rounded border px-2 py-1"
               data-testid="admin-token-input"
             />
           </label>
-          <button type="submit" className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-text">
+          <button type="submit" className="bg-accent text-accent-text rounded-md px-3 py-1.5 text-sm font-medium">
             Unlock settings
           </button>
         </form>
-        <p className="mt-2 text-xs text-text-muted">
+        <p className="text-text-muted mt-2 text-xs">
           Signs this browser in as admin for 7 days (an httpOnly cookie; sign out from the header). Current SLA targets:{" "}
-          {targets.length === 0 ? "none" : targets.map((target) => `${target.metric} ${target.op} ${target.threshold}${target.unit ? ` ${target.unit}` : ""}`).join(", ")}.
+          {targets.length === 0
+            ? "none"
+            : targets
+                .map(
+                  (target) =>
+                    `${target.metric} ${target.op} ${target.threshold}${target.unit ? ` ${target.unit}` : ""}`,
+                )
+                .join(", ")}
+          .
         </p>
       </Card>
     );

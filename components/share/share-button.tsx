@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { useIsAdmin, useIsPrivate } from "@/components/providers/session-provider";
+import { useProjectAccess } from "@/components/providers/project-access";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { formatUtcTimestamp } from "@/components/runs/display";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -36,15 +36,15 @@ function withPageView(url: string): string {
 }
 
 /**
- * Share links of one target for this browser: whether it may mint them (an admin session on a private
- * server; CI mints its own with a project token) and `mint`, which keeps the default-expiry link it made
+ * Share links of one target for this browser: whether it may mint them (the "share" action on a private
+ * project: its maintainers, server admins; CI mints its own with a token with the read scope) and `mint`, which keeps the default-expiry link it made
  * for the page's Copy buttons.
  */
 export function useShareMinter(project: string, target: ShareTarget) {
   const trpc = useTRPC();
-  const isAdmin = useIsAdmin();
-  const isPrivate = useIsPrivate();
-  const canMint = isAdmin && isPrivate;
+  const access = useProjectAccess(project);
+  // A public project's links open for anyone as they are; a private one's need a share link, minted by who may "share".
+  const canMint = access.can("share") && access.visibility === "private";
   const create = useMutation(trpc.share.create.mutationOptions());
   const [cached, setCached] = useState<Promise<MintedLink> | null>(null);
   const mint = async (expiresInDays: number): Promise<MintedLink> => {

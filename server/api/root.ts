@@ -1,4 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
+import { accessRouter } from "./routers/access";
 import { annotationRouter } from "./routers/annotation";
 import { baselineRouter } from "./routers/baseline";
 import { capacityRouter } from "./routers/capacity";
@@ -17,6 +18,7 @@ import { webhookRouter } from "./routers/webhook";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
+  access: accessRouter,
   project: projectRouter,
   run: runRouter,
   history: historyRouter,

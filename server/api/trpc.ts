@@ -5,8 +5,8 @@ import type { ReadDb } from "../db";
 import { databaseOf, getDb } from "../db";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
-import type { Credentials, Principal, ShareRead } from "../services/access";
-import { credentialsOfHeaders, isPrivate, requireAdmin, requireReadAccess, resolvePrincipalLimited, shareReadTarget } from "../services/access";
+import type { Credentials, ReadCaller, ShareRead } from "../services/access";
+import { admitRead, credentialsOfHeaders, requireAdmin, resolvePrincipalLimited, shareReadTarget } from "../services/access";
 import { textProblems } from "../domain/parsers/validate";
 import { ServiceError, noteCaller, toServiceError } from "../services/platform";
 import { clientAddressOf } from "../services/platform";
@@ -101,30 +101,27 @@ const baseProcedure = t.procedure.use(mapErrors).use(refuseCrossSiteMutations);
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** What anyone may ask, signed in or not, private server or not: what their own session grants. */
+/** What anyone may ask, signed in or not, private project or not: what their own session grants. */
 export const openProcedure = baseProcedure;
 
 /**
- * Reads: open unless the server is private (BENCHTRACK_READ_TOKEN); then the read token, the admin or
- * a project token, a signed-in session, or a share link covering the read the procedure declares in
- * `.meta({ share })` (services/access/auth.ts:requireReadAccess). Without that declaration a share link opens nothing.
+ * Reads, by the visibility of the project the input names (`project`: services/access/project-access.ts
+ * admitRead): a public project reads for anyone, with no token lookup; a private one for whoever may read
+ * it (its members, server admins, the admin and read tokens, its own tokens with a reading scope), or a share
+ * link covering the read the procedure declares in `.meta({ share })` (services/access/auth.ts:shareReadTarget):
+ * without that declaration a share link opens nothing. A read naming no project (the project list) is
+ * handed the caller's principal, and lists only what it may read (readableProjectsWhere).
  * The caller is admitted on the primary (failed authentications are counted there); the procedure then
  * gets a reader as `ctx.db` (a ReadDb: it cannot write), a replica when DATABASE_READ_URL names some, and
  * is asked again on the primary when it misses there (services/platform/read-replicas.ts).
  */
 export const readProcedure = baseProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
-  // A public server reads for anyone: no token lookup on every read.
-  let principal: Principal = { kind: "anonymous" };
-  if (isPrivate()) {
-    principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
-    noteCaller(principal, Boolean(ctx.authorization));
-    const input = await getRawInput();
-    const field = (name: string) => {
-      const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[name] : undefined;
-      return typeof value === "string" ? value : null;
-    };
-    requireReadAccess(principal, shareReadTarget(meta?.share, field));
-  }
+  const input = await getRawInput();
+  const field = (name: string) => {
+    const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[name] : undefined;
+    return typeof value === "string" ? value : null;
+  };
+  const principal = await admitRead(ctx.db, field("project"), shareReadTarget(meta?.share, field), callerOf(ctx));
   const primary = ctx.db;
   const reader = await chooseReader(databaseOf(primary), ctx.walPosition ?? null);
   const readOn = (db: ReadDb) => next({ ctx: { ...ctx, db, principal } });
@@ -134,29 +131,47 @@ export const readProcedure = baseProcedure.use(async ({ ctx, meta, getRawInput, 
   return readOn(primary);
 });
 
+/** The caller as admitRead asks for it: resolved only when a read needs to know who it is. */
+function callerOf(ctx: TRPCContext): ReadCaller {
+  return {
+    hasCredentials: Boolean(ctx.authorization || ctx.session || ctx.share),
+    resolve: async () => {
+      const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
+      noteCaller(principal, Boolean(ctx.authorization));
+      return principal;
+    },
+  };
+}
+
 /**
- * Writes whose service applies its own rule to the caller (as the REST API's "write" routes): the
- * caller's principal, from its token or session, handed to the service. On the primary.
+ * A mutation's answer carries the primary's WAL position it left, so the browser's next reads (on a
+ * replica) see the change (services/platform/read-replicas.ts).
  */
-export const writeProcedure = baseProcedure.use(async ({ ctx, next }) => {
+const handBackWalPosition = t.middleware(async ({ ctx, type, next }) => {
+  const result = await next();
+  if (result.ok && type === "mutation" && ctx.resHeaders) {
+    const position = await currentWalPosition(databaseOf(ctx.db));
+    if (position !== null) for (const [name, value] of Object.entries(walPositionHeaders(position))) ctx.resHeaders.append(name, value);
+  }
+  return result;
+});
+
+/** Every call that needs its caller known (access.mine): the principal, from its token or session. On the primary. */
+export const callerProcedure = baseProcedure.use(handBackWalPosition).use(async ({ ctx, next }) => {
   const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
   noteCaller(principal, Boolean(ctx.authorization));
   return next({ ctx: { ...ctx, principal } });
 });
 
 /**
- * The admin only: the admin token, or a session signed in with it, as for the REST API's admin calls.
- * Everything here runs on the primary; a mutation's answer carries the WAL position it left, so the
- * browser's next reads see the change (services/platform/read-replicas.ts).
+ * Calls over one project whose service checks what the caller may do there (requireProjectAccess with
+ * the action of docs/access.md: mark, triage, share, manage…), as the REST API's "write" routes: writes,
+ * and the reads of a project only its maintainers see (tokens, webhook, audit, job activity).
  */
-export const adminProcedure = baseProcedure.use(async ({ ctx, type, next }) => {
-  const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
-  noteCaller(principal, Boolean(ctx.authorization));
-  requireAdmin(principal);
-  const result = await next({ ctx: { ...ctx, principal } });
-  if (result.ok && type === "mutation" && ctx.resHeaders) {
-    const position = await currentWalPosition(databaseOf(ctx.db));
-    if (position !== null) for (const [name, value] of Object.entries(walPositionHeaders(position))) ctx.resHeaders.append(name, value);
-  }
-  return result;
+export const writeProcedure = callerProcedure;
+
+/** Server-wide acts, a server admin's alone (the admin token, a session signed in with it, a person made server admin). */
+export const adminProcedure = callerProcedure.use(async ({ ctx, next }) => {
+  requireAdmin(ctx.principal);
+  return next();
 });

@@ -117,7 +117,7 @@ interface RouteCall<Params, Access extends RouteAccess = RouteAccess> {
   db: RouteDb<Access>;
   /** The primary, whatever `db` is: for a read whose answer stores something (a verdict's share links). */
   primary: PrismaClient;
-  /** Who is calling (anonymous for a read on a public server): services that authorize take it. */
+  /** Who is calling (anonymous for a read of a public project: no lookup): services that authorize take it. */
   principal: Principal;
   searchParams: URLSearchParams;
   /** The query string as `schema` reads it (a 400 naming the parameter at fault otherwise). */
@@ -154,11 +154,12 @@ async function runAdmitted<Params, Access extends RouteAccess>(
   request: Request,
   params: Params,
   { access, maxBodyBytes = DEFAULT_MAX_JSON_BODY_BYTES }: RouteOptions<Access>,
+  slug: string | null,
   target: ReadTarget | undefined,
   handler: (call: RouteCall<Params, Access>) => Promise<Response>,
 ): Promise<Response> {
   const database = await getDatabase();
-  const principal = await admit(request, database.prisma, access, target);
+  const principal = await admit(request, database.prisma, access, slug, target);
   noteCaller(principal, request.headers.has("authorization"));
   const searchParams = new URL(request.url).searchParams;
   const callWith = (db: ReadDb | PrismaClient) =>
@@ -190,7 +191,7 @@ export function accessRoute<Access extends RouteAccess, Params = Record<string, 
   options: RouteOptions<Access>,
   handler: (call: RouteCall<Params, Access>) => Promise<Response>,
 ) {
-  return apiRoute<Params>(async (request, params) => runAdmitted(request, params, options, undefined, handler));
+  return apiRoute<Params>(async (request, params) => runAdmitted(request, params, options, null, undefined, handler));
 }
 
 /**
@@ -209,7 +210,7 @@ export function projectRoute<Params extends { project: string } = { project: str
     const slug = parseProjectSlug(params.project);
     const fields: Record<string, string | undefined> = { ...params, project: slug };
     const target = shareReadTarget(options.share, (name) => fields[name] ?? new URL(request.url).searchParams.get(name));
-    return runAdmitted(request, params, options, target, (call) => handler({ ...call, slug }));
+    return runAdmitted(request, params, options, slug, target, (call) => handler({ ...call, slug }));
   });
 }
 

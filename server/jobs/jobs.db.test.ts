@@ -191,7 +191,7 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     expect(job?.id).toBe(id);
     const secret = "https://user:pw@hooks.example.com/services/T000/B000/secret-token";
     await queue.boss.fail("apply-retention", id!, { message: `could not reach ${secret}: refused`, stack: "Error\n    at /srv/benchtrack/server/x.ts:1:1" });
-    const activity = await getJobActivity(db, slug);
+    const activity = await getJobActivity(db, ADMIN, slug);
     expect(activity.failedJobs).toBe(0); // it may still retry: failed for good only after its last attempt
     expect(activity.jobs.find((row) => row.id === id)?.output).toEqual({ message: "could not reach https://hooks.example.com: refused" });
   });

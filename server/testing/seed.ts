@@ -8,6 +8,9 @@ import type { IngestOutcome } from "../services/ingest/ingest-run";
 import { uploadOfFiles } from "../services/ingest/received-upload";
 import type { ReceivedUpload } from "../services/ingest/received-upload";
 import { call } from "./rest-client";
+import type { TokenScope } from "../domain/access/roles";
+import { getDb } from "../db";
+import { newTokenSecret } from "../services/access/tokens";
 
 /**
  * How tests put data in place: runs through the ingest use case (service and router tests), projects
@@ -70,4 +73,13 @@ export async function mintProjectToken(slug: string, name?: string): Promise<str
   });
   expect(created.status).toBe(201);
   return ((await created.json()) as { token: string }).token;
+}
+
+/** A token of the project with these scopes (docs/access.md), stored as Settings makes one; its secret. */
+export async function mintScopedToken(slug: string, scopes: TokenScope[], name = scopes.join("+")): Promise<string> {
+  const db = await getDb();
+  const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+  const { token, prefix, tokenHash } = newTokenSecret();
+  await db.apiToken.create({ data: { projectId: project.id, name, prefix, tokenHash, scopes } });
+  return token;
 }

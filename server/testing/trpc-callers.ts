@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { createCaller } from "../api/root";
+import type { TokenScope } from "../domain/access/roles";
 import type { PrismaClient } from "../generated/prisma/client";
 import { newTokenSecret } from "../services/access/tokens";
 import type { Database, DatabaseTarget } from "../db";
@@ -8,7 +9,7 @@ import { TEST_ADMIN_TOKEN } from "./rest-client";
 
 /**
  * tRPC procedures called in-process the way the dashboard calls them over HTTP: the context carries
- * the Authorization header, and adminProcedure turns it into a principal by the REST API's rules.
+ * the Authorization header, and each procedure turns it into a principal by the REST API's rules.
  * Call `configureAdminToken()` before the first call (the environment is read once per test file).
  */
 export type Caller = ReturnType<typeof createCaller>;
@@ -25,19 +26,18 @@ export function adminCaller(db: PrismaClient): Caller {
   return callerWith(db, TEST_ADMIN_TOKEN);
 }
 
-/** A new project (unique slug) with one live upload token of its own. */
-export async function seedProjectWithToken(db: PrismaClient, prefix: string) {
+/**
+ * A new project (unique slug) with one live token of its own: upload only, as a new token is, unless
+ * `scopes` says otherwise (["upload", "read", "triage"] for one that reads and triages too).
+ */
+export async function seedProjectWithToken(db: PrismaClient, prefix: string, scopes?: TokenScope[]) {
   const slug = uniqueSlug(prefix);
   const project = await db.project.create({ data: { slug, name: slug }, select: { id: true } });
   const { token, prefix: tokenPrefix, tokenHash } = newTokenSecret();
-  await db.apiToken.create({ data: { projectId: project.id, name: "ci", prefix: tokenPrefix, tokenHash } });
+  await db.apiToken.create({ data: { projectId: project.id, name: "ci", prefix: tokenPrefix, tokenHash, ...(scopes && { scopes }) } });
   return { slug, projectId: project.id, uploadToken: token };
 }
 
-/**
- * The admin-only rule, as every admin procedure must apply it: refused without a token
- * (UNAUTHORIZED) and with the project's own upload token (FORBIDDEN).
- */
 /** `count` k6 runs labelled nightly on main, a day apart from 2026-11-01 (round 1, 2… with `rounds`); their ids in order. */
 export async function createNightlyRuns(db: PrismaClient, projectId: string, count: number, { rounds = false } = {}): Promise<string[]> {
   const runIds: string[] = [];
@@ -59,6 +59,11 @@ export async function createNightlyRuns(db: PrismaClient, projectId: string, cou
   return runIds;
 }
 
+/**
+ * A procedure's refusals: without a token (UNAUTHORIZED), with a token nobody knows (UNAUTHORIZED), and with
+ * `token`, one of the project's whose scopes do not open the call (FORBIDDEN). The full table of who may
+ * do what is server/access-matrix.db.test.ts.
+ */
 export async function expectAdminOnly(db: PrismaClient, uploadToken: string, call: (caller: Caller) => Promise<unknown>) {
   await expect(call(callerWith(db, null))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   await expect(call(callerWith(db, "not-a-token"))).rejects.toMatchObject({ code: "UNAUTHORIZED" });

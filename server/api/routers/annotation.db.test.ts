@@ -39,8 +39,8 @@ describe.each(testDatabaseTargets())("annotation router on $name", ({ target }) 
     }
   });
 
-  it("refuses annotating and deleting notes without the admin token", async () => {
-    const { slug, projectId, uploadToken } = await seedProjectWithToken(database().prisma, "notes-refused");
+  it("refuses annotating and deleting notes without the mark action (a token that only reads)", async () => {
+    const { slug, projectId, uploadToken } = await seedProjectWithToken(database().prisma, "notes-refused", ["read"]);
     const runId = await seedRun(projectId);
     await expectAdminOnly(database().prisma, uploadToken, (caller) => caller.annotation.create({ project: slug, runId, text: "x" }));
     const kept = await adminCaller(database().prisma).annotation.create({ project: slug, runId, text: "keep me" });

@@ -2,7 +2,7 @@ import { incidentInboxInputSchema, incidentInputSchema, updateIncidentsInputSche
 import { publicBaseUrl } from "../../public-url";
 import { projectInputSchema } from "../../schemas/projects";
 import { countIncidentsByState, getAlertPrecision, getIncident, listIncidents, updateIncidents } from "../../services/incidents";
-import { adminProcedure, createTRPCRouter, readProcedure } from "../trpc";
+import { createTRPCRouter, readProcedure, writeProcedure } from "../trpc";
 
 /** Incidents, as GET/PATCH /api/v1/projects/:project/incidents[/:number] and …/incidents/precision. */
 export const incidentRouter = createTRPCRouter({
@@ -20,8 +20,8 @@ export const incidentRouter = createTRPCRouter({
   /** One incident with its regressions and history. */
   get: readProcedure.input(incidentInputSchema).query(({ ctx, input }) => getIncident(ctx.db, input.project, input.number)),
 
-  /** The same change to one or many incidents (an admin session or the admin token). */
-  update: adminProcedure.input(updateIncidentsInputSchema).mutation(async ({ ctx, input: { project, numbers, by, ...change } }) => {
+  /** The same change to one or many incidents (the "triage" action: triagers and up, tokens with the triage scope). */
+  update: writeProcedure.input(updateIncidentsInputSchema).mutation(async ({ ctx, input: { project, numbers, by, ...change } }) => {
     const { updates } = await updateIncidents(ctx.db, ctx.principal, project, numbers, change, { viaSession: !ctx.authorization, name: by }, { baseUrl: ctx.baseUrl ?? publicBaseUrl(new Headers()) });
     return { updated: updates.map((update) => ({ number: update.incident.number, from: update.from, to: update.to })) };
   }),

@@ -4,7 +4,7 @@ import { projectSlugSchema } from "../../schemas/projects";
 import { runReportInputSchema } from "../../schemas/runs";
 import { deleteRun } from "../../services/deletion";
 import { getRunReport } from "../../services/gate";
-import { adminProcedure, createTRPCRouter, readProcedure } from "../trpc";
+import { createTRPCRouter, readProcedure, writeProcedure } from "../trpc";
 
 // Procedures for the run history and the run report pages.
 export const runRouter = createTRPCRouter({
@@ -15,8 +15,8 @@ export const runRouter = createTRPCRouter({
     // Read through a share link, its Copy link and Copy Markdown carry the token.
     .query(({ ctx, input }) => getRunReport(ctx.db, input.project, input.id, input.baseUrl, { share: ctx.principal.kind === "share" ? ctx.principal.token : null })),
 
-  /** Deletes the run and what rests on it (admin), as DELETE /api/v1/projects/:project/runs/:id. */
-  delete: adminProcedure
+  /** Deletes the run and what rests on it (its maintainers), as DELETE /api/v1/projects/:project/runs/:id. */
+  delete: writeProcedure
     .input(z.object({ project: projectSlugSchema, id: z.string().min(1).max(100) }))
     .mutation(({ ctx, input }) =>
       deleteRun(ctx.db, ctx.principal, input.project, input.id, { viaSession: !ctx.authorization, baseUrl: ctx.baseUrl ?? publicBaseUrl(new Headers()) }),

@@ -6,36 +6,36 @@ import { putSlaPolicyInputSchema } from "../../schemas/sla";
 import { getJobActivity } from "../../services/projects";
 import { getSettingsPage, updateProjectSettings } from "../../services/projects";
 import { putSlaPolicy } from "../../services/projects";
-import { adminProcedure, createTRPCRouter, readProcedure } from "../trpc";
+import { createTRPCRouter, readProcedure, writeProcedure } from "../trpc";
 
-/** The settings page: what it shows (open to readers), and the admin's changes to settings and SLA policy. */
+/** The settings page: what it shows (open to readers), and its maintainers' changes to settings and SLA policy. */
 export const settingsRouter = createTRPCRouter({
   /** Name, branch, repository, regression settings and the current SLA targets. */
   get: readProcedure.input(projectInputSchema).query(({ ctx, input }) => getSettingsPage(ctx.db, input.project)),
 
-  /** Changes the project's settings (admin), as PATCH /api/v1/projects/:project. */
-  update: adminProcedure
+  /** Changes the project's settings (its maintainers), as PATCH /api/v1/projects/:project. */
+  update: writeProcedure
     .input(updateProjectInputSchema)
     .mutation(({ ctx, input: { project, ...changes } }) => updateProjectSettings(ctx.db, ctx.principal, project, changes)),
 
-  /** The project's background jobs (admin: a failure's message may name a target). */
-  activity: adminProcedure.input(projectInputSchema).query(({ ctx, input }) => getJobActivity(ctx.db, input.project)),
+  /** The project's background jobs (its maintainers: a failure's message may name a target). */
+  activity: writeProcedure.input(projectInputSchema).query(({ ctx, input }) => getJobActivity(ctx.db, ctx.principal, input.project)),
 
-  /** Replaces the SLA policy (admin), as PUT /api/v1/projects/:project/sla; no targets: no SLA. */
-  setSlaPolicy: adminProcedure
+  /** Replaces the SLA policy (its maintainers), as PUT /api/v1/projects/:project/sla; no targets: no SLA. */
+  setSlaPolicy: writeProcedure
     .input(putSlaPolicyInputSchema)
     .mutation(({ ctx, input: { project, ...policy } }) => putSlaPolicy(ctx.db, ctx.principal, project, policy)),
 
-  /** The project's audit entries, newest first (admin), as GET /api/v1/projects/:project/audit. */
-  audit: adminProcedure.input(auditInputSchema).query(({ ctx, input }) => listAuditEntries(ctx.db, ctx.principal, input.project, input.limit)),
+  /** The project's audit entries, newest first (its maintainers), as GET /api/v1/projects/:project/audit. */
+  audit: writeProcedure.input(auditInputSchema).query(({ ctx, input }) => listAuditEntries(ctx.db, ctx.principal, input.project, input.limit)),
 
-  /** What a run retention rule would delete now (admin): Settings shows it before the rule is saved. */
-  previewRetention: adminProcedure
+  /** What a run retention rule would delete now (its maintainers): Settings shows it before the rule is saved. */
+  previewRetention: writeProcedure
     .input(runRetentionPreviewInputSchema)
     .query(({ ctx, input: { project, ...rule } }) => previewRunRetention(ctx.db, ctx.principal, project, rule)),
 
-  /** Deletes the project and everything of it (admin), the danger zone; `confirm` must be its slug. */
-  deleteProject: adminProcedure
+  /** Deletes the project and everything of it (its maintainers), the danger zone; `confirm` must be its slug. */
+  deleteProject: writeProcedure
     .input(deleteProjectInputSchema)
     .mutation(({ ctx, input }) => deleteProject(ctx.db, ctx.principal, input.project, { viaSession: !ctx.authorization, confirm: input.confirm })),
 });

@@ -29,7 +29,7 @@ export const annotationsResource: ApiResource = {
       post: operation({
         operationId: "createRunAnnotation",
         tag: "runs",
-        summary: 'Annotate a run ("deployed v2.3"), shown on every chart that includes it (admin)',
+        summary: 'Annotate a run ("deployed v2.3"), shown on every chart that includes it (the "mark" action: triagers, tokens with the upload or triage scope)',
         security: "token",
         body: "CreateAnnotation",
         responses: { "201": success("Created.", "Annotation") },
@@ -49,7 +49,7 @@ export const annotationsResource: ApiResource = {
         operationId: "createMarker",
         tag: "runs",
         summary:
-          'A marker on a run or at a time: "deploy", "note", or "change" (a known config or hardware change: change-point detection never looks across it) (admin or the project\'s token)',
+          'A marker on a run or at a time: "deploy", "note", or "change" (a known config or hardware change: change-point detection never looks across it) (the "mark" action: triagers, tokens with the upload or triage scope)',
         security: "token",
         body: "CreateMarker",
         responses: { "201": success("Created.", "Annotation") },
@@ -60,7 +60,7 @@ export const annotationsResource: ApiResource = {
       delete: operation({
         operationId: "deleteAnnotation",
         tag: "runs",
-        summary: "Delete an annotation (admin)",
+        summary: "Delete an annotation (the \"mark\" action)",
         security: "token",
         responses: { "204": success("Deleted.") },
       }),

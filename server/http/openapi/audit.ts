@@ -13,7 +13,7 @@ export const auditResource: ApiResource = {
       get: operation({
         operationId: "listAuditEntries",
         tag: "projects",
-        summary: "The project's audit entries, newest first (admin)",
+        summary: "The project's audit entries, newest first (its maintainers; a deleted project's, a server admin)",
         description: "Read by the project's slug, so the entries of a deleted project are still answered (its `project.delete` entry last).",
         security: "token",
         parameters: queryParameters(auditQuerySchema),

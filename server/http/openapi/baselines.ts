@@ -22,7 +22,7 @@ export const baselinesResource: ApiResource = {
       put: operation({
         operationId: "pinBaseline",
         tag: "projects",
-        summary: "Pin runs or a label as the baseline of a label (admin)",
+        summary: "Pin runs or a label as the baseline of a label (its maintainers)",
         security: "token",
         body: "BaselinePin",
         responses: { "200": success("The pin.", "PinnedBaseline") },
@@ -30,7 +30,7 @@ export const baselinesResource: ApiResource = {
       delete: operation({
         operationId: "unpinBaseline",
         tag: "projects",
-        summary: "Remove the pin of a label (?for_label=), or the pin for every label (admin)",
+        summary: "Remove the pin of a label (?for_label=), or the pin for every label (its maintainers)",
         security: "token",
         parameters: [{ name: "for_label", in: "query", required: false, schema: { type: "string" } }],
         responses: { "204": success("Removed.") },

@@ -34,7 +34,7 @@ export const ERROR_RESPONSES = {
   Forbidden: {
     code: "forbidden",
     description:
-      "The token may not do this (a project token outside its project, or an admin-only call), or a share link does not open this read (it opens its comparison with its runs, or its run).",
+      "The token may not do this (a token of another project, a token whose scopes do not open it, a person whose role does not: docs/access.md), or a share link does not open this read (it opens its comparison with its runs, or its run).",
   },
   NotFound: { code: "not_found", description: "No such project, run, file or token." },
   Conflict: {

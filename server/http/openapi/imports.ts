@@ -19,7 +19,7 @@ export const importsResource: ApiResource = {
       post: operation({
         operationId: "importHistory",
         tag: "runs",
-        summary: "Import a benchmark history kept by github-action-benchmark or Bencher, one run per entry (admin or the project's token)",
+        summary: "Import a benchmark history kept by github-action-benchmark or Bencher, one run per entry (maintainers, tokens with the upload scope)",
         description:
           "github-action-benchmark: the body is its gh-pages data.js as is (`window.BENCHMARK_DATA = {…}`) or data.json; each entry " +
           "of each suite becomes a run labelled by the suite, at the entry's commit and date. bencher: the body is NDJSON, one " +

@@ -32,7 +32,7 @@ export const incidentsResource: ApiResource = {
       patch: operation({
         operationId: "updateIncidents",
         tag: "projects",
-        summary: "The same change to many incidents at once (admin or the project's token)",
+        summary: "The same change to many incidents at once (the triage action: triagers, tokens with the triage scope)",
         security: "token",
         body: "BulkUpdateIncidents",
         responses: { "200": success("The incidents, in the order given.", "IncidentList") },
@@ -60,7 +60,7 @@ export const incidentsResource: ApiResource = {
       patch: operation({
         operationId: "updateIncident",
         tag: "projects",
-        summary: "Change an incident's state, note or links (admin or the project's token)",
+        summary: "Change an incident's state, note or links (the triage action: triagers, tokens with the triage scope)",
         security: "token",
         body: "UpdateIncident",
         responses: { "200": success("The incident.", "Incident") },

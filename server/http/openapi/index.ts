@@ -105,14 +105,15 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
       version: "1",
       description:
         "Upload load-test results from CI and read them back. Authentication: `Authorization: Bearer <token>` " +
-        "with a project token (upload), the admin token (BENCHTRACK_ADMIN_TOKEN: everything) or, when " +
-        "BENCHTRACK_READ_TOKEN is set, the read token for GET calls. Errors are always the ErrorEnvelope.",
+        "with a project token (on its own project, as its scopes allow: upload, read, triage), the admin token " +
+        "(BENCHTRACK_ADMIN_TOKEN: everything) or the read token (BENCHTRACK_READ_TOKEN) for GET calls of private projects; " +
+        "public projects read without a token. Which action each call needs: docs/access.md. Errors are always the ErrorEnvelope.",
     },
     ...(baseUrl !== undefined && { servers: [{ url: baseUrl }] }),
     tags: [
       { name: "projects", description: "Services under test." },
       { name: "runs", description: "One upload = one run; immutable." },
-      { name: "tokens", description: "Project upload tokens (admin)." },
+      { name: "tokens", description: "Project tokens (its maintainers)." },
       { name: "meta", description: "Machine-readable descriptions of the API." },
       { name: "operations", description: "Probes and metrics for running the server (outside /api/v1)." },
     ],
@@ -131,7 +132,7 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
           type: "http",
           scheme: "bearer",
           description:
-            "A project token (upload to that project), the admin token (BENCHTRACK_ADMIN_TOKEN) or the read token (BENCHTRACK_READ_TOKEN, GET only).",
+            "A project token (on its own project, as its scopes allow: upload, read, triage), the admin token (BENCHTRACK_ADMIN_TOKEN) or the read token (BENCHTRACK_READ_TOKEN, GET only). docs/access.md says which action each call needs.",
         },
       },
     },

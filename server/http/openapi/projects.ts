@@ -26,7 +26,7 @@ export const projectsResource: ApiResource = {
       post: operation({
         operationId: "createProject",
         tag: "projects",
-        summary: "Create a project (admin)",
+        summary: "Create a project (a server admin)",
         security: "token",
         body: "CreateProject",
         responses: { "201": success("Created.", "Project") },
@@ -45,7 +45,7 @@ export const projectsResource: ApiResource = {
       patch: operation({
         operationId: "updateProject",
         tag: "projects",
-        summary: "Change the project's settings (admin)",
+        summary: "Change the project's settings (its maintainers)",
         security: "token",
         body: "UpdateProject",
         responses: { "200": success("The updated project.", "ProjectSettings") },
@@ -53,7 +53,7 @@ export const projectsResource: ApiResource = {
       delete: operation({
         operationId: "deleteProject",
         tag: "projects",
-        summary: "Delete the project and everything of it (admin)",
+        summary: "Delete the project and everything of it (its maintainers)",
         description:
           "Runs and their raw files, incidents, tokens, share links, webhook deliveries, rollups, the rate-limit rows of its tokens and its " +
           "queued jobs, in one transaction (docs/operations.md, \"Deleting and retention\"). Its audit entries stay, with one recording this.",

@@ -26,7 +26,7 @@ export const regressionsResource: ApiResource = {
       patch: operation({
         operationId: "updateRegression",
         tag: "projects",
-        summary: "Acknowledge, dismiss or reopen a regression (admin)",
+        summary: "Acknowledge, dismiss or reopen a regression (the triage action)",
         security: "token",
         body: "UpdateRegression",
         responses: { "200": success("The regression.", "Regression") },

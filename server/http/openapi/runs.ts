@@ -193,7 +193,7 @@ export const runsResource: ApiResource = {
       delete: operation({
         operationId: "deleteRun",
         tag: "runs",
-        summary: "Delete a run and what rests on it (admin or the project's token)",
+        summary: "Delete a run and what rests on it (its maintainers)",
         description:
           "In one transaction: its results, metrics, raw upload and annotations; changes first seen at it and incidents opened at it; " +
           "it is taken out of baseline pins (an emptied pin goes: the baseline falls back); share links that include it are revoked; " +

@@ -15,9 +15,9 @@ export const shareLinksResource: ApiResource = {
       post: operation({
         operationId: "createShareLink",
         tag: "projects",
-        summary: "A read-only link to one comparison or run that opens without signing in until it expires (admin or a token of the project)",
+        summary: "A read-only link to one comparison or run that opens without signing in until it expires (maintainers, tokens of the project with the read scope)",
         description:
-          "The link is stored: its URL carries only a random id of 22 characters (`?share=`), and the admin may list and revoke it. The same scope minted again by the same caller with the same lifetime within a day answers the link minted then. A comparison's link is pinned to the runs its selectors stand for when minted (the link names them by id), and also opens those runs' pages, raw uploads (GET …/runs/{id}/raw), JSON (GET …/runs/{id}, …/verdict) and the comparison's JSON (GET …/compare); a run's link opens the run's page, raw upload and JSON. Send the id as `?share=` or in the X-Benchtrack-Share header (as copied from the URL; percent-encoding is undone). Anything else answers 403; an expired, revoked or unknown link 401.",
+          "The link is stored: its URL carries only a random id of 22 characters (`?share=`), and the project's maintainers may list and revoke it. The same scope minted again by the same caller with the same lifetime within a day answers the link minted then. A comparison's link is pinned to the runs its selectors stand for when minted (the link names them by id), and also opens those runs' pages, raw uploads (GET …/runs/{id}/raw), JSON (GET …/runs/{id}, …/verdict) and the comparison's JSON (GET …/compare); a run's link opens the run's page, raw upload and JSON. Send the id as `?share=` or in the X-Benchtrack-Share header (as copied from the URL; percent-encoding is undone). Anything else answers 403; an expired, revoked or unknown link 401.",
         security: "token",
         body: "CreateShareLink",
         responses: { "201": success("Created.", "ShareLink") },
@@ -25,7 +25,7 @@ export const shareLinksResource: ApiResource = {
       get: operation({
         operationId: "listShareLinks",
         tag: "projects",
-        summary: "The project's stored share links, newest first, with what each opens and whether it is open, expired or revoked (admin)",
+        summary: "The project's stored share links, newest first, with what each opens and whether it is open, expired or revoked (its maintainers)",
         security: "token",
         responses: { "200": success("The links.", "ShareLinkList") },
       }),
@@ -35,7 +35,7 @@ export const shareLinksResource: ApiResource = {
       delete: operation({
         operationId: "revokeShareLink",
         tag: "projects",
-        summary: "Revoke a share link (admin): it opens nothing from then on (or was revoked already)",
+        summary: "Revoke a share link (its maintainers): it opens nothing from then on (or was revoked already)",
         security: "token",
         responses: { "204": success("Revoked (or already revoked).") },
       }),

@@ -19,7 +19,7 @@ export const slaResource: ApiResource = {
       put: operation({
         operationId: "putSlaPolicy",
         tag: "projects",
-        summary: "Replace the SLA policy (admin); an empty target list removes it. Runs are graded against the current policy.",
+        summary: "Replace the SLA policy (its maintainers); an empty target list removes it. Runs are graded against the current policy.",
         security: "token",
         body: "SlaPolicy",
         responses: { "200": success("The stored policy.", "SlaPolicy") },

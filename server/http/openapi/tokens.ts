@@ -2,7 +2,7 @@ import { createdTokenSchema, createTokenSchema, tokenListSchema } from "../../sc
 import type { ApiResource } from "./building-blocks";
 import { answer, operation, pathParameter, projectParameter, request, success } from "./building-blocks";
 
-/** Project upload tokens (admin). */
+/** Project tokens (its maintainers). */
 export const tokensResource: ApiResource = {
   schemas: {
     CreateToken: request(createTokenSchema),
@@ -15,7 +15,7 @@ export const tokensResource: ApiResource = {
       post: operation({
         operationId: "createToken",
         tag: "tokens",
-        summary: "Create an upload token (admin); the secret is in this answer only",
+        summary: "Create a token (its maintainers); the secret is in this answer only",
         security: "token",
         body: { schema: "CreateToken", required: false },
         responses: { "201": success("Created.", "CreatedToken") },
@@ -23,7 +23,7 @@ export const tokensResource: ApiResource = {
       get: operation({
         operationId: "listTokens",
         tag: "tokens",
-        summary: "List tokens, never their secrets (admin)",
+        summary: "List tokens, never their secrets (its maintainers)",
         security: "token",
         responses: { "200": success("The tokens.", "TokenList") },
       }),
@@ -33,7 +33,7 @@ export const tokensResource: ApiResource = {
       delete: operation({
         operationId: "revokeToken",
         tag: "tokens",
-        summary: "Revoke a token (admin)",
+        summary: "Revoke a token (its maintainers)",
         security: "token",
         responses: { "204": success("Revoked (or already revoked).") },
       }),

@@ -2,7 +2,7 @@ import { importAnswerSchema, transferLineSchema } from "../../schemas/transfer";
 import type { ApiResource } from "./building-blocks";
 import { answer, operation, projectParameter, ref, request, success } from "./building-blocks";
 
-/** A project's export and import (admin): the NDJSON file of docs/operations.md, "Export and import". */
+/** A project's export and import (its maintainers): the NDJSON file of docs/operations.md, "Export and import". */
 export const transferResource: ApiResource = {
   schemas: {
     ExportLine: answer(transferLineSchema),
@@ -15,7 +15,7 @@ export const transferResource: ApiResource = {
       get: operation({
         operationId: "exportProject",
         tag: "projects",
-        summary: "The project whole as NDJSON (admin): one snapshot, streamed",
+        summary: "The project whole as NDJSON (its maintainers): one snapshot, streamed",
         description:
           "Lines: header (format version, time, server version, slug), project (settings, SLA policy; the webhook URL, never its secret), " +
           "endpoint…, run… (every column as stored, with its results and metrics) each followed by its raw upload files (the stored gzip in base64, null once " +
@@ -35,7 +35,7 @@ export const transferResource: ApiResource = {
       post: operation({
         operationId: "importProject",
         tag: "projects",
-        summary: "Read an export back into this project (admin): all or nothing, idempotent",
+        summary: "Read an export back into this project (its maintainers): all or nothing, idempotent",
         description:
           "The body is an export (Content-Encoding: gzip accepted), read line by line: each line is validated by its kind's schema (400 naming " +
           "`line N: path`), the whole file within BENCHTRACK_MAX_IMPORT_BYTES and each line within BENCHTRACK_MAX_IMPORT_LINE_CHARS (413). Rows are stored " +

@@ -17,7 +17,7 @@ export const webhooksResource: ApiResource = {
       get: operation({
         operationId: "getWebhook",
         tag: "projects",
-        summary: "The webhook (URL, format, digest, signing secret) and the last 50 deliveries, newest first (admin)",
+        summary: "The webhook (URL, format, digest, signing secret) and the last 50 deliveries, newest first (its maintainers)",
         description:
           "When an incident opens or changes state (or once a day, with digest \"daily\"), Benchtrack POSTs one message to the project's webhook URL " +
           "in its format: a WebhookPayload (json), a SlackWebhookMessage (slack) or a TeamsWebhookMessage (teams). Every call is signed: " +
@@ -31,7 +31,7 @@ export const webhooksResource: ApiResource = {
       put: operation({
         operationId: "putWebhook",
         tag: "projects",
-        summary: "Change the webhook's URL (null turns it off), format, digest or signing secret; fields left out stay (admin)",
+        summary: "Change the webhook's URL (null turns it off), format, digest or signing secret; fields left out stay (its maintainers)",
         description: "A webhook set without a secret gets one (whsec_ and 64 hex digits); give `secret` to use your own.",
         security: "token",
         body: "PutWebhook",

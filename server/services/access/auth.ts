@@ -6,17 +6,15 @@ import { ServiceError } from "../platform";
 import { authFailureLimit, checkAuthFailures, recordAuthFailure } from "../platform";
 import type { ShareRefusal } from "./share-grants";
 import { readShareLink } from "./share-grants";
-import type { ReadTarget, ShareScope } from "../../domain/share";
-import { shareCovers } from "../../domain/share";
+import type { ShareScope } from "../../domain/share";
 import { sessionOf } from "./sessions";
 import { findAndTouchActiveToken } from "./tokens";
 
 /**
- * Who is calling, and what they may do: the rules both transports apply (REST and tRPC read the same
- * credentials from their requests). The admin token comes from the environment and may do everything;
- * a project token may upload to its project; with BENCHTRACK_READ_TOKEN set the server is private and
- * reading needs that token, the admin token, a project token, a session signed in with one of them
- * (sessions.ts), or a share link for the one comparison or run it names.
+ * Who is calling: the rules both transports apply (REST and tRPC read the same credentials from their
+ * requests). The admin token comes from the environment and may do everything; what anyone else may do in
+ * a project — a person by their role, a project token by its scopes, the read token, a share link — is
+ * project-access.ts's to decide, by the project's visibility (docs/access.md).
  */
 export type Principal =
   | { kind: "admin" }
@@ -131,28 +129,12 @@ async function resolvePrincipal(db: PrismaClient, credentials: Credentials, limi
 export { readTargetOfPage, shareCovers, shareReadTarget } from "../../domain/share";
 export type { ReadTarget, ShareRead } from "../../domain/share";
 
-/** Whether the server is private (BENCHTRACK_READ_TOKEN set): then every read needs a principal. */
+/**
+ * Whether the server's default is private (BENCHTRACK_READ_TOKEN set): then a project with no visibility of
+ * its own is private (project-access.ts:effectiveVisibility). Not whether a given project is: ask that.
+ */
 export function isPrivate(): boolean {
   return Boolean(getEnv().BENCHTRACK_READ_TOKEN);
-}
-
-/**
- * Reading: open unless the server is private; then the admin, a project token, the read token, a
- * signed-in session, or a share link whose scope covers the target.
- */
-export function requireReadAccess(principal: Principal, target: ReadTarget): void {
-  if (!isPrivate()) return;
-  if (principal.kind === "admin" || principal.kind === "project-token" || principal.kind === "reader") return;
-  if (principal.kind === "share") {
-    if (shareCovers(principal.scope, target)) return;
-    throw new ServiceError("forbidden", "This share link opens one comparison (with its runs) or one run only; sign in to see the rest");
-  }
-  if (principal.kind === "user") return;
-  if (principal.refusedShare !== undefined) throw new ServiceError("unauthorized", SHARE_REFUSALS[principal.refusedShare]);
-  throw new ServiceError(
-    "unauthorized",
-    "This Benchtrack is private: sign in at /sign-in, or send Authorization: Bearer <read, admin or project token>",
-  );
 }
 
 /** Why a share link (`?share=` or the X-Benchtrack-Share header) opened nothing, in the 401's message. */
@@ -231,26 +213,6 @@ export function requireAdmin(principal: Principal): void {
     throw new ServiceError("unauthorized", `This call needs the admin token: Authorization: Bearer $BENCHTRACK_ADMIN_TOKEN.${noAdminTokenNote()}`);
   }
   throw new ServiceError("forbidden", "This call needs the admin token; a project or read token may not do it");
-}
-
-/**
- * Uploading to a project (or another write CI does with the project's token, such as posting a deploy
- * marker): the admin, or a token of that very project.
- */
-export function requireUploadTo(
-  principal: Principal,
-  projectId: string | null,
-  { action, verb }: { action: string; verb: string } = { action: "Uploading", verb: "upload" },
-): void {
-  if (principal.kind === "admin") return;
-  if (principal.kind === "anonymous" || principal.kind === "share") {
-    throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>.${noAdminTokenNote()}`);
-  }
-  if (principal.kind === "reader") throw new ServiceError("forbidden", `The read token may not ${verb}`);
-  if (principal.kind === "user") throw new ServiceError("forbidden", `Signed in, you may not ${verb} here yet`);
-  if (principal.projectId !== projectId) {
-    throw new ServiceError("forbidden", "This token belongs to another project");
-  }
 }
 
 /**

@@ -1,11 +1,11 @@
 import { getEnv } from "../../env";
-import type { PrismaClient } from "../../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { ReadDb } from "../../db";
 import type { ReadTarget } from "../../domain/share";
 import { shareCovers } from "../../domain/share";
 import type { ProjectAction, ProjectRole, ProjectVisibility, TokenScope } from "../../domain/access/roles";
 import { ACTION_WORDS, PROJECT_ACTIONS, ROLE_NEEDED, SCOPE_ACTIONS, TOKEN_SCOPES, roleAllows, roleInProject, scopesAllow } from "../../domain/access/roles";
-import { ServiceError } from "../platform";
+import { ServiceError, notFound } from "../platform";
 import type { Principal } from "./auth";
 import { SHARE_REFUSALS, isPrivate, isServerAdmin, noAdminTokenNote } from "./auth";
 
@@ -130,4 +130,79 @@ export async function requireProjectRead(db: PrismaClient | ReadDb, principal: P
   if (project === null) return;
   if (principal.kind === "share" && shareCovers(principal.scope, target)) return;
   await requireProjectAccess(db, principal, project, "read");
+}
+
+/** How a transport names its caller to admitRead: whether the request carries any credential, and how to resolve it (once, if needed). */
+export interface ReadCaller {
+  hasCredentials: boolean;
+  resolve: () => Promise<Principal>;
+}
+
+/**
+ * Admits a read, by the visibility of the project it names (`slug`; null: a server-wide read, such as the
+ * project list, which then lists what the principal may read: readableProjectsWhere). A public project (or
+ * an unknown slug, which the service answers 404 for everyone) reads for anyone: the caller is not looked
+ * up, and the read goes on as anonymous. A private one needs a caller who may read it, or a share link whose
+ * scope covers `shareTarget` (the read the procedure or route declares: services/access/auth.ts:shareReadTarget).
+ * Returns the principal the read goes on with.
+ */
+export async function admitRead(db: PrismaClient | ReadDb, slug: string | null, shareTarget: ReadTarget, caller: ReadCaller): Promise<Principal> {
+  const anonymous: Principal = { kind: "anonymous" };
+  if (slug === null) return caller.hasCredentials ? caller.resolve() : anonymous;
+  const project = await (db as PrismaClient).project.findUnique({ where: { slug }, select: PROJECT_REF_SELECT });
+  if (project === null || effectiveVisibility(project.visibility) === "public") return anonymous;
+  const principal = caller.hasCredentials ? await caller.resolve() : anonymous;
+  if (principal.kind === "share" && shareCovers(principal.scope, shareTarget)) return principal;
+  await requireProjectAccess(db, principal, project, "read");
+  return principal;
+}
+
+/**
+ * The projects a caller may read, as a Prisma `where` for the project list and the home page: everything
+ * for the admin, a server admin and the read token; else the public ones (their own visibility, or the
+ * server's default), with a project token's own project when its scopes read, and a person's projects where
+ * a grant gives them a role.
+ */
+export function readableProjectsWhere(principal: Principal): Prisma.ProjectWhereInput {
+  if (isServerAdmin(principal) || principal.kind === "reader") return {};
+  const publicWhere: Prisma.ProjectWhereInput = isPrivate() ? { visibility: "public" } : { OR: [{ visibility: "public" }, { visibility: null }] };
+  if (principal.kind === "project-token" && scopesAllow(principal.scopes, "read")) return { OR: [publicWhere, { id: principal.projectId }] };
+  if (principal.kind === "user") {
+    const grants: Prisma.ProjectMemberWhereInput[] = principal.user.groups.map((group) => ({ kind: "group", subject: group }));
+    if (principal.user.email !== null) grants.push({ kind: "email", subject: { equals: principal.user.email, mode: "insensitive" } });
+    return grants.length === 0 ? publicWhere : { OR: [publicWhere, { members: { some: { OR: grants } } }] };
+  }
+  return publicWhere;
+}
+
+/**
+ * Whether a project's reads (null: the server's pages outside any project) are open to anyone: the proxy
+ * asks before leading a browser without a session to sign in (convenience, not the lock: every read checks
+ * itself), the badge before letting shared caches keep it. A project: whether it is
+ * public (an unknown project's page is left to answer its 404). Any other page (the home page): unless
+ * the server's default is private, or while some project is public (the home page lists those).
+ */
+export async function readsForAnyone(db: PrismaClient | ReadDb, projectSlug: string | null): Promise<boolean> {
+  if (projectSlug === null) return !isPrivate() || (await (db as PrismaClient).project.count({ where: { visibility: "public" }, take: 1 })) > 0;
+  const project = await (db as PrismaClient).project.findUnique({ where: { slug: projectSlug }, select: { visibility: true } });
+  return project === null || effectiveVisibility(project.visibility) === "public";
+}
+
+/** What the dashboard shows a caller of one project: what they may do there, their role, and its visibility. */
+export interface ProjectAccess {
+  actions: ProjectAction[];
+  /** A person's role in it; "admin" for a server admin (or the admin token); null for anyone else. */
+  role: ProjectRole | "admin" | null;
+  visibility: ProjectVisibility;
+}
+
+/**
+ * The caller's access to a project (access.mine): the controls the dashboard shows are those of `actions`
+ * (the server checks every call either way). An unknown project is not found.
+ */
+export async function describeProjectAccess(db: PrismaClient | ReadDb, principal: Principal, slug: string): Promise<ProjectAccess> {
+  const project = await (db as PrismaClient).project.findUnique({ where: { slug }, select: PROJECT_REF_SELECT });
+  if (project === null) throw notFound(`Project "${slug}"`);
+  const role = isServerAdmin(principal) ? "admin" : principal.kind === "user" ? await userRoleIn(db, principal.user, project) : null;
+  return { actions: await allowedActions(db, principal, project), role, visibility: effectiveVisibility(project.visibility) };
 }

@@ -2,7 +2,7 @@ import type { ReadDb } from "../../db";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { AuditEntry } from "../../schemas/audit";
 import type { Principal } from "../access";
-import { requireAdmin } from "../access";
+import { PROJECT_REF_SELECT, requireAdmin, requireProjectAccess } from "../access";
 
 /**
  * The audit log (audit_entries): who did what, when. General on purpose: today deletions write it (a run,
@@ -50,7 +50,10 @@ export async function recordAudit(tx: Db, record: AuditRecord): Promise<string> 
  * earlier project of the same slug) are still there to read.
  */
 export async function listAuditEntries(db: ReadDb, principal: Principal, slug: string, limit = 50): Promise<AuditEntry[]> {
-  requireAdmin(principal);
+  // A project's maintainers read its entries; those of a project deleted (or never made) are the server admin's.
+  const project = await db.project.findUnique({ where: { slug }, select: PROJECT_REF_SELECT });
+  if (project === null) requireAdmin(principal);
+  else await requireProjectAccess(db, principal, project, "manage");
   const rows = await db.auditEntry.findMany({
     where: { projectSlug: slug },
     orderBy: [{ at: "desc" }, { id: "desc" }],

@@ -3,6 +3,8 @@ import type { z } from "zod";
 import type { regressionStatusSchema, updateRegressionSchema } from "../../schemas/regressions";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { absoluteUrl, pagePaths } from "../../domain/urls";
+import type { Principal } from "../access";
+import { requireProjectAccess } from "../access";
 import { notFound } from "../platform";
 import { requireProject } from "../projects";
 
@@ -69,11 +71,13 @@ export async function listProjectChanges(
 /** Acknowledge, dismiss or reopen (admin); not found unless the change is the project's. */
 export async function setChangeStatus(
   db: PrismaClient,
+  principal: Principal,
   projectSlug: string,
   changeId: string,
   update: z.infer<typeof updateRegressionSchema>,
 ): Promise<ChangeWithLinks> {
   const project = await requireProject(db, projectSlug);
+  await requireProjectAccess(db, principal, project, "triage");
   const updated = await db.change.updateMany({
     where: { id: changeId, projectId: project.id },
     data: { status: update.status, statusChangedAt: new Date(), statusChangedBy: update.by ?? "admin" },

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Principal } from "../access";
-import { requireAdmin } from "../access";
+import { requireProjectAccess } from "../access";
 import { describeActor, recordAudit } from "../audit";
 import { ServiceError, jobQueueFor } from "../platform";
 import { requireProject } from "../projects";
@@ -16,8 +16,8 @@ import type { DeleteCall } from "./delete-runs";
  * it was deleted. `confirm`, when given (the dashboard), must be the slug.
  */
 export async function deleteProject(db: PrismaClient, principal: Principal, slug: string, call: Omit<DeleteCall, "baseUrl"> & { confirm?: string; actor?: string }) {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   if (call.confirm !== undefined && call.confirm.trim() !== project.slug) {
     throw new ServiceError("bad_request", `Type the project's slug, "${project.slug}", to delete it`, [{ path: "confirm", message: "does not match the project's slug" }]);
   }

@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { DeletedCounts } from "../../schemas/audit";
 import type { Principal } from "../access";
-import { requireUploadTo } from "../access";
+import { requireProjectAccess } from "../access";
 import { describeActor, recordAudit } from "../audit";
 import type { CoalescedJob, JobQueue } from "../platform";
 import { ServiceError, jobQueueFor, notFound } from "../platform";
@@ -168,7 +168,7 @@ export async function deleteRun(db: PrismaClient, principal: Principal, slug: st
     throw new ServiceError("bad_request", `"${runId.slice(0, 80)}" is not a run id`, [{ path: "path.id", message: "letters, digits, '_' and '-', at most 64" }]);
   }
   const project = await requireProject(db, slug);
-  requireUploadTo(principal, project.id, { action: "Deleting a run", verb: "delete runs" });
+  await requireProjectAccess(db, principal, project, "manage");
   const queue = await jobQueueFor(db);
   const actor = await describeActor(db, principal, call);
   const result = await db.$transaction(

@@ -4,7 +4,7 @@ import type { RetentionRule } from "../../domain/retention/run-retention";
 import { hasRetentionRule, selectRunsToDelete } from "../../domain/retention/run-retention";
 import type { DeletedCounts } from "../../schemas/audit";
 import type { Principal } from "../access";
-import { requireAdmin } from "../access";
+import { requireProjectAccess } from "../access";
 import { RETENTION_ACTOR, recordAudit } from "../audit";
 import { jobQueueFor } from "../platform";
 import { requireProject } from "../projects";
@@ -42,8 +42,8 @@ export async function previewRunRetention(
   rule: { retentionDays: number | null; retentionKeepRuns: number | null },
   now = new Date(),
 ) {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const selection = await selectForProject(db, project.id, { maxAgeDays: rule.retentionDays, keepRuns: rule.retentionKeepRuns }, now);
   return { wouldDelete: selection.doomed.length, protectedRuns: selection.protectedCount, totalRuns: selection.total };
 }

@@ -6,7 +6,7 @@ import type { IncidentState } from "../../domain/incidents/state";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { baselinePinSchema } from "../../schemas/baselines";
 import type { Principal } from "../access";
-import { requireAdmin } from "../access";
+import { requireProjectAccess } from "../access";
 import { notFound, ServiceError } from "../platform";
 import { requireProject } from "../projects";
 import type { RunIdentity } from "../runs";
@@ -203,8 +203,8 @@ export async function listBaselinePins(db: ReadDb, slug: string) {
  * per label). `input` is checked against baselinePinSchema; every pinned run must be of this project.
  */
 export async function pinBaseline(db: PrismaClient, principal: Principal, slug: string, input: unknown) {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const pin = baselinePinSchema.parse(input);
   if (pin.runIds) {
     const found = await db.run.count({ where: { projectId: project.id, id: { in: pin.runIds } } });
@@ -223,8 +223,8 @@ export async function pinBaseline(db: PrismaClient, principal: Principal, slug: 
 
 /** Removes the pin of `forLabel` (null: the pin for every label) (admin); no such pin is not found. */
 export async function unpinBaseline(db: PrismaClient, principal: Principal, slug: string, forLabel: string | null): Promise<void> {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const { count } = await db.baselinePin.deleteMany({ where: { projectId: project.id, forLabel } });
   if (count === 0) throw notFound("Pinned baseline");
 }

@@ -18,7 +18,8 @@ import type { ChosenBaseline } from "./baselines";
 import type { RunIdentity } from "../runs";
 import { toComparable } from "../compare";
 import { judgeInPool } from "../platform";
-import { isPrivate } from "../access";
+import type { ProjectRef } from "../access";
+import { effectiveVisibility } from "../access";
 import { shareLinkFor } from "../sharing";
 import { gradeLoadedRun, getSlaPolicy } from "../runs";
 import type { LoadedRun } from "../runs";
@@ -190,18 +191,18 @@ function gateComparison(gate: RunGateResult, baseUrl: string, projectSlug: strin
   };
 }
 
-/** How long the share links of a private server's PR comment open their pages. */
+/** How long the share links of a private project's PR comment open their pages. */
 const PR_SHARE_LINK_SECONDS = 30 * 24 * 3600;
 
 /**
- * A gate result as both answers give it: the JSON fields, and the Markdown a PR comment shows. On a private
- * server (BENCHTRACK_READ_TOKEN) the Markdown links are share links, so reviewers can open them without
+ * A gate result as both answers give it: the JSON fields, and the Markdown a PR comment shows. Of a private
+ * project (its own visibility, or the server's default) the Markdown links are share links, so reviewers can open them without
  * a token (stored on `primary`, and the same links again for the same run within a day: sharing's
  * shareLinkFor); the JSON keeps the plain links. The Markdown ends with the hidden marker of its project and
  * series, and the JSON carries it too (`comment`), so CI can find its comment again and update it in
  * place rather than add one per push (docs/ci.md).
  */
-export async function gateAnswer(primary: PrismaClient, project: { id: string; slug: string }, gate: RunGateResult, baseUrl: string) {
+export async function gateAnswer(primary: PrismaClient, project: ProjectRef, gate: RunGateResult, baseUrl: string) {
   const run = toRunDocument(project, gate.run, gate.grade, baseUrl);
   const comparePath = gate.comparison.comparePath;
   const minting = { ttlSeconds: PR_SHARE_LINK_SECONDS, baseUrl, createdBy: "CI gate" };
@@ -223,7 +224,8 @@ export async function gateAnswer(primary: PrismaClient, project: { id: string; s
     url.searchParams.set("test", "student");
     return url.toString();
   };
-  const shared = isPrivate()
+  // A private project's links would open nothing to the PR's readers: they go through share links.
+  const shared = effectiveVisibility(project.visibility) === "private"
     ? {
         run: (await shareLinkFor(primary, project, { kind: "run", project: project.slug, runId: gate.run.stored.id }, minting)).url,
         compare: comparePath === null ? null : await compareShare(),

@@ -12,7 +12,7 @@ import {
 } from "../../domain/incidents/state";
 import { absoluteUrl, pagePaths } from "../../domain/urls";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
-import { requireUploadTo, type Principal } from "../access";
+import { requireProjectAccess, type Principal, type ProjectRef } from "../access";
 import { notFound } from "../platform";
 import { jobQueueFor } from "../platform";
 import { requireProject } from "../projects";
@@ -157,7 +157,7 @@ export async function updateIncidents(
   notify: { baseUrl: string },
 ) {
   const project = await requireProject(db, projectSlug);
-  const by = await requireTriager(db, principal, project.id, actor);
+  const by = await requireTriager(db, principal, project, actor);
   const unique = [...new Set(numbers)];
   const queue = await jobQueueFor(db);
   const updates = await db.$transaction(async (tx) => {
@@ -347,10 +347,10 @@ export async function getAlertPrecision(db: ReadDb, projectSlug: string): Promis
 export async function requireTriager(
   db: PrismaClient,
   principal: Principal,
-  projectId: string,
+  project: ProjectRef,
   { viaSession, name }: { viaSession: boolean; name?: string | undefined },
 ): Promise<string> {
-  requireUploadTo(principal, projectId, { action: "Triaging incidents", verb: "triage incidents" });
+  await requireProjectAccess(db, principal, project, "triage");
   let who = "admin token";
   if (principal.kind === "admin" && viaSession) who = "admin session";
   if (principal.kind === "project-token") {

@@ -21,7 +21,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import type { HistorySource, ImportAnswer } from "../../schemas/imports";
 import type { Principal } from "../access";
-import { requireUploadTo } from "../access";
+import { requireProjectAccess } from "../access";
 import { jobQueueFor, notFound, readHistoryInPool, ServiceError } from "../platform";
 import type { CoalescedJob } from "../platform";
 import { defaultBranchSeriesKey, newRunId, runPageUrl } from "../runs";
@@ -57,8 +57,8 @@ const NOT_JUDGED = { outcome: null, outcomeReasons: [], regressed: null, gateCha
  */
 export async function authorizeImport(db: PrismaClient, principal: Principal, projectSlug: string, address: string | null): Promise<IngestProject> {
   const project = await readProjectCountingUpload(db, principal, projectSlug, address);
-  requireUploadTo(principal, project?.id ?? null, { action: "Importing", verb: "import" });
   if (!project) throw notFound(`Project "${projectSlug}"`);
+  await requireProjectAccess(db, principal, project, "upload");
   return project;
 }
 

@@ -2,11 +2,11 @@ import { effectiveFailOn } from "../../domain/fail-on";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { UploadQuery } from "../../schemas/runs";
 import type { Principal } from "../access";
-import { requireUploadTo } from "../access";
+import { isServerAdmin, requireAdmin, requireProjectAccess } from "../access";
 import type { IngestProject, JudgeUpload } from "./ingest-run";
 import { ingestRun } from "./ingest-run";
 import { projectBySlugSql } from "../projects";
-import { recordGateOutcome, recordUpload, takeRateLimitWithRead } from "../platform";
+import { ServiceError, recordGateOutcome, recordUpload, takeRateLimitWithRead } from "../platform";
 import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "../runs";
 import type { RunIdentity } from "../runs";
@@ -48,8 +48,16 @@ export async function readProjectCountingUpload(db: PrismaClient, principal: Pri
  */
 export async function authorizeUpload(db: PrismaClient, principal: Principal, projectSlug: string, address: string | null = null): Promise<UploadTarget> {
   const project = await readProjectCountingUpload(db, principal, projectSlug, address);
-  requireUploadTo(principal, project?.id ?? null);
-  return { projectSlug, project, mayCreateProject: principal.kind === "admin" };
+  // An unknown project: only a server admin creates one by uploading to it.
+  if (project === null) requireCreateOnUpload(principal);
+  else await requireProjectAccess(db, principal, project, "upload");
+  return { projectSlug, project, mayCreateProject: isServerAdmin(principal) };
+}
+
+/** Creating a project by uploading to it is a server-wide act: a server admin's; a project token hears it is of another project. */
+function requireCreateOnUpload(principal: Principal): void {
+  if (principal.kind === "project-token") throw new ServiceError("forbidden", "This token belongs to another project");
+  requireAdmin(principal);
 }
 
 export interface UploadRunRequest {

@@ -12,6 +12,8 @@ import { ServiceError } from "../platform/errors";
 import { updateWebhookSettings } from "./webhook-settings";
 import { attemptWebhookDelivery } from "./webhooks";
 
+const ADMIN = { kind: "admin" } as const;
+
 // Issue 36, item 10: a delivery connects only to the addresses its check resolved (DNS rebinding), every
 // special-purpose range is refused on save and on delivery, and what a failed delivery records names no
 // internal address or port.
@@ -321,7 +323,7 @@ describe.each(testDatabaseTargets())("webhook targets pinned to what was checked
       "http://[4000::1]/hook",
       "http://localhost./hook",
     ]) {
-      const refusal = await updateWebhookSettings(db, slug, { url }).then(
+      const refusal = await updateWebhookSettings(db, ADMIN, slug, { url }).then(
         () => null,
         (error: unknown) => error,
       );
@@ -340,7 +342,7 @@ describe.each(testDatabaseTargets())("webhook targets pinned to what was checked
       "https://[64:ff9b::808:808]/hook",
       "https://[::ffff:808:808]/hook",
     ]) {
-      expect((await updateWebhookSettings(db, slug, { url })).url).toBe(url);
+      expect((await updateWebhookSettings(db, ADMIN, slug, { url })).url).toBe(url);
     }
   });
 });

@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { WebhookDigest, WebhookFormat } from "../../domain/webhooks/incident-message";
 import type { PrismaClient } from "../../generated/prisma/client";
+import type { Principal } from "../access";
+import { requireProjectAccess } from "../access";
 import { ServiceError, notFound } from "../platform";
 import { requireProject } from "../projects";
 import { webhookTargetProblem } from "./webhook-targets";
 
 /**
  * A project's webhook settings (docs/notifications.md): its URL, the body's format, per event or a daily
- * digest, the signing secret, and the delivery log of what server/services/notifications/webhooks.ts sent. The admin's
- * only, whichever transport asks (REST GET/PUT …/webhook, the Settings page over tRPC): the URL and the
+ * digest, the signing secret, and the delivery log of what server/services/notifications/webhooks.ts sent. The project's
+ * maintainers' only ("manage": docs/access.md), whichever transport asks (REST GET/PUT …/webhook, the Settings page over tRPC): the URL and the
  * secret are both secrets.
  */
 
@@ -73,8 +75,10 @@ export async function getWebhookSettings(db: PrismaClient, project: WebhookProje
 }
 
 /** The same, by the project's slug. */
-export async function getProjectWebhook(db: PrismaClient, slug: string) {
-  return getWebhookSettings(db, await requireProject(db, slug));
+export async function getProjectWebhook(db: PrismaClient, principal: Principal, slug: string) {
+  const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
+  return getWebhookSettings(db, project);
 }
 
 /** A new signing secret: "whsec_" and 32 random bytes in hex. */
@@ -96,8 +100,9 @@ export interface WebhookChanges {
  * (server/schemas/webhooks.ts); here a URL is refused when it points at this machine or a private network
  * (webhook-targets.ts). A webhook set without a secret gets one, so every call is signed.
  */
-export async function updateWebhookSettings(db: PrismaClient, slug: string, changes: WebhookChanges) {
+export async function updateWebhookSettings(db: PrismaClient, principal: Principal, slug: string, changes: WebhookChanges) {
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const problem = changes.url ? await webhookTargetProblem(changes.url) : null;
   if (problem !== null) throw new ServiceError("bad_request", `The webhook URL is refused: ${problem}`, [{ path: "url", message: problem }]);
   const url = changes.url === undefined ? project.webhookUrl : changes.url;
@@ -118,15 +123,17 @@ export async function updateWebhookSettings(db: PrismaClient, slug: string, chan
  * A new signing secret for the project (the old one stops working at once: calls still being retried are
  * signed with the new one).
  */
-export async function rotateWebhookSecret(db: PrismaClient, slug: string) {
+export async function rotateWebhookSecret(db: PrismaClient, principal: Principal, slug: string) {
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const updated = await db.project.update({ where: { id: project.id }, data: { webhookSecret: generateWebhookSecret() } });
   return getWebhookSettings(db, updated);
 }
 
 /** One delivery of the project, with the body it sent (the Settings page's preview); not found unless it is the project's. */
-export async function getWebhookDelivery(db: PrismaClient, slug: string, deliveryId: string) {
+export async function getWebhookDelivery(db: PrismaClient, principal: Principal, slug: string, deliveryId: string) {
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const row = await db.webhookDelivery.findFirst({
     where: { id: deliveryId, projectId: project.id },
     select: { ...DELIVERY_SELECT, payload: true },

@@ -1,5 +1,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { jobQueueFor, type JobName } from "../platform";
+import type { Principal } from "../access";
+import { requireProjectAccess } from "../access";
 import { requireProject } from "./projects";
 
 /**
@@ -24,8 +26,10 @@ export interface JobRow {
   output: Record<string, number | boolean | string> | null;
 }
 
-export async function getJobActivity(db: PrismaClient, slug: string) {
+export async function getJobActivity(db: PrismaClient, principal: Principal, slug: string) {
   const project = await requireProject(db, slug);
+  // Its maintainers only: a failure's message may name a webhook's target.
+  await requireProjectAccess(db, principal, project, "manage");
   const schema = (await jobQueueFor(db)).schema;
   const jobs = await db.$queryRawUnsafe<
     {

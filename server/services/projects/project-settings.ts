@@ -3,7 +3,7 @@ import { Prisma } from "../../generated/prisma/client";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createProjectSchema, updateProjectSchema } from "../../schemas/projects";
 import type { Principal } from "../access";
-import { requireAdmin } from "../access";
+import { requireAdmin, requireProjectAccess } from "../access";
 import { ServiceError } from "../platform";
 import { jobQueueFor } from "../platform";
 import { requireProject } from "./projects";
@@ -75,8 +75,8 @@ export async function updateProjectSettings(
   slug: string,
   changes: unknown,
 ): Promise<ProjectSettings> {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const data = updateProjectSchema.parse(changes);
   const queue = await jobQueueFor(db);
   // The jobs a change needs are enqueued with it: they exist exactly when the change was committed.

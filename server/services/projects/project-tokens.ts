@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createTokenSchema } from "../../schemas/tokens";
 import type { Principal } from "../access";
-import { requireAdmin } from "../access";
+import { requireProjectAccess } from "../access";
 import { notFound } from "../platform";
 import { findProject, requireProject } from "./projects";
 import { newTokenSecret } from "../access";
@@ -14,7 +14,6 @@ const TOKEN_SELECT = { id: true, name: true, prefix: true, createdAt: true, last
 
 /** Creates an upload token (admin); `input` is checked against createTokenSchema. */
 export async function createProjectToken(db: PrismaClient, principal: Principal, slug: string, input: unknown) {
-  requireAdmin(principal);
   // The README's token recipe is often a new server's first call: say how a project comes to be.
   const project = await findProject(db, slug);
   if (!project) {
@@ -22,6 +21,7 @@ export async function createProjectToken(db: PrismaClient, principal: Principal,
       { path: "project", message: `create it first: an upload with the admin token creates its project, or POST /api/v1/projects {"slug": "${slug}"}` },
     ]);
   }
+  await requireProjectAccess(db, principal, project, "manage");
   const { name } = createTokenSchema.parse(input);
   const { token, prefix, tokenHash } = newTokenSecret();
   const created = await db.apiToken.create({
@@ -33,15 +33,15 @@ export async function createProjectToken(db: PrismaClient, principal: Principal,
 
 /** The project's tokens, newest first, without their secrets (admin). */
 export async function listProjectTokens(db: PrismaClient, principal: Principal, slug: string) {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   return db.apiToken.findMany({ where: { projectId: project.id }, select: TOKEN_SELECT, orderBy: { createdAt: "desc" } });
 }
 
 /** Revokes a token of the project (admin); revoking it again is harmless; another project's token is not found. */
 export async function revokeProjectToken(db: PrismaClient, principal: Principal, slug: string, tokenId: string): Promise<void> {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const { count } = await db.apiToken.updateMany({
     where: { id: tokenId, projectId: project.id, revokedAt: null },
     data: { revokedAt: new Date() },

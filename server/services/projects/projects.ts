@@ -9,14 +9,18 @@ import { findSeriesGates } from "./series-gates";
 /** The home page's sparkline: p95 of the run aggregate over this many most recent runs. */
 export const CARD_SERIES_LENGTH = 30;
 
-/** Projects for the home page, most recently active first, with their run counts. */
-export async function listProjects(db: ReadDb) {
-  const projects = await readProjectRows(db);
+/**
+ * Projects the caller may read, most recently active first, with their run counts. `readable`: which
+ * (services/access readableProjectsWhere of the caller; every project when left out).
+ */
+export async function listProjects(db: ReadDb, readable: Prisma.ProjectWhereInput = {}) {
+  const projects = await readProjectRows(db, readable);
   return projects.map(({ defaultBranch: _branch, ...project }) => project);
 }
 
-async function readProjectRows(db: ReadDb) {
+async function readProjectRows(db: ReadDb, readable: Prisma.ProjectWhereInput) {
   const projects = await db.project.findMany({
+    where: readable,
     select: {
       id: true,
       slug: true,
@@ -49,7 +53,7 @@ export interface ProjectLastRun {
 }
 
 /**
- * Projects as the home page's cards: the list (one query, with run counts) plus, in ONE more query
+ * Projects as the home page's cards (those the caller may read: `readable`, as listProjects takes it): the list (one query, with run counts) plus, in ONE more query
  * for all projects, each project's last CARD_SERIES_LENGTH runs with their aggregate p95 — a LATERAL
  * join bounded by the (project_id, started_at DESC, id) index, so it reads projects × 30 rows, never
  * the whole history, and no query runs per project.
@@ -57,8 +61,8 @@ export interface ProjectLastRun {
  * Beside it, the CI gate's status of each series on each project's default branch, from the outcomes the
  * runs kept (two more statements for all projects: services/projects/series-gates.ts).
  */
-export async function listProjectCards(db: ReadDb) {
-  const projects = await readProjectRows(db);
+export async function listProjectCards(db: ReadDb, readable: Prisma.ProjectWhereInput = {}) {
+  const projects = await readProjectRows(db, readable);
   const [rows, gates] = await Promise.all([
     projects.length === 0 ? [] : findRecentRuns(db, projects.map((project) => project.id)),
     findSeriesGates(db, projects),
@@ -134,7 +138,7 @@ export function projectBySlugSql(slug: string): Prisma.Sql {
       min_effect_pct AS "minEffectPct", alpha, gate_metric AS "gateMetric", fail_on AS "failOn", webhook_url AS "webhookUrl",
       webhook_format::text AS "webhookFormat", webhook_secret AS "webhookSecret", webhook_digest::text AS "webhookDigest",
       raw_retention_days AS "rawRetentionDays",
-      retention_days AS "retentionDays", retention_keep_runs AS "retentionKeepRuns", history_version AS "historyVersion", created_at AS "createdAt", updated_at AS "updatedAt"
+      retention_days AS "retentionDays", retention_keep_runs AS "retentionKeepRuns", visibility::text AS "visibility", history_version AS "historyVersion", created_at AS "createdAt", updated_at AS "updatedAt"
     FROM projects WHERE slug = ${slug}`;
 }
 

@@ -3,7 +3,7 @@ import type { SlaPolicy } from "../../domain/sla/policy";
 import { slaPolicySchema } from "../../domain/sla/policy";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Principal } from "../access";
-import { requireAdmin } from "../access";
+import { requireProjectAccess } from "../access";
 import { requireProject } from "./projects";
 import { getSlaPolicy } from "../runs";
 
@@ -22,8 +22,8 @@ export async function getProjectSlaPolicy(db: ReadDb, slug: string): Promise<Sla
 
 /** Replaces the policy (admin); `input` is checked against slaPolicySchema, with the path of each fault. */
 export async function putSlaPolicy(db: PrismaClient, principal: Principal, slug: string, input: unknown): Promise<SlaPolicy> {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const policy = slaPolicySchema.parse(input);
   if (policy.targets.length === 0) {
     await db.slaPolicy.deleteMany({ where: { projectId: project.id } });

@@ -2,7 +2,7 @@ import { withShareParam } from "../../domain/share";
 import { absoluteUrl, pagePaths } from "../../domain/urls";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Principal } from "../access";
-import { SHARE_ID_PATTERN, requireAdmin, storedShareScopeSchema } from "../access";
+import { SHARE_ID_PATTERN, requireProjectAccess, storedShareScopeSchema } from "../access";
 import { ServiceError, notFound } from "../platform";
 import { requireProject } from "../projects";
 import { pageOfScope } from "./share-links";
@@ -18,8 +18,8 @@ export const SHARE_LINK_LIST_LIMIT = 200;
 
 /** The project's links, newest first, open, expired and revoked alike, each with what it opens and its address (admin). */
 export async function listShareLinks(db: PrismaClient, principal: Principal, slug: string, baseUrl: string, now = new Date()) {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const rows = await db.shareLink.findMany({
     where: { projectId: project.id },
     select: { id: true, scope: true, createdBy: true, createdAt: true, expiresAt: true, revokedAt: true },
@@ -53,8 +53,8 @@ export async function listShareLinks(db: PrismaClient, principal: Principal, slu
  * Revoking it again is harmless; an id of another project's link, or no link's, is not found.
  */
 export async function revokeShareLink(db: PrismaClient, principal: Principal, slug: string, id: string): Promise<void> {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   const hint = "a share link's id is the 22 characters (A-Z, a-z, 0-9, - and _) after ?share= in its URL";
   if (!SHARE_ID_PATTERN.test(id)) throw new ServiceError("bad_request", "Not a share link's id", [{ path: "id", message: hint }]);
   const missing = () => notFound(`Share link "${id}"`, [{ path: "id", message: hint }]);

@@ -4,7 +4,7 @@ import { absoluteUrl, pagePaths } from "../../domain/urls";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createShareLinkSchema } from "../../schemas/share-links";
 import type { Principal } from "../access";
-import { requireUploadTo } from "../access";
+import { requireProjectAccess } from "../access";
 import { compareProjectRuns, resolveComparisonRuns } from "../compare";
 import { notFound } from "../platform";
 import { requireProject } from "../projects";
@@ -25,7 +25,7 @@ import { SHARE_ID_PATTERN, newShareId, readShareLink } from "../access";
  */
 export async function createShareLink(db: PrismaClient, principal: Principal, slug: string, body: unknown, baseUrl: string) {
   const project = await requireProject(db, slug);
-  requireUploadTo(principal, project.id);
+  await requireProjectAccess(db, principal, project, "share");
   const input = createShareLinkSchema.parse(body);
   const ttlSeconds = input.expiresInDays * 24 * 3600;
   const minted = { ttlSeconds, baseUrl, createdBy: await minterName(db, principal) };

@@ -1,5 +1,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ImportAnswer } from "../../schemas/transfer";
+import type { Principal } from "../access";
+import { requireProjectAccess } from "../access";
 import { jobQueueFor, ServiceError } from "../platform";
 import { requireProject } from "../projects";
 import type { LineSink } from "./export-lines";
@@ -8,13 +10,14 @@ import type { ImportCounts } from "./import-lines";
 import { importAnswerOf, importLines } from "./import-lines";
 
 /**
- * Export and import of one project (GET/POST /api/v1/projects/:p/export|import, admin), and the whole
+ * Export and import of one project (GET/POST /api/v1/projects/:p/export|import, its maintainers), and the whole
  * server's backup and restore (npm run backup / restore) built on the same file (docs/operations.md).
  */
 
 /** The project's export, ready to stream: the project is looked up first, so a wrong slug is a 404 before any byte. */
-export async function prepareProjectExport(db: PrismaClient, slug: string): Promise<{ slug: string; write: (sink: LineSink) => Promise<void> }> {
+export async function prepareProjectExport(db: PrismaClient, principal: Principal, slug: string): Promise<{ slug: string; write: (sink: LineSink) => Promise<void> }> {
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "manage");
   return { slug: project.slug, write: (sink) => exportProjectLines(db, project, sink) };
 }
 
@@ -23,8 +26,10 @@ export async function prepareProjectExport(db: PrismaClient, slug: string): Prom
  * runs' rollups are marked pending and their refresh job queued in the same transaction; the history
  * version moves with the rows (database triggers), so every cache sees them at its next read.
  */
-export async function importProject(db: PrismaClient, slug: string, lines: AsyncIterable<string>): Promise<ImportAnswer> {
+export async function importProject(db: PrismaClient, principal: Principal, slug: string, lines: AsyncIterable<string>): Promise<ImportAnswer> {
   const project = await requireProject(db, slug);
+  // Checked before a line of the body is read.
+  await requireProjectAccess(db, principal, project, "manage");
   const queue = await jobQueueFor(db);
   const counts = await importLines(db, { kind: "project", projectId: project.id, slug: project.slug }, lines, async (tx, { runs }) => {
     if (runs.created > 0) await queue.sendCoalescedMany([{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }], tx);

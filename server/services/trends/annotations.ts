@@ -3,7 +3,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { ANNOTATION_LIST_LIMIT, createAnnotationSchema, createMarkerSchema } from "../../schemas/annotations";
 import type { AnnotationQuery, AnnotationKind } from "../../schemas/annotations";
 import type { Principal } from "../access";
-import { requireAdmin, requireUploadTo } from "../access";
+import { requireProjectAccess } from "../access";
 import { notFound } from "../platform";
 import { requireProject } from "../projects";
 
@@ -36,8 +36,8 @@ export async function listRunAnnotations(db: ReadDb, slug: string, runId: string
 
 /** Annotates a run of the project (admin); `input` is checked against createAnnotationSchema. */
 export async function createAnnotation(db: PrismaClient, principal: Principal, slug: string, runId: string, input: unknown) {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "mark");
   const { text, kind } = createAnnotationSchema.parse(input);
   const run = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, startedAt: true } });
   if (!run) throw notFound(`Run "${runId}"`);
@@ -54,7 +54,7 @@ export async function createAnnotation(db: PrismaClient, principal: Principal, s
  */
 export async function createMarker(db: PrismaClient, principal: Principal, slug: string, input: unknown) {
   const project = await requireProject(db, slug);
-  requireUploadTo(principal, project.id, { action: "Posting a marker", verb: "post markers" });
+  await requireProjectAccess(db, principal, project, "mark");
   const marker = createMarkerSchema.parse(input);
   let runId: string | null = null;
   let at: Date;
@@ -90,8 +90,8 @@ export async function listAnnotations(db: ReadDb, slug: string, query: Annotatio
 
 /** Deletes an annotation of the project (admin); another project's annotation is not found. */
 export async function deleteAnnotation(db: PrismaClient, principal: Principal, slug: string, annotationId: string): Promise<void> {
-  requireAdmin(principal);
   const project = await requireProject(db, slug);
+  await requireProjectAccess(db, principal, project, "mark");
   const { count } = await db.annotation.deleteMany({ where: { id: annotationId, projectId: project.id } });
   if (count === 0) throw notFound(`Annotation "${annotationId}"`);
 }

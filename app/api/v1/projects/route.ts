@@ -1,10 +1,11 @@
 import { accessRoute, otherMethods } from "@/server/http/route";
+import { readableProjectsWhere } from "@/server/services/access";
 import { createProject } from "@/server/services/projects";
 import { listProjects } from "@/server/services/projects";
 
-// GET /api/v1/projects — list projects
-export const GET = accessRoute({ access: "read" }, async ({ db }) => {
-  const projects = await listProjects(db);
+// GET /api/v1/projects — list the projects the caller may read (public ones, and the private ones it may)
+export const GET = accessRoute({ access: "read" }, async ({ db, principal }) => {
+  const projects = await listProjects(db, readableProjectsWhere(principal));
   return Response.json({
     projects: projects.map((project) => ({
       slug: project.slug,

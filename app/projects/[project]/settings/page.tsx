@@ -14,9 +14,11 @@ export const generateMetadata = projectPageTitle("Settings");
 export default async function SettingsPage(props: Props) {
   const { project } = (await readPageUrl(props)).params;
   // Prefetched for SettingsView (settings.get is open to readers: the page shows the SLA before unlocking)
-  // and for the alert precision panel (read-only: shown whether or not the browser is signed in as admin).
+  // and for the alert precision panel (read-only: shown whether or not the browser may manage the project);
+  // access.mine decides which of them the page shows, so it comes with the page.
   await Promise.all([
     fetchPageQuery(trpc.settings.get.queryOptions({ project })),
+    fetchPageQuery(trpc.access.mine.queryOptions({ project })),
     fetchPageQuery(trpc.incident.precision.queryOptions({ project })),
   ]);
   return (

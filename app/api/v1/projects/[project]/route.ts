@@ -5,13 +5,13 @@ import { getProjectSettings, updateProjectSettings } from "@/server/services/pro
 // GET /api/v1/projects/:project — the project and its settings
 export const GET = projectRoute({ access: "read" }, async ({ db, slug }) => Response.json(await getProjectSettings(db, slug)));
 
-// PATCH /api/v1/projects/:project — change settings (admin)
+// PATCH /api/v1/projects/:project — change settings (its maintainers)
 export const PATCH = projectRoute({ access: "write" }, async ({ db, principal, slug, readBody }) =>
   Response.json(await updateProjectSettings(db, principal, slug, await readBody())),
 );
 
-// DELETE /api/v1/projects/:project — delete the project and everything of it (admin); 200 with what went
-export const DELETE = projectRoute({ access: "admin" }, async ({ db, principal, slug }) =>
+// DELETE /api/v1/projects/:project — delete the project and everything of it (its maintainers); 200 with what went
+export const DELETE = projectRoute({ access: "write" }, async ({ db, principal, slug }) =>
   Response.json(await deleteProject(db, principal, slug, { viaSession: false })),
 );
 

@@ -8,7 +8,7 @@ export const GET = projectRoute({ access: "read" }, async ({ db, slug, readQuery
   return Response.json({ annotations: annotations.map(toAnnotationJson) });
 });
 
-// POST /api/v1/projects/:project/annotations — a deploy or change marker at a time or on a run (admin or the project's token)
+// POST /api/v1/projects/:project/annotations — a deploy or change marker at a time or on a run (the "mark" action: triagers, tokens with the upload or triage scope)
 export const POST = projectRoute({ access: "write" }, async ({ db, principal, slug, readBody }) =>
   Response.json(toAnnotationJson(await createMarker(db, principal, slug, await readBody())), { status: 201 }),
 );

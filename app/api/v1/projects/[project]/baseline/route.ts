@@ -4,12 +4,12 @@ import { listBaselinePins, pinBaseline, unpinBaseline } from "@/server/services/
 // GET /api/v1/projects/:project/baseline — pinned baselines (none: each run is compared with its label's recent runs on the default branch)
 export const GET = projectRoute({ access: "read" }, async ({ db, slug }) => Response.json(await listBaselinePins(db, slug)));
 
-// PUT /api/v1/projects/:project/baseline — pin runs or a label as the baseline of a label (admin)
+// PUT /api/v1/projects/:project/baseline — pin runs or a label as the baseline of a label (its maintainers)
 export const PUT = projectRoute({ access: "write" }, async ({ db, principal, slug, readBody }) =>
   Response.json(await pinBaseline(db, principal, slug, await readBody())),
 );
 
-// DELETE /api/v1/projects/:project/baseline?for_label=<label> — unpin (admin); without for_label, the pin for every label
+// DELETE /api/v1/projects/:project/baseline?for_label=<label> — unpin (its maintainers); without for_label, the pin for every label
 export const DELETE = projectRoute({ access: "write" }, async ({ db, principal, slug, searchParams }) => {
   await unpinBaseline(db, principal, slug, searchParams.get("for_label"));
   return new Response(null, { status: 204 });

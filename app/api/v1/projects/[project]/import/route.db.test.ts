@@ -12,6 +12,8 @@ import { GET as exportProject } from "../export/route";
 import { GET as listRuns, POST as uploadRun } from "../runs/route";
 import { POST as importProject } from "./route";
 
+const ADMIN = { kind: "admin" } as const;
+
 // A project's export and import through the REST API, on the embedded database and (with DATABASE_URL)
 // PostgreSQL: the export carries everything and no secret; read back into an emptied project it gives
 // the same export again; a second import creates nothing; hostile files are refused naming the line,
@@ -112,7 +114,7 @@ describe("export and import of a project", () => {
   });
 
   it("reads one snapshot: a run stored while the export runs is not in it", async () => {
-    const { write } = await prepareProjectExport(await getDb(), slug);
+    const { write } = await prepareProjectExport(await getDb(), ADMIN, slug);
     const kinds: string[] = [];
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));

@@ -3,7 +3,7 @@ import { createSeededRandom } from "@/server/domain/stats/random";
 import { uniqueSlug } from "@/server/testing/databases";
 import { runQueuedJobsNow } from "@/server/testing/jobs";
 import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
-import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
+import { createProjectThroughApi, mintProjectToken, mintScopedToken } from "@/server/testing/seed";
 import { POST as uploadRun } from "../runs/route";
 import { GET as getIncident, PATCH as patchIncident } from "./[number]/route";
 import { GET as getPrecision } from "./precision/route";
@@ -88,8 +88,12 @@ describe("a step of three endpoints", () => {
     const stillJudged = await nightly(1.3);
     expect(stillJudged.outcome).toBe("fail");
 
-    // Accepted, with a note and a link, by the project's own token.
-    const token = await mintProjectToken(slug, "ci");
+    // Accepted, with a note and a link, by the project's own token with the triage scope (a new, upload-only token may not).
+    expect(
+      (await call(patchIncident, `/api/v1/projects/${slug}/incidents/1`, { project: slug, number: "1" }, { method: "PATCH", token: await mintProjectToken(slug, "uploads"), body: JSON.stringify({ state: "accepted" }) }))
+        .status,
+    ).toBe(403);
+    const token = await mintScopedToken(slug, ["upload", "triage"], "ci");
     const accepted = await call(patchIncident, `/api/v1/projects/${slug}/incidents/1`, { project: slug, number: "1" }, {
       method: "PATCH",
       token,

@@ -8,7 +8,7 @@ export const GET = projectRoute({ access: "read" }, async ({ db, slug, readQuery
   return Response.json(incidents.map((incident) => toIncidentJson(incident, slug, baseUrl)));
 });
 
-// PATCH /api/v1/projects/:project/incidents — the same change to many incidents at once (admin or the project's token)
+// PATCH /api/v1/projects/:project/incidents — the same change to many incidents at once (the "triage" action: docs/access.md)
 export const PATCH = projectRoute({ access: "write" }, async ({ db, principal, slug, readBody, baseUrl }) => {
   const { numbers, by, ...change } = bulkUpdateIncidentsSchema.parse(await readBody());
   const { incidents } = await updateIncidents(db, principal, slug, numbers, change, { viaSession: false, name: by }, { baseUrl });

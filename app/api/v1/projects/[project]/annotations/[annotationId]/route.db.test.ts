@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
 import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
-import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
+import { createProjectThroughApi, mintScopedToken } from "@/server/testing/seed";
 import { GET as listAnnotations, POST as annotate } from "../../runs/[id]/annotations/route";
 import { DELETE as deleteAnnotation } from "./route";
 
@@ -27,7 +27,8 @@ describe("DELETE an annotation", () => {
 
   beforeAll(async () => {
     runId = await seedProject(slug);
-    projectToken = await mintProjectToken(slug);
+    // Reads only: deleting an annotation is the "mark" action (triagers, tokens with the upload or triage scope).
+    projectToken = await mintScopedToken(slug, ["read"]);
   });
 
   const annotateRun = async (text: string) => {
@@ -54,7 +55,7 @@ describe("DELETE an annotation", () => {
       { method: "DELETE", token },
     );
 
-  it("is admin only", async () => {
+  it("needs the mark action: refused without a token and to a token that only reads", async () => {
     const { id } = await annotateRun("keep me");
     expect((await remove(id, null)).status).toBe(401);
     expect((await remove(id, projectToken)).status).toBe(403);

@@ -1,7 +1,7 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { deleteAnnotation } from "@/server/services/trends";
 
-// DELETE /api/v1/projects/:project/annotations/:annotationId — delete an annotation (admin)
+// DELETE /api/v1/projects/:project/annotations/:annotationId — delete an annotation (the "mark" action)
 export const DELETE = projectRoute<{ project: string; annotationId: string }, "write">({ access: "write" }, async ({ db, principal, slug, params }) => {
   await deleteAnnotation(db, principal, slug, params.annotationId);
   return new Response(null, { status: 204 });

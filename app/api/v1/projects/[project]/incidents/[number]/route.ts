@@ -8,7 +8,7 @@ export const GET = projectRoute<{ project: string; number: string }, "read">({ a
   return Response.json(toIncidentJson(incident, slug, baseUrl));
 });
 
-// PATCH /api/v1/projects/:project/incidents/:number — its state, note or links (admin or the project's token)
+// PATCH /api/v1/projects/:project/incidents/:number — its state, note or links (the "triage" action: docs/access.md)
 export const PATCH = projectRoute<{ project: string; number: string }, "write">({ access: "write" }, async ({ db, principal, slug, params, readBody, baseUrl }) => {
   const { number } = incidentPathSchema.parse(params);
   const { by, ...change } = updateIncidentSchema.parse(await readBody());

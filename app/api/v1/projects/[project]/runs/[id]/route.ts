@@ -11,7 +11,7 @@ export const GET = projectRoute<{ project: string; id: string }, "read">({ acces
   return Response.json(run);
 });
 
-// DELETE /api/v1/projects/:project/runs/:id — delete a run and what rests on it (admin or the project's token); 200 with what went
+// DELETE /api/v1/projects/:project/runs/:id — delete a run and what rests on it (its maintainers); 200 with what went
 export const DELETE = projectRoute<{ project: string; id: string }, "write">({ access: "write" }, async ({ db, principal, slug, params, baseUrl }) =>
   Response.json(await deleteRun(db, principal, slug, params.id, { viaSession: false, baseUrl })),
 );

@@ -1,7 +1,7 @@
 import { otherMethods, projectRoute } from "@/server/http/route";
 import { revokeProjectToken } from "@/server/services/projects";
 
-// DELETE /api/v1/projects/:project/tokens/:id — revoke a token (admin)
+// DELETE /api/v1/projects/:project/tokens/:id — revoke a token (its maintainers)
 export const DELETE = projectRoute<{ project: string; id: string }, "write">({ access: "write" }, async ({ db, principal, slug, params }) => {
   await revokeProjectToken(db, principal, slug, params.id);
   return new Response(null, { status: 204 });

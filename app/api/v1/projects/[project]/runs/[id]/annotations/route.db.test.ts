@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
 import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
-import { createProjectThroughApi, mintProjectToken } from "@/server/testing/seed";
+import { createProjectThroughApi, mintProjectToken, mintScopedToken } from "@/server/testing/seed";
 import { GET as listAnnotations, POST as annotate } from "./route";
 
 setUpRouteTestDatabase();
@@ -72,9 +72,10 @@ describe("run annotations", () => {
     expect(annotations[0]).toEqual(created);
   });
 
-  it("needs the admin token to annotate", async () => {
+  it("needs the mark action to annotate: refused without a token and to a token that only reads; a new (upload) token may", async () => {
     expect((await post(runId, { text: "x" }, null)).status).toBe(401);
-    expect((await post(runId, { text: "x" }, projectToken)).status).toBe(403);
+    expect((await post(runId, { text: "x" }, await mintScopedToken(slug, ["read"]))).status).toBe(403);
+    expect((await post(runId, { text: "marked by CI" }, projectToken)).status).toBe(201);
   });
 
   it("validates the text: 1 to 500 characters after trimming", async () => {

@@ -10,7 +10,7 @@ export const GET = projectRoute<Params, "read">({ access: "read" }, async ({ db,
   return Response.json({ annotations: annotations.map(toAnnotationJson) });
 });
 
-// POST /api/v1/projects/:project/runs/:id/annotations — annotate a run (admin)
+// POST /api/v1/projects/:project/runs/:id/annotations — annotate a run (the "mark" action)
 export const POST = projectRoute<Params, "write">({ access: "write" }, async ({ db, principal, slug, params, readBody }) =>
   Response.json(toAnnotationJson(await createAnnotation(db, principal, slug, params.id, await readBody())), { status: 201 }),
 );
