@@ -3,15 +3,15 @@ import { createTokenInputSchema, revokeTokenInputSchema } from "../../schemas/to
 import { createProjectToken, listProjectTokens, revokeProjectToken } from "../../services/projects";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
-/** A project's upload tokens (admin only), as /api/v1/projects/:project/tokens. */
+/** A project's tokens (admin only), as /api/v1/projects/:project/tokens. */
 export const tokenRouter = createTRPCRouter({
   /** The tokens, newest first, never their secrets. */
   list: adminProcedure.input(projectInputSchema).query(({ ctx, input }) => listProjectTokens(ctx.db, ctx.principal, input.project)),
 
-  /** A new token; its secret is in this answer only. */
+  /** A new token with its name, scopes and expiry; its secret is in this answer only. */
   create: adminProcedure
     .input(createTokenInputSchema)
-    .mutation(({ ctx, input: { project, ...token } }) => createProjectToken(ctx.db, ctx.principal, project, token)),
+    .mutation(({ ctx, input: { project, ...token } }) => createProjectToken(ctx.db, ctx.principal, project, token, { viaSession: !ctx.authorization })),
 
   revoke: adminProcedure
     .input(revokeTokenInputSchema)

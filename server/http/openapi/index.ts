@@ -105,14 +105,14 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
       version: "1",
       description:
         "Upload load-test results from CI and read them back. Authentication: `Authorization: Bearer <token>` " +
-        "with a project token (upload), the admin token (BENCHTRACK_ADMIN_TOKEN: everything) or, when " +
+        "with a project token (its scopes: upload by default, read, triage), the admin token (BENCHTRACK_ADMIN_TOKEN: everything) or, when " +
         "BENCHTRACK_READ_TOKEN is set, the read token for GET calls. Errors are always the ErrorEnvelope.",
     },
     ...(baseUrl !== undefined && { servers: [{ url: baseUrl }] }),
     tags: [
       { name: "projects", description: "Services under test." },
       { name: "runs", description: "One upload = one run; immutable." },
-      { name: "tokens", description: "Project upload tokens (admin)." },
+      { name: "tokens", description: "Project tokens (admin): upload only unless given read or triage, each with a name, an expiry and a last use." },
       { name: "meta", description: "Machine-readable descriptions of the API." },
       { name: "operations", description: "Probes and metrics for running the server (outside /api/v1)." },
     ],

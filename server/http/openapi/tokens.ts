@@ -2,7 +2,7 @@ import { createdTokenSchema, createTokenSchema, tokenListSchema } from "../../sc
 import type { ApiResource } from "./building-blocks";
 import { answer, operation, pathParameter, projectParameter, request, success } from "./building-blocks";
 
-/** Project upload tokens (admin). */
+/** Project tokens (admin): scoped, named, expiring. */
 export const tokensResource: ApiResource = {
   schemas: {
     CreateToken: request(createTokenSchema),
@@ -15,15 +15,18 @@ export const tokensResource: ApiResource = {
       post: operation({
         operationId: "createToken",
         tag: "tokens",
-        summary: "Create an upload token (admin); the secret is in this answer only",
+        summary: "Create a token (admin); the secret is in this answer only",
+        description:
+          'A token uploads only unless given more scopes ("read", "triage"); it acts on its own project only. A name taken by a live token of the project is 409; an unknown scope, an expiry in the past or beyond 3650 days is 400.',
         security: "token",
-        body: { schema: "CreateToken", required: false },
+        body: "CreateToken",
         responses: { "201": success("Created.", "CreatedToken") },
+        errors: ["Unauthorized", "Forbidden", "NotFound", "Conflict"],
       }),
       get: operation({
         operationId: "listTokens",
         tag: "tokens",
-        summary: "List tokens, never their secrets (admin)",
+        summary: "List tokens with their scopes, expiry, last use and who made them, never their secrets (admin)",
         security: "token",
         responses: { "200": success("The tokens.", "TokenList") },
       }),
