@@ -13,7 +13,7 @@ import type { ExpiryChoice, TokenRow } from "./tokens-view";
 import { EXPIRY_CHOICES, describeCreation, describeExpiry, describeLastUse, expiryInput, scopeChoices, tokenSnippet } from "./tokens-view";
 
 const SCOPE_CHOICES = scopeChoices();
-const FIELD = "rounded border border-border bg-surface px-2 py-1 text-sm";
+const FIELD = "h-8 rounded border border-border bg-surface px-2 text-sm";
 
 /** Tomorrow's date (UTC), the earliest a custom expiry may be: "2026-12-01". */
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
