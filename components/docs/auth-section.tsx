@@ -17,9 +17,12 @@ export function AuthSection({ tokensUrl }: { tokensUrl: string }) {
           an upload with it creates a missing project.
         </li>
         <li>
-          <strong>Project tokens</strong>: upload runs to one project only. Create one on the server with{" "}
-          <Code>npm run token -- create --project listings</Code> (stop <Code>npm start</Code> first when using the
-          embedded database), or over the API with the admin token. Revoke with <Code>DELETE …/tokens/&lt;id&gt;</Code>.
+          <strong>Project tokens</strong>: act on one project only, and upload only unless also given the{" "}
+          <Code>read</Code> or <Code>triage</Code> scope; each has a name, may expire (an expired one is refused saying so)
+          and shows when it was last used. Create one in Settings → Tokens, on the server with{" "}
+          <Code>npm run token -- create --project listings --name ci --scopes upload --expires-in-days 90</Code> (stop{" "}
+          <Code>npm start</Code> first when using the embedded database), or over the API with the admin token. Revoke with{" "}
+          <Code>DELETE …/tokens/&lt;id&gt;</Code>.
         </li>
         <li>
           <strong>Read token</strong>: reading is open unless <Code>BENCHTRACK_READ_TOKEN</Code> is set; then GET calls
@@ -30,9 +33,9 @@ export function AuthSection({ tokensUrl }: { tokensUrl: string }) {
         title="Create a project token (admin)"
         language="sh"
         code={`curl -X POST -H "Authorization: Bearer $BENCHTRACK_ADMIN_TOKEN" \\
-  -H "Content-Type: application/json" -d '{"name": "github-actions"}' \\
+  -H "Content-Type: application/json" -d '{"name": "github-actions", "scopes": ["upload"], "expiresInDays": 365}' \\
   "${tokensUrl}"
-# → 201 {"id": "…", "name": "github-actions", "prefix": "bt_…", "token": "bt_…", "createdAt": "…"}`}
+# → 201 {"id": "…", "name": "github-actions", "prefix": "bt_…", "scopes": ["upload"], "expiresAt": "…", "token": "bt_…", …}`}
       />
     </DocSection>
   );

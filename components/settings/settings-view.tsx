@@ -72,7 +72,7 @@ export function SettingsView({ project }: { project: string }) {
       <Card title="Project and regression settings">
         <ProjectForm project={project} initial={settings} />
       </Card>
-      <Card title="Upload tokens">
+      <Card title="Tokens" id="tokens">
         <TokensPanel project={project} />
       </Card>
       <Card title="Share links" id="share-links">

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { randomUUID } from "node:crypto";
 import { POST as createToken } from "@/app/api/v1/projects/[project]/tokens/route";
 import { POST as createProject } from "@/app/api/v1/projects/route";
 import type { RunMetadata } from "../domain/parsers";
@@ -65,11 +66,14 @@ export async function createProjectThroughApi(slug: string): Promise<void> {
   expect(created.status).toBe(201);
 }
 
-/** POST /api/v1/projects/:slug/tokens with the admin token: a new upload token's secret. */
-export async function mintProjectToken(slug: string, name?: string): Promise<string> {
+/**
+ * POST /api/v1/projects/:slug/tokens with the admin token: a new token's secret, upload-only unless
+ * `scopes` say more. Without a name, one no other live token of the project has.
+ */
+export async function mintProjectToken(slug: string, name?: string, scopes?: string[]): Promise<string> {
   const created = await call(createToken, `/api/v1/projects/${slug}/tokens`, { project: slug }, {
     method: "POST",
-    body: JSON.stringify(name === undefined ? {} : { name }),
+    body: JSON.stringify({ name: name ?? `ci-${randomUUID().slice(0, 8)}`, ...(scopes && { scopes }) }),
   });
   expect(created.status).toBe(201);
   return ((await created.json()) as { token: string }).token;

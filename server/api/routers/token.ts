@@ -8,10 +8,10 @@ export const tokenRouter = createTRPCRouter({
   /** The tokens, newest first, never their secrets. */
   list: writeProcedure.input(projectInputSchema).query(({ ctx, input }) => listProjectTokens(ctx.db, ctx.principal, input.project)),
 
-  /** A new token; its secret is in this answer only. */
+  /** A new token with its name, scopes and expiry; its secret is in this answer only. */
   create: writeProcedure
     .input(createTokenInputSchema)
-    .mutation(({ ctx, input: { project, ...token } }) => createProjectToken(ctx.db, ctx.principal, project, token)),
+    .mutation(({ ctx, input: { project, ...token } }) => createProjectToken(ctx.db, ctx.principal, project, token, { viaSession: !ctx.authorization })),
 
   revoke: writeProcedure
     .input(revokeTokenInputSchema)

@@ -30,7 +30,7 @@ export const ERROR_RESPONSES = {
     code: "bad_request",
     description: "Malformed input; the details point at the JSON path, CSV line or parameter at fault.",
   },
-  Unauthorized: { code: "unauthorized", description: "No token, or an unknown or revoked one." },
+  Unauthorized: { code: "unauthorized", description: "No token, or an unknown, revoked or expired one (an expired token is told so)." },
   Forbidden: {
     code: "forbidden",
     description:
@@ -39,7 +39,8 @@ export const ERROR_RESPONSES = {
   NotFound: { code: "not_found", description: "No such project, run, file or token." },
   Conflict: {
     code: "conflict",
-    description: "Conflict: the Idempotency-Key was used with a different body or other metadata (label, branch…), or the project exists.",
+    description:
+      "Conflict: the Idempotency-Key was used with a different body or other metadata (label, branch…), the project exists, or a live token of the project has that name.",
   },
   PayloadTooLarge: {
     code: "payload_too_large",

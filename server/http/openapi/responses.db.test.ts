@@ -139,7 +139,7 @@ describe("every answer the OpenAPI document describes", () => {
     await exercise(listPins, `${api}/baseline`, project);
     await exercise(unpin, `${api}/baseline`, project, { method: "DELETE", query: { for_label: "nightly" } });
 
-    const token = (await (await exercise(createToken, `${api}/tokens`, project, { method: "POST", body: "{}" })).json()) as { id: string };
+    const token = (await (await exercise(createToken, `${api}/tokens`, project, { method: "POST", body: JSON.stringify({ name: "ci", scopes: ["upload", "read"], expiresInDays: 30 }) })).json()) as { id: string };
     await exercise(listTokens, `${api}/tokens`, project);
     await exercise(revokeToken, `${api}/tokens/${token.id}`, { ...project, id: token.id }, { method: "DELETE" });
 

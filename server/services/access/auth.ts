@@ -177,7 +177,8 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * The principal a bearer token stands for (null: no token); an unknown or revoked token is refused. A
+ * The principal a bearer token stands for (null: no token); an unknown, revoked or expired token is
+ * refused, an expired one saying so (its secret matched a row: tokens.ts). A
  * project token is looked up and its last use set in one statement, which also checks the
  * failed-authentication limit of `limitedAddress` (null: not limited) first: over it, 429 and nothing
  * looked at.
@@ -193,7 +194,13 @@ export async function authenticateToken(db: PrismaClient, token: string | null, 
   const found = await findAndTouchActiveToken(db, token, failures);
   if (found.blocked && failures) throw failures.refusal();
   if (found.token) return { kind: "project-token", tokenId: found.token.id, projectId: found.token.projectId, name: found.token.name, scopes: found.token.scopes };
-  throw new ServiceError("unauthorized", `The token is not valid (unknown, revoked or expired).${noAdminTokenNote()}`);
+  if (found.expiredAt) {
+    throw new ServiceError(
+      "unauthorized",
+      `This project token expired on ${found.expiredAt.toISOString()}: ask a maintainer of the project for a new one (Settings → Tokens, or npm run token).`,
+    );
+  }
+  throw new ServiceError("unauthorized", `The token is not valid (unknown or revoked).${noAdminTokenNote()}`);
 }
 
 /** Any write: a bearer token first (which one may do what, each service decides). */

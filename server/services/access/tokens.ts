@@ -32,15 +32,19 @@ export interface ActiveToken {
  * A bearer token's lookup as admission makes it, in one statement: unless the caller's address is over
  * its failed-authentication limit (`failures`, null: not limited), the live token with this secret,
  * its last use set to now (an expired token is not live). `blocked`: the address is over the limit (nothing was looked up or touched);
- * `token`: the token, null when no live token has this secret.
+ * `token`: the token, null when no live token has this secret; `expiredAt`: when the token with this very
+ * secret expired, if it is not revoked but past its expiry (so the refusal can say so). Only the holder of
+ * the secret learns this: a guessed secret matches no row, and a revoked token's refusal stays the unknown one's.
  */
 export async function findAndTouchActiveToken(
   db: PrismaClient,
   token: string,
   failures: ReturnType<typeof authFailureLimit>,
-): Promise<{ blocked: boolean; token: ActiveToken | null }> {
+): Promise<{ blocked: boolean; token: ActiveToken | null; expiredAt: Date | null }> {
   const hash = token.startsWith(TOKEN_PREFIX) ? hashToken(token) : null;
-  const [row] = await db.$queryRaw<{ blocked: boolean; id: string | null; projectId: string | null; name: string | null; scopes: string[] | null }[]>`
+  const [row] = await db.$queryRaw<
+    { blocked: boolean; id: string | null; projectId: string | null; name: string | null; scopes: string[] | null; expiredAt: Date | null }[]
+  >`
     WITH blocked AS (
       SELECT EXISTS (
         SELECT 1 FROM rate_limits
@@ -52,9 +56,15 @@ export async function findAndTouchActiveToken(
       WHERE token_hash = ${hash}::text AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
         AND NOT (SELECT blocked FROM blocked)
       RETURNING id, project_id, name, scopes
+    ),
+    expired AS (
+      SELECT expires_at FROM api_tokens
+      WHERE token_hash = ${hash}::text AND revoked_at IS NULL AND expires_at <= now()
+        AND NOT (SELECT blocked FROM blocked)
     )
-    SELECT blocked.blocked, touched.id, touched.project_id AS "projectId", touched.name, touched.scopes
-    FROM blocked LEFT JOIN touched ON true`;
+    SELECT blocked.blocked, touched.id, touched.project_id AS "projectId", touched.name, touched.scopes, expired.expires_at AS "expiredAt"
+    FROM blocked LEFT JOIN touched ON true LEFT JOIN expired ON true`;
   const found = row?.id && row.projectId ? { id: row.id, projectId: row.projectId, name: row.name ?? "", scopes: row.scopes ?? [] } : null;
-  return { blocked: row?.blocked ?? false, token: found };
+  const expiredAt = found === null && row?.expiredAt ? new Date(row.expiredAt) : null;
+  return { blocked: row?.blocked ?? false, token: found, expiredAt };
 }

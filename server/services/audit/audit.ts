@@ -17,13 +17,18 @@ export const RETENTION_ACTOR = "retention job";
 
 /**
  * The principal in words: "admin token", "admin session" (the dashboard signed in with it), or a project
- * token by name and id (`project token "ci" (clx…)`); never a token's secret.
+ * token by name and id (`project token "ci" (clx…)`), or a signed-in person (`Ada Lovelace <ada@example.com>`);
+ * never a token's secret.
  */
 export async function describeActor(db: Db, principal: Principal, { viaSession }: { viaSession: boolean }): Promise<string> {
   if (principal.kind === "admin") return viaSession ? "admin session" : "admin token";
   if (principal.kind === "project-token") {
     const token = await db.apiToken.findUnique({ where: { id: principal.tokenId }, select: { name: true } });
     return `project token ${JSON.stringify(token?.name ?? "?")} (${principal.tokenId})`;
+  }
+  if (principal.kind === "user") {
+    const { name, email, id } = principal.user;
+    return name && email ? `${name} <${email}>` : (email ?? name ?? `user ${id}`);
   }
   return principal.kind;
 }

@@ -53,7 +53,18 @@ describe("a project's settings over REST", () => {
     expect((await list(null)).status).toBe(401);
     expect((await list(created.token)).status).toBe(403);
     const { tokens } = await (await list()).json();
-    expect(tokens[0]).toEqual({ id: created.id, name: "gha", prefix: created.prefix, createdAt: created.createdAt, lastUsedAt: expect.any(String), revokedAt: null });
+    expect(tokens[0]).toEqual({
+      id: created.id,
+      name: "gha",
+      prefix: created.prefix,
+      scopes: ["upload"],
+      createdAt: created.createdAt,
+      createdBy: "admin token",
+      expiresAt: null,
+      lastUsedAt: expect.any(String),
+      revokedAt: null,
+      status: "active",
+    });
     expect(JSON.stringify(tokens)).not.toContain(created.token);
   });
 
