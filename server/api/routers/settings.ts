@@ -16,7 +16,7 @@ export const settingsRouter = createTRPCRouter({
   /** Changes the project's settings (admin), as PATCH /api/v1/projects/:project. */
   update: adminProcedure
     .input(updateProjectInputSchema)
-    .mutation(({ ctx, input: { project, ...changes } }) => updateProjectSettings(ctx.db, ctx.principal, project, changes)),
+    .mutation(({ ctx, input: { project, ...changes } }) => updateProjectSettings(ctx.db, ctx.principal, project, changes, { viaSession: !ctx.authorization })),
 
   /** The project's background jobs (admin: a failure's message may name a target). */
   activity: adminProcedure.input(projectInputSchema).query(({ ctx, input }) => getJobActivity(ctx.db, input.project)),
