@@ -31,7 +31,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <SessionProvider role={role} isPrivate={isPrivate}>
           <ShareProvider share={share}>
             <TRPCReactProvider>
-              <SiteHeader signedIn={role !== null} shared={share !== null} />
+              <SiteHeader signedIn={role !== null} shared={share !== null} admin={role === "admin"} />
               <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
             </TRPCReactProvider>
           </ShareProvider>

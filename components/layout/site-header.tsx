@@ -10,9 +10,10 @@ const NAVIGATION = [
 /**
  * The site's header; `signedIn`: the browser holds a session (a private server), so it offers to sign out.
  * `shared`: the page was opened through a share link, which opens neither the project list nor the API
- * docs: the name stays, as text, and the navigation goes.
+ * docs: the name stays, as text, and the navigation goes. `admin`: the browser is signed in as the server's
+ * admin, so the navigation leads to the server's people (/admin/people) too.
  */
-export function SiteHeader({ signedIn = false, shared = false }: { signedIn?: boolean; shared?: boolean }) {
+export function SiteHeader({ signedIn = false, shared = false, admin = false }: { signedIn?: boolean; shared?: boolean; admin?: boolean }) {
   return (
     <header className="border-b border-border bg-surface">
       <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
@@ -29,6 +30,11 @@ export function SiteHeader({ signedIn = false, shared = false }: { signedIn?: bo
                 {item.label}
               </ScopedLink>
             ))}
+            {admin && (
+              <ScopedLink href={pagePaths.people()} className="text-text-muted hover:text-text">
+                People
+              </ScopedLink>
+            )}
           </nav>
         )}
         {signedIn && (
