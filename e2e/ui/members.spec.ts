@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../../playwright.config";
 import { WRITES_SCREENSHOTS, lookAt, uniqueSlug, uploadRun } from "../helpers";
 
@@ -17,12 +17,12 @@ function nightly(p95: number) {
   });
 }
 
-/** With E2E_SCREENSHOTS=1: the page in light and dark. */
-async function lookBothWays(page: Page, name: string) {
+/** With E2E_SCREENSHOTS=1: the page (or one part of it) in light and dark. */
+async function lookBothWays(page: Page, name: string, part?: Locator) {
   if (!WRITES_SCREENSHOTS) return;
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    await lookAt(page, `${name}-${colorScheme}`);
+    await lookAt(part ?? page, `${name}-${colorScheme}`);
   }
   await page.emulateMedia({ colorScheme: "light" });
 }
@@ -78,7 +78,7 @@ test("an admin grants roles in Settings, makes the project private, and reads it
   await expect(audit).toContainText("Visibility changed");
   await expect(audit).toContainText("server default → private");
   await expect(audit).toContainText("by admin session");
-  await lookBothWays(panel, "members-settings");
+  await lookBothWays(page, "members-settings", page.locator("#members"));
 
   // Remove the group's grant; back to the server's default visibility.
   await rows.filter({ hasText: "perf-leads" }).getByRole("button", { name: "Remove perf-leads" }).click();
