@@ -134,7 +134,7 @@ export function projectBySlugSql(slug: string): Prisma.Sql {
       min_effect_pct AS "minEffectPct", alpha, gate_metric AS "gateMetric", fail_on AS "failOn", webhook_url AS "webhookUrl",
       webhook_format::text AS "webhookFormat", webhook_secret AS "webhookSecret", webhook_digest::text AS "webhookDigest",
       raw_retention_days AS "rawRetentionDays",
-      retention_days AS "retentionDays", retention_keep_runs AS "retentionKeepRuns", history_version AS "historyVersion", created_at AS "createdAt", updated_at AS "updatedAt"
+      retention_days AS "retentionDays", retention_keep_runs AS "retentionKeepRuns", history_version AS "historyVersion", visibility::text AS visibility, created_at AS "createdAt", updated_at AS "updatedAt"
     FROM projects WHERE slug = ${slug}`;
 }
 
