@@ -29,6 +29,9 @@ async function lookBothWays(page: Page, name: string, part?: Locator) {
 
 test("an admin grants roles in Settings, makes the project private, and reads it all in the audit log", async ({ page, request }) => {
   const slug = uniqueSlug("members-ui");
+  // An address and a group of this test alone: other specs may sign people in on the same server.
+  const email = `ada.${slug}@example.com`;
+  const group = `perf-leads-${slug}`;
   await uploadRun(request, slug, nightly(20), { branch: "main" });
 
   await page.goto(`/projects/${slug}/settings`);
@@ -43,16 +46,16 @@ test("an admin grants roles in Settings, makes the project private, and reads it
   await expect(panel).toContainText("No grants yet");
 
   // Grant by email (as typed: stored lower-cased), then by group.
-  await panel.getByTestId("grant-subject").fill("Ada@Example.com");
+  await panel.getByTestId("grant-subject").fill(email.toUpperCase());
   await panel.getByTestId("grant-role").selectOption("triager");
   await panel.getByTestId("grant-submit").click();
   const rows = panel.getByTestId("member-row");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText("ada@example.com");
+  await expect(rows.first()).toContainText(email);
   await expect(rows.first()).toContainText("matches nobody who has signed in yet");
   await expect(panel.getByTestId("grant-subject")).toHaveValue("");
   await panel.getByTestId("grant-kind").selectOption("group");
-  await panel.getByTestId("grant-subject").fill("perf-leads");
+  await panel.getByTestId("grant-subject").fill(group);
   await panel.getByTestId("grant-role").selectOption("maintainer");
   await panel.getByTestId("grant-submit").click();
   await expect(rows).toHaveCount(2);
@@ -63,8 +66,8 @@ test("an admin grants roles in Settings, makes the project private, and reads it
   expect(((await bad.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toBe("subject");
 
   // Change Ada's role, then make the project private.
-  await rows.filter({ hasText: "ada@example.com" }).getByTestId("member-role").selectOption("maintainer");
-  await expect(rows.filter({ hasText: "ada@example.com" }).getByTestId("member-role")).toHaveValue("maintainer");
+  await rows.filter({ hasText: email }).getByTestId("member-role").selectOption("maintainer");
+  await expect(rows.filter({ hasText: email }).getByTestId("member-role")).toHaveValue("maintainer");
   await panel.getByTestId("visibility-select").selectOption("private");
   await expect(panel.getByTestId("visibility-meaning")).toContainText("Only its members, the read token, its tokens with the read scope and share links can read it.");
   const project = (await (await request.get(`/api/v1/projects/${slug}`, { headers: admin })).json()) as { visibility: string | null; effectiveVisibility: string };
@@ -73,15 +76,15 @@ test("an admin grants roles in Settings, makes the project private, and reads it
   // The audit log names each change, by the admin's session.
   const audit = page.getByTestId("audit-list");
   await expect(audit).toContainText("Role granted");
-  await expect(audit).toContainText("email ada@example.com: none → triager");
-  await expect(audit).toContainText("email ada@example.com: triager → maintainer");
+  await expect(audit).toContainText(`email ${email}: none → triager`);
+  await expect(audit).toContainText(`email ${email}: triager → maintainer`);
   await expect(audit).toContainText("Visibility changed");
   await expect(audit).toContainText("server default → private");
   await expect(audit).toContainText("by admin session");
   await lookBothWays(page, "members-settings", page.locator("#members"));
 
   // Remove the group's grant; back to the server's default visibility.
-  await rows.filter({ hasText: "perf-leads" }).getByRole("button", { name: "Remove perf-leads" }).click();
+  await rows.filter({ hasText: group }).getByRole("button", { name: `Remove ${group}` }).click();
   await expect(rows).toHaveCount(1);
   await panel.getByTestId("visibility-select").selectOption("default");
   await expect(panel.getByTestId("visibility-meaning")).toContainText("(the server's default)");

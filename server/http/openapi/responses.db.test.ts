@@ -169,7 +169,7 @@ describe("every answer the OpenAPI document describes", () => {
     await exercise(listMembers, `${api}/members`, project);
     await exercise(updateMember, `${api}/members/${member.id}`, { ...project, id: member.id }, { method: "PATCH", body: JSON.stringify({ role: "maintainer" }) });
     await exercise(removeMember, `${api}/members/${member.id}`, { ...project, id: member.id }, { method: "DELETE" });
-    const user = await (await getDb()).user.create({ data: { issuer: "https://idp.test", subject: uniqueSlug("documented"), email: "ada@example.com", name: "Ada" }, select: { id: true } });
+    const user = await (await getDb()).user.create({ data: { issuer: "https://idp.test", subject: uniqueSlug("documented"), email: `${uniqueSlug("ada")}@example.com`, name: "Ada" }, select: { id: true } });
     await exercise(listUsers, "/api/v1/users", {});
     await exercise(patchUser, `/api/v1/users/${user.id}`, { id: user.id }, { method: "PATCH", body: JSON.stringify({ serverAdmin: true }) });
   });
