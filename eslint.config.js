@@ -14,7 +14,7 @@ const DEEP_IMPORTS = [
  * use only those before it, and only through their public face (`<module>/index.ts`); code outside
  * server/services uses a module through its face too. Tests may reach inside.
  */
-const SERVICE_MODULES = ["platform", "access", "audit", "runs", "projects", "compare", "sharing", "gate", "trends", "changes", "notifications", "incidents", "ingest", "deletion", "transfer"];
+const SERVICE_MODULES = ["platform", "access", "audit", "members", "runs", "projects", "compare", "sharing", "gate", "trends", "changes", "notifications", "incidents", "ingest", "deletion", "transfer"];
 
 /** `@typescript-eslint/no-restricted-imports` holds the module lines, so the layer rules (`no-restricted-imports`) still apply beside them. */
 const moduleBoundaries = SERVICE_MODULES.map((name, rank) => ({

@@ -31,7 +31,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <SessionProvider role={role} user={user} isPrivate={isPrivate}>
           <ShareProvider share={share}>
             <TRPCReactProvider>
-              <SiteHeader signedIn={role !== null} user={user} shared={share !== null} />
+              <SiteHeader
+                signedIn={role !== null}
+                user={user}
+                shared={share !== null}
+                admin={role === "admin" || user?.serverAdmin === true}
+              />
               <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
             </TRPCReactProvider>
           </ShareProvider>

@@ -11,11 +11,23 @@ const ACTIONS: Record<string, string> = {
   "run.delete": "Run deleted",
   "project.delete": "Project deleted",
   "retention.delete": "Retention sweep",
+  "member.grant": "Role granted",
+  "member.update": "Role changed",
+  "member.remove": "Role removed",
+  "project.visibility": "Visibility changed",
 };
+
+/** A value of a from → to change in words (null: none, or for visibility the server's default). */
+const changeWord = (value: unknown, none: string) => (typeof value === "string" ? value : none);
 
 /** The detail in words: what went ("1 run, 12 results…"). */
 function describeDetail(entry: AuditEntry): string {
   const detail = entry.detail;
+  const role = detail.role as { from?: unknown; to?: unknown } | undefined;
+  if (entry.action.startsWith("member.") && typeof role === "object" && role !== null) {
+    return `${String(detail.kind)} ${String(detail.subject)}: ${changeWord(role.from, "none")} → ${changeWord(role.to, "none")}`;
+  }
+  if (entry.action === "project.visibility") return `${changeWord(detail.from, "server default")} → ${changeWord(detail.to, "server default")}`;
   const parts: string[] = [];
   const count = (key: string, word: string) => {
     const value = detail[key];

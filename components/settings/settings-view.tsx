@@ -7,6 +7,7 @@ import { Card } from "@/components/ui/card";
 import { SESSION_FORM_ACTION, pagePaths } from "@/server/domain/urls";
 import { AuditPanel } from "./audit-panel";
 import { JobsPanel } from "./jobs-panel";
+import { MembersPanel } from "./members-panel";
 import { ProjectForm } from "./project-form";
 import { RetentionPanel } from "./retention-panel";
 import { ShareLinksPanel } from "./share-links-panel";
@@ -30,37 +31,44 @@ export function SettingsView({ project }: { project: string }) {
   if (!access.can("manage")) {
     if (!access.isKnown) return null;
     return (
-      <Card title="A maintainer of this project, or the admin token, changes its settings">
-        <form method="post" action={SESSION_FORM_ACTION} className="flex flex-wrap items-end gap-2">
-          <input type="hidden" name="next" value={pagePaths.settings(project)} />
-          <label className="flex flex-col gap-1 text-sm">
-            Admin token (BENCHTRACK_ADMIN_TOKEN)
-            <input
-              type="password"
-              name="token"
-              required
-              autoComplete="current-password"
-              className="border-border bg-surface w-72 rounded border px-2 py-1"
-              data-testid="admin-token-input"
-            />
-          </label>
-          <button type="submit" className="bg-accent text-accent-text rounded-md px-3 py-1.5 text-sm font-medium">
-            Unlock settings
-          </button>
-        </form>
-        <p className="text-text-muted mt-2 text-xs">
-          Signs this browser in as admin for 7 days (an httpOnly cookie; sign out from the header). Current SLA targets:{" "}
-          {targets.length === 0
-            ? "none"
-            : targets
-                .map(
-                  (target) =>
-                    `${target.metric} ${target.op} ${target.threshold}${target.unit ? ` ${target.unit}` : ""}`,
-                )
-                .join(", ")}
-          .
-        </p>
-      </Card>
+      <div className="space-y-5">
+        <Card title="A maintainer of this project, or the admin token, changes its settings">
+          <form method="post" action={SESSION_FORM_ACTION} className="flex flex-wrap items-end gap-2">
+            <input type="hidden" name="next" value={pagePaths.settings(project)} />
+            <label className="flex flex-col gap-1 text-sm">
+              Admin token (BENCHTRACK_ADMIN_TOKEN)
+              <input
+                type="password"
+                name="token"
+                required
+                autoComplete="current-password"
+                className="border-border bg-surface w-72 rounded border px-2 py-1"
+                data-testid="admin-token-input"
+              />
+            </label>
+            <button type="submit" className="bg-accent text-accent-text rounded-md px-3 py-1.5 text-sm font-medium">
+              Unlock settings
+            </button>
+          </form>
+          <p className="text-text-muted mt-2 text-xs">
+            Signs this browser in as admin for 7 days (an httpOnly cookie; sign out from the header). Current SLA
+            targets:{" "}
+            {targets.length === 0
+              ? "none"
+              : targets
+                  .map(
+                    (target) =>
+                      `${target.metric} ${target.op} ${target.threshold}${target.unit ? ` ${target.unit}` : ""}`,
+                  )
+                  .join(", ")}
+            .
+          </p>
+        </Card>
+        {/* Members and roles: managed here by a maintainer; anyone else reads what the visibility means. */}
+        <Card title="Members and roles" id="members">
+          <MembersPanel project={project} />
+        </Card>
+      </div>
     );
   }
 
@@ -71,6 +79,9 @@ export function SettingsView({ project }: { project: string }) {
       </Card>
       <Card title="Project and regression settings">
         <ProjectForm project={project} initial={settings} />
+      </Card>
+      <Card title="Members and roles" id="members">
+        <MembersPanel project={project} />
       </Card>
       <Card title="Tokens" id="tokens">
         <TokensPanel project={project} />

@@ -6,6 +6,7 @@ import { capacityRouter } from "./routers/capacity";
 import { compareRouter } from "./routers/compare";
 import { endpointRouter } from "./routers/endpoint";
 import { historyRouter } from "./routers/history";
+import { memberRouter } from "./routers/member";
 import { incidentRouter } from "./routers/incident";
 import { projectRouter } from "./routers/project";
 import { changeRouter } from "./routers/change";
@@ -14,6 +15,7 @@ import { sessionRouter } from "./routers/session";
 import { shareRouter } from "./routers/share";
 import { settingsRouter } from "./routers/settings";
 import { tokenRouter } from "./routers/token";
+import { userRouter } from "./routers/user";
 import { webhookRouter } from "./routers/webhook";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -34,6 +36,8 @@ export const appRouter = createTRPCRouter({
   change: changeRouter,
   incident: incidentRouter,
   webhook: webhookRouter,
+  member: memberRouter,
+  user: userRouter,
 });
 
 export type AppRouter = typeof appRouter;

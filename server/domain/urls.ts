@@ -54,6 +54,8 @@ export function compareSearch(query: CompareQuery): string {
 export const pagePaths = {
   home: () => "/",
   apiDocs: () => "/docs/api",
+  /** The server's people (server admins). */
+  people: () => "/admin/people",
   /** The sign-in page of a private server; `next` is where to go after. */
   signIn: (next?: string) => withQuery("/sign-in", next && next !== "/" ? new URLSearchParams({ next }) : undefined),
   /**

@@ -3,7 +3,7 @@ import { projectSlugSchema } from "./projects";
 
 /** Wire schemas of the audit log (audit_entries) and of what a deletion answers. */
 
-export const AUDIT_ACTIONS = ["run.delete", "project.delete", "retention.delete"] as const;
+export const AUDIT_ACTIONS = ["run.delete", "project.delete", "retention.delete", "member.grant", "member.update", "member.remove", "project.visibility", "user.update"] as const;
 
 export const auditEntrySchema = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROJECT_VISIBILITIES } from "../domain/access/roles";
 import { AUTO_GATE_METRIC } from "../domain/compare/gate-metric";
 
 /** Wire schemas of projects: the slug in every URL, creating and changing a project. */
@@ -75,6 +76,11 @@ export const updateProjectSchema = z
       .describe("Raw uploads older than this many days are dropped nightly (never a pinned baseline's; summaries stay). Null keeps them all."),
     retentionDays: runRetentionDaysSchema.nullable().optional(),
     retentionKeepRuns: runRetentionKeepRunsSchema.nullable().optional(),
+    visibility: z
+      .enum(PROJECT_VISIBILITIES)
+      .nullable()
+      .optional()
+      .describe('Who may read the project: "public" (anyone), "private" (its members, the read token, its tokens with the read scope, share links), null for the server\'s default (docs/access.md).'),
   })
   .strict()
   .describe("Project settings to change (admin).");
@@ -95,6 +101,8 @@ export const projectSettingsSchema = z
     rawRetentionDays: z.number().int().nullable().describe("Raw uploads older than this many days are dropped; null keeps them all."),
     retentionDays: z.number().int().nullable().describe("Runs older than this many days are deleted nightly (protected runs excepted); null: no age rule."),
     retentionKeepRuns: z.number().int().nullable().describe("Each series keeps its newest this many runs (protected runs excepted); null: no count rule."),
+    visibility: z.enum(PROJECT_VISIBILITIES).nullable().describe("As set: null is the server's default."),
+    effectiveVisibility: z.enum(PROJECT_VISIBILITIES).describe("What applies now: the project's own, else the server's default (private when BENCHTRACK_READ_TOKEN is set)."),
     isDemo: z.boolean(),
     createdAt: z.iso.datetime(),
   })

@@ -13,6 +13,8 @@ const settings = {
   rawRetentionDays: null,
   retentionDays: null,
   retentionKeepRuns: null,
+  visibility: null,
+  effectiveVisibility: "public",
   isDemo: false,
   createdAt: "2026-11-22T10:00:00.000Z",
 };

@@ -16,7 +16,7 @@ export const settingsRouter = createTRPCRouter({
   /** Changes the project's settings (its maintainers), as PATCH /api/v1/projects/:project. */
   update: writeProcedure
     .input(updateProjectInputSchema)
-    .mutation(({ ctx, input: { project, ...changes } }) => updateProjectSettings(ctx.db, ctx.principal, project, changes)),
+    .mutation(({ ctx, input: { project, ...changes } }) => updateProjectSettings(ctx.db, ctx.principal, project, changes, { viaSession: !ctx.authorization })),
 
   /** The project's background jobs (its maintainers: a failure's message may name a target). */
   activity: writeProcedure.input(projectInputSchema).query(({ ctx, input }) => getJobActivity(ctx.db, ctx.principal, input.project)),

@@ -119,7 +119,7 @@ export function success(description: string, schemaName?: string, { markdown = f
 /** What one operation of a resource says; `operation` adds what they all share. */
 export interface OperationSpec {
   operationId: string;
-  tag: "projects" | "runs" | "tokens" | "meta" | "operations";
+  tag: "projects" | "runs" | "tokens" | "access" | "meta" | "operations";
   summary: string;
   description?: string;
   security: keyof typeof SECURITY;

@@ -14,6 +14,7 @@ import { ERROR_RESPONSES, jsonContent, ref } from "./building-blocks";
 import { compareResource } from "./compare";
 import type { JsonSchema } from "./json-schema";
 import { toJsonSchema } from "./json-schema";
+import { membersResource } from "./members";
 import { metaResource } from "./meta";
 import { operationsResource } from "./operations";
 import { projectsResource } from "./projects";
@@ -55,6 +56,7 @@ const RESOURCES: readonly ApiResource[] = [
   regressionsResource,
   incidentsResource,
   tokensResource,
+  membersResource,
   webhooksResource,
   annotationsResource,
   shareLinksResource,
@@ -114,6 +116,7 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
       { name: "projects", description: "Services under test." },
       { name: "runs", description: "One upload = one run; immutable." },
       { name: "tokens", description: "Project tokens (its maintainers)." },
+      { name: "access", description: "Members of a project and their roles (maintainers), the server's people (server admins): docs/access.md." },
       { name: "meta", description: "Machine-readable descriptions of the API." },
       { name: "operations", description: "Probes and metrics for running the server (outside /api/v1)." },
     ],

@@ -34,6 +34,11 @@ import { GET as getBudgetSchema } from "@/app/api/v1/schema/benchtrack.json/rout
 import { GET as getHealth } from "@/app/api/health/route";
 import { GET as getReady } from "@/app/api/ready/route";
 import { GET as getMetrics } from "@/app/metrics/route";
+import { GET as listMembers, POST as grantMember } from "@/app/api/v1/projects/[project]/members/route";
+import { DELETE as removeMember, PATCH as updateMember } from "@/app/api/v1/projects/[project]/members/[id]/route";
+import { GET as listUsers } from "@/app/api/v1/users/route";
+import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
+import { getDb } from "@/server/db";
 import { markWorkers } from "@/server/services/platform";
 import { uniqueSlug } from "@/server/testing/databases";
 import { documentedSuccesses, pathTemplateOf } from "@/server/testing/openapi-responses";
@@ -155,6 +160,18 @@ describe("every answer the OpenAPI document describes", () => {
     await exercise(listShareLinks, `${api}/share-links`, project);
     const linkId = new URL(link.url).pathname.split("/").pop()!;
     await exercise(revokeShareLink, `${api}/share-links/${linkId}`, { ...project, id: linkId }, { method: "DELETE" });
+  });
+
+  it("members (created and changed by a second grant) and the server's people", async () => {
+    const grant = { method: "POST", body: JSON.stringify({ kind: "email", subject: "ada@example.com", role: "triager" }) };
+    const member = (await (await exercise(grantMember, `${api}/members`, project, grant)).json()) as { id: string };
+    await exercise(grantMember, `${api}/members`, project, { ...grant, body: JSON.stringify({ kind: "email", subject: "ada@example.com", role: "viewer" }) });
+    await exercise(listMembers, `${api}/members`, project);
+    await exercise(updateMember, `${api}/members/${member.id}`, { ...project, id: member.id }, { method: "PATCH", body: JSON.stringify({ role: "maintainer" }) });
+    await exercise(removeMember, `${api}/members/${member.id}`, { ...project, id: member.id }, { method: "DELETE" });
+    const user = await (await getDb()).user.create({ data: { issuer: "https://idp.test", subject: uniqueSlug("documented"), email: `${uniqueSlug("ada")}@example.com`, name: "Ada" }, select: { id: true } });
+    await exercise(listUsers, "/api/v1/users", {});
+    await exercise(patchUser, `/api/v1/users/${user.id}`, { id: user.id }, { method: "PATCH", body: JSON.stringify({ serverAdmin: true }) });
   });
 
   it("history imports (created, then nothing new)", async () => {

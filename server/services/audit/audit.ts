@@ -16,7 +16,7 @@ type Db = PrismaClient | Prisma.TransactionClient;
 export const RETENTION_ACTOR = "retention job";
 
 /**
- * The principal in words: "admin token", "admin session" (the dashboard signed in with it), or a project
+ * The principal in words: "admin token", "admin session" (the dashboard signed in with it), a project
  * token by name and id (`project token "ci" (clx…)`), or a signed-in person (`Ada Lovelace <ada@example.com>`);
  * never a token's secret.
  */
@@ -26,16 +26,20 @@ export async function describeActor(db: Db, principal: Principal, { viaSession }
     const token = await db.apiToken.findUnique({ where: { id: principal.tokenId }, select: { name: true } });
     return `project token ${JSON.stringify(token?.name ?? "?")} (${principal.tokenId})`;
   }
-  if (principal.kind === "user") {
-    const { name, email, id } = principal.user;
-    return name && email ? `${name} <${email}>` : (email ?? name ?? `user ${id}`);
-  }
+  if (principal.kind === "user") return describePerson(principal.user);
   return principal.kind;
+}
+
+/** A person in words: "Ada Lovelace <ada@example.com>", else what there is of it (their id when nothing else). */
+export function describePerson(person: { id: string; name: string | null; email: string | null }): string {
+  if (person.name && person.email) return `${person.name} <${person.email}>`;
+  if (person.email) return `<${person.email}>`;
+  return person.name ?? `user ${person.id}`;
 }
 
 export interface AuditRecord {
   actor: string;
-  action: "run.delete" | "project.delete" | "retention.delete";
+  action: "run.delete" | "project.delete" | "retention.delete" | "member.grant" | "member.update" | "member.remove" | "project.visibility" | "user.update";
   projectSlug: string | null;
   targetId: string | null;
   detail: Record<string, unknown>;

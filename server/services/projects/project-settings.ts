@@ -3,7 +3,9 @@ import { Prisma } from "../../generated/prisma/client";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { createProjectSchema, updateProjectSchema } from "../../schemas/projects";
 import type { Principal } from "../access";
-import { requireAdmin, requireProjectAccess } from "../access";
+import { effectiveVisibility, requireAdmin, requireProjectAccess } from "../access";
+import { describeActor } from "../audit";
+import { applyVisibility } from "../members";
 import { ServiceError } from "../platform";
 import { jobQueueFor } from "../platform";
 import { requireProject } from "./projects";
@@ -31,6 +33,8 @@ function projectSettings(project: ProjectRow) {
     rawRetentionDays: project.rawRetentionDays,
     retentionDays: project.retentionDays,
     retentionKeepRuns: project.retentionKeepRuns,
+    visibility: project.visibility,
+    effectiveVisibility: effectiveVisibility(project.visibility),
     isDemo: project.isDemo,
     createdAt: project.createdAt.toISOString(),
   };
@@ -68,19 +72,24 @@ export async function createProject(db: PrismaClient, principal: Principal, inpu
   }
 }
 
-/** Changes a project's settings (admin); `changes` is checked against updateProjectSchema. */
+/**
+ * Changes a project's settings (admin); `changes` is checked against updateProjectSchema. A change of
+ * visibility is recorded in the audit log in the same transaction (services/members: applyVisibility).
+ */
 export async function updateProjectSettings(
   db: PrismaClient,
   principal: Principal,
   slug: string,
   changes: unknown,
+  { viaSession = false }: { viaSession?: boolean } = {},
 ): Promise<ProjectSettings> {
   const project = await requireProject(db, slug);
   await requireProjectAccess(db, principal, project, "manage");
-  const data = updateProjectSchema.parse(changes);
+  const { visibility, ...data } = updateProjectSchema.parse(changes);
   const queue = await jobQueueFor(db);
   // The jobs a change needs are enqueued with it: they exist exactly when the change was committed.
   const updated = await db.$transaction(async (tx) => {
+    if (visibility !== undefined) await applyVisibility(tx, project, visibility, await describeActor(tx, principal, { viaSession }));
     const row = await tx.project.update({ where: { id: project.id }, data });
     // Another default branch is another history: detection runs again over it.
     if (data.defaultBranch !== undefined && data.defaultBranch !== project.defaultBranch) {
