@@ -170,6 +170,12 @@ const REST_CASES: Record<string, RestCase> = {
   "DELETE /api/v1/projects/[project]/tokens/[id]": { act: "manage", params: { id: "nosuchtoken" } },
   "GET /api/v1/projects/[project]/webhook": { act: "manage" },
   "PUT /api/v1/projects/[project]/webhook": { act: "manage", body: { format: "json" } },
+  "GET /api/v1/projects/[project]/members": { act: "manage" },
+  "POST /api/v1/projects/[project]/members": { act: "manage", body: { kind: "email", subject: "someone@matrix.example", role: "viewer" } },
+  "PATCH /api/v1/projects/[project]/members/[id]": { act: "manage", params: { id: "nosuchmember" }, body: { role: "viewer" } },
+  "DELETE /api/v1/projects/[project]/members/[id]": { act: "manage", params: { id: "nosuchmember" } },
+  "GET /api/v1/users": { act: "server" },
+  "PATCH /api/v1/users/[id]": { act: "server", params: { id: "nosuchuser" }, body: { disabled: false } },
 };
 
 /** The REST routes of app/api/v1 by `METHOD /template` with the access each declares (projectRoute / accessRoute's `access`). */
@@ -231,6 +237,11 @@ const TRPC_CASES: Record<string, TrpcCase> = {
   "token.revoke": { act: "manage", input: (project) => ({ project, id: "nosuchtoken" }) },
   "webhook.update": { act: "manage", input: (project) => ({ project, format: "json" }) },
   "webhook.rotateSecret": { act: "manage", input: (project) => ({ project }) },
+  "member.grant": { act: "manage", input: (project) => ({ project, grant: { kind: "group", subject: "matrix-group", role: "viewer" } }) },
+  "member.update": { act: "manage", input: (project) => ({ project, id: "nosuchmember", role: "viewer" }) },
+  "member.remove": { act: "manage", input: (project) => ({ project, id: "nosuchmember" }) },
+  "member.setVisibility": { act: "manage", input: (project) => ({ project, visibility: "private" }) },
+  "user.update": { act: "server", input: () => ({ id: "nosuchuser", changes: { disabled: false } }) },
 };
 
 function trpcMutations(): string[] {
