@@ -6,7 +6,7 @@ import { putSlaPolicyInputSchema } from "../../schemas/sla";
 import { getJobActivity } from "../../services/projects";
 import { getSettingsPage, updateProjectSettings } from "../../services/projects";
 import { putSlaPolicy } from "../../services/projects";
-import { adminProcedure, createTRPCRouter, readProcedure } from "../trpc";
+import { adminProcedure, createTRPCRouter, readProcedure, writeProcedure } from "../trpc";
 
 /** The settings page: what it shows (open to readers), and the admin's changes to settings and SLA policy. */
 export const settingsRouter = createTRPCRouter({
@@ -26,8 +26,10 @@ export const settingsRouter = createTRPCRouter({
     .input(putSlaPolicyInputSchema)
     .mutation(({ ctx, input: { project, ...policy } }) => putSlaPolicy(ctx.db, ctx.principal, project, policy)),
 
-  /** The project's audit entries, newest first (admin), as GET /api/v1/projects/:project/audit. */
-  audit: adminProcedure.input(auditInputSchema).query(({ ctx, input }) => listAuditEntries(ctx.db, ctx.principal, input.project, input.limit)),
+  /** The project's audit entries, newest first, a page at a time (its maintainers), as GET /api/v1/projects/:project/audit. */
+  audit: writeProcedure
+    .input(auditInputSchema)
+    .query(({ ctx, input: { project, ...query } }) => listAuditEntries(ctx.db, ctx.principal, project, query)),
 
   /** What a run retention rule would delete now (admin): Settings shows it before the rule is saved. */
   previewRetention: adminProcedure
