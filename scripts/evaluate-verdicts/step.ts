@@ -73,7 +73,7 @@ export async function runStep(options: EvaluationOptions): Promise<PartReport> {
       const atStep = opened.some((regression) => regression.firstRun.id === step.id);
       if (atStep) detectorAtStep++;
       // Triaged: the new level is accepted; the runs after it are judged against it.
-      for (const regression of opened) await setChangeStatus(database.prisma, slug, regression.id, { status: "acknowledged", by: "evaluation" });
+      for (const regression of opened) await setChangeStatus(database.prisma, { kind: "admin" }, slug, regression.id, { status: "acknowledged", by: "evaluation" });
       const acknowledged: string[] = [];
       for (let run = 0; run < ACKNOWLEDGED_RUNS; run++) {
         const answer = await nightly(STEP);

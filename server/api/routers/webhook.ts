@@ -11,10 +11,10 @@ export const webhookRouter = createTRPCRouter({
   /** Changes the URL (null: off), format or digest; fields left out stay. */
   update: adminProcedure
     .input(updateWebhookInputSchema)
-    .mutation(({ ctx, input: { project, ...changes } }) => updateWebhookSettings(ctx.db, project, changes)),
+    .mutation(({ ctx, input: { project, ...changes } }) => updateWebhookSettings(ctx.db, ctx.principal, project, changes)),
 
   /** A new signing secret (the old one stops working at once). */
-  rotateSecret: adminProcedure.input(projectInputSchema).mutation(({ ctx, input }) => rotateWebhookSecret(ctx.db, input.project)),
+  rotateSecret: adminProcedure.input(projectInputSchema).mutation(({ ctx, input }) => rotateWebhookSecret(ctx.db, ctx.principal, input.project)),
 
   /** One delivery with the body it sent (the preview). */
   delivery: adminProcedure.input(webhookDeliveryInputSchema).query(({ ctx, input }) => getWebhookDelivery(ctx.db, input.project, input.id)),

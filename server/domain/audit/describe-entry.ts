@@ -55,7 +55,8 @@ export function valueWords(value: unknown): string {
   if (Array.isArray(value)) return value.length === 0 ? "none" : value.map((item) => valueWords(item)).join(", ");
   if (typeof value === "object") return clip(JSON.stringify(value));
   if (typeof value === "boolean") return value ? "yes" : "no";
-  return clip(String(value as string | number));
+  if (typeof value === "string") return clip(value);
+  return clip(JSON.stringify(value) ?? "none");
 }
 
 function clip(text: string, max = 120): string {

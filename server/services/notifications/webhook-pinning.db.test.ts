@@ -321,7 +321,7 @@ describe.each(testDatabaseTargets())("webhook targets pinned to what was checked
       "http://[4000::1]/hook",
       "http://localhost./hook",
     ]) {
-      const refusal = await updateWebhookSettings(db, slug, { url }).then(
+      const refusal = await updateWebhookSettings(db, { kind: "admin" }, slug, { url }).then(
         () => null,
         (error: unknown) => error,
       );
@@ -340,7 +340,7 @@ describe.each(testDatabaseTargets())("webhook targets pinned to what was checked
       "https://[64:ff9b::808:808]/hook",
       "https://[::ffff:808:808]/hook",
     ]) {
-      expect((await updateWebhookSettings(db, slug, { url })).url).toBe(url);
+      expect((await updateWebhookSettings(db, { kind: "admin" }, slug, { url })).url).toBe(url);
     }
   });
 });

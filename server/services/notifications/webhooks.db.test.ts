@@ -37,7 +37,7 @@ interface Seeded {
 async function seedIncident(db: PrismaClient, webhook: { url: string | null; format?: "json" | "slack" | "teams"; digest?: "off" | "daily" }): Promise<Seeded> {
   const slug = uniqueSlug("hook");
   const project = await db.project.create({ data: { slug, name: "Listings API" }, select: { id: true } });
-  if (webhook.url !== null) await updateWebhookSettings(db, slug, { url: webhook.url, format: webhook.format ?? "json", digest: webhook.digest ?? "off" });
+  if (webhook.url !== null) await updateWebhookSettings(db, ADMIN, slug, { url: webhook.url, format: webhook.format ?? "json", digest: webhook.digest ?? "off" });
   const endpoint = await db.endpoint.create({ data: { projectId: project.id, name: "GET /api/listings/:id" }, select: { id: true } });
   const runIds: string[] = [];
   for (let day = 0; day < 6; day++) {
@@ -290,7 +290,7 @@ describe.each(testDatabaseTargets())("incident notifications on $name", ({ targe
     const old = await secretOf(seeded.slug);
     receiver.secret = old;
     await queueOpened(seeded);
-    const rotated = await rotateWebhookSecret(db, seeded.slug);
+    const rotated = await rotateWebhookSecret(db, ADMIN, seeded.slug);
     expect(rotated.secret).not.toBe(old);
     await runJobs();
     expect(receiver.requests[0]!.signature).toEqual({ valid: false, reason: "signature mismatch" });
@@ -299,7 +299,7 @@ describe.each(testDatabaseTargets())("incident notifications on $name", ({ targe
     await runJobs();
     expect(receiver.requests[1]!.signature).toEqual({ valid: true, reason: null });
     // An admin's own secret, set through the API, is the one used.
-    await updateWebhookSettings(db, seeded.slug, { secret: "my-own-secret-0123456789" });
+    await updateWebhookSettings(db, ADMIN, seeded.slug, { secret: "my-own-secret-0123456789" });
     expect(await secretOf(seeded.slug)).toBe("my-own-secret-0123456789");
   });
 
@@ -410,7 +410,7 @@ describe.each(testDatabaseTargets())("incident notifications on $name", ({ targe
       expect(await deliveriesOf(db, seeded.projectId)).toHaveLength(1);
 
       // A day later #1 is accepted: a digest in the project's format (Slack now), within Slack's limits.
-      await updateWebhookSettings(db, seeded.slug, { format: "slack" });
+      await updateWebhookSettings(db, ADMIN, seeded.slug, { format: "slack" });
       await db.incidentEvent.create({ data: { incidentId: seeded.incidentId, by: "carol", fromState: "open", toState: "accepted", at: new Date(Date.parse("2025-11-19T07:00:00Z") - DAY / 2) } });
       await db.incident.update({ where: { id: seeded.incidentId }, data: { state: "accepted" } });
       await runDigest(new Date("2025-11-19T07:00:00Z"));

@@ -5,6 +5,7 @@ import { requireAdmin } from "../access";
 import { notFound } from "../platform";
 import { findProject, requireProject } from "./projects";
 import { newTokenSecret } from "../access";
+import { actorOf, recordAudit } from "../audit";
 
 /**
  * A project's upload tokens, the admin's to manage: create one (its secret is in that answer only),
@@ -24,9 +25,20 @@ export async function createProjectToken(db: PrismaClient, principal: Principal,
   }
   const { name } = createTokenSchema.parse(input);
   const { token, prefix, tokenHash } = newTokenSecret();
-  const created = await db.apiToken.create({
-    data: { projectId: project.id, name, prefix, tokenHash },
-    select: { id: true, name: true, prefix: true, createdAt: true },
+  const created = await db.$transaction(async (tx) => {
+    const row = await tx.apiToken.create({
+      data: { projectId: project.id, name, prefix, tokenHash },
+      select: { id: true, name: true, prefix: true, createdAt: true, scopes: true, expiresAt: true },
+    });
+    // The entry names the token (name, prefix, scopes, expiry), never its secret.
+    await recordAudit(tx, {
+      ...actorOf(principal),
+      action: "token.create",
+      projectSlug: project.slug,
+      targetId: row.id,
+      detail: { name: row.name, prefix: row.prefix, scopes: row.scopes, expiresAt: row.expiresAt?.toISOString() ?? null },
+    });
+    return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt };
   });
   return { ...created, token };
 }
@@ -42,11 +54,16 @@ export async function listProjectTokens(db: PrismaClient, principal: Principal, 
 export async function revokeProjectToken(db: PrismaClient, principal: Principal, slug: string, tokenId: string): Promise<void> {
   requireAdmin(principal);
   const project = await requireProject(db, slug);
-  const { count } = await db.apiToken.updateMany({
-    where: { id: tokenId, projectId: project.id, revokedAt: null },
-    data: { revokedAt: new Date() },
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.apiToken.updateMany({
+      where: { id: tokenId, projectId: project.id, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    if (count === 0) {
+      if ((await tx.apiToken.count({ where: { id: tokenId, projectId: project.id } })) === 0) throw notFound(`Token "${tokenId}"`);
+      return; // Revoked already: nothing changed, nothing recorded.
+    }
+    const token = await tx.apiToken.findUniqueOrThrow({ where: { id: tokenId }, select: { name: true, prefix: true } });
+    await recordAudit(tx, { ...actorOf(principal), action: "token.revoke", projectSlug: project.slug, targetId: tokenId, detail: { name: token.name, prefix: token.prefix } });
   });
-  if (count === 0 && (await db.apiToken.count({ where: { id: tokenId, projectId: project.id } })) === 0) {
-    throw notFound(`Token "${tokenId}"`);
-  }
 }

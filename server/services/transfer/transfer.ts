@@ -2,6 +2,8 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import type { ImportAnswer } from "../../schemas/transfer";
 import { jobQueueFor, ServiceError } from "../platform";
 import { requireProject } from "../projects";
+import type { Principal } from "../access";
+import { actorOf, recordAudit } from "../audit";
 import type { LineSink } from "./export-lines";
 import { exportProjectLines, exportServerLines } from "./export-lines";
 import type { ImportCounts } from "./import-lines";
@@ -23,11 +25,16 @@ export async function prepareProjectExport(db: PrismaClient, slug: string): Prom
  * runs' rollups are marked pending and their refresh job queued in the same transaction; the history
  * version moves with the rows (database triggers), so every cache sees them at its next read.
  */
-export async function importProject(db: PrismaClient, slug: string, lines: AsyncIterable<string>): Promise<ImportAnswer> {
+export async function importProject(db: PrismaClient, principal: Principal, slug: string, lines: AsyncIterable<string>): Promise<ImportAnswer> {
   const project = await requireProject(db, slug);
   const queue = await jobQueueFor(db);
-  const counts = await importLines(db, { kind: "project", projectId: project.id, slug: project.slug }, lines, async (tx, { runs }) => {
-    if (runs.created > 0) await queue.sendCoalescedMany([{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }], tx);
+  const counts = await importLines(db, { kind: "project", projectId: project.id, slug: project.slug }, lines, async (tx, counts) => {
+    if (counts.runs.created > 0) await queue.sendCoalescedMany([{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }], tx);
+    // One entry per import that wrote something, with its counts (an import of nothing new changes nothing).
+    const { created } = importAnswerOf(project.slug, counts);
+    if (counts.runs.created > 0 || Object.values(created).some((count) => count > 0)) {
+      await recordAudit(tx, { ...actorOf(principal), action: "project.import", projectSlug: project.slug, targetId: project.id, detail: { lines: counts.lines, runs: counts.runs, created } });
+    }
   });
   return importAnswerOf(project.slug, counts);
 }
