@@ -243,7 +243,7 @@ export function requireUploadTo(
   projectId: string | null,
   { action, verb }: { action: string; verb: string } = { action: "Uploading", verb: "upload" },
 ): void {
-  if (isServerAdmin(principal)) return;
+  if (principal.kind === "admin" || isServerAdmin(principal)) return;
   if (principal.kind === "anonymous" || principal.kind === "share") {
     throw new ServiceError("unauthorized", `${action} needs a token: Authorization: Bearer <project or admin token>.${noAdminTokenNote()}`);
   }
