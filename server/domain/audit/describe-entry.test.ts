@@ -60,6 +60,9 @@ describe("valueWords", () => {
     expect(valueWords(true)).toBe("yes");
     expect(valueWords("x".repeat(300))).toHaveLength(120);
     expect(valueWords({ targets: [] })).toBe('{"targets":[]}');
+    expect(valueWords([{ metric: "p95", op: "<=", threshold: 250, unit: "ms", scope: "endpoints" }, { metric: "errorRate", op: "<", threshold: 0.01 }])).toBe(
+      "p95 <= 250 ms, errorRate < 0.01",
+    );
   });
 });
 

@@ -53,10 +53,16 @@ export function fieldWords(field: string): string {
 export function valueWords(value: unknown): string {
   if (value === null || value === undefined || value === "") return "none";
   if (Array.isArray(value)) return value.length === 0 ? "none" : value.map((item) => valueWords(item)).join(", ");
+  if (isSlaTarget(value)) return `${value.metric} ${value.op} ${value.threshold}${value.unit ? ` ${value.unit}` : ""}`;
   if (typeof value === "object") return clip(JSON.stringify(value));
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (typeof value === "string") return clip(value);
   return clip(JSON.stringify(value) ?? "none");
+}
+
+/** An SLA target as a policy stores it: said as people write it ("p95 <= 250 ms"). */
+function isSlaTarget(value: unknown): value is { metric: string; op: string; threshold: number; unit?: string | null } {
+  return isRecord(value) && typeof value.metric === "string" && typeof value.op === "string" && typeof value.threshold === "number";
 }
 
 function clip(text: string, max = 120): string {

@@ -51,11 +51,6 @@ export function actorOf(principal: Principal, { viaSession = false }: { viaSessi
   }
 }
 
-/** The actor's words alone (kept for callers that store only text: share links' createdBy, older code). */
-export function describeActor(principal: Principal, call: { viaSession?: boolean } = {}): string {
-  return actorOf(principal, call).actor;
-}
-
 export interface AuditRecord {
   actor: string;
   /** The signed-in person who did it (actorOf gives it with `actor`). */
