@@ -175,6 +175,7 @@ const REST_CASES: Record<string, RestCase> = {
   "PATCH /api/v1/projects/[project]/members/[id]": { act: "manage", params: { id: "nosuchmember" }, body: { role: "viewer" } },
   "DELETE /api/v1/projects/[project]/members/[id]": { act: "manage", params: { id: "nosuchmember" } },
   "GET /api/v1/users": { act: "server" },
+  "GET /api/v1/audit": { act: "server" },
   "PATCH /api/v1/users/[id]": { act: "server", params: { id: "nosuchuser" }, body: { disabled: false } },
 };
 

@@ -1,29 +1,49 @@
 import { z } from "zod";
+import { AUDIT_ACTIONS } from "../domain/audit/actions";
 import { projectSlugSchema } from "./projects";
 
 /** Wire schemas of the audit log (audit_entries) and of what a deletion answers. */
 
-export const AUDIT_ACTIONS = ["run.delete", "project.delete", "retention.delete", "member.grant", "member.update", "member.remove", "project.visibility", "user.update"] as const;
+export const auditActionSchema = z.enum(AUDIT_ACTIONS).describe("What was done, `<object>.<verb>` (a closed list).");
 
 export const auditEntrySchema = z
   .object({
     id: z.string(),
     at: z.iso.datetime(),
-    actor: z.string().describe('Who, never a secret: "admin token", "admin session", "project token \\"ci\\" (<token id>)", "retention job".'),
-    action: z.string().describe('What: "run.delete", "project.delete", "retention.delete".'),
-    project: z.string().nullable().describe("The project's slug at the time (kept after the project is deleted)."),
-    targetId: z.string().nullable().describe("The object acted on: a run's or a project's id."),
-    detail: z.record(z.string(), z.unknown()).describe("What it did: counts of what went, the rule applied."),
+    actor: z
+      .string()
+      .describe('Who, never a secret: a person as "Name <email>", "project token \\"ci\\"", "admin token", "admin session", "retention job".'),
+    actorUserId: z.string().nullable().describe("The signed-in person who did it (null for tokens and jobs)."),
+    action: z.string().describe('What, `<object>.<verb>`: "settings.update", "token.create", "incident.update", "run.delete", …'),
+    project: z.string().nullable().describe("The project's slug at the time (kept after the project is deleted); null for a server-wide action."),
+    targetId: z.string().nullable().describe("The object acted on: a run's, token's, incident's or project's id."),
+    detail: z
+      .record(z.string(), z.unknown())
+      .describe("What it did: `from` and `to` with only the fields that changed, or counts of what went; never a secret."),
   })
   .describe("One audit entry.");
 
-export const auditListSchema = z.object({ entries: z.array(auditEntrySchema) }).describe("A project's audit entries, newest first.");
+export const auditListSchema = z
+  .object({
+    entries: z.array(auditEntrySchema),
+    nextBefore: z.string().nullable().describe("Pass as `before` for the next (older) page; null: no more."),
+  })
+  .describe("Audit entries, newest first, one page.");
 
-export const auditQuerySchema = z
-  .object({ limit: z.coerce.number().int().min(1).max(500).default(50).describe("How many entries, newest first (default 50, at most 500).") })
-  .strict();
+const auditQueryFields = {
+  limit: z.coerce.number().int().min(1).max(500).default(50).describe("How many entries, newest first (default 50, at most 500)."),
+  before: z.string().min(1).max(64).optional().describe("An entry's id (a page's `nextBefore`): only entries older than it."),
+  action: auditActionSchema.optional().describe("Only entries of this action."),
+};
 
-export const auditInputSchema = z.object({ project: projectSlugSchema, limit: z.number().int().min(1).max(500).default(50) });
+export const auditQuerySchema = z.object(auditQueryFields).strict();
+
+export const auditInputSchema = z.object({
+  project: projectSlugSchema,
+  limit: z.number().int().min(1).max(500).default(50),
+  before: auditQueryFields.before,
+  action: auditQueryFields.action,
+});
 
 /** What a deletion removed (the answer of DELETE …/runs/:id, and the detail of its audit entry). */
 export const deletedCountsSchema = z
@@ -65,4 +85,5 @@ export const runRetentionPreviewInputSchema = z.object({
 });
 
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export type AuditPage = z.infer<typeof auditListSchema>;
 export type DeletedCounts = z.infer<typeof deletedCountsSchema>;

@@ -26,8 +26,10 @@ export const settingsRouter = createTRPCRouter({
     .input(putSlaPolicyInputSchema)
     .mutation(({ ctx, input: { project, ...policy } }) => putSlaPolicy(ctx.db, ctx.principal, project, policy)),
 
-  /** The project's audit entries, newest first (its maintainers), as GET /api/v1/projects/:project/audit. */
-  audit: writeProcedure.input(auditInputSchema).query(({ ctx, input }) => listAuditEntries(ctx.db, ctx.principal, input.project, input.limit)),
+  /** The project's audit entries, newest first, a page at a time (its maintainers), as GET /api/v1/projects/:project/audit. */
+  audit: writeProcedure
+    .input(auditInputSchema)
+    .query(({ ctx, input: { project, ...query } }) => listAuditEntries(ctx.db, ctx.principal, project, query)),
 
   /** What a run retention rule would delete now (its maintainers): Settings shows it before the rule is saved. */
   previewRetention: writeProcedure

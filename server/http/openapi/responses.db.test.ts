@@ -16,6 +16,7 @@ import { PATCH as patchRegression } from "@/app/api/v1/projects/[project]/regres
 import { GET as listRegressions } from "@/app/api/v1/projects/[project]/regressions/route";
 import { POST as importHistory } from "@/app/api/v1/projects/[project]/import/[source]/route";
 import { GET as getAudit } from "@/app/api/v1/projects/[project]/audit/route";
+import { GET as getServerAudit } from "@/app/api/v1/audit/route";
 import { DELETE as deleteProject, GET as getProject, PATCH as patchProject } from "@/app/api/v1/projects/[project]/route";
 import { GET as listAnnotations, POST as annotate } from "@/app/api/v1/projects/[project]/runs/[id]/annotations/route";
 import { DELETE as revokeShareLink } from "@/app/api/v1/projects/[project]/share-links/[id]/route";
@@ -193,6 +194,7 @@ describe("every answer the OpenAPI document describes", () => {
     await exercise(deleteRun, `${api}/runs/${id}`, { ...project, id }, { method: "DELETE" });
     await exercise(deleteProject, api, project, { method: "DELETE" });
     await exercise(getAudit, `${api}/audit`, project, { query: { limit: "10" } });
+    await exercise(getServerAudit, "/api/v1/audit", {}, { query: { limit: "5", action: "project.delete" } });
   });
 
   it("the machine-readable descriptions", async () => {

@@ -17,7 +17,8 @@ import { findAndTouchActiveToken } from "./tokens";
  * project-access.ts's to decide, by the project's visibility (docs/access.md).
  */
 export type Principal =
-  | { kind: "admin" }
+  /** The admin token; `viaSession`: a browser session signed in with it (audit entries say which). */
+  | { kind: "admin"; viaSession?: true }
   /** A project token: what it may do on its own project is its scopes' (server/domain/access/roles.ts). */
   | { kind: "project-token"; tokenId: string; projectId: string; name: string; scopes: string[] }
   /** A person signed in with the identity provider (a session); their roles are read per project (project-access.ts). */
@@ -105,7 +106,7 @@ async function resolvePrincipal(db: PrismaClient, credentials: Credentials, limi
     return authenticateToken(db, token, limitedAddress);
   }
   const session = await sessionOf(credentials.session);
-  if (session?.role === "admin") return { kind: "admin" };
+  if (session?.role === "admin") return { kind: "admin", viaSession: true };
   if (session?.role === "read") return { kind: "reader" };
   if (session?.role === "user") {
     const user = await db.user.findUnique({

@@ -7,6 +7,7 @@ import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
 import { notFound } from "../platform";
 import { requireProject } from "../projects";
+import { actorOf, recordAudit } from "../audit";
 
 /** A project's changes (regressions and improvements), newest first, with their status and links. */
 
@@ -68,7 +69,10 @@ export async function listProjectChanges(
   return { project, changes: await withChangeLinks(db, project, await listChanges(db, project.id, filter, take)) };
 }
 
-/** Acknowledge, dismiss or reopen (admin); not found unless the change is the project's. */
+/**
+ * Acknowledge, dismiss or reopen (admin); not found unless the change is the project's. Who did it is the
+ * caller in the audit log's words, with the name they gave ("sam (admin token)"), as incidents say it.
+ */
 export async function setChangeStatus(
   db: PrismaClient,
   principal: Principal,
@@ -78,9 +82,23 @@ export async function setChangeStatus(
 ): Promise<ChangeWithLinks> {
   const project = await requireProject(db, projectSlug);
   await requireProjectAccess(db, principal, project, "triage");
-  const updated = await db.change.updateMany({
-    where: { id: changeId, projectId: project.id },
-    data: { status: update.status, statusChangedAt: new Date(), statusChangedBy: update.by ?? "admin" },
+  const actor = actorOf(principal);
+  const given = principal.kind === "user" ? undefined : update.by?.trim();
+  const by = given ? `${given} (${actor.actor})` : actor.actor;
+  const updated = await db.$transaction(async (tx) => {
+    const before = await tx.change.findFirst({ where: { id: changeId, projectId: project.id }, select: { status: true } });
+    if (!before) return { count: 0 };
+    await tx.change.update({ where: { id: changeId }, data: { status: update.status, statusChangedAt: new Date(), statusChangedBy: by }, select: { id: true } });
+    if (before.status !== update.status) {
+      await recordAudit(tx, {
+        ...actor,
+        action: "change.update",
+        projectSlug: project.slug,
+        targetId: changeId,
+        detail: { from: { status: before.status }, to: { status: update.status }, ...(by !== actor.actor && { by }) },
+      });
+    }
+    return { count: 1 };
   });
   const row = updated.count === 0 ? null : await db.change.findUnique({ where: { id: changeId }, select: CHANGE_SELECT });
   if (!row) throw notFound(`Regression "${changeId}"`);

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
-import { describeActor, recordAudit } from "../audit";
+import { actorOf, recordAudit } from "../audit";
 import { ServiceError, jobQueueFor } from "../platform";
 import { requireProject } from "../projects";
 import type { DeleteCall } from "./delete-runs";
@@ -22,7 +22,7 @@ export async function deleteProject(db: PrismaClient, principal: Principal, slug
     throw new ServiceError("bad_request", `Type the project's slug, "${project.slug}", to delete it`, [{ path: "confirm", message: "does not match the project's slug" }]);
   }
   const queue = await jobQueueFor(db);
-  const actor = call.actor ?? (await describeActor(db, principal, call));
+  const actor = call.actor !== undefined ? { actor: call.actor, actorUserId: null } : actorOf(principal, call);
   return db.$transaction(
     async (tx) => {
       // Locked: an upload to the project (which reads it FOR SHARE or updates its history version) waits, then finds it gone.
@@ -42,7 +42,7 @@ export async function deleteProject(db: PrismaClient, principal: Principal, slug
       );
       await tx.project.delete({ where: { id: project.id } });
       const deleted = { runs, tokens: tokenIds.length, shareLinks, incidents, queuedJobs };
-      const auditId = await recordAudit(tx, { actor, action: "project.delete", projectSlug: project.slug, targetId: project.id, detail: { name: project.name, ...deleted } });
+      const auditId = await recordAudit(tx, { ...actor, action: "project.delete", projectSlug: project.slug, targetId: project.id, detail: { name: project.name, ...deleted } });
       return { project: project.slug, deleted, auditId };
     },
     { timeout: 120_000, maxWait: 30_000 },

@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { DeletedCounts } from "../../schemas/audit";
 import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
-import { describeActor, recordAudit } from "../audit";
+import { actorOf, recordAudit } from "../audit";
 import type { CoalescedJob, JobQueue } from "../platform";
 import { ServiceError, jobQueueFor, notFound } from "../platform";
 import { requireProject } from "../projects";
@@ -170,12 +170,12 @@ export async function deleteRun(db: PrismaClient, principal: Principal, slug: st
   const project = await requireProject(db, slug);
   await requireProjectAccess(db, principal, project, "manage");
   const queue = await jobQueueFor(db);
-  const actor = await describeActor(db, principal, call);
+  const actor = actorOf(principal, call);
   const result = await db.$transaction(
     async (tx) => {
       const deleted = await deleteRunsInTransaction(tx, queue, project, [runId], call.baseUrl);
       if (deleted.runs === 0) throw notFound(`Run "${runId}"`);
-      const auditId = await recordAudit(tx, { actor, action: "run.delete", projectSlug: project.slug, targetId: runId, detail: deleted });
+      const auditId = await recordAudit(tx, { ...actor, action: "run.delete", projectSlug: project.slug, targetId: runId, detail: deleted });
       return { runId, project: project.slug, deleted, auditId };
     },
     { timeout: 60_000, maxWait: 30_000 },

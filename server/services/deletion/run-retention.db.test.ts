@@ -60,14 +60,14 @@ describe("run retention", () => {
     expect(report?.deleted.runs).toBe(preview.wouldDelete);
     const left = (await db.run.findMany({ where: { projectId: project.id }, select: { id: true } })).map((run) => run.id).sort();
     expect(left).toEqual([nightly[0], nightly[1], nightly[4], nightly[5], ...smoke].sort());
-    const entries = await caller.settings.audit({ project: slug });
+    const { entries } = await caller.settings.audit({ project: slug, action: "retention.delete" });
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ action: "retention.delete", actor: "retention job", detail: { runs: 2, protectedRuns: 2, rule } });
 
     // A second sweep finds nothing more and writes no entry.
     const [again] = await applyRunRetention(db, { projectId: project.id, now: NOW, baseUrl: "http://bench.test" });
     expect(again?.deleted.runs).toBe(0);
-    expect(await caller.settings.audit({ project: slug })).toHaveLength(1);
+    expect((await caller.settings.audit({ project: slug, action: "retention.delete" })).entries).toHaveLength(1);
   });
 
   it("by age, never emptying a series; the preview is the admin's", async () => {

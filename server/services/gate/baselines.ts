@@ -7,6 +7,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { baselinePinSchema } from "../../schemas/baselines";
 import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
+import { actorOf, recordAudit } from "../audit";
 import { notFound, ServiceError } from "../platform";
 import { requireProject } from "../projects";
 import type { RunIdentity } from "../runs";
@@ -213,11 +214,21 @@ export async function pinBaseline(db: PrismaClient, principal: Principal, slug: 
     }
   }
   return db.$transaction(async (tx) => {
+    const before = await tx.baselinePin.findFirst({ where: { projectId: project.id, forLabel: pin.forLabel }, select: { runIds: true, baselineLabel: true } });
     await tx.baselinePin.deleteMany({ where: { projectId: project.id, forLabel: pin.forLabel } });
-    return tx.baselinePin.create({
+    const created = await tx.baselinePin.create({
       data: { projectId: project.id, forLabel: pin.forLabel, runIds: pin.runIds ?? [], baselineLabel: pin.label ?? null },
       select: PIN_SELECT,
     });
+    const pinned = { runIds: pin.runIds ?? [], label: pin.label ?? null };
+    await recordAudit(tx, {
+      ...actorOf(principal),
+      action: "pin.set",
+      projectSlug: project.slug,
+      targetId: null,
+      detail: { forLabel: pin.forLabel, from: before ? { runIds: before.runIds, label: before.baselineLabel } : { runIds: null, label: null }, to: pinned },
+    });
+    return created;
   });
 }
 
@@ -225,8 +236,18 @@ export async function pinBaseline(db: PrismaClient, principal: Principal, slug: 
 export async function unpinBaseline(db: PrismaClient, principal: Principal, slug: string, forLabel: string | null): Promise<void> {
   const project = await requireProject(db, slug);
   await requireProjectAccess(db, principal, project, "manage");
-  const { count } = await db.baselinePin.deleteMany({ where: { projectId: project.id, forLabel } });
-  if (count === 0) throw notFound("Pinned baseline");
+  await db.$transaction(async (tx) => {
+    const before = await tx.baselinePin.findFirst({ where: { projectId: project.id, forLabel }, select: { runIds: true, baselineLabel: true } });
+    const { count } = await tx.baselinePin.deleteMany({ where: { projectId: project.id, forLabel } });
+    if (count === 0 || !before) throw notFound("Pinned baseline");
+    await recordAudit(tx, {
+      ...actorOf(principal),
+      action: "pin.clear",
+      projectSlug: project.slug,
+      targetId: null,
+      detail: { forLabel, from: { runIds: before.runIds, label: before.baselineLabel }, to: { runIds: null, label: null } },
+    });
+  });
 }
 
 /** Ids of runs pinned in any baseline of the project, to mark them everywhere. */

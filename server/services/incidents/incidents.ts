@@ -18,6 +18,8 @@ import { jobQueueFor } from "../platform";
 import { requireProject } from "../projects";
 import { listIncidentChanges, toChangeJson, type IncidentChangeRow } from "../changes";
 import { queueIncidentNotifications } from "../notifications";
+import type { AuditActor } from "../audit";
+import { actorOf, recordAudit } from "../audit";
 
 /**
  * Incidents (docs/incidents.md): the regressions one step opened at one run, stored as one thing a team
@@ -158,6 +160,7 @@ export async function updateIncidents(
 ) {
   const project = await requireProject(db, projectSlug);
   const by = await requireTriager(db, principal, project, actor);
+  const auditActor = actorOf(principal, actor);
   const unique = [...new Set(numbers)];
   const queue = await jobQueueFor(db);
   const updates = await db.$transaction(async (tx) => {
@@ -222,6 +225,13 @@ export async function updateIncidents(
         },
         select: { id: true },
       });
+      await recordAudit(tx, {
+        ...auditActor,
+        action: "incident.update",
+        projectSlug: project.slug,
+        targetId: row.id,
+        detail: incidentChangeDetail(row, { state: stateChanged ? to : undefined, note: noteChanged ? change.note : undefined, links: linksChanged ? change.links : undefined }, by, auditActor),
+      });
       done.push({ incident: row, from: row.state, to });
     }
     // The message exists exactly when the change does: queued in its transaction.
@@ -247,6 +257,23 @@ export async function updateIncidents(
     updates,
     incidents: unique.map((number) => views.find((view) => view.number === number)!),
   };
+}
+
+/** An incident's audit detail: its number, what changed (from → to), and the name the caller gave when it is more than the actor. */
+function incidentChangeDetail(
+  row: { number: number; state: string; note: string | null; links: string[] },
+  changed: { state?: string | undefined; note?: string | null | undefined; links?: string[] | undefined },
+  by: string,
+  actor: AuditActor,
+) {
+  const from: Record<string, unknown> = {};
+  const to: Record<string, unknown> = {};
+  for (const field of ["state", "note", "links"] as const) {
+    if (changed[field] === undefined) continue;
+    from[field] = row[field];
+    to[field] = changed[field];
+  }
+  return { number: row.number, from, to, ...(by !== actor.actor && { by }) };
 }
 
 /** The project-wide lock under which incidents are opened, joined and decided. */
@@ -342,7 +369,8 @@ export async function getAlertPrecision(db: ReadDb, projectSlug: string): Promis
 
 /**
  * Triaging a project's incidents: the admin (token or session) or a token of that project. Returns who,
- * in words kept on the incident: the principal, with the name the caller gave ("alice (admin session)").
+ * in words kept on the incident: a signed-in person as the audit log names them ("Ada <ada@example.com>");
+ * a token or the admin with the name the caller gave, if any ("alice (admin session)").
  */
 export async function requireTriager(
   db: PrismaClient,
@@ -351,13 +379,9 @@ export async function requireTriager(
   { viaSession, name }: { viaSession: boolean; name?: string | undefined },
 ): Promise<string> {
   await requireProjectAccess(db, principal, project, "triage");
-  let who = "admin token";
-  if (principal.kind === "admin" && viaSession) who = "admin session";
-  if (principal.kind === "project-token") {
-    const token = await db.apiToken.findUnique({ where: { id: principal.tokenId }, select: { name: true } });
-    who = `project token "${token?.name ?? principal.tokenId}"`;
-  }
-  const trimmed = name?.trim();
+  const who = actorOf(principal, { viaSession }).actor;
+  // A person is who they signed in as; a name given is for shared credentials (a token, the admin's).
+  const trimmed = principal.kind === "user" ? undefined : name?.trim();
   return trimmed ? `${trimmed} (${who})` : who;
 }
 

@@ -28,10 +28,13 @@ import { defaultBranchSeriesKey, newRunId, runPageUrl } from "../runs";
 import type { IngestProject } from "./ingest-run";
 import { readProjectCountingUpload } from "./upload-run";
 import { storeRun } from "./store-run";
+import { actorOf, recordAudit } from "../audit";
 
 export interface ImportHistoryRequest {
   /** The project as authorizeImport read it. */
   project: IngestProject;
+  /** Who imports (the `history.import` audit entry names them). */
+  principal: Principal;
   source: HistorySource;
   /** The file as sent (data.js with or without its `window.BENCHMARK_DATA = ` prefix; Bencher's NDJSON). */
   text: string;
@@ -128,6 +131,13 @@ export async function importHistory(db: PrismaClient, request: ImportHistoryRequ
             jobs.push({ name: "detect-regressions", data: { projectId: project.id, ...series, baseUrl: request.baseUrl, notify: false }, singletonKey: key });
           }
           await queue.sendCoalescedMany(jobs, tx);
+          await recordAudit(tx, {
+            ...actorOf(request.principal),
+            action: "history.import",
+            projectSlug: project.slug,
+            targetId: null,
+            detail: { source: request.source, created: toStore.length, skipped: runs.length - toStore.length },
+          });
         },
         // A few thousand runs are a few thousand statements: more than an upload's minute on a slow disk.
         { timeout: 10 * 60_000, maxWait: 30_000 },

@@ -4,7 +4,7 @@ import type { ProjectRole } from "../../domain/access/roles";
 import { grantMemberSchema, updateMemberSchema } from "../../schemas/members";
 import type { Principal, ProjectRef } from "../access";
 import { requireProjectAccess } from "../access";
-import { describeActor, recordAudit } from "../audit";
+import { actorOf, recordAudit } from "../audit";
 import { ServiceError, notFound } from "../platform";
 import { requireProjectRef } from "./project-ref";
 import type { VisibilityState } from "./visibility";
@@ -110,7 +110,7 @@ export async function grantMember(
   const grant = grantMemberSchema.parse(input);
   try {
     return await db.$transaction(async (tx) => {
-      const actor = await describeActor(tx, principal, { viaSession });
+      const actor = actorOf(principal, { viaSession }).actor;
       const key = { projectId_kind_subject: { projectId: project.id, kind: grant.kind, subject: grant.subject } };
       const existing = await tx.projectMember.findUnique({ where: key, select: { id: true, role: true } });
       if (existing !== null) {
@@ -177,7 +177,7 @@ export async function updateMember(
   await requireProjectAccess(db, principal, project, "manage");
   const { role } = updateMemberSchema.parse(changes);
   return db.$transaction(async (tx) => {
-    const row = await changeRole(tx, project, id, role, await describeActor(tx, principal, { viaSession }));
+    const row = await changeRole(tx, project, id, role, actorOf(principal, { viaSession }).actor);
     return (await withMatches(tx, [row]))[0]!;
   });
 }
@@ -191,7 +191,7 @@ export async function removeMember(db: PrismaClient, principal: Principal, slug:
       DELETE FROM project_members WHERE id = ${id} AND project_id = ${project.id} RETURNING kind::text AS kind, subject, role::text AS role`;
     if (removed === undefined) throw memberNotFound(id);
     await recordAudit(tx, {
-      actor: await describeActor(tx, principal, { viaSession }),
+      ...actorOf(principal, { viaSession }),
       action: "member.remove",
       projectSlug: project.slug,
       targetId: id,

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { updateUserSchema } from "../../schemas/members";
 import type { Principal } from "../access";
 import { requireAdmin } from "../access";
-import { describeActor, describePerson, recordAudit } from "../audit";
+import { actorOf, describePerson, recordAudit } from "../audit";
 import { ServiceError, notFound } from "../platform";
 
 /**
@@ -89,7 +89,7 @@ export async function updateUser(
     if (Object.keys(data).length === 0) return userView(before);
     const after = await tx.user.update({ where: { id }, data, select: USER_SELECT });
     await recordAudit(tx, {
-      actor: await describeActor(tx, principal, { viaSession }),
+      ...actorOf(principal, { viaSession }),
       action: "user.update",
       projectSlug: null,
       targetId: id,

@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { ProjectVisibility } from "../../domain/access/roles";
 import type { Principal, ProjectRef } from "../access";
 import { effectiveVisibility, requireProjectAccess } from "../access";
-import { describeActor, recordAudit } from "../audit";
+import { actorOf, recordAudit } from "../audit";
 import { requireProjectRef } from "./project-ref";
 
 /**
@@ -52,6 +52,6 @@ export async function setProjectVisibility(
 ): Promise<VisibilityState> {
   const project = await requireProjectRef(db, slug);
   await requireProjectAccess(db, principal, project, "manage");
-  await db.$transaction(async (tx) => applyVisibility(tx, project, to, await describeActor(tx, principal, { viaSession })));
+  await db.$transaction(async (tx) => applyVisibility(tx, project, to, actorOf(principal, { viaSession }).actor));
   return visibilityState(to);
 }

@@ -5,7 +5,9 @@ import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
 import { ServiceError, notFound } from "../platform";
 import { requireProject } from "../projects";
+import { actorOf, recordAudit } from "../audit";
 import { webhookTargetProblem } from "./webhook-targets";
+import { changedFields } from "../../domain/audit/actions";
 
 /**
  * A project's webhook settings (docs/notifications.md): its URL, the body's format, per event or a daily
@@ -107,14 +109,32 @@ export async function updateWebhookSettings(db: PrismaClient, principal: Princip
   if (problem !== null) throw new ServiceError("bad_request", `The webhook URL is refused: ${problem}`, [{ path: "url", message: problem }]);
   const url = changes.url === undefined ? project.webhookUrl : changes.url;
   const secret = changes.secret ?? project.webhookSecret ?? (url !== null ? generateWebhookSecret() : null);
-  const updated = await db.project.update({
-    where: { id: project.id },
-    data: {
-      ...(changes.url !== undefined && { webhookUrl: changes.url }),
-      ...(changes.format !== undefined && { webhookFormat: changes.format }),
-      ...(changes.digest !== undefined && { webhookDigest: changes.digest }),
-      webhookSecret: secret,
-    },
+  const updated = await db.$transaction(async (tx) => {
+    const row = await tx.project.update({
+      where: { id: project.id },
+      data: {
+        ...(changes.url !== undefined && { webhookUrl: changes.url }),
+        ...(changes.format !== undefined && { webhookFormat: changes.format }),
+        ...(changes.digest !== undefined && { webhookDigest: changes.digest }),
+        webhookSecret: secret,
+      },
+    });
+    const change = changedFields(
+      { url: urlForAudit(project.webhookUrl), format: project.webhookFormat, digest: project.webhookDigest },
+      { url: changes.url === undefined ? undefined : urlForAudit(changes.url), format: changes.format, digest: changes.digest },
+    );
+    // The secret is never written down: only that it changed.
+    const secretChanged = secret !== project.webhookSecret;
+    if (change !== null || secretChanged) {
+      await recordAudit(tx, {
+        ...actorOf(principal),
+        action: "webhook.update",
+        projectSlug: project.slug,
+        targetId: project.id,
+        detail: { ...(change ?? { from: {}, to: {} }), ...(secretChanged && { secret: project.webhookSecret === null ? "made" : "rotated" }) },
+      });
+    }
+    return row;
   });
   return getWebhookSettings(db, updated);
 }
@@ -126,8 +146,26 @@ export async function updateWebhookSettings(db: PrismaClient, principal: Princip
 export async function rotateWebhookSecret(db: PrismaClient, principal: Principal, slug: string) {
   const project = await requireProject(db, slug);
   await requireProjectAccess(db, principal, project, "manage");
-  const updated = await db.project.update({ where: { id: project.id }, data: { webhookSecret: generateWebhookSecret() } });
+  const updated = await db.$transaction(async (tx) => {
+    const row = await tx.project.update({ where: { id: project.id }, data: { webhookSecret: generateWebhookSecret() } });
+    await recordAudit(tx, { ...actorOf(principal), action: "webhook.rotate", projectSlug: project.slug, targetId: project.id, detail: { secret: "rotated" } });
+    return row;
+  });
   return getWebhookSettings(db, updated);
+}
+
+/**
+ * A webhook URL as the audit log keeps it: its origin only. Chat webhooks (Slack, Teams) carry their
+ * credential in the path, and the log outlives the URL.
+ */
+function urlForAudit(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname === "/" && !parsed.search ? parsed.origin : `${parsed.origin}/…`;
+  } catch {
+    return "(not a URL)";
+  }
 }
 
 /** One delivery of the project, with the body it sent (the Settings page's preview); not found unless it is the project's. */

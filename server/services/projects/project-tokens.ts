@@ -4,10 +4,10 @@ import type { CreateTokenInput } from "../../schemas/tokens";
 import { TOKEN_MAX_DAYS, createTokenSchema } from "../../schemas/tokens";
 import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
-import { describeActor } from "../audit";
 import { ServiceError, notFound } from "../platform";
 import { findProject, requireProject } from "./projects";
 import { newTokenSecret } from "../access";
+import { actorOf, recordAudit } from "../audit";
 
 /**
  * A project's tokens, its maintainers' to manage: create one with its name, scopes and expiry (its secret is
@@ -64,7 +64,7 @@ export async function createProjectToken(db: PrismaClient, principal: Principal,
   const parsed = createTokenSchema.parse(input);
   const now = new Date();
   const expiresAt = expiryOf(parsed, now);
-  const createdBy = await describeActor(db, principal, { viaSession });
+  const createdBy = actorOf(principal, { viaSession }).actor;
   const { token, prefix, tokenHash } = newTokenSecret();
   const created = await db.$transaction(async (tx) => {
     // One creation at a time per project, so two of the same name cannot both pass the check below.
@@ -78,10 +78,19 @@ export async function createProjectToken(db: PrismaClient, principal: Principal,
         { path: "name", message: `taken by token ${clash.id}: choose another name, or revoke that token first` },
       ]);
     }
-    return tx.apiToken.create({
+    const row = await tx.apiToken.create({
       data: { projectId: project.id, name: parsed.name, prefix, tokenHash, scopes: normalizeScopes(parsed.scopes), expiresAt, createdBy },
       select: { id: true, name: true, prefix: true, scopes: true, createdAt: true, createdBy: true, expiresAt: true },
     });
+    // The entry names the token (name, prefix, scopes, expiry), never its secret.
+    await recordAudit(tx, {
+      ...actorOf(principal, { viaSession }),
+      action: "token.create",
+      projectSlug: project.slug,
+      targetId: row.id,
+      detail: { name: row.name, prefix: row.prefix, scopes: row.scopes, expiresAt: row.expiresAt?.toISOString() ?? null },
+    });
+    return row;
   });
   return { ...created, createdBy, token };
 }
@@ -105,11 +114,16 @@ export async function listProjectTokens(db: PrismaClient, principal: Principal, 
 export async function revokeProjectToken(db: PrismaClient, principal: Principal, slug: string, tokenId: string): Promise<void> {
   const project = await requireProject(db, slug);
   await requireProjectAccess(db, principal, project, "manage");
-  const { count } = await db.apiToken.updateMany({
-    where: { id: tokenId, projectId: project.id, revokedAt: null },
-    data: { revokedAt: new Date() },
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.apiToken.updateMany({
+      where: { id: tokenId, projectId: project.id, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    if (count === 0) {
+      if ((await tx.apiToken.count({ where: { id: tokenId, projectId: project.id } })) === 0) throw notFound(`Token "${tokenId}"`);
+      return; // Revoked already: nothing changed, nothing recorded.
+    }
+    const token = await tx.apiToken.findUniqueOrThrow({ where: { id: tokenId }, select: { name: true, prefix: true } });
+    await recordAudit(tx, { ...actorOf(principal), action: "token.revoke", projectSlug: project.slug, targetId: tokenId, detail: { name: token.name, prefix: token.prefix } });
   });
-  if (count === 0 && (await db.apiToken.count({ where: { id: tokenId, projectId: project.id } })) === 0) {
-    throw notFound(`Token "${tokenId}"`);
-  }
 }

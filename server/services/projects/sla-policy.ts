@@ -6,6 +6,7 @@ import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
 import { requireProject } from "./projects";
 import { getSlaPolicy } from "../runs";
+import { actorOf, recordAudit } from "../audit";
 
 /**
  * A project's SLA policy as its admin sees it: read it, replace it. Grading against it is ./sla.ts's
@@ -25,11 +26,15 @@ export async function putSlaPolicy(db: PrismaClient, principal: Principal, slug:
   const project = await requireProject(db, slug);
   await requireProjectAccess(db, principal, project, "manage");
   const policy = slaPolicySchema.parse(input);
-  if (policy.targets.length === 0) {
-    await db.slaPolicy.deleteMany({ where: { projectId: project.id } });
-    return NO_POLICY;
-  }
   const targets = policy.targets as unknown as object[];
-  await db.slaPolicy.upsert({ where: { projectId: project.id }, create: { projectId: project.id, targets }, update: { targets } });
-  return policy;
+  return db.$transaction(async (tx) => {
+    const before = (await getSlaPolicy(tx, project.id))?.targets ?? [];
+    if (policy.targets.length === 0) await tx.slaPolicy.deleteMany({ where: { projectId: project.id } });
+    else await tx.slaPolicy.upsert({ where: { projectId: project.id }, create: { projectId: project.id, targets }, update: { targets } });
+    // One entry when the targets changed: the whole list before and after (a policy is saved whole).
+    if (JSON.stringify(before) !== JSON.stringify(policy.targets)) {
+      await recordAudit(tx, { ...actorOf(principal), action: "sla.update", projectSlug: project.slug, targetId: project.id, detail: { from: { targets: before }, to: { targets: policy.targets } } });
+    }
+    return policy.targets.length === 0 ? NO_POLICY : policy;
+  });
 }

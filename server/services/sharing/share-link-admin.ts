@@ -5,7 +5,8 @@ import type { Principal } from "../access";
 import { SHARE_ID_PATTERN, requireProjectAccess, storedShareScopeSchema } from "../access";
 import { ServiceError, notFound } from "../platform";
 import { requireProject } from "../projects";
-import { pageOfScope } from "./share-links";
+import { pageOfScope, shareIdHint } from "./share-links";
+import { actorOf, recordAudit } from "../audit";
 
 /**
  * A project's share links, the admin's to look over and revoke (Settings, GET/DELETE …/share-links).
@@ -58,6 +59,20 @@ export async function revokeShareLink(db: PrismaClient, principal: Principal, sl
   const hint = "a share link's id is the 22 characters (A-Z, a-z, 0-9, - and _) after ?share= in its URL";
   if (!SHARE_ID_PATTERN.test(id)) throw new ServiceError("bad_request", "Not a share link's id", [{ path: "id", message: hint }]);
   const missing = () => notFound(`Share link "${id}"`, [{ path: "id", message: hint }]);
-  const { count } = await db.shareLink.updateMany({ where: { id, projectId: project.id, revokedAt: null }, data: { revokedAt: new Date() } });
-  if (count === 0 && (await db.shareLink.count({ where: { id, projectId: project.id } })) === 0) throw missing();
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.shareLink.updateMany({ where: { id, projectId: project.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (count === 0) {
+      if ((await tx.shareLink.count({ where: { id, projectId: project.id } })) === 0) throw missing();
+      return; // Revoked already: nothing changed, nothing recorded.
+    }
+    const link = await tx.shareLink.findUniqueOrThrow({ where: { id }, select: { scope: true, createdBy: true } });
+    const scope = storedShareScopeSchema.safeParse(link.scope);
+    await recordAudit(tx, {
+      ...actorOf(principal),
+      action: "share.revoke",
+      projectSlug: project.slug,
+      targetId: null,
+      detail: { link: shareIdHint(id), ...(scope.success && scope.data), createdBy: link.createdBy },
+    });
+  });
 }

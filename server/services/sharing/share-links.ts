@@ -7,6 +7,8 @@ import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
 import { compareProjectRuns, resolveComparisonRuns } from "../compare";
 import { notFound } from "../platform";
+import type { AuditActor } from "../audit";
+import { actorOf, recordAudit } from "../audit";
 import { requireProject } from "../projects";
 import type { ReadDb } from "../../db";
 import type { ShareScope, StoredShareScope } from "../access";
@@ -28,7 +30,7 @@ export async function createShareLink(db: PrismaClient, principal: Principal, sl
   await requireProjectAccess(db, principal, project, "share");
   const input = createShareLinkSchema.parse(body);
   const ttlSeconds = input.expiresInDays * 24 * 3600;
-  const minted = { ttlSeconds, baseUrl, createdBy: await minterName(db, principal) };
+  const minted: ShareMinting = { ttlSeconds, baseUrl, createdBy: minterName(principal), audit: { ...actorOf(principal), projectSlug: project.slug } };
   if (input.run !== undefined) {
     const run = await db.run.findFirst({ where: { id: input.run, projectId: project.id }, select: { id: true } });
     if (!run) throw notFound(`Run "${input.run}"`);
@@ -42,11 +44,11 @@ export async function createShareLink(db: PrismaClient, principal: Principal, sl
   return shareLinkFor(db, project, scope, minted);
 }
 
-/** Who minted a link, as Settings lists it: the admin, or the project token by its name. */
-async function minterName(db: PrismaClient, principal: Principal): Promise<string> {
-  if (principal.kind !== "project-token") return "admin";
-  const token = await db.apiToken.findUnique({ where: { id: principal.tokenId }, select: { name: true } });
-  return `token ${token?.name ?? principal.tokenId}`;
+/** Who minted a link, as Settings lists it: the admin, a person by name or email, or the project token by its name. */
+function minterName(principal: Principal): string {
+  if (principal.kind === "project-token") return `token ${principal.name}`;
+  if (principal.kind === "user") return actorOf(principal).actor;
+  return "admin";
 }
 
 /**
@@ -78,8 +80,15 @@ export function pageOfScope(scope: ShareScope): string {
 export interface ShareMinting {
   ttlSeconds: number;
   baseUrl: string;
-  /** "admin", "token <name>", or "CI gate" for the links of a private server's PR comment. */
+  /** "admin", "token <name>", a person, or "CI gate" for the links of a private server's PR comment. */
   createdBy: string;
+  /** Who asked, for the `share.create` audit entry of a new link (none for the CI gate's links, which no one asked for). */
+  audit?: AuditActor & { projectSlug: string };
+}
+
+/** What an audit entry keeps of a share link's id (the id itself opens the page): its first 6 characters. */
+export function shareIdHint(id: string): string {
+  return `${id.slice(0, 6)}…`;
 }
 
 /** The longest a link minted again may have been minted before and still be handed out in place of a new one. */
@@ -109,9 +118,24 @@ export async function shareLinkFor(db: PrismaClient, project: { id: string }, sc
   });
   const link =
     reused ??
-    (await db.shareLink.create({
-      data: { id: newShareId(), projectId: project.id, scope: stored, createdBy: minting.createdBy, expiresAt },
-      select: { id: true, expiresAt: true },
+    (await db.$transaction(async (tx) => {
+      const created = await tx.shareLink.create({
+        data: { id: newShareId(), projectId: project.id, scope: stored, createdBy: minting.createdBy, expiresAt },
+        select: { id: true, expiresAt: true },
+      });
+      const { audit } = minting;
+      if (audit) {
+        // The link's id opens its page: the entry keeps only its first characters, to tell links apart.
+        await recordAudit(tx, {
+          actor: audit.actor,
+          actorUserId: audit.actorUserId,
+          action: "share.create",
+          projectSlug: audit.projectSlug,
+          targetId: null,
+          detail: { link: shareIdHint(created.id), ...stored, expiresAt: created.expiresAt.toISOString() },
+        });
+      }
+      return created;
     }));
   return {
     url: absoluteUrl(minting.baseUrl, pagePaths.shortShare(link.id)),

@@ -4,6 +4,7 @@ import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
 import { jobQueueFor, ServiceError } from "../platform";
 import { requireProject } from "../projects";
+import { actorOf, recordAudit } from "../audit";
 import type { LineSink } from "./export-lines";
 import { exportProjectLines, exportServerLines } from "./export-lines";
 import type { ImportCounts } from "./import-lines";
@@ -31,8 +32,13 @@ export async function importProject(db: PrismaClient, principal: Principal, slug
   // Checked before a line of the body is read.
   await requireProjectAccess(db, principal, project, "manage");
   const queue = await jobQueueFor(db);
-  const counts = await importLines(db, { kind: "project", projectId: project.id, slug: project.slug }, lines, async (tx, { runs }) => {
-    if (runs.created > 0) await queue.sendCoalescedMany([{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }], tx);
+  const counts = await importLines(db, { kind: "project", projectId: project.id, slug: project.slug }, lines, async (tx, counts) => {
+    if (counts.runs.created > 0) await queue.sendCoalescedMany([{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }], tx);
+    // One entry per import that wrote something, with its counts (an import of nothing new changes nothing).
+    const { created } = importAnswerOf(project.slug, counts);
+    if (counts.runs.created > 0 || Object.values(created).some((count) => count > 0)) {
+      await recordAudit(tx, { ...actorOf(principal), action: "project.import", projectSlug: project.slug, targetId: project.id, detail: { lines: counts.lines, runs: counts.runs, created } });
+    }
   });
   return importAnswerOf(project.slug, counts);
 }

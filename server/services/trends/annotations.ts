@@ -6,6 +6,7 @@ import type { Principal } from "../access";
 import { requireProjectAccess } from "../access";
 import { notFound } from "../platform";
 import { requireProject } from "../projects";
+import { actorOf, recordAudit } from "../audit";
 
 /**
  * Notes on runs ("deployed v2.3") and markers of the project at a time or on a run (deploys, known
@@ -41,10 +42,7 @@ export async function createAnnotation(db: PrismaClient, principal: Principal, s
   const { text, kind } = createAnnotationSchema.parse(input);
   const run = await db.run.findFirst({ where: { id: runId, projectId: project.id }, select: { id: true, startedAt: true } });
   if (!run) throw notFound(`Run "${runId}"`);
-  return db.annotation.create({
-    data: { projectId: project.id, runId: run.id, at: run.startedAt, kind, text },
-    select: ANNOTATION_SELECT,
-  });
+  return createAudited(db, principal, project, { projectId: project.id, runId: run.id, at: run.startedAt, kind, text });
 }
 
 /**
@@ -66,10 +64,25 @@ export async function createMarker(db: PrismaClient, principal: Principal, slug:
   } else {
     at = new Date(marker.at!);
   }
-  return db.annotation.create({
-    data: { projectId: project.id, runId, at, kind: marker.kind, text: marker.text },
-    select: ANNOTATION_SELECT,
+  return createAudited(db, principal, project, { projectId: project.id, runId, at, kind: marker.kind, text: marker.text });
+}
+
+/** Writes an annotation or marker with its `annotation.create` audit entry, in one transaction. */
+async function createAudited(
+  db: PrismaClient,
+  principal: Principal,
+  project: { slug: string },
+  data: { projectId: string; runId: string | null; at: Date; kind: AnnotationKind; text: string },
+) {
+  return db.$transaction(async (tx) => {
+    const row = await tx.annotation.create({ data, select: ANNOTATION_SELECT });
+    await recordAudit(tx, { ...actorOf(principal), action: "annotation.create", projectSlug: project.slug, targetId: row.id, detail: annotationDetail(row) });
+    return row;
   });
+}
+
+function annotationDetail(row: { kind: AnnotationKind; text: string; runId: string | null; at: Date }) {
+  return { kind: row.kind, text: row.text, runId: row.runId, at: row.at.toISOString() };
 }
 
 /** The project's markers in a window, oldest first (at most ANNOTATION_LIST_LIMIT: the newest). */
@@ -92,8 +105,12 @@ export async function listAnnotations(db: ReadDb, slug: string, query: Annotatio
 export async function deleteAnnotation(db: PrismaClient, principal: Principal, slug: string, annotationId: string): Promise<void> {
   const project = await requireProject(db, slug);
   await requireProjectAccess(db, principal, project, "mark");
-  const { count } = await db.annotation.deleteMany({ where: { id: annotationId, projectId: project.id } });
-  if (count === 0) throw notFound(`Annotation "${annotationId}"`);
+  await db.$transaction(async (tx) => {
+    const row = await tx.annotation.findFirst({ where: { id: annotationId, projectId: project.id }, select: ANNOTATION_SELECT });
+    const { count } = await tx.annotation.deleteMany({ where: { id: annotationId, projectId: project.id } });
+    if (count === 0 || !row) throw notFound(`Annotation "${annotationId}"`);
+    await recordAudit(tx, { ...actorOf(principal), action: "annotation.delete", projectSlug: project.slug, targetId: annotationId, detail: annotationDetail(row) });
+  });
 }
 
 /**

@@ -84,6 +84,11 @@ describe("POST /api/v1/projects/:p/import/github-action-benchmark", () => {
     expect({ created: replay.created, skipped: replay.skipped }).toEqual({ created: 0, skipped: 2 });
     expect(replay.runs.map((run: Json) => run.id)).toEqual(answer.runs.map((run: Json) => run.id));
     expect(await runsOf(slug)).toHaveLength(2);
+
+    // One audit entry for the import that stored runs, naming the token and the counts (none for the replay).
+    const audit = await prisma.auditEntry.findMany({ where: { projectSlug: slug, action: "history.import" }, select: { actor: true, detail: true } });
+    expect(audit).toEqual([{ actor: 'project token "ci"', detail: { source: "github-action-benchmark", created: 2, skipped: 0 } }]);
+    expect(JSON.stringify(audit)).not.toContain(token);
   });
 
   it("refuses a malformed file with a 400 naming the path, and writes nothing (not even its valid entries)", async () => {

@@ -22,6 +22,7 @@ export const POST = projectRoute<{ project: string; source: string }, "upload">(
     const text = await readLimitedText(request, getEnv().BENCHTRACK_MAX_BODY_BYTES);
     const answer = await importHistory(db, {
       project,
+      principal,
       source: parsed.data,
       text,
       branch: query.branch ?? null,

@@ -110,7 +110,7 @@ describe("DELETE /api/v1/projects/:project/runs/:id", () => {
     const response = await remove(slug, id!);
     expect(response.status).toBe(200);
     const { auditId } = (await response.json()) as Deleted;
-    const audit = await call(getAudit, `/api/v1/projects/${slug}/audit`, { project: slug });
+    const audit = await call(getAudit, `/api/v1/projects/${slug}/audit?action=run.delete`, { project: slug });
     expect(audit.status).toBe(200);
     const { entries } = (await audit.json()) as { entries: { id: string; actor: string; action: string; targetId: string; detail: { runs: number } }[] };
     expect(entries).toHaveLength(1);
