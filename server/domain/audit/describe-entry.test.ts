@@ -73,4 +73,17 @@ describe("AUDIT_ACTIONS", () => {
       expect(AUDIT_ACTION_WORDS[action]).toBeTruthy();
     }
   });
+
+  it("says a member's role change and a visibility change as from → to lines", () => {
+    expect(describeAuditEntry({ action: "member.update", targetId: "m1", detail: { kind: "group", subject: "perf", role: { from: "viewer", to: "triager" } } })).toEqual({
+      headline: "changed a role",
+      changes: [{ field: "role", from: "viewer", to: "triager" }],
+      facts: ["kind: group", "subject: perf"],
+    });
+    const visibility = describeAuditEntry({ action: "project.visibility", targetId: null, detail: { from: null, to: "private", effective: { from: "public", to: "private" } } });
+    expect(visibility.changes).toEqual([
+      { field: "visibility", from: "none", to: "private" },
+      { field: "effective", from: "public", to: "private" },
+    ]);
+  });
 });

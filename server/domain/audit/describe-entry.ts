@@ -86,11 +86,16 @@ export function describeAuditEntry(entry: AuditEntryLike): DescribedEntry {
     const before = isRecord(from) ? from : {};
     for (const field of Object.keys(to)) changes.push({ field: fieldWords(field), from: valueWords(before[field]), to: valueWords(to[field]) });
   } else if (to !== undefined || from !== undefined) {
-    changes.push({ field: "state", from: valueWords(from), to: valueWords(to) });
+    changes.push({ field: entry.action === "project.visibility" ? "visibility" : "state", from: valueWords(from), to: valueWords(to) });
   }
   const facts: string[] = [];
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    // A field's own change ({ role: { from, to } }): a change line, as the top-level from → to.
+    if (isRecord(value) && ("from" in value || "to" in value) && Object.keys(value).every((part) => part === "from" || part === "to")) {
+      changes.push({ field: fieldWords(key), from: valueWords(value.from), to: valueWords(value.to) });
+      continue;
+    }
     // An incident's number leads ("#3"); other numbers are counts ("12 results"), none when zero.
     if (key === "number" && typeof value === "number") facts.unshift(`#${value}`);
     else if (typeof value === "number") {

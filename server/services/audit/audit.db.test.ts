@@ -96,7 +96,7 @@ describe.each(testDatabaseTargets())("the audit trail on $name", ({ target }) =>
   });
 
   it("names a project token by its name, and records the webhook by origin with its secret only as rotated", async () => {
-    const { slug, uploadToken } = await seedProjectWithToken(db(), "audit-webhook");
+    const { slug, uploadToken } = await seedProjectWithToken(db(), "audit-webhook", ["upload", "read"]);
     const admin = adminCaller(db());
     const set = await admin.webhook.update({ project: slug, url: "http://127.0.0.1:9/hooks/T000/B000/s3cr3tpath", format: "slack" });
     const rotated = await admin.webhook.rotateSecret({ project: slug });

@@ -38,7 +38,7 @@ describe("POST /api/v1/projects/:p/import/github-action-benchmark", () => {
   it("imports a real data.js history as runs with their commits and dates, in date order, seen by the history and trends; again, it creates nothing", async () => {
     const slug = uniqueSlug("import-gab");
     await createProjectThroughApi(slug);
-    const token = await mintProjectToken(slug);
+    const token = await mintProjectToken(slug, "ci");
 
     const response = await post(slug, "github-action-benchmark", example("azure-storage-fuse.data.js"), { token });
     expect(response.status, await response.clone().text()).toBe(201);
