@@ -75,12 +75,11 @@ test("an admin grants roles in Settings, makes the project private, and reads it
 
   // The audit log names each change, by the admin's session.
   const audit = page.getByTestId("audit-list");
-  await expect(audit).toContainText("Role granted");
-  await expect(audit).toContainText(`email ${email}: none → triager`);
-  await expect(audit).toContainText(`email ${email}: triager → maintainer`);
-  await expect(audit).toContainText("Visibility changed");
-  await expect(audit).toContainText("server default → private");
-  await expect(audit).toContainText("by admin session");
+  await expect(audit).toContainText("admin session granted a role");
+  await expect(audit).toContainText(`subject: ${email}role: none → triager`);
+  await expect(audit).toContainText(`subject: ${email}role: triager → maintainer`);
+  await expect(audit).toContainText("admin session changed visibility");
+  await expect(audit).toContainText("visibility: server default → private");
   await lookBothWays(page, "members-settings", page.locator("#members"));
 
   // Remove the group's grant; back to the server's default visibility.

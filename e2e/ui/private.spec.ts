@@ -34,7 +34,10 @@ test("nothing answers with data without credentials", async ({ page, request }) 
     await expect(page.getByText(slug)).toHaveCount(0);
   }
   const anonymous = (path: string) => request.get(`${E2E_PRIVATE_BASE_URL}${path}`, { maxRedirects: 0 });
-  expect((await anonymous("/api/trpc/project.list")).status()).toBe(401);
+  // The project list answers what the caller may read: here, no project (none is public).
+  const list = await anonymous("/api/trpc/project.list");
+  expect(list.status()).toBe(200);
+  expect(await list.text()).not.toContain(slug);
   expect((await anonymous(`/api/v1/projects/${slug}/badge.svg`)).status()).toBe(401);
   expect((await anonymous(`/api/v1/projects/${slug}/runs`)).status()).toBe(401);
   const og = await anonymous(`/projects/${slug}/compare/og?base=${runIds[0]}&head=${runIds[2]}`);

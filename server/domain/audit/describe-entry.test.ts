@@ -82,7 +82,7 @@ describe("AUDIT_ACTIONS", () => {
     });
     const visibility = describeAuditEntry({ action: "project.visibility", targetId: null, detail: { from: null, to: "private", effective: { from: "public", to: "private" } } });
     expect(visibility.changes).toEqual([
-      { field: "visibility", from: "none", to: "private" },
+      { field: "visibility", from: "server default", to: "private" },
       { field: "effective", from: "public", to: "private" },
     ]);
   });

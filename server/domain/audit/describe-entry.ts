@@ -86,7 +86,9 @@ export function describeAuditEntry(entry: AuditEntryLike): DescribedEntry {
     const before = isRecord(from) ? from : {};
     for (const field of Object.keys(to)) changes.push({ field: fieldWords(field), from: valueWords(before[field]), to: valueWords(to[field]) });
   } else if (to !== undefined || from !== undefined) {
-    changes.push({ field: entry.action === "project.visibility" ? "visibility" : "state", from: valueWords(from), to: valueWords(to) });
+    // A visibility of null is the server's default, not "none".
+    const words = (value: unknown) => (entry.action === "project.visibility" && value === null ? "server default" : valueWords(value));
+    changes.push({ field: entry.action === "project.visibility" ? "visibility" : "state", from: words(from), to: words(to) });
   }
   const facts: string[] = [];
   for (const [key, value] of Object.entries(rest)) {

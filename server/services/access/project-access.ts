@@ -185,7 +185,8 @@ export function readableProjectsWhere(principal: Principal): Prisma.ProjectWhere
 export async function readsForAnyone(db: PrismaClient | ReadDb, projectSlug: string | null): Promise<boolean> {
   if (projectSlug === null) return !isPrivate() || (await (db as PrismaClient).project.count({ where: { visibility: "public" }, take: 1 })) > 0;
   const project = await (db as PrismaClient).project.findUnique({ where: { slug: projectSlug }, select: { visibility: true } });
-  return project === null || effectiveVisibility(project.visibility) === "public";
+  // An unknown project answers as the server's default would, so a private-default server tells no one which slugs exist.
+  return effectiveVisibility(project?.visibility ?? null) === "public";
 }
 
 /** What the dashboard shows a caller of one project: what they may do there, their role, and its visibility. */
