@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROJECT_ROLES, PROJECT_VISIBILITIES, TOKEN_SCOPES } from "../domain/access/roles";
 import { INCIDENT_STATES } from "../domain/incidents/state";
 import { ANNOTATION_KINDS } from "./annotations";
 
@@ -7,8 +8,8 @@ import { ANNOTATION_KINDS } from "./annotations";
  * in `kind` and validated by the ONE schema of that kind below. A project export is
  *   header, project, endpoint…, run (with its results and metrics) and raw…, annotation…, pin…,
  *   incident (with its events)…, change…, end
- * and a server backup (`npm run backup`) is a header of scope "server", then each project's lines (its
- * tokens' hashes and share links too), then one end line. Rows are written as stored: exact numbers
+ * and a server backup (`npm run backup`) is a header of scope "server", the server's users (user…), then
+ * each project's lines (its tokens' hashes and share links too), then one end line. Rows are written as stored: exact numbers
  * (non-finite ones as the strings "NaN", "Infinity", "-Infinity"), the original ids, times in ISO 8601
  * UTC, raw uploads as the stored gzip in base64. Importing never re-parses a raw upload.
  */
@@ -51,6 +52,18 @@ export const headerLineSchema = z
 
 const slaPolicyLine = z.object({ targets: json, updatedAt: timeSchema }).strict();
 
+/** A grant of a role in the project (docs/access.md): to one person's email or to an identity-provider group. */
+const memberRow = z
+  .object({
+    kind: z.enum(["email", "group"]),
+    subject: text.min(1).describe("the email (lower-cased) or the group's name"),
+    role: z.enum(PROJECT_ROLES),
+    grantedBy: text.describe("who granted it, in words"),
+    createdAt: timeSchema,
+    updatedAt: timeSchema,
+  })
+  .strict();
+
 export const projectLineSchema = z
   .object({
     kind: z.literal("project"),
@@ -77,8 +90,18 @@ export const projectLineSchema = z
     createdAt: timeSchema,
     updatedAt: timeSchema,
     slaPolicy: slaPolicyLine.nullable(),
+    /** Access (absent from files written before it existed: the server's default, no grants). */
+    visibility: z
+      .enum(PROJECT_VISIBILITIES)
+      .nullable()
+      .default(null)
+      .describe("who may read it (docs/access.md); null: the server's default"),
+    members: z.array(memberRow).default([]).describe("the project's grants, one per kind and subject"),
   })
   .strict();
+
+/** What tokens made before scopes existed were given (migration 20261130024038): all three. */
+export const LEGACY_TOKEN_SCOPES = [...TOKEN_SCOPES];
 
 /** A server backup only: an upload token as its hash (never a secret), so CI keeps working after a move. */
 export const tokenLineSchema = z
@@ -91,6 +114,34 @@ export const tokenLineSchema = z
     createdAt: timeSchema,
     lastUsedAt: optionalTime,
     revokedAt: optionalTime,
+    /** Absent from files written before scopes existed: all three, as the migration gave those tokens. */
+    scopes: z
+      .array(z.enum(TOKEN_SCOPES))
+      .default(LEGACY_TOKEN_SCOPES)
+      .describe('what it may do: "upload", "read", "triage"'),
+    expiresAt: optionalTime.optional().describe("after this it is refused; null or absent: never"),
+    createdBy: optionalText.optional().describe("who made it, in words"),
+  })
+  .strict();
+
+/**
+ * A server backup only, after the header and before the projects: a person who signed in, with the id
+ * their sessions are sealed with (so they stay signed in after a move) and an admin's decisions about
+ * them (server admin, disabled).
+ */
+export const userLineSchema = z
+  .object({
+    kind: z.literal("user"),
+    id: idSchema,
+    issuer: text.describe("the identity provider's issuer"),
+    subject: text.describe("the provider's subject claim"),
+    email: optionalText,
+    name: optionalText,
+    groups: z.array(text).describe("the group claim of the last sign-in"),
+    serverAdmin: z.boolean(),
+    disabledAt: optionalTime.describe("removed by an admin: signing in is refused"),
+    createdAt: timeSchema,
+    lastSignInAt: optionalTime,
   })
   .strict();
 
@@ -305,6 +356,7 @@ export const endLineSchema = z
 /** One schema per line kind: the importer picks it by `kind` and validates the line with it alone. */
 export const TRANSFER_LINE_SCHEMAS = {
   header: headerLineSchema,
+  user: userLineSchema,
   project: projectLineSchema,
   token: tokenLineSchema,
   shareLink: shareLinkLineSchema,
@@ -330,7 +382,7 @@ export const importAnswerSchema = z
     runs: z.object({ inFile: z.number().int(), created: z.number().int(), alreadyPresent: z.number().int() }).strict(),
     created: z
       .record(z.string(), z.number().int())
-      .describe("Rows created per kind (endpoint, raw, annotation, pin, incident, change): 0 everywhere for a file imported before."),
+      .describe("Rows created per kind (endpoint, raw, annotation, pin, incident, change, member): 0 everywhere for a file imported before."),
   })
   .strict()
   .describe("The import's outcome: every line was validated and written in one transaction.");
@@ -340,6 +392,7 @@ export type ImportAnswer = z.infer<typeof importAnswerSchema>;
 export const transferLineSchema = z
   .discriminatedUnion("kind", [
     headerLineSchema,
+    userLineSchema,
     projectLineSchema,
     tokenLineSchema,
     shareLinkLineSchema,

@@ -1,3 +1,4 @@
+import type { TokenScope } from "../../domain/access/roles";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import type { StoredFloat, TransferJson, TransferLine } from "../../schemas/transfer";
 import { TRANSFER_FORMAT, TRANSFER_FORMAT_VERSION } from "../../schemas/transfer";
@@ -78,7 +79,10 @@ export interface ExportOptions {
 
 /** Every line of one project, the header and end line excepted; returns how many runs were written. */
 export async function writeProjectLines(tx: Tx, projectId: string, sink: LineSink, { serverState }: ExportOptions): Promise<number> {
-  const project = await tx.project.findUniqueOrThrow({ where: { id: projectId }, include: { slaPolicy: true } });
+  const project = await tx.project.findUniqueOrThrow({
+    where: { id: projectId },
+    include: { slaPolicy: true, members: { orderBy: [{ kind: "asc" }, { subject: "asc" }] } },
+  });
   await sink({
     kind: "project",
     id: project.id,
@@ -102,6 +106,15 @@ export async function writeProjectLines(tx: Tx, projectId: string, sink: LineSin
     createdAt: iso(project.createdAt),
     updatedAt: iso(project.updatedAt),
     slaPolicy: project.slaPolicy && { targets: asJson(project.slaPolicy.targets), updatedAt: iso(project.slaPolicy.updatedAt) },
+    visibility: project.visibility,
+    members: project.members.map((member) => ({
+      kind: member.kind,
+      subject: member.subject,
+      role: member.role,
+      grantedBy: member.grantedBy,
+      createdAt: iso(member.createdAt),
+      updatedAt: iso(member.updatedAt),
+    })),
   });
 
   if (serverState) {
@@ -115,6 +128,9 @@ export async function writeProjectLines(tx: Tx, projectId: string, sink: LineSin
         createdAt: iso(token.createdAt),
         lastUsedAt: optionalIso(token.lastUsedAt),
         revokedAt: optionalIso(token.revokedAt),
+        scopes: token.scopes as TokenScope[],
+        expiresAt: optionalIso(token.expiresAt),
+        createdBy: token.createdBy,
       });
     }
     for (const link of await tx.shareLink.findMany({ where: { projectId }, orderBy: { id: "asc" } })) {
@@ -351,11 +367,35 @@ export async function exportProjectLines(db: PrismaClient, project: { id: string
   });
 }
 
-/** Every project of the server (a backup), with what is server-wide of each: tokens' hashes, share links, webhook secrets. */
+/** The server's users (a backup only), before its projects: a few per team, read whole. */
+async function writeUserLines(tx: Tx, sink: LineSink): Promise<void> {
+  for (const user of await tx.user.findMany({ orderBy: { id: "asc" } })) {
+    await sink({
+      kind: "user",
+      id: user.id,
+      issuer: user.issuer,
+      subject: user.subject,
+      email: user.email,
+      name: user.name,
+      groups: user.groups,
+      serverAdmin: user.serverAdmin,
+      disabledAt: optionalIso(user.disabledAt),
+      createdAt: iso(user.createdAt),
+      lastSignInAt: optionalIso(user.lastSignInAt),
+    });
+  }
+}
+
+/**
+ * Every project of the server (a backup), with what is server-wide: its users first, then each project
+ * with its tokens' hashes, share links and webhook secret.
+ */
 export async function exportServerLines(db: PrismaClient, sink: LineSink): Promise<{ projects: number; runs: number }> {
   return readSnapshot(db, async (tx, snapshotAt) => {
     const counted = countingSink(sink);
     await counted.sink(headerLine("server", null, snapshotAt));
+    // Through the counting sink, as every line before the end line: the end line's `lines` counts them.
+    await writeUserLines(tx, counted.sink);
     const projects = await tx.project.findMany({ select: { id: true }, orderBy: { id: "asc" } });
     let runs = 0;
     for (const { id } of projects) runs += await writeProjectLines(tx, id, counted.sink, { serverState: true });

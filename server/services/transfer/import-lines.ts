@@ -104,7 +104,7 @@ class Importer {
     lines: 0,
     projects: [],
     runs: { inFile: 0, created: 0, alreadyPresent: 0 },
-    created: { endpoint: 0, raw: 0, annotation: 0, pin: 0, incident: 0, change: 0, token: 0, shareLink: 0 },
+    created: { endpoint: 0, raw: 0, annotation: 0, pin: 0, incident: 0, change: 0, member: 0, token: 0, shareLink: 0, user: 0 },
   };
 
   constructor(
@@ -151,6 +151,15 @@ class Importer {
         this.sawHeader = true;
         return;
       }
+      case "user": {
+        if (this.mode.kind === "project") throw lineError("bad_request", this.lineNumber, "kind", "user lines belong to a server backup only");
+        if (this.projectId !== null) throw lineError("bad_request", this.lineNumber, "kind", "a user line after a project line: users come first, after the header");
+        // With its id: a session sealed with it keeps working after the move.
+        const { kind: _kind, disabledAt, createdAt, lastSignInAt, ...user } = parsed.line;
+        await this.tx.user.create({ data: { ...user, disabledAt: optionalDate(disabledAt), createdAt: date(createdAt), lastSignInAt: optionalDate(lastSignInAt) } });
+        this.counts.created.user!++;
+        return;
+      }
       case "project":
         return this.applyProject(parsed.line);
       case "token":
@@ -158,8 +167,18 @@ class Importer {
         if (this.mode.kind === "project") throw lineError("bad_request", this.lineNumber, "kind", `${parsed.kind} lines belong to a server backup only`);
         const projectId = this.requireProject(parsed.kind);
         if (parsed.kind === "token") {
-          const { kind: _kind, createdAt, lastUsedAt, revokedAt, ...token } = parsed.line;
-          await this.tx.apiToken.create({ data: { ...token, projectId, createdAt: date(createdAt), lastUsedAt: optionalDate(lastUsedAt), revokedAt: optionalDate(revokedAt) } });
+          const { kind: _kind, createdAt, lastUsedAt, revokedAt, expiresAt, createdBy, ...token } = parsed.line;
+          await this.tx.apiToken.create({
+            data: {
+              ...token,
+              projectId,
+              createdAt: date(createdAt),
+              lastUsedAt: optionalDate(lastUsedAt),
+              revokedAt: optionalDate(revokedAt),
+              expiresAt: optionalDate(expiresAt ?? null),
+              createdBy: createdBy ?? null,
+            },
+          });
         } else {
           const { kind: _kind, scope, createdAt, expiresAt, revokedAt, ...link } = parsed.line;
           await this.tx.shareLink.create({
@@ -227,6 +246,7 @@ class Importer {
       rawRetentionDays: line.rawRetentionDays,
       retentionDays: line.retentionDays,
       retentionKeepRuns: line.retentionKeepRuns,
+      visibility: line.visibility,
     };
     let projectId: string;
     if (this.mode.kind === "project") {
@@ -260,8 +280,29 @@ class Importer {
       const policy = { targets: json(line.slaPolicy.targets), updatedAt: date(line.slaPolicy.updatedAt) };
       await this.tx.slaPolicy.upsert({ where: { projectId }, create: { projectId, ...policy }, update: policy });
     }
+    await this.applyMembers(projectId, line.members);
     this.projectId = projectId;
     this.endpoints = new Map();
+  }
+
+  /**
+   * The file's grants, by kind and subject: a new one is created as the file has it, one already there takes
+   * the file's role (and who granted it, and when). Grants of the project that the file lacks are kept: an
+   * import adds access, it never takes any away.
+   */
+  private async applyMembers(projectId: string, members: ParsedTransferLine<"project">["members"]): Promise<void> {
+    for (const member of members) {
+      const { kind, subject, role, grantedBy } = member;
+      const createdAt = date(member.createdAt);
+      const updatedAt = date(member.updatedAt);
+      const existing = await this.tx.projectMember.findUnique({ where: { projectId_kind_subject: { projectId, kind, subject } }, select: { id: true } });
+      if (existing) {
+        await this.tx.projectMember.update({ where: { id: existing.id }, data: { role, grantedBy, updatedAt } });
+      } else {
+        await this.tx.projectMember.create({ data: { projectId, kind, subject, role, grantedBy, createdAt, updatedAt } });
+        this.counts.created.member!++;
+      }
+    }
   }
 
   private async applyEndpoint(line: ParsedTransferLine<"endpoint">): Promise<void> {
@@ -472,11 +513,11 @@ export async function importLines(
 }
 
 export function importAnswerOf(slug: string, counts: ImportCounts): ImportAnswer {
-  const { endpoint, raw, annotation, pin, incident, change } = counts.created;
+  const { endpoint, raw, annotation, pin, incident, change, member } = counts.created;
   return {
     project: slug,
     lines: counts.lines,
     runs: counts.runs,
-    created: { endpoint: endpoint ?? 0, raw: raw ?? 0, annotation: annotation ?? 0, pin: pin ?? 0, incident: incident ?? 0, change: change ?? 0 },
+    created: { endpoint: endpoint ?? 0, raw: raw ?? 0, annotation: annotation ?? 0, pin: pin ?? 0, incident: incident ?? 0, change: change ?? 0, member: member ?? 0 },
   };
 }

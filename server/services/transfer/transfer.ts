@@ -34,10 +34,19 @@ export async function importProject(db: PrismaClient, principal: Principal, slug
   const queue = await jobQueueFor(db);
   const counts = await importLines(db, { kind: "project", projectId: project.id, slug: project.slug }, lines, async (tx, counts) => {
     if (counts.runs.created > 0) await queue.sendCoalescedMany([{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }], tx);
-    // One entry per import that wrote something, with its counts (an import of nothing new changes nothing).
+    // One entry per import that wrote something, with its counts and a visibility it changed (an import of
+    // nothing new changes nothing).
     const { created } = importAnswerOf(project.slug, counts);
-    if (counts.runs.created > 0 || Object.values(created).some((count) => count > 0)) {
-      await recordAudit(tx, { ...actorOf(principal), action: "project.import", projectSlug: project.slug, targetId: project.id, detail: { lines: counts.lines, runs: counts.runs, created } });
+    const { visibility } = await tx.project.findUniqueOrThrow({ where: { id: project.id }, select: { visibility: true } });
+    const visibilityChange = visibility === project.visibility ? {} : { visibility: { from: project.visibility, to: visibility } };
+    if (counts.runs.created > 0 || Object.values(created).some((count) => count > 0) || visibility !== project.visibility) {
+      await recordAudit(tx, {
+        ...actorOf(principal),
+        action: "project.import",
+        projectSlug: project.slug,
+        targetId: project.id,
+        detail: { lines: counts.lines, runs: counts.runs, created, ...visibilityChange },
+      });
     }
   });
   return importAnswerOf(project.slug, counts);
@@ -50,8 +59,8 @@ export async function backupServer(db: PrismaClient, sink: LineSink): Promise<{ 
 
 /**
  * Restores a backup (or one project's export) into this database, in one transaction. A database that
- * holds projects is refused unless `force`, which deletes them (and their tokens, share links, runs…)
- * first, in that same transaction. Rollups are left pending: the server's workers queue their refresh at
+ * holds projects or users is refused unless `force`, which deletes them (projects with their tokens, share
+ * links, grants, runs…; the users, whom the backup's replace) first, in that same transaction. Rollups are left pending: the server's workers queue their refresh at
  * start (listProjectsWithPendingRollups).
  */
 export async function restoreServer(db: PrismaClient, lines: AsyncIterable<string>, { force }: { force: boolean }): Promise<ImportCounts> {
@@ -65,13 +74,17 @@ export async function restoreServer(db: PrismaClient, lines: AsyncIterable<strin
     },
     async (tx) => {
       const projects = await tx.project.count();
-      if (projects === 0) return;
+      const users = await tx.user.count();
+      if (projects === 0 && users === 0) return;
       if (!force) {
-        throw new ServiceError("conflict", `The database already holds ${projects} project(s): restore into an empty database, or pass --force to replace them`, [
-          { path: "database", message: `${projects} project(s)` },
+        const held = [projects > 0 && `${projects} project(s)`, users > 0 && `${users} user(s)`].filter(Boolean).join(" and ");
+        throw new ServiceError("conflict", `The database already holds ${held}: restore into an empty database, or pass --force to replace them`, [
+          { path: "database", message: held },
         ]);
       }
       await tx.project.deleteMany({});
+      // The backup's users replace them (with their ids, their admin rights, who is disabled).
+      await tx.user.deleteMany({});
     },
   );
 }

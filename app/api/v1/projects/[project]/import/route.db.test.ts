@@ -86,6 +86,15 @@ describe("export and import of a project", () => {
 
   beforeAll(async () => {
     seeded = await seedTransferProject(slug);
+    // Who may read it: private, with a grant by email and one by group.
+    const db = await getDb();
+    const project = await db.project.update({ where: { slug }, data: { visibility: "private" }, select: { id: true } });
+    await db.projectMember.createMany({
+      data: [
+        { projectId: project.id, kind: "email", subject: "ada@example.com", role: "maintainer", grantedBy: "admin token" },
+        { projectId: project.id, kind: "group", subject: "perf-team", role: "viewer", grantedBy: "Ada Lovelace <ada@example.com>" },
+      ],
+    });
     original = await exportLines(slug);
   }, 120_000);
 
@@ -102,6 +111,13 @@ describe("export and import of a project", () => {
     const project = original.find((line) => line.kind === "project")!;
     expect(project).not.toHaveProperty("webhookSecret");
     expect(project.slaPolicy).toMatchObject({ targets: [{ metric: "p95" }] });
+    expect(project).toMatchObject({
+      visibility: "private",
+      members: [
+        { kind: "email", subject: "ada@example.com", role: "maintainer", grantedBy: "admin token" },
+        { kind: "group", subject: "perf-team", role: "viewer", grantedBy: "Ada Lovelace <ada@example.com>" },
+      ],
+    });
     const incident = original.find((line) => line.kind === "incident")!;
     expect((incident.events as unknown[]).length).toBeGreaterThanOrEqual(1);
     const k6 = original.find((line) => line.kind === "run" && line.id === seeded.k6Runs[0])!;
@@ -194,6 +210,15 @@ describe("export and import of a project", () => {
       const runCount = original.filter((line) => line.kind === "run").length;
       expect(first.body).toMatchObject({ project: slug, lines: original.length, runs: { inFile: runCount, created: runCount, alreadyPresent: 0 } });
       expect(comparable(await exportLines(slug))).toEqual(comparable(original));
+      // Its access came with it: private (the project was made with the server's default), both grants.
+      expect(first.body.created).toMatchObject({ member: 2 });
+      const db = await getDb();
+      const imported = await db.project.findUniqueOrThrow({ where: { slug }, include: { members: { orderBy: { subject: "asc" } } } });
+      expect(imported.visibility).toBe("private");
+      expect(imported.members.map(({ kind, subject, role }) => ({ kind, subject, role }))).toEqual([
+        { kind: "email", subject: "ada@example.com", role: "maintainer" },
+        { kind: "group", subject: "perf-team", role: "viewer" },
+      ]);
 
       const before = await countRows(slug);
       const second = await importText(slug, asText(original));
@@ -201,9 +226,9 @@ describe("export and import of a project", () => {
       expect(second.body).toMatchObject({ runs: { inFile: runCount, created: 0, alreadyPresent: runCount } });
       expect(Object.values(second.body.created as Record<string, number>).every((count) => count === 0)).toBe(true);
       expect(await countRows(slug)).toEqual(before);
+      expect(await db.projectMember.count({ where: { project: { slug } } })).toBe(2);
 
       // The rollups follow: the import marked the weeks pending and queued their refresh, which runs clean.
-      const db = await getDb();
       const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true, historyVersion: true } });
       expect(project.historyVersion).toBeGreaterThan(0);
       expect((await runQueuedJobsNow()).failed).toBe(0);
