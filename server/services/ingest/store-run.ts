@@ -53,7 +53,11 @@ export interface StoredAs {
  * Writes the run whole in ONE statement (data-modifying CTEs: one round trip, one snapshot): the run row
  * with its gate result; its endpoints upserted with their ids (INSERT … ON CONFLICT DO UPDATE … RETURNING
  * gives the id of a row a concurrent upload inserted too, where DO NOTHING would return nothing and a
- * SELECT in the same statement would not see it); its results and custom metrics joined to those ids;
+ * SELECT in the same statement would not see it; the update sets full_name, a column no unique key holds,
+ * so its row lock is FOR NO KEY UPDATE, which the FOR KEY SHARE of a foreign key's check (detection's
+ * changes, another upload's results) does not wait for: naming `name` took FOR UPDATE and deadlocked
+ * against them; rows are locked in (name, protocol) order, so two uploads lock them alike); its results
+ * and custom metrics joined to those ids;
  * its raw files; and its week marked pending for the trend rollups (trends/trend-rollups.ts:
  * markRunsPending). Rows go as one array per column (unnest), so a 10,000-benchmark suite is still one
  * statement of a few dozen parameters. The history triggers move the project's version once for the
@@ -154,8 +158,8 @@ export async function storeRun(
         FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.fullName, "text")},
                     ${column(endpoints, (e) => e.protocol, "text")}, ${column(endpoints, (e) => e.method, "text")})
              WITH ORDINALITY AS e(name, full_name, protocol, method, n)
-       ORDER BY e.n
-      ON CONFLICT (project_id, name, protocol) DO UPDATE SET name = EXCLUDED.name
+       ORDER BY e.name, e.protocol
+      ON CONFLICT (project_id, name, protocol) DO UPDATE SET full_name = endpoints.full_name
       RETURNING id, name, protocol
     ), endpoint_ids AS (
       SELECT r.id, e.n FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.protocol, "text")}) WITH ORDINALITY AS e(name, protocol, n)

@@ -1,0 +1,56 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db";
+import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../../testing/databases";
+import { ingestTestRun } from "../../testing/seed";
+
+// An upload's endpoints are upserted with their ids in one statement (store-run.ts). That statement must
+// not take a lock on an endpoint row that a foreign key's check conflicts with: detection inserting a
+// change, or another upload inserting results, holds FOR KEY SHARE on the endpoints it references until it
+// commits. An upsert that names a key column in its SET takes FOR UPDATE, waits for them, and two such
+// transactions locking endpoints in different orders deadlocked: an upload answered 500 (seen in
+// `npm run bench -- --pages`: "deadlock detected" between an upload and the detection job). PostgreSQL
+// only: the embedded database has one connection, so nothing else can hold a lock.
+const postgres = testDatabaseTargets().filter(({ target }) => target.kind === "postgres");
+
+const run = (round: number, names: string[]) => ({
+  schema: "benchtrack/v1",
+  tool: "custom-loadtester",
+  label: "locks",
+  round,
+  startedAt: new Date(Date.UTC(2026, 10, round, 9)).toISOString(),
+  endpoints: names.map((name) => ({ name, requests: 1000, failures: 0, latency: { unit: "ms", p50: 2, p95: 5, p99: 9 } })),
+});
+
+describe.skipIf(postgres.length === 0)("an upload's endpoint upsert on PostgreSQL", () => {
+  let database: Database;
+  let other: pg.Client;
+  beforeAll(async () => {
+    database = await openMigratedDatabase(postgres[0]!.target);
+    other = new pg.Client({ connectionString: (postgres[0]!.target as { url: string }).url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other?.end();
+    await database?.close();
+  });
+
+  it("goes on while another transaction holds the key-share lock a foreign key's check takes on its endpoints", { timeout: 30_000 }, async () => {
+    const slug = uniqueSlug("endpoint-locks");
+    await ingestTestRun(database.prisma, slug, run(1, ["GET /a", "GET /b"]));
+    const project = await database.prisma.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+    await other.query("BEGIN");
+    try {
+      // What inserting a change (or results) referencing these endpoints takes, held as detection holds it.
+      const held = await other.query("SELECT id FROM endpoints WHERE project_id = $1 FOR KEY SHARE", [project.id]);
+      expect(held.rowCount).toBe(2);
+      const upload = ingestTestRun(database.prisma, slug, run(2, ["GET /b", "GET /a", "GET /c"]));
+      const waited = await Promise.race([upload.then(() => "stored"), new Promise((resolve) => setTimeout(() => resolve("still waiting after 5 s"), 5_000))]);
+      expect(waited).toBe("stored");
+    } finally {
+      await other.query("ROLLBACK");
+    }
+    expect(await database.prisma.run.count({ where: { projectId: project.id } })).toBe(2);
+    expect(await database.prisma.endpoint.count({ where: { projectId: project.id } })).toBe(3);
+  });
+});
