@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+import { DEFAULT_TOKEN_SCOPES, TOKEN_SCOPES } from "../server/domain/access/roles";
+import { DEFAULT_TOKEN_NAME } from "../server/schemas/tokens";
 import type { PrismaClient } from "../server/generated/prisma/client";
 import type { Principal } from "../server/services/access";
 import { toServiceError } from "../server/services/platform";
@@ -10,8 +12,8 @@ import { createProject, createProjectToken, findProject, listProjectTokens, revo
  * tests run the same commands on their own database.
  */
 export const TOKEN_USAGE = `Usage:
-  npm run token -- create --project <slug> [--name <name>] [--scopes upload,read,triage] [--expires-in-days <n> | --expires-at <date>]
-      (creates the project if needed; name "ci" unless given; scopes "upload" unless given; never expires unless given)
+  npm run token -- create --project <slug> [--name <name>] [--scopes ${TOKEN_SCOPES.join(",")}] [--expires-in-days <n> | --expires-at <date>]
+      (creates the project if needed; name "${DEFAULT_TOKEN_NAME}" unless given; scopes "${DEFAULT_TOKEN_SCOPES.join(",")}" unless given; never expires unless given)
   npm run token -- list --project <slug>
   npm run token -- revoke --project <slug> <token-id>`;
 
@@ -42,7 +44,7 @@ export function parseTokenCommand(argv: readonly string[]): TokenCommand | null 
       allowPositionals: true,
       options: {
         project: { type: "string" },
-        name: { type: "string", default: "ci" },
+        name: { type: "string", default: DEFAULT_TOKEN_NAME },
         scopes: { type: "string" },
         "expires-in-days": { type: "string" },
         "expires-at": { type: "string" },

@@ -14,8 +14,6 @@ export function useProjectAccess(project: string) {
   const { data } = useQuery(trpc.access.mine.queryOptions({ project }, { staleTime: 60_000 }));
   return {
     can: (action: ProjectAction) => data?.actions.includes(action) ?? false,
-    /** A person's role there, "admin" for a server admin, null otherwise (and until known). */
-    role: data?.role ?? null,
     /** Null until known. */
     visibility: data?.visibility ?? null,
     isKnown: data !== undefined,

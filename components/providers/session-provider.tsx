@@ -30,11 +30,6 @@ export function useIsAdmin(): boolean {
   return role === "admin" || (role === "user" && user?.serverAdmin === true);
 }
 
-/** The person signed in with the identity provider; null for a token's session or none. */
-export function useSignedInUser(): SessionUser | null {
-  return useContext(SessionContext).user;
-}
-
 /** True on a private server: links handed to others need a share link to open (components/share). */
 export function useIsPrivate(): boolean {
   return useContext(SessionContext).isPrivate;

@@ -9,6 +9,10 @@ import { describeProblem } from "@/components/settings/problem";
 import type { AdminCallError } from "@/components/settings/problem";
 import { pagePaths } from "@/server/domain/urls";
 import type { AnnotationKind } from "@/server/schemas/annotations";
+import { ANNOTATION_KINDS } from "@/server/schemas/annotations";
+
+/** How the kind select names each kind. */
+const KIND_LABELS: Record<AnnotationKind, string> = { note: "note", deploy: "deploy", change: "known change" };
 
 /**
  * Actions on a run: pin it as the baseline of its label and delete it (after a confirmation:
@@ -107,9 +111,11 @@ export function RunAdminActions({ project, runId, label }: { project: string; ru
             className="border-border bg-surface rounded border px-2 py-1"
             title="A known change (config, hardware) starts a new regime: change-point detection does not look across it"
           >
-            <option value="note">note</option>
-            <option value="deploy">deploy</option>
-            <option value="change">known change</option>
+            {ANNOTATION_KINDS.map((value) => (
+              <option key={value} value={value}>
+                {KIND_LABELS[value]}
+              </option>
+            ))}
           </select>
           <button type="submit" className="border-border hover:border-accent rounded-md border px-2.5 py-1">
             Add

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
+import { formatRunTime } from "@/components/charts/time-axis";
 import { EmptyState } from "@/components/ui/empty-state";
 import type { RouterOutputs } from "@/server/api/root";
 import type { AuditAction } from "@/server/domain/audit/actions";
@@ -110,7 +111,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
   return (
     <li className="grid gap-x-3 gap-y-0.5 py-2 sm:grid-cols-[9.5rem_1fr]" data-testid="audit-entry" data-action={entry.action}>
       <time dateTime={entry.at} className="tabular-nums text-text-muted">
-        {entry.at.slice(0, 16).replace("T", " ")} UTC
+        {formatRunTime(new Date(entry.at))}
       </time>
       <div className="min-w-0 space-y-0.5">
         <p>

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { RouterOutputs } from "@/server/api/root";
 import { VISIBILITY_WORDS, roleLegend } from "@/server/domain/access/role-legend";
-import type { ProjectRole, ProjectVisibility } from "@/server/domain/access/roles";
+import type { GrantKind, ProjectRole, ProjectVisibility } from "@/server/domain/access/roles";
 import { PROJECT_ROLES } from "@/server/domain/access/roles";
 import { Problem } from "./problem";
 
@@ -67,6 +67,14 @@ function VisibilityLine({ setting, effective }: { setting: ProjectVisibility | n
  * visibility. For those who may manage the project (its maintainers, server admins); anyone else reads
  * what the visibility means and what each role may do.
  */
+
+/** The role select's options, one per role in PROJECT_ROLES' order. */
+const ROLE_OPTIONS = PROJECT_ROLES.map((name) => (
+  <option key={name} value={name}>
+    {name}
+  </option>
+));
+
 export function MembersPanel({ project }: { project: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -85,7 +93,7 @@ export function MembersPanel({ project }: { project: string }) {
   const update = useMutation(trpc.member.update.mutationOptions({ onSuccess: reload }));
   const remove = useMutation(trpc.member.remove.mutationOptions({ onSuccess: reload }));
   const setVisibility = useMutation(trpc.member.setVisibility.mutationOptions({ onSuccess: reload }));
-  const [kind, setKind] = useState<"email" | "group">("email");
+  const [kind, setKind] = useState<GrantKind>("email");
   const [subject, setSubject] = useState("");
   const [role, setRole] = useState<ProjectRole>("viewer");
 
@@ -146,7 +154,7 @@ export function MembersPanel({ project }: { project: string }) {
           grant to
           <select
             value={kind}
-            onChange={(event) => setKind(event.target.value as "email" | "group")}
+            onChange={(event) => setKind(event.target.value as GrantKind)}
             className="border-border bg-surface rounded border px-2 py-1 text-sm"
             data-testid="grant-kind"
           >
@@ -175,11 +183,7 @@ export function MembersPanel({ project }: { project: string }) {
             className="border-border bg-surface rounded border px-2 py-1 text-sm"
             data-testid="grant-role"
           >
-            {PROJECT_ROLES.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
+            {ROLE_OPTIONS}
           </select>
         </label>
         <button
@@ -230,11 +234,7 @@ export function MembersPanel({ project }: { project: string }) {
                     className="border-border bg-surface rounded border px-2 py-0.5 text-sm"
                     data-testid="member-role"
                   >
-                    {PROJECT_ROLES.map((name) => (
-                      <option key={name} value={name}>
-                        {name}
-                      </option>
-                    ))}
+                    {ROLE_OPTIONS}
                   </select>
                 </Td>
                 <Td label="Matches now" wrap className="text-xs">

@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { TokenScope } from "@/server/domain/access/roles";
 import { DEFAULT_TOKEN_SCOPES } from "@/server/domain/access/roles";
+import { DEFAULT_TOKEN_NAME } from "@/server/schemas/tokens";
 import { Problem } from "./problem";
 import type { ExpiryChoice, TokenRow } from "./tokens-view";
 import { EXPIRY_CHOICES, describeCreation, describeExpiry, describeLastUse, expiryInput, scopeChoices, tokenSnippet } from "./tokens-view";
@@ -25,7 +26,7 @@ const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 
 export function TokensPanel({ project }: { project: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [name, setName] = useState("ci");
+  const [name, setName] = useState(DEFAULT_TOKEN_NAME);
   const [scopes, setScopes] = useState<readonly TokenScope[]>(DEFAULT_TOKEN_SCOPES);
   const [expiry, setExpiry] = useState<ExpiryChoice>("never");
   const [date, setDate] = useState("");

@@ -1,5 +1,5 @@
 import type { RouterOutputs } from "@/server/api/root";
-import { ACTION_WORDS, SCOPE_ACTIONS, TOKEN_SCOPES } from "@/server/domain/access/roles";
+import { TOKEN_SCOPES, scopeWords } from "@/server/domain/access/roles";
 import type { TokenScope } from "@/server/domain/access/roles";
 import { formatRelativeTime } from "@/server/domain/format";
 import { absoluteUrl, apiPaths } from "@/server/domain/urls";
@@ -16,9 +16,9 @@ export interface ScopeChoice {
   opens: string;
 }
 
-/** Every scope with what it opens ("upload runs, post markers and annotations"), from SCOPE_ACTIONS and ACTION_WORDS. */
+/** Every scope with what it opens ("upload runs, post markers and annotations"), from roles.ts's scopeWords. */
 export function scopeChoices(): ScopeChoice[] {
-  return TOKEN_SCOPES.map((scope) => ({ scope, opens: SCOPE_ACTIONS[scope].map((action) => ACTION_WORDS[action]).join(", ") }));
+  return TOKEN_SCOPES.map((scope) => ({ scope, opens: scopeWords(scope) }));
 }
 
 /** The expiry select's choices: a number of days, never, or a date picked by hand. */

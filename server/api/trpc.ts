@@ -158,8 +158,7 @@ const handBackWalPosition = t.middleware(async ({ ctx, type, next }) => {
 
 /** Every call that needs its caller known (access.mine): the principal, from its token or session. On the primary. */
 export const callerProcedure = baseProcedure.use(handBackWalPosition).use(async ({ ctx, next }) => {
-  const principal = await resolvePrincipalLimited(ctx.db, ctx, ctx.clientAddress ?? null);
-  noteCaller(principal, Boolean(ctx.authorization));
+  const principal = await callerOf(ctx).resolve();
   return next({ ctx: { ...ctx, principal } });
 });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROJECT_ROLES, PROJECT_VISIBILITIES } from "../domain/access/roles";
+import { GRANT_KINDS, PROJECT_ROLES, PROJECT_VISIBILITIES } from "../domain/access/roles";
 import { projectInputSchema, projectSlugSchema } from "./projects";
 
 /**
@@ -54,7 +54,7 @@ export const memberMatchSchema = z.object({
 export const memberSchema = z
   .object({
     id: z.string().describe("The grant's id (PATCH and DELETE …/members/:id)."),
-    kind: z.enum(["email", "group"]),
+    kind: z.enum(GRANT_KINDS),
     subject: z.string().describe("The email (lower-cased) or the group's name."),
     role: projectRoleSchema,
     grantedBy: z.string().describe('Who granted it last, in words ("admin token", "Ada Lovelace <ada@example.com>").'),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACTION_WORDS, DEFAULT_TOKEN_SCOPES, SCOPE_ACTIONS, TOKEN_SCOPES } from "../domain/access/roles";
+import { DEFAULT_TOKEN_SCOPES, TOKEN_SCOPES, scopeWords } from "../domain/access/roles";
 import { projectInputSchema, projectSlugSchema } from "./projects";
 
 /** Wire schemas of project tokens: what each may do (its scopes), until when, and who made it. */
@@ -7,9 +7,11 @@ import { projectInputSchema, projectSlugSchema } from "./projects";
 export const TOKEN_NAME_MAX_LENGTH = 100;
 /** The longest a token may live: ten years. */
 export const TOKEN_MAX_DAYS = 3650;
+/** The name a token gets when its maker gives none (the Settings form's first value, `npm run token`). */
+export const DEFAULT_TOKEN_NAME = "ci";
 
-/** "upload: upload runs, post markers and annotations", one line per scope, from SCOPE_ACTIONS. */
-const SCOPE_WORDS = TOKEN_SCOPES.map((scope) => `"${scope}": ${SCOPE_ACTIONS[scope].map((action) => ACTION_WORDS[action]).join(", ")}`).join("; ");
+/** "upload: upload runs, post markers and annotations", one line per scope (roles.ts scopeWords). */
+const SCOPE_WORDS = TOKEN_SCOPES.map((scope) => `"${scope}": ${scopeWords(scope)}`).join("; ");
 
 const tokenScopeSchema = z.enum(TOKEN_SCOPES).describe(`A scope: ${SCOPE_WORDS}.`);
 

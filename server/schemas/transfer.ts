@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROJECT_ROLES, PROJECT_VISIBILITIES, TOKEN_SCOPES } from "../domain/access/roles";
+import { GRANT_KINDS, PROJECT_ROLES, PROJECT_VISIBILITIES, TOKEN_SCOPES } from "../domain/access/roles";
 import { INCIDENT_STATES } from "../domain/incidents/state";
 import { ANNOTATION_KINDS } from "./annotations";
 
@@ -55,7 +55,7 @@ const slaPolicyLine = z.object({ targets: json, updatedAt: timeSchema }).strict(
 /** A grant of a role in the project (docs/access.md): to one person's email or to an identity-provider group. */
 const memberRow = z
   .object({
-    kind: z.enum(["email", "group"]),
+    kind: z.enum(GRANT_KINDS),
     subject: text.min(1).describe("the email (lower-cased) or the group's name"),
     role: z.enum(PROJECT_ROLES),
     grantedBy: text.describe("who granted it, in words"),

@@ -47,6 +47,11 @@ export const SCOPE_ACTIONS: Record<TokenScope, readonly ProjectAction[]> = {
   triage: ["read", "mark", "triage"],
 };
 
+/** What a token scope opens, in the words refusals use ("upload runs, post markers and annotations"). */
+export function scopeWords(scope: TokenScope): string {
+  return SCOPE_ACTIONS[scope].map((action) => ACTION_WORDS[action]).join(", ");
+}
+
 /** In words, for refusals and the Settings page. */
 export const ACTION_WORDS: Record<ProjectAction, string> = {
   read: "read this project",
@@ -76,9 +81,13 @@ export function higherRole(a: ProjectRole | null, b: ProjectRole | null): Projec
   return roleRank(a) >= roleRank(b) ? a : b;
 }
 
+/** What a grant names: one person by (verified) email, or everyone in an identity-provider group. */
+export const GRANT_KINDS = ["email", "group"] as const;
+export type GrantKind = (typeof GRANT_KINDS)[number];
+
 /** One grant of a project: a role given to one email or to one identity-provider group. */
 export interface RoleGrant {
-  kind: "email" | "group";
+  kind: GrantKind;
   subject: string;
   role: ProjectRole;
 }

@@ -109,20 +109,24 @@ async function resolvePrincipal(db: PrismaClient, credentials: Credentials, limi
   if (session?.role === "admin") return { kind: "admin", viaSession: true };
   if (session?.role === "read") return { kind: "reader" };
   if (session?.role === "user") {
-    const user = await db.user.findUnique({
-      where: { id: session.userId },
-      select: { id: true, email: true, name: true, groups: true, serverAdmin: true, disabledAt: true },
-    });
-    if (user !== null && user.disabledAt === null) {
-      return { kind: "user", user: { id: user.id, email: user.email, name: user.name, groups: user.groups, serverAdmin: user.serverAdmin } };
-    }
+    const user = await signedInUserOf(db, session.userId);
     // Removed by an admin (or gone): the session opens nothing, and the refusal says why.
-    return { kind: "anonymous", refusedSession: "removed" };
+    return user === null ? { kind: "anonymous", refusedSession: "removed" } : { kind: "user", user };
   }
   if (credentials.share === null || credentials.share === undefined || credentials.share === "") return { kind: "anonymous" };
   const link = await readShareLink(db, credentials.share);
   if (link.status === "open") return { kind: "share", scope: link.scope, token: link.token };
   return { kind: "anonymous", refusedShare: link.status };
+}
+
+/** A person's session's user as it stands now: null when gone or disabled by an admin (the session opens nothing). */
+export async function signedInUserOf(db: PrismaClient, userId: string): Promise<SignedInUser | null> {
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, name: true, groups: true, serverAdmin: true, disabledAt: true },
+  });
+  if (user === null || user.disabledAt !== null) return null;
+  return { id: user.id, email: user.email, name: user.name, groups: user.groups, serverAdmin: user.serverAdmin };
 }
 
 // What a share link opens is pure and decided in server/domain/share.ts (the dashboard asks it too, to

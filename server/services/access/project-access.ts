@@ -46,6 +46,11 @@ export async function userRoleIn(db: PrismaClient | ReadDb, user: { email: strin
 
 /** Everything the caller may do in the project: what the dashboard shows controls for, and what requireProjectAccess checks. */
 export async function allowedActions(db: PrismaClient | ReadDb, principal: Principal, project: ProjectRef): Promise<ProjectAction[]> {
+  return actionsOf(principal, project, principal.kind === "user" && !isServerAdmin(principal) ? await userRoleIn(db, principal.user, project) : null);
+}
+
+/** allowedActions once a person's role is known (`role`: theirs in the project; ignored for any other caller). */
+function actionsOf(principal: Principal, project: ProjectRef, role: ProjectRole | null): ProjectAction[] {
   if (isServerAdmin(principal)) return [...PROJECT_ACTIONS];
   const open: ProjectAction[] = effectiveVisibility(project.visibility) === "public" ? ["read"] : [];
   switch (principal.kind) {
@@ -54,10 +59,8 @@ export async function allowedActions(db: PrismaClient | ReadDb, principal: Princ
     case "project-token":
       if (principal.projectId !== project.id) return open;
       return PROJECT_ACTIONS.filter((action) => open.includes(action) || scopesAllow(principal.scopes, action));
-    case "user": {
-      const role = await userRoleIn(db, principal.user, project);
+    case "user":
       return PROJECT_ACTIONS.filter((action) => open.includes(action) || roleAllows(role, action));
-    }
     default:
       return open;
   }
@@ -126,10 +129,7 @@ export async function requireProjectAccess(db: PrismaClient | ReadDb, principal:
  * (the service then answers 404 the same way for everyone).
  */
 export async function requireProjectRead(db: PrismaClient | ReadDb, principal: Principal, target: Exclude<ReadTarget, { kind: "any" }>): Promise<void> {
-  const project = await (db as PrismaClient).project.findUnique({ where: { slug: target.project }, select: PROJECT_REF_SELECT });
-  if (project === null) return;
-  if (principal.kind === "share" && shareCovers(principal.scope, target)) return;
-  await requireProjectAccess(db, principal, project, "read");
+  await admitRead(db, target.project, target, { hasCredentials: true, resolve: () => Promise.resolve(principal) });
 }
 
 /** How a transport names its caller to admitRead: whether the request carries any credential, and how to resolve it (once, if needed). */
@@ -179,7 +179,8 @@ export function readableProjectsWhere(principal: Principal): Prisma.ProjectWhere
  * Whether a project's reads (null: the server's pages outside any project) are open to anyone: the proxy
  * asks before leading a browser without a session to sign in (convenience, not the lock: every read checks
  * itself), the badge before letting shared caches keep it. A project: whether it is
- * public (an unknown project's page is left to answer its 404). Any other page (the home page): unless
+ * public (an unknown one: whether the server's default is, so a private-default server tells no one
+ * which slugs exist). Any other page (the home page): unless
  * the server's default is private, or while some project is public (the home page lists those).
  */
 export async function readsForAnyone(db: PrismaClient | ReadDb, projectSlug: string | null): Promise<boolean> {
@@ -204,6 +205,10 @@ export interface ProjectAccess {
 export async function describeProjectAccess(db: PrismaClient | ReadDb, principal: Principal, slug: string): Promise<ProjectAccess> {
   const project = await (db as PrismaClient).project.findUnique({ where: { slug }, select: PROJECT_REF_SELECT });
   if (project === null) throw notFound(`Project "${slug}"`);
-  const role = isServerAdmin(principal) ? "admin" : principal.kind === "user" ? await userRoleIn(db, principal.user, project) : null;
-  return { actions: await allowedActions(db, principal, project), role, visibility: effectiveVisibility(project.visibility) };
+  const personRole = principal.kind === "user" && !isServerAdmin(principal) ? await userRoleIn(db, principal.user, project) : null;
+  return {
+    actions: actionsOf(principal, project, personRole),
+    role: isServerAdmin(principal) ? "admin" : personRole,
+    visibility: effectiveVisibility(project.visibility),
+  };
 }

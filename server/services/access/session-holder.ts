@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { SessionRole } from "./sessions";
+import { signedInUserOf } from "./auth";
 import { sessionOf } from "./sessions";
 
 /** A signed-in person as the header shows them. */
@@ -21,10 +22,7 @@ export async function sessionHolderOf(
   const session = await sessionOf(sealed);
   if (session === null) return { role: null, user: null };
   if (session.role !== "user") return { role: session.role, user: null };
-  const user = await db.user.findUnique({
-    where: { id: session.userId },
-    select: { name: true, email: true, serverAdmin: true, disabledAt: true },
-  });
-  if (user === null || user.disabledAt !== null) return { role: null, user: null };
+  const user = await signedInUserOf(db, session.userId);
+  if (user === null) return { role: null, user: null };
   return { role: "user", user: { name: user.name, email: user.email, serverAdmin: user.serverAdmin } };
 }

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { Prisma as PrismaNamespace } from "../../generated/prisma/client";
-import type { ProjectRole } from "../../domain/access/roles";
+import type { GrantKind, ProjectRole } from "../../domain/access/roles";
 import { grantMemberSchema, updateMemberSchema } from "../../schemas/members";
 import type { Principal, ProjectRef } from "../access";
 import { requireProjectAccess } from "../access";
@@ -28,7 +28,7 @@ type MemberRow = Prisma.ProjectMemberGetPayload<{ select: typeof MEMBER_SELECT }
 
 export interface MemberView {
   id: string;
-  kind: "email" | "group";
+  kind: GrantKind;
   subject: string;
   role: ProjectRole;
   grantedBy: string;
@@ -187,7 +187,7 @@ export async function removeMember(db: PrismaClient, principal: Principal, slug:
   const project = await requireProjectRef(db, slug);
   await requireProjectAccess(db, principal, project, "manage");
   await db.$transaction(async (tx) => {
-    const [removed] = await tx.$queryRaw<{ kind: "email" | "group"; subject: string; role: ProjectRole }[]>`
+    const [removed] = await tx.$queryRaw<{ kind: GrantKind; subject: string; role: ProjectRole }[]>`
       DELETE FROM project_members WHERE id = ${id} AND project_id = ${project.id} RETURNING kind::text AS kind, subject, role::text AS role`;
     if (removed === undefined) throw memberNotFound(id);
     await recordAudit(tx, {

@@ -64,7 +64,8 @@ export async function createProjectToken(db: PrismaClient, principal: Principal,
   const parsed = createTokenSchema.parse(input);
   const now = new Date();
   const expiresAt = expiryOf(parsed, now);
-  const createdBy = actorOf(principal, { viaSession }).actor;
+  const actor = actorOf(principal, { viaSession });
+  const createdBy = actor.actor;
   const { token, prefix, tokenHash } = newTokenSecret();
   const created = await db.$transaction(async (tx) => {
     // One creation at a time per project, so two of the same name cannot both pass the check below.
@@ -84,7 +85,7 @@ export async function createProjectToken(db: PrismaClient, principal: Principal,
     });
     // The entry names the token (name, prefix, scopes, expiry), never its secret.
     await recordAudit(tx, {
-      ...actorOf(principal, { viaSession }),
+      ...actor,
       action: "token.create",
       projectSlug: project.slug,
       targetId: row.id,
