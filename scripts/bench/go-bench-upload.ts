@@ -22,7 +22,7 @@ try {
       await uploadRun(database.prisma, {
         target: await authorizeUpload(database.prisma, { kind: "admin" }, `go-${count}`),
         upload: uploadOfFiles([{ name: "bench.txt", contentType: "text/plain", bytes: Buffer.from(body) }]),
-        query: { format: null, metadata: runMetadataSchema.parse({ label: "nightly", branch: "main", commit: `c${round}` }), idempotencyKey: null, failOn: null },
+        query: { format: null, metadata: runMetadataSchema.parse({ label: "nightly", branch: "main", commit: `c0ffee${round}` }), idempotencyKey: null, failOn: null },
         baseUrl: "http://127.0.0.1",
       });
       times.push(performance.now() - started);
