@@ -66,12 +66,22 @@ function compareEndpoint(
   };
 }
 
-/** A run's endpoints by identity (run.ts:endpointKey), the first of a key where a file repeats one. */
-function indexEndpoints(endpoints: readonly EndpointResult[]): Map<string, EndpointResult> {
+/**
+ * A run's endpoints by identity (run.ts:endpointKey), the first of a key where a file repeats one; made
+ * once per run object (the gate's history runs are kept in memory between uploads: runs/run-numbers.ts).
+ */
+function endpointIndexOf(run: ComparableRun): ReadonlyMap<string, EndpointResult> {
+  const known = endpointIndexes.get(run);
+  if (known) return known;
   const index = new Map<string, EndpointResult>();
-  for (const endpoint of endpoints) if (!index.has(endpointKey(endpoint))) index.set(endpointKey(endpoint), endpoint);
+  for (const endpoint of run.endpoints) {
+    const key = endpointKey(endpoint);
+    if (!index.has(key)) index.set(key, endpoint);
+  }
+  endpointIndexes.set(run, index);
   return index;
 }
+const endpointIndexes = new WeakMap<ComparableRun, ReadonlyMap<string, EndpointResult>>();
 
 /** The runs' aggregate with run-level custom metrics attached, so they compare on the aggregate. */
 function aggregateWithRunMetrics(run: ComparableRun): EndpointResult {
@@ -87,21 +97,19 @@ export function compareRuns(
   const onlyGate = options.metrics === "gate";
   // An endpoint is its name and protocol (run.ts:EndpointIdentity); a name two protocols share is shown
   // with its protocol, "GetListing (grpc)".
-  const identities = new Map(
-    allRuns.flatMap((run) => run.endpoints.map((endpoint) => [endpointKey(endpoint), endpoint] as const)),
-  );
+  const identities = new Map<string, EndpointResult>();
+  for (const run of allRuns) for (const [key, endpoint] of endpointIndexOf(run)) if (!identities.has(key)) identities.set(key, endpoint);
   const nameCounts = new Map<string, number>();
   for (const endpoint of identities.values()) nameCounts.set(endpoint.name, (nameCounts.get(endpoint.name) ?? 0) + 1);
   const isShared = (name: string) => (nameCounts.get(name) ?? 0) > 1;
   // The gate judges each endpoint both sides measured; the aggregate only when there is none (it repeats
   // them otherwise). An endpoint on one side only is shown, and warned about, not judged.
   // Each run's endpoints by identity, read once: a comparison picks every endpoint of every run per metric.
-  const byKey = new Map(allRuns.map((run) => [run, indexEndpoints(run.endpoints)]));
-  const onBothSides = (key: string) => [baseRuns, headRuns].every((runs) => runs.some((run) => byKey.get(run)!.has(key)));
+  const onBothSides = (key: string) => [baseRuns, headRuns].every((runs) => runs.some((run) => endpointIndexOf(run).has(key)));
   const entries = [...identities.entries()].map(([key, identity]) => ({
     key,
     identity,
-    pick: (run: ComparableRun) => byKey.get(run)!.get(key),
+    pick: (run: ComparableRun) => endpointIndexOf(run).get(key),
     name: isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name,
   }));
   // A suite of benchmarks measures each run's machine shift, taken out before each is judged (benchmark-suite.ts).

@@ -146,7 +146,11 @@ export function lazyTrendValues(runs: readonly MeasuredValues[]): SeriesValues {
   return {
     get(key) {
       if (read.has(key)) return read.get(key);
-      const values = runs.flatMap((run) => valueIndexOf(run).get(key) ?? []);
+      const values: number[] = [];
+      for (const run of runs) {
+        const own = valueIndexOf(run).get(key);
+        if (own) for (const value of own) values.push(value);
+      }
       const found = values.length > 0 ? values : undefined;
       read.set(key, found);
       return found;

@@ -13,7 +13,7 @@ import type { EndpointResult } from "../run";
 import { isBenchmark } from "../run";
 import type { MetricDefinition } from "../metrics";
 import { customMetricsOf, metricDefinition, METRICS } from "../metrics";
-import { percentileUnsupportedReason } from "../stats/percentile-support";
+import { minRequestsForPercentile } from "../stats/percentile-support";
 
 export const AUTO_GATE_METRIC = "auto";
 const AUTO_ORDER: readonly MetricDefinition[] = [METRICS.p95, METRICS.p90, METRICS.p99, METRICS.p50, METRICS.mean];
@@ -62,12 +62,13 @@ export function chooseGateMetric(setting: string, results: readonly (EndpointRes
     // are the slowest repetitions, not a tail users feel. The mean time per operation is what it measures.
     return { metric: METRICS.mean, why: "mean (auto: benchmarks are gated on their mean time per operation)" };
   }
-  const counts = present.map((result) => result.requests);
+  // The fewest requests a run has (unknown counts are not held against a percentile: percentile-support.ts).
+  const fewest = Math.min(...present.flatMap((result) => (result.requests !== null && Number.isFinite(result.requests) ? [result.requests] : [])));
   const isReportedByAll = (spec: MetricDefinition) => present.length > 0 && present.every((result) => spec.read(result) !== null);
   for (const spec of AUTO_ORDER) {
+    // The count first: it is one comparison, where reading a percentile of every run is many.
+    if (spec.percentile !== null && fewest < minRequestsForPercentile(spec.percentile)) continue;
     if (!isReportedByAll(spec)) continue;
-    if (spec.percentile !== null && percentileUnsupportedReason(spec.percentile, counts) !== null) continue;
-    const fewest = Math.min(...counts.filter((count): count is number => count !== null));
     const requests = Number.isFinite(fewest) ? `every run has ≥ ${formatNumber(fewest, 3)} requests` : "request counts unknown";
     return { metric: spec, why: `${spec.name} (auto: ${spec.percentile === null ? "no percentile has requests enough" : requests})` };
   }

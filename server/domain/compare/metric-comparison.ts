@@ -42,6 +42,8 @@ function summarizeSide(values: number[], runIds: string[]): SideSummary {
 function collect(runs: readonly ComparableRun[], pick: (run: ComparableRun) => EndpointResult | undefined, spec: MetricDefinition) {
   const values: number[] = [];
   const runIds: string[] = [];
+  /** The request counts of the runs with a value, in the same order. */
+  const requests: (number | null)[] = [];
   let resolution = 0;
   for (const run of runs) {
     const result = pick(run);
@@ -49,10 +51,11 @@ function collect(runs: readonly ComparableRun[], pick: (run: ComparableRun) => E
     if (value !== null && Number.isFinite(value)) {
       values.push(value);
       runIds.push(run.id);
+      requests.push(result!.requests ?? null);
       resolution = Math.max(resolution, latencyResolutionMs(run.format, spec.name, value));
     }
   }
-  return { values, runIds, resolution };
+  return { values, runIds, requests, resolution };
 }
 
 function aggregationLabel(spec: MetricDefinition, n: number): string {
@@ -121,6 +124,8 @@ export function compareMetric(
   const base = summarizeSide(baseData.values, baseData.runIds);
   const head = summarizeSide(headData.values, headData.runIds);
   const resolution = Math.max(baseData.resolution, headData.resolution);
+  const baseResults = baseRuns.map(pick);
+  const headResults = headRuns.map(pick);
   const common = {
     metric: spec.name,
     unit: spec.unit,
@@ -128,7 +133,7 @@ export function compareMetric(
     aggregation: aggregationLabel(spec, Math.max(base.n, head.n)),
     base,
     head,
-    pooled: pooledPercentile(spec, baseRuns.map(pick), headRuns.map(pick)),
+    pooled: pooledPercentile(spec, baseResults, headResults),
     adjustedPValue: null,
     gate: isGate,
     resolution: resolution > 0 ? resolution : null,
@@ -152,14 +157,12 @@ export function compareMetric(
     return inconclusive("no-data", `no ${spec.name} on the ${base.n === 0 ? "base" : "head"} side`);
   }
   // A count the tool measured exactly (allocations, instructions): compared as such, no test, no history.
-  if (isExactOnBothSides(spec, baseRuns.map(pick), headRuns.map(pick))) return compareExactMetric(spec, common, { base, head }, options);
+  if (isExactOnBothSides(spec, baseResults, headResults)) return compareExactMetric(spec, common, { base, head }, options);
   // An A/B job's gate metric: pair by pair, sequentially (ab-comparison.ts).
   const pairs = isGate ? abPairsOf(baseRuns, headRuns) : null;
   if (pairs) return compareAbPairs(spec, pairs, pick, common, options, options.history?.get(historyKey(endpointName, spec.name)) ?? [], { familySize: context.abFamilySize, suite });
   if (spec.percentile !== null) {
-    const judged = new Set([...baseData.runIds, ...headData.runIds]);
-    const counts = [...baseRuns, ...headRuns].filter((run) => judged.has(run.id)).map((run) => pick(run)?.requests ?? null);
-    const unsupported = percentileUnsupportedReason(spec.percentile, counts);
+    const unsupported = percentileUnsupportedReason(spec.percentile, [...baseData.requests, ...headData.requests]);
     if (unsupported) return inconclusive("too-few-requests", unsupported);
   }
   if (base.mean === 0 && head.mean === 0) {
@@ -198,7 +201,7 @@ export function compareMetric(
   }
   if (deltaPct === null) return inconclusive("no-data", "relative change undefined: the base mean is 0");
   // A benchmark's runs each divided by their run's machine factor (benchmark-suite.ts): judged beyond the machine.
-  const machine = isMachineJudged(spec, suite, [...baseRuns, ...headRuns].map(pick)) ? suite : null;
+  const machine = isMachineJudged(spec, suite, [...baseResults, ...headResults]) ? suite : null;
   const normalize = (side: SideSummary) => side.values.map((value, index) => value * Math.exp(-(machine!.byRun.get(side.runIds[index]!) ?? 0)));
   const shift = testShift({
     base: machine ? normalize(base) : base.values,
@@ -208,21 +211,24 @@ export function compareMetric(
     longRunSd: longRunSd(options.history?.get(historyKey(endpointName, spec.name)), base.mean!),
   });
   const interval = head.n >= 2 ? relativeChangeOfMeans(base.values, head.values) : null;
-  const tested = {
+  // One object made once (a suite's comparison makes thousands): the tested fields, then the judgement.
+  const tested = (judgement: Pick<MetricComparison, "pValue" | "verdict" | "reason" | "standardError" | "degreesOfFreedom">): MetricComparison => ({
     ...common,
     deltaPct,
     deltaPctCi95: interval === null || isInsufficient(interval) ? null : interval.ci95,
     test: shift.test,
     noiseBandPct: null,
     inconclusiveKind: null,
-  };
+    ...judgement,
+  });
   if (shift.isWithinResolution) {
-    return {
-      ...tested,
+    return tested({
       pValue: null,
       verdict: "unchanged",
       reason: `${formatDeltaPct(deltaPct)} is within the tool's resolution (it writes ${spec.name} in steps of ${formatStep(resolution, spec.unit)})`,
-    };
+      standardError: null,
+      degreesOfFreedom: null,
+    });
   }
   const how =
     shift.test === "prediction"
@@ -233,24 +239,22 @@ export function compareMetric(
     const normalizedMean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     const beyondPct = 100 * (normalizedMean(normalize(head)) / normalizedMean(normalize(base)) - 1);
     const judged = judgeBeyondMachine({ better: spec.better, deltaPct, beyondPct, pValue: shift.pValue }, options);
-    return {
-      ...tested,
+    return tested({
       pValue: shift.pValue,
       verdict: judged.verdict,
       reason: `${how}, each run's machine shift taken out (${describeHeadShift(machine)}): ${judged.reason}${floor}`,
       standardError: shift.standardError,
       degreesOfFreedom: shift.degreesOfFreedom,
-    };
+    });
   }
   const decision = decideVerdict({ better: spec.better, deltaPct, pValue: shift.pValue }, options);
-  return {
-    ...tested,
+  return tested({
     pValue: shift.pValue,
     verdict: decision.verdict,
     reason: `${how}: ${decision.reason}${floor}`,
     standardError: shift.standardError,
     degreesOfFreedom: shift.degreesOfFreedom,
-  };
+  });
 }
 
 /** What a metric's comparison reads of the whole comparison: the suite's machine shifts, and how many gate metrics an A/B job judges. */
