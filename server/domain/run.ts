@@ -254,6 +254,14 @@ export function endpointKey(endpoint: EndpointIdentity): string {
   return `${endpoint.protocol ?? ""}\u0000${endpoint.name}`;
 }
 
+/**
+ * A result as a stored run's numbers are read back for the CI gate (no histogram, status codes, errors or
+ * timeline): what the gate's memories of stored runs hold (services/runs/run-numbers.ts, the judge threads').
+ */
+export function numbersOfResult(result: EndpointResult): EndpointResult {
+  return { ...result, histogram: null, statusCodes: null, errors: null, timeline: null };
+}
+
 export function emptyLatency(): LatencySummary {
   return { minMs: null, meanMs: null, maxMs: null, stdDevMs: null, percentiles: {} };
 }

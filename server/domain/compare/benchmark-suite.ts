@@ -26,7 +26,7 @@ import type { EndpointResult } from "../run";
 import { isBenchmark } from "../run";
 import { METRICS } from "../metrics";
 import type { CompareOptions, ComparableRun, EndpointComparison, MetricComparison } from "./comparison";
-import { isExactOnBothSides } from "./exact-metrics";
+import { hasExactCount, isExactOnBothSides } from "./exact-metrics";
 import { customMetricsOf } from "../metrics";
 import type { MachineShift, ShiftGroup, ShiftPoint } from "./machine-shift";
 import { estimateMachineShift } from "./machine-shift";
@@ -107,6 +107,8 @@ function changedByCounts(benchmarks: readonly SuiteBenchmark[], baseRuns: readon
     const base = baseRuns.map(benchmark.pick);
     const head = headRuns.map(benchmark.pick);
     const present = [...base, ...head].filter((result): result is EndpointResult => result !== undefined);
+    // No exact count on a run: none is exact on both sides (isExactOnBothSides).
+    if (!present.some(hasExactCount)) continue;
     for (const spec of customMetricsOf(present.map((result) => result.metrics))) {
       if (!isExactOnBothSides(spec, base, head)) continue;
       const value = (results: readonly (EndpointResult | undefined)[]) => results.find((result) => result !== undefined)?.metrics[spec.name.slice("metrics.".length)]?.value;
@@ -265,7 +267,11 @@ function wholeRunExcess(suite: SuiteShifts, head: MachineShift, options: Compare
 export function judgeAgainstMachine(endpoints: readonly EndpointComparison[], suite: SuiteShifts | null, options: CompareOptions): EndpointComparison[] {
   const head = suite?.head ?? null;
   if (suite === null || head === null) return [...endpoints];
-  const groupOf = (name: string) => head.alternatives.find((group) => group.keys.includes(name)) ?? null;
+  // Each benchmark's group (the first that holds it), and the main group's members, by name: a suite's thousands are looked up once each.
+  const groups = new Map<string, ShiftGroup>();
+  for (const group of head.alternatives) for (const key of group.keys) if (!groups.has(key)) groups.set(key, group);
+  const groupOf = (name: string) => groups.get(name) ?? null;
+  const movedTogether = new Set(head.keys);
   const envelope = suite.envelope;
   const excess = wholeRunExcess(suite, head, options);
   const seen = envelope ? `${shiftPct(envelope.low)} to ${shiftPct(envelope.high)} over its ${envelope.runs} base runs` : null;
@@ -291,7 +297,7 @@ export function judgeAgainstMachine(endpoints: readonly EndpointComparison[], su
       if (metric.verdict === "regressed" && beyond < SINGLE_BENCHMARK_BURST) {
         return { ...metric, verdict: "inconclusive", inconclusiveKind: "undecided", undecidedBy: "machine", reason: `undecided: ${formatDeltaPct(metric.deltaPct)}, ${whyUndecided(endpoint.name, group, beyond)}; ${metric.reason}` };
       }
-      const movedWithRun = head.keys.includes(endpoint.name) && metric.verdict !== "regressed" && metric.deltaPct >= options.minEffectPct && metric.better === "lower";
+      const movedWithRun = movedTogether.has(endpoint.name) && metric.verdict !== "regressed" && metric.deltaPct >= options.minEffectPct && metric.better === "lower";
       if (excess === null || !movedWithRun) return metric;
       const burst = `a burst of other work on a shared runner slows a whole run by up to ${shiftPct(SHARED_RUNNER_BURST)}`;
       if (excess === "far-beyond") {

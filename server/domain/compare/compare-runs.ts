@@ -22,11 +22,12 @@ import { correctForMultipleTests, endpointVerdict } from "./families";
 import { compareMetric } from "./metric-comparison";
 import type { MetricContext } from "./metric-comparison";
 import { gateMetricsOf } from "./gate-summary";
-import { isExactOnBothSides } from "./exact-metrics";
+import { hasExactCount, isExactOnBothSides } from "./exact-metrics";
 
 /** The custom metrics that are exact counts on both sides (exact-metrics.ts). */
 function exactCountsOf(base: readonly (EndpointResult | undefined)[], head: readonly (EndpointResult | undefined)[]): MetricDefinition[] {
   const present = [...base, ...head].filter((result): result is EndpointResult => result !== undefined);
+  if (!present.some(hasExactCount)) return [];
   return customMetricsOf(present.map((result) => result.metrics)).filter((spec) => isExactOnBothSides(spec, base, head));
 }
 
@@ -104,26 +105,31 @@ export function compareRuns(
   const isShared = (name: string) => (nameCounts.get(name) ?? 0) > 1;
   // The gate judges each endpoint both sides measured; the aggregate only when there is none (it repeats
   // them otherwise). An endpoint on one side only is shown, and warned about, not judged.
-  // Each run's endpoints by identity, read once: a comparison picks every endpoint of every run per metric.
-  const onBothSides = (key: string) => [baseRuns, headRuns].every((runs) => runs.some((run) => endpointIndexOf(run).has(key)));
-  const entries = [...identities.entries()].map(([key, identity]) => ({
-    key,
-    identity,
-    pick: (run: ComparableRun) => endpointIndexOf(run).get(key),
-    name: isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name,
-  }));
+  // Each run's endpoints by identity (made once per run object: endpointIndexOf).
+  const byKey = allRuns.map(endpointIndexOf);
+  // Each endpoint's result in each run, looked up once: a comparison picks them per metric and per step.
+  const runIndex = new Map(allRuns.map((run, index) => [run, index]));
+  const entries = [...identities.entries()].map(([key, identity]) => {
+    const results = byKey.map((index) => index.get(key));
+    return {
+      identity,
+      pick: (run: ComparableRun) => results[runIndex.get(run)!],
+      isOnBothSides: results.slice(0, baseRuns.length).some((result) => result !== undefined) && results.slice(baseRuns.length).some((result) => result !== undefined),
+      name: isShared(identity.name) ? `${identity.name} (${identity.protocol ?? "no protocol"})` : identity.name,
+    };
+  });
   // A suite of benchmarks measures each run's machine shift, taken out before each is judged (benchmark-suite.ts).
   const suite = measureSuiteShifts(
-    entries.filter(({ key, identity }) => isBenchmark(identity) && onBothSides(key)).map(({ name, pick }) => ({ name, pick })),
+    entries.filter(({ identity, isOnBothSides }) => isBenchmark(identity) && isOnBothSides).map(({ name, pick }) => ({ name, pick })),
     baseRuns,
     headRuns,
   );
   // An A/B job divides α among its gate metrics: one per endpoint both sides measured, else the aggregate.
-  const gated = entries.filter(({ key }) => onBothSides(key)).length;
+  const gated = entries.filter(({ isOnBothSides }) => isOnBothSides).length;
   const context: MetricContext = { suite, abFamilySize: Math.max(1, gated) };
-  const endpoints = entries.map(({ key, pick, name, identity }) => {
+  const endpoints = entries.map(({ pick, name, identity, isOnBothSides }) => {
     const specs = onlyGate ? [] : customMetricsOf(allRuns.flatMap((run) => (pick(run) ? [pick(run)!.metrics] : [])));
-    return compareEndpoint(name, identity.protocol, baseRuns, headRuns, pick, specs, options, onBothSides(key), context);
+    return compareEndpoint(name, identity.protocol, baseRuns, headRuns, pick, specs, options, isOnBothSides, context);
   });
   const aggregateSpecs = onlyGate ? [] : customMetricsOf(allRuns.map((run) => aggregateWithRunMetrics(run).metrics));
   const isAggregateGated = !endpoints.some((endpoint) => endpoint.gateMetric !== null);

@@ -27,6 +27,12 @@ function exactMetricOf(result: EndpointResult | undefined, key: string): CustomM
   return metric !== undefined && metric.exact === true && metric.better !== null ? metric : null;
 }
 
+/** Whether a result reports any exact count: without one on some run, no metric is exact on both sides (isExactOnBothSides). */
+export function hasExactCount(result: EndpointResult): boolean {
+  for (const key in result.metrics) if (result.metrics[key]!.exact === true) return true;
+  return false;
+}
+
 /**
  * Whether a custom metric is an exact count on every run of both sides that has the endpoint (at least
  * one a side), with one value per side: then it is compared exactly.

@@ -130,7 +130,7 @@ export function judgeWithHistory(project: GateProject, history: GateHistory, hea
  * thousands of benchmarks is judged without holding the event loop.
  */
 export async function judgeWithHistoryOffThread(project: GateProject, history: GateHistory, head: LoadedRun, failOn: FailOnValue[], signal?: AbortSignal): Promise<RunGateResult> {
-  return { ...(await judgeInPool(gateInputOf(project, history, head, failOn), signal)), run: head };
+  return { ...(await judgeInPool(gateInputOf(project, history, head, failOn), { uploaded: toComparable(head), signal })), run: head };
 }
 
 /** What the gate (domain/gate/judge.ts) judges a run with: its history as read, the run itself and its SLA grade. */

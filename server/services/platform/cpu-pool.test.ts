@@ -5,7 +5,12 @@ import { parseUploadedRun } from "../../domain/parsers";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { readHistoryEntries } from "../../domain/parsers/history-entries";
-import { INLINE_PARSE_BYTES, closeCpuPool, parseInPool, readHistoryInPool } from "./cpu-pool";
+import { comparableUpload } from "../../domain/compare/comparable-run.fixture";
+import type { ComparableRun } from "../../domain/compare/compare-runs";
+import { judgeGate } from "../../domain/gate/judge";
+import type { JudgeInput } from "../../domain/gate/judge";
+import { numbersOfResult } from "../../domain/run";
+import { INLINE_JUDGE_CELLS, INLINE_PARSE_BYTES, closeCpuPool, judgeInPool, parseInPool, readHistoryInPool } from "./cpu-pool";
 
 // The parse threads (issue 36): an upload's files are parsed in a worker thread, not on the event loop;
 // a parse past its time budget is stopped and refused (413), and the parser's errors cross the thread
@@ -96,5 +101,47 @@ describe("readHistoryInPool", () => {
     const error = await readHistoryInPool({ ...file, text }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).details[0]!.path).toBe('entries["Benchmark"][0].benches[0].value');
+  });
+});
+
+describe("judgeInPool", () => {
+  /** A suite of 1,500 benchmarks, `slower` of them 30% slower, the whole run `machine` times as slow. */
+  const suite = (id: string, hour: number, { machine = 1, slower = 0 } = {}) => {
+    const lines = ["goos: linux", "goarch: amd64", "pkg: example.com/pool"];
+    for (let index = 0; index < 1_500; index++) {
+      const ns = (100 + (index % 7) + ((index * hour) % 5) / 10) * machine * (index < slower ? 1.3 : 1);
+      lines.push(`BenchmarkItem${index}-2   \t 1000000\t ${ns.toFixed(2)} ns/op\t 16 B/op\t 1 allocs/op`);
+    }
+    return comparableUpload(id, lines.join("\n"), { startedAt: new Date(Date.UTC(2026, 0, 1, hour)).toISOString() });
+  };
+  /** As the gate reads a stored run (services/runs/run-numbers.ts). */
+  const stored = (run: ComparableRun): ComparableRun => ({ ...run, aggregate: numbersOfResult(run.aggregate), endpoints: run.endpoints.map(numbersOfResult) });
+  const inputOf = (baseRuns: ComparableRun[], head: ComparableRun): JudgeInput => ({
+    projectSlug: "p",
+    project: { minEffectPct: 5, alpha: 0.01, gateMetric: "auto" },
+    baseline: { how: "test", pinned: false, basis: "recent", openRegression: null, openIncident: null },
+    baseRuns,
+    headRuns: [head],
+    noiseOnlyRuns: [],
+    head: { thresholds: [], tool: head.tool },
+    grade: null,
+    failOn: ["regression"],
+  });
+  const [first, second, third] = [suite("pool-1", 1), suite("pool-2", 2, { machine: 1.02 }), suite("pool-3", 3, { slower: 40 })];
+
+  it("judges as judgeGate does, the runs crossing by id once a thread holds them, the uploaded one kept as stored", async () => {
+    await closeCpuPool();
+    const firstInput = inputOf([stored(second), stored(first)], third);
+    expect(third.endpoints.length * 3).toBeGreaterThan(INLINE_JUDGE_CELLS);
+    // A new thread holds no run: it asks for the two base runs, then judges.
+    expect(await judgeInPool(firstInput, { uploaded: third })).toEqual(judgeGate(firstInput));
+    // The next upload of the series: its three base runs are the thread's (the last one as stored), only the uploaded run crosses.
+    const fourth = suite("pool-4", 4);
+    const nextInput = inputOf([stored(third), stored(second), stored(first)], fourth);
+    expect(await judgeInPool(nextInput, { uploaded: fourth })).toEqual(judgeGate(nextInput));
+    // A run never changes: what the thread holds of an id is what it judges (here, not what this input says of it).
+    const altered = inputOf([{ ...stored(third), endpoints: stored(fourth).endpoints }, stored(second), stored(first)], fourth);
+    expect(await judgeInPool(altered, { uploaded: fourth })).toEqual(judgeGate(nextInput));
+    expect(judgeGate(altered)).not.toEqual(judgeGate(nextInput));
   });
 });

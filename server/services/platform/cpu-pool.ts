@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Piscina } from "piscina";
+import type { ComparableRun } from "../../domain/compare/compare-runs";
 import type { GateResult, JudgeInput } from "../../domain/gate/judge";
 import { judgeGate } from "../../domain/gate/judge";
 import { InputError } from "../../domain/input-error";
@@ -115,20 +116,35 @@ async function readInPool(task: CpuTask, signal: AbortSignal | undefined, budget
   return answer;
 }
 
-/** The gate's judgement (domain/gate/judge.ts:judgeGate, pure) in a CPU thread: its input and answer cross as structured clones. */
-export async function judgeInPool(input: JudgeInput, signal?: AbortSignal): Promise<GateResult> {
-  const runs = input.baseRuns.length + input.headRuns.length + input.noiseOnlyRuns.length;
+/**
+ * The gate's judgement (domain/gate/judge.ts:judgeGate, pure) in a CPU thread. Its runs cross by id: a
+ * thread keeps the runs it judged with (cpu-worker.ts), so only `uploaded`, the run being uploaded, crosses
+ * whole (as a structured clone, as the answer does); the runs a thread lacks (a new thread, or runs it let
+ * go) cross when it asks for them, and the third time every run does.
+ */
+export async function judgeInPool(input: JudgeInput, { uploaded = null, signal }: { uploaded?: ComparableRun | null; signal?: AbortSignal } = {}): Promise<GateResult> {
+  const all = [...input.baseRuns, ...input.headRuns, ...input.noiseOnlyRuns];
   const endpoints = Math.max(0, ...input.headRuns.map((run) => run.endpoints.length));
-  if (endpoints * Math.max(1, runs) <= INLINE_JUDGE_CELLS) return judgeGate(input);
-  let answer: CpuAnswer;
-  try {
-    answer = await cpuPool().run({ kind: "judge", input }, signal ? { signal } : {});
-  } catch (error) {
-    signal?.throwIfAborted();
-    throw outOfMemory(error) ?? error;
+  if (endpoints * Math.max(1, all.length) <= INLINE_JUDGE_CELLS) return judgeGate(input);
+  const byId = new Map(all.map((run) => [run.id, run]));
+  const ids = (runs: readonly ComparableRun[]) => runs.map((run) => run.id);
+  const [head, ...otherHeads] = ids(input.headRuns);
+  const taskInput = { ...input, baseRuns: ids(input.baseRuns), headRuns: [head!, ...otherHeads] as [string, ...string[]], noiseOnlyRuns: ids(input.noiseOnlyRuns) };
+  const fresh = uploaded !== null && byId.get(uploaded.id) === uploaded ? uploaded : null;
+  let runs = fresh ? [fresh] : [];
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    let answer: CpuAnswer;
+    try {
+      answer = await cpuPool().run({ kind: "judge", input: taskInput, runs, uploaded: fresh?.id ?? null }, signal ? { signal } : {});
+    } catch (error) {
+      signal?.throwIfAborted();
+      throw outOfMemory(error) ?? error;
+    }
+    if (answer.ok && "judged" in answer) return answer.judged;
+    if (!answer.ok || !("missing" in answer)) break;
+    runs = attempt === 1 ? [...runs, ...answer.missing.map((id) => byId.get(id)!)] : [...byId.values()];
   }
-  if (!answer.ok || !("judged" in answer)) throw new Error("The CPU thread answered a judgement with something else");
-  return answer.judged;
+  throw new Error("The CPU thread answered a judgement with something else");
 }
 
 /** Starts a CPU thread and loads the parsers in it (a first parse of nothing), so the first upload finds one ready. */

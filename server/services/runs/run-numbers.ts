@@ -1,6 +1,6 @@
 import type { ReadDb } from "../../db";
 import { LRUCache } from "lru-cache";
-import type { EndpointResult } from "../../domain/run";
+import { numbersOfResult } from "../../domain/run";
 import type { LoadedRun } from "./stored-runs";
 import { loadParsedRuns } from "./stored-runs";
 import { recordCacheLookups } from "../platform";
@@ -41,11 +41,10 @@ export async function loadRunNumbers(db: ReadDb, projectId: string, runIds: read
  * histograms, status codes, errors or timelines), so the series' next upload reads none of its rows.
  */
 export function rememberStoredRun(projectId: string, loaded: LoadedRun): void {
-  const numbersOnly = (result: EndpointResult): EndpointResult => ({ ...result, histogram: null, statusCodes: null, errors: null, timeline: null });
   const { run } = loaded;
   cache.set(cacheKey(projectId, loaded.stored.id), {
     ...loaded,
-    run: { ...run, aggregate: numbersOnly(run.aggregate), endpoints: run.endpoints.map(numbersOnly) },
+    run: { ...run, aggregate: numbersOfResult(run.aggregate), endpoints: run.endpoints.map(numbersOfResult) },
   });
 }
 
