@@ -11,7 +11,7 @@ import type { SignificanceTest, Verdict } from "../stats/verdict";
 import { DEFAULT_VERDICT_OPTIONS, SIGNIFICANCE_TESTS } from "../stats/verdict";
 import type { Better, CustomMetric, EndpointResult, ParsedRun } from "../run";
 import { AGGREGATE_NAME } from "../run";
-import { COMPARED_METRICS, customMetricsOf } from "../metrics";
+import { COMPARED_METRICS, customMetricKey, customMetricsOf } from "../metrics";
 import type { EnvironmentDiff, RunSetup } from "./environment-diff";
 import type { RoundsToDetect } from "../stats/sample-size";
 import { AUTO_GATE_METRIC } from "./gate-metric";
@@ -125,30 +125,63 @@ export interface SeriesValues {
   get(key: string): readonly number[] | undefined;
 }
 
-/** Each run's values by `historyKey`, read once per run object: a run, stored or parsed, never changes. */
-const runValueIndexes = new WeakMap<MeasuredValues, ReadonlyMap<string, readonly number[]>>();
+/**
+ * One metric of a run, as eachTrendValue reads it: a compared metric by its name, a custom metric
+ * ("metrics.<key>") where the result reports it; null for any other name (eachTrendValue keeps none).
+ */
+function trendReaderOf(metric: string): ((result: EndpointResult) => number | null) | null {
+  const compared = COMPARED_METRICS.find((spec) => spec.name === metric);
+  if (compared) return (result) => compared.read(result);
+  const key = customMetricKey(metric);
+  return key === null ? null : (result) => (Object.hasOwn(result.metrics, key) ? (result.metrics[key]!.value ?? null) : null);
+}
 
-function valueIndexOf(run: MeasuredValues): ReadonlyMap<string, readonly number[]> {
-  const known = runValueIndexes.get(run);
+/**
+ * Each run's values of one metric by endpoint name, as trendValues keys them (the aggregate, with the
+ * run-level metrics, under AGGREGATE_NAME first, then each endpoint), read once per run object and
+ * metric: a run, stored or parsed, never changes, and the gate asks for one metric of a dozen.
+ */
+const runMetricIndexes = new WeakMap<MeasuredValues, Map<string, ReadonlyMap<string, readonly number[]>>>();
+
+function metricIndexOf(run: MeasuredValues, metric: string): ReadonlyMap<string, readonly number[]> {
+  let byMetric = runMetricIndexes.get(run);
+  if (!byMetric) runMetricIndexes.set(run, (byMetric = new Map<string, ReadonlyMap<string, readonly number[]>>()));
+  const known = byMetric.get(metric);
   if (known) return known;
-  const index = trendValues([run]);
-  runValueIndexes.set(run, index);
+  const index = new Map<string, number[]>();
+  const read = trendReaderOf(metric);
+  if (read) {
+    const add = (endpoint: string, result: EndpointResult) => {
+      const value = read(result);
+      if (value === null || !Number.isFinite(value)) return;
+      const values = index.get(endpoint);
+      if (values) values.push(value);
+      else index.set(endpoint, [value]);
+    };
+    add(AGGREGATE_NAME, { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } });
+    for (const endpoint of run.endpoints) add(endpoint.name, endpoint);
+  }
+  byMetric.set(metric, index);
   return index;
 }
 
 /**
  * trendValues read as a comparison asks, one key at a time: the gate reads its gate metrics' history
- * only (one or two of each endpoint's dozen metrics), and each run's values are indexed once for the
- * life of the run object (the gate's history runs are kept in memory between uploads: runs/run-numbers.ts).
+ * only (one or two of each endpoint's dozen metrics), and each run's values of a metric are indexed once for
+ * the life of the run object (the gate's history runs are kept in memory between uploads: runs/run-numbers.ts).
  */
 export function lazyTrendValues(runs: readonly MeasuredValues[]): SeriesValues {
   const read = new Map<string, readonly number[] | undefined>();
   return {
     get(key) {
       if (read.has(key)) return read.get(key);
+      // historyKey's parts (a metric name holds no NUL).
+      const split = key.lastIndexOf("\u0000");
+      const endpoint = key.slice(0, split);
+      const metric = key.slice(split + 1);
       const values: number[] = [];
       for (const run of runs) {
-        const own = valueIndexOf(run).get(key);
+        const own = metricIndexOf(run, metric).get(endpoint);
         if (own) for (const value of own) values.push(value);
       }
       const found = values.length > 0 ? values : undefined;
