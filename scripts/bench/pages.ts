@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../../server/db";
+import { refreshRollups } from "../../server/services/trends";
 import type { DatabaseTarget } from "../../server/db";
 import { keptPostgres, prepareEmbedded, preparePostgres } from "./backends";
 import type { Backend, BackendKind } from "./backends";
@@ -195,7 +196,13 @@ export async function benchPagesOn(
   let floors: ZoomedOutFloor[];
   try {
     const held = backend.kept ? await readSeededHistory(database.prisma) : null;
-    if (held) log(`reusing the kept history: ${held.runs} runs, ${held.results} results (not seeded again)`);
+    if (held) {
+      log(`reusing the kept history: ${held.runs} runs, ${held.results} results (not seeded again)`);
+      // A seeding stopped during its rollups (or uploads whose job never ran) left weeks pending: finish them.
+      const started = performance.now();
+      const { weeks } = await refreshRollups(database.prisma, held.projectId);
+      if (weeks > 0) log(`refreshed ${weeks} pending weeks' rollups in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
     else log(`seeding ${options.runs} runs × ${options.endpoints} endpoints over ${options.years ?? 2} years…`);
     history = held ?? (await seedPageHistory(database.prisma, options));
     if (!held) log(
