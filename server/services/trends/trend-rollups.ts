@@ -178,6 +178,9 @@ async function refreshSomeWeeks(db: PrismaClient, projectId: string): Promise<nu
           SELECT project_id, series_key, endpoint_id, tool, label, branch, testbed, grain, bucket_start,
                  runs, requests, failures, first_run_at, last_run_at, stats, metrics
           FROM b
+          -- Written in the order the trend page reads them (a grain of an endpoint of a tool, by branch):
+          -- a zoomed-out read of 4,370 weekly rows touched 4,993 pages when they lay among the day rows.
+          ORDER BY grain, endpoint_id, tool, branch, label, testbed, bucket_start
         )
         SELECT series_key, grain, bucket_start, histograms FROM b WHERE histograms IS NOT NULL`;
       if (withHistograms.length > 0) {
