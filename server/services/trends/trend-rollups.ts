@@ -306,6 +306,8 @@ export async function readRollupBuckets(db: ReadDb, scope: HistoryScope, grain: 
              jsonb_build_object('n', sum((e.value ->> 'n')::float8), 'sum', sum((e.value ->> 'sum')::float8),
                                 'min', min((e.value ->> 'min')::float8), 'max', max((e.value ->> 'max')::float8)) AS stat
       FROM parts p CROSS JOIN LATERAL jsonb_each(p.metrics) e
+      -- Most parts have no custom metric: not expanded at all (a function call per part otherwise).
+      WHERE p.metrics <> '{}'::jsonb
       GROUP BY p.bucket_start, e.key
     ),
     metric_buckets AS (SELECT bucket_start, jsonb_object_agg(key, stat) AS metrics FROM metric_parts GROUP BY bucket_start)
