@@ -1,5 +1,8 @@
 // npm run bench [-- --ndjson-mb 100 --uploads 400 --concurrency 8 --postgres | --embedded]
 // npm run bench -- --pages [--page-runs 5000 --page-years 2 --page-samples 20 --postgres | --embedded]
+//   [--page-database-url postgres://…/NAME]: seed into that PostgreSQL database (created if missing) and
+//   KEEP it; a later run on it measures the history it holds instead of seeding again. --page-port N: the
+//   page server's port (default 3480 embedded, 3481 PostgreSQL).
 // Either: --minutes N, how long each part may take before it is stopped (default 10; a million rows
 // of history on 2 shared cores needs more).
 // npm run bench -- --scale [--read-replicas]   (PostgreSQL: the scale part only; --read-replicas: its read-replica step only)
@@ -105,6 +108,8 @@ const { values: args } = parseArgs({
     "page-runs": { type: "string", default: String(PAGE_BENCH_DEFAULTS.runs) },
     "page-samples": { type: "string", default: String(PAGE_BENCH_DEFAULTS.samples) },
     "page-years": { type: "string", default: "2" },
+    "page-database-url": { type: "string" },
+    "page-port": { type: "string" },
   },
 });
 /** --scale: the scale part only (PostgreSQL); --read-replicas: only its read-replica step. */
@@ -388,6 +393,8 @@ if (scaleOnly) process.exit(0);
 await runPageBenchmarks({
   kinds,
   postgresUrl,
+  keptDatabaseUrl: args["page-database-url"],
+  port: args["page-port"] === undefined ? undefined : positiveNumber("page-port", args["page-port"]),
   options: pageOptions,
   resultsDir: RESULTS_DIR,
   running,

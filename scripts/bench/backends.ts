@@ -15,6 +15,8 @@ export interface Backend {
   description: string;
   /** Environment the server needs to use this database. */
   env: Record<string, string>;
+  /** A kept database (keptPostgres): a history it already holds is measured again, not seeded anew. */
+  kept?: boolean;
   dispose(): Promise<void>;
 }
 
@@ -52,6 +54,21 @@ export async function preparePostgres(serverUrl: string, migrate?: (databaseUrl:
   return { kind: "postgres", description: `PostgreSQL ${host}/${name}`, env: { DATABASE_URL: databaseUrl }, dispose };
 }
 
+/**
+ * A named database on the server of `serverUrl`, created (and migrated) if missing, and KEPT: disposing
+ * it drops nothing. For a history too large to seed per run (`--page-database-url`): seeded once, then
+ * measured again and again on the same rows.
+ */
+export async function keptPostgres(databaseUrl: string): Promise<Backend> {
+  const name = new URL(databaseUrl).pathname.replace(/^\//, "");
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`A kept database's name must be a plain identifier, got "${name}"`);
+  const exists = await adminQueryHasRows(databaseUrl, "SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+  if (!exists) await runAdminStatement(databaseUrl, `CREATE DATABASE ${name}`);
+  await migrateDatabase({ kind: "postgres", url: databaseUrl });
+  const host = new URL(databaseUrl).host;
+  return { kind: "postgres", description: `PostgreSQL ${host}/${name} (kept)`, env: { DATABASE_URL: databaseUrl }, kept: true, dispose: async () => {} };
+}
+
 export async function isPostgresReachable(serverUrl: string): Promise<boolean> {
   try {
     await runAdminStatement(serverUrl, "SELECT 1");
@@ -66,6 +83,16 @@ function withDatabase(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return url.toString();
+}
+
+async function adminQueryHasRows(serverUrl: string, sql: string, params: unknown[]): Promise<boolean> {
+  const client = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres"), connectionTimeoutMillis: 3_000 });
+  await client.connect();
+  try {
+    return ((await client.query(sql, params)).rowCount ?? 0) > 0;
+  } finally {
+    await client.end();
+  }
 }
 
 async function runAdminStatement(serverUrl: string, sql: string): Promise<void> {

@@ -45,6 +45,38 @@ export interface SeededHistory {
   endpointNames: string[];
 }
 
+/**
+ * The history a kept database (`--page-database-url`) already holds, or null when it holds none: its
+ * bench project's counts and the pages' sample (the newest seeded main run: uploads of earlier page
+ * benchmarks carry no build URL). Seeding and rollup times are those of this run (none: 0).
+ */
+export async function readSeededHistory(db: PrismaClient): Promise<SeededHistory | null> {
+  const project = await db.project.findUnique({ where: { slug: BENCH_PROJECT_SLUG }, select: { id: true } });
+  if (!project) return null;
+  const [runs, results, endpoints, newestMain] = await Promise.all([
+    db.run.count({ where: { projectId: project.id } }),
+    db.result.count({ where: { projectId: project.id } }),
+    db.endpoint.findMany({ where: { projectId: project.id }, select: { name: true }, orderBy: { id: "asc" } }),
+    db.run.findFirst({
+      where: { projectId: project.id, gitBranch: "main", buildUrl: { startsWith: "https://ci.example.com/bench/builds/" } },
+      orderBy: { startedAt: "desc" },
+      select: { id: true },
+    }),
+  ]);
+  const names = endpoints.map((endpoint) => endpoint.name);
+  return {
+    projectId: project.id,
+    runs,
+    results,
+    insertMs: 0,
+    analyzeMs: 0,
+    rollupMs: 0,
+    rollupWeeks: 0,
+    sample: { runId: newestMain?.id ?? "", endpoint: names[0] ?? "", label: "baseline", branch: "release/2.x" },
+    endpointNames: names,
+  };
+}
+
 /** A stable, cuid-looking id, so pages that validate id shapes accept it. */
 function runIdOf(index: number): string {
   return `c${createHash("sha1").update(`bench-run-${index}`).digest("hex").slice(0, 24)}`;

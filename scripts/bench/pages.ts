@@ -2,15 +2,16 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../../server/db";
+import { refreshRollups } from "../../server/services/trends";
 import type { DatabaseTarget } from "../../server/db";
-import { prepareEmbedded, preparePostgres } from "./backends";
+import { keptPostgres, prepareEmbedded, preparePostgres } from "./backends";
 import type { Backend, BackendKind } from "./backends";
 import { summarizeLatencies } from "./http";
 import { explainPageQueries } from "./page-explain";
 import type { ExplainReport } from "./page-explain";
 import { firstViewRow, logExplain, PAGE_BUDGET_MS, printFirstViews, printTable, tableRow } from "./pages-report";
 import type { FirstViewFigure, PageBenchResult, PageFigure } from "./pages-report";
-import { BENCH_PROJECT_SLUG, seedPageHistory } from "./page-history";
+import { BENCH_PROJECT_SLUG, readSeededHistory, seedPageHistory } from "./page-history";
 import type { HistorySize, SeededHistory } from "./page-history";
 import { startServer } from "./server";
 import { describeZoomedOutFloor, measureZoomedOutFloors } from "./zoomed-out-floor";
@@ -194,9 +195,17 @@ export async function benchPagesOn(
   let history: SeededHistory;
   let floors: ZoomedOutFloor[];
   try {
-    log(`seeding ${options.runs} runs × ${options.endpoints} endpoints over ${options.years ?? 2} years…`);
-    history = await seedPageHistory(database.prisma, options);
-    log(
+    const held = backend.kept ? await readSeededHistory(database.prisma) : null;
+    if (held) {
+      log(`reusing the kept history: ${held.runs} runs, ${held.results} results (not seeded again)`);
+      // A seeding stopped during its rollups (or uploads whose job never ran) left weeks pending: finish them.
+      const started = performance.now();
+      const { weeks } = await refreshRollups(database.prisma, held.projectId);
+      if (weeks > 0) log(`refreshed ${weeks} pending weeks' rollups in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+    else log(`seeding ${options.runs} runs × ${options.endpoints} endpoints over ${options.years ?? 2} years…`);
+    history = held ?? (await seedPageHistory(database.prisma, options));
+    if (!held) log(
       `seeded ${history.runs} runs, ${history.results} results in ${(history.insertMs / 1000).toFixed(1)} s (+ ANALYZE ${(history.analyzeMs / 1000).toFixed(1)} s, rollups of ${history.rollupWeeks} weeks ${(history.rollupMs / 1000).toFixed(1)} s)`,
     );
     floors = await measureZoomedOutFloors(database.prisma, history);
@@ -236,6 +245,10 @@ const PORTS: Record<BackendKind, number> = { embedded: 3480, postgres: 3481 };
 export interface PageBenchRun {
   kinds: BackendKind[];
   postgresUrl: string;
+  /** A named PostgreSQL database to seed once and keep (reused when it holds a history), instead of a throw-away one. */
+  keptDatabaseUrl?: string;
+  /** The server's port (default 3480 embedded, 3481 PostgreSQL), for a machine where those are taken. */
+  port?: number;
   options: PageBenchOptions;
   resultsDir: string;
   /** Live servers and databases, which the caller stops and drops if the benchmark is interrupted. */
@@ -252,13 +265,18 @@ export async function runPageBenchmarks(run: PageBenchRun): Promise<void> {
     const log = (line: string) => console.log(`[pages/${kind}] ${line}`);
     let backend: Backend | null = null;
     try {
-      backend = kind === "embedded" ? await prepareEmbedded() : await preparePostgres(run.postgresUrl);
+      backend =
+        kind === "embedded"
+          ? await prepareEmbedded()
+          : run.keptDatabaseUrl
+            ? await keptPostgres(run.keptDatabaseUrl)
+            : await preparePostgres(run.postgresUrl);
       run.backends.add(backend);
       log(backend.description);
       const result = await benchPagesOn(
         backend,
         run.options,
-        { port: PORTS[kind], logPath: path.join(run.resultsDir, `server-pages-${kind}.log`), running: run.running },
+        { port: run.port ?? PORTS[kind], logPath: path.join(run.resultsDir, `server-pages-${kind}.log`), running: run.running },
         log,
       );
       report.push({ backend: kind, description: backend.description, ...result });

@@ -119,7 +119,7 @@ export const COMPARE_WITH_LAST_RUNS = 5;
 export interface CompareChoices {
   /** This run's label's earlier runs on its branch with its load profile, newest first (≤ COMPARE_WITH_LAST_RUNS). */
   earlier: readonly { id: string; label: string | null; round: number | null; tool: string }[];
-  /** Every other label with runs of the tool, with how many. */
+  /** Every other label with runs of the tool, with how many (counted up to COMPARE_WITH_LAST_RUNS: all a link says). */
   labels: readonly { label: string; runs: number }[];
 }
 

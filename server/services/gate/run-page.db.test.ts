@@ -113,6 +113,45 @@ describe.each(testDatabaseTargets())("run.get on $name", ({ target }) => {
     }
   });
 
+  it("offers the tool's other labels in order, at most 12, each with its last runs up to 5, and every label to a run without one", async () => {
+    const slug = uniqueSlug("compare-labels");
+    const caller = createCaller({ db: database.prisma });
+    let hour = 0;
+    const upload = async (tool: string, label: string | null) => {
+      const document = {
+        schema: "benchtrack/v1",
+        tool,
+        ...(label === null ? {} : { label }),
+        startedAt: new Date(Date.UTC(2026, 10, 1, hour++)).toISOString(),
+        endpoints: [{ name: "GET /x", requests: 100, failures: 0, latency: { unit: "ms", p50: 5, p95: 10, p99: 15 } }],
+      };
+      return (await ingestTestRun(database.prisma, slug, document, { metadata: { branch: "main" } })).run.id;
+    };
+    for (let index = 0; index < 7; index++) await upload("loadgen", "nightly");
+    for (let index = 0; index < 2; index++) await upload("loadgen", "beta");
+    await upload("loadgen", "alpha");
+    // Another tool's label is another series: never offered.
+    await upload("othergen", "aardvark");
+    const unlabelled = await upload("loadgen", null);
+    const nightly = await upload("loadgen", "nightly");
+    const texts = async (id: string) => (await caller.run.get({ project: slug, id })).compare.groups.map((group) => [group.label, group.text]);
+
+    expect((await texts(nightly)).filter(([label]) => label !== "nightly")).toEqual([
+      ["alpha", "the loadgen run labelled alpha"],
+      ["beta", "the last 2 loadgen runs labelled beta"],
+    ]);
+    expect(await texts(unlabelled)).toEqual([
+      ["alpha", "the loadgen run labelled alpha"],
+      ["beta", "the last 2 loadgen runs labelled beta"],
+      ["nightly", "the last 5 loadgen runs labelled nightly"],
+    ]);
+
+    // Twelve labels offered at most: the first twelve in order (l01 … l12), the run's own never among them.
+    for (let index = 1; index <= 12; index++) await upload("loadgen", `l${String(index).padStart(2, "0")}`);
+    const offered = (await texts(nightly)).map(([label]) => label).filter((label) => label !== "nightly");
+    expect(offered).toEqual(["alpha", "beta", ...Array.from({ length: 10 }, (_, index) => `l${String(index + 1).padStart(2, "0")}`)]);
+  });
+
   it("says when a run is where an incident started, and names the open incident its gate judges it before", async () => {
     const slug = uniqueSlug("report-incident");
     const caller = createCaller({ db: database.prisma });
