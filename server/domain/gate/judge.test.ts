@@ -5,11 +5,11 @@ import type { ComparableRun } from "../compare/compare-runs";
 import { headlineChanges } from "../compare/gate-summary";
 import { AGGREGATE_NAME } from "../run";
 import { judgeGate } from "./judge";
-import type { JudgeInput } from "./judge";
+import { JUDGE_SETTINGS, judgeInputOf } from "./judge-input.fixture";
 
 // judgeGate compares every metric only when its gate metrics show fewer changes than its answer names
 // (judge.ts decideFromRuns): the changes it names unjudged must be what the full comparison would name.
-const SETTINGS = { minEffectPct: 5, alpha: 0.01, gateMetric: "auto" };
+const SETTINGS = JUDGE_SETTINGS;
 const MAX_UNJUDGED = 3;
 
 function run(id: string, hour: number, p95s: Record<string, number>, p99Factor = 1.2): ComparableRun {
@@ -18,18 +18,7 @@ function run(id: string, hour: number, p95s: Record<string, number>, p99Factor =
 }
 
 function judge(baseRuns: ComparableRun[], head: ComparableRun) {
-  const input: JudgeInput = {
-    projectSlug: "p",
-    project: SETTINGS,
-    baseline: { how: "test", pinned: false, basis: "recent", openRegression: null, openIncident: null },
-    baseRuns,
-    headRuns: [head],
-    noiseOnlyRuns: [],
-    head: { thresholds: [], tool: head.tool },
-    grade: null,
-    failOn: ["regression"],
-  };
-  return judgeGate(input);
+  return judgeGate(judgeInputOf(baseRuns, head));
 }
 
 /** What the full comparison (every metric) names as the largest changes seen. */

@@ -8,7 +8,7 @@ import { readHistoryEntries } from "../../domain/parsers/history-entries";
 import { comparableUpload } from "../../domain/compare/comparable-run.fixture";
 import type { ComparableRun } from "../../domain/compare/compare-runs";
 import { judgeGate } from "../../domain/gate/judge";
-import type { JudgeInput } from "../../domain/gate/judge";
+import { judgeInputOf } from "../../domain/gate/judge-input.fixture";
 import { numbersOfResult } from "../../domain/run";
 import { INLINE_JUDGE_CELLS, INLINE_PARSE_BYTES, closeCpuPool, judgeInPool, parseInPool, readHistoryInPool } from "./cpu-pool";
 
@@ -116,31 +116,20 @@ describe("judgeInPool", () => {
   };
   /** As the gate reads a stored run (services/runs/run-numbers.ts). */
   const stored = (run: ComparableRun): ComparableRun => ({ ...run, aggregate: numbersOfResult(run.aggregate), endpoints: run.endpoints.map(numbersOfResult) });
-  const inputOf = (baseRuns: ComparableRun[], head: ComparableRun): JudgeInput => ({
-    projectSlug: "p",
-    project: { minEffectPct: 5, alpha: 0.01, gateMetric: "auto" },
-    baseline: { how: "test", pinned: false, basis: "recent", openRegression: null, openIncident: null },
-    baseRuns,
-    headRuns: [head],
-    noiseOnlyRuns: [],
-    head: { thresholds: [], tool: head.tool },
-    grade: null,
-    failOn: ["regression"],
-  });
   const [first, second, third] = [suite("pool-1", 1), suite("pool-2", 2, { machine: 1.02 }), suite("pool-3", 3, { slower: 40 })];
 
   it("judges as judgeGate does, the runs crossing by id once a thread holds them, the uploaded one kept as stored", async () => {
     await closeCpuPool();
-    const firstInput = inputOf([stored(second), stored(first)], third);
+    const firstInput = judgeInputOf([stored(second), stored(first)], third);
     expect(third.endpoints.length * 3).toBeGreaterThan(INLINE_JUDGE_CELLS);
     // A new thread holds no run: it asks for the two base runs, then judges.
     expect(await judgeInPool(firstInput, { uploaded: third })).toEqual(judgeGate(firstInput));
     // The next upload of the series: its three base runs are the thread's (the last one as stored), only the uploaded run crosses.
     const fourth = suite("pool-4", 4);
-    const nextInput = inputOf([stored(third), stored(second), stored(first)], fourth);
+    const nextInput = judgeInputOf([stored(third), stored(second), stored(first)], fourth);
     expect(await judgeInPool(nextInput, { uploaded: fourth })).toEqual(judgeGate(nextInput));
     // A run never changes: what the thread holds of an id is what it judges (here, not what this input says of it).
-    const altered = inputOf([{ ...stored(third), endpoints: stored(fourth).endpoints }, stored(second), stored(first)], fourth);
+    const altered = judgeInputOf([{ ...stored(third), endpoints: stored(fourth).endpoints }, stored(second), stored(first)], fourth);
     expect(await judgeInPool(altered, { uploaded: fourth })).toEqual(judgeGate(nextInput));
     expect(judgeGate(altered)).not.toEqual(judgeGate(nextInput));
   });
