@@ -6,7 +6,6 @@
 // the CPU thread and in this thread, the structured clone of the judge's input, store, answer), then
 // uploaded whole under the V8 sampling profiler (this thread's CPU; the judge thread's is the in-process
 // judge's profile, printed apart).
-import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../../server/db";
 import { runMetadataSchema, parseUploadedRun } from "../../server/domain/parsers";
@@ -21,31 +20,17 @@ import { storeRun } from "../../server/services/ingest/store-run";
 import { toComparable } from "../../server/services/compare";
 import { DEFAULT_POSTGRES_URL, preparePostgres } from "./backends";
 import { goBenchText } from "./isolation";
+import { cpuProfileOf, packageOf } from "./cpu-profile";
+import type { ProfileNode } from "./cpu-profile";
 
 const { values: args } = parseArgs({ options: { count: { type: "string", default: "10000" }, rounds: { type: "string", default: "5" } } });
 const COUNT = Number(args.count);
 const ROUNDS = Number(args.rounds);
 const SLUG = `go-${COUNT}`;
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-  hitCount?: number;
-  children?: number[];
-}
-
 async function profiled<T>(work: () => Promise<T> | T): Promise<{ value: T; top: string[]; ms: number }> {
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.setSamplingInterval", { interval: 200 });
-  await session.post("Profiler.start");
-  const started = performance.now();
-  const value = await work();
-  const ms = performance.now() - started;
-  const { profile } = await session.post("Profiler.stop");
-  session.disconnect();
-  const nodes = profile.nodes as ProfileNode[];
+  const { value, ms, profile } = await cpuProfileOf(work);
+  const { nodes } = profile;
   const total = nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
   const sampleMs = (profile.endTime - profile.startTime) / 1000 / Math.max(1, total);
   const hits = new Map<string, number>();
@@ -60,8 +45,7 @@ async function profiled<T>(work: () => Promise<T> | T): Promise<{ value: T; top:
     return "(anonymous)";
   };
   for (const node of nodes) {
-    const url = node.callFrame.url.replace(/^.*\/wt-gobench\//, "").replace(/^.*node_modules\//, "~");
-    const key = `${nameOf(node)}  ${url}`;
+    const key = `${nameOf(node)}  ${packageOf(node.callFrame.url)}`;
     hits.set(key, (hits.get(key) ?? 0) + (node.hitCount ?? 0));
   }
   const top = [...hits.entries()]

@@ -9,7 +9,6 @@
 // Chrome's DevTools) to bench-results/upload.cpuprofile. Queued jobs are not run: the detection job is
 // measured apart (it runs off the request path).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../../server/db";
@@ -20,6 +19,8 @@ import { uploadOfFiles } from "../../server/services/ingest";
 import { runQueuedJobs } from "../../server/jobs/worker";
 import { jobQueueOf } from "../../server/services/platform";
 import { ROOT } from "../lib/build";
+import { cpuProfileOf, packageOf } from "./cpu-profile";
+import type { ProfileNode } from "./cpu-profile";
 import { DEFAULT_POSTGRES_URL, prepareEmbedded, preparePostgres } from "./backends";
 import { synthesizeWideSummary } from "./scale";
 
@@ -35,27 +36,6 @@ const CONCURRENCY = Number(args.concurrency);
 const WARM_UP = 40;
 const SLUG = "profile-wide";
 const FIXTURE = path.join(ROOT, "server", "domain", "parsers", "fixtures", "k6", "baseline", "round1", "summary.json");
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-}
-
-/** Where a frame's code comes from: our own file, a package, Node's internals or V8 (GC, idle, program). */
-function packageOf(url: string): string {
-  if (url === "") return "(v8)";
-  if (url.startsWith("node:")) return "node:internals";
-  const modules = url.lastIndexOf("node_modules/");
-  if (modules >= 0) {
-    const rest = url.slice(modules + "node_modules/".length).split("/");
-    return rest[0]!.startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0]!;
-  }
-  const generated = url.indexOf("server/generated/");
-  if (generated >= 0) return "server/generated (Prisma client)";
-  const own = url.indexOf(ROOT);
-  return own >= 0 ? url.slice(own + ROOT.length + 1) : url;
-}
 
 function topSelfTimes(nodes: readonly ProfileNode[], key: (node: ProfileNode) => string, totalHits: number, count: number) {
   const hits = new Map<string, number>();
@@ -92,18 +72,10 @@ async function main() {
   };
   try {
     for (let round = 0; round < WARM_UP; round++) await uploadOne(round);
-    const session = new Session();
-    session.connect();
-    await session.post("Profiler.enable");
-    await session.post("Profiler.setSamplingInterval", { interval: 200 });
-    await session.post("Profiler.start");
-    const started = performance.now();
-    await runAll(1000, UPLOADS);
-    const seconds = (performance.now() - started) / 1000;
-    const { profile } = await session.post("Profiler.stop");
-    session.disconnect();
+    const { ms, profile } = await cpuProfileOf(() => runAll(1000, UPLOADS));
+    const seconds = ms / 1000;
 
-    const nodes = profile.nodes as ProfileNode[];
+    const { nodes } = profile;
     const idle = new Set(["(idle)", "(program)"]);
     const busy = nodes.filter((node) => !idle.has(node.callFrame.functionName));
     const totalHits = busy.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
