@@ -9,7 +9,8 @@ import { ingestTestRun } from "../../testing/seed";
 // change, or another upload inserting results, holds FOR KEY SHARE on the endpoints it references until it
 // commits. An upsert that names a key column in its SET takes FOR UPDATE, waits for them, and two such
 // transactions locking endpoints in different orders deadlocked: an upload answered 500 (seen in
-// `npm run bench -- --pages`: "deadlock detected" between an upload and the detection job). PostgreSQL
+// `npm run bench -- --pages`: "deadlock detected" between an upload and the detection job). The
+// endpoints a project has are now only read (no write, no row lock); only new ones are inserted. PostgreSQL
 // only: the embedded database has one connection, so nothing else can hold a lock.
 const postgres = testDatabaseTargets().filter(({ target }) => target.kind === "postgres");
 
@@ -52,5 +53,30 @@ describe.skipIf(postgres.length === 0)("an upload's endpoint upsert on PostgreSQ
     }
     expect(await database.prisma.run.count({ where: { projectId: project.id } })).toBe(2);
     expect(await database.prisma.endpoint.count({ where: { projectId: project.id } })).toBe(3);
+  });
+
+  it("reads the endpoints the project has, without writing or locking them: only new ones are inserted", { timeout: 30_000 }, async () => {
+    const slug = uniqueSlug("endpoint-reads");
+    await ingestTestRun(database.prisma, slug, run(1, ["GET /a", "GET /b"]));
+    const project = await database.prisma.project.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+    const versions = async () => (await other.query("SELECT name, xmin::text AS version FROM endpoints WHERE project_id = $1 ORDER BY name", [project.id])).rows;
+    const before = await versions();
+    await other.query("BEGIN");
+    try {
+      // The lock a write of these rows takes (an upsert's DO UPDATE did): an upload that wrote them would
+      // wait for it, where the key-share lock of its results' foreign key does not.
+      await other.query("SELECT id FROM endpoints WHERE project_id = $1 FOR NO KEY UPDATE", [project.id]);
+      const upload = ingestTestRun(database.prisma, slug, run(2, ["GET /b", "GET /a", "GET /c"]));
+      const waited = await Promise.race([upload.then(() => "stored"), new Promise((resolve) => setTimeout(() => resolve("still waiting after 5 s"), 5_000))]);
+      expect(waited).toBe("stored");
+    } finally {
+      await other.query("ROLLBACK");
+    }
+    const after = await versions();
+    expect(after.map(({ name }) => name)).toEqual(["GET /a", "GET /b", "GET /c"]);
+    // The rows it had are the versions they were: never rewritten.
+    expect(after.slice(0, 2)).toEqual(before);
+    const stored = await database.prisma.result.findMany({ where: { projectId: project.id, endpointId: { not: null } }, select: { run: { select: { round: true } }, endpoint: { select: { name: true } } } });
+    expect(stored.map(({ run, endpoint }) => `${run.round} ${endpoint?.name}`).sort()).toEqual(["1 GET /a", "1 GET /b", "2 GET /a", "2 GET /b", "2 GET /c"]);
   });
 });

@@ -51,9 +51,11 @@ export interface StoredAs {
 
 /**
  * Writes the run whole in ONE statement (data-modifying CTEs: one round trip, one snapshot): the run row
- * with its gate result; its endpoints upserted with their ids (INSERT … ON CONFLICT DO UPDATE … RETURNING
- * gives the id of a row a concurrent upload inserted too, where DO NOTHING would return nothing and a
- * SELECT in the same statement would not see it; the update sets full_name, a column no unique key holds,
+ * with its gate result; its endpoints: the ones the project has are read (no write, no row lock: a
+ * 10,000-benchmark suite's every upload had rewritten all its endpoint rows, and uploads of one series
+ * waited on each other's locks), the others inserted with their ids (INSERT … ON CONFLICT DO UPDATE …
+ * RETURNING gives the id of a row a concurrent upload inserted too, where DO NOTHING would return nothing
+ * and a SELECT in the same statement would not see it; the update sets full_name, a column no unique key holds,
  * so its row lock is FOR NO KEY UPDATE, which the FOR KEY SHARE of a foreign key's check (detection's
  * changes, another upload's results) does not wait for: naming `name` took FOR UPDATE and deadlocked
  * against them; rows are locked in (name, protocol) order, so two uploads lock them alike); its results
@@ -152,18 +154,26 @@ export async function storeRun(
     WITH run AS (
       INSERT INTO runs (${runColumns.map(([name]) => name).join(", ")}) VALUES (${runColumns.map(([, placeholder]) => placeholder).join(", ")})
       RETURNING id
-    ), endpoint_rows AS (
-      INSERT INTO endpoints (project_id, name, full_name, protocol, method)
-      SELECT ${projectParam}, e.name, e.full_name, e.protocol, e.method
+    ), endpoint_input AS (
+      SELECT e.name, e.full_name, e.protocol, e.method, e.n
         FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.fullName, "text")},
                     ${column(endpoints, (e) => e.protocol, "text")}, ${column(endpoints, (e) => e.method, "text")})
              WITH ORDINALITY AS e(name, full_name, protocol, method, n)
+    ), endpoint_found AS (
+      SELECT d.id, e.n FROM endpoint_input e
+        JOIN endpoints d ON d.project_id = ${projectParam} AND d.name = e.name AND d.protocol IS NOT DISTINCT FROM e.protocol
+    ), endpoint_rows AS (
+      INSERT INTO endpoints (project_id, name, full_name, protocol, method)
+      SELECT ${projectParam}, e.name, e.full_name, e.protocol, e.method
+        FROM endpoint_input e
+       WHERE NOT EXISTS (SELECT 1 FROM endpoint_found f WHERE f.n = e.n)
        ORDER BY e.name, e.protocol
       ON CONFLICT (project_id, name, protocol) DO UPDATE SET full_name = endpoints.full_name
       RETURNING id, name, protocol
     ), endpoint_ids AS (
-      SELECT r.id, e.n FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.protocol, "text")}) WITH ORDINALITY AS e(name, protocol, n)
-        JOIN endpoint_rows r ON r.name = e.name AND r.protocol IS NOT DISTINCT FROM e.protocol
+      SELECT id, n FROM endpoint_found
+      UNION ALL
+      SELECT r.id, e.n FROM endpoint_input e JOIN endpoint_rows r ON r.name = e.name AND r.protocol IS NOT DISTINCT FROM e.protocol
     ), result_rows AS (
       INSERT INTO results (run_id, project_id, started_at, endpoint_id, ${resultColumns.map(([name]) => name).join(", ")})
       SELECT (SELECT id FROM run), ${projectParam}, ${startedParam}, endpoint_ids.id,
