@@ -117,7 +117,11 @@ export function* textProblems(value: unknown, path: string): Generator<InputErro
 
 function hasTextProblem(value: unknown): boolean {
   if (typeof value === "string") return textProblem(value) !== null;
-  if (Array.isArray(value)) return value.some(hasTextProblem);
+  if (Array.isArray(value)) {
+    // Most arrays of a run are numbers (a histogram's, a timeline's): those are passed over, not called on.
+    for (const item of value) if ((typeof item === "string" || (typeof item === "object" && item !== null)) && hasTextProblem(item)) return true;
+    return false;
+  }
   if (typeof value === "object" && value !== null) {
     for (const key of Object.keys(value)) {
       if (textProblem(key) !== null || hasTextProblem((value as Record<string, unknown>)[key])) return true;
@@ -250,11 +254,17 @@ function* endpointNumberProblems(path: string, endpoint: EndpointResult): Genera
     }
     yield* nonNegative(`${path}.latency.percentiles.${key.slice(0, 40)}`, value);
   }
+  // A histogram's buckets and a timeline's points are many (a suite of 10,000 benchmarks has some 100,000):
+  // each is looked at before any path is built for it.
   for (const [index, bucket] of (endpoint.histogram ?? []).entries()) {
+    if (isNonNegative(bucket.upperMs) && isNonNegative(bucket.count)) continue;
     yield* nonNegative(`${path}.histogram[${index}].upperMs`, bucket.upperMs);
     yield* nonNegative(`${path}.histogram[${index}].count`, bucket.count);
   }
   for (const [index, point] of (endpoint.timeline ?? []).entries()) {
+    const { atMs, requestsPerSecond, failuresPerSecond, p50Ms, p95Ms, users } = point;
+    const isTime = Number.isFinite(atMs) && atMs >= 0 && atMs <= MAX_EPOCH_MS;
+    if (isTime && isNonNegative(requestsPerSecond) && isNonNegative(failuresPerSecond) && isNonNegative(p50Ms) && isNonNegative(p95Ms) && isNonNegative(users)) continue;
     const where = `${path}.timeline[${index}]`;
     if (!(Number.isFinite(point.atMs) && point.atMs >= 0 && point.atMs <= MAX_EPOCH_MS)) {
       yield { path: `${where}.at`, message: `${point.atMs} is not a time` };
@@ -289,6 +299,11 @@ function* int32(path: string, value: number | null): Generator<InputErrorDetail>
   if (value !== null && Number.isFinite(value) && Math.abs(value) > MAX_INT32) {
     yield { path, message: `${value} is beyond the largest count stored (${MAX_INT32})` };
   }
+}
+
+/** What nonNegative passes without a word. */
+function isNonNegative(value: number | null): boolean {
+  return value === null || (Number.isFinite(value) && value >= 0);
 }
 
 function* nonNegative(path: string, value: number | null): Generator<InputErrorDetail> {
