@@ -127,7 +127,7 @@ describe("seedDemo", () => {
     "shows a step on main in %s: aggregate p95 > 1.3× after the merge",
     async (slug) => {
       const aggregates = await database.prisma.result.findMany({
-        where: { endpointId: null, project: { slug }, run: { gitBranch: "main" } },
+        where: { endpointId: null, run: { gitBranch: "main", project: { slug } } },
         select: { startedAt: true, p95Ms: true },
       });
       const slowdownAt = first.plan.slowdownAt;
@@ -169,7 +169,7 @@ describe("seedDemo", () => {
     expect(new Set(runs.map((run) => `${run.tool} ${run.format} ${run.testbed}`))).toEqual(new Set(["go go-bench-text linux/amd64 · AMD EPYC"]));
     expect(runs.filter((run) => run.gitBranch === JOININTS_BRANCH).map((run) => run.pullRequest)).toEqual([52]);
     const joinInts = await database.prisma.result.findMany({
-      where: { project: { slug: MICRO_PROJECT }, endpoint: { name: "example.com/microbench > BenchmarkJoinInts" }, run: { gitBranch: "main" } },
+      where: { endpoint: { name: "example.com/microbench > BenchmarkJoinInts" }, run: { gitBranch: "main", project: { slug: MICRO_PROJECT } } },
       select: { meanMs: true, startedAt: true },
       orderBy: { startedAt: "asc" },
     });
