@@ -164,7 +164,11 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
     const queueConnection: QueueConnection = { kind: "postgres", connectionString: target.url, schema };
     return register({ prisma, readers, pools, target, adapterFactory, queueConnection }, async () => {
       await Promise.all([prisma, ...readers].map((client) => client.$disconnect()));
-      // The adapter leaves a pool it was handed open: ended here, once its client is gone.
+      // The adapter leaves a pool it was handed open: ended here, once its client is gone. Its listener
+      // for idle connections' errors went with it, and a pool's end resolves before its sockets close:
+      // a server stopping meanwhile (a restart, a test's cluster removed) would make the pool emit an
+      // 'error' nobody listens to, which node crashes on. Ignored: the pool is going away.
+      for (const { pool } of pools) pool.on("error", () => undefined);
       await Promise.all(pools.map(({ pool }) => pool.end().catch(() => undefined)));
     });
   }
