@@ -4,13 +4,13 @@ import type { Database } from "../../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../../testing/databases";
 import { ingestTestRun } from "../../testing/seed";
 
-// An upload's endpoints are upserted with their ids in one statement (store-run.ts). That statement must
+// An upload's endpoints get their ids in one statement (store-run.ts): the ones the project has are read,
+// new ones inserted (an upsert, for a concurrent upload inserting the same). That statement must
 // not take a lock on an endpoint row that a foreign key's check conflicts with: detection inserting a
 // change, or another upload inserting results, holds FOR KEY SHARE on the endpoints it references until it
 // commits. An upsert that names a key column in its SET takes FOR UPDATE, waits for them, and two such
 // transactions locking endpoints in different orders deadlocked: an upload answered 500 (seen in
-// `npm run bench -- --pages`: "deadlock detected" between an upload and the detection job). The
-// endpoints a project has are now only read (no write, no row lock); only new ones are inserted. PostgreSQL
+// `npm run bench -- --pages`: "deadlock detected" between an upload and the detection job). PostgreSQL
 // only: the embedded database has one connection, so nothing else can hold a lock.
 const postgres = testDatabaseTargets().filter(({ target }) => target.kind === "postgres");
 
