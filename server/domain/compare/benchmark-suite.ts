@@ -26,8 +26,7 @@ import type { EndpointResult } from "../run";
 import { isBenchmark } from "../run";
 import { METRICS } from "../metrics";
 import type { CompareOptions, ComparableRun, EndpointComparison, MetricComparison } from "./comparison";
-import { hasExactCount, isExactOnBothSides } from "./exact-metrics";
-import { customMetricsOf } from "../metrics";
+import { exactCountsOf } from "./exact-metrics";
 import type { MachineShift, ShiftGroup, ShiftPoint } from "./machine-shift";
 import { estimateMachineShift } from "./machine-shift";
 import { abPairsOf } from "./comparison";
@@ -106,11 +105,7 @@ function changedByCounts(benchmarks: readonly SuiteBenchmark[], baseRuns: readon
   for (const benchmark of benchmarks) {
     const base = baseRuns.map(benchmark.pick);
     const head = headRuns.map(benchmark.pick);
-    const present = [...base, ...head].filter((result): result is EndpointResult => result !== undefined);
-    // No exact count on a run: none is exact on both sides (isExactOnBothSides).
-    if (!present.some(hasExactCount)) continue;
-    for (const spec of customMetricsOf(present.map((result) => result.metrics))) {
-      if (!isExactOnBothSides(spec, base, head)) continue;
+    for (const spec of exactCountsOf(base, head)) {
       const value = (results: readonly (EndpointResult | undefined)[]) => results.find((result) => result !== undefined)?.metrics[spec.name.slice("metrics.".length)]?.value;
       if (value(base) !== value(head)) changed.add(benchmark.name);
     }

@@ -14,7 +14,7 @@ import { diffEnvironments } from "./environment-diff";
 import { adviseRounds } from "./rounds-needed";
 import { AUTO_GATE_METRIC, chooseGateMetric } from "./gate-metric";
 import type { ComparableRun, Comparison, CompareOptions, EndpointComparison } from "./comparison";
-import { DEFAULT_COMPARE_OPTIONS, worstVerdict } from "./comparison";
+import { DEFAULT_COMPARE_OPTIONS, aggregateWithRunMetrics, worstVerdict } from "./comparison";
 import type { SuiteShifts } from "./benchmark-suite";
 import { judgeAgainstMachine, measureSuiteShifts, shiftPct } from "./benchmark-suite";
 import { isBenchmark } from "../run";
@@ -22,14 +22,7 @@ import { correctForMultipleTests, endpointVerdict } from "./families";
 import { compareMetric } from "./metric-comparison";
 import type { MetricContext } from "./metric-comparison";
 import { gateMetricsOf } from "./gate-summary";
-import { hasExactCount, isExactOnBothSides } from "./exact-metrics";
-
-/** The custom metrics that are exact counts on both sides (exact-metrics.ts). */
-function exactCountsOf(base: readonly (EndpointResult | undefined)[], head: readonly (EndpointResult | undefined)[]): MetricDefinition[] {
-  const present = [...base, ...head].filter((result): result is EndpointResult => result !== undefined);
-  if (!present.some(hasExactCount)) return [];
-  return customMetricsOf(present.map((result) => result.metrics)).filter((spec) => isExactOnBothSides(spec, base, head));
-}
+import { exactCountsOf } from "./exact-metrics";
 
 export type { ComparableRun, Comparison, CompareOptions, EndpointComparison, InconclusiveKind, MetricComparison, SeriesValues, SideSummary } from "./comparison";
 export { DEFAULT_COMPARE_OPTIONS, historyKey, lazyTrendValues, MIN_BASE_RUNS, MIN_RUNS_IN_ALL, trendValues, trendValuesSinceChanges } from "./comparison";
@@ -83,11 +76,6 @@ function endpointIndexOf(run: ComparableRun): ReadonlyMap<string, EndpointResult
   return index;
 }
 const endpointIndexes = new WeakMap<ComparableRun, ReadonlyMap<string, EndpointResult>>();
-
-/** The runs' aggregate with run-level custom metrics attached, so they compare on the aggregate. */
-function aggregateWithRunMetrics(run: ComparableRun): EndpointResult {
-  return { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
-}
 
 export function compareRuns(
   baseRuns: readonly ComparableRun[],

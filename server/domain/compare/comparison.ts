@@ -91,12 +91,17 @@ export function historyKey(endpoint: string, metric: string): string {
 /** What a run measured, as the history keys read it. */
 type MeasuredValues = Pick<ParsedRun, "aggregate" | "endpoints" | "metrics">;
 
+/** A run's aggregate with its run-level custom metrics attached: how they are compared and kept, on the aggregate. */
+export function aggregateWithRunMetrics(run: Pick<ParsedRun, "aggregate" | "metrics">): EndpointResult {
+  return { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
+}
+
 /** Each (endpoint, metric) value a run reports, by `historyKey`: the aggregate (with the run-level metrics) and each endpoint. */
 function eachTrendValue(run: MeasuredValues, add: (key: string, value: number) => void): void {
   const read = (endpoint: string, metric: string, value: number | null) => {
     if (value !== null && Number.isFinite(value)) add(historyKey(endpoint, metric), value);
   };
-  const aggregate = { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } };
+  const aggregate = aggregateWithRunMetrics(run);
   for (const spec of [...COMPARED_METRICS, ...customMetricsOf([aggregate.metrics])]) read(AGGREGATE_NAME, spec.name, spec.read(aggregate));
   for (const endpoint of run.endpoints) {
     for (const spec of [...COMPARED_METRICS, ...customMetricsOf([endpoint.metrics])]) read(endpoint.name, spec.name, spec.read(endpoint));
@@ -158,7 +163,7 @@ function metricIndexOf(run: MeasuredValues, metric: string): ReadonlyMap<string,
       if (values) values.push(value);
       else index.set(endpoint, [value]);
     };
-    add(AGGREGATE_NAME, { ...run.aggregate, metrics: { ...run.aggregate.metrics, ...run.metrics } });
+    add(AGGREGATE_NAME, aggregateWithRunMetrics(run));
     for (const endpoint of run.endpoints) add(endpoint.name, endpoint);
   }
   byMetric.set(metric, index);

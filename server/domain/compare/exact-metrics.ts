@@ -17,7 +17,7 @@
 import { formatDeltaPct, formatNumber } from "../format";
 import type { CustomMetric, EndpointResult } from "../run";
 import type { MetricDefinition } from "../metrics";
-import { customMetricKey } from "../metrics";
+import { customMetricKey, customMetricsOf } from "../metrics";
 import { isWorse } from "../stats/verdict";
 import type { CompareOptions, MetricComparison, SideSummary } from "./comparison";
 
@@ -28,7 +28,7 @@ function exactMetricOf(result: EndpointResult | undefined, key: string): CustomM
 }
 
 /** Whether a result reports any exact count: without one on some run, no metric is exact on both sides (isExactOnBothSides). */
-export function hasExactCount(result: EndpointResult): boolean {
+function hasExactCount(result: EndpointResult): boolean {
   for (const key in result.metrics) if (result.metrics[key]!.exact === true) return true;
   return false;
 }
@@ -91,4 +91,11 @@ export function isExactComparison(metric: Pick<MetricComparison, "test">): boole
 /** An exact count that changed by the minimum effect: it decides its endpoint beside the gate metric. */
 export function isExactChange(metric: Pick<MetricComparison, "test" | "verdict">): boolean {
   return isExactComparison(metric) && (metric.verdict === "regressed" || metric.verdict === "improved");
+}
+
+/** The custom metrics that are exact counts on both sides (isExactOnBothSides), looked for only where a result reports one. */
+export function exactCountsOf(base: readonly (EndpointResult | undefined)[], head: readonly (EndpointResult | undefined)[]): MetricDefinition[] {
+  const present = [...base, ...head].filter((result): result is EndpointResult => result !== undefined);
+  if (!present.some(hasExactCount)) return [];
+  return customMetricsOf(present.map((result) => result.metrics)).filter((spec) => isExactOnBothSides(spec, base, head));
 }
