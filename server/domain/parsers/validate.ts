@@ -266,14 +266,14 @@ function* endpointNumberProblems(path: string, endpoint: EndpointResult): Genera
     const isTime = Number.isFinite(atMs) && atMs >= 0 && atMs <= MAX_EPOCH_MS;
     if (isTime && isNonNegative(requestsPerSecond) && isNonNegative(failuresPerSecond) && isNonNegative(p50Ms) && isNonNegative(p95Ms) && isNonNegative(users)) continue;
     const where = `${path}.timeline[${index}]`;
-    if (!(Number.isFinite(point.atMs) && point.atMs >= 0 && point.atMs <= MAX_EPOCH_MS)) {
-      yield { path: `${where}.at`, message: `${point.atMs} is not a time` };
+    if (!isTime) {
+      yield { path: `${where}.at`, message: `${atMs} is not a time` };
     }
-    yield* nonNegative(`${where}.requestsPerSecond`, point.requestsPerSecond);
-    yield* nonNegative(`${where}.failuresPerSecond`, point.failuresPerSecond);
-    yield* nonNegative(`${where}.p50Ms`, point.p50Ms);
-    yield* nonNegative(`${where}.p95Ms`, point.p95Ms);
-    yield* nonNegative(`${where}.users`, point.users);
+    yield* nonNegative(`${where}.requestsPerSecond`, requestsPerSecond);
+    yield* nonNegative(`${where}.failuresPerSecond`, failuresPerSecond);
+    yield* nonNegative(`${where}.p50Ms`, p50Ms);
+    yield* nonNegative(`${where}.p95Ms`, p95Ms);
+    yield* nonNegative(`${where}.users`, users);
   }
   for (const [code, count] of Object.entries(endpoint.statusCodes ?? {})) yield* nonNegative(`${path}.statusCodes.${code}`, count);
   for (const [index, count] of Object.values(endpoint.errors ?? {}).entries()) yield* nonNegative(`${path}.errors[${index}]`, count);
