@@ -75,10 +75,17 @@ export async function loadParsedRuns(
     : options.numbersOnly
       ? await db.run.findMany({ where, include: NUMBERS_ONLY })
       : await db.run.findMany({ where, include: WITHOUT_TIMELINES });
-  return new Map(rows.map((row) => [row.id, toLoadedRun(row)]));
+  // Prisma reads the runs, then their results, in statements of their own: a run deleted in between
+  // comes back with no results. It is gone, so it is left out as one that never was.
+  const loaded = new Map<string, LoadedRun>();
+  for (const row of rows) {
+    const run = toLoadedRun(row);
+    if (run) loaded.set(row.id, run);
+  }
+  return loaded;
 }
 
-function toLoadedRun(row: StoredRunRow): LoadedRun {
+function toLoadedRun(row: StoredRunRow): LoadedRun | null {
   const metricsOf = (endpointId: number | null) =>
     Object.fromEntries(
       row.metrics
@@ -107,7 +114,8 @@ function toLoadedRun(row: StoredRunRow): LoadedRun {
     timeline: (result.timeline as EndpointResult["timeline"] | undefined) ?? null,
   });
   const aggregate = row.results.find((result) => result.endpointId === null);
-  if (!aggregate) throw new Error(`Run ${row.id} has no aggregate result`);
+  // Every stored run has one (ingest writes it with the run): none means the run was deleted while read.
+  if (!aggregate) return null;
   const run: ParsedRun = {
     format: row.format as FormatId,
     tool: row.tool,
