@@ -21,14 +21,14 @@ describe.each(testDatabaseTargets())("stored runs read back on $name", ({ target
   });
 
   async function ingest(commit: string) {
-    const { run } = await ingestTestRun(database.prisma, slug, {
+    const { run, project } = await ingestTestRun(database.prisma, slug, {
       schema: "benchtrack/v1",
       tool: "loadgen",
       label: "nightly",
       environment: { git: { branch: "main", commit } },
       endpoints: [{ name: "GetListing", requests: 100, failures: 1, latency: { unit: "ms", p50: 5, p95: 10, p99: 20 } }],
     });
-    return run;
+    return { id: run.id, projectId: project.id };
   }
 
   it("reads each run whole, and leaves out one whose results were deleted while it was read", async () => {
