@@ -1,11 +1,11 @@
-import type { z } from "zod";
-import { textProblems } from "../../domain/parsers/validate";
-import { Prisma } from "../../generated/prisma/client";
-import type { PrismaClient } from "../../generated/prisma/client";
-import type { ImportAnswer, ParsedTransferLine, StoredFloat, TransferLineKind } from "../../schemas/transfer";
-import { TRANSFER_LINE_SCHEMAS } from "../../schemas/transfer";
+import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { ImportAnswer, ParsedTransferLine } from "../../schemas/transfer";
 import { ServiceError } from "../platform";
 import { markProjectPending } from "../trends";
+import type { ImportContext, ImportCounts } from "./import-context";
+import { applyAnnotationLine, applyChangeLine, applyIncidentLine, applyPinLine, applyRawLine, applyRunLine } from "./import-run-lines";
+import type { ParsedLine } from "./parse-line";
+import { databaseRefusal, date, json, lineError, optionalDate, parseTransferLine } from "./parse-line";
 
 /**
  * Reading an export file back (server/schemas/transfer.ts), line by line as it streams in: each line is
@@ -16,6 +16,9 @@ import { markProjectPending } from "../trends";
  * Idempotent: rows keep their exported ids (runs, incidents, annotations, pins, changes), so a run already
  * in the project (same id, same body hash) and every other row already there are left as they are;
  * importing a file twice creates nothing the second time. Endpoints are matched by name and protocol.
+ *
+ * The importer reads the lines (parse-line.ts) and writes the project-level ones here; the run-level ones
+ * are written by import-run-lines.ts.
  */
 
 type Tx = Prisma.TransactionClient;
@@ -29,72 +32,9 @@ export type ImportMode =
   /** npm run restore: a backup (or a project export) into a database with no projects. */
   | { kind: "server" };
 
-type Parsed = { [Kind in TransferLineKind]: { kind: Kind; line: ParsedTransferLine<Kind> } }[TransferLineKind];
-
-function lineError(code: "bad_request" | "conflict", lineNumber: number, path: string, message: string): ServiceError {
-  const where = path === "" ? `line ${lineNumber}` : `line ${lineNumber}: ${path}`;
-  return new ServiceError(code, `Import refused at ${where}: ${message}; nothing was imported`, [{ path: where, message }]);
-}
-
-function zodPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, part) => (typeof part === "number" ? `${text}[${part}]` : text === "" ? String(part) : `${text}.${String(part)}`), "");
-}
-
-/** One line of text as its kind's parsed line, or the 400 naming the line and path. */
-export function parseTransferLine(text: string, lineNumber: number): Parsed {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw lineError("bad_request", lineNumber, "", "not a JSON object (a truncated or corrupted line?)");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw lineError("bad_request", lineNumber, "", "not a JSON object");
-  const kind = (value as { kind?: unknown }).kind;
-  if (typeof kind !== "string" || !Object.hasOwn(TRANSFER_LINE_SCHEMAS, kind)) {
-    throw lineError("bad_request", lineNumber, "kind", `unknown line kind ${JSON.stringify(kind ?? null)}; expected one of ${Object.keys(TRANSFER_LINE_SCHEMAS).join(", ")}`);
-  }
-  const schema: z.ZodType = TRANSFER_LINE_SCHEMAS[kind as TransferLineKind];
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw lineError("bad_request", lineNumber, zodPath(issue.path), issue.message);
-  }
-  // Text no PostgreSQL column can hold (NUL, a lone surrogate): refused here, not as a database error.
-  for (const problem of textProblems(value, "")) throw lineError("bad_request", lineNumber, problem.path.replace(/^\./, ""), problem.message);
-  return { kind, line: parsed.data } as Parsed;
-}
-
-const float = (value: StoredFloat): number => (typeof value === "number" ? value : Number(value));
-const optionalFloat = (value: StoredFloat | null): number | null => (value === null ? null : float(value));
-const date = (value: string) => new Date(value);
-const optionalDate = (value: string | null) => (value === null ? null : new Date(value));
-/** A NOT NULL Json column: JSON null is stored as JSON null. */
-const json = (value: Prisma.JsonValue): Prisma.InputJsonValue | typeof Prisma.JsonNull => (value === null ? Prisma.JsonNull : (value));
-/** A nullable Json column: null is SQL NULL, as the upload path stores it. */
-const jsonOrNull = (value: Prisma.JsonValue): Prisma.InputJsonValue | typeof Prisma.DbNull => (value === null ? Prisma.DbNull : (value));
-
-/** PostgreSQL's refusals, found along an error's causes: a unique or foreign key violation, a bad value. */
-function databaseRefusal(error: unknown): "unique" | "reference" | "value" | null {
-  for (let cause: unknown = error, depth = 0; cause && depth < 6; cause = (cause as { cause?: unknown }).cause, depth++) {
-    const { code, message, meta } = cause as { code?: unknown; message?: unknown; meta?: unknown };
-    const text = [code, message, meta].map((part) => (typeof part === "string" ? part : JSON.stringify(part ?? ""))).join(" ");
-    if (/P2002|23505|UniqueConstraintViolation|unique constraint/i.test(text)) return "unique";
-    if (/P2003|23503|ForeignKeyConstraintViolation|foreign key/i.test(text)) return "reference";
-    if (/\b22\d{3}\b|P2000|P2020|out of range|invalid input/i.test(text)) return "value";
-  }
-  return null;
-}
-
-export interface ImportCounts {
-  lines: number;
-  projects: { id: string; slug: string }[];
-  runs: { inFile: number; created: number; alreadyPresent: number };
-  created: Record<string, number>;
-}
-
 /** The importer's state between lines: where it is in the file and what it has written. */
-class Importer {
-  private lineNumber = 0;
+class Importer implements ImportContext {
+  lineNumber = 0;
   private sawHeader = false;
   private sawEnd = false;
   private projectId: string | null = null;
@@ -108,7 +48,7 @@ class Importer {
   };
 
   constructor(
-    private readonly tx: Tx,
+    readonly tx: Tx,
     private readonly mode: ImportMode,
   ) {}
 
@@ -135,12 +75,12 @@ class Importer {
     return this.counts;
   }
 
-  private requireProject(kind: string): string {
+  requireProject(kind: string): string {
     if (this.projectId === null) throw lineError("bad_request", this.lineNumber, "kind", `a ${kind} line before the project line`);
     return this.projectId;
   }
 
-  private async apply(parsed: Parsed): Promise<void> {
+  private async apply(parsed: ParsedLine): Promise<void> {
     if (!this.sawHeader && parsed.kind !== "header") throw lineError("bad_request", this.lineNumber, "kind", "the first line must be the header");
     switch (parsed.kind) {
       case "header": {
@@ -191,31 +131,17 @@ class Importer {
       case "endpoint":
         return this.applyEndpoint(parsed.line);
       case "run":
-        return this.applyRun(parsed.line);
+        return applyRunLine(this, parsed.line);
       case "raw":
-        return this.applyRaw(parsed.line);
-      case "annotation": {
-        const projectId = this.requireProject("annotation");
-        const { id, runId, at, annotationKind, text, createdAt } = parsed.line;
-        if (runId !== null) await this.requireRuns(projectId, [runId], "runId");
-        const { count } = await this.tx.annotation.createMany({
-          data: [{ id, projectId, runId, at: date(at), kind: annotationKind, text, createdAt: date(createdAt) }],
-          skipDuplicates: true,
-        });
-        this.counts.created.annotation! += count;
-        return;
-      }
-      case "pin": {
-        const projectId = this.requireProject("pin");
-        const { kind: _kind, createdAt, ...pin } = parsed.line;
-        const { count } = await this.tx.baselinePin.createMany({ data: [{ ...pin, projectId, createdAt: date(createdAt) }], skipDuplicates: true });
-        this.counts.created.pin! += count;
-        return;
-      }
+        return applyRawLine(this, parsed.line);
+      case "annotation":
+        return applyAnnotationLine(this, parsed.line);
+      case "pin":
+        return applyPinLine(this, parsed.line);
       case "incident":
-        return this.applyIncident(parsed.line);
+        return applyIncidentLine(this, parsed.line);
       case "change":
-        return this.applyChange(parsed.line);
+        return applyChangeLine(this, parsed.line);
       case "end": {
         const { projects, runs, lines } = parsed.line;
         const problem =
@@ -329,162 +255,11 @@ class Importer {
     this.counts.created.endpoint!++;
   }
 
-  private endpointOf(fileId: number | null, path: string): number | null {
+  endpointOf(fileId: number | null, path: string): number | null {
     if (fileId === null) return null;
     const id = this.endpoints.get(fileId);
     if (id === undefined) throw lineError("bad_request", this.lineNumber, path, `endpoint ${fileId} has no endpoint line before this one`);
     return id;
-  }
-
-  private async requireRuns(projectId: string, runIds: readonly string[], path: string): Promise<void> {
-    if (runIds.length === 0) return;
-    const found = await this.tx.run.findMany({ where: { id: { in: [...runIds] }, projectId }, select: { id: true } });
-    const have = new Set(found.map((run) => run.id));
-    const missing = runIds.findIndex((id) => !have.has(id));
-    if (missing !== -1) throw lineError("bad_request", this.lineNumber, runIds.length === 1 ? path : `${path}[${missing}]`, `run "${runIds[missing]}" is neither in the file before this line nor in the project`);
-  }
-
-  private async applyRun(line: ParsedTransferLine<"run">): Promise<void> {
-    const projectId = this.requireProject("run");
-    this.counts.runs.inFile++;
-    const { kind: _kind, results, metrics, ...run } = line;
-    const existing = await this.tx.run.findUnique({ where: { id: run.id }, select: { projectId: true, bodySha256: true } });
-    if (existing) {
-      if (existing.projectId !== projectId) throw lineError("conflict", this.lineNumber, "id", `run "${run.id}" belongs to another project of this server`);
-      if (existing.bodySha256 !== run.bodySha256) throw lineError("conflict", this.lineNumber, "bodySha256", `run "${run.id}" is in the project with another upload's hash`);
-      this.counts.runs.alreadyPresent++;
-      return;
-    }
-    const resultRows = results.map((result, index) => ({
-      runId: run.id,
-      projectId,
-      startedAt: date(run.startedAt),
-      endpointId: this.endpointOf(result.endpointId, `results[${index}].endpointId`),
-      requests: result.requests,
-      failures: result.failures,
-      errorRate: optionalFloat(result.errorRate),
-      throughput: optionalFloat(result.throughput),
-      minMs: optionalFloat(result.minMs),
-      meanMs: optionalFloat(result.meanMs),
-      p50Ms: optionalFloat(result.p50Ms),
-      p90Ms: optionalFloat(result.p90Ms),
-      p95Ms: optionalFloat(result.p95Ms),
-      p99Ms: optionalFloat(result.p99Ms),
-      maxMs: optionalFloat(result.maxMs),
-      stdDevMs: optionalFloat(result.stdDevMs),
-      percentiles: json(result.percentiles),
-      histogram: jsonOrNull(result.histogram),
-      timeline: jsonOrNull(result.timeline),
-      statusCodes: jsonOrNull(result.statusCodes),
-      errors: jsonOrNull(result.errors),
-    }));
-    const metricRows = metrics.map((metric, index) => ({
-      runId: run.id,
-      projectId,
-      startedAt: date(run.startedAt),
-      endpointId: this.endpointOf(metric.endpointId, `metrics[${index}].endpointId`),
-      key: metric.key,
-      value: float(metric.value),
-      unit: metric.unit,
-      exact: metric.exact,
-      better: metric.better,
-    }));
-    await this.tx.run.create({
-      data: {
-        ...run,
-        projectId,
-        startedAt: date(run.startedAt),
-        uploadedAt: date(run.uploadedAt),
-        gitBaseTime: optionalDate(run.gitBaseTime),
-        durationSeconds: optionalFloat(run.durationSeconds),
-        hostMemoryGb: optionalFloat(run.hostMemoryGb),
-        config: json(run.config),
-        attributes: json(run.attributes),
-        thresholds: json(run.thresholds),
-        checks: json(run.checks),
-        notes: json(run.notes),
-        gateChanges: json(run.gateChanges),
-        budget: jsonOrNull(run.budget),
-      },
-      select: { id: true },
-    });
-    await this.tx.result.createMany({ data: resultRows });
-    if (metricRows.length > 0) await this.tx.metric.createMany({ data: metricRows });
-    this.counts.runs.created++;
-  }
-
-  private async applyRaw(line: ParsedTransferLine<"raw">): Promise<void> {
-    const projectId = this.requireProject("raw");
-    // Base64 text the database decodes (store-run.ts explains why not a bytea parameter); only onto a run of
-    // this project, and nothing when the file is there already.
-    const inserted = await this.tx.$executeRaw`
-      INSERT INTO raw_uploads (run_id, position, file_name, content_type, size_bytes, gzip_data, created_at)
-      SELECT r.id, ${line.position}::int, ${line.fileName}::text, ${line.contentType}::text, ${line.sizeBytes}::int,
-             decode(${line.gzipBase64}::text, 'base64'), ${date(line.createdAt)}::timestamptz
-        FROM runs r WHERE r.id = ${line.runId} AND r.project_id = ${projectId}
-      ON CONFLICT (run_id, position) DO NOTHING`;
-    if (inserted === 0) await this.requireRuns(projectId, [line.runId], "runId");
-    this.counts.created.raw! += inserted;
-  }
-
-  private async applyIncident(line: ParsedTransferLine<"incident">): Promise<void> {
-    const projectId = this.requireProject("incident");
-    const existing = await this.tx.incident.findUnique({ where: { id: line.id }, select: { projectId: true } });
-    if (existing) {
-      if (existing.projectId !== projectId) throw lineError("conflict", this.lineNumber, "id", `incident "${line.id}" belongs to another project of this server`);
-      return;
-    }
-    await this.requireRuns(projectId, [line.firstRunId], "firstRunId");
-    const { kind: _kind, events, stateChangedAt, closedAt, createdAt, ...incident } = line;
-    await this.tx.incident.create({
-      data: {
-        ...incident,
-        projectId,
-        stateChangedAt: optionalDate(stateChangedAt),
-        closedAt: optionalDate(closedAt),
-        createdAt: date(createdAt),
-        events: { create: events.map((event) => ({ ...event, at: date(event.at) })) },
-      },
-      select: { id: true },
-    });
-    this.counts.created.incident!++;
-  }
-
-  private async applyChange(line: ParsedTransferLine<"change">): Promise<void> {
-    const projectId = this.requireProject("change");
-    const existing = await this.tx.change.findUnique({ where: { id: line.id }, select: { projectId: true } });
-    if (existing) {
-      if (existing.projectId !== projectId) throw lineError("conflict", this.lineNumber, "id", `change "${line.id}" belongs to another project of this server`);
-      return;
-    }
-    await this.requireRuns(projectId, line.returnRunId === null ? [line.firstRunId] : [line.firstRunId, line.returnRunId], "firstRunId");
-    if (line.incidentId !== null) {
-      const incident = await this.tx.incident.findFirst({ where: { id: line.incidentId, projectId }, select: { id: true } });
-      if (!incident) throw lineError("bad_request", this.lineNumber, "incidentId", `incident "${line.incidentId}" is neither in the file before this line nor in the project`);
-    }
-    await this.tx.change.create({
-      data: {
-        id: line.id,
-        projectId,
-        endpointId: this.endpointOf(line.endpointId, "endpointId"),
-        metric: line.metric,
-        kind: line.changeKind,
-        firstRunId: line.firstRunId,
-        beforeValue: float(line.beforeValue),
-        afterValue: float(line.afterValue),
-        deltaPct: float(line.deltaPct),
-        pValue: optionalFloat(line.pValue),
-        detectorVersion: line.detectorVersion,
-        status: line.status,
-        statusChangedAt: optionalDate(line.statusChangedAt),
-        statusChangedBy: line.statusChangedBy,
-        incidentId: line.incidentId,
-        returnRunId: line.returnRunId,
-        createdAt: date(line.createdAt),
-      },
-      select: { id: true },
-    });
-    this.counts.created.change!++;
   }
 }
 

@@ -5,6 +5,6 @@
  * The module's public face: code outside server/services/transfer/ imports from here, never from its files
  * (eslint.config.js holds that line and which modules this one may use).
  */
-export type { LineSink } from "./export-lines";
-export type { ImportCounts } from "./import-lines";
+export type { LineSink } from "./export-rows";
+export type { ImportCounts } from "./import-context";
 export { backupServer, importProject, prepareProjectExport, restoreServer } from "./transfer";

@@ -5,9 +5,9 @@ import { requireProjectAccess } from "../access";
 import { jobQueueFor, ServiceError } from "../platform";
 import { requireProject } from "../projects";
 import { actorOf, recordAudit } from "../audit";
-import type { LineSink } from "./export-lines";
+import type { LineSink } from "./export-rows";
 import { exportProjectLines, exportServerLines } from "./export-lines";
-import type { ImportCounts } from "./import-lines";
+import type { ImportCounts } from "./import-context";
 import { importAnswerOf, importLines } from "./import-lines";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../platform";
-import { parseTransferLine } from "./import-lines";
+import { parseTransferLine } from "./parse-line";
 
 // Each line of an import is checked by its kind's one schema; a refusal names the line and the path.
 
