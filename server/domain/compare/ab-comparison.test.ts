@@ -6,7 +6,8 @@ import type { SeededRandom } from "../stats/random";
 import { comparableRun, comparableUpload } from "./comparable-run.fixture";
 import { compareRuns } from "./compare-runs";
 import type { ComparableRun } from "./comparison";
-import { DEFAULT_COMPARE_OPTIONS, trendValues } from "./comparison";
+import { DEFAULT_COMPARE_OPTIONS } from "./comparison";
+import { trendValues } from "./series-history";
 import { namedChangesOf } from "./gate-summary";
 
 // A/B jobs judged pair by pair (ab-comparison.ts): one endpoint at 20 ms p95, run-to-run noise CV = 5%,

@@ -14,7 +14,8 @@ import { diffEnvironments } from "./environment-diff";
 import { adviseRounds } from "./rounds-needed";
 import { AUTO_GATE_METRIC, chooseGateMetric } from "./gate-metric";
 import type { ComparableRun, Comparison, CompareOptions, EndpointComparison } from "./comparison";
-import { DEFAULT_COMPARE_OPTIONS, aggregateWithRunMetrics, worstVerdict } from "./comparison";
+import { DEFAULT_COMPARE_OPTIONS, worstVerdict } from "./comparison";
+import { aggregateWithRunMetrics } from "./series-history";
 import type { SuiteShifts } from "./benchmark-suite";
 import { judgeAgainstMachine, measureSuiteShifts, shiftPct } from "./benchmark-suite";
 import { isBenchmark } from "../run";
@@ -24,9 +25,10 @@ import type { MetricContext } from "./metric-comparison";
 import { gateMetricsOf } from "./gate-summary";
 import { exactCountsOf } from "./exact-metrics";
 
-export type { ComparableRun, Comparison, CompareOptions, EndpointComparison, InconclusiveKind, MetricComparison, SeriesValues, SideSummary } from "./comparison";
-export { DEFAULT_COMPARE_OPTIONS, historyKey, lazyTrendValues, MIN_BASE_RUNS, MIN_RUNS_IN_ALL, trendValues, trendValuesSinceChanges } from "./comparison";
-export type { SeriesRegimeStart } from "./comparison";
+export type { ComparableRun, Comparison, CompareOptions, EndpointComparison, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
+export { DEFAULT_COMPARE_OPTIONS, MIN_BASE_RUNS, MIN_RUNS_IN_ALL } from "./comparison";
+export type { SeriesRegimeStart, SeriesValues } from "./series-history";
+export { historyKey, lazyTrendValues, trendValues, trendValuesSinceChanges } from "./series-history";
 export { detectableChangePct, runsNeededReason } from "./metric-comparison";
 
 function compareEndpoint(

@@ -28,7 +28,8 @@ import { abPairsOf } from "./comparison";
 import { compareRepetitions, isMachineJudged, judgeBeyondMachine, machineOf, repetitionsOf } from "./repetitions";
 import { describeHeadShift } from "./benchmark-suite";
 import type { ComparableRun, CompareOptions, InconclusiveKind, MetricComparison, SideSummary } from "./comparison";
-import { DETECTABLE_POWER, historyKey, MIN_BASE_RUNS, MIN_RUNS_IN_ALL } from "./comparison";
+import { DETECTABLE_POWER, MIN_BASE_RUNS, MIN_RUNS_IN_ALL } from "./comparison";
+import { historyKey } from "./series-history";
 
 function summarizeSide(values: number[], runIds: string[]): SideSummary {
   const summary = summarizeSample(values);

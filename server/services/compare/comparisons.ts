@@ -57,7 +57,7 @@ export function toComparable(loaded: LoadedRun): ComparableRun {
 
 /**
  * One comparable run per loaded run object: the gate's history runs are kept in memory between uploads
- * (runs/run-numbers.ts), so what a comparison derives from a run once (domain/compare/comparison.ts:
+ * (runs/run-numbers.ts), so what a comparison derives from a run once (domain/compare/series-history.ts:
  * lazyTrendValues) serves the next uploads of its series too.
  */
 const comparableRuns = new WeakMap<LoadedRun, ComparableRun>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { comparableRun, p95Endpoints } from "./comparable-run.fixture";
-import { historyKey, lazyTrendValues, trendValues, trendValuesSinceChanges } from "./comparison";
+import { historyKey, lazyTrendValues, trendValues, trendValuesSinceChanges } from "./series-history";
 import { parseUpload } from "../parsers";
 import { fixtureUploads } from "../parsers/fixtures/fixture-uploads";
 import { readFixture } from "../parsers/fixtures/read-fixture";
