@@ -44,10 +44,9 @@
 // Backends: --embedded or --postgres picks one; with DATABASE_URL set, PostgreSQL only (a throw-away
 // database on that server); otherwise both when PostgreSQL answers on 127.0.0.1:5432, else embedded.
 // Server logs go to bench-results/server-<backend>.log.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { DEFAULT_POSTGRES_URL, isPostgresReachable, prepareEmbedded, preparePostgres } from "./bench/backends";
 import type { Backend, BackendKind } from "./bench/backends";
 import {
@@ -70,14 +69,15 @@ import {
 } from "./bench/scale";
 import { startStreamingReplica } from "../server/testing/streaming-replica";
 import type { StreamingReplica } from "../server/testing/streaming-replica";
-import { PAGE_BENCH_DEFAULTS, runPageBenchmarks } from "./bench/pages";
+import { runPageBenchmarks } from "./bench/pages";
 import { startServer } from "./bench/server";
 import type { BenchServer } from "./bench/server";
 import { ROOT, buildApp, isBuildCurrent } from "./lib/build";
 import { buildBaseline, measureBaselineWideUploads } from "./bench/baseline";
-import { printTable } from "./bench/table";
 import type { Row } from "./bench/table";
 import type { BaselineBuild } from "./bench/baseline";
+import { positiveNumber, readBenchArgs } from "./bench/options";
+import { recordLines, writeIngestReport } from "./bench/ingest-report";
 
 const PORTS: Record<BackendKind, number> = { embedded: 3460, postgres: 3461 };
 /** The baseline build's server (--baseline-ref). */
@@ -88,52 +88,8 @@ const FIXTURE_NDJSON = path.join(FIXTURES, "short-ndjson", "points.ndjson");
 const FIXTURE_SUMMARY = path.join(FIXTURES, "round1", "summary.json");
 const RESULTS_DIR = path.join(ROOT, "bench-results");
 const FIXTURE_REPEATS = 5;
-/** Each part (ingest, pages) may take this long before the whole benchmark is stopped and cleaned up. */
-const PART_DEADLINE_MS = 10 * 60_000;
 
-const { values: args } = parseArgs({
-  options: {
-    "ndjson-mb": { type: "string", default: "100" },
-    uploads: { type: "string", default: "400" },
-    concurrency: { type: "string", default: "8" },
-    postgres: { type: "boolean", default: false },
-    embedded: { type: "boolean", default: false },
-    pages: { type: "boolean", default: false },
-    minutes: { type: "string", default: String(PART_DEADLINE_MS / 60_000) },
-    scale: { type: "boolean", default: false },
-    isolation: { type: "boolean", default: false },
-    "read-replicas": { type: "boolean", default: false },
-    "baseline-ref": { type: "string" },
-    wide: { type: "boolean", default: false },
-    "page-runs": { type: "string", default: String(PAGE_BENCH_DEFAULTS.runs) },
-    "page-samples": { type: "string", default: String(PAGE_BENCH_DEFAULTS.samples) },
-    "page-years": { type: "string", default: "2" },
-    "page-database-url": { type: "string" },
-    "page-port": { type: "string" },
-  },
-});
-/** --scale: the scale part only (PostgreSQL); --read-replicas: only its read-replica step. */
-const scaleOnly = args.scale || args["read-replicas"] || args.isolation || args.wide;
-const options = {
-  ndjsonMb: positiveNumber("ndjson-mb", args["ndjson-mb"]),
-  uploads: positiveNumber("uploads", args.uploads),
-  concurrency: positiveNumber("concurrency", args.concurrency),
-};
-const pageOptions = {
-  runs: positiveNumber("page-runs", args["page-runs"]),
-  endpoints: PAGE_BENCH_DEFAULTS.endpoints,
-  samples: positiveNumber("page-samples", args["page-samples"]),
-  years: positiveNumber("page-years", args["page-years"]),
-};
-
-function positiveNumber(name: string, value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) {
-    console.error(`--${name} must be a positive whole number, got "${value}"`);
-    process.exit(2);
-  }
-  return number;
-}
+const { args, scaleOnly, options, pageOptions } = readBenchArgs();
 
 // Servers run in their own process group (so the whole tree can be stopped): stop them on any exit,
 // then drop the throw-away databases the page benchmark has open.
@@ -191,10 +147,7 @@ async function benchBackend(backend: Backend, synthetic: Awaited<ReturnType<type
       console.log(`[${backend.kind}] ${name}…`);
       const result = await measure();
       figures[name] = result.figures;
-      for (const line of result.lines) {
-        rows.push({ backend: backend.kind, ...line });
-        console.log(`[${backend.kind}]   ${line.test}: ${line.figure}`);
-      }
+      recordLines(rows, backend.kind, result.lines);
     }
     return { rows, figures };
   } finally {
@@ -215,10 +168,7 @@ async function benchScale(backend: Backend, workDir: string) {
   const wide = synthesizeWideSummary(FIXTURE_SUMMARY);
   const record = (name: string, result: { figures: unknown; lines: { test: string; figure: string }[] }) => {
     figures[name] = result.figures;
-    for (const line of result.lines) {
-      rows.push({ backend: backend.kind, ...line });
-      console.log(`[${backend.kind}]   ${line.test}: ${line.figure}`);
-    }
+    recordLines(rows, backend.kind, result.lines);
   };
   const start = async (port: number, env: Record<string, string> = {}) => {
     const server = await startServer({
@@ -310,10 +260,7 @@ async function benchIsolation(backend: Backend, workDir: string) {
   try {
     console.log(`[${backend.kind}] isolation: readers alone, readers with uploaders, a hostile file and a 10,000-benchmark suite…`);
     const result = await measureIsolation(server, ADMIN_TOKEN, synthesizeWideSummary(FIXTURE_SUMMARY), workDir);
-    for (const line of result.lines) {
-      rows.push({ backend: backend.kind, ...line });
-      console.log(`[${backend.kind}]   ${line.test}: ${line.figure}`);
-    }
+    recordLines(rows, backend.kind, result.lines);
     return { rows, figures: { isolation: result.figures } };
   } finally {
     await server.stop();
@@ -364,28 +311,8 @@ async function benchIngest(): Promise<void> {
     rmSync(workDir, { recursive: true, force: true });
   }
 
-  printTable(rows);
   const resultsPath = path.join(RESULTS_DIR, args.isolation ? "isolation.json" : scaleOnly ? "scale.json" : "ingest.json");
-  writeFileSync(
-    resultsPath,
-    JSON.stringify(
-      {
-        generatedAt: new Date().toISOString(),
-        machine: {
-          cpus: os.cpus().length,
-          cpuModel: os.cpus()[0]?.model ?? null,
-          memoryGb: os.totalmem() / 1024 ** 3,
-          node: process.version,
-        },
-        options,
-        backends: report,
-        table: rows,
-      },
-      null,
-      2,
-    ),
-  );
-  console.log(`\nWrote ${path.relative(ROOT, resultsPath)}`);
+  writeIngestReport(resultsPath, rows, report, options);
 }
 
 if (!args.pages) await benchIngest();
