@@ -180,7 +180,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
         ? new PGlite(path.join(target.dataDir, "pglite"), pgliteOptions)
         : new PGlite(pgliteOptions);
     await pglite.waitReady;
-    const adapterFactory = new PrismaPGlite(pglite);
+    const adapterFactory = new PrismaPGlite(withCommitErrors(pglite));
     const prisma = new PrismaClient({ adapter: adapterFactory });
     const queueConnection: QueueConnection = {
       kind: "embedded",
@@ -314,3 +314,35 @@ export async function closeDb(): Promise<void> {
   globalForDb.benchtrackDb = undefined;
   if (pending) await (await pending).close();
 }
+
+/**
+ * The PGlite the Prisma adapter is given, with a COMMIT's failure kept. pglite-prisma-adapter (0.x) runs an
+ * interactive transaction as PGlite's transaction() and reads its end through `.catch(reject)` on a
+ * promise it has already resolved, so a COMMIT that fails (a deferred foreign key's check at COMMIT,
+ * migration runs_children_keys_deferred) rolled back and was answered as committed. Here the promise that
+ * `.catch` gives it still rejects with the error (after the adapter's handler ran), so Prisma's commit, and
+ * the $transaction awaiting it, throw. Marked handled, for a transaction that failed before it began.
+ */
+function withCommitErrors(pglite: PGlite): PGlite {
+  return new Proxy(pglite, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value !== "function") return value;
+      if (property !== "transaction") return (value as (...args: unknown[]) => unknown).bind(target);
+      return (...args: Parameters<PGlite["transaction"]>) => {
+        const ended = target.transaction(...args);
+        return Object.assign(ended, {
+          catch(onRejected: (error: unknown) => unknown) {
+            const kept = ended.then(undefined, (error: unknown) => {
+              onRejected(error);
+              throw error;
+            });
+            kept.catch(() => undefined);
+            return kept;
+          },
+        });
+      };
+    },
+  });
+}
+

@@ -6,10 +6,11 @@ import type { RunBudget } from "../../domain/gate/budget";
 import type { StoredRaw } from "./received-upload";
 import type { RunIdentity, UploadPlacement } from "../runs";
 import { runIdentityOf } from "../runs";
+import type { CoalescedJob, JobQueue } from "../platform";
 
 /**
- * Writes a parsed run inside the upload's transaction (ingest-run.ts): the run row with its gate result,
- * its endpoints (new names added), results, custom metrics and raw upload.
+ * Writes a parsed run inside the upload's transaction (ingest-run.ts): its endpoints (new names added),
+ * results, custom metrics and raw upload, then the run row with its gate result.
  */
 /**
  * 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines.
@@ -50,34 +51,160 @@ export interface StoredAs {
 }
 
 /**
- * Writes the run whole in ONE statement (data-modifying CTEs: one round trip, one snapshot): the run row
- * with its gate result; its endpoints: the ones the project has are read (no write, no row lock: a
- * 10,000-benchmark suite's every upload had rewritten all its endpoint rows, and uploads of one series
- * waited on each other's locks), the others inserted with their ids (INSERT … ON CONFLICT DO UPDATE …
- * RETURNING gives the id of a row a concurrent upload inserted too, where DO NOTHING would return nothing
- * and a SELECT in the same statement would not see it; the update sets full_name, a column no unique key holds,
- * so its row lock is FOR NO KEY UPDATE, which the FOR KEY SHARE of a foreign key's check (detection's
- * changes, another upload's results) does not wait for: naming `name` took FOR UPDATE and deadlocked
- * against them; rows are locked in (name, protocol) order, so two uploads lock them alike); its results
- * and custom metrics joined to those ids;
- * its raw files; and its week marked pending for the trend rollups (trends/trend-rollups.ts:
- * markRunsPending). Rows go as one array per column (unnest), so a 10,000-benchmark suite is still one
- * statement of a few dozen parameters. The history triggers move the project's version once for the
- * transaction (migration history_move_once), which is the project row's one write.
+ * Writes the run whole in two statements, each one round trip (data-modifying CTEs): writeRunRows, the
+ * rows under the run, which the upload sends while the run is judged, then writeRunRow, the run row with
+ * its gate result (and the upload's jobs). For a caller with no judgement to wait for.
  */
-export async function storeRun(
-  tx: Prisma.TransactionClient,
-  projectId: string,
-  { run, format, sha256, rawFiles, base, ab, budget }: ReadUpload,
-  { id, uploadedAt, startedAt, idempotencyKey, gate }: StoredAs,
-): Promise<RunIdentity> {
-  const { git, ci, host } = run.environment;
+export async function storeRun(tx: Prisma.TransactionClient, projectId: string, read: ReadUpload, storedAs: StoredAs): Promise<RunIdentity> {
+  await writeRunRows(tx, projectId, read, storedAs);
+  return writeRunRow(tx, projectId, read, storedAs);
+}
+
+/** The statement's parameters: each value once, named by its place and cast to its type. */
+function parameters() {
   const values: unknown[] = [];
   const param = (value: unknown, type: string) => {
     values.push(value === undefined ? null : value);
     return `$${values.length}::${type}`;
   };
   const json = (value: unknown) => param(JSON.stringify(value ?? null), "jsonb");
+  const column = <T,>(rows: readonly T[], pick: (row: T) => unknown, type: string) => param(rows.map((row) => pick(row) ?? null), `${type}[]`);
+  return { values, param, json, column };
+}
+
+/**
+ * The rows under a run, in ONE statement (one snapshot): its endpoints: the ones the project has are
+ * read (no write, no row lock: a 10,000-benchmark suite's every upload had rewritten all its endpoint
+ * rows, and uploads of one series waited on each other's locks), the others inserted with their ids
+ * (INSERT … ON CONFLICT DO UPDATE … RETURNING gives the id of a row a concurrent upload inserted too,
+ * where DO NOTHING would return nothing and a SELECT in the same statement would not see it; the update
+ * sets full_name, a column no unique key holds, so its row lock is FOR NO KEY UPDATE, which the FOR KEY
+ * SHARE of a foreign key's check (detection's changes, another upload's results) does not wait for:
+ * naming `name` took FOR UPDATE and deadlocked against them; rows are locked in (name, protocol) order,
+ * so two uploads lock them alike); its results and custom metrics joined to those ids; its raw files;
+ * and its week marked pending for the trend rollups (trends/trend-rollups.ts: markRunsPending). Rows go
+ * as one array per column (unnest), so a 10,000-benchmark suite is still one statement of a few dozen
+ * parameters.
+ *
+ * Written before their run: results', metrics' and raw files' keys to the run are checked at COMMIT
+ * (DEFERRABLE INITIALLY DEFERRED, migration runs_children_keys_deferred), so the upload writes them while
+ * its gate judges the run, and the run row (writeRunRow) follows with the gate's result, written once.
+ */
+export async function writeRunRows(
+  tx: Prisma.TransactionClient,
+  projectId: string,
+  { run, rawFiles }: Pick<ReadUpload, "run" | "rawFiles">,
+  { id, startedAt }: Pick<StoredAs, "id" | "startedAt">,
+): Promise<void> {
+  const { values, param, column } = parameters();
+  const [runParam, projectParam, startedParam] = [param(id, "text"), param(projectId, "text"), param(startedAt.toISOString(), "timestamptz")];
+
+  // An endpoint is its name and protocol (domain/run.ts:endpointKey): each once, in one order for every
+  // upload (rows are locked in that order: two uploads never wait on each other crosswise).
+  const endpoints = [...new Map(run.endpoints.map((endpoint) => [endpointKey(endpoint), endpoint])).values()].sort((a, b) =>
+    compareText(endpointKey(a), endpointKey(b)),
+  );
+  const endpointIndex = new Map(endpoints.map((endpoint, index) => [endpointKey(endpoint), index + 1]));
+
+  const resultRows = [
+    { endpoint: 0, row: toResultRow(run.aggregate, null) },
+    ...run.endpoints.map((endpoint) => ({ endpoint: endpointIndex.get(endpointKey(endpoint))!, row: toResultRow(endpoint, null) })),
+  ];
+  const resultColumns = RESULT_COLUMNS.filter(([name]) => name !== "endpoint_id");
+  const resultArrays = resultColumns.map(([, field, type]) =>
+    type === "jsonb"
+      ? column(resultRows, ({ row }) => (row[field] === null || row[field] === undefined ? null : JSON.stringify(row[field])), "text")
+      : column(resultRows, ({ row }) => row[field], type),
+  );
+  const metricRows = [
+    ...Object.entries(run.metrics).map(([key, metric]) => ({ key, metric, endpoint: 0 })),
+    ...run.endpoints.flatMap((endpoint) =>
+      Object.entries(endpoint.metrics).map(([key, metric]) => ({ key, metric, endpoint: endpointIndex.get(endpointKey(endpoint))! })),
+    ),
+  ];
+  const rawRows = rawFiles.map((file, position) => ({ ...file, position }));
+
+  const sql = `
+    WITH endpoint_input AS (
+      SELECT e.name, e.full_name, e.protocol, e.method, e.n
+        FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.fullName, "text")},
+                    ${column(endpoints, (e) => e.protocol, "text")}, ${column(endpoints, (e) => e.method, "text")})
+             WITH ORDINALITY AS e(name, full_name, protocol, method, n)
+    ), endpoint_found AS (
+      SELECT d.id, e.n FROM endpoint_input e
+        JOIN endpoints d ON d.project_id = ${projectParam} AND d.name = e.name AND d.protocol IS NOT DISTINCT FROM e.protocol
+    ), endpoint_rows AS (
+      INSERT INTO endpoints (project_id, name, full_name, protocol, method)
+      SELECT ${projectParam}, e.name, e.full_name, e.protocol, e.method
+        FROM endpoint_input e
+       WHERE NOT EXISTS (SELECT 1 FROM endpoint_found f WHERE f.n = e.n)
+       ORDER BY e.name, e.protocol
+      ON CONFLICT (project_id, name, protocol) DO UPDATE SET full_name = endpoints.full_name
+      RETURNING id, name, protocol
+    ), endpoint_ids AS (
+      SELECT id, n FROM endpoint_found
+      UNION ALL
+      SELECT r.id, e.n FROM endpoint_input e JOIN endpoint_rows r ON r.name = e.name AND r.protocol IS NOT DISTINCT FROM e.protocol
+    ), result_rows AS (
+      INSERT INTO results (run_id, project_id, started_at, endpoint_id, ${resultColumns.map(([name]) => name).join(", ")})
+      SELECT ${runParam}, ${projectParam}, ${startedParam}, endpoint_ids.id,
+             ${resultColumns.map(([name, , type]) => (type === "jsonb" ? `r.${name}::jsonb` : `r.${name}`)).join(", ")}
+        FROM unnest(${column(resultRows, (row) => row.endpoint, "int")}, ${resultArrays.join(", ")})
+             AS r(endpoint, ${resultColumns.map(([name]) => name).join(", ")})
+        LEFT JOIN endpoint_ids ON endpoint_ids.n = r.endpoint
+      RETURNING 1
+    ), metric_rows AS (
+      INSERT INTO metrics (run_id, project_id, started_at, endpoint_id, key, value, unit, better, exact)
+      SELECT ${runParam}, ${projectParam}, ${startedParam}, endpoint_ids.id, m.key, m.value, m.unit, m.better::"Better", m.exact
+        FROM unnest(${column(metricRows, (row) => row.endpoint, "int")}, ${column(metricRows, (row) => row.key, "text")},
+                    ${column(metricRows, (row) => row.metric.value, "float8")}, ${column(metricRows, (row) => row.metric.unit, "text")},
+                    ${column(metricRows, (row) => row.metric.better, "text")}, ${column(metricRows, (row) => row.metric.exact === true, "bool")})
+             AS m(endpoint, key, value, unit, better, exact)
+        LEFT JOIN endpoint_ids ON endpoint_ids.n = m.endpoint
+      RETURNING 1
+    ), raw_rows AS (
+      -- The raw files' bytes as base64 text the database decodes: see insertRawFiles' note below.
+      INSERT INTO raw_uploads (run_id, position, file_name, content_type, size_bytes, gzip_data)
+      SELECT ${runParam}, f.position, f.file_name, f.content_type, f.size_bytes, decode(f.gzip, 'base64')
+        FROM unnest(${column(rawRows, (f) => f.position, "int")}, ${column(rawRows, (f) => f.name, "text")}, ${column(rawRows, (f) => f.contentType, "text")},
+                    ${column(rawRows, (f) => f.sizeBytes, "int")}, ${column(rawRows, (f) => f.gzip.toString("base64"), "text")})
+             AS f(position, file_name, content_type, size_bytes, gzip)
+      RETURNING 1
+    ), pending AS (
+      -- The run's week is pending until its rollups are recomputed (the trend page reads it raw meanwhile):
+      -- the week as trends/trend-rollups.ts (WEEK_SQL) computes it.
+      INSERT INTO trend_rollup_pending (project_id, week_start)
+      VALUES (${projectParam}, date_trunc('week', ${startedParam} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+      RETURNING 1
+    )
+    SELECT (SELECT count(*)::int FROM endpoint_ids) AS endpoints, (SELECT count(*)::int FROM result_rows) AS results,
+           (SELECT count(*)::int FROM metric_rows) AS metrics, (SELECT count(*)::int FROM raw_rows) AS raw, (SELECT count(*)::int FROM pending) AS pending`;
+  const [written] = await tx.$queryRawUnsafe<{ endpoints: number; results: number }[]>(sql, ...values);
+  if (written?.endpoints !== endpoints.length || written.results !== resultRows.length) {
+    throw new Error(`writeRunRows: ${written?.endpoints} of ${endpoints.length} endpoints and ${written?.results} of ${resultRows.length} results written`);
+  }
+}
+
+/** Jobs the run row's statement enqueues with it (JobQueue.coalescedJobsSql). */
+export interface RunRowJobs {
+  queue: JobQueue;
+  jobs: readonly CoalescedJob[];
+}
+
+/**
+ * The run row with its gate result, in ONE statement, and with it the jobs of `withJobs` (one round trip
+ * for both): after writeRunRows, in the same transaction. The history triggers move the project's
+ * version once for the transaction (migration history_move_once), which is the project row's one write.
+ */
+export async function writeRunRow(
+  tx: Prisma.TransactionClient,
+  projectId: string,
+  { run, format, sha256, base, ab, budget }: ReadUpload,
+  { id, uploadedAt, startedAt, idempotencyKey, gate }: StoredAs,
+  withJobs: RunRowJobs | null = null,
+): Promise<RunIdentity> {
+  const { git, ci, host } = run.environment;
+  const { values, param, json } = parameters();
   const runColumns: [string, string][] = [
     ["id", param(id, "text")],
     ["project_id", param(projectId, "text")],
@@ -121,97 +248,16 @@ export async function storeRun(
     // The budget that judged it: NULL (not JSON null) when Settings did, so "budget IS NOT NULL" finds the others.
     ["budget", budget === null ? param(null, "jsonb") : json(budget)],
   ];
-  const placeholderOf = (name: string) => runColumns.find(([column]) => column === name)![1];
-  const [projectParam, startedParam] = [placeholderOf("project_id"), placeholderOf("started_at")];
-
-  // An endpoint is its name and protocol (domain/run.ts:endpointKey): each once, in one order for every
-  // upload (rows are locked in that order: two uploads never wait on each other crosswise).
-  const endpoints = [...new Map(run.endpoints.map((endpoint) => [endpointKey(endpoint), endpoint])).values()].sort((a, b) =>
-    compareText(endpointKey(a), endpointKey(b)),
-  );
-  const endpointIndex = new Map(endpoints.map((endpoint, index) => [endpointKey(endpoint), index + 1]));
-  const column = <T,>(rows: readonly T[], pick: (row: T) => unknown, type: string) => param(rows.map((row) => pick(row) ?? null), `${type}[]`);
-
-  const resultRows = [
-    { endpoint: 0, row: toResultRow(run.aggregate, null) },
-    ...run.endpoints.map((endpoint) => ({ endpoint: endpointIndex.get(endpointKey(endpoint))!, row: toResultRow(endpoint, null) })),
-  ];
-  const resultColumns = RESULT_COLUMNS.filter(([name]) => name !== "endpoint_id");
-  const resultArrays = resultColumns.map(([, field, type]) =>
-    type === "jsonb"
-      ? column(resultRows, ({ row }) => (row[field] === null || row[field] === undefined ? null : JSON.stringify(row[field])), "text")
-      : column(resultRows, ({ row }) => row[field], type),
-  );
-  const metricRows = [
-    ...Object.entries(run.metrics).map(([key, metric]) => ({ key, metric, endpoint: 0 })),
-    ...run.endpoints.flatMap((endpoint) =>
-      Object.entries(endpoint.metrics).map(([key, metric]) => ({ key, metric, endpoint: endpointIndex.get(endpointKey(endpoint))! })),
-    ),
-  ];
-  const rawRows = rawFiles.map((file, position) => ({ ...file, position }));
-
+  const jobs = withJobs?.queue.coalescedJobsSql(withJobs.jobs, values) ?? { ctes: [], settled: "ARRAY[]::boolean[]" };
   const sql = `
     WITH run AS (
       INSERT INTO runs (${runColumns.map(([name]) => name).join(", ")}) VALUES (${runColumns.map(([, placeholder]) => placeholder).join(", ")})
       RETURNING id
-    ), endpoint_input AS (
-      SELECT e.name, e.full_name, e.protocol, e.method, e.n
-        FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.fullName, "text")},
-                    ${column(endpoints, (e) => e.protocol, "text")}, ${column(endpoints, (e) => e.method, "text")})
-             WITH ORDINALITY AS e(name, full_name, protocol, method, n)
-    ), endpoint_found AS (
-      SELECT d.id, e.n FROM endpoint_input e
-        JOIN endpoints d ON d.project_id = ${projectParam} AND d.name = e.name AND d.protocol IS NOT DISTINCT FROM e.protocol
-    ), endpoint_rows AS (
-      INSERT INTO endpoints (project_id, name, full_name, protocol, method)
-      SELECT ${projectParam}, e.name, e.full_name, e.protocol, e.method
-        FROM endpoint_input e
-       WHERE NOT EXISTS (SELECT 1 FROM endpoint_found f WHERE f.n = e.n)
-       ORDER BY e.name, e.protocol
-      ON CONFLICT (project_id, name, protocol) DO UPDATE SET full_name = endpoints.full_name
-      RETURNING id, name, protocol
-    ), endpoint_ids AS (
-      SELECT id, n FROM endpoint_found
-      UNION ALL
-      SELECT r.id, e.n FROM endpoint_input e JOIN endpoint_rows r ON r.name = e.name AND r.protocol IS NOT DISTINCT FROM e.protocol
-    ), result_rows AS (
-      INSERT INTO results (run_id, project_id, started_at, endpoint_id, ${resultColumns.map(([name]) => name).join(", ")})
-      SELECT (SELECT id FROM run), ${projectParam}, ${startedParam}, endpoint_ids.id,
-             ${resultColumns.map(([name, , type]) => (type === "jsonb" ? `r.${name}::jsonb` : `r.${name}`)).join(", ")}
-        FROM unnest(${column(resultRows, (row) => row.endpoint, "int")}, ${resultArrays.join(", ")})
-             AS r(endpoint, ${resultColumns.map(([name]) => name).join(", ")})
-        LEFT JOIN endpoint_ids ON endpoint_ids.n = r.endpoint
-      RETURNING 1
-    ), metric_rows AS (
-      INSERT INTO metrics (run_id, project_id, started_at, endpoint_id, key, value, unit, better, exact)
-      SELECT (SELECT id FROM run), ${projectParam}, ${startedParam}, endpoint_ids.id, m.key, m.value, m.unit, m.better::"Better", m.exact
-        FROM unnest(${column(metricRows, (row) => row.endpoint, "int")}, ${column(metricRows, (row) => row.key, "text")},
-                    ${column(metricRows, (row) => row.metric.value, "float8")}, ${column(metricRows, (row) => row.metric.unit, "text")},
-                    ${column(metricRows, (row) => row.metric.better, "text")}, ${column(metricRows, (row) => row.metric.exact === true, "bool")})
-             AS m(endpoint, key, value, unit, better, exact)
-        LEFT JOIN endpoint_ids ON endpoint_ids.n = m.endpoint
-      RETURNING 1
-    ), raw_rows AS (
-      -- The raw files' bytes as base64 text the database decodes: see insertRawFiles' note below.
-      INSERT INTO raw_uploads (run_id, position, file_name, content_type, size_bytes, gzip_data)
-      SELECT (SELECT id FROM run), f.position, f.file_name, f.content_type, f.size_bytes, decode(f.gzip, 'base64')
-        FROM unnest(${column(rawRows, (f) => f.position, "int")}, ${column(rawRows, (f) => f.name, "text")}, ${column(rawRows, (f) => f.contentType, "text")},
-                    ${column(rawRows, (f) => f.sizeBytes, "int")}, ${column(rawRows, (f) => f.gzip.toString("base64"), "text")})
-             AS f(position, file_name, content_type, size_bytes, gzip)
-      RETURNING 1
-    ), pending AS (
-      -- The run's week is pending until its rollups are recomputed (the trend page reads it raw meanwhile):
-      -- the week as trends/trend-rollups.ts (WEEK_SQL) computes it.
-      INSERT INTO trend_rollup_pending (project_id, week_start)
-      SELECT ${projectParam}, date_trunc('week', ${startedParam} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' FROM run
-      RETURNING 1
-    )
-    SELECT (SELECT count(*)::int FROM endpoint_ids) AS endpoints, (SELECT count(*)::int FROM result_rows) AS results,
-           (SELECT count(*)::int FROM metric_rows) AS metrics, (SELECT count(*)::int FROM raw_rows) AS raw, (SELECT count(*)::int FROM pending) AS pending`;
-  const [written] = await tx.$queryRawUnsafe<{ endpoints: number; results: number }[]>(sql, ...values);
-  if (written?.endpoints !== endpoints.length || written.results !== resultRows.length) {
-    throw new Error(`storeRun: ${written?.endpoints} of ${endpoints.length} endpoints and ${written?.results} of ${resultRows.length} results written`);
-  }
+    )${jobs.ctes.map((cte) => `, ${cte}`).join("\n")}
+    SELECT (SELECT count(*)::int FROM run) AS runs, ${jobs.settled} AS settled`;
+  const [written] = await tx.$queryRawUnsafe<{ runs: number; settled: boolean[] }[]>(sql, ...values);
+  if (written?.runs !== 1) throw new Error(`writeRunRow: ${written?.runs} runs written`);
+  if (withJobs) await withJobs.queue.settleCoalesced(withJobs.jobs, written.settled, tx);
   return runIdentityOf(run, id, startedAt, { base, ab });
 }
 

@@ -172,15 +172,27 @@ export class JobQueue {
   }
 
   /**
-   * sendCoalesced for several jobs in ONE statement (the upload's: its series' detection and its
-   * project's rollups): each job is pg-boss's own insert (plans.insertJob, its parameters renumbered),
-   * and where the queue kept a waiting job of that key instead, that job is locked FOR UPDATE in the same
-   * statement. A job neither inserted nor found waiting (it started between the two, or it was inserted
-   * by a transaction that committed after this statement's snapshot) goes through sendCoalesced's loop.
+   * sendCoalesced for several jobs in ONE statement (a run deletion's, an import's): each job is pg-boss's
+   * own insert (plans.insertJob, its parameters renumbered), and where the queue kept a waiting job of
+   * that key instead, that job is locked FOR UPDATE in the same statement (coalescedJobsSql). A job
+   * neither inserted nor found waiting goes through sendCoalesced's loop (settleCoalesced).
    */
   async sendCoalescedMany(jobs: readonly CoalescedJob[], tx: Prisma.TransactionClient): Promise<void> {
     if (jobs.length === 0) return;
     const values: unknown[] = [];
+    const { ctes, settled } = this.coalescedJobsSql(jobs, values);
+    const [row] = await tx.$queryRawUnsafe<{ settled: boolean[] }[]>(`WITH ${ctes.join(",\n")} SELECT ${settled} AS settled`, ...values);
+    await this.settleCoalesced(jobs, row?.settled, tx);
+  }
+
+  /**
+   * sendCoalescedMany's statement as parts of another (the upload's run row takes its jobs along: one
+   * round trip fewer): the CTEs, their parameters appended to `values` and numbered after those already
+   * there, and a boolean[] expression of which jobs were inserted or found waiting, for settleCoalesced.
+   * A job found neither way started between the two, or was inserted by a transaction that committed
+   * after the statement's snapshot.
+   */
+  coalescedJobsSql(jobs: readonly CoalescedJob[], values: unknown[]): { ctes: string[]; settled: string } {
     const ctes = jobs.flatMap((job, index) => {
       const offset = values.length;
       // insertJob's 19 parameters, as Manager.createJob passes them for a plain send with a singletonKey.
@@ -189,15 +201,19 @@ export class JobQueue {
       values.push(job.name, job.singletonKey);
       const [name, key] = [`$${values.length - 1}`, `$${values.length}`];
       return [
-        `inserted_${index} AS (${insert})`,
-        `waiting_${index} AS (SELECT id FROM ${this.schema}.job WHERE name = ${name} AND singleton_key = ${key} AND state = 'created'
-           AND NOT EXISTS (SELECT 1 FROM inserted_${index}) FOR UPDATE)`,
+        `job_inserted_${index} AS (${insert})`,
+        `job_waiting_${index} AS (SELECT id FROM ${this.schema}.job WHERE name = ${name} AND singleton_key = ${key} AND state = 'created'
+           AND NOT EXISTS (SELECT 1 FROM job_inserted_${index}) FOR UPDATE)`,
       ];
     });
-    const settled = jobs.map((_, index) => `EXISTS (SELECT 1 FROM inserted_${index}) OR EXISTS (SELECT 1 FROM waiting_${index})`);
-    const [row] = await tx.$queryRawUnsafe<{ settled: boolean[] }[]>(`WITH ${ctes.join(",\n")} SELECT ARRAY[${settled.join(", ")}] AS settled`, ...values);
+    const settled = jobs.map((_, index) => `EXISTS (SELECT 1 FROM job_inserted_${index}) OR EXISTS (SELECT 1 FROM job_waiting_${index})`);
+    return { ctes, settled: `ARRAY[${settled.join(", ")}]::boolean[]` };
+  }
+
+  /** The jobs coalescedJobsSql's statement neither inserted nor found waiting (`settled[i]` not true), sent one by one. */
+  async settleCoalesced(jobs: readonly CoalescedJob[], settled: readonly boolean[] | undefined, tx: Prisma.TransactionClient): Promise<void> {
     for (const [index, job] of jobs.entries()) {
-      if (row?.settled[index] !== true) await this.sendCoalesced(job.name, job.data, tx, job.singletonKey);
+      if (settled?.[index] !== true) await this.sendCoalesced(job.name, job.data, tx, job.singletonKey);
     }
   }
 
