@@ -1,44 +1,25 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseUpload, toBenchtrackDocument } from "@/server/domain/parsers";
 import { percentileOfSorted } from "@/server/domain/stats/percentile";
-import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
 import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
-import type { CallOptions } from "@/server/testing/rest-client";
-import { POST as createToken } from "../tokens/route";
-import { DELETE as revokeToken } from "../tokens/[id]/route";
 import { GET as getRaw } from "./[id]/raw/route";
 import { GET as getRun } from "./[id]/route";
-import { GET as listRuns, POST as uploadRun } from "./route";
+import { fixture, upload, type Json } from "./uploads.fixture";
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../../../../../server/domain/parsers/fixtures");
-const fixture = (relative: string) => readFileSync(path.join(FIXTURES, relative));
-
-type Json = Record<string, any>;
+// Real tool outputs uploaded through POST /api/v1/projects/:project/runs (one file, a multipart set, a
+// gzip or NDJSON body, the Benchtrack format with query metadata) read back through the run route with
+// the file's own numbers, and the raw upload through the raw route byte for byte. On the embedded
+// database and, with DATABASE_URL, PostgreSQL.
 
 setUpRouteTestDatabase();
-
-async function upload(slug: string, body: BodyInit, options: CallOptions = {}) {
-  const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
-    method: "POST",
-    body,
-    ...options,
-  });
-  return { status: response.status, json: (await response.json()) as Json };
-}
 
 async function readRun(slug: string, id: string) {
   const response = await call(getRun, `/api/v1/projects/${slug}/runs/${id}`, { project: slug, id });
   expect(response.status).toBe(200);
   return (await response.json()) as Json;
-}
-
-async function runCount(slug: string): Promise<number> {
-  const db = await getDb();
-  return db.run.count({ where: { project: { slug } } });
 }
 
 function multipart(files: Record<string, Buffer>): FormData {
@@ -261,197 +242,5 @@ describe("POST /api/v1/projects/:project/runs stores every fixture faithfully", 
     const asBrowser = await call(getRaw, ndjsonPath, { project: slug, id: streamed.json.id as string }, { headers: { "accept-encoding": "gzip, deflate, br" } });
     expect(asBrowser.headers.get("content-encoding")).toBeNull();
     expect(Buffer.from(await asBrowser.arrayBuffer()).equals(ndjson)).toBe(true);
-  });
-});
-
-describe("bad input gets a clear 4xx and stores nothing", () => {
-  const slug = uniqueSlug("bad");
-  const k6 = fixture("k6/baseline/round1/summary.json");
-  const manyEndpoints = JSON.stringify({
-    schema: "benchtrack/v1",
-    endpoints: Array.from({ length: 10_000 }, (_, index) => ({ name: `endpoint-${index}`, requests: 1 })),
-  });
-  const hugeName = JSON.stringify({ schema: "benchtrack/v1", endpoints: [{ name: "x".repeat(1024 * 1024) }] });
-  const bomb = gzipSync(Buffer.alloc(60 * 1024 * 1024, " "));
-
-  const cases: [string, BodyInit, CallOptions, number, string][] = [
-    ["an empty body", "", {}, 400, "bad_request"],
-    ["truncated JSON", k6.subarray(0, 500), {}, 400, "bad_request"],
-    ["wrong types", JSON.stringify({ schema: "benchtrack/v1", endpoints: [{ name: "a", requests: "many" }] }), {}, 400, "bad_request"],
-    ["a k6 file sent as format=locust", k6, { query: { format: "locust" } }, 422, "unprocessable"],
-    ["an unknown format name", k6, { query: { format: "nonsense" } }, 400, "bad_request"],
-    ["a hey report sent as format=vegeta", fixture("hey/baseline/round1/hey.txt"), { query: { format: "vegeta" } }, 422, "unprocessable"],
-    ["binary garbage", Buffer.from([0, 1, 2, 3, 255, 254, 10, 0, 7]), {}, 422, "unprocessable"],
-    ["a body declared gzip that is not", k6, { headers: { "content-encoding": "gzip" } }, 400, "bad_request"],
-    ["a gzip bomb (60 MB of spaces in 60 KB)", bomb, { headers: { "content-encoding": "gzip" } }, 413, "payload_too_large"],
-    ["a CSV missing its header", "GET,/api,1,2,3\n", {}, 422, "unprocessable"],
-    ["a run with 10,000 endpoints", manyEndpoints, {}, 413, "payload_too_large"],
-    ["a 1 MB endpoint name", hugeName, {}, 413, "payload_too_large"],
-    ["a bad round in the query", k6, { query: { round: "first" } }, 400, "bad_request"],
-  ];
-
-  beforeAll(async () => {
-    expect((await upload(slug, k6)).status).toBe(201);
-  });
-
-  it.each(cases)("%s → %i %s", async (_name, body, options, status, code) => {
-    const before = await runCount(slug);
-    const response = await upload(slug, body, options);
-    expect(response.status).toBe(status);
-    expect(response.json.error.code).toBe(code);
-    expect(typeof response.json.error.message).toBe("string");
-    expect(Array.isArray(response.json.error.details)).toBe(true);
-    expect(await runCount(slug)).toBe(before);
-  });
-
-  it("names the path at fault", async () => {
-    const response = await upload(slug, JSON.stringify({ schema: "benchtrack/v1", endpoints: [{ name: "a", requests: "many" }] }));
-    expect(response.json.error.details).toEqual(
-      expect.arrayContaining([expect.objectContaining({ path: expect.stringContaining("endpoints[0].requests") as string })]),
-    );
-  });
-
-  it("k6 NDJSON with a bad time after seconds of timeline: 400 naming the line, nothing stored", async () => {
-    const before = await runCount(slug);
-    const lines = fixture("k6/baseline/short-ndjson/points.ndjson").toString().trimEnd().split("\n");
-    const bad = JSON.stringify({ metric: "http_reqs", type: "Point", data: { time: "soon", value: 1, tags: { name: "GetListing" } } });
-    const body = [...lines.slice(0, 1_000), bad, ...lines.slice(1_000)].join("\n");
-    const response = await upload(slug, body, { headers: { "content-type": "application/x-ndjson" } });
-    expect(response.status).toBe(400);
-    expect(response.json.error.details[0].path).toBe("line 1001: data.time");
-    expect(response.json.error.message).toContain("line 1001");
-    expect(await runCount(slug)).toBe(before);
-  });
-
-  it("an oversized body is refused", async () => {
-    const before = await runCount(slug);
-    const response = await upload(slug, Buffer.alloc(51 * 1024 * 1024, " "));
-    expect(response.status).toBe(413);
-    expect(await runCount(slug)).toBe(before);
-  });
-});
-
-describe("tokens", () => {
-  it("a project token uploads to its project only; revoked, it no longer works; none at all is 401", async () => {
-    const slug = uniqueSlug("tokens");
-    const other = uniqueSlug("other");
-    await upload(slug, fixture("k6/baseline/round1/summary.json"));
-    await upload(other, fixture("k6/baseline/round1/summary.json"));
-    const created = await call(createToken, `/api/v1/projects/${slug}/tokens`, { project: slug }, {
-      method: "POST",
-      body: JSON.stringify({ name: "ci" }),
-    });
-    expect(created.status).toBe(201);
-    const token = ((await created.json()) as Json) as { id: string; token: string };
-    expect(token.token).toMatch(/^bt_/);
-
-    expect((await upload(slug, fixture("k6/baseline/round2/summary.json"), { token: token.token })).status).toBe(201);
-    const forbidden = await upload(other, fixture("k6/baseline/round2/summary.json"), { token: token.token });
-    expect(forbidden.status).toBe(403);
-    expect((await upload(uniqueSlug("unknown"), fixture("k6/baseline/round2/summary.json"), { token: token.token })).status).toBe(403);
-    expect((await upload(slug, fixture("k6/baseline/round2/summary.json"), { token: null })).status).toBe(401);
-    expect((await upload(slug, fixture("k6/baseline/round2/summary.json"), { token: "bt_not-a-real-token" })).status).toBe(401);
-
-    const revoked = await call(revokeToken, `/api/v1/projects/${slug}/tokens/${token.id}`, { project: slug, id: token.id }, {
-      method: "DELETE",
-    });
-    expect(revoked.status).toBe(204);
-    expect((await upload(slug, fixture("k6/baseline/round3/summary.json"), { token: token.token })).status).toBe(401);
-
-    const db = await getDb();
-    const stored = await db.apiToken.findUniqueOrThrow({ where: { id: token.id } });
-    expect(stored.tokenHash).not.toContain(token.token);
-    expect(JSON.stringify(stored)).not.toContain(token.token);
-  });
-
-  it("only the admin token creates tokens", async () => {
-    const slug = uniqueSlug("admin-only");
-    await upload(slug, fixture("k6/baseline/round1/summary.json"));
-    const anonymous = await call(createToken, `/api/v1/projects/${slug}/tokens`, { project: slug }, { method: "POST", token: null });
-    expect(anonymous.status).toBe(401);
-    // This server has an admin token: no refusal says otherwise (no-admin-token.db.test.ts has the other case).
-    expect(((await anonymous.json()) as Json).error.message).not.toMatch(/no admin token/);
-    const empty = await upload(slug, fixture("k6/baseline/round2/summary.json"), { token: "" });
-    expect(empty.status).toBe(401);
-    expect(empty.json.error.message).toBe('The Authorization header holds no token after "Bearer" (was the variable meant to hold it empty in your shell?).');
-  });
-
-  it("a token for a project that does not exist yet is a 404 that says how the project comes to be", async () => {
-    const slug = uniqueSlug("not-yet");
-    const response = await call(createToken, `/api/v1/projects/${slug}/tokens`, { project: slug }, { method: "POST" });
-    expect(response.status).toBe(404);
-    const { error } = ((await response.json()) as Json) as { error: { message: string; details: { path: string; message: string }[] } };
-    expect(error.message).toBe(`Project "${slug}" not found`);
-    expect(error.details).toEqual([
-      { path: "project", message: `create it first: an upload with the admin token creates its project, or POST /api/v1/projects {"slug": "${slug}"}` },
-    ]);
-  });
-});
-
-describe("concurrency", () => {
-  it("eight concurrent first uploads to a new project all land", async () => {
-    const slug = uniqueSlug("race");
-    const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, round) =>
-        upload(slug, fixture("k6/baseline/round1/summary.json"), { query: { round: String(round + 1) } }),
-      ),
-    );
-    expect(responses.map((response) => response.status)).toEqual(Array(8).fill(201));
-    expect(await runCount(slug)).toBe(8);
-  });
-});
-
-describe("idempotency", () => {
-  it("a retry returns the first run with 200; the same key with another body is 409", async () => {
-    const slug = uniqueSlug("idem");
-    const headers = { "idempotency-key": "build-42" };
-    const first = await upload(slug, fixture("k6/baseline/round1/summary.json"), { headers });
-    const retry = await upload(slug, fixture("k6/baseline/round1/summary.json"), { headers });
-    expect(first.status).toBe(201);
-    expect(retry.status).toBe(200);
-    expect(retry.json.id).toBe(first.json.id);
-    const conflict = await upload(slug, fixture("k6/baseline/round2/summary.json"), { headers });
-    expect(conflict.status).toBe(409);
-    expect(await runCount(slug)).toBe(1);
-  });
-
-  it("eight concurrent retries with one key store one run", async () => {
-    const slug = uniqueSlug("idem-race");
-    await upload(slug, fixture("k6/baseline/round3/summary.json"));
-    const responses = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        upload(slug, fixture("k6/baseline/round1/summary.json"), { headers: { "idempotency-key": "same" } }),
-      ),
-    );
-    expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
-    expect(new Set(responses.map((response) => response.json.id)).size).toBe(1);
-    expect(await runCount(slug)).toBe(2);
-  });
-});
-
-describe("GET /api/v1/projects/:project/runs", () => {
-  it("lists newest first, filters by label/branch/tool, and pages with a cursor", async () => {
-    const slug = uniqueSlug("list");
-    for (let round = 1; round <= 5; round++) {
-      await upload(slug, fixture("k6/baseline/round1/summary.json"), {
-        query: { label: round % 2 ? "baseline" : "ManagedAsync", round: String(round), branch: "main", started_at: `2026-11-0${round}T10:00:00Z` },
-      });
-    }
-    const list = async (query: Record<string, string>) => {
-      const response = await call(listRuns, `/api/v1/projects/${slug}/runs`, { project: slug }, { query, token: null });
-      expect(response.status).toBe(200);
-      return (await response.json()) as Json;
-    };
-    const all = await list({});
-    expect((all.runs as Json[]).map((run) => run.round)).toEqual([5, 4, 3, 2, 1]);
-    expect(all.runs[0].aggregate.requests).toBeGreaterThan(0);
-    expect(((await list({ label: "baseline" })).runs as Json[]).map((run) => run.round)).toEqual([5, 3, 1]);
-    expect((await list({ tool: "locust" })).runs).toEqual([]);
-
-    const first = await list({ limit: "2" });
-    const second = await list({ limit: "2", cursor: first.nextCursor as string });
-    const third = await list({ limit: "2", cursor: second.nextCursor as string });
-    expect([...first.runs, ...second.runs, ...third.runs].map((run: Json) => run.round)).toEqual([5, 4, 3, 2, 1]);
-    expect(third.nextCursor).toBeNull();
   });
 });
