@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
  * one, update one; set a commit's status. They keep comments and statuses in memory, check the token,
  * hold GitHub's 65,536-character body limit and 140-character status description, GitLab's 255-character
  * status fields and its status transitions, record every request, and can be told to fail a call. For
- * benchtrack-pr.slow.test.ts, benchtrack-pr-gitlab.slow.test.ts and e2e/ui/pr-flow.spec.ts.
+ * the CI script's tests (scripts/ci/benchtrack-pr*.slow.test.ts and benchtrack-ab*.slow.test.ts, through
+ * pr-step.fixture.ts) and e2e/ui/pr-flow.spec.ts and incident-workflow.spec.ts.
  */
 export interface RecordedRequest {
   method: string;
