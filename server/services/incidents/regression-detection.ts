@@ -1,11 +1,12 @@
-import { detectChangePoints, DEFAULT_CHANGE_POINT_OPTIONS } from "../../domain/stats/change-points";
+import { DEFAULT_CHANGE_POINT_OPTIONS } from "../../domain/stats/change-points";
+import type { ChangeCandidate, TrendLine } from "../../domain/incidents/change-candidates";
 import { loadProfileDifference } from "../../domain/compare/load-profile";
 import { isTrackedCustomMetric } from "../../domain/metrics";
 import type { Better } from "../../domain/run";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { attachToIncidents, markReturns } from "./incidents";
 import type { JobQueue } from "../platform";
-import { recordIncidentsOpened } from "../platform";
+import { findChangeCandidatesInPool, recordIncidentsOpened } from "../platform";
 import { queueIncidentNotifications } from "../notifications";
 import { NOT_AB_BASE } from "../runs";
 import { defaultBranchSeriesKey } from "../runs";
@@ -37,29 +38,6 @@ const LATENCY_COLUMNS = [
   { metric: "p99", column: "p99Ms" },
   { metric: "mean", column: "meanMs" },
 ] as const;
-
-/** One (endpoint, metric)'s values along the series in the window: a trend (docs/glossary.md). */
-interface Trend {
-  endpointId: number | null;
-  metric: string;
-  better: Better;
-  runIds: string[];
-  values: number[];
-}
-
-/** A change point found in a series' window, not yet recorded: what a regression (or improvement) would be. */
-export interface ChangeCandidate {
-  endpointId: number | null;
-  metric: string;
-  kind: "regression" | "improvement";
-  firstRunId: string;
-  beforeValue: number;
-  afterValue: number;
-  deltaPct: number;
-  pValue: number;
-  /** The series' runs in window order: where a recorded change of the same series sits, to tell it is the same. */
-  seriesRunIds: string[];
-}
 
 type DetectionRun = { id: string; label: string | null; tool: string; gitBranch: string | null; testbed: string | null; startedAt: Date };
 
@@ -107,38 +85,9 @@ export async function findChangeCandidates(
     where: { projectId: project.id, kind: "regression", returnRunId: null, firstRunId: { in: runIds } },
     select: { endpointId: true, metric: true, firstRunId: true },
   });
-  const candidates: ChangeCandidate[] = [];
-  for (const line of await loadTrends(db, runIds)) {
-    const starts = [
-      0,
-      ...unreturned
-        .filter((row) => row.endpointId === line.endpointId && row.metric === line.metric)
-        .map((row) => line.runIds.indexOf(row.firstRunId))
-        .filter((index) => index > 0 && line.runIds.length - index >= 2 * DEFAULT_CHANGE_POINT_OPTIONS.minSegmentLength),
-    ];
-    for (const start of new Set(starts)) {
-      for (const point of detectChangePoints(line.values.slice(start))) {
-        if (point.deltaPct === null) continue;
-        const isWorse = line.better === "lower" ? point.direction === "increase" : point.direction === "decrease";
-        // From a regression's first run on, only its return is looked for.
-        if (start > 0 && isWorse) continue;
-        const firstRunId = line.runIds[start + point.index]!;
-        if (candidates.some((known) => known.endpointId === line.endpointId && known.metric === line.metric && known.firstRunId === firstRunId)) continue;
-        candidates.push({
-          endpointId: line.endpointId,
-          metric: line.metric,
-          kind: isWorse ? "regression" : "improvement",
-          firstRunId,
-          beforeValue: point.before.mean,
-          afterValue: point.after.mean,
-          deltaPct: point.deltaPct,
-          pValue: point.pValue,
-          seriesRunIds: line.runIds,
-        });
-      }
-    }
-  }
-  return candidates;
+  // The search itself is pure and, for a large suite, done in a CPU thread: a 10,000-benchmark window is
+  // a million values, seconds of work that would hold the event loop (and every request with it).
+  return findChangeCandidatesInPool(runIds, await loadTrends(db, runIds), unreturned);
 }
 
 /**
@@ -210,8 +159,11 @@ export async function detectRegressionsAfterRun(
   return recordChanges(db, project.id, await findChangeCandidates(db, project, run));
 }
 
-/** Every (endpoint, metric) trend over the window's runs, oldest first; runs without a value are skipped. */
-async function loadTrends(db: Prisma.TransactionClient, runIds: string[]): Promise<Trend[]> {
+/**
+ * Every (endpoint, metric) trend over the window's runs (`runIds`, oldest first), each value at its run's
+ * position in `runIds`; runs without a value are skipped.
+ */
+async function loadTrends(db: Prisma.TransactionClient, runIds: string[]): Promise<TrendLine[]> {
   const order = new Map(runIds.map((id, index) => [id, index]));
   const [results, metrics] = await Promise.all([
     db.result.findMany({
@@ -220,16 +172,16 @@ async function loadTrends(db: Prisma.TransactionClient, runIds: string[]): Promi
     }),
     db.metric.findMany({ where: { runId: { in: runIds } }, select: { runId: true, endpointId: true, key: true, value: true, better: true } }),
   ]);
-  const byKey = new Map<string, Trend & { points: { index: number; runId: string; value: number }[] }>();
+  const byKey = new Map<string, Omit<TrendLine, "runs" | "values"> & { points: { index: number; value: number }[] }>();
   const add = (endpointId: number | null, metric: string, better: Better, runId: string, value: number | null) => {
     if (value === null || !Number.isFinite(value)) return;
     const key = JSON.stringify([endpointId, metric]);
     let entry = byKey.get(key);
     if (!entry) {
-      entry = { endpointId, metric, better, runIds: [], values: [], points: [] };
+      entry = { endpointId, metric, better, points: [] };
       byKey.set(key, entry);
     }
-    entry.points.push({ index: order.get(runId)!, runId, value });
+    entry.points.push({ index: order.get(runId)!, value });
   };
   const hasEndpoints = results.some((result) => result.endpointId !== null);
   for (const result of results) {
@@ -244,7 +196,7 @@ async function loadTrends(db: Prisma.TransactionClient, runIds: string[]): Promi
   }
   return [...byKey.values()].map(({ points, ...trend }) => {
     points.sort((a, b) => a.index - b.index);
-    return { ...trend, runIds: points.map((point) => point.runId), values: points.map((point) => point.value) };
+    return { ...trend, runs: points.map((point) => point.index), values: points.map((point) => point.value) };
   });
 }
 

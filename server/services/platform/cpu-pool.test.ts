@@ -10,7 +10,8 @@ import type { ComparableRun } from "../../domain/compare/compare-runs";
 import { judgeGate } from "../../domain/gate/judge";
 import { judgeInputOf } from "../../domain/gate/judge-input.fixture";
 import { numbersOfResult } from "../../domain/run";
-import { INLINE_JUDGE_CELLS, INLINE_PARSE_BYTES, closeCpuPool, judgeInPool, parseInPool, readHistoryInPool } from "./cpu-pool";
+import { findCandidatesInTrends } from "../../domain/incidents/change-candidates";
+import { INLINE_DETECTION_VALUES, INLINE_JUDGE_CELLS, INLINE_PARSE_BYTES, closeCpuPool, findChangeCandidatesInPool, judgeInPool, parseInPool, readHistoryInPool } from "./cpu-pool";
 
 // The parse threads (issue 36): an upload's files are parsed in a worker thread, not on the event loop;
 // a parse past its time budget is stopped and refused (413), and the parser's errors cross the thread
@@ -132,5 +133,24 @@ describe("judgeInPool", () => {
     const altered = judgeInputOf([{ ...stored(third), endpoints: stored(fourth).endpoints }, stored(second), stored(first)], fourth);
     expect(await judgeInPool(altered, { uploaded: fourth })).toEqual(judgeGate(nextInput));
     expect(judgeGate(altered)).not.toEqual(judgeGate(nextInput));
+  });
+});
+
+describe("findChangeCandidatesInPool", () => {
+  it("a window too large to search in place is searched in a thread, to the very candidates a search in place gives", async () => {
+    // 300 trends of 60 runs, a third of them with a step at run 30: the detection job of a suite.
+    const windowRunIds = Array.from({ length: 60 }, (_, index) => `run-${index}`);
+    const trends = Array.from({ length: 300 }, (_, line) => ({
+      endpointId: line,
+      metric: line % 2 === 0 ? "p95" : "metrics.allocs",
+      better: "lower" as const,
+      runs: windowRunIds.map((_, index) => index),
+      values: windowRunIds.map((_, index) => (line % 3 === 0 && index >= 30 ? 120 : 100) * (1 + 0.01 * Math.sin(index * 1.3 + line))),
+    }));
+    const unreturned = [{ endpointId: 3, metric: "metrics.allocs", firstRunId: "run-30" }];
+    expect(trends.length * windowRunIds.length).toBeGreaterThan(INLINE_DETECTION_VALUES);
+    const inThread = await findChangeCandidatesInPool(windowRunIds, trends, unreturned);
+    expect(inThread).toEqual(findCandidatesInTrends(windowRunIds, trends, unreturned));
+    expect(inThread.filter((candidate) => candidate.kind === "regression" && candidate.firstRunId === "run-30")).toHaveLength(100);
   });
 });

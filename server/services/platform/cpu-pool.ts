@@ -9,13 +9,16 @@ import type { ParsedUpload } from "../../domain/parsers";
 import { parseUploadedRun } from "../../domain/parsers";
 import type { HistoryEntry, HistoryFile } from "../../domain/parsers/history-entries";
 import { readHistoryEntries } from "../../domain/parsers/history-entries";
+import { findCandidatesInTrends } from "../../domain/incidents/change-candidates";
+import type { ChangeCandidate, TrendLine, UnreturnedRegression } from "../../domain/incidents/change-candidates";
 import { getEnv } from "../../env";
+import { packTrends } from "./packed-trends";
 import type { CpuAnswer, CpuTask, ParseTask } from "./cpu-worker";
 
 /**
  * An upload's CPU-heavy work runs in a pool of worker threads (piscina), never on the event loop:
  * parsing its files, and the gate's statistics (a suite of 10,000 benchmarks against its history takes
- * seconds). A request that waits on a thread holds one thread, while every other request goes on being
+ * seconds); so does the detection job's search of a large window. A request that waits on a thread holds one thread, while every other request goes on being
  * answered. Each parse has a time budget (BENCHTRACK_PARSE_TIMEOUT_MS: past it the thread is stopped and
  * the upload refused, 413) and each thread a heap of its own (BENCHTRACK_CPU_MEMORY_MB: a file that
  * needs more is refused, the server's heap untouched). Threads: BENCHTRACK_CPU_THREADS, else one per
@@ -31,6 +34,8 @@ let pool: Piscina<CpuTask, CpuAnswer> | null = null;
  */
 export const INLINE_PARSE_BYTES = 256 * 1024;
 export const INLINE_JUDGE_CELLS = 2_000;
+/** A detection window of this many values or fewer is searched in place (300 trends of 100 values took ~70 ms). */
+export const INLINE_DETECTION_VALUES = 5_000;
 
 /** The worker module, from the project's root (the server's working folder, as `npm start` runs it). */
 const WORKER_FILE = path.join(process.cwd(), "server", "services", "platform", "cpu-worker.ts");
@@ -145,6 +150,27 @@ export async function judgeInPool(input: JudgeInput, { uploaded = null, signal }
     runs = attempt === 1 ? [...runs, ...answer.missing.map((id) => byId.get(id)!)] : [...byId.values()];
   }
   throw new Error("The CPU thread answered a judgement with something else");
+}
+
+/**
+ * A detection window's change points (domain/incidents/change-candidates.ts, pure) in a CPU thread, so
+ * the detection job of a large suite does not hold the event loop; a small window is searched in place.
+ */
+export async function findChangeCandidatesInPool(
+  windowRunIds: string[],
+  trends: TrendLine[],
+  unreturned: UnreturnedRegression[],
+): Promise<ChangeCandidate[]> {
+  const values = trends.reduce((sum, trend) => sum + trend.values.length, 0);
+  if (values <= INLINE_DETECTION_VALUES) return findCandidatesInTrends(windowRunIds, trends, unreturned);
+  let answer: CpuAnswer;
+  try {
+    answer = await cpuPool().run({ kind: "changes", windowRunIds, trends: packTrends(trends), unreturned });
+  } catch (error) {
+    throw outOfMemory(error) ?? error;
+  }
+  if (answer.ok && "candidates" in answer) return answer.candidates;
+  throw new Error("The CPU thread answered a detection with something else");
 }
 
 /** Starts a CPU thread and loads the parsers in it (a first parse of nothing), so the first upload finds one ready. */

@@ -1,8 +1,8 @@
 /**
  * What a CPU thread runs (services/platform/cpu-pool.ts): the pure domain work of an upload that can take
  * seconds — its files parsed, completed with the query's metadata and validated; the gate's statistics
- * over a suite of thousands of benchmarks — in a worker thread, so that no upload holds the server's
- * event loop. Errors cross the thread as plain data: an InputError keeps its code and details.
+ * over a suite of thousands of benchmarks; and, for the detection job, a window's change points — in a
+ * worker thread, so that no upload holds the server's event loop. Errors cross the thread as plain data: an InputError keeps its code and details.
  *
  * A thread keeps the runs it judged with (judgedRuns): a suite's history crosses into it once, not with
  * every upload of its series (a structured clone of a 10,000-benchmark run takes longer than judging it).
@@ -18,6 +18,10 @@ import { parseUploadedRun } from "../../domain/parsers";
 import type { ParsedUpload, RunMetadata, UploadedFile } from "../../domain/parsers";
 import { readHistoryEntries } from "../../domain/parsers/history-entries";
 import type { HistoryEntry, HistoryFile } from "../../domain/parsers/history-entries";
+import { findCandidatesInTrends } from "../../domain/incidents/change-candidates";
+import type { ChangeCandidate, UnreturnedRegression } from "../../domain/incidents/change-candidates";
+import { unpackTrends } from "./packed-trends";
+import type { PackedTrends } from "./packed-trends";
 
 export interface ParseTask {
   kind: "parse";
@@ -48,7 +52,15 @@ export interface HistoryTask {
   file: HistoryFile;
 }
 
-export type CpuTask = ParseTask | JudgeTask | HistoryTask;
+/** A detection window's change points (domain/incidents/change-candidates.ts). */
+export interface ChangesTask {
+  kind: "changes";
+  windowRunIds: string[];
+  trends: PackedTrends;
+  unreturned: UnreturnedRegression[];
+}
+
+export type CpuTask = ParseTask | JudgeTask | HistoryTask | ChangesTask;
 
 export type CpuAnswer =
   | { ok: true; parsed: ParsedUpload }
@@ -56,6 +68,7 @@ export type CpuAnswer =
   /** A judgement's runs this thread does not hold: the task comes again with them. */
   | { ok: true; missing: string[] }
   | { ok: true; entries: HistoryEntry[] }
+  | { ok: true; candidates: ChangeCandidate[] }
   | { ok: false; error: { code: InputErrorCode; message: string; details: InputErrorDetail[] } };
 
 /**
@@ -81,6 +94,7 @@ function judgeTask({ input, runs, uploaded }: JudgeTask): CpuAnswer {
 
 export default function runTask(task: CpuTask): CpuAnswer {
   if (task.kind === "judge") return judgeTask(task);
+  if (task.kind === "changes") return { ok: true, candidates: findCandidatesInTrends(task.windowRunIds, unpackTrends(task.trends), task.unreturned) };
   try {
     if (task.kind === "history") return { ok: true, entries: readHistoryEntries(task.file) };
     return { ok: true, parsed: parseUploadedRun(task) };
