@@ -324,11 +324,16 @@ export async function closeDb(): Promise<void> {
  * the $transaction awaiting it, throw. Marked handled, for a transaction that failed before it began.
  */
 function withCommitErrors(pglite: PGlite): PGlite {
+  // Methods bound once (PGlite's use private fields), not on every query.
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(pglite, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;
       if (typeof value !== "function") return value;
-      if (property !== "transaction") return (value as (...args: unknown[]) => unknown).bind(target);
+      if (property !== "transaction") {
+        if (!bound.has(property)) bound.set(property, (value as (...args: unknown[]) => unknown).bind(target));
+        return bound.get(property);
+      }
       return (...args: Parameters<PGlite["transaction"]>) => {
         const ended = target.transaction(...args);
         return Object.assign(ended, {

@@ -171,6 +171,8 @@ export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<G
   };
   const judge: JudgeUpload<Gate | null> = request.judge ?? (async () => ({ judgement: Promise.resolve({ gate: null, kept: NOT_JUDGED }) }));
   const started = existingProject ? underWay(await judge(db, existingProject, head)) : null;
+  // A client gone while the history was read: nothing to write (the check after the judgement rolls back what was).
+  request.signal?.throwIfAborted();
 
   try {
     const { project, run, judged } = await db.$transaction(
