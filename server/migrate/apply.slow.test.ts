@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db";
 import type { DatabaseTarget } from "../db";
@@ -46,4 +48,26 @@ describe("migrateDatabase on an embedded database folder", () => {
     await expect(openDatabase(target)).rejects.toThrow(/in use by process 1/);
     await rm(path.join(dataDir, "benchtrack.pid"));
   });
+});
+
+describe("a process that migrates a fresh database", () => {
+  it("holds no timer once done, so it exits then (the schema engine's 10 s timers are cleared)", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "benchtrack-migrate-exit-"));
+    try {
+      const script = [
+        `import { migrateDatabase } from "./server/migrate/apply.ts";`,
+        `const applied = await migrateDatabase({ kind: "embedded", dataDir: ${JSON.stringify(dataDir)} });`,
+        `console.log(JSON.stringify({ applied: applied.length, resources: process.getActiveResourcesInfo() }));`,
+      ].join("\n");
+      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", script], {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        encoding: "utf8",
+      });
+      const { applied, resources } = JSON.parse(stdout.trim().split("\n").at(-1)!) as { applied: number; resources: string[] };
+      expect(applied).toBe((await readMigrationList()).migrationDirectories.length);
+      expect(resources.filter((resource) => resource === "Timeout")).toEqual([]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

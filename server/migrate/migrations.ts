@@ -4,7 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { startSchemaEngine } from "./schema-engine";
+import { withSchemaEngine } from "./schema-engine";
 
 /**
  * Offline replacements for `prisma migrate dev` and `prisma migrate deploy`, keeping Prisma's layout
@@ -60,22 +60,22 @@ export async function diffMigrationsAgainstSchema(
   migrationsDir = MIGRATIONS_DIR,
 ): Promise<string> {
   const scratch = new PGlite();
-  const engine = await startSchemaEngine(new PrismaPGlite(scratch));
   try {
-    const migrations = await readMigrationList(migrationsDir);
-    const result = await engine.diff({
-      from:
-        migrations.migrationDirectories.length === 0
-          ? { tag: "empty" }
-          : { tag: "migrations", ...migrations },
-      to: { tag: "schemaDatamodel", files: [{ path: "schema.prisma", content: schemaContent }] },
-      script: true,
-      exitCode: null,
-      filters: NO_FILTERS,
+    const result = await withSchemaEngine(new PrismaPGlite(scratch), async (engine) => {
+      const migrations = await readMigrationList(migrationsDir);
+      return engine.diff({
+        from:
+          migrations.migrationDirectories.length === 0
+            ? { tag: "empty" }
+            : { tag: "migrations", ...migrations },
+        to: { tag: "schemaDatamodel", files: [{ path: "schema.prisma", content: schemaContent }] },
+        script: true,
+        exitCode: null,
+        filters: NO_FILTERS,
+      });
     });
     return isEmptyMigration(result.stdout ?? "") ? "" : (result.stdout ?? "");
   } finally {
-    engine.free();
     await scratch.close();
   }
 }
@@ -113,20 +113,19 @@ export async function applyPendingMigrations(
   migrationsDir = MIGRATIONS_DIR,
 ): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
-    const engine = await startSchemaEngine(adapterFactory);
     try {
-      const result = await engine.applyMigrations({
-        migrationsList: await readMigrationList(migrationsDir),
-        filters: NO_FILTERS,
+      return await withSchemaEngine(adapterFactory, async (engine) => {
+        const result = await engine.applyMigrations({
+          migrationsList: await readMigrationList(migrationsDir),
+          filters: NO_FILTERS,
+        });
+        return result.appliedMigrationNames;
       });
-      return result.appliedMigrationNames;
     } catch (error) {
       // The schema engine gives up on PostgreSQL's migration advisory lock after 10 s, which another
       // process migrating (a replica starting, another test file, a busy server) may hold that long.
       // Nothing was applied then: ask again.
       if (attempt >= LOCK_ATTEMPTS || !/advisory lock/i.test(String(error))) throw error;
-    } finally {
-      engine.free();
     }
   }
 }
