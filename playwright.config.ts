@@ -22,6 +22,84 @@ export const E2E_OIDC_ISSUER = `http://127.0.0.1:${PORT + 5}`;
 const E2E_OIDC_CLIENT = { id: "benchtrack-e2e", secret: "benchtrack-e2e-secret-0123456789" };
 const CHROMIUM_PATH = process.env.BENCHTRACK_CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** A server the tests run against: started by `command` (in a shell, at the repository's root), ready once `url` answers. */
+export interface E2eServer {
+  name: string;
+  command: string;
+  url: string;
+  timeoutMs: number;
+  env?: Record<string, string>;
+}
+
+/**
+ * The servers e2e/global-setup.ts starts side by side once the build is current (Playwright's own
+ * webServer list would start them one after the other: half a minute more) and stops when the tests are done.
+ */
+export const E2E_SERVERS: E2eServer[] = [
+  {
+    name: "demo",
+    // The demo history is loaded first (through the upload use case), as a newcomer would.
+    command: "rm -rf .data/e2e && npm run seed:demo && npm start",
+    url: BASE_URL,
+    timeoutMs: 240_000,
+    env: {
+      PORT: String(PORT),
+      BENCHTRACK_DATA_DIR: ".data/e2e",
+      BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      // The e2e server always uses the embedded database, whatever the shell has.
+      DATABASE_URL: "",
+      // Two workers upload with one token from one address, faster than any client: the upload
+      // limit is off here (its own tests are app/api/v1/projects/[project]/runs/rate-limits.db.test.ts).
+      BENCHTRACK_RATE_UPLOADS_PER_MINUTE: "0",
+      // e2e/ui/incident-workflow.spec.ts points a webhook at a local stand-in receiver.
+      BENCHTRACK_WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
+      // One line per request would bury the test report: the servers' warnings and errors only.
+      BENCHTRACK_LOG_LEVEL: "warn",
+    },
+  },
+  {
+    name: "private",
+    command: "rm -rf .data/e2e-private && npm start",
+    // Any answer means it is up: its pages redirect to /sign-in.
+    url: `${E2E_PRIVATE_BASE_URL}/sign-in`,
+    timeoutMs: 240_000,
+    env: {
+      PORT: String(PORT + 1),
+      BENCHTRACK_DATA_DIR: ".data/e2e-private",
+      BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      BENCHTRACK_READ_TOKEN: E2E_READ_TOKEN,
+      DATABASE_URL: "",
+      BENCHTRACK_LOG_LEVEL: "warn",
+    },
+  },
+  {
+    name: "identity provider",
+    command: `npm run -s oidc:dev -- --port ${PORT + 5} --app ${E2E_OIDC_BASE_URL} --client-id ${E2E_OIDC_CLIENT.id} --client-secret ${E2E_OIDC_CLIENT.secret}`,
+    url: `${E2E_OIDC_ISSUER}/.well-known/openid-configuration`,
+    timeoutMs: 60_000,
+  },
+  {
+    name: "oidc",
+    command: "rm -rf .data/e2e-oidc && npm start",
+    url: `${E2E_OIDC_BASE_URL}/sign-in`,
+    timeoutMs: 240_000,
+    env: {
+      PORT: String(PORT + 4),
+      BENCHTRACK_DATA_DIR: ".data/e2e-oidc",
+      BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      BENCHTRACK_PUBLIC_URL: E2E_OIDC_BASE_URL,
+      BENCHTRACK_OIDC_ISSUER: E2E_OIDC_ISSUER,
+      BENCHTRACK_OIDC_CLIENT_ID: E2E_OIDC_CLIENT.id,
+      BENCHTRACK_OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.secret,
+      BENCHTRACK_OIDC_NAME: "the local provider",
+      BENCHTRACK_OIDC_ADMIN_GROUPS: "bench-admins",
+      BENCHTRACK_OIDC_ALLOWED_DOMAINS: "example.com",
+      DATABASE_URL: "",
+      BENCHTRACK_LOG_LEVEL: "warn",
+    },
+  },
+];
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
@@ -57,73 +135,6 @@ export default defineConfig({
     { name: "api", testDir: "e2e/api" },
     { name: "ui", testDir: "e2e/ui", use: { ...devices["Desktop Chrome"], channel: undefined } },
   ],
-  // Started one after the other (the first builds when needed; the second finds the build current).
-  webServer: [
-    {
-      // The demo history is loaded first (through the upload use case), as a newcomer would.
-      command: "rm -rf .data/e2e && npm run seed:demo && npm start",
-      url: BASE_URL,
-      timeout: 240_000,
-      reuseExistingServer: false,
-      stdout: "pipe",
-      env: {
-        PORT: String(PORT),
-        BENCHTRACK_DATA_DIR: ".data/e2e",
-        BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-        // The e2e server always uses the embedded database, whatever the shell has.
-        DATABASE_URL: "",
-        // Two workers upload with one token from one address, faster than any client: the upload
-        // limit is off here (its own tests are app/api/v1/projects/[project]/runs/rate-limits.db.test.ts).
-        BENCHTRACK_RATE_UPLOADS_PER_MINUTE: "0",
-        // e2e/ui/incident-workflow.spec.ts points a webhook at a local stand-in receiver.
-        BENCHTRACK_WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
-        // One line per request would bury the test report: the servers' warnings and errors only.
-        BENCHTRACK_LOG_LEVEL: "warn",
-      },
-    },
-    {
-      command: "rm -rf .data/e2e-private && npm start",
-      // Any answer means it is up: its pages redirect to /sign-in.
-      url: `${E2E_PRIVATE_BASE_URL}/sign-in`,
-      timeout: 240_000,
-      reuseExistingServer: false,
-      stdout: "pipe",
-      env: {
-        PORT: String(PORT + 1),
-        BENCHTRACK_DATA_DIR: ".data/e2e-private",
-        BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-        BENCHTRACK_READ_TOKEN: E2E_READ_TOKEN,
-        DATABASE_URL: "",
-        BENCHTRACK_LOG_LEVEL: "warn",
-      },
-    },
-    {
-      command: `npm run -s oidc:dev -- --port ${PORT + 5} --app ${E2E_OIDC_BASE_URL} --client-id ${E2E_OIDC_CLIENT.id} --client-secret ${E2E_OIDC_CLIENT.secret}`,
-      url: `${E2E_OIDC_ISSUER}/.well-known/openid-configuration`,
-      timeout: 60_000,
-      reuseExistingServer: false,
-      stdout: "pipe",
-    },
-    {
-      command: "rm -rf .data/e2e-oidc && npm start",
-      url: `${E2E_OIDC_BASE_URL}/sign-in`,
-      timeout: 240_000,
-      reuseExistingServer: false,
-      stdout: "pipe",
-      env: {
-        PORT: String(PORT + 4),
-        BENCHTRACK_DATA_DIR: ".data/e2e-oidc",
-        BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-        BENCHTRACK_PUBLIC_URL: E2E_OIDC_BASE_URL,
-        BENCHTRACK_OIDC_ISSUER: E2E_OIDC_ISSUER,
-        BENCHTRACK_OIDC_CLIENT_ID: E2E_OIDC_CLIENT.id,
-        BENCHTRACK_OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.secret,
-        BENCHTRACK_OIDC_NAME: "the local provider",
-        BENCHTRACK_OIDC_ADMIN_GROUPS: "bench-admins",
-        BENCHTRACK_OIDC_ALLOWED_DOMAINS: "example.com",
-        DATABASE_URL: "",
-        BENCHTRACK_LOG_LEVEL: "warn",
-      },
-    },
-  ],
+  // The servers (E2E_SERVERS) start side by side before the tests and stop after them: e2e/global-setup.ts.
+  globalSetup: "./e2e/global-setup.ts",
 });
