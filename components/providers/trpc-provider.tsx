@@ -6,9 +6,9 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState } from "react";
 import type { ReactNode } from "react";
-import superjson from "superjson";
 import type { AppRouter } from "@/server/api/root";
 import { makeQueryClient } from "@/server/api/query-client";
+import { wireTransformer } from "@/server/api/wire-json";
 import { SHARE_HEADER, SHARE_PARAM } from "@/server/domain/share";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
@@ -29,7 +29,7 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
       links: [
         httpBatchLink({
           url: "/api/trpc",
-          transformer: superjson,
+          transformer: wireTransformer,
           // The share link the page was opened with, if any (a private server lets it read that one
           // comparison or run). A signed-in session (read or admin) travels by itself, as a cookie.
           headers() {

@@ -1,7 +1,8 @@
 import { QueryClient, defaultShouldDehydrateQuery } from "@tanstack/react-query";
 import superjson from "superjson";
+import { serializeForWire } from "./wire-json";
 
-/** One QueryClient recipe for the server render and the browser, with superjson on both sides. */
+/** One QueryClient recipe for the server render and the browser, with superjson on both sides (wire-json.ts). */
 export function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
@@ -10,7 +11,7 @@ export function makeQueryClient() {
         staleTime: 30_000,
       },
       dehydrate: {
-        serializeData: superjson.serialize,
+        serializeData: serializeForWire,
         shouldDehydrateQuery: (query) =>
           defaultShouldDehydrateQuery(query) || query.state.status === "pending",
       },

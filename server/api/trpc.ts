@@ -1,5 +1,4 @@
 import { initTRPC } from "@trpc/server";
-import superjson from "superjson";
 import { describeCrossSiteRequest } from "../cross-site";
 import type { ReadDb } from "../db";
 import { databaseOf, getDb } from "../db";
@@ -12,6 +11,7 @@ import { ServiceError, noteCaller, toServiceError } from "../services/platform";
 import { clientAddressOf } from "../services/platform";
 import { chooseReader, currentWalPosition, shouldRetryOnPrimary, walPositionHeaders, walPositionOf } from "../services/platform";
 import { toTRPCError } from "./errors";
+import { wireTransformer } from "./wire-json";
 
 /**
  * What every procedure receives: the database (the primary: read procedures are handed a reader in its
@@ -53,8 +53,8 @@ export interface ProcedureMeta {
 }
 
 const t = initTRPC.context<TRPCContext>().meta<ProcedureMeta>().create({
-  // Dates and other non-JSON values survive the trip to the browser.
-  transformer: superjson,
+  // Dates and other non-JSON values survive the trip to the browser (superjson, wire-json.ts).
+  transformer: wireTransformer,
   // The service's error code and the path at fault travel with every error, as in the REST envelope.
   errorFormatter({ shape, error }) {
     const serviceError = error.cause === undefined ? null : toServiceError(error.cause);
