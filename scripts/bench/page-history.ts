@@ -266,8 +266,19 @@ export async function seedPageHistory(
   // Every value in these statements is generated here (numbers, or text quoted by sqlText): no input.
   // Written as generated, in batches (10 years of runs do not fit in memory as SQL text): runs first, as
   // their results refer to them.
+  // The runs' statistics are taken again each time their count doubles: the foreign-key check of every
+  // result row (against runs, at COMMIT) keeps the plan this session first made for it, and a plan made
+  // on a nearly empty table walks all the project's runs per row, which made each batch slower than the
+  // last (4,000 runs: 13.4 s of inserts without this, 3.9 s with it).
+  let runsInserted = 0;
+  let runsAnalyzedAt = 0;
   const flush = async () => {
     if (runRows.length > 0) await db.$executeRawUnsafe(`INSERT INTO runs (${RUN_COLUMNS}) VALUES ${runRows.join(",")}`);
+    runsInserted += runRows.length;
+    if (runsInserted >= 2 * runsAnalyzedAt) {
+      await db.$executeRawUnsafe("ANALYZE runs");
+      runsAnalyzedAt = runsInserted;
+    }
     if (resultRows.length > 0) await db.$executeRawUnsafe(`INSERT INTO results (${RESULT_COLUMNS}) VALUES ${resultRows.join(",")}`);
     runRows = [];
     resultRows = [];
