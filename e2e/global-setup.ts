@@ -7,25 +7,28 @@ import { ROOT, buildApp, isBuildCurrent } from "../scripts/lib/build";
 /**
  * Starts playwright.config.ts's servers side by side, each in a shell of its own process group, and
  * waits until each answers at its URL (as Playwright's webServer does: any status below 404); the
- * function it returns stops them (SIGTERM to the group, SIGKILL 10 s later). The build is made first
- * when the sources changed since the last one, so no two `npm start` build at once. Their output is
- * shown line by line, after the server's name.
+ * function it returns stops them: SIGTERM to each group, SIGKILL to what is left of it 10 s later,
+ * returning once every group is gone. If this process ends first (Ctrl-C during the setup, a crash),
+ * the groups get SIGKILL on its way out. The build is made first when the sources changed since the
+ * last one, so no two `npm start` build at once. Their output is shown line by line, after the name.
  */
 export default async function startE2eServers(): Promise<() => Promise<void>> {
   if (!isBuildCurrent()) buildApp();
-  const started: StartedServer[] = [];
+  const taken = await Promise.all(E2E_SERVERS.map(async (server) => ((await answers(server.url)) ? server : null)));
+  for (const server of taken) {
+    if (server) throw new Error(`${server.name}: ${server.url} already answers: another server holds its port`);
+  }
+  const started = E2E_SERVERS.map(startServer);
+  const killLeftovers = () => {
+    for (const server of started) signalGroup(server.child, "SIGKILL");
+  };
+  process.once("exit", killLeftovers);
   const stopAll = async () => {
-    await Promise.all(started.map((server) => server.stop()));
+    await Promise.all(started.map((server) => stopServer(server.child)));
+    process.off("exit", killLeftovers);
   };
   try {
-    await Promise.all(
-      E2E_SERVERS.map(async (server) => {
-        if (await answers(server.url)) throw new Error(`${server.name}: ${server.url} already answers: another server holds its port`);
-        const running = startServer(server);
-        started.push(running);
-        await running.ready;
-      }),
-    );
+    await Promise.all(started.map((server) => server.ready));
   } catch (error) {
     await stopAll();
     throw error;
@@ -34,8 +37,8 @@ export default async function startE2eServers(): Promise<() => Promise<void>> {
 }
 
 interface StartedServer {
+  child: ChildProcess;
   ready: Promise<void>;
-  stop: () => Promise<void>;
 }
 
 function startServer(server: E2eServer): StartedServer {
@@ -55,34 +58,41 @@ function startServer(server: E2eServer): StartedServer {
   };
   child.stdout?.on("data", show);
   child.stderr?.on("data", show);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let exitCode: number | null | undefined;
+  child.once("exit", (code) => (exitCode = code));
 
   const ready = (async () => {
     const deadline = Date.now() + server.timeoutMs;
-    let exitCode: number | null | undefined;
-    void exited.then((code) => (exitCode = code));
     while (!(await answers(server.url))) {
       if (exitCode !== undefined) throw new Error(`${server.name}: \`${server.command}\` exited (${exitCode}) before ${server.url} answered`);
       if (Date.now() > deadline) throw new Error(`${server.name}: ${server.url} did not answer within ${server.timeoutMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   })();
+  return { child, ready };
+}
 
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const signal = (name: NodeJS.Signals) => {
-      try {
-        process.kill(-child.pid!, name);
-      } catch {
-        // gone already
-      }
-    };
-    signal("SIGTERM");
-    const timer = setTimeout(() => signal("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  return { ready, stop };
+/** Sends `signal` to the server's whole process group (the shell, npm, the server); false once the group is gone. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-child.pid!, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * SIGTERM to the group (the server drains its work), SIGKILL 10 s later; resolves once no process of it
+ * is left, or 2 s after the SIGKILL (a zombie nobody reaps still counts as one).
+ */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (!signalGroup(child, "SIGTERM")) return;
+  const killAt = Date.now() + 10_000;
+  while (signalGroup(child, 0) && Date.now() < killAt + 2_000) {
+    if (Date.now() > killAt) signalGroup(child, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Whether `url` answers as a server that is up would: any status below 404 (redirects not followed). */

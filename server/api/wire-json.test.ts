@@ -14,7 +14,6 @@ const PLAIN = [
   [],
   {},
   { points: [{ runId: "c1", time: 1_732_998_675_660, p95Ms: 60.893, label: null, round: null, tags: ["a", "b"] }], gate: null },
-  Object.assign(Object.create(null) as object, { plain: "without a prototype" }),
 ];
 
 const NOT_PLAIN = [
@@ -46,6 +45,25 @@ describe("serializeForWire", () => {
       expect(serializeForWire(value).meta).toBeDefined();
       expect(throughTheWire(value)).toEqual(value);
     }
+  });
+
+  it("leaves to superjson an object without a prototype (React's payload refuses it), a cycle, and keys superjson refuses", () => {
+    const bare = Object.assign(Object.create(null) as object, { plain: "without a prototype" });
+    expect(serializeForWire(bare)).toEqual(superjson.serialize(bare));
+    expect(serializeForWire(bare).json).not.toBe(bare);
+    const cyclic: Record<string, unknown> = { name: "loop" };
+    cyclic.self = cyclic;
+    expect(serializeForWire(cyclic)).toEqual(superjson.serialize(cyclic));
+    const refused = JSON.parse('{"__proto__": {"polluted": true}}') as object;
+    expect(() => serializeForWire(refused)).toThrow();
+    expect(() => serializeForWire({ constructor: 1 })).toThrow();
+  });
+
+  it("walks an object shared by many paths once: a value of shared sub-objects is checked in linear time", () => {
+    let shared: unknown = { leaf: 1 };
+    for (let level = 0; level < 60; level++) shared = { left: shared, right: shared };
+    // 2^60 paths: a walk per path would never end.
+    expect(serializeForWire(shared).meta).toBeUndefined();
   });
 
   it("leaves a value nested deeper than it looks to superjson", () => {

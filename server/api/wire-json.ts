@@ -20,13 +20,18 @@ export const wireTransformer = {
 
 /** Deeper than this, superjson decides (it also knows what to do with a value met twice on one path). */
 const MAX_PLAIN_DEPTH = 100;
+/** Keys superjson refuses (it throws): left to it, so such a value fails the same way whatever else it holds. */
+const REFUSED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /**
  * Whether `value` is what JSON carries as it is: null, strings, booleans, finite numbers but -0, and
- * arrays and plain objects of those. superjson gives such a value back as its `json`, with no `meta`
- * (but for an object met twice, which it also marks so the browser shares one copy: here two copies).
+ * arrays and plain objects (Object's prototype; React's payload refuses a null one) of those, under keys
+ * superjson accepts. superjson gives such a value back as its `json`, with no `meta` (but for an object
+ * met twice, which it also marks so the browser shares one copy: here two copies). An object already
+ * found plain is not walked again (a value sharing sub-objects stays linear); one met again on its own
+ * path (a cycle) is left to superjson.
  */
-function isPlainJson(value: unknown, depth: number): boolean {
+function isPlainJson(value: unknown, depth: number, plain = new Set<object>(), onPath = new Set<object>()): boolean {
   if (value === null) return true;
   switch (typeof value) {
     case "string":
@@ -35,21 +40,31 @@ function isPlainJson(value: unknown, depth: number): boolean {
     case "number":
       return Number.isFinite(value) && !Object.is(value, -0);
     case "object": {
-      if (depth >= MAX_PLAIN_DEPTH) return false;
-      if (Array.isArray(value)) {
-        for (let index = 0; index < value.length; index++) {
-          if (!isPlainJson(value[index], depth + 1)) return false;
-        }
-        return true;
-      }
-      const prototype: unknown = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null) return false;
-      for (const key of Object.keys(value)) {
-        if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
-      }
-      return true;
+      if (plain.has(value)) return true;
+      if (depth >= MAX_PLAIN_DEPTH || onPath.has(value)) return false;
+      onPath.add(value);
+      const isPlain = Array.isArray(value) ? isPlainArray(value, depth, plain, onPath) : isPlainObject(value, depth, plain, onPath);
+      onPath.delete(value);
+      if (isPlain) plain.add(value);
+      return isPlain;
     }
     default:
       return false;
   }
+}
+
+/** Every index is read, holes included (a hole is undefined: superjson's). */
+function isPlainArray(value: readonly unknown[], depth: number, plain: Set<object>, onPath: Set<object>): boolean {
+  for (let index = 0; index < value.length; index++) {
+    if (!isPlainJson(value[index], depth + 1, plain, onPath)) return false;
+  }
+  return true;
+}
+
+function isPlainObject(value: object, depth: number, plain: Set<object>, onPath: Set<object>): boolean {
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key of Object.keys(value)) {
+    if (REFUSED_KEYS.has(key) || !isPlainJson((value as Record<string, unknown>)[key], depth + 1, plain, onPath)) return false;
+  }
+  return true;
 }
