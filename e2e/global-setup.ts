@@ -7,10 +7,11 @@ import { ROOT, buildApp, isBuildCurrent } from "../scripts/lib/build";
 /**
  * Starts playwright.config.ts's servers side by side, each in a shell of its own process group, and
  * waits until each answers at its URL (as Playwright's webServer does: any status below 404); the
- * function it returns stops them: SIGTERM to each group, SIGKILL to what is left of it 10 s later,
- * returning once every group is gone. If this process ends first (Ctrl-C during the setup, a crash),
- * the groups get SIGKILL on its way out. The build is made first when the sources changed since the
- * last one, so no two `npm start` build at once. Their output is shown line by line, after the name.
+ * function it returns stops them with SIGKILL to each group, as Playwright's webServer does (their data
+ * folders are thrown away at the next start: a drain would keep nothing, and took 10 s), returning once
+ * every group is gone. If this process ends first (Ctrl-C during the setup, a crash), the groups get
+ * SIGKILL on its way out. The build is made first when the sources changed since the last one, so no
+ * two `npm start` build at once. Their output is shown line by line, after the name.
  */
 export default async function startE2eServers(): Promise<() => Promise<void>> {
   if (!isBuildCurrent()) buildApp();
@@ -82,17 +83,11 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/**
- * SIGTERM to the group (the server drains its work), SIGKILL 10 s later; resolves once no process of it
- * is left, or 2 s after the SIGKILL (a zombie nobody reaps still counts as one).
- */
+/** SIGKILL to the group; resolves once no process of it is left, or after 2 s (a zombie nobody reaps still counts as one). */
 async function stopServer(child: ChildProcess): Promise<void> {
-  if (!signalGroup(child, "SIGTERM")) return;
-  const killAt = Date.now() + 10_000;
-  while (signalGroup(child, 0) && Date.now() < killAt + 2_000) {
-    if (Date.now() > killAt) signalGroup(child, "SIGKILL");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  if (!signalGroup(child, "SIGKILL")) return;
+  const deadline = Date.now() + 2_000;
+  while (signalGroup(child, 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 /** Whether `url` answers as a server that is up would: any status below 404 (redirects not followed). */
