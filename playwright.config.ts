@@ -32,61 +32,68 @@ export interface E2eServer {
 }
 
 /**
+ * A Benchtrack server (`npm start`) on a fresh embedded database in .data/<dataDir>, after `beforeStart`
+ * (a command and " && "); `env` adds to what every such server here has.
+ */
+function benchtrackServer(
+  name: string,
+  options: { port: number; dataDir: string; url: string; beforeStart?: string; env?: Record<string, string> },
+): E2eServer {
+  return {
+    name,
+    command: `rm -rf .data/${options.dataDir} && ${options.beforeStart ?? ""}npm start`,
+    url: options.url,
+    timeoutMs: 240_000,
+    env: {
+      PORT: String(options.port),
+      BENCHTRACK_DATA_DIR: `.data/${options.dataDir}`,
+      BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      // The e2e servers always use the embedded database, whatever the shell has.
+      DATABASE_URL: "",
+      // One line per request would bury the test report: the servers' warnings and errors only.
+      BENCHTRACK_LOG_LEVEL: "warn",
+      ...options.env,
+    },
+  };
+}
+
+/**
  * The servers e2e/global-setup.ts starts side by side once the build is current (Playwright's own
  * webServer list would start them one after the other: half a minute more) and stops when the tests are done.
  */
 export const E2E_SERVERS: E2eServer[] = [
-  {
-    name: "demo",
-    // The demo history is loaded first (through the upload use case), as a newcomer would.
-    command: "rm -rf .data/e2e && npm run seed:demo && npm start",
+  benchtrackServer("demo", {
+    port: PORT,
+    dataDir: "e2e",
     url: BASE_URL,
-    timeoutMs: 240_000,
+    // The demo history is loaded first (through the upload use case), as a newcomer would.
+    beforeStart: "npm run seed:demo && ",
     env: {
-      PORT: String(PORT),
-      BENCHTRACK_DATA_DIR: ".data/e2e",
-      BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-      // The e2e server always uses the embedded database, whatever the shell has.
-      DATABASE_URL: "",
       // Two workers upload with one token from one address, faster than any client: the upload
       // limit is off here (its own tests are app/api/v1/projects/[project]/runs/rate-limits.db.test.ts).
       BENCHTRACK_RATE_UPLOADS_PER_MINUTE: "0",
       // e2e/ui/incident-workflow.spec.ts points a webhook at a local stand-in receiver.
       BENCHTRACK_WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
-      // One line per request would bury the test report: the servers' warnings and errors only.
-      BENCHTRACK_LOG_LEVEL: "warn",
     },
-  },
-  {
-    name: "private",
-    command: "rm -rf .data/e2e-private && npm start",
-    // Any answer means it is up: its pages redirect to /sign-in.
+  }),
+  // Any answer means it is up: its pages redirect to /sign-in.
+  benchtrackServer("private", {
+    port: PORT + 1,
+    dataDir: "e2e-private",
     url: `${E2E_PRIVATE_BASE_URL}/sign-in`,
-    timeoutMs: 240_000,
-    env: {
-      PORT: String(PORT + 1),
-      BENCHTRACK_DATA_DIR: ".data/e2e-private",
-      BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-      BENCHTRACK_READ_TOKEN: E2E_READ_TOKEN,
-      DATABASE_URL: "",
-      BENCHTRACK_LOG_LEVEL: "warn",
-    },
-  },
+    env: { BENCHTRACK_READ_TOKEN: E2E_READ_TOKEN },
+  }),
   {
     name: "identity provider",
     command: `npm run -s oidc:dev -- --port ${PORT + 5} --app ${E2E_OIDC_BASE_URL} --client-id ${E2E_OIDC_CLIENT.id} --client-secret ${E2E_OIDC_CLIENT.secret}`,
     url: `${E2E_OIDC_ISSUER}/.well-known/openid-configuration`,
     timeoutMs: 60_000,
   },
-  {
-    name: "oidc",
-    command: "rm -rf .data/e2e-oidc && npm start",
+  benchtrackServer("oidc", {
+    port: PORT + 4,
+    dataDir: "e2e-oidc",
     url: `${E2E_OIDC_BASE_URL}/sign-in`,
-    timeoutMs: 240_000,
     env: {
-      PORT: String(PORT + 4),
-      BENCHTRACK_DATA_DIR: ".data/e2e-oidc",
-      BENCHTRACK_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       BENCHTRACK_PUBLIC_URL: E2E_OIDC_BASE_URL,
       BENCHTRACK_OIDC_ISSUER: E2E_OIDC_ISSUER,
       BENCHTRACK_OIDC_CLIENT_ID: E2E_OIDC_CLIENT.id,
@@ -94,10 +101,8 @@ export const E2E_SERVERS: E2eServer[] = [
       BENCHTRACK_OIDC_NAME: "the local provider",
       BENCHTRACK_OIDC_ADMIN_GROUPS: "bench-admins",
       BENCHTRACK_OIDC_ALLOWED_DOMAINS: "example.com",
-      DATABASE_URL: "",
-      BENCHTRACK_LOG_LEVEL: "warn",
     },
-  },
+  }),
 ];
 
 export default defineConfig({

@@ -5,9 +5,9 @@ import { WRITES_SCREENSHOTS, lookAt } from "../helpers";
 
 /**
  * Signing in with the team's identity provider (issue 40): a real OpenID Connect provider (oidc-provider,
- * started by `npm run oidc:dev`, the "identity provider" of playwright.config.ts's E2E_SERVERS) and a Benchtrack configured for
- * it (the "oidc" server: admins by the group bench-admins, only example.com emails admitted). Chromium goes
- * through the provider's own login page and back.
+ * started by `npm run oidc:dev`, the "identity provider" of playwright.config.ts's E2E_SERVERS) and a
+ * Benchtrack configured for it (the "oidc" server: admins by the group bench-admins, only example.com
+ * emails admitted). Chromium goes through the provider's own login page and back.
  */
 test.use({ baseURL: E2E_OIDC_BASE_URL });
 

@@ -3,9 +3,9 @@ import { E2E_ADMIN_TOKEN, E2E_PRIVATE_BASE_URL, E2E_READ_TOKEN } from "../../pla
 import { fixture, lookAt, uniqueSlug } from "../helpers";
 
 /**
- * A private server (BENCHTRACK_READ_TOKEN set; the "private" server of playwright.config.ts's E2E_SERVERS): nothing
- * answers with data without a session, a token or a share link, and a share link opens its comparison
- * in a fresh browser and nothing else.
+ * A private server (BENCHTRACK_READ_TOKEN set; the "private" one of playwright.config.ts's E2E_SERVERS):
+ * nothing answers with data without a session, a token or a share link, and a share link opens its
+ * comparison in a fresh browser and nothing else.
  */
 const slug = uniqueSlug("private");
 const runIds: string[] = [];
@@ -27,12 +27,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test("nothing answers with data without credentials", async ({ page, request }) => {
-  for (const path of [
-    "/",
-    `/projects/${slug}`,
-    `/projects/${slug}/runs/${runIds[0]}`,
-    `/projects/${slug}/endpoints/_all`,
-  ]) {
+  for (const path of ["/", `/projects/${slug}`, `/projects/${slug}/runs/${runIds[0]}`, `/projects/${slug}/endpoints/_all`]) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/sign-in(\?|$)/);
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
@@ -68,9 +63,7 @@ test("a share link opens its comparison in a fresh browser, and nothing else", a
   await expect(page.getByTestId("compare-verdict")).toBeVisible();
   await lookAt(page, "private-share-link");
   // Its preview image too, with the same token.
-  const image = await context.request.get(
-    `${E2E_PRIVATE_BASE_URL}/projects/${slug}/compare/og?base=${runIds[0]},${runIds[1]}&head=${runIds[2]}&share=${encodeURIComponent(shared.searchParams.get("share")!)}`,
-  );
+  const image = await context.request.get(`${E2E_PRIVATE_BASE_URL}/projects/${slug}/compare/og?base=${runIds[0]},${runIds[1]}&head=${runIds[2]}&share=${encodeURIComponent(shared.searchParams.get("share")!)}`);
   expect(image.status()).toBe(200);
   expect(image.headers()["content-type"]).toContain("image/png");
 
@@ -92,10 +85,7 @@ test("signing in with the read token opens everything until signing out", async 
   await expect(page).toHaveURL(new RegExp(`/projects/${slug}$`));
   await expect(page.getByTestId("aggregate-row")).toBeVisible();
   const cookies = await page.context().cookies();
-  expect(cookies.find((cookie) => cookie.name === "benchtrack_session")).toMatchObject({
-    httpOnly: true,
-    sameSite: "Lax",
-  });
+  expect(cookies.find((cookie) => cookie.name === "benchtrack_session")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
   await lookAt(page, "private-signed-in");
 
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -105,9 +95,7 @@ test("signing in with the read token opens everything until signing out", async 
 });
 
 // Issue 36, item 7: a page path that ends like a file was skipped by the proxy and answered 500.
-test("page paths that end like files go to sign-in like any other, and answer 404 once signed in", async ({
-  request,
-}) => {
+test("page paths that end like files go to sign-in like any other, and answer 404 once signed in", async ({ request }) => {
   const paths = [
     `/projects/${slug}/runs/${runIds[0]}.png`,
     `/projects/${slug}/runs/x.svg`,
@@ -120,13 +108,8 @@ test("page paths that end like files go to sign-in like any other, and answer 40
   for (const path of paths) {
     const anonymous = await request.get(`${E2E_PRIVATE_BASE_URL}${path}`, { maxRedirects: 0 });
     expect(anonymous.status(), path).toBe(303);
-    expect(new URL(anonymous.headers()["location"] ?? "", E2E_PRIVATE_BASE_URL).href, path).toBe(
-      `${E2E_PRIVATE_BASE_URL}/sign-in?${new URLSearchParams({ next: path })}`,
-    );
-    const reader = await request.get(`${E2E_PRIVATE_BASE_URL}${path}`, {
-      maxRedirects: 0,
-      headers: { Authorization: `Bearer ${E2E_READ_TOKEN}` },
-    });
+    expect(new URL(anonymous.headers()["location"] ?? "", E2E_PRIVATE_BASE_URL).href, path).toBe(`${E2E_PRIVATE_BASE_URL}/sign-in?${new URLSearchParams({ next: path })}`);
+    const reader = await request.get(`${E2E_PRIVATE_BASE_URL}${path}`, { maxRedirects: 0, headers: { Authorization: `Bearer ${E2E_READ_TOKEN}` } });
     expect(reader.status(), path).toBe(404);
   }
   // The real files stay public.
@@ -137,8 +120,7 @@ test("page paths that end like files go to sign-in like any other, and answer 40
 test("a sign-in link whose next leads elsewhere signs in and stays on the site", async ({ page }) => {
   const violations: string[] = [];
   page.on("console", (message) => {
-    if (/Content Security Policy|Refused to (load|execute|apply|evaluate)/i.test(message.text()))
-      violations.push(message.text());
+    if (/Content Security Policy|Refused to (load|execute|apply|evaluate)/i.test(message.text())) violations.push(message.text());
   });
   for (const next of ["/\t/evil.example", "/\\evil.example", "//evil.example", "/%2F%2Fevil.example"]) {
     await page.context().clearCookies();

@@ -15,7 +15,7 @@ export function serializeForWire(value: unknown): SuperJSONResult {
 /** The transformer of tRPC's server and client. */
 export const wireTransformer = {
   serialize: serializeForWire,
-  deserialize: (payload: SuperJSONResult): unknown => superjson.deserialize(payload),
+  deserialize: superjson.deserialize,
 };
 
 /** Deeper than this, superjson decides (it also knows what to do with a value met twice on one path). */
