@@ -16,6 +16,7 @@ const JOB_TITLES: Record<Activity["jobs"][number]["name"], string> = {
   "apply-retention": "raw-upload retention",
   "send-webhook-digests": "daily webhook digests",
   "refresh-rollups": "trend rollups",
+  "refresh-statistics": "database statistics",
 };
 
 /** "2026-11-25 14:02:11 UTC": the page renders the same text on the server and in the browser. */

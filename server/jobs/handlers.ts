@@ -2,6 +2,7 @@ import type PgBoss from "pg-boss";
 import type { PrismaClient } from "../generated/prisma/client";
 import { publicBaseUrl } from "../public-url";
 import type { JobData, JobName, JobQueue } from "../services/platform";
+import { refreshStaleStatistics } from "../services/platform";
 import { applyRunRetention } from "../services/deletion";
 import { applyRawRetention } from "../services/runs";
 import { refreshRollups } from "../services/trends";
@@ -60,6 +61,7 @@ export const JOB_HANDLERS: { [Name in JobName]: JobHandler<Name> } = {
     return { ...report };
   },
   "refresh-rollups": async (job, { db }) => refreshRollups(db, job.data.projectId),
+  "refresh-statistics": async (_job, { db }) => ({ ...(await refreshStaleStatistics(db)) }),
   "apply-retention": async (job, { db }) => {
     const reports = await applyRawRetention(db, job.data.projectId ? { projectId: job.data.projectId } : {});
     for (const report of reports.filter((entry) => entry.dropped > 0)) {

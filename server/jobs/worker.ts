@@ -12,6 +12,7 @@ import {
   jobQueueOf,
   markWorkers,
   RETENTION_CRON,
+  STATISTICS_CRON,
   type JobName,
   type JobQueue,
 } from "../services/platform";
@@ -295,6 +296,8 @@ export async function startBackgroundWork(): Promise<void> {
   onShutdown({ name: "job workers", phase: "drain", run: (deadline) => workers.stop(deadline - Date.now()) });
   await queue.boss.schedule("apply-retention", RETENTION_CRON, {}, { tz: "UTC" });
   await queue.boss.schedule("send-webhook-digests", getEnv().BENCHTRACK_DIGEST_CRON, {}, { tz: "UTC" });
+  // The embedded database runs no autovacuum: its statistics (and the job queue's dead rows) are kept up here.
+  if (database.target.kind === "embedded") await queue.boss.schedule("refresh-statistics", STATISTICS_CRON, {}, { tz: "UTC" });
   // Rollups left pending (the migration's backfill, a bulk load): one job per project (coalesced with a waiting one).
   for (const projectId of await listProjectsWithPendingRollups(database.prisma)) {
     await queue.send("refresh-rollups", { projectId }, { singletonKey: projectId });

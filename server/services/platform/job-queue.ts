@@ -99,6 +99,18 @@ export const JOB_QUEUES = {
     expireInSeconds: JOB_LEASE_SECONDS,
     runLimitSeconds: 30 * 60,
   },
+  /**
+   * The embedded database's stand-in for autovacuum (table-statistics.ts), every STATISTICS_CRON; one
+   * at a time. Scheduled on the embedded database only: PostgreSQL's autovacuum does this there.
+   */
+  "refresh-statistics": {
+    policy: "stately",
+    retryLimit: 1,
+    retryDelay: 60,
+    retryBackoff: false,
+    expireInSeconds: JOB_LEASE_SECONDS,
+    runLimitSeconds: 30 * 60,
+  },
 } as const satisfies Record<string, Omit<PgBoss.Queue, "name"> & { runLimitSeconds: number }>;
 
 export type JobName = keyof typeof JOB_QUEUES;
@@ -113,10 +125,13 @@ export interface JobData {
   "apply-retention": { projectId?: string };
   "refresh-rollups": { projectId: string };
   "send-webhook-digests": Record<string, never>;
+  "refresh-statistics": Record<string, never>;
 }
 
 /** Retention runs every night (UTC); each replica's schedule is the same row, so one replica fires it. */
 export const RETENTION_CRON = "17 3 * * *";
+/** The embedded database's statistics are looked at every ten minutes (a pass with nothing stale reads one view). */
+export const STATISTICS_CRON = "*/10 * * * *";
 
 export interface SendOptions {
   /** Enqueue inside this transaction: the job exists exactly when the transaction commits. */
