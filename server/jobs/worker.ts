@@ -132,7 +132,22 @@ async function runJob(name: JobName, job: PgBoss.JobWithMetadata<unknown>, conte
   return outcome;
 }
 
-/** A queue's worker in this process: takes one job at a time, and looks again at once after one. */
+/** The longest a worker rests after a job (restAfterJob). */
+export const MAX_REST_MS = 10_000;
+
+/**
+ * How long a queue's worker rests after a job that took `durationMs` before it takes the next: its
+ * queue's restFactor times the job's time, at most MAX_REST_MS; none for a queue without one. The
+ * coalescing queues (detection, rollups) have one: during a burst of uploads a job waits meanwhile and
+ * gathers them all, instead of the queue running back to back beside the uploads on the same cores
+ * (at most a third of a core's time with a factor of 2).
+ */
+export function restAfterJob(name: JobName, durationMs: number): number {
+  const factor: number = (JOB_QUEUES[name] as { restFactor?: number }).restFactor ?? 0;
+  return Math.min(MAX_REST_MS, Math.max(0, factor * durationMs));
+}
+
+/** A queue's worker in this process: takes one job at a time, and looks again after one (at once, or after its queue's rest). */
 class QueueWorker {
   private stopping = false;
   private wake: (() => void) | null = null;
@@ -166,16 +181,19 @@ class QueueWorker {
         continue;
       }
       this.current = { id: job.id, startedAt: Date.now() };
+      const startedAt = performance.now();
       await runJob(this.name, job, this.context).catch((error: unknown) => {
         getLogger().error({ job: this.name, jobId: job.id, err: error }, "job runner failed");
       });
       this.current = null;
+      const rest = restAfterJob(this.name, performance.now() - startedAt);
+      if (rest > 0 && !this.stopping) await this.pause(rest);
     }
   }
 
-  private pause(): Promise<void> {
+  private pause(ms = this.pollingIntervalMs): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(finish, this.pollingIntervalMs);
+      const timer = setTimeout(finish, ms);
       function finish() {
         clearTimeout(timer);
         resolve();

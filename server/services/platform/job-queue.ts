@@ -33,8 +33,10 @@ export const JOB_HEARTBEAT_SECONDS = 15;
 export const JOB_MAINTENANCE_SECONDS = 30;
 
 /**
- * Each job's queue: its retry policy, and `runLimitSeconds`, the longest its handler may run before the
- * worker gives up on it (the job fails, and is retried as its policy says; the lease is not a limit).
+ * Each job's queue: its retry policy, `restFactor` (the coalescing queues': its worker rests that many
+ * times a job's run time before taking the next, server/jobs/worker.ts restAfterJob), and
+ * `runLimitSeconds`, the longest its handler may run before the worker gives up on it (the job fails,
+ * and is retried as its policy says; the lease is not a limit).
  * Measured on PostgreSQL (2 busy cores): detection at once over a 500-run history of 10 endpoints,
  * 1.2 s; the rollups of its 72 weeks, 1.7 s. A rollup backfill grows with the history: it may run long.
  */
@@ -55,6 +57,7 @@ export const JOB_QUEUES = {
     expireInSeconds: JOB_LEASE_SECONDS,
     // Its transaction lasts 30 s at most; the search before it, a second or two.
     runLimitSeconds: 3 * 60,
+    restFactor: 2,
   },
   /** One webhook delivery attempt; a failed one is retried with backoff (10–20 s, then doubling: 42–85 min in all). */
   "deliver-webhook": { policy: "standard", retryLimit: 8, retryDelay: 10, retryBackoff: true, expireInSeconds: JOB_LEASE_SECONDS, runLimitSeconds: 60 },
@@ -89,6 +92,7 @@ export const JOB_QUEUES = {
     retryBackoff: true,
     expireInSeconds: JOB_LEASE_SECONDS,
     runLimitSeconds: 30 * 60,
+    restFactor: 2,
   },
   /** Drops raw uploads older than each project's raw_retention_days (daily, and on request). */
   "apply-retention": {
@@ -111,7 +115,7 @@ export const JOB_QUEUES = {
     expireInSeconds: JOB_LEASE_SECONDS,
     runLimitSeconds: 30 * 60,
   },
-} as const satisfies Record<string, Omit<PgBoss.Queue, "name"> & { runLimitSeconds: number }>;
+} as const satisfies Record<string, Omit<PgBoss.Queue, "name"> & { runLimitSeconds: number; restFactor?: number }>;
 
 export type JobName = keyof typeof JOB_QUEUES;
 export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];
@@ -339,7 +343,9 @@ async function startJobQueue(database: Database, { maintain }: OpenOptions): Pro
   // create_queue is INSERT … ON CONFLICT DO NOTHING: replicas starting together create each queue once;
   // updateQueue then applies this version's retry policy to a queue an older version created.
   for (const name of JOB_NAMES) {
-    const { runLimitSeconds: _runLimit, ...options } = JOB_QUEUES[name];
+    const { runLimitSeconds: _runLimit, ...queue } = JOB_QUEUES[name];
+    // Ours, not pg-boss's: how long this queue's worker rests after a job (server/jobs/worker.ts).
+    const { restFactor: _rest, ...options } = queue as typeof queue & { restFactor?: number };
     await boss.createQueue(name, { name, ...options });
     await boss.updateQueue(name, { name, ...options });
   }
