@@ -37,6 +37,9 @@ export class RetryableDeliveryError extends Error {
   }
 }
 
+/** Whether this process has run the statistics pass once (refresh-statistics). */
+let statisticsPassedInProcess = false;
+
 export const JOB_HANDLERS: { [Name in JobName]: JobHandler<Name> } = {
   "detect-regressions": async (job, { db, queue }) => {
     const detected = await detectAndQueueWebhooks(db, queue, job.data);
@@ -61,7 +64,12 @@ export const JOB_HANDLERS: { [Name in JobName]: JobHandler<Name> } = {
     return { ...report };
   },
   "refresh-rollups": async (job, { db }) => refreshRollups(db, job.data.projectId),
-  "refresh-statistics": async (_job, { db }) => ({ ...(await refreshStaleStatistics(db)) }),
+  "refresh-statistics": async (_job, { db }) => {
+    // The embedded database counts changes from its start only: the first pass in a process analyzes every table.
+    const refreshed = await refreshStaleStatistics(db, { everyTable: !statisticsPassedInProcess });
+    statisticsPassedInProcess = true;
+    return { ...refreshed };
+  },
   "apply-retention": async (job, { db }) => {
     const reports = await applyRawRetention(db, job.data.projectId ? { projectId: job.data.projectId } : {});
     for (const report of reports.filter((entry) => entry.dropped > 0)) {

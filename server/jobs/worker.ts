@@ -30,7 +30,7 @@ import { JOB_HANDLERS, type JobContext } from "./handlers";
  * is retried about a minute later however long jobs may run.
  */
 
-/** How often an idle worker looks for a job: detection starts about this long after an upload. */
+/** How often an idle worker looks for a job: detection starts about this long after an upload (later after a detection job's rest: restAfterJob). */
 export const POLLING_INTERVAL_SECONDS = 1;
 /** While the database is unavailable, how often a worker tries again to record a job's outcome. */
 const SETTLE_RETRY_MS = 1_000;
@@ -238,7 +238,8 @@ export interface Workers {
  * Starts polling every queue in this process, until the queue stops (JobQueue.stop: the workers take
  * no new job, and wait up to 10 s for the running ones) or `stop` is called (a stop of the server, with
  * its own limit). An idle worker looks every `pollingIntervalSeconds`; one that found a job looks again
- * at once, so a backlog drains at the handlers' pace and an idle queue costs one query a second.
+ * at once (the coalescing queues' after their rest: restAfterJob), so a backlog drains at the handlers'
+ * pace (a third of it for detection and rollups) and an idle queue costs one query a second.
  */
 export async function startWorkers(
   context: JobContext,
@@ -288,8 +289,9 @@ export async function runQueuedJobs(
 
 /**
  * Background work of a serving process (instrumentation.ts): the job queue with its maintenance (jobs
- * whose lease ran out go back to the queue; old jobs are archived), the workers, and the nightly retention
- * and daily webhook-digest schedules (one schedule row each, shared by every replica). Off with BENCHTRACK_WORKERS=false.
+ * whose lease ran out go back to the queue; old jobs are archived), the workers, the nightly retention
+ * and daily webhook-digest schedules (one schedule row each, shared by every replica), and on the
+ * embedded database the statistics pass every 10 minutes. Off with BENCHTRACK_WORKERS=false.
  */
 export async function startBackgroundWork(): Promise<void> {
   if (!getEnv().BENCHTRACK_WORKERS) return;
