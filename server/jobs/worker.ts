@@ -11,6 +11,7 @@ import {
   JOB_QUEUES,
   jobQueueOf,
   markWorkers,
+  queueSettings,
   RETENTION_CRON,
   STATISTICS_CRON,
   type JobName,
@@ -143,8 +144,7 @@ export const MAX_REST_MS = 10_000;
  * (at most a third of a core's time with a factor of 2).
  */
 export function restAfterJob(name: JobName, durationMs: number): number {
-  const factor: number = (JOB_QUEUES[name] as { restFactor?: number }).restFactor ?? 0;
-  return Math.min(MAX_REST_MS, Math.max(0, factor * durationMs));
+  return Math.min(MAX_REST_MS, Math.max(0, (queueSettings(name).restFactor ?? 0) * durationMs));
 }
 
 /** A queue's worker in this process: takes one job at a time, and looks again after one (at once, or after its queue's rest). */
@@ -180,13 +180,13 @@ class QueueWorker {
         await this.pause();
         continue;
       }
-      this.current = { id: job.id, startedAt: Date.now() };
-      const startedAt = performance.now();
+      const current = { id: job.id, startedAt: Date.now() };
+      this.current = current;
       await runJob(this.name, job, this.context).catch((error: unknown) => {
         getLogger().error({ job: this.name, jobId: job.id, err: error }, "job runner failed");
       });
       this.current = null;
-      const rest = restAfterJob(this.name, performance.now() - startedAt);
+      const rest = restAfterJob(this.name, Date.now() - current.startedAt);
       if (rest > 0 && !this.stopping) await this.pause(rest);
     }
   }

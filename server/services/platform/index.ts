@@ -11,7 +11,7 @@ export { ServiceError, notFound, toServiceError } from "./errors";
 export type { ErrorDetail, ServiceErrorCode } from "./errors";
 export { beginShutdown, isShuttingDown, onShutdown, runShutdownPhase } from "./lifecycle";
 export type { ShutdownPhase, ShutdownPhaseReport, ShutdownStep } from "./lifecycle";
-export { JOB_HEARTBEAT_SECONDS, JOB_LEASE_SECONDS, JOB_NAMES, JOB_QUEUES, RETENTION_CRON, STATISTICS_CRON, jobQueueFor, jobQueueOf, markWorkers, workersState } from "./job-queue";
+export { JOB_HEARTBEAT_SECONDS, JOB_LEASE_SECONDS, JOB_NAMES, JOB_QUEUES, RETENTION_CRON, STATISTICS_CRON, jobQueueFor, queueSettings, jobQueueOf, markWorkers, workersState } from "./job-queue";
 export type { CoalescedJob, JobData, JobName, JobQueue, WorkersState } from "./job-queue";
 export { authFailureLimit, checkAuthFailures, clientAddressOf, recordAuthFailure, takeRateLimit, takeRateLimitWithRead } from "./rate-limits";
 export { chooseReader, currentWalPosition, readWithPrimaryFallback, shouldRetryOnPrimary, walPositionHeaders, walPositionOf } from "./read-replicas";

@@ -115,10 +115,18 @@ export const JOB_QUEUES = {
     expireInSeconds: JOB_LEASE_SECONDS,
     runLimitSeconds: 30 * 60,
   },
-} as const satisfies Record<string, Omit<PgBoss.Queue, "name"> & { runLimitSeconds: number; restFactor?: number }>;
+} as const satisfies Record<string, QueueSettings>;
+
+/** A queue's settings: pg-boss's, and ours (its worker's run limit and rest, server/jobs/worker.ts). */
+type QueueSettings = Omit<PgBoss.Queue, "name"> & { runLimitSeconds: number; restFactor?: number };
 
 export type JobName = keyof typeof JOB_QUEUES;
 export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];
+
+/** A queue's settings as one type, the optional ones included. */
+export function queueSettings(name: JobName): QueueSettings {
+  return JOB_QUEUES[name];
+}
 
 /** What each job carries. */
 export interface JobData {
@@ -343,9 +351,8 @@ async function startJobQueue(database: Database, { maintain }: OpenOptions): Pro
   // create_queue is INSERT … ON CONFLICT DO NOTHING: replicas starting together create each queue once;
   // updateQueue then applies this version's retry policy to a queue an older version created.
   for (const name of JOB_NAMES) {
-    const { runLimitSeconds: _runLimit, ...queue } = JOB_QUEUES[name];
-    // Ours, not pg-boss's: how long this queue's worker rests after a job (server/jobs/worker.ts).
-    const { restFactor: _rest, ...options } = queue as typeof queue & { restFactor?: number };
+    // pg-boss's settings only: the run limit and the rest are the worker's (server/jobs/worker.ts).
+    const { runLimitSeconds: _runLimit, restFactor: _rest, ...options } = queueSettings(name);
     await boss.createQueue(name, { name, ...options });
     await boss.updateQueue(name, { name, ...options });
   }

@@ -28,6 +28,11 @@ export interface StaleTable {
 
 /** The tables past either threshold now, by qualified name. */
 export async function findStaleTables(db: PrismaClient): Promise<StaleTable[]> {
+  return (await readTables(db)).filter((table) => table.vacuum || table.analyze);
+}
+
+/** Every user table, each with whether it is past either threshold now. */
+async function readTables(db: PrismaClient): Promise<StaleTable[]> {
   // A session's counts reach pg_stat_user_tables when it next reports them (at most once a second): the
   // embedded database's one session reports its own now. (On PostgreSQL, other sessions report theirs;
   // the function exists from PostgreSQL 15, so older servers skip it.)
@@ -35,7 +40,7 @@ export async function findStaleTables(db: PrismaClient): Promise<StaleTable[]> {
     IF current_setting('server_version_num')::int >= 150000 THEN PERFORM pg_stat_force_next_flush(); END IF;
   END $$`;
   // reltuples is -1 for a table never analyzed: counted as empty, so its first 50 changed rows are enough.
-  const tables = await db.$queryRaw<StaleTable[]>`
+  return db.$queryRaw<StaleTable[]>`
     SELECT format('%I.%I', s.schemaname, s.relname) AS name,
            s.n_dead_tup > current_setting('autovacuum_vacuum_threshold')::float8
                           + current_setting('autovacuum_vacuum_scale_factor')::float8 * greatest(c.reltuples, 0)
@@ -45,13 +50,12 @@ export async function findStaleTables(db: PrismaClient): Promise<StaleTable[]> {
                                    + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0) AS analyze
       FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
      ORDER BY s.schemaname, s.relname`;
-  return tables.filter((table) => table.vacuum || table.analyze);
 }
 
 /** One pass over the stale tables; `everyTable` analyzes the others too (the first pass after a start). */
 export async function refreshStaleStatistics(db: PrismaClient, { everyTable = false } = {}): Promise<StatisticsRefresh> {
   const done: StatisticsRefresh = { vacuumed: [], analyzed: [] };
-  const tables = everyTable ? await listEveryTable(db) : await findStaleTables(db);
+  const tables = everyTable ? (await readTables(db)).map((table) => ({ ...table, analyze: true })) : await findStaleTables(db);
   for (const table of tables) {
     // The name is the database's own, quoted by format('%I'). VACUUM runs outside a transaction, as here.
     await db.$executeRawUnsafe(table.vacuum ? `VACUUM (ANALYZE) ${table.name}` : `ANALYZE ${table.name}`);
@@ -59,12 +63,4 @@ export async function refreshStaleStatistics(db: PrismaClient, { everyTable = fa
     done.analyzed.push(table.name);
   }
   return done;
-}
-
-/** Every user table, analyzed; vacuumed where it is stale. */
-async function listEveryTable(db: PrismaClient): Promise<StaleTable[]> {
-  const stale = new Map((await findStaleTables(db)).map((table) => [table.name, table]));
-  const names = await db.$queryRaw<{ name: string }[]>`
-    SELECT format('%I.%I', schemaname, relname) AS name FROM pg_stat_user_tables ORDER BY schemaname, relname`;
-  return names.map(({ name }) => ({ name, vacuum: stale.get(name)?.vacuum ?? false, analyze: true }));
 }
