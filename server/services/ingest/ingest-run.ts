@@ -13,7 +13,7 @@ import { resolveBudget } from "../../domain/gate/budget";
 import { defaultBranchSeriesKey, newRunId } from "../runs";
 import type { KeptGateResult, ReadUpload } from "./store-run";
 import { parseInPool } from "../platform";
-import { writeRunRow, writeRunRows } from "./store-run";
+import { storeRun } from "./store-run";
 
 export { PARSER_VERSION } from "./store-run";
 export type { KeptGateResult } from "./store-run";
@@ -42,16 +42,16 @@ export interface Judged<Gate> {
 }
 
 /**
- * Judges the parsed run as it will be stored: reads its history through `db` (the database, or the
- * transaction that is creating the project: a new project's history is empty, and reading it through
- * the transaction sees the project), then starts the judgement and hands it back under way, so the
- * upload writes the run's rows while it runs (in its CPU thread: services/platform/cpu-pool.ts).
+ * Judges the parsed run as it will be stored, before it is: reads its history through `db` (the
+ * database, or the transaction that is creating the project: a new project's history is empty, and
+ * reading it through the transaction sees the project), then judges it (in its CPU thread:
+ * services/platform/cpu-pool.ts).
  */
 export type JudgeUpload<Gate> = (
   db: Prisma.TransactionClient,
   project: IngestProject,
   head: { loaded: LoadedRun; forBaseline: RunIdentity },
-) => Promise<{ judgement: Promise<Judged<Gate>> }>;
+) => Promise<Judged<Gate>>;
 
 export interface IngestRequest<Gate> {
   projectSlug: string;
@@ -169,40 +169,36 @@ export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<G
     loaded: asStoredRun(read.run, { id, uploadedAt: now, startedAt, idempotencyKey, isDemo: false, abPair: read.ab?.pair ?? null, budget: read.budget }),
     forBaseline: runIdentityOf(read.run, id, startedAt, read),
   };
-  const judge: JudgeUpload<Gate | null> = request.judge ?? (async () => ({ judgement: Promise.resolve({ gate: null, kept: NOT_JUDGED }) }));
-  const started = existingProject ? underWay(await judge(db, existingProject, head)) : null;
-  // A client gone while the history was read: nothing to write (the check after the judgement rolls back what was).
-  request.signal?.throwIfAborted();
+  const judge: JudgeUpload<Gate | null> = request.judge ?? (async () => ({ gate: null, kept: NOT_JUDGED }));
+  /**
+   * The run judged, then written with its jobs in one statement (store-run.ts says why no transaction is
+   * held open around it), through `client`: the database, or the transaction creating the project.
+   */
+  const judgeAndStore = async (client: Prisma.TransactionClient, project: IngestProject) => {
+    const judged = await judge(client, project, head);
+    // Stored after the client left, the run would be answered to nobody (and a retry without a key
+    // would store it twice): stop here. Past this point the run commits and a retry replays it.
+    request.signal?.throwIfAborted();
+    const jobs: CoalescedJob[] = [{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }];
+    // Change-point detection over the series' history is a job (server/services/platform/job-queue.ts), not
+    // part of the answer: enqueued in the run's statement (or coalesced into the series' waiting one), it
+    // exists exactly when the run does.
+    // A/B base runs measure the merge-base inside a pull request's job: never the series' history.
+    const identity = head.forBaseline;
+    if (identity.gitBranch !== null && identity.gitBranch === project.defaultBranch && identity.abSide !== "base") {
+      const series = { projectId: project.id, tool: identity.tool, label: identity.label, testbed: identity.testbed };
+      jobs.push({ name: "detect-regressions", data: { ...series, runId: id, baseUrl: request.baseUrl }, singletonKey: defaultBranchSeriesKey(series) });
+    }
+    const run = await storeRun(client, project.id, read, { id, uploadedAt: now, startedAt, idempotencyKey, gate: judged.kept }, { queue, jobs });
+    return { project, run, judged };
+  };
 
   try {
-    const { project, run, judged } = await db.$transaction(
-      async (tx) => {
-        const project = existingProject ?? (await createProjectOnce(tx, projectSlug));
-        const judgement = started ?? underWay(await judge(tx, project, head));
-        // The rows under the run while it is judged (their keys to it are checked at COMMIT), then the run
-        // row with its gate result and its jobs: with BEGIN and COMMIT, four round trips (store-run.ts),
-        // and the project's row (its history version) written once.
-        await writeRunRows(tx, project.id, read, { id, startedAt });
-        const judged = await judgement;
-        // Stored after the client left, the run would be answered to nobody (and a retry without a key
-        // would store it twice): stop here, rolled back. Past this point the run commits and a retry replays it.
-        request.signal?.throwIfAborted();
-        const jobs: CoalescedJob[] = [{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }];
-        // Change-point detection over the series' history is a job (server/services/platform/job-queue.ts), not
-        // part of the answer: enqueued here (or coalesced into the series' waiting one), it exists
-        // exactly when the run does.
-        // A/B base runs measure the merge-base inside a pull request's job: never the series' history.
-        const identity = head.forBaseline;
-        if (identity.gitBranch !== null && identity.gitBranch === project.defaultBranch && identity.abSide !== "base") {
-          const series = { projectId: project.id, tool: identity.tool, label: identity.label, testbed: identity.testbed };
-          jobs.push({ name: "detect-regressions", data: { ...series, runId: id, baseUrl: request.baseUrl }, singletonKey: defaultBranchSeriesKey(series) });
-        }
-        const stored = { id, uploadedAt: now, startedAt, idempotencyKey, gate: judged.kept };
-        const run = await writeRunRow(tx, project.id, read, stored, { queue, jobs });
-        return { project, run, judged };
-      },
-      { timeout: 60_000, maxWait: 30_000 },
-    );
+    // A project that does not exist yet is created, and its first run judged (against an empty history)
+    // and written, in one transaction: a failed first upload leaves no empty project behind.
+    const { project, run, judged } = existingProject
+      ? await judgeAndStore(db, existingProject)
+      : await db.$transaction(async (tx) => judgeAndStore(tx, await createProjectOnce(tx, projectSlug)), { timeout: 60_000, maxWait: 30_000 });
     rememberStoredRun(project.id, head.loaded);
     return {
       status: "created",
@@ -221,16 +217,6 @@ export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<G
     }
     throw error;
   }
-}
-
-/**
- * A judgement the upload awaits only after writing the run's rows: marked handled now, so one that fails
- * while the rows are written (or after they failed, the transaction rolled back) is never an unhandled
- * rejection; awaiting it still throws its error.
- */
-function underWay<Gate>({ judgement }: { judgement: Promise<Judged<Gate>> }): Promise<Judged<Gate>> {
-  judgement.catch(() => undefined);
-  return judgement;
 }
 
 /**
@@ -270,6 +256,6 @@ async function findReplay(
 
 function isUniqueViolation(error: unknown): boolean {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  // A raw statement's (writeRunRow's) violation is P2010, "raw query failed", with the driver's kind.
+  // A raw statement's (storeRun's) violation is P2010, "raw query failed", with the driver's kind.
   return error.code === "P2002" || (error.code === "P2010" && `${JSON.stringify(error.meta ?? {})} ${error.message}`.includes("UniqueConstraintViolation"));
 }

@@ -9,8 +9,8 @@ import { runIdentityOf } from "../runs";
 import type { CoalescedJob, JobQueue } from "../platform";
 
 /**
- * Writes a parsed run inside the upload's transaction (ingest-run.ts): its endpoints (new names added),
- * results, custom metrics and raw upload, then the run row with its gate result.
+ * Writes a parsed run, judged (ingest-run.ts), in one statement: its endpoints (new names added),
+ * results, custom metrics and raw upload, the run row with its gate result, and its jobs.
  */
 /**
  * 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines.
@@ -50,14 +50,53 @@ export interface StoredAs {
   gate: KeptGateResult;
 }
 
+/** Jobs the run's statement enqueues with it (JobQueue.coalescedJobsSql). */
+export interface RunRowJobs {
+  queue: JobQueue;
+  jobs: readonly CoalescedJob[];
+}
+
 /**
- * Writes the run whole in two statements, each one round trip (data-modifying CTEs): writeRunRows, the
- * rows under the run, which the upload sends while the run is judged, then writeRunRow, the run row with
- * its gate result (and the upload's jobs). For a caller with no judgement to wait for.
+ * Writes the run whole, with its gate result and the jobs of `withJobs`, in ONE statement (one round trip,
+ * one snapshot, data-modifying CTEs): runRowsSql's rows under the run, runRowSql's run row, and the jobs
+ * (JobQueue.coalescedJobsSql). `client` is the database itself (the statement is its own transaction)
+ * or a transaction (an upload that creates its project, an import).
+ *
+ * One statement because of the locks it takes. The history triggers move the project's version (its
+ * row in projects: migration history_move_once) and the jobs lock their series' waiting job, and both
+ * locks are held until COMMIT. So every upload to the project waits for the one before it to commit.
+ * Taken at the statement's end and released at its COMMIT inside the database, they are held for
+ * milliseconds. In a transaction whose COMMIT comes back from this process, they were held for a
+ * round trip and a turn of its event loop. In 2026-11 that made eight uploads to one project queue
+ * for each other (docs/performance.md).
  */
-export async function storeRun(tx: Prisma.TransactionClient, projectId: string, read: ReadUpload, storedAs: StoredAs): Promise<RunIdentity> {
-  await writeRunRows(tx, projectId, read, storedAs);
-  return writeRunRow(tx, projectId, read, storedAs);
+export async function storeRun(
+  client: Prisma.TransactionClient,
+  projectId: string,
+  read: ReadUpload,
+  storedAs: StoredAs,
+  withJobs: RunRowJobs | null = null,
+): Promise<RunIdentity> {
+  const statement = parameters();
+  const keys = {
+    run: statement.param(storedAs.id, "text"),
+    project: statement.param(projectId, "text"),
+    startedAt: statement.param(storedAs.startedAt.toISOString(), "timestamptz"),
+  };
+  const rows = runRowsSql(statement, keys, read);
+  const runRow = runRowSql(statement, keys, read, storedAs);
+  const jobs = withJobs?.queue.coalescedJobsSql(withJobs.jobs, statement.values) ?? { ctes: [], settled: "ARRAY[]::boolean[]" };
+  const sql = `
+    WITH ${[...rows.ctes, runRow, ...jobs.ctes].join(",\n")}
+    SELECT ${rows.counts}, (SELECT count(*)::int FROM run) AS runs, ${jobs.settled} AS settled`;
+  const [written] = await client.$queryRawUnsafe<{ endpoints: number; results: number; runs: number; settled: boolean[] }[]>(sql, ...statement.values);
+  if (written?.endpoints !== rows.endpoints || written.results !== rows.results || written.runs !== 1) {
+    throw new Error(
+      `storeRun: ${written?.endpoints} of ${rows.endpoints} endpoints, ${written?.results} of ${rows.results} results and ${written?.runs} of 1 runs written`,
+    );
+  }
+  if (withJobs) await withJobs.queue.settleCoalesced(withJobs.jobs, written.settled, client);
+  return runIdentityOf(read.run, storedAs.id, storedAs.startedAt, read);
 }
 
 /** The statement's parameters: each value once, named by its place and cast to its type. */
@@ -72,8 +111,17 @@ function parameters() {
   return { values, param, json, column };
 }
 
+type StatementParameters = ReturnType<typeof parameters>;
+
+/** The run's id, its project's and its start, as the statement's parameters. */
+interface RunKeys {
+  run: string;
+  project: string;
+  startedAt: string;
+}
+
 /**
- * The rows under a run, in ONE statement (one snapshot): its endpoints: the ones the project has are
+ * The rows under a run, as CTEs of storeRun's statement: its endpoints: the ones the project has are
  * read (no write, no row lock: a 10,000-benchmark suite's every upload had rewritten all its endpoint
  * rows, and uploads of one series waited on each other's locks), the others inserted with their ids
  * (INSERT … ON CONFLICT DO UPDATE … RETURNING gives the id of a row a concurrent upload inserted too,
@@ -84,21 +132,10 @@ function parameters() {
  * so two uploads lock them alike); its results and custom metrics joined to those ids; its raw files;
  * and its week marked pending for the trend rollups (trends/trend-rollups.ts: markRunsPending). Rows go
  * as one array per column (unnest), so a 10,000-benchmark suite is still one statement of a few dozen
- * parameters.
- *
- * Written before their run: results', metrics' and raw files' keys to the run are checked at COMMIT
- * (DEFERRABLE INITIALLY DEFERRED, migration runs_children_keys_deferred), so the upload writes them while
- * its gate judges the run, and the run row (writeRunRow) follows with the gate's result, written once.
+ * parameters. Their keys to the run are checked at COMMIT (DEFERRABLE INITIALLY DEFERRED, migration
+ * runs_children_keys_deferred).
  */
-export async function writeRunRows(
-  tx: Prisma.TransactionClient,
-  projectId: string,
-  { run, rawFiles }: Pick<ReadUpload, "run" | "rawFiles">,
-  { id, startedAt }: Pick<StoredAs, "id" | "startedAt">,
-): Promise<void> {
-  const { values, param, column } = parameters();
-  const [runParam, projectParam, startedParam] = [param(id, "text"), param(projectId, "text"), param(startedAt.toISOString(), "timestamptz")];
-
+function runRowsSql({ column }: StatementParameters, keys: RunKeys, { run, rawFiles }: Pick<ReadUpload, "run" | "rawFiles">) {
   // An endpoint is its name and protocol (domain/run.ts:endpointKey): each once, in one order for every
   // upload (rows are locked in that order: two uploads never wait on each other crosswise).
   const endpoints = [...new Map(run.endpoints.map((endpoint) => [endpointKey(endpoint), endpoint])).values()].sort((a, b) =>
@@ -124,90 +161,87 @@ export async function writeRunRows(
   ];
   const rawRows = rawFiles.map((file, position) => ({ ...file, position }));
 
-  const sql = `
-    WITH endpoint_input AS (
+  const ctes = [
+    `endpoint_input AS (
       SELECT e.name, e.full_name, e.protocol, e.method, e.n
         FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.fullName, "text")},
                     ${column(endpoints, (e) => e.protocol, "text")}, ${column(endpoints, (e) => e.method, "text")})
              WITH ORDINALITY AS e(name, full_name, protocol, method, n)
-    ), endpoint_found AS (
+    )`,
+    `endpoint_found AS (
       SELECT d.id, e.n FROM endpoint_input e
-        JOIN endpoints d ON d.project_id = ${projectParam} AND d.name = e.name AND d.protocol IS NOT DISTINCT FROM e.protocol
-    ), endpoint_rows AS (
+        JOIN endpoints d ON d.project_id = ${keys.project} AND d.name = e.name AND d.protocol IS NOT DISTINCT FROM e.protocol
+    )`,
+    `endpoint_rows AS (
       INSERT INTO endpoints (project_id, name, full_name, protocol, method)
-      SELECT ${projectParam}, e.name, e.full_name, e.protocol, e.method
+      SELECT ${keys.project}, e.name, e.full_name, e.protocol, e.method
         FROM endpoint_input e
        WHERE NOT EXISTS (SELECT 1 FROM endpoint_found f WHERE f.n = e.n)
        ORDER BY e.name, e.protocol
       ON CONFLICT (project_id, name, protocol) DO UPDATE SET full_name = endpoints.full_name
       RETURNING id, name, protocol
-    ), endpoint_ids AS (
+    )`,
+    `endpoint_ids AS (
       SELECT id, n FROM endpoint_found
       UNION ALL
       SELECT r.id, e.n FROM endpoint_input e JOIN endpoint_rows r ON r.name = e.name AND r.protocol IS NOT DISTINCT FROM e.protocol
-    ), result_rows AS (
+    )`,
+    `result_rows AS (
       INSERT INTO results (run_id, project_id, started_at, endpoint_id, ${resultColumns.map(([name]) => name).join(", ")})
-      SELECT ${runParam}, ${projectParam}, ${startedParam}, endpoint_ids.id,
+      SELECT ${keys.run}, ${keys.project}, ${keys.startedAt}, endpoint_ids.id,
              ${resultColumns.map(([name, , type]) => (type === "jsonb" ? `r.${name}::jsonb` : `r.${name}`)).join(", ")}
         FROM unnest(${column(resultRows, (row) => row.endpoint, "int")}, ${resultArrays.join(", ")})
              AS r(endpoint, ${resultColumns.map(([name]) => name).join(", ")})
         LEFT JOIN endpoint_ids ON endpoint_ids.n = r.endpoint
       RETURNING 1
-    ), metric_rows AS (
+    )`,
+    `metric_rows AS (
       INSERT INTO metrics (run_id, project_id, started_at, endpoint_id, key, value, unit, better, exact)
-      SELECT ${runParam}, ${projectParam}, ${startedParam}, endpoint_ids.id, m.key, m.value, m.unit, m.better::"Better", m.exact
+      SELECT ${keys.run}, ${keys.project}, ${keys.startedAt}, endpoint_ids.id, m.key, m.value, m.unit, m.better::"Better", m.exact
         FROM unnest(${column(metricRows, (row) => row.endpoint, "int")}, ${column(metricRows, (row) => row.key, "text")},
                     ${column(metricRows, (row) => row.metric.value, "float8")}, ${column(metricRows, (row) => row.metric.unit, "text")},
                     ${column(metricRows, (row) => row.metric.better, "text")}, ${column(metricRows, (row) => row.metric.exact === true, "bool")})
              AS m(endpoint, key, value, unit, better, exact)
         LEFT JOIN endpoint_ids ON endpoint_ids.n = m.endpoint
       RETURNING 1
-    ), raw_rows AS (
-      -- The raw files' bytes as base64 text the database decodes: see insertRawFiles' note below.
+    )`,
+    // The raw files' bytes as base64 text the database decodes: see insertRawFiles' note below.
+    `raw_rows AS (
       INSERT INTO raw_uploads (run_id, position, file_name, content_type, size_bytes, gzip_data)
-      SELECT ${runParam}, f.position, f.file_name, f.content_type, f.size_bytes, decode(f.gzip, 'base64')
+      SELECT ${keys.run}, f.position, f.file_name, f.content_type, f.size_bytes, decode(f.gzip, 'base64')
         FROM unnest(${column(rawRows, (f) => f.position, "int")}, ${column(rawRows, (f) => f.name, "text")}, ${column(rawRows, (f) => f.contentType, "text")},
                     ${column(rawRows, (f) => f.sizeBytes, "int")}, ${column(rawRows, (f) => f.gzip.toString("base64"), "text")})
              AS f(position, file_name, content_type, size_bytes, gzip)
       RETURNING 1
-    ), pending AS (
-      -- The run's week is pending until its rollups are recomputed (the trend page reads it raw meanwhile):
-      -- the week as trends/trend-rollups.ts (WEEK_SQL) computes it.
+    )`,
+    // The run's week is pending until its rollups are recomputed (the trend page reads it raw meanwhile):
+    // the week as trends/trend-rollups.ts (WEEK_SQL) computes it.
+    `pending AS (
       INSERT INTO trend_rollup_pending (project_id, week_start)
-      VALUES (${projectParam}, date_trunc('week', ${startedParam} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+      VALUES (${keys.project}, date_trunc('week', ${keys.startedAt} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
       RETURNING 1
-    )
-    SELECT (SELECT count(*)::int FROM endpoint_ids) AS endpoints, (SELECT count(*)::int FROM result_rows) AS results,
-           (SELECT count(*)::int FROM metric_rows) AS metrics, (SELECT count(*)::int FROM raw_rows) AS raw, (SELECT count(*)::int FROM pending) AS pending`;
-  const [written] = await tx.$queryRawUnsafe<{ endpoints: number; results: number }[]>(sql, ...values);
-  if (written?.endpoints !== endpoints.length || written.results !== resultRows.length) {
-    throw new Error(`writeRunRows: ${written?.endpoints} of ${endpoints.length} endpoints and ${written?.results} of ${resultRows.length} results written`);
-  }
+    )`,
+  ];
+  return {
+    ctes,
+    counts: `(SELECT count(*)::int FROM endpoint_ids) AS endpoints, (SELECT count(*)::int FROM result_rows) AS results,
+             (SELECT count(*)::int FROM metric_rows) AS metrics, (SELECT count(*)::int FROM raw_rows) AS raw, (SELECT count(*)::int FROM pending) AS pending`,
+    endpoints: endpoints.length,
+    results: resultRows.length,
+  };
 }
 
-/** Jobs the run row's statement enqueues with it (JobQueue.coalescedJobsSql). */
-export interface RunRowJobs {
-  queue: JobQueue;
-  jobs: readonly CoalescedJob[];
-}
-
-/**
- * The run row with its gate result, in ONE statement, and with it the jobs of `withJobs` (one round trip
- * for both): after writeRunRows, in the same transaction. The history triggers move the project's
- * version once for the transaction (migration history_move_once), which is the project row's one write.
- */
-export async function writeRunRow(
-  tx: Prisma.TransactionClient,
-  projectId: string,
+/** The run row with its gate result, as the CTE `run` of storeRun's statement. */
+function runRowSql(
+  { param, json }: StatementParameters,
+  keys: RunKeys,
   { run, format, sha256, base, ab, budget }: ReadUpload,
-  { id, uploadedAt, startedAt, idempotencyKey, gate }: StoredAs,
-  withJobs: RunRowJobs | null = null,
-): Promise<RunIdentity> {
+  { uploadedAt, idempotencyKey, gate }: StoredAs,
+): string {
   const { git, ci, host } = run.environment;
-  const { values, param, json } = parameters();
   const runColumns: [string, string][] = [
-    ["id", param(id, "text")],
-    ["project_id", param(projectId, "text")],
+    ["id", keys.run],
+    ["project_id", keys.project],
     ["uploaded_at", param(uploadedAt.toISOString(), "timestamptz")],
     ["tool", param(run.tool, "text")],
     ["tool_version", param(run.toolVersion, "text")],
@@ -216,7 +250,7 @@ export async function writeRunRow(
     ["parser_version", param(PARSER_VERSION, "int")],
     ["label", param(run.label, "text")],
     ["round", param(run.round, "int")],
-    ["started_at", param(startedAt.toISOString(), "timestamptz")],
+    ["started_at", keys.startedAt],
     ["duration_seconds", param(run.durationSeconds, "float8")],
     ["git_commit", param(git.commit, "text")],
     ["git_branch", param(git.branch, "text")],
@@ -248,17 +282,10 @@ export async function writeRunRow(
     // The budget that judged it: NULL (not JSON null) when Settings did, so "budget IS NOT NULL" finds the others.
     ["budget", budget === null ? param(null, "jsonb") : json(budget)],
   ];
-  const jobs = withJobs?.queue.coalescedJobsSql(withJobs.jobs, values) ?? { ctes: [], settled: "ARRAY[]::boolean[]" };
-  const sql = `
-    WITH run AS (
+  return `run AS (
       INSERT INTO runs (${runColumns.map(([name]) => name).join(", ")}) VALUES (${runColumns.map(([, placeholder]) => placeholder).join(", ")})
       RETURNING id
-    )${jobs.ctes.map((cte) => `, ${cte}`).join("\n")}
-    SELECT (SELECT count(*)::int FROM run) AS runs, ${jobs.settled} AS settled`;
-  const [written] = await tx.$queryRawUnsafe<{ runs: number; settled: boolean[] }[]>(sql, ...values);
-  if (written?.runs !== 1) throw new Error(`writeRunRow: ${written?.runs} runs written`);
-  if (withJobs) await withJobs.queue.settleCoalesced(withJobs.jobs, written.settled, tx);
-  return runIdentityOf(run, id, startedAt, { base, ab });
+    )`;
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

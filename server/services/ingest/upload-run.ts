@@ -72,10 +72,11 @@ export interface UploadRunRequest {
 
 export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl, signal }: UploadRunRequest) {
   const failOnOf = (project: IngestProject) => effectiveFailOn(query.failOn, project.failOn);
-  // The history read here; the judgement, in its thread, is handed back under way (ingest-run.ts writes the run's rows meanwhile).
+  // The history read here, the judgement in its thread; the run is stored with it (ingest-run.ts).
   const judge: JudgeUpload<RunGateResult> = async (client, project, head) => {
     const history = await readGateHistory(client, project, head.forBaseline);
-    const judgement = judgeWithHistoryOffThread(project, history, head.loaded, failOnOf(project), signal).then((gate) => ({
+    const gate = await judgeWithHistoryOffThread(project, history, head.loaded, failOnOf(project), signal);
+    return {
       gate,
       kept: {
         outcome: gate.outcome,
@@ -83,8 +84,7 @@ export async function uploadRun(db: PrismaClient, { target, upload, query, baseU
         regressed: gate.comparison.regressions.length > 0,
         gateChanges: keptGateChanges(gate.comparison.changes),
       },
-    }));
-    return { judgement };
+    };
   };
   const ingested = await ingestRun(db, {
     projectSlug: target.projectSlug,

@@ -6,11 +6,12 @@ import { uploadOfFiles } from "./received-upload";
 import { ingestRun } from "./ingest-run";
 import type { JudgeUpload, Judged } from "./ingest-run";
 
-// An upload writes its run's rows (endpoints, results, metrics, raw files) while the gate judges it,
-// and the run row with the gate's result after (ingest-run.ts, store-run.ts): the rows' keys to their
-// run are checked at COMMIT. What must hold: a judgement that fails, or a client that leaves while the
-// run is judged, stores nothing of it, not even a new endpoint; a judged run keeps its judgement; and a
-// row whose run never comes is still refused (the key is deferred, not gone).
+// An upload is judged first, then written whole in one statement: its rows (endpoints, results,
+// metrics, raw files), the run row with the gate's result, and its jobs (ingest-run.ts, store-run.ts).
+// The rows come before their run in that statement, and their keys to it are checked at COMMIT. What
+// must hold: a judgement that fails, or a client that leaves while the run is judged, stores nothing of
+// it, not even a new endpoint; a judged run keeps its judgement with its rows; and a row whose run never
+// comes is still refused (the key is deferred, not gone).
 
 const run = (round: number, names: string[]) => ({
   schema: "benchtrack/v1",
@@ -26,9 +27,9 @@ const run = (round: number, names: string[]) => ({
 const KEPT: Judged<string>["kept"] = { outcome: "pass", outcomeReasons: ["judged by the test"], regressed: false, gateChanges: [] };
 const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(testDatabaseTargets())("an upload judged while its rows are written, on $name", ({ target }) => {
+describe.each(testDatabaseTargets())("an upload judged, then stored, on $name", ({ target }) => {
   let database: Database;
-  const slug = uniqueSlug("judged-written");
+  const slug = uniqueSlug("judged-stored");
 
   beforeAll(async () => {
     database = await openMigratedDatabase(target);
@@ -65,9 +66,9 @@ describe.each(testDatabaseTargets())("an upload judged while its rows are writte
     return { runs, results, metrics, endpoints: endpoints.map((endpoint) => endpoint.name), raw };
   }
 
-  it("a judgement that fails once the rows are written stores nothing of the run", async () => {
+  it("a judgement that fails stores nothing of the run", async () => {
     const before = await stored();
-    const failing: JudgeUpload<string> = async () => ({ judgement: after(300).then(() => Promise.reject(new Error("the judge thread died"))) });
+    const failing: JudgeUpload<string> = () => after(300).then(() => Promise.reject(new Error("the judge thread died")));
     await expect(upload(2, ["GetListing", "NewEndpoint"], failing)).rejects.toThrow("the judge thread died");
     expect(await stored()).toEqual(before);
     expect(before.endpoints).toEqual(["GetListing"]);
@@ -76,19 +77,18 @@ describe.each(testDatabaseTargets())("an upload judged while its rows are writte
   it("a client that leaves while the run is judged: nothing stored", async () => {
     const before = await stored();
     const client = new AbortController();
-    const leaving: JudgeUpload<string> = async () => ({
-      judgement: after(300).then(() => {
+    const leaving: JudgeUpload<string> = () =>
+      after(300).then(() => {
         client.abort();
         return { gate: "judged", kept: KEPT };
-      }),
-    });
+      });
     await expect(upload(3, ["GetListing", "Another"], leaving, client.signal)).rejects.toThrow(/abort/i);
     expect(await stored()).toEqual(before);
   });
 
   it("a judged run is stored whole, with its judgement", async () => {
     const before = await stored();
-    const judged: JudgeUpload<string> = async () => ({ judgement: after(300).then(() => ({ gate: "judged", kept: KEPT })) });
+    const judged: JudgeUpload<string> = () => after(300).then(() => ({ gate: "judged", kept: KEPT }));
     const answer = await upload(4, ["GetListing", "Third"], judged);
     expect(answer).toMatchObject({ status: "created", gate: "judged" });
     const row = await database.prisma.run.findUniqueOrThrow({ where: { id: answer.run.id }, include: { results: true, metrics: true } });
