@@ -219,6 +219,34 @@ describe.each(testDatabaseTargets())("trend rollups on $name", ({ target }) => {
     await expectBucketsMatchRaw(projectId);
   });
 
+  it("takes the weeks pending when it starts: marks made while it runs stay for the next job, so a steady stream of uploads cannot keep one job running", async () => {
+    const slug = uniqueSlug("rollups-stream");
+    const { projectId } = await uploadHistory(slug, TIMES);
+    // Uploads that keep coming: every week of the project marked again as each of the job's transactions begins.
+    let marks = 0;
+    const db = database.prisma;
+    const uploadsMeanwhile = new Proxy(db, {
+      get(target, property) {
+        if (property === "$transaction") {
+          return async (...args: Parameters<typeof db.$transaction>) => {
+            marks += await markProjectPending(target, projectId);
+            return target.$transaction(...args);
+          };
+        }
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    // The three weeks pending at its start, once each; then it ends, the marks made meanwhile waiting.
+    expect((await refreshRollups(uploadsMeanwhile, projectId)).weeks).toBe(3);
+    expect(marks).toBeGreaterThan(0);
+    expect(await pendingOf(projectId)).toBe(marks);
+    await expectBucketsMatchRaw(projectId);
+    // The next job takes them.
+    expect((await refreshRollups(db, projectId)).weeks).toBe(3);
+    expect(await pendingOf(projectId)).toBe(0);
+  });
+
   it("draws a long range as buckets on the trend page, with its run count, latest runs and the raw numbers", async () => {
     const slug = uniqueSlug("rollups-page");
     const { projectId, runIds } = await uploadHistory(slug, TIMES);

@@ -141,15 +141,15 @@ interface BucketRow {
 }
 
 /** One transaction's work: recompute up to WEEKS_PER_TRANSACTION pending weeks; how many weeks it did (0: none left). */
-async function refreshSomeWeeks(db: PrismaClient, projectId: string): Promise<number> {
+async function refreshSomeWeeks(db: PrismaClient, projectId: string, upTo: number): Promise<number> {
   return db.$transaction(
     async (tx) => {
       // One job per project at a time: a second (another replica's) waits here, then finds the weeks done.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`trend-rollups:${projectId}`}, 0))`;
       const pending = await tx.$queryRaw<{ id: number; week: Date }[]>`
         SELECT id, week_start AS week FROM trend_rollup_pending
-         WHERE project_id = ${projectId}
-           AND week_start IN (SELECT DISTINCT week_start FROM trend_rollup_pending WHERE project_id = ${projectId}
+         WHERE project_id = ${projectId} AND id <= ${upTo}
+           AND week_start IN (SELECT DISTINCT week_start FROM trend_rollup_pending WHERE project_id = ${projectId} AND id <= ${upTo}
                               ORDER BY week_start LIMIT ${WEEKS_PER_TRANSACTION})`;
       if (pending.length === 0) return 0;
       const weeks = [...new Set(pending.map((row) => row.week.toISOString()))];
@@ -218,13 +218,18 @@ function poolStoredHistograms(value: unknown): { runs: number; buckets: Histogra
 }
 
 /**
- * The "refresh-rollups" job: recompute every pending week of a project, a few weeks per transaction,
- * until none is left. Returns the weeks recomputed.
+ * The "refresh-rollups" job: recompute every week of a project pending when it starts, a few weeks per
+ * transaction, until none of them is left. Returns the weeks recomputed. Marks committed meanwhile are
+ * the next job's (each came with one, coalesced into the project's waiting job): under a steady stream
+ * of uploads, a job that took them too recomputed the same week back to back and never ended.
  */
 export async function refreshRollups(db: PrismaClient, projectId: string): Promise<{ weeks: number }> {
+  const [{ upTo = null } = {}] = await db.$queryRaw<{ upTo: number | null }[]>`
+    SELECT max(id) AS "upTo" FROM trend_rollup_pending WHERE project_id = ${projectId}`;
+  if (upTo === null) return { weeks: 0 };
   let weeks = 0;
   for (;;) {
-    const done = await refreshSomeWeeks(db, projectId);
+    const done = await refreshSomeWeeks(db, projectId, upTo);
     if (done === 0) return { weeks };
     weeks += done;
   }
