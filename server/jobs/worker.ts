@@ -138,14 +138,13 @@ export const MAX_REST_MS = 10_000;
 
 /**
  * How long a queue's worker rests after a job that took `durationMs` before it takes the next: its
- * queue's restFactor times the job's time, and at least its restAtLeastSeconds, at most MAX_REST_MS;
- * none for a queue with neither. The coalescing queues (detection, rollups) rest: during a burst of
- * uploads a job waits meanwhile and gathers them all, instead of the queue running back to back beside
- * the uploads on the same cores (at most a third of a core's time with a factor of 2).
+ * queue's restFactor times the job's time, at most MAX_REST_MS; none for a queue without one. The
+ * coalescing queues (detection, rollups) have one: during a burst of uploads a job waits meanwhile and
+ * gathers them all, instead of the queue running back to back beside the uploads on the same cores
+ * (at most a third of a core's time with a factor of 2).
  */
 export function restAfterJob(name: JobName, durationMs: number): number {
-  const { restFactor = 0, restAtLeastSeconds = 0 } = queueSettings(name);
-  return Math.min(MAX_REST_MS, Math.max(0, restFactor * durationMs, restAtLeastSeconds * 1000));
+  return Math.min(MAX_REST_MS, Math.max(0, (queueSettings(name).restFactor ?? 0) * durationMs));
 }
 
 /** A queue's worker in this process: takes one job at a time, and looks again after one (at once, or after its queue's rest). */

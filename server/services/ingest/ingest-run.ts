@@ -171,34 +171,43 @@ export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<G
   };
   const judge: JudgeUpload<Gate | null> = request.judge ?? (async () => ({ gate: null, kept: NOT_JUDGED }));
   /**
-   * The run judged, then written with its jobs in one statement (store-run.ts says why no transaction is
-   * held open around it), through `client`: the database, or the transaction creating the project.
+   * The run, judged, written with its jobs in one statement (store-run.ts), in `tx`: with COMMIT right
+   * after it (and the rare job it could not settle in the statement), as the statement's locks ask.
    */
-  const judgeAndStore = async (client: Prisma.TransactionClient, project: IngestProject) => {
-    const judged = await judge(client, project, head);
+  const store = async (tx: Prisma.TransactionClient, project: IngestProject, judged: Judged<Gate | null>) => {
     // Stored after the client left, the run would be answered to nobody (and a retry without a key
     // would store it twice): stop here. Past this point the run commits and a retry replays it.
     request.signal?.throwIfAborted();
     const jobs: CoalescedJob[] = [{ name: "refresh-rollups", data: { projectId: project.id }, singletonKey: project.id }];
     // Change-point detection over the series' history is a job (server/services/platform/job-queue.ts), not
-    // part of the answer: enqueued in the run's statement (or coalesced into the series' waiting one), it
-    // exists exactly when the run does.
+    // part of the answer: enqueued with the run (or coalesced into the series' waiting one), it exists
+    // exactly when the run does.
     // A/B base runs measure the merge-base inside a pull request's job: never the series' history.
     const identity = head.forBaseline;
     if (identity.gitBranch !== null && identity.gitBranch === project.defaultBranch && identity.abSide !== "base") {
       const series = { projectId: project.id, tool: identity.tool, label: identity.label, testbed: identity.testbed };
       jobs.push({ name: "detect-regressions", data: { ...series, runId: id, baseUrl: request.baseUrl }, singletonKey: defaultBranchSeriesKey(series) });
     }
-    const run = await storeRun(client, project.id, read, { id, uploadedAt: now, startedAt, idempotencyKey, gate: judged.kept }, { queue, jobs });
-    return { project, run, judged };
+    return storeRun(tx, project.id, read, { id, uploadedAt: now, startedAt, idempotencyKey, gate: judged.kept }, { queue, jobs });
   };
+  const inTransaction = <T,>(work: (tx: Prisma.TransactionClient) => Promise<T>) => db.$transaction(work, { timeout: 60_000, maxWait: 30_000 });
 
   try {
-    // A project that does not exist yet is created, and its first run judged (against an empty history)
-    // and written, in one transaction: a failed first upload leaves no empty project behind.
+    // A project that exists: judged first, then a transaction of the run's one statement and COMMIT,
+    // so the locks it takes (store-run.ts) are held for that statement and a round trip, never across
+    // the judgement. One that does not yet: created, its first run judged (against an empty history)
+    // and written in one transaction, so a failed first upload leaves no empty project behind.
     const { project, run, judged } = existingProject
-      ? await judgeAndStore(db, existingProject)
-      : await db.$transaction(async (tx) => judgeAndStore(tx, await createProjectOnce(tx, projectSlug)), { timeout: 60_000, maxWait: 30_000 });
+      ? await judge(db, existingProject, head).then(async (judged) => ({
+          project: existingProject,
+          judged,
+          run: await inTransaction((tx) => store(tx, existingProject, judged)),
+        }))
+      : await inTransaction(async (tx) => {
+          const project = await createProjectOnce(tx, projectSlug);
+          const judged = await judge(tx, project, head);
+          return { project, judged, run: await store(tx, project, judged) };
+        });
     rememberStoredRun(project.id, head.loaded);
     return {
       status: "created",

@@ -8,10 +8,9 @@ import type { RunIdentity, UploadPlacement } from "../runs";
 import { runIdentityOf } from "../runs";
 import type { CoalescedJob, JobQueue } from "../platform";
 
-/**
- * Writes a parsed run, judged (ingest-run.ts), in one statement: its endpoints (new names added),
- * results, custom metrics and raw upload, the run row with its gate result, and its jobs.
- */
+// Writes a parsed run, judged (ingest-run.ts), in one statement: its endpoints (new names added),
+// results, custom metrics and raw upload, the run row with its gate result, and its jobs (storeRun).
+
 /**
  * 2: every tool's native output (issue 12): k6 groups as run metrics, HDR histograms from samples, timelines.
  * 3: k6 NDJSON's timeline (one-second windows, docs/timelines.md); k6 NDJSON runs of version 2 have none.
@@ -59,19 +58,19 @@ export interface RunRowJobs {
 /**
  * Writes the run whole, with its gate result and the jobs of `withJobs`, in ONE statement (one round trip,
  * one snapshot, data-modifying CTEs): runRowsSql's rows under the run, runRowSql's run row, and the jobs
- * (JobQueue.coalescedJobsSql). `client` is the database itself (the statement is its own transaction)
- * or a transaction (an upload that creates its project, an import).
+ * (JobQueue.coalescedJobsSql); then the jobs the statement could not settle (a series' waiting job
+ * committed by a concurrent upload while the statement ran), through the same transaction `tx`.
  *
- * One statement because of the locks it takes. The history triggers move the project's version (its
- * row in projects: migration history_move_once) and the jobs lock their series' waiting job, and both
- * locks are held until COMMIT. So every upload to the project waits for the one before it to commit.
- * Taken at the statement's end and released at its COMMIT inside the database, they are held for
- * milliseconds. In a transaction whose COMMIT comes back from this process, they were held for a
- * round trip and a turn of its event loop. In 2026-11 that made eight uploads to one project queue
- * for each other (docs/performance.md).
+ * One statement because of the locks it takes: the project's row (its history version, which the
+ * history triggers move: migration history_move_once) and the series' waiting job, each held until
+ * COMMIT, so each upload to a project waits for the one before it. The caller judges the run first and
+ * commits right after (ingest-run.ts): the locks are held for this statement and a round trip. The
+ * upload had written its rows while it was judged, then the run row, then COMMIT, so they were held
+ * across the judgement and three round trips through a busy event loop: in 2026-11 eight uploads to one
+ * project queued on each other (docs/performance.md).
  */
 export async function storeRun(
-  client: Prisma.TransactionClient,
+  tx: Prisma.TransactionClient,
   projectId: string,
   read: ReadUpload,
   storedAs: StoredAs,
@@ -89,13 +88,13 @@ export async function storeRun(
   const sql = `
     WITH ${[...rows.ctes, runRow, ...jobs.ctes].join(",\n")}
     SELECT ${rows.counts}, (SELECT count(*)::int FROM run) AS runs, ${jobs.settled} AS settled`;
-  const [written] = await client.$queryRawUnsafe<{ endpoints: number; results: number; runs: number; settled: boolean[] }[]>(sql, ...statement.values);
+  const [written] = await tx.$queryRawUnsafe<{ endpoints: number; results: number; runs: number; settled: boolean[] }[]>(sql, ...statement.values);
   if (written?.endpoints !== rows.endpoints || written.results !== rows.results || written.runs !== 1) {
     throw new Error(
       `storeRun: ${written?.endpoints} of ${rows.endpoints} endpoints, ${written?.results} of ${rows.results} results and ${written?.runs} of 1 runs written`,
     );
   }
-  if (withJobs) await withJobs.queue.settleCoalesced(withJobs.jobs, written.settled, client);
+  if (withJobs) await withJobs.queue.settleCoalesced(withJobs.jobs, written.settled, tx);
   return runIdentityOf(read.run, storedAs.id, storedAs.startedAt, read);
 }
 
@@ -162,9 +161,13 @@ function runRowsSql({ column }: StatementParameters, keys: RunKeys, { run, rawFi
   const rawRows = rawFiles.map((file, position) => ({ ...file, position }));
 
   const ctes = [
+    // The project's row first (its history version, which the history triggers move at the statement's
+    // end), before the jobs' rows: the order a run deletion and an import lock them in (project, then
+    // jobs), so no two of them deadlock. endpoint_input reads it, so it is taken before anything else.
+    `project_row AS (SELECT id FROM projects WHERE id = ${keys.project} FOR NO KEY UPDATE)`,
     `endpoint_input AS (
       SELECT e.name, e.full_name, e.protocol, e.method, e.n
-        FROM unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.fullName, "text")},
+        FROM project_row, unnest(${column(endpoints, (e) => e.name, "text")}, ${column(endpoints, (e) => e.fullName, "text")},
                     ${column(endpoints, (e) => e.protocol, "text")}, ${column(endpoints, (e) => e.method, "text")})
              WITH ORDINALITY AS e(name, full_name, protocol, method, n)
     )`,
@@ -205,7 +208,7 @@ function runRowsSql({ column }: StatementParameters, keys: RunKeys, { run, rawFi
         LEFT JOIN endpoint_ids ON endpoint_ids.n = m.endpoint
       RETURNING 1
     )`,
-    // The raw files' bytes as base64 text the database decodes: see insertRawFiles' note below.
+    // The raw files' bytes as base64 text the database decodes: see the note on raw files below.
     `raw_rows AS (
       INSERT INTO raw_uploads (run_id, position, file_name, content_type, size_bytes, gzip_data)
       SELECT ${keys.run}, f.position, f.file_name, f.content_type, f.size_bytes, decode(f.gzip, 'base64')
@@ -341,7 +344,7 @@ function toResultRow(result: EndpointResult, endpointId: number | null) {
 }
 
 /*
- * insertRawFiles' note (raw_rows above): the raw files' bytes go as base64 text that the database decodes.
+ * The note on raw files (raw_rows above): the raw files' bytes go as base64 text that the database decodes.
  * Not a bytea parameter: the embedded database's driver (PGlite) writes one as hex through a JavaScript
  * string per byte, which for a 3 MB gzip left ~300 MB of garbage on the heap and the process's RSS that
  * much higher (a 100 MB k6 NDJSON upload, `npm run bench -- --embedded`). Base64 is one native encoding,

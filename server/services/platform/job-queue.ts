@@ -33,9 +33,8 @@ export const JOB_HEARTBEAT_SECONDS = 15;
 export const JOB_MAINTENANCE_SECONDS = 30;
 
 /**
- * Each job's queue: its retry policy, `restFactor` and `restAtLeastSeconds` (the coalescing queues': its
- * worker rests that many times a job's run time, and at least that long, before taking the next,
- * server/jobs/worker.ts restAfterJob), and
+ * Each job's queue: its retry policy, `restFactor` (the coalescing queues': its worker rests that many
+ * times a job's run time before taking the next, server/jobs/worker.ts restAfterJob), and
  * `runLimitSeconds`, the longest its handler may run before the worker gives up on it (the job fails,
  * and is retried as its policy says; the lease is not a limit).
  * Measured on PostgreSQL (2 busy cores): detection at once over a 500-run history of 10 endpoints,
@@ -94,9 +93,6 @@ export const JOB_QUEUES = {
     expireInSeconds: JOB_LEASE_SECONDS,
     runLimitSeconds: 30 * 60,
     restFactor: 2,
-    // The page reads a pending week from the raw rows meanwhile (docs/rollups.md, "Freshness"), so a
-    // refresh can wait: during a burst of uploads it recomputed the same week every second or so.
-    restAtLeastSeconds: 5,
   },
   /** Drops raw uploads older than each project's raw_retention_days (daily, and on request). */
   "apply-retention": {
@@ -122,7 +118,7 @@ export const JOB_QUEUES = {
 } as const satisfies Record<string, QueueSettings>;
 
 /** A queue's settings: pg-boss's, and ours (its worker's run limit and rest, server/jobs/worker.ts). */
-type QueueSettings = Omit<PgBoss.Queue, "name"> & { runLimitSeconds: number; restFactor?: number; restAtLeastSeconds?: number };
+type QueueSettings = Omit<PgBoss.Queue, "name"> & { runLimitSeconds: number; restFactor?: number };
 
 export type JobName = keyof typeof JOB_QUEUES;
 export const JOB_NAMES = Object.keys(JOB_QUEUES) as JobName[];
@@ -356,7 +352,7 @@ async function startJobQueue(database: Database, { maintain }: OpenOptions): Pro
   // updateQueue then applies this version's retry policy to a queue an older version created.
   for (const name of JOB_NAMES) {
     // pg-boss's settings only: the run limit and the rest are the worker's (server/jobs/worker.ts).
-    const { runLimitSeconds: _runLimit, restFactor: _rest, restAtLeastSeconds: _restAtLeast, ...options } = queueSettings(name);
+    const { runLimitSeconds: _runLimit, restFactor: _rest, ...options } = queueSettings(name);
     await boss.createQueue(name, { name, ...options });
     await boss.updateQueue(name, { name, ...options });
   }

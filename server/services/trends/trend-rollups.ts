@@ -140,7 +140,7 @@ interface BucketRow {
   histogram_parts?: unknown;
 }
 
-/** One transaction's work: recompute up to WEEKS_PER_TRANSACTION pending weeks; how many weeks it did (0: none left). */
+/** One transaction's work: recompute up to WEEKS_PER_TRANSACTION weeks with marks up to `upTo`; how many weeks it did (0: none left). */
 async function refreshSomeWeeks(db: PrismaClient, projectId: string, upTo: number): Promise<number> {
   return db.$transaction(
     async (tx) => {
@@ -198,7 +198,7 @@ async function refreshSomeWeeks(db: PrismaClient, projectId: string, upTo: numbe
           WHERE t.project_id = ${projectId} AND t.series_key = p.series_key AND t.grain = p.grain
             AND t.bucket_start = p.bucket_start AND t.runs = p.runs`;
       }
-      // Exactly the pending rows read: a mark committed since (a new upload) stays for the next round.
+      // Exactly the pending rows read: a mark committed since (a new upload) stays for the next job.
       await tx.$executeRaw`DELETE FROM trend_rollup_pending WHERE id = ANY(${pending.map((row) => row.id)}::int[])`;
       return weeks.length;
     },
