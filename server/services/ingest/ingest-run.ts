@@ -197,17 +197,18 @@ export async function ingestRun<Gate>(db: PrismaClient, request: IngestRequest<G
     // so the locks it takes (store-run.ts) are held for that statement and a round trip, never across
     // the judgement. One that does not yet: created, its first run judged (against an empty history)
     // and written in one transaction, so a failed first upload leaves no empty project behind.
-    const { project, run, judged } = existingProject
-      ? await judge(db, existingProject, head).then(async (judged) => ({
-          project: existingProject,
-          judged,
-          run: await inTransaction((tx) => store(tx, existingProject, judged)),
-        }))
-      : await inTransaction(async (tx) => {
-          const project = await createProjectOnce(tx, projectSlug);
-          const judged = await judge(tx, project, head);
-          return { project, judged, run: await store(tx, project, judged) };
-        });
+    let stored: { project: IngestProject; judged: Judged<Gate | null>; run: RunIdentity };
+    if (existingProject) {
+      const judged = await judge(db, existingProject, head);
+      stored = { project: existingProject, judged, run: await inTransaction((tx) => store(tx, existingProject, judged)) };
+    } else {
+      stored = await inTransaction(async (tx) => {
+        const project = await createProjectOnce(tx, projectSlug);
+        const judged = await judge(tx, project, head);
+        return { project, judged, run: await store(tx, project, judged) };
+      });
+    }
+    const { project, run, judged } = stored;
     rememberStoredRun(project.id, head.loaded);
     return {
       status: "created",

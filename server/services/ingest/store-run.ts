@@ -50,7 +50,7 @@ export interface StoredAs {
 }
 
 /** Jobs the run's statement enqueues with it (JobQueue.coalescedJobsSql). */
-export interface RunRowJobs {
+interface RunJobs {
   queue: JobQueue;
   jobs: readonly CoalescedJob[];
 }
@@ -74,7 +74,7 @@ export async function storeRun(
   projectId: string,
   read: ReadUpload,
   storedAs: StoredAs,
-  withJobs: RunRowJobs | null = null,
+  withJobs: RunJobs | null = null,
 ): Promise<RunIdentity> {
   const statement = parameters();
   const keys = {
