@@ -1,7 +1,7 @@
 import { DriverAdapterError } from "@prisma/driver-adapter-utils";
 import { describe, expect, it } from "vitest";
 import { Prisma } from "../../generated/prisma/client";
-import { DATABASE_RETRY_AFTER_SECONDS, toServiceError } from "./errors";
+import { CONFLICT_RETRY_AFTER_SECONDS, DATABASE_RETRY_AFTER_SECONDS, toServiceError } from "./errors";
 
 /** What node-postgres throws, with no code, for a query on a pooled client whose connection broke. */
 const notQueryable = () => new Error("Client has encountered a connection error and is not queryable");
@@ -50,5 +50,26 @@ describe("toServiceError: a database that cannot be reached is 'unavailable' (50
     const error = new Error("first") as Error & { cause?: unknown };
     error.cause = error;
     expect(toServiceError(error).code).toBe("internal");
+  });
+});
+
+describe("toServiceError: a transaction rolled back for a concurrent one is 'unavailable' (503, Retry-After 1), not internal", () => {
+  const deadlock = () =>
+    new Prisma.PrismaClientKnownRequestError("Raw query failed. Code: `40P01`. Message: `deadlock detected`", {
+      code: "P2010",
+      clientVersion: "7",
+      meta: { driverAdapterError: new DriverAdapterError({ kind: "TransactionWriteConflict", originalCode: "40P01", originalMessage: "deadlock detected" } as never) },
+    });
+  const conflicts: [string, () => unknown][] = [
+    ["a deadlock, as Prisma's raw query reports it (P2010, its adapter's TransactionWriteConflict, 40P01)", deadlock],
+    ["a serialization failure (SQLSTATE 40001) from node-postgres", () => Object.assign(new Error("could not serialize access due to concurrent update"), { code: "40001" })],
+    ["Prisma's own write conflict (P2034)", () => new Prisma.PrismaClientKnownRequestError("Transaction failed due to a write conflict or a deadlock", { code: "P2034", clientVersion: "7" })],
+  ];
+
+  it.each(conflicts)("%s", (_name, make) => {
+    const error = toServiceError(make());
+    expect(error.code).toBe("unavailable");
+    expect(error.retryAfterSeconds).toBe(CONFLICT_RETRY_AFTER_SECONDS);
+    expect(error.message).toMatch(/rolled back: nothing was stored/);
   });
 });

@@ -64,6 +64,15 @@ export function toServiceError(error: unknown): ServiceError {
       DATABASE_RETRY_AFTER_SECONDS,
     );
   }
+  if (codes.some((code) => CONFLICT_CODES.has(code))) {
+    // Rolled back whole: retrying the same request is safe, and meets the other writer gone.
+    return new ServiceError(
+      "unavailable",
+      "The write met a concurrent one and was rolled back: nothing was stored. Retry; an upload retried with the same Idempotency-Key is never stored twice.",
+      [],
+      CONFLICT_RETRY_AFTER_SECONDS,
+    );
+  }
   if (codes.some((code) => UNSTORABLE_CODES.has(code))) {
     // A safety net: validation refuses these with their path first (domain/parsers/validate.ts).
     return new ServiceError("bad_request", "A value cannot be stored: a number out of range, or text with a NUL character");
@@ -87,6 +96,14 @@ const UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH",
   "DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections",
 ]);
+/**
+ * A transaction PostgreSQL rolled back for another's sake: a deadlock (40P01) or a serialization failure
+ * (40001), as Prisma (P2034) and its adapter (TransactionWriteConflict) name them. The writes take their
+ * locks in one order (docs/architecture.md, the upload's path), so none is known; should one come, it
+ * answers 503 with a one-second Retry-After, which `curl --retry` honours, not a 500.
+ */
+const CONFLICT_CODES = new Set(["40P01", "40001", "P2034", "TransactionWriteConflict"]);
+export const CONFLICT_RETRY_AFTER_SECONDS = 1;
 /** Values the database refuses to store: out of range (Prisma P2020, SQLSTATE 22003), NUL (22021), bad Unicode escapes (22P05). */
 const UNSTORABLE_CODES = new Set(["P2020", "22003", "22021", "22P05"]);
 
