@@ -58,7 +58,7 @@ export const ERROR_RESPONSES = {
   },
   Unavailable: {
     code: "unavailable",
-    description: "The database is unavailable; retry after the Retry-After header's seconds (uploads with the same Idempotency-Key).",
+    description: "The database is unavailable, or the request's transaction was rolled back for a concurrent one (nothing was stored); retry after the Retry-After header's seconds (uploads with the same Idempotency-Key).",
   },
 } as const satisfies Record<string, { code: ErrorCode; description: string }>;
 
@@ -72,7 +72,7 @@ export function errorAnswerRows(): { status: number; code: ErrorCode; descriptio
 /**
  * An operation's error answers: those named, plus those every route may give — 400 for a path or
  * query value holding text no database can store (a NUL character, a lone surrogate), 429 over a rate
- * limit, and 503 when the database is unavailable.
+ * limit, and 503 when the database is unavailable or a transaction was rolled back for a concurrent one.
  */
 export function errorResponses(...names: ErrorResponseName[]): Record<string, unknown> {
   const all = [...new Set<ErrorResponseName>(["BadRequest", ...names, "TooManyRequests", "Unavailable"])];
