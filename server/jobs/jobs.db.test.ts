@@ -126,6 +126,31 @@ describe.each(testDatabaseTargets())("background jobs on $name", ({ target }) =>
     expect(regressions.map((regression) => [regression.metric, regression.firstRunId])).toEqual([["p95", runs[15]!.id]]);
   });
 
+  it("detection reads every trend a run reports: endpoint latency (not the aggregate beside it), custom metrics with a direction only", async () => {
+    const slug = uniqueSlug("trends");
+    // Everything steps up 30% at run 12: GetListing's p95, the run's aggregate, a custom metric with a
+    // direction (cpu, lower is better), one without (queue), and a load generator's count (iterations).
+    const runs = [];
+    for (const [hour, p95] of STEP.entries()) {
+      const document = {
+        schema: "benchtrack/v1",
+        label: "nightly",
+        startedAt: new Date(Date.UTC(2026, 0, 1) + hour * 3_600_000).toISOString(),
+        endpoints: [{ name: "GetListing", requests: 5000, latency: { unit: "ms", p95 }, metrics: { cpu: { value: p95 * 2, unit: "%", better: "lower" } } }],
+        summary: { name: "all", requests: 5000, latency: { unit: "ms", p95: p95 + 1 } },
+        metrics: { queue: { value: p95 * 3, unit: "jobs" }, iterations: { value: p95 * 100, unit: "iterations", better: "lower" } },
+      };
+      runs.push((await ingestTestRun(db, slug, document, { metadata: { branch: "main" } })).run);
+    }
+    const project = await db.project.findUniqueOrThrow({ where: { slug }, select: { id: true, defaultBranch: true } });
+    const candidates = await findChangeCandidates(db, project, { ...runs.at(-1)!, gitBranch: "main" });
+    const endpoint = await db.endpoint.findFirstOrThrow({ where: { projectId: project.id, name: "GetListing" }, select: { id: true } });
+    expect(candidates.map(({ endpointId, metric, kind, firstRunId }) => ({ endpointId, metric, kind, firstRunId }))).toEqual([
+      { endpointId: endpoint.id, metric: "p95", kind: "regression", firstRunId: runs[12]!.id },
+      { endpointId: endpoint.id, metric: "metrics.cpu", kind: "regression", firstRunId: runs[12]!.id },
+    ]);
+  });
+
   it("detections of one series at once record each change once: the second waits for the first's lock", async () => {
     const slug = uniqueSlug("race");
     const runs = [];

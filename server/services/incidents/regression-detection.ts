@@ -3,7 +3,8 @@ import type { ChangeCandidate, TrendLine } from "../../domain/incidents/change-c
 import { loadProfileDifference } from "../../domain/compare/load-profile";
 import { isTrackedCustomMetric } from "../../domain/metrics";
 import type { Better } from "../../domain/run";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
+import type { PrismaClient } from "../../generated/prisma/client";
 import { attachToIncidents, markReturns } from "./incidents";
 import type { JobQueue } from "../platform";
 import { findChangeCandidatesInPool, recordIncidentsOpened } from "../platform";
@@ -31,13 +32,6 @@ export const DETECTION_WINDOW_RUNS = 100;
 export const DETECTOR_VERSION = 2;
 /** A change point this close (in runs) to a recorded one is the same change, re-estimated. */
 const SAME_CHANGE_DISTANCE = 3;
-
-const LATENCY_COLUMNS = [
-  { metric: "p50", column: "p50Ms" },
-  { metric: "p95", column: "p95Ms" },
-  { metric: "p99", column: "p99Ms" },
-  { metric: "mean", column: "meanMs" },
-] as const;
 
 type DetectionRun = { id: string; label: string | null; tool: string; gitBranch: string | null; testbed: string | null; startedAt: Date };
 
@@ -161,43 +155,43 @@ export async function detectRegressionsAfterRun(
 
 /**
  * Every (endpoint, metric) trend over the window's runs (`runIds`, oldest first), each value at its run's
- * position in `runIds`; runs without a value are skipped.
+ * position in `runIds`; runs without a value are skipped. PostgreSQL groups them: a window of 100 runs of
+ * a 50-endpoint suite is ~200 rows of two arrays, not 5,000 result rows made into objects one by one on
+ * the event loop (about a quarter of the detection job's time there: docs/performance.md).
  */
 async function loadTrends(db: Prisma.TransactionClient, runIds: string[]): Promise<TrendLine[]> {
-  const order = new Map(runIds.map((id, index) => [id, index]));
-  const [results, metrics] = await Promise.all([
-    db.result.findMany({
-      where: { runId: { in: runIds } },
-      select: { runId: true, endpointId: true, p50Ms: true, p95Ms: true, p99Ms: true, meanMs: true },
-    }),
-    db.metric.findMany({ where: { runId: { in: runIds } }, select: { runId: true, endpointId: true, key: true, value: true, better: true } }),
+  const window = Prisma.sql`SELECT run_id, (place - 1)::int AS position FROM unnest(${runIds}::text[]) WITH ORDINALITY AS w(run_id, place)`;
+  const finite = (value: Prisma.Sql) => Prisma.sql`${value} IS NOT NULL AND ${value} NOT IN ('Infinity'::float8, '-Infinity'::float8, 'NaN'::float8)`;
+  const [latency, metrics] = await Promise.all([
+    // The aggregate's latency only when the runs report no endpoint (an endpoint's step would open a
+    // second, derived regression on the aggregate).
+    db.$queryRaw<{ endpointId: number | null; metric: string; runs: number[]; values: number[] }[]>`
+      WITH w AS (${window}),
+      r AS (SELECT w.position, x.endpoint_id, x.p50_ms, x.p95_ms, x.p99_ms, x.mean_ms FROM w JOIN results x ON x.run_id = w.run_id),
+      scope AS (SELECT EXISTS (SELECT 1 FROM r WHERE r.endpoint_id IS NOT NULL) AS has_endpoints)
+      SELECT r.endpoint_id AS "endpointId", v.metric, array_agg(r.position ORDER BY r.position) AS runs, array_agg(v.value ORDER BY r.position) AS values
+        FROM r CROSS JOIN scope
+        CROSS JOIN LATERAL (VALUES (1, 'p50', r.p50_ms), (2, 'p95', r.p95_ms), (3, 'p99', r.p99_ms), (4, 'mean', r.mean_ms)) AS v(place, metric, value)
+       WHERE ${finite(Prisma.sql`v.value`)} AND (r.endpoint_id IS NOT NULL OR NOT scope.has_endpoints)
+       GROUP BY r.endpoint_id, v.place, v.metric
+       ORDER BY r.endpoint_id NULLS FIRST, v.place`,
+    // A metric whose direction nobody stated cannot regress: a step is neither worse nor better. A trend
+    // takes the direction of its oldest run.
+    db.$queryRaw<{ endpointId: number | null; key: string; better: Better; runs: number[]; values: number[] }[]>`
+      WITH w AS (${window})
+      SELECT m.endpoint_id AS "endpointId", m.key, (array_agg(m.better::text ORDER BY w.position))[1] AS better,
+             array_agg(w.position ORDER BY w.position) AS runs, array_agg(m.value ORDER BY w.position) AS values
+        FROM w JOIN metrics m ON m.run_id = w.run_id
+       WHERE m.better IS NOT NULL AND ${finite(Prisma.sql`m.value`)}
+       GROUP BY m.endpoint_id, m.key
+       ORDER BY m.endpoint_id NULLS FIRST, m.key`,
   ]);
-  const byKey = new Map<string, Omit<TrendLine, "runs" | "values"> & { points: { index: number; value: number }[] }>();
-  const add = (endpointId: number | null, metric: string, better: Better, runId: string, value: number | null) => {
-    if (value === null || !Number.isFinite(value)) return;
-    const key = JSON.stringify([endpointId, metric]);
-    let entry = byKey.get(key);
-    if (!entry) {
-      entry = { endpointId, metric, better, points: [] };
-      byKey.set(key, entry);
-    }
-    entry.points.push({ index: order.get(runId)!, value });
-  };
-  const hasEndpoints = results.some((result) => result.endpointId !== null);
-  for (const result of results) {
-    if (result.endpointId === null && hasEndpoints) continue;
-    for (const { metric, column } of LATENCY_COLUMNS) add(result.endpointId, metric, "lower", result.runId, result[column]);
-  }
-  for (const metric of metrics) {
-    // A metric whose direction nobody stated cannot regress: a step is neither worse nor better.
-    if (isTrackedCustomMetric(metric.key) && metric.better !== null) {
-      add(metric.endpointId, `metrics.${metric.key}`, metric.better, metric.runId, metric.value);
-    }
-  }
-  return [...byKey.values()].map(({ points, ...trend }) => {
-    points.sort((a, b) => a.index - b.index);
-    return { ...trend, runs: points.map((point) => point.index), values: points.map((point) => point.value) };
-  });
+  return [
+    ...latency.map(({ endpointId, metric, runs, values }): TrendLine => ({ endpointId, metric, better: "lower", runs, values })),
+    ...metrics
+      .filter((row) => isTrackedCustomMetric(row.key))
+      .map(({ endpointId, key, better, runs, values }): TrendLine => ({ endpointId, metric: `metrics.${key}`, better, runs, values })),
+  ];
 }
 
 /** What the detection job carries: the series (its project, tool, label and testbed), the run that queued it, and the public URL its webhooks link to. */
