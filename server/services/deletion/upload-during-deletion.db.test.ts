@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { POST as uploadRun } from "@/app/api/v1/projects/[project]/runs/route";
 import { DELETE as deleteRun } from "@/app/api/v1/projects/[project]/runs/[id]/route";
+import { fixture, upload as uploadThroughRoute } from "@/app/api/v1/projects/[project]/runs/uploads.fixture";
 import { getDb } from "@/server/db";
 import { uniqueSlug } from "@/server/testing/databases";
 import { runQueuedJobsNow } from "@/server/testing/jobs";
@@ -17,17 +15,11 @@ import { call, setUpRouteTestDatabase } from "@/server/testing/rest-client";
 // with DATABASE_URL, PostgreSQL, where their statements interleave.
 setUpRouteTestDatabase();
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../domain/parsers/fixtures/k6/baseline");
-const summaries = ["round1", "round2", "round3"].map((round) => readFileSync(path.join(FIXTURES, round, "summary.json")));
+const summaries = ["round1", "round2", "round3"].map((round) => fixture(`k6/baseline/${round}/summary.json`));
 
 async function upload(slug: string, round: number): Promise<{ status: number; id: string | null }> {
-  const response = await call(uploadRun, `/api/v1/projects/${slug}/runs`, { project: slug }, {
-    method: "POST",
-    body: summaries[round % summaries.length]!,
-    query: { branch: "main", label: "nightly", round: String(round) },
-  });
-  const body = (await response.json()) as { id?: string };
-  return { status: response.status, id: body.id ?? null };
+  const { status, json } = await uploadThroughRoute(slug, summaries[round % summaries.length]!, { query: { branch: "main", label: "nightly", round: String(round) } });
+  return { status, id: (json.id as string | undefined) ?? null };
 }
 
 async function remove(slug: string, id: string): Promise<number> {

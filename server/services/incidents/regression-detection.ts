@@ -161,7 +161,6 @@ export async function detectRegressionsAfterRun(
  */
 async function loadTrends(db: Prisma.TransactionClient, runIds: string[]): Promise<TrendLine[]> {
   const window = Prisma.sql`SELECT run_id, (place - 1)::int AS position FROM unnest(${runIds}::text[]) WITH ORDINALITY AS w(run_id, place)`;
-  const finite = (value: Prisma.Sql) => Prisma.sql`${value} IS NOT NULL AND ${value} NOT IN ('Infinity'::float8, '-Infinity'::float8, 'NaN'::float8)`;
   const [latency, metrics] = await Promise.all([
     // The aggregate's latency only when the runs report no endpoint (an endpoint's step would open a
     // second, derived regression on the aggregate).
@@ -172,7 +171,7 @@ async function loadTrends(db: Prisma.TransactionClient, runIds: string[]): Promi
       SELECT r.endpoint_id AS "endpointId", v.metric, array_agg(r.position ORDER BY r.position) AS runs, array_agg(v.value ORDER BY r.position) AS values
         FROM r CROSS JOIN scope
         CROSS JOIN LATERAL (VALUES (1, 'p50', r.p50_ms), (2, 'p95', r.p95_ms), (3, 'p99', r.p99_ms), (4, 'mean', r.mean_ms)) AS v(place, metric, value)
-       WHERE ${finite(Prisma.sql`v.value`)} AND (r.endpoint_id IS NOT NULL OR NOT scope.has_endpoints)
+       WHERE v.value NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8) AND (r.endpoint_id IS NOT NULL OR NOT scope.has_endpoints)
        GROUP BY r.endpoint_id, v.place, v.metric
        ORDER BY r.endpoint_id NULLS FIRST, v.place`,
     // A metric whose direction nobody stated cannot regress: a step is neither worse nor better. A trend
@@ -182,7 +181,7 @@ async function loadTrends(db: Prisma.TransactionClient, runIds: string[]): Promi
       SELECT m.endpoint_id AS "endpointId", m.key, (array_agg(m.better::text ORDER BY w.position))[1] AS better,
              array_agg(w.position ORDER BY w.position) AS runs, array_agg(m.value ORDER BY w.position) AS values
         FROM w JOIN metrics m ON m.run_id = w.run_id
-       WHERE m.better IS NOT NULL AND ${finite(Prisma.sql`m.value`)}
+       WHERE m.better IS NOT NULL AND m.value NOT IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)
        GROUP BY m.endpoint_id, m.key
        ORDER BY m.endpoint_id NULLS FIRST, m.key`,
   ]);
