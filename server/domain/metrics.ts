@@ -60,9 +60,9 @@ export function metricRange(metric: Pick<MetricDefinition, "name" | "unit">): Va
 }
 
 /** Tools spell percentiles differently ("99.9", "99.90"): read them as numbers. */
-function readPercentile(result: EndpointResult, percentile: number, spelt = String(percentile)): number | null {
+function readPercentile(result: EndpointResult, percentile: number, key: string | number): number | null {
   const { percentiles } = result.latency;
-  const exact = percentiles[spelt];
+  const exact = percentiles[key];
   if (exact !== undefined) return exact;
   return percentilesByNumber(percentiles).get(percentile) ?? null;
 }
@@ -86,7 +86,9 @@ const STORED_PERCENTILE_COLUMNS: Readonly<Record<number, ResultColumn>> = { 50: 
 
 /** A latency percentile, "p50" … "p99.9". */
 export function percentileMetric(percentile: number): MetricDefinition {
-  const spelt = String(percentile);
+  // The key as the usual spelling reads it, made once (a comparison reads it of every run of every
+  // endpoint): an integer's as a number, an index lookup, where its string would be converted each time.
+  const key = Number.isInteger(percentile) ? percentile : String(percentile);
   return {
     name: `p${percentile}`,
     label: `p${percentile} latency`,
@@ -94,8 +96,7 @@ export function percentileMetric(percentile: number): MetricDefinition {
     better: "lower",
     column: STORED_PERCENTILE_COLUMNS[percentile] ?? null,
     percentile,
-    // Spelt once: a comparison reads it of every run of every endpoint.
-    read: (result) => readPercentile(result, percentile, spelt),
+    read: (result) => readPercentile(result, percentile, key),
   };
 }
 

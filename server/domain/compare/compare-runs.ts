@@ -263,7 +263,11 @@ export function comparabilityWarnings(baseRuns: readonly ComparableRun[], headRu
   if (baseDuration && headDuration && Math.abs(headDuration - baseDuration) / baseDuration > 0.2) {
     warnings.push(`Different durations: base ${baseDuration.toFixed(1)} s vs head ${headDuration.toFixed(1)} s on average.`);
   }
-  const namesOf = (runs: readonly ComparableRun[]) => new Set(runs.flatMap((run) => run.endpoints.map((endpoint) => endpoint.name)));
+  const namesOf = (runs: readonly ComparableRun[]) => {
+    const names = new Set<string>();
+    for (const run of runs) for (const endpoint of run.endpoints) names.add(endpoint.name);
+    return names;
+  };
   const baseNames = namesOf(baseRuns);
   const headNames = namesOf(headRuns);
   const onlyBase = [...baseNames].filter((name) => !headNames.has(name));

@@ -30,7 +30,8 @@ export interface GateMetricChoice {
  * says why it is inconclusive ("too few requests to judge p99").
  */
 export function chooseGateMetric(setting: string, results: readonly (EndpointResult | undefined)[]): GateMetricChoice {
-  const present = results.filter((result): result is EndpointResult => result !== undefined);
+  const present: EndpointResult[] = [];
+  for (const result of results) if (result !== undefined) present.push(result);
   if (setting !== AUTO_GATE_METRIC) {
     const reported = customMetricsOf(present.map((result) => result.metrics)).find((spec) => spec.name === setting);
     const metric = reported ?? metricDefinition(setting) ?? METRICS.p95;
@@ -63,7 +64,8 @@ export function chooseGateMetric(setting: string, results: readonly (EndpointRes
     return { metric: METRICS.mean, why: "mean (auto: benchmarks are gated on their mean time per operation)" };
   }
   // The fewest requests a run has (unknown counts are not held against a percentile: percentile-support.ts).
-  const fewest = Math.min(...present.flatMap((result) => (result.requests !== null && Number.isFinite(result.requests) ? [result.requests] : [])));
+  let fewest = Number.POSITIVE_INFINITY;
+  for (const result of present) if (result.requests !== null && Number.isFinite(result.requests) && result.requests < fewest) fewest = result.requests;
   const isReportedByAll = (spec: MetricDefinition) => present.length > 0 && present.every((result) => spec.read(result) !== null);
   for (const spec of AUTO_ORDER) {
     // The count first: it is one comparison, where reading a percentile of every run is many.
