@@ -2,7 +2,7 @@ import type PgBoss from "pg-boss";
 import { getDatabase } from "../db";
 import type { Database } from "../db";
 import { getEnv } from "../env";
-import { getLogger, onShutdown, recordJob, toServiceError } from "../services/platform";
+import { getLogger, onShutdown, recordJob, toServiceError, uploadQuietMs } from "../services/platform";
 import { listProjectsWithPendingRollups } from "../services/trends";
 import {
   JOB_HEARTBEAT_SECONDS,
@@ -147,6 +147,24 @@ export function restAfterJob(name: JobName, durationMs: number): number {
   return Math.min(MAX_REST_MS, Math.max(0, (queueSettings(name).restFactor ?? 0) * durationMs));
 }
 
+/** Uploads in this process stopped this long: a lull, in which a coalescing queue takes its next job (lullWaitMs). */
+export const LULL_MS = 500;
+/** The longest a coalescing queue waits for a lull: under uploads that never stop, detection still runs this often. */
+export const MAX_LULL_WAIT_MS = 10_000;
+
+/**
+ * How much longer a queue's worker waits before it looks for a job, uploads having been quiet for
+ * `quietMs` and the worker having waited `waitedMs`: none for a queue that does not coalesce; for
+ * detection and rollups, until LULL_MS without an upload in flight in this process, at most
+ * MAX_LULL_WAIT_MS in all. Their job waits meanwhile, as it does during their rest (restAfterJob): a
+ * burst of uploads keeps the cores, and its runs coalesce into one job that runs after it (50-endpoint
+ * uploads at 8 in flight, the workers on against off: docs/performance.md).
+ */
+export function lullWaitMs(name: JobName, quietMs: number, waitedMs: number): number {
+  if (queueSettings(name).restFactor === undefined || quietMs >= LULL_MS) return 0;
+  return Math.max(0, Math.min(LULL_MS - quietMs, MAX_LULL_WAIT_MS - waitedMs));
+}
+
 /** A queue's worker in this process: takes one job at a time, and looks again after one (at once, or after its queue's rest). */
 class QueueWorker {
   private stopping = false;
@@ -166,6 +184,8 @@ class QueueWorker {
   private async loop(): Promise<void> {
     let failing = false;
     while (!this.stopping) {
+      await this.awaitLull();
+      if (this.stopping) break;
       let job: PgBoss.JobWithMetadata<unknown> | undefined;
       try {
         // pg-boss answers a fetch that failed (the database away) as an empty queue: the loop goes on,
@@ -188,6 +208,16 @@ class QueueWorker {
       this.current = null;
       const rest = restAfterJob(this.name, Date.now() - current.startedAt);
       if (rest > 0 && !this.stopping) await this.pause(rest);
+    }
+  }
+
+  /** Waits, for a coalescing queue, for a lull in this process's uploads (lullWaitMs). */
+  private async awaitLull(): Promise<void> {
+    const started = Date.now();
+    for (;;) {
+      const wait = lullWaitMs(this.name, uploadQuietMs(), Date.now() - started);
+      if (wait <= 0 || this.stopping) return;
+      await this.pause(wait);
     }
   }
 

@@ -6,7 +6,7 @@ import { isServerAdmin, requireAdmin, requireProjectAccess } from "../access";
 import type { IngestProject, JudgeUpload } from "./ingest-run";
 import { ingestRun } from "./ingest-run";
 import { projectBySlugSql } from "../projects";
-import { ServiceError, recordGateOutcome, recordUpload, takeRateLimitWithRead } from "../platform";
+import { ServiceError, recordGateOutcome, recordUpload, takeRateLimitWithRead, trackUpload } from "../platform";
 import type { ReceivedUpload } from "./received-upload";
 import { runPageUrl } from "../runs";
 import type { RunIdentity } from "../runs";
@@ -70,7 +70,15 @@ export interface UploadRunRequest {
   signal?: AbortSignal;
 }
 
-export async function uploadRun(db: PrismaClient, { target, upload, query, baseUrl, signal }: UploadRunRequest) {
+/**
+ * An upload, whole: read, judged, stored and answered. While it runs, this process's coalescing job
+ * queues wait for a lull (platform/upload-activity.ts).
+ */
+export function uploadRun(db: PrismaClient, request: UploadRunRequest) {
+  return trackUpload(() => uploadRunNow(db, request));
+}
+
+async function uploadRunNow(db: PrismaClient, { target, upload, query, baseUrl, signal }: UploadRunRequest) {
   const failOnOf = (project: IngestProject) => effectiveFailOn(query.failOn, project.failOn);
   // The history read here, the judgement in its thread; the run is stored with it (ingest-run.ts).
   const judge: JudgeUpload<RunGateResult> = async (client, project, head) => {

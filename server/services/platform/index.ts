@@ -22,6 +22,7 @@ export { checkReadiness } from "./readiness";
 export type { Readiness, ReadinessCheck } from "./readiness";
 export * from "./metrics";
 export { checkLiveness } from "./health";
+export { trackUpload, uploadQuietMs } from "./upload-activity";
 export { findStaleTables, refreshStaleStatistics } from "./table-statistics";
 export type { StaleTable, StatisticsRefresh } from "./table-statistics";
 export type { Liveness } from "./health";
