@@ -35,7 +35,7 @@ describe("a coalescing queue's wait for a lull in uploads", () => {
     expect(uploadQuietMs(), "another upload is still in flight").toBe(0);
     finish();
     await held;
-    const ended = Date.now();
+    const ended = performance.now();
     expect(uploadQuietMs(ended + 300)).toBeGreaterThanOrEqual(300);
     expect(uploadQuietMs(ended + 300)).toBeLessThan(300 + 50);
   });

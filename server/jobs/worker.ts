@@ -149,7 +149,10 @@ export function restAfterJob(name: JobName, durationMs: number): number {
 
 /** Uploads in this process stopped this long: a lull, in which a coalescing queue takes its next job (lullWaitMs). */
 export const LULL_MS = 500;
-/** The longest a coalescing queue waits for a lull: under uploads that never stop, detection still runs this often. */
+/**
+ * The longest a coalescing queue waits for a lull: under uploads that never stop, detection still runs,
+ * this long after the previous job and its rest.
+ */
 export const MAX_LULL_WAIT_MS = 10_000;
 
 /**
@@ -213,9 +216,9 @@ class QueueWorker {
 
   /** Waits, for a coalescing queue, for a lull in this process's uploads (lullWaitMs). */
   private async awaitLull(): Promise<void> {
-    const started = Date.now();
+    const started = performance.now();
     for (;;) {
-      const wait = lullWaitMs(this.name, uploadQuietMs(), Date.now() - started);
+      const wait = lullWaitMs(this.name, uploadQuietMs(), performance.now() - started);
       if (wait <= 0 || this.stopping) return;
       await this.pause(wait);
     }
