@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db";
 import { openMigratedDatabase, testDatabaseTargets, uniqueSlug } from "../testing/databases";
-import { jobQueueOf, type JobQueue } from "../services/platform/job-queue";
+import { jobQueueOf, type JobName, type JobQueue } from "../services/platform/job-queue";
 import { trackUpload } from "../services/platform";
 import { LULL_MS, startWorkers } from "./worker";
 import type { Workers } from "./worker";
@@ -9,7 +9,7 @@ import type { Workers } from "./worker";
 /**
  * The job workers as `npm start` runs them, beside an upload held in flight: a coalescing queue's job
  * (a rollup refresh) waits while the upload runs and is taken in the lull after it (worker.ts lullWaitMs);
- * a queue that does not coalesce (a webhook delivery) is not held back.
+ * a queue that does not coalesce (a retention sweep) is not held back.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,18 +29,12 @@ describe.each(testDatabaseTargets())("a coalescing queue's lull on $name", ({ ta
     await database?.close();
   });
 
-  /** Where a job is: "created" (waiting), "active", "completed"… (pg-boss moves finished jobs to its archive later). */
-  const stateOf = async (id: string) => {
-    const [row] = await database.prisma.$queryRawUnsafe<{ state: string }[]>(
-      `SELECT state FROM ${queue.schema}.job WHERE id = $1::uuid UNION ALL SELECT state FROM ${queue.schema}.archive WHERE id = $1::uuid`,
-      id,
-    );
-    return row?.state ?? null;
-  };
-  const waitForState = async (id: string, state: string, timeoutMs: number) => {
+  /** Where a job is: "created" (waiting), "active", "completed"… (pg-boss's own lookup, its archive included). */
+  const stateOf = async (name: JobName, id: string) => (await queue.boss.getJobById(name, id, { includeArchive: true }))?.state ?? null;
+  const waitForState = async (name: JobName, id: string, state: string, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if ((await stateOf(id)) === state) return true;
+      if ((await stateOf(name, id)) === state) return true;
       await sleep(100);
     }
     return false;
@@ -55,10 +49,10 @@ describe.each(testDatabaseTargets())("a coalescing queue's lull on $name", ({ ta
     expect(id).not.toBeNull();
     // The workers look every 200 ms: four times that, and the job still waits for the upload.
     await sleep(4 * LULL_MS);
-    expect(await stateOf(id!)).toBe("created");
+    expect(await stateOf("refresh-rollups", id!)).toBe("created");
     finish();
     await upload;
-    expect(await waitForState(id!, "completed", 15_000), "the job ran after the upload").toBe(true);
+    expect(await waitForState("refresh-rollups", id!, "completed", 15_000), "the job ran after the upload").toBe(true);
   }, 30_000);
 
   it("does not hold back a queue that does not coalesce", async () => {
@@ -67,7 +61,7 @@ describe.each(testDatabaseTargets())("a coalescing queue's lull on $name", ({ ta
     try {
       // A retention sweep of a project that does not exist: nothing to drop, completed.
       const id = await queue.send("apply-retention", { projectId: uniqueSlug("lull") });
-      expect(await waitForState(id!, "completed", 15_000), "the job ran while the upload was in flight").toBe(true);
+      expect(await waitForState("apply-retention", id!, "completed", 15_000), "the job ran while the upload was in flight").toBe(true);
     } finally {
       finish();
       await upload;
