@@ -93,8 +93,11 @@ export function poolHistograms(
   if (!options.exactValues) {
     for (const histogram of histograms) {
       let lower = 0;
+      // The first edge above `lower`: buckets ascend, so one walk over the edges per histogram.
+      let next = 0;
       for (const bucket of histogram) {
-        const straddled = bucket.count > 0 && edges.some((edge) => edge > lower && edge < bucket.upperMs);
+        while (next < edges.length && edges[next]! <= lower) next += 1;
+        const straddled = bucket.count > 0 && next < edges.length && edges[next]! < bucket.upperMs;
         if (straddled) {
           return insufficientData(
             `the rounds' histograms have different bucket edges (a bucket ${lower}–${bucket.upperMs} ms of one holds another's edge), so they cannot be added exactly`,

@@ -87,4 +87,41 @@ describe("readPooledPercentile", () => {
     expect(valueOf(readPooledPercentile([histogram], 25))).toBe(0);
     expect(valueOf(readPooledPercentile([histogram], 75))).toBeCloseTo(0.5, 10);
   });
+
+  it("spreads each bucket over the merged buckets it covers, as the definition does, on many unaligned histograms", () => {
+    // The definition, bucket by bucket over every merged bucket (what poolHistograms computed in one
+    // walk per histogram must equal): a merged bucket (lower, upper] inside a source bucket gets the
+    // source's count times its share of the source's width; an open-ended source's count goes to +∞.
+    function definition(histograms: { upperMs: number; count: number }[][]) {
+      const edges = [...new Set(histograms.flat().map((bucket) => bucket.upperMs))].sort((a, b) => a - b);
+      const merged = edges.map((upperMs) => ({ upperMs, count: 0 }));
+      for (const histogram of histograms) {
+        let lower = 0;
+        for (const { upperMs: upper, count } of histogram) {
+          merged.forEach((target, index) => {
+            const targetLower = index === 0 ? 0 : merged[index - 1]!.upperMs;
+            if (upper === lower) {
+              if (target.upperMs === upper) target.count += count;
+            } else if (target.upperMs > lower && target.upperMs <= upper) {
+              if (upper === Number.POSITIVE_INFINITY) target.count += target.upperMs === upper ? count : 0;
+              else target.count += (count * (target.upperMs - Math.max(targetLower, lower))) / (upper - lower);
+            }
+          });
+          lower = upper;
+        }
+      }
+      return merged;
+    }
+    let seed = 1;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let trial = 0; trial < 300; trial++) {
+      const histograms = Array.from({ length: 1 + Math.floor(random() * 5) }, () => {
+        const edges = [...new Set(Array.from({ length: Math.floor(random() * 30) }, () => Math.floor(random() * 60) * 0.25))].sort((a, b) => a - b);
+        const histogram = edges.map((upperMs) => ({ upperMs, count: Math.floor(random() * 100) }));
+        if (random() < 0.2) histogram.push({ upperMs: Number.POSITIVE_INFINITY, count: 3 });
+        return histogram;
+      });
+      expect(poolHistograms(histograms)).toEqual(definition(histograms));
+    }
+  });
 });

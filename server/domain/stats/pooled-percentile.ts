@@ -52,8 +52,11 @@ export function poolHistograms(
   const merged = edges.map((upperMs) => ({ upperMs, count: 0 }));
   for (const histogram of histograms) {
     let sourceLower = lowerMs;
+    // The merged buckets are walked once per histogram: its buckets ascend, so each one's first merged
+    // bucket is at or after the one before's last (a walk over all of them per bucket was quadratic).
+    let from = 0;
     for (const bucket of histogram) {
-      spreadCount(bucket.count, sourceLower, bucket.upperMs, merged, lowerMs);
+      from = spreadCount(bucket.count, sourceLower, bucket.upperMs, merged, lowerMs, from);
       sourceLower = bucket.upperMs;
     }
   }
@@ -97,38 +100,47 @@ export function readPooledPercentile(
   return insufficientData("insufficient data: the histograms hold no samples");
 }
 
-/** Adds a source bucket (lower, upper] to the merged buckets it covers, in proportion to their width. */
-function spreadCount(count: number, lower: number, upper: number, merged: HistogramBucket[], lowerMs: number): void {
+/**
+ * Adds a source bucket (lower, upper] to the merged buckets it covers, in proportion to their width,
+ * looking from merged bucket `from` on (none before it reaches above `lower`); answers where the next
+ * source bucket, which starts at `upper`, begins to look.
+ */
+function spreadCount(count: number, lower: number, upper: number, merged: HistogramBucket[], lowerMs: number, from: number): number {
   const width = upper - lower;
-  let mergedLower = lowerMs;
-  for (const target of merged) {
-    const isInside = target.upperMs > lower && target.upperMs <= upper;
-    if (isInside) {
-      if (width === 0 || upper === Number.POSITIVE_INFINITY) {
-        // A zero-width bucket (an exact value) or an open-ended one: everything lands on its upper edge.
-        if (target.upperMs === upper) target.count += count;
-      } else {
-        target.count += (count * (target.upperMs - Math.max(mergedLower, lower))) / width;
-      }
-    } else if (width === 0 && target.upperMs === upper) {
-      target.count += count;
-    }
-    mergedLower = target.upperMs;
+  let index = from;
+  while (index < merged.length && merged[index]!.upperMs < lower) index += 1;
+  if (width === 0) {
+    // A zero-width bucket (an exact value): everything lands on its upper edge.
+    if (index < merged.length && merged[index]!.upperMs === upper) merged[index]!.count += count;
+    return index;
   }
+  for (; index < merged.length && merged[index]!.upperMs <= upper; index += 1) {
+    const target = merged[index]!;
+    if (target.upperMs <= lower) continue;
+    if (upper === Number.POSITIVE_INFINITY) {
+      // An open-ended bucket: everything lands on the merged +∞ bucket.
+      if (target.upperMs === upper) target.count += count;
+    } else {
+      const mergedLower = index === 0 ? lowerMs : merged[index - 1]!.upperMs;
+      target.count += (count * (target.upperMs - Math.max(mergedLower, lower))) / width;
+    }
+  }
+  // The merged bucket whose upper edge is `upper` (every source edge is a merged edge).
+  return Math.max(from, index - 1);
 }
 
 function validateHistogram(histogram: readonly HistogramBucket[], index: number, lowerMs: number): void {
   let previousUpper = lowerMs;
   histogram.forEach((bucket, bucketIndex) => {
-    const where = `histograms[${index}][${bucketIndex}]`;
+    const where = () => `histograms[${index}][${bucketIndex}]`;
     if (!(bucket.count >= 0) || !Number.isFinite(bucket.count))
-      throw new RangeError(`${where}.count must be a finite count ≥ 0`);
+      throw new RangeError(`${where()}.count must be a finite count ≥ 0`);
     if (
       Number.isNaN(bucket.upperMs) ||
       bucket.upperMs < previousUpper ||
       (bucketIndex > 0 && bucket.upperMs === previousUpper)
     ) {
-      throw new RangeError(`${where}.upperMs must be ascending and ≥ ${lowerMs}`);
+      throw new RangeError(`${where()}.upperMs must be ascending and ≥ ${lowerMs}`);
     }
     previousUpper = bucket.upperMs;
   });
