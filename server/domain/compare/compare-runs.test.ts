@@ -248,3 +248,23 @@ describe("compareRuns: the gate metrics, one per endpoint", () => {
     expect(comparison.endpoints.map((endpoint) => endpoint.gateMetric?.name)).toEqual(["p99", "p99", "p99", "p99", "p99"]);
   });
 });
+
+describe("compareRuns: pooled percentiles from the runs' histograms", () => {
+  const withHistogram = (id: string, p95: number, histogram: EndpointResult["histogram"]): ComparableRun => {
+    const made = run(id, "h", { requests: 1000, latency: { unit: "ms", p50: p95 / 2, p95 } });
+    return { ...made, aggregate: { ...made.aggregate, histogram } };
+  };
+  const good = [{ upperMs: 5, count: 200 }, { upperMs: 10, count: 800 }];
+
+  it("pools the histograms of both sides; a run stored with a repeated edge (before uploads were checked for it) leaves the pooled reading out instead of failing", () => {
+    const base = [withHistogram("b1", 10, good), withHistogram("b2", 10, good)];
+    const head = [withHistogram("h1", 10, good), withHistogram("h2", 10, good)];
+    const p95 = (comparison: ReturnType<typeof compareRuns>) => comparison.aggregate?.metrics.find((metric) => metric.metric === "p95");
+    expect(p95(compareRuns(base, head))?.pooled).toEqual({ baseMs: 9.6875, headMs: 9.6875, deltaPct: 0 });
+
+    const repeated = [{ upperMs: 5, count: 100 }, { upperMs: 5, count: 100 }, { upperMs: 10, count: 800 }];
+    const comparison = compareRuns(base, [withHistogram("h1", 10, good), withHistogram("h2", 10, repeated)]);
+    expect(p95(comparison)?.pooled).toBeNull();
+    expect(p95(comparison)?.head.n).toBe(2);
+  });
+});

@@ -13,7 +13,7 @@ import { isInsufficient } from "../stats/insufficient";
 import { percentileUnsupportedReason } from "../stats/percentile-support";
 import { formatDeltaPct } from "../format";
 import { compareWithNoiseBand, learnRunToRunNoisePct, noiseHistory } from "../stats/noise-band";
-import { readPooledPercentile } from "../stats/pooled-percentile";
+import { isPoolableHistogram, readPooledPercentile } from "../stats/pooled-percentile";
 import { percentChange, relativeChangeOfMeans } from "../stats/relative-change";
 import { lowerTQuantile } from "../stats/t-distribution";
 import { testShift } from "../stats/shift-test";
@@ -72,7 +72,7 @@ function pooledPercentile(
 ): MetricComparison["pooled"] {
   if (spec.percentile === null) return null;
   const histogramsOf = (results: readonly (EndpointResult | undefined)[]) =>
-    results.every((result) => result?.histogram) ? results.map((result) => result!.histogram!) : null;
+    results.every((result) => result?.histogram && isPoolableHistogram(result.histogram)) ? results.map((result) => result!.histogram!) : null;
   const baseHistograms = histogramsOf(base);
   const headHistograms = histogramsOf(head);
   if (!baseHistograms?.length || !headHistograms?.length) return null;

@@ -53,6 +53,23 @@ describe("validateParsedRun", () => {
     expect(errorOf(() => validateParsedRun({ ...run, endpoints: [endpoint] })).details[0]?.path).toBe("endpoints[0].requests");
   });
 
+  it("refuses a histogram whose upper edge repeats: it makes no bucket, and pooling or reading it cannot place the count", () => {
+    const run = parseBenchtrack({
+      schema: "benchtrack/v1",
+      endpoints: [{ name: "a", requests: 1000, histogram: { unit: "ms", buckets: [{ le: 10, count: 800 }, { le: 5, count: 100 }, { le: 5, count: 100 }] } }],
+    });
+    const error = errorOf(() => validateParsedRun(run));
+    expect(error.code).toBe("malformed");
+    // The endpoint's first (the run's aggregate, drawn from its one endpoint, repeats it).
+    expect(error.details[0]).toEqual({
+      path: "endpoints[0].histogram[1].upperMs",
+      message: "5 ms repeats or falls below the bucket before it (5 ms): a histogram's upper edges ascend, each once",
+    });
+    // Buckets in any order, each edge once, are the histogram sorted.
+    const fine = parseBenchtrack({ schema: "benchtrack/v1", endpoints: [{ name: "a", requests: 900, histogram: { unit: "ms", buckets: [{ le: 10, count: 800 }, { le: 5, count: 100 }] } }] });
+    expect(validateParsedRun(fine).endpoints[0]?.histogram).toEqual([{ upperMs: 5, count: 100 }, { upperMs: 10, count: 800 }]);
+  });
+
   it("refuses more than 100 attributes", () => {
     const run = base();
     const attributes = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, "v"]));

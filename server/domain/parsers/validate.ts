@@ -256,10 +256,24 @@ function* endpointNumberProblems(path: string, endpoint: EndpointResult): Genera
   }
   // A histogram's buckets and a timeline's points are many (a suite of 10,000 benchmarks has some 100,000):
   // each is looked at before any path is built for it.
+  // Bucket i covers (upperMs[i-1], upperMs[i]]: an edge that repeats (or falls back) makes no bucket, and
+  // pooling rounds or reading a percentile cannot place its count.
+  let previousUpperMs = Number.NEGATIVE_INFINITY;
   for (const [index, bucket] of (endpoint.histogram ?? []).entries()) {
-    if (isNonNegative(bucket.upperMs) && isNonNegative(bucket.count)) continue;
+    const ascends = !(bucket.upperMs <= previousUpperMs);
+    if (ascends && isNonNegative(bucket.upperMs) && isNonNegative(bucket.count)) {
+      previousUpperMs = bucket.upperMs;
+      continue;
+    }
+    if (!ascends) {
+      yield {
+        path: `${path}.histogram[${index}].upperMs`,
+        message: `${bucket.upperMs} ms repeats or falls below the bucket before it (${previousUpperMs} ms): a histogram's upper edges ascend, each once`,
+      };
+    }
     yield* nonNegative(`${path}.histogram[${index}].upperMs`, bucket.upperMs);
     yield* nonNegative(`${path}.histogram[${index}].count`, bucket.count);
+    if (ascends) previousUpperMs = bucket.upperMs;
   }
   for (const [index, point] of (endpoint.timeline ?? []).entries()) {
     const { atMs, requestsPerSecond, failuresPerSecond, p50Ms, p95Ms, users } = point;

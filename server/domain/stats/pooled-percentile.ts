@@ -129,6 +129,20 @@ function spreadCount(count: number, lower: number, upper: number, merged: Histog
   return Math.max(from, index - 1);
 }
 
+/**
+ * Whether a histogram is one `poolHistograms` takes (finite counts ≥ 0, upper edges ascending from
+ * `lowerMs`, each once): runs stored before uploads were checked for it may hold one that is not, and
+ * their readers leave it out instead of failing.
+ */
+export function isPoolableHistogram(histogram: readonly HistogramBucket[], lowerMs = 0): boolean {
+  try {
+    validateHistogram(histogram, 0, lowerMs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function validateHistogram(histogram: readonly HistogramBucket[], index: number, lowerMs: number): void {
   let previousUpper = lowerMs;
   histogram.forEach((bucket, bucketIndex) => {

@@ -21,7 +21,7 @@ import {
   rollupStatsSchema,
 } from "../../domain/series/trend-rollup";
 import type { RollupBucket, RollupGrain } from "../../domain/series/trend-rollup";
-import { poolHistograms } from "../../domain/stats/pooled-percentile";
+import { isPoolableHistogram, poolHistograms } from "../../domain/stats/pooled-percentile";
 import type { HistogramBucket } from "../../domain/run";
 import { Prisma } from "../../generated/prisma/client";
 import type { PrismaClient } from "../../generated/prisma/client";
@@ -211,9 +211,12 @@ const poolStoredHistogramsAs = (value: unknown) => {
   return { runs, histogram: buckets };
 };
 
-/** A bucket's runs' histograms (a JSON array of HistogramBucket[]) pooled, with how many runs gave one. */
+/**
+ * A bucket's runs' histograms (a JSON array of HistogramBucket[]) pooled, with how many runs gave one
+ * that pools (isPoolableHistogram): a bucket whose count falls short of its runs keeps no histogram.
+ */
 function poolStoredHistograms(value: unknown): { runs: number; buckets: HistogramBucket[] } {
-  const histograms = rollupHistogramSchema.array().parse(value);
+  const histograms = rollupHistogramSchema.array().parse(value).filter((histogram) => isPoolableHistogram(histogram));
   return { runs: histograms.length, buckets: poolHistograms(histograms) };
 }
 
@@ -328,10 +331,10 @@ export async function readRollupBuckets(db: ReadDb, scope: HistoryScope, grain: 
 
 function toRollupBucket(row: BucketRow): RollupBucket {
   // Each part's list of histograms (a stored bucket's pooled one, a pending week's runs' own), pooled.
-  const histogram =
-    row.histogram_parts !== null && row.histogram_parts !== undefined
-      ? poolStoredHistograms(rollupHistogramSchema.array().array().parse(row.histogram_parts).flat()).buckets
-      : null;
+  const parts = row.histogram_parts !== null && row.histogram_parts !== undefined ? rollupHistogramSchema.array().array().parse(row.histogram_parts).flat() : null;
+  const pooled = parts === null ? null : poolStoredHistograms(parts);
+  // Every part's, or none: a percentile pooled from some of the bucket's runs is not the bucket's.
+  const histogram = pooled !== null && pooled.runs === parts!.length ? pooled.buckets : null;
   return {
     bucketStart: row.bucket_start,
     runs: row.runs,

@@ -21,6 +21,11 @@ describe("bad input gets a clear 4xx and stores nothing", () => {
   });
   const hugeName = JSON.stringify({ schema: "benchtrack/v1", endpoints: [{ name: "x".repeat(1024 * 1024) }] });
   const bomb = gzipSync(Buffer.alloc(60 * 1024 * 1024, " "));
+  // Stored, it failed every comparison that pooled its rounds (500) and the week's rollup job.
+  const repeatedEdge = JSON.stringify({
+    schema: "benchtrack/v1",
+    endpoints: [{ name: "a", requests: 1000, histogram: { unit: "ms", buckets: [{ le: 5, count: 100 }, { le: 5, count: 100 }, { le: 10, count: 800 }] } }],
+  });
 
   const cases: [string, BodyInit, CallOptions, number, string][] = [
     ["an empty body", "", {}, 400, "bad_request"],
@@ -36,6 +41,7 @@ describe("bad input gets a clear 4xx and stores nothing", () => {
     ["a run with 10,000 endpoints", manyEndpoints, {}, 413, "payload_too_large"],
     ["a 1 MB endpoint name", hugeName, {}, 413, "payload_too_large"],
     ["a bad round in the query", k6, { query: { round: "first" } }, 400, "bad_request"],
+    ["a histogram whose upper edge repeats", repeatedEdge, {}, 400, "bad_request"],
   ];
 
   beforeAll(async () => {
@@ -57,6 +63,14 @@ describe("bad input gets a clear 4xx and stores nothing", () => {
     expect(response.json.error.details).toEqual(
       expect.arrayContaining([expect.objectContaining({ path: expect.stringContaining("endpoints[0].requests") as string })]),
     );
+  });
+
+  it("names the histogram bucket whose edge repeats", async () => {
+    const response = await upload(slug, repeatedEdge);
+    expect(response.json.error.details[0]).toEqual({
+      path: "endpoints[0].histogram[1].upperMs",
+      message: "5 ms repeats or falls below the bucket before it (5 ms): a histogram's upper edges ascend, each once",
+    });
   });
 
   it("k6 NDJSON with a bad time after seconds of timeline: 400 naming the line, nothing stored", async () => {
