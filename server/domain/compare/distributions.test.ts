@@ -142,3 +142,24 @@ describe("compareDistributions on the real ghz fixtures (3 baseline rounds vs 3 
     expect(entry.test.statistic).toBeGreaterThan(0);
   });
 });
+
+describe("poolHistograms with a histogram stored before uploads were checked for ascending edges", () => {
+  it("adds none whose edges repeat or fall back, instead of adding them wrongly", () => {
+    const fallsBack = [
+      { upperMs: 2, count: 1 },
+      { upperMs: 10, count: 0 },
+      { upperMs: 3, count: 0 },
+      { upperMs: 8, count: 5 },
+    ];
+    const repeats = [
+      { upperMs: 5, count: 1 },
+      { upperMs: 5, count: 2 },
+    ];
+    for (const histogram of [fallsBack, repeats]) {
+      const pooled = poolHistograms([histogram, [{ upperMs: 5, count: 4 }]]);
+      expect(isInsufficient(pooled) ? pooled.reason : "pooled").toContain("do not ascend");
+    }
+    // The same buckets in order pool (aligned edges): the check refuses only what cannot be added.
+    expect(isInsufficient(poolHistograms([[{ upperMs: 5, count: 1 }, { upperMs: 8, count: 2 }], [{ upperMs: 5, count: 4 }, { upperMs: 8, count: 1 }]]))).toBe(false);
+  });
+});

@@ -14,7 +14,7 @@ import { AGGREGATE_NAME } from "../run";
 import { resultKindOf } from "../result-kind";
 import { binnedKsTest, HistogramCdf, type BinnedKsResult } from "../stats/binned-ks";
 import { insufficientData, isInsufficient, type InsufficientData } from "../stats/insufficient";
-import { readPooledPercentile } from "../stats/pooled-percentile";
+import { isPoolableHistogram, readPooledPercentile } from "../stats/pooled-percentile";
 import type { ComparableRun } from "./compare-runs";
 
 /** Pooled percentiles shown beside the chart. */
@@ -89,6 +89,11 @@ export function poolHistograms(
   options: { exactValues?: boolean } = {},
 ): PooledHistogram | InsufficientData {
   if (histograms.length === 0) return insufficientData("insufficient data: no histogram to pool");
+  // A histogram whose edges do not ascend, each once (stored before uploads were checked for it:
+  // validate.ts), has no buckets to add.
+  if (!histograms.every((histogram) => isPoolableHistogram(histogram))) {
+    return insufficientData("a round's histogram has upper edges that do not ascend, each once, so its buckets cannot be added");
+  }
   const edges = [...new Set(histograms.flatMap((histogram) => histogram.map((bucket) => bucket.upperMs)))].sort((a, b) => a - b);
   if (!options.exactValues) {
     for (const histogram of histograms) {

@@ -216,8 +216,14 @@ const poolStoredHistogramsAs = (value: unknown) => {
  * that pools (isPoolableHistogram): a bucket whose count falls short of its runs keeps no histogram.
  */
 function poolStoredHistograms(value: unknown): { runs: number; buckets: HistogramBucket[] } {
-  const histograms = rollupHistogramSchema.array().parse(value).filter((histogram) => isPoolableHistogram(histogram));
-  return { runs: histograms.length, buckets: poolHistograms(histograms) };
+  const stored = Array.isArray(value) ? value : [];
+  const histograms: HistogramBucket[][] = [];
+  for (const histogram of stored) {
+    const parsed = rollupHistogramSchema.safeParse(histogram);
+    if (parsed.success && isPoolableHistogram(parsed.data)) histograms.push(parsed.data);
+  }
+  // Some runs' would not pool: the bucket keeps none (its run count is not the runs pooled), so none is pooled.
+  return { runs: histograms.length, buckets: histograms.length === stored.length ? poolHistograms(histograms) : [] };
 }
 
 /**
@@ -331,7 +337,7 @@ export async function readRollupBuckets(db: ReadDb, scope: HistoryScope, grain: 
 
 function toRollupBucket(row: BucketRow): RollupBucket {
   // Each part's list of histograms (a stored bucket's pooled one, a pending week's runs' own), pooled.
-  const parts = row.histogram_parts !== null && row.histogram_parts !== undefined ? rollupHistogramSchema.array().array().parse(row.histogram_parts).flat() : null;
+  const parts = Array.isArray(row.histogram_parts) ? (row.histogram_parts as unknown[]).flatMap((part): unknown[] => (Array.isArray(part) ? (part as unknown[]) : [part])) : null;
   const pooled = parts === null ? null : poolStoredHistograms(parts);
   // Every part's, or none: a percentile pooled from some of the bucket's runs is not the bucket's.
   const histogram = pooled !== null && pooled.runs === parts!.length ? pooled.buckets : null;
