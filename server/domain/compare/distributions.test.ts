@@ -7,7 +7,7 @@ import { AGGREGATE_NAME } from "../run";
 import { isInsufficient } from "../stats/insufficient";
 import { latencyHistogramOf } from "../stats/latency-histogram";
 import type { ComparableRun } from "./compare-runs";
-import { compareDistributions, compareEndpointDistribution, poolHistograms, toCdfSeries } from "./distributions";
+import { compareDistributions, compareEndpointDistribution, addAlignedHistograms, toCdfSeries } from "./distributions";
 
 const FIXTURES = join(import.meta.dirname, "../parsers/fixtures");
 
@@ -28,11 +28,11 @@ function fixtureRun(path: string, id: string): ComparableRun {
 
 const total = (buckets: readonly HistogramBucket[]) => buckets.reduce((sum, bucket) => sum + bucket.count, 0);
 
-describe("poolHistograms", () => {
+describe("addAlignedHistograms", () => {
   it("adds HDR histograms bucket by bucket into the histogram of the pooled samples", () => {
     const a = [3.2, 4.1, 4.15, 9.9, 12.5, 40];
     const b = [3.21, 5, 7.7, 12.6, 120];
-    const pooled = poolHistograms([latencyHistogramOf(a)!, latencyHistogramOf(b)!]);
+    const pooled = addAlignedHistograms([latencyHistogramOf(a)!, latencyHistogramOf(b)!]);
     if (isInsufficient(pooled)) throw new Error(pooled.reason);
     const direct = latencyHistogramOf([...a, ...b])!;
     // Same counts at the same edges (the pooled one may keep extra empty edges).
@@ -40,7 +40,7 @@ describe("poolHistograms", () => {
   });
 
   it("refuses histograms whose buckets do not line up (hey's text report picks edges per run)", () => {
-    const result = poolHistograms([
+    const result = addAlignedHistograms([
       [
         { upperMs: 10, count: 4 },
         { upperMs: 20, count: 1 },
@@ -54,7 +54,7 @@ describe("poolHistograms", () => {
   });
 
   it("adds exact-value histograms (Locust) whatever their edges", () => {
-    const result = poolHistograms(
+    const result = addAlignedHistograms(
       [
         [
           { upperMs: 5, count: 2 },
@@ -143,7 +143,7 @@ describe("compareDistributions on the real ghz fixtures (3 baseline rounds vs 3 
   });
 });
 
-describe("poolHistograms with a histogram stored before uploads were checked for ascending edges", () => {
+describe("addAlignedHistograms with a histogram stored before uploads were checked for ascending edges", () => {
   it("adds none whose edges repeat or fall back, instead of adding them wrongly", () => {
     const fallsBack = [
       { upperMs: 2, count: 1 },
@@ -156,10 +156,10 @@ describe("poolHistograms with a histogram stored before uploads were checked for
       { upperMs: 5, count: 2 },
     ];
     for (const histogram of [fallsBack, repeats]) {
-      const pooled = poolHistograms([histogram, [{ upperMs: 5, count: 4 }]]);
+      const pooled = addAlignedHistograms([histogram, [{ upperMs: 5, count: 4 }]]);
       expect(isInsufficient(pooled) ? pooled.reason : "pooled").toContain("do not ascend");
     }
     // The same buckets in order pool (aligned edges): the check refuses only what cannot be added.
-    expect(isInsufficient(poolHistograms([[{ upperMs: 5, count: 1 }, { upperMs: 8, count: 2 }], [{ upperMs: 5, count: 4 }, { upperMs: 8, count: 1 }]]))).toBe(false);
+    expect(isInsufficient(addAlignedHistograms([[{ upperMs: 5, count: 1 }, { upperMs: 8, count: 2 }], [{ upperMs: 5, count: 4 }, { upperMs: 8, count: 1 }]]))).toBe(false);
   });
 });

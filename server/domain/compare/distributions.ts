@@ -84,7 +84,7 @@ export interface PooledHistogram {
  * insufficient data, because spreading a bucket's count over another's edges would invent positions.
  * `exactValues`: each bucket's count sits at its upper edge (Locust), so any edges add exactly.
  */
-export function poolHistograms(
+export function addAlignedHistograms(
   histograms: readonly (readonly HistogramBucket[])[],
   options: { exactValues?: boolean } = {},
 ): PooledHistogram | InsufficientData {
@@ -196,7 +196,7 @@ export function compareEndpointDistribution(
   for (const [side, runs] of [["base", baseRuns], ["head", headRuns]] as const) {
     const info = sideInfo(runs, endpoint, 0);
     if (info.runsWithHistogram < info.runs || info.runs === 0) return unavailable(missingSentence(side, info, isBenchmarkIn(runs, endpoint)));
-    const result = poolHistograms(runs.map((run) => histogramOf(run, endpoint) ?? []), { exactValues });
+    const result = addAlignedHistograms(runs.map((run) => histogramOf(run, endpoint) ?? []), { exactValues });
     if (isInsufficient(result)) return unavailable(`The ${side} side cannot be pooled: ${result.reason}.`);
     pooled[side] = result.buckets;
   }
