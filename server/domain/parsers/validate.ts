@@ -260,20 +260,18 @@ function* endpointNumberProblems(path: string, endpoint: EndpointResult): Genera
   // pooling rounds or reading a percentile cannot place its count.
   let previousUpperMs = Number.NEGATIVE_INFINITY;
   for (const [index, bucket] of (endpoint.histogram ?? []).entries()) {
-    const ascends = !(bucket.upperMs <= previousUpperMs);
-    if (ascends && isNonNegative(bucket.upperMs) && isNonNegative(bucket.count)) {
-      previousUpperMs = bucket.upperMs;
-      continue;
-    }
+    const previous = previousUpperMs;
+    const ascends = !(bucket.upperMs <= previous);
+    if (ascends) previousUpperMs = bucket.upperMs;
+    if (ascends && isNonNegative(bucket.upperMs) && isNonNegative(bucket.count)) continue;
     if (!ascends) {
       yield {
         path: `${path}.histogram[${index}].upperMs`,
-        message: `${bucket.upperMs} ms repeats or falls below the bucket before it (${previousUpperMs} ms): a histogram's upper edges ascend, each once`,
+        message: `${bucket.upperMs} ms repeats or falls below the bucket before it (${previous} ms): a histogram's upper edges ascend, each once`,
       };
     }
     yield* nonNegative(`${path}.histogram[${index}].upperMs`, bucket.upperMs);
     yield* nonNegative(`${path}.histogram[${index}].count`, bucket.count);
-    if (ascends) previousUpperMs = bucket.upperMs;
   }
   for (const [index, point] of (endpoint.timeline ?? []).entries()) {
     const { atMs, requestsPerSecond, failuresPerSecond, p50Ms, p95Ms, users } = point;

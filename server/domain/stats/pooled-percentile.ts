@@ -135,27 +135,23 @@ function spreadCount(count: number, lower: number, upper: number, merged: Histog
  * their readers leave it out instead of failing.
  */
 export function isPoolableHistogram(histogram: readonly HistogramBucket[], lowerMs = 0): boolean {
-  try {
-    validateHistogram(histogram, 0, lowerMs);
-    return true;
-  } catch {
-    return false;
-  }
+  return histogramProblem(histogram, 0, lowerMs) === null;
 }
 
 function validateHistogram(histogram: readonly HistogramBucket[], index: number, lowerMs: number): void {
+  const problem = histogramProblem(histogram, index, lowerMs);
+  if (problem !== null) throw new RangeError(problem);
+}
+
+/** What makes `histogram` (the `index`-th) one that cannot be pooled, or null. */
+function histogramProblem(histogram: readonly HistogramBucket[], index: number, lowerMs: number): string | null {
   let previousUpper = lowerMs;
-  histogram.forEach((bucket, bucketIndex) => {
-    const where = () => `histograms[${index}][${bucketIndex}]`;
-    if (!(bucket.count >= 0) || !Number.isFinite(bucket.count))
-      throw new RangeError(`${where()}.count must be a finite count ≥ 0`);
-    if (
-      Number.isNaN(bucket.upperMs) ||
-      bucket.upperMs < previousUpper ||
-      (bucketIndex > 0 && bucket.upperMs === previousUpper)
-    ) {
-      throw new RangeError(`${where()}.upperMs must be ascending and ≥ ${lowerMs}`);
+  for (const [bucketIndex, bucket] of histogram.entries()) {
+    if (!(bucket.count >= 0) || !Number.isFinite(bucket.count)) return `histograms[${index}][${bucketIndex}].count must be a finite count ≥ 0`;
+    if (Number.isNaN(bucket.upperMs) || bucket.upperMs < previousUpper || (bucketIndex > 0 && bucket.upperMs === previousUpper)) {
+      return `histograms[${index}][${bucketIndex}].upperMs must be ascending and ≥ ${lowerMs}`;
     }
     previousUpper = bucket.upperMs;
-  });
+  }
+  return null;
 }
