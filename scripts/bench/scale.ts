@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { median } from "../../server/domain/stats/descriptive";
+import { describeCpuSplit, startCpuSplit } from "./cpu-split";
 import { describeFailure, runConcurrently, send, summarizeLatencies } from "./http";
 import type { TimedResponse } from "./http";
 import type { ScenarioResult } from "./ingest";
@@ -94,12 +95,14 @@ export const ms = (value: number | null) => (value === null ? "?" : `${value.toF
 export async function measureWideUploads(server: BenchServer, token: string, body: string, floor: PgbenchFloor | null, count = 400, concurrency = 8) {
   const project = "bench-wide";
   await runConcurrently(10, concurrency, (index) => upload(server, token, project, body, { label: "nightly", branch: "main", round: String(index) }));
+  const cpu = startCpuSplit(server.serverPid);
   const started = performance.now();
   const responses = await runConcurrently(count, concurrency, (index) =>
     upload(server, token, project, body, { label: "nightly", branch: "main", round: String(1000 + index) }),
   );
   const wallSeconds = (performance.now() - started) / 1000;
   const ok = responses.filter((response) => response.status === 201);
+  const cpuSplit = cpu?.finish(ok.length) ?? null;
   const latency = summarizeLatencies(ok.map((response) => response.ms));
   const uploadsPerSecond = ok.length / wallSeconds;
   const figures = {
@@ -111,6 +114,7 @@ export async function measureWideUploads(server: BenchServer, token: string, bod
     errors: responses.filter((response) => response.status !== 201).map(describeFailure).slice(0, 5),
     floorTransactionsPerSecond: floor?.transactionsPerSecond ?? null,
     ratioToFloor: floor ? uploadsPerSecond / floor.transactionsPerSecond : null,
+    cpuSplit,
   };
   return {
     figures,
@@ -123,6 +127,7 @@ export async function measureWideUploads(server: BenchServer, token: string, bod
         test: `${ENDPOINTS}-endpoint k6 summary ×${count}, ${concurrency} in flight: latency`,
         figure: latency ? `p50 ${ms(latency.p50Ms)}, p95 ${ms(latency.p95Ms)}, p99 ${ms(latency.p99Ms)}, max ${ms(latency.maxMs)}` : "no success",
       },
+      ...(cpuSplit ? [{ test: `${ENDPOINTS}-endpoint k6 summary ×${count}, ${concurrency} in flight: where the CPU went`, figure: describeCpuSplit(cpuSplit) }] : []),
     ],
   } satisfies ScenarioResult<typeof figures>;
 }
