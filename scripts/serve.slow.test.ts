@@ -6,7 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseTarget } from "../server/db";
-import { migratedSnapshot, uniqueSlug } from "../server/testing/databases";
+import { migrateDatabase } from "../server/migrate/apply";
+import { uniqueSlug } from "../server/testing/databases";
 import { buildApp, isBuildCurrent, ROOT } from "./lib/build";
 
 /**
@@ -132,9 +133,8 @@ targets.push({ name: "embedded (PGlite, on disk)", target: { kind: "embedded", d
 
 beforeAll(async () => {
   if (!isBuildCurrent()) buildApp();
-  // The embedded folder starts migrated (npm start would migrate it: the same schema, in seconds more).
-  const database = await openDatabase({ kind: "embedded", dataDir }, { initialData: await migratedSnapshot() });
-  await database.close();
+  // The embedded folder starts migrated, as npm start would make it (server/migrate/template.ts).
+  await migrateDatabase({ kind: "embedded", dataDir });
 }, 900_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -138,9 +138,9 @@ interface OpenDatabaseOptions {
   /** The job queue's schema (default JOB_SCHEMA). */
   jobSchema?: string;
   /**
-   * Embedded only, for tests: a PGlite data folder tarball (`dumpDataDir`) a NEW database starts from,
-   * instead of an empty cluster (a migrated one: server/testing/databases.ts). Never give it for a
-   * folder that already holds a database.
+   * Embedded only: a PGlite data folder tarball (`dumpDataDir`) a NEW database starts from, instead of
+   * an empty cluster (the migrated template: server/migrate/template.ts). Never give it for a folder
+   * that already holds a database.
    */
   initialData?: Blob;
 }

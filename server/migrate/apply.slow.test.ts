@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -8,6 +8,7 @@ import { openDatabase } from "../db";
 import type { DatabaseTarget } from "../db";
 import { migrateDatabase } from "./apply";
 import { readMigrationList } from "./migrations";
+import { migratedTemplate, TEMPLATE_DIR } from "./template";
 
 describe("migrateDatabase on an embedded database folder", () => {
   let dataDir: string;
@@ -50,13 +51,59 @@ describe("migrateDatabase on an embedded database folder", () => {
   });
 });
 
+describe("the migrated template a new embedded folder starts from", () => {
+  it("is kept in the cache, and holds the schema the schema engine makes of the migrations", async () => {
+    const { blob } = await migratedTemplate();
+    const kept = (await readdir(TEMPLATE_DIR)).filter((name) => /^migrated-[0-9a-f]{16}\.tar$/.test(name));
+    expect(kept.length).toBeGreaterThan(0);
+    expect((await Promise.all(kept.map((name) => stat(path.join(TEMPLATE_DIR, name))))).map((file) => file.size)).toContain(blob.size);
+
+    const schemaOf = async (target: DatabaseTarget) => {
+      const database = await openDatabase(target);
+      try {
+        return await database.prisma.$queryRaw<{ table_name: string; column_name: string; data_type: string; is_nullable: string; column_default: string | null }[]>`
+          SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
+           WHERE table_schema = 'public' ORDER BY table_name, column_name`;
+      } finally {
+        await database.close();
+      }
+    };
+    const indexesOf = async (target: DatabaseTarget) => {
+      const database = await openDatabase(target);
+      try {
+        return await database.prisma.$queryRaw<{ indexdef: string }[]>`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexdef`;
+      } finally {
+        await database.close();
+      }
+    };
+    const fromTemplate: DatabaseTarget = { kind: "embedded", dataDir: await mkdtemp(path.join(os.tmpdir(), "benchtrack-template-")) };
+    const byEngine: DatabaseTarget = { kind: "embedded", dataDir: await mkdtemp(path.join(os.tmpdir(), "benchtrack-engine-")) };
+    try {
+      await migrateDatabase(fromTemplate);
+      await (await openDatabase(byEngine)).close(); // a cluster of its own first: the schema engine then migrates it
+      expect(await migrateDatabase(byEngine)).toEqual((await readMigrationList()).migrationDirectories.map((directory) => directory.path));
+      const columns = await schemaOf(fromTemplate);
+      expect(columns.length).toBeGreaterThan(100);
+      expect(columns).toEqual(await schemaOf(byEngine));
+      expect(await indexesOf(fromTemplate)).toEqual(await indexesOf(byEngine));
+    } finally {
+      await Promise.all([fromTemplate, byEngine].map((target) => rm((target as { dataDir: string }).dataDir, { recursive: true, force: true })));
+    }
+  }, 180_000);
+});
+
 describe("a process that migrates a fresh database", () => {
   it("holds no timer once done, so it exits then (the schema engine's 10 s timers are cleared)", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "benchtrack-migrate-exit-"));
     try {
+      // A folder that holds a cluster already is migrated by the schema engine (a new one would load
+      // the migrated template, and meet the engine only when making it).
       const script = [
+        `import { openDatabase } from "./server/db.ts";`,
         `import { migrateDatabase } from "./server/migrate/apply.ts";`,
-        `const applied = await migrateDatabase({ kind: "embedded", dataDir: ${JSON.stringify(dataDir)} });`,
+        `const target = { kind: "embedded", dataDir: ${JSON.stringify(dataDir)} };`,
+        `await (await openDatabase(target)).close();`,
+        `const applied = await migrateDatabase(target);`,
         `console.log(JSON.stringify({ applied: applied.length, resources: process.getActiveResourcesInfo() }));`,
       ].join("\n");
       const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", script], {

@@ -2,14 +2,23 @@ import { describeTarget, openDatabase } from "../db";
 import type { DatabaseTarget } from "../db";
 import { readAppliedMigrations } from "./applied";
 import { applyPendingMigrations, readMigrationList } from "./migrations";
+import { isNewDataDir, migratedTemplate } from "./template";
 
 /**
  * Opens `target`, applies pending migrations, closes it; returns the migrations applied now.
  * When every migration on disk is already recorded, the schema engine (a large WebAssembly module,
- * seconds to start) is not started at all: a restart of `npm start` stays quick.
+ * seconds to start) is not started at all: a restart of `npm start` stays quick. A new embedded folder
+ * is loaded from the migrated template instead (template.ts), and all migrations count as applied now.
  */
 export async function migrateDatabase(target: DatabaseTarget): Promise<string[]> {
-  const database = await openDatabase(target);
+  // A new embedded folder starts from the migrated template (template.ts): seconds of initdb and schema
+  // engine saved, and every migration applied with it.
+  const fromTemplate = target.kind === "embedded" && isNewDataDir(target.dataDir) ? await migratedTemplate() : null;
+  const database = await openDatabase(target, { initialData: fromTemplate?.blob });
+  if (fromTemplate) {
+    await database.close();
+    return fromTemplate.migrations;
+  }
   try {
     const onDisk = (await readMigrationList()).migrationDirectories.map((directory) => directory.path);
     const applied = await readAppliedMigrations(database.prisma);
