@@ -8,7 +8,8 @@ import { openDatabase } from "../db";
 import type { DatabaseTarget } from "../db";
 import { migrateDatabase } from "./apply";
 import { readMigrationList } from "./migrations";
-import { migratedTemplate, TEMPLATE_DIR } from "./template";
+import { CLUSTER_CACHE_DIR } from "./cluster-cache";
+import { migratedTemplate } from "./template";
 
 describe("migrateDatabase on an embedded database folder", () => {
   let dataDir: string;
@@ -54,9 +55,9 @@ describe("migrateDatabase on an embedded database folder", () => {
 describe("the migrated template a new embedded folder starts from", () => {
   it("is kept in the cache, and holds the schema the schema engine makes of the migrations", async () => {
     const { blob } = await migratedTemplate();
-    const kept = (await readdir(TEMPLATE_DIR)).filter((name) => /^migrated-[0-9a-f]{16}\.tar$/.test(name));
+    const kept = (await readdir(CLUSTER_CACHE_DIR)).filter((name) => /^migrated-[0-9a-f]{16}\.tar$/.test(name));
     expect(kept.length).toBeGreaterThan(0);
-    expect((await Promise.all(kept.map((name) => stat(path.join(TEMPLATE_DIR, name))))).map((file) => file.size)).toContain(blob.size);
+    expect((await Promise.all(kept.map((name) => stat(path.join(CLUSTER_CACHE_DIR, name))))).map((file) => file.size)).toContain(blob.size);
 
     const schemaOf = async (target: DatabaseTarget) => {
       const database = await openDatabase(target);

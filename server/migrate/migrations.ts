@@ -1,9 +1,9 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { newEmptyPGlite } from "./cluster-cache";
 import { withSchemaEngine } from "./schema-engine";
 
 /**
@@ -59,7 +59,7 @@ export async function diffMigrationsAgainstSchema(
   schemaContent: string,
   migrationsDir = MIGRATIONS_DIR,
 ): Promise<string> {
-  const scratch = new PGlite();
+  const scratch = await newEmptyPGlite();
   try {
     const result = await withSchemaEngine(new PrismaPGlite(scratch), async (engine) => {
       const migrations = await readMigrationList(migrationsDir);

@@ -1,11 +1,11 @@
 import { cp, mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { newEmptyPGlite } from "./cluster-cache";
 import { MIGRATIONS_DIR, readMigrationList } from "./migrations";
 
 /**
@@ -22,7 +22,7 @@ export interface Scratch {
 }
 
 async function embeddedScratch(): Promise<Scratch> {
-  const db = new PGlite();
+  const db = await newEmptyPGlite();
   return {
     exec: async (sql) => void (await db.exec(sql)),
     rows: async <T,>(sql: string) => (await db.query<T>(sql)).rows,
