@@ -45,6 +45,9 @@ export default defineConfig({
     // no open database (server/testing/test-file-setup.ts).
     isolate: false,
     setupFiles: ["server/testing/test-file-setup.ts"],
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache): CI's PostgreSQL pass
+    // reads the embedded pass's instead of transforming every file again.
+    experimental: { fsModuleCache: true },
     projects: [
       { extends: true, test: { name: "unit", include: UNIT, exclude: [...configDefaults.exclude, ...DB, ...SLOW] } },
       { extends: true, test: { name: "db", include: DB } },
