@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -9,7 +9,7 @@ import type { DatabaseTarget } from "../db";
 import { migrateDatabase } from "./apply";
 import { readMigrationList } from "./migrations";
 import { CLUSTER_CACHE_DIR } from "./cluster-cache";
-import { migratedTemplate } from "./template";
+import { isNewDataDir, loadTemplateInto, readMigratedTemplate } from "./template";
 
 describe("migrateDatabase on an embedded database folder", () => {
   let dataDir: string;
@@ -39,12 +39,11 @@ describe("migrateDatabase on an embedded database folder", () => {
     } finally {
       await second.close();
     }
-    // Every migration on a folder-backed PGlite, fsync'd: about 20 s alone, a minute on a loaded machine.
+    // From the migrated template (made first when the cache has none: about 10 s more).
   }, 180_000);
 
   it("refuses a second process on the same folder with a clear message", async () => {
     const target: DatabaseTarget = { kind: "embedded", dataDir };
-    const { writeFile } = await import("node:fs/promises");
     // PID 1 is always alive: it stands for another server holding the folder.
     await writeFile(path.join(dataDir, "benchtrack.pid"), "1");
     await expect(openDatabase(target)).rejects.toThrow(/in use by process 1/);
@@ -54,7 +53,7 @@ describe("migrateDatabase on an embedded database folder", () => {
 
 describe("the migrated template a new embedded folder starts from", () => {
   it("is kept in the cache, and holds the schema the schema engine makes of the migrations", async () => {
-    const { blob } = await migratedTemplate();
+    const { blob } = await readMigratedTemplate();
     const kept = (await readdir(CLUSTER_CACHE_DIR)).filter((name) => /^migrated-[0-9a-f]{16}\.tar$/.test(name));
     expect(kept.length).toBeGreaterThan(0);
     expect((await Promise.all(kept.map((name) => stat(path.join(CLUSTER_CACHE_DIR, name))))).map((file) => file.size)).toContain(blob.size);
@@ -89,6 +88,30 @@ describe("the migrated template a new embedded folder starts from", () => {
       expect(await indexesOf(fromTemplate)).toEqual(await indexesOf(byEngine));
     } finally {
       await Promise.all([fromTemplate, byEngine].map((target) => rm((target as { dataDir: string }).dataDir, { recursive: true, force: true })));
+    }
+  }, 180_000);
+});
+
+describe("a new embedded folder made from the template", () => {
+  it("is made whole beside a load a killed process left, and two processes making it at once make it once", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "benchtrack-template-load-"));
+    try {
+      const onDisk = (await readMigrationList()).migrationDirectories.map((directory) => directory.path);
+      // What a start killed while loading leaves: a part of a cluster beside its place (pid 2^22 + 1 is
+      // above Linux's pid_max, so never alive), and an empty cluster folder.
+      const abandoned = path.join(dataDir, `pglite.loading-${2 ** 22 + 1}-0a1b2c3d`);
+      await mkdir(path.join(abandoned, "base"), { recursive: true });
+      await writeFile(path.join(abandoned, "PG_VERSION"), "17\n");
+      await mkdir(path.join(dataDir, "pglite"));
+      expect(isNewDataDir(dataDir)).toBe(true);
+
+      const [first, second] = await Promise.all([loadTemplateInto(dataDir), loadTemplateInto(dataDir)]);
+      expect([first, second].filter((applied) => applied !== null)).toEqual([onDisk]);
+      expect(isNewDataDir(dataDir)).toBe(false);
+      expect((await readdir(dataDir)).filter((name) => name.startsWith("pglite"))).toEqual(["pglite"]);
+      expect(await migrateDatabase({ kind: "embedded", dataDir })).toEqual([]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   }, 180_000);
 });

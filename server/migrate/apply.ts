@@ -2,7 +2,7 @@ import { describeTarget, openDatabase } from "../db";
 import type { DatabaseTarget } from "../db";
 import { readAppliedMigrations } from "./applied";
 import { applyPendingMigrations, readMigrationList } from "./migrations";
-import { isNewDataDir, migratedTemplate } from "./template";
+import { isNewDataDir, loadTemplateInto } from "./template";
 
 /**
  * Opens `target`, applies pending migrations, closes it; returns the migrations applied now.
@@ -11,14 +11,17 @@ import { isNewDataDir, migratedTemplate } from "./template";
  * is loaded from the migrated template instead (template.ts), and all migrations count as applied now.
  */
 export async function migrateDatabase(target: DatabaseTarget): Promise<string[]> {
-  // A new embedded folder starts from the migrated template (template.ts): seconds of initdb and schema
-  // engine saved, and every migration applied with it.
-  const fromTemplate = target.kind === "embedded" && isNewDataDir(target.dataDir) ? await migratedTemplate() : null;
-  const database = await openDatabase(target, { initialData: fromTemplate?.blob });
-  if (fromTemplate) {
-    await database.close();
-    return fromTemplate.migrations;
+  // A new embedded folder is made from the migrated template (template.ts): seconds of initdb and
+  // schema engine saved, and every migration applied with it.
+  if (target.kind === "embedded" && isNewDataDir(target.dataDir)) {
+    const applied = await loadTemplateInto(target.dataDir).catch((error: unknown) => {
+      throw new Error(`Migrating ${describeTarget(target)} failed: ${String(error)}`, { cause: error });
+    });
+    // null: another process made it meanwhile; it is then migrated as any existing folder.
+    if (applied !== null) return applied;
   }
+  // Not wrapped: a folder another process holds says so as it is (scripts catch DataDirInUseError).
+  const database = await openDatabase(target);
   try {
     const onDisk = (await readMigrationList()).migrationDirectories.map((directory) => directory.path);
     const applied = await readAppliedMigrations(database.prisma);

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { newEmptyPGlite } from "./cluster-cache";
+import { openEmptyPGlite } from "./cluster-cache";
 import { withSchemaEngine } from "./schema-engine";
 
 /**
@@ -59,7 +59,7 @@ export async function diffMigrationsAgainstSchema(
   schemaContent: string,
   migrationsDir = MIGRATIONS_DIR,
 ): Promise<string> {
-  const scratch = await newEmptyPGlite();
+  const scratch = await openEmptyPGlite();
   try {
     const result = await withSchemaEngine(new PrismaPGlite(scratch), async (engine) => {
       const migrations = await readMigrationList(migrationsDir);

@@ -5,7 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { newEmptyPGlite } from "./cluster-cache";
+import { openEmptyPGlite } from "./cluster-cache";
 import { MIGRATIONS_DIR, readMigrationList } from "./migrations";
 
 /**
@@ -22,7 +22,7 @@ export interface Scratch {
 }
 
 async function embeddedScratch(): Promise<Scratch> {
-  const db = await newEmptyPGlite();
+  const db = await openEmptyPGlite();
   return {
     exec: async (sql) => void (await db.exec(sql)),
     rows: async <T,>(sql: string) => (await db.query<T>(sql)).rows,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { openDatabase } from "../db";
 import type { Database, DatabaseTarget } from "../db";
 import { migrateDatabase } from "../migrate/apply";
-import { migratedTemplate } from "../migrate/template";
+import { readMigratedTemplate } from "../migrate/template";
 
 /**
  * The database integration tests run against: PostgreSQL when DATABASE_URL is set, else the embedded
@@ -21,7 +21,7 @@ export function testDatabaseTargets(): { name: string; target: DatabaseTarget }[
  * template (server/migrate/template.ts), in under a second.
  */
 export async function openMigratedDatabase(target: DatabaseTarget): Promise<Database> {
-  if (target.kind === "memory") return openDatabase(target, { initialData: (await migratedTemplate()).blob });
+  if (target.kind === "memory") return openDatabase(target, { initialData: (await readMigratedTemplate()).blob });
   await migrateDatabase(target);
   // Test files share one PostgreSQL database and run at once: each gets a job queue of its own, so one
   // file's workers never take another's jobs.
