@@ -16,8 +16,6 @@ import { ROOT, buildApp, isBuildCurrent, run } from "./lib/build";
 const isDev = process.argv.includes("--dev");
 const env = getEnv();
 const adminToken = ensureAdminToken(env);
-// Handed to the server (its child process) only.
-if (adminToken.kind === "created" || adminToken.kind === "file") process.env.BENCHTRACK_ADMIN_TOKEN = adminToken.token;
 
 if (!existsSync(path.join(ROOT, "server", "generated", "prisma", "client.ts"))) {
   run("node", ["scripts/prisma-generate.mjs"]);
@@ -28,11 +26,11 @@ if (!isDev && !isBuildCurrent()) {
   buildApp();
 }
 
-// In a process of its own (npm run db:migrate's script): this one lives as long as the server, and the
-// embedded database it would open here (PGlite's WebAssembly heap) stayed resident after its close:
-// 497 MB of an idle npm start's 1.3 GB, measured on a new data folder.
 const target = targetFromEnv(env);
-run(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "db-migrate.ts")]);
+const migrated = await migrate();
+if (migrated !== 0) process.exit(migrated);
+// Handed to the server (its child process) only.
+if (adminToken.kind === "created" || adminToken.kind === "file") process.env.BENCHTRACK_ADMIN_TOKEN = adminToken.token;
 
 const url = `http://localhost:${env.PORT}`;
 // Production: our own server around Next's handler (scripts/serve.ts), which drains on SIGTERM and
@@ -68,3 +66,23 @@ server.on("exit", (code, signal) => {
   process.exit(code ?? 128 + (signal ? osConstants.signals[signal] : 0));
 });
 
+/**
+ * Applies pending migrations in a process of its own (npm run db:migrate's script): this one lives as
+ * long as the server, and the embedded database it would open here (PGlite's WebAssembly heap) stayed
+ * resident after its close: 497 MB of an idle npm start's 1.3 GB, measured on a new data folder. A stop
+ * meanwhile (SIGINT, SIGTERM) is passed on; resolves to the exit code this process then exits with.
+ */
+function migrate(): Promise<number> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "db-migrate.ts")], { cwd: ROOT, stdio: "inherit" });
+  const passOn = (signal: NodeJS.Signals) => child.kill(signal);
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  for (const signal of signals) process.on(signal, passOn);
+  return new Promise((resolve) => {
+    const done = (code: number) => {
+      for (const signal of signals) process.off(signal, passOn);
+      resolve(code);
+    };
+    child.once("error", () => done(1));
+    child.once("exit", (code, signal) => done(code ?? 128 + (signal ? osConstants.signals[signal] : 0)));
+  });
+}
