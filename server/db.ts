@@ -284,7 +284,8 @@ function readLockHolder(lockPath: string): number | null {
   }
 }
 
-function isProcessAlive(pid: number): boolean {
+/** Whether a process of that pid is alive (one of another user's counts: EPERM). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -4,6 +4,7 @@ import { mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { isProcessAlive } from "../db";
 import { keepCluster, openEmptyPGlite, readCachedCluster, readPackageVersion } from "./cluster-cache";
 import { applyPendingMigrations, readMigrationList } from "./migrations";
 
@@ -74,16 +75,7 @@ const LOADING = "pglite.loading-";
 async function removeAbandonedLoads(dataDir: string): Promise<void> {
   for (const name of await readdir(dataDir).catch(() => [])) {
     const pid = name.startsWith(LOADING) ? Number.parseInt(name.slice(LOADING.length), 10) : Number.NaN;
-    if (Number.isFinite(pid) && !isAlive(pid)) await rm(path.join(dataDir, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if (Number.isFinite(pid) && !isProcessAlive(pid)) await rm(path.join(dataDir, name), { recursive: true, force: true });
   }
 }
 
