@@ -1,8 +1,8 @@
 // npm start (and npm run dev with --dev): the whole path from a fresh clone to a served dashboard.
 // 1. validate the environment, 2. take the admin token (the environment's, else the data folder's,
 // else make one: server/admin-token.ts), 3. generate the Prisma client if missing, 4. build if the
-// sources changed since the last build, 5. apply pending migrations (scripts/db-migrate.ts), 6. serve on PORT and print the URL
-// (and, on the start that made it, the admin token, this once). A stop (SIGTERM, SIGINT) drains the
+// sources changed since the last build, 5. apply pending migrations (scripts/db-migrate.ts), 6. serve
+// on PORT and print the URL (and, on the start that made it, the admin token, this once). A stop (SIGTERM, SIGINT) drains the
 // server within BENCHTRACK_SHUTDOWN_TIMEOUT_SECONDS (scripts/serve.ts).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -63,8 +63,13 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 server.on("exit", (code, signal) => {
   showTokenNote();
-  process.exit(code ?? 128 + (signal ? osConstants.signals[signal] : 0));
+  process.exit(exitCodeOf(code, signal));
 });
+
+/** A child's exit as this process's exit code: its own, or 128 + n for a child killed by signal n. */
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  return code ?? 128 + (signal ? osConstants.signals[signal] : 0);
+}
 
 /**
  * Applies pending migrations in a process of its own (npm run db:migrate's script): this one lives as
@@ -83,6 +88,6 @@ function migrate(): Promise<number> {
       resolve(code);
     };
     child.once("error", () => done(1));
-    child.once("exit", (code, signal) => done(code ?? 128 + (signal ? osConstants.signals[signal] : 0)));
+    child.once("exit", (code, signal) => done(exitCodeOf(code, signal)));
   });
 }

@@ -15,7 +15,7 @@ export async function migrateDatabase(target: DatabaseTarget): Promise<string[]>
   // schema engine saved, and every migration applied with it.
   if (target.kind === "embedded" && isNewDataDir(target.dataDir)) {
     const applied = await loadTemplateInto(target.dataDir).catch((error: unknown) => {
-      throw new Error(`Migrating ${describeTarget(target)} failed: ${String(error)}`, { cause: error });
+      throw migrationFailed(target, error);
     });
     // null: another process made it meanwhile; it is then migrated as any existing folder.
     if (applied !== null) return applied;
@@ -30,8 +30,11 @@ export async function migrateDatabase(target: DatabaseTarget): Promise<string[]>
     // and then applies only what is still pending.
     return await applyPendingMigrations(database.adapterFactory);
   } catch (error) {
-    throw new Error(`Migrating ${describeTarget(target)} failed: ${String(error)}`, { cause: error });
+    throw migrationFailed(target, error);
   } finally {
     await database.close();
   }
 }
+
+const migrationFailed = (target: DatabaseTarget, error: unknown) =>
+  new Error(`Migrating ${describeTarget(target)} failed: ${String(error)}`, { cause: error });

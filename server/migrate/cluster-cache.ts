@@ -71,15 +71,21 @@ export function readPackageVersion(name: string): string {
   }
 }
 
-let emptyCluster: Promise<Blob> | undefined;
+/** `read`'s result, read once per process; a failed read is tried again by the next call. */
+export function readOnce<T>(read: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined;
+  return () =>
+    (result ??= read().catch((error: unknown) => {
+      result = undefined;
+      throw error;
+    }));
+}
+
+const readEmptyCluster = readOnce(readOrMakeEmptyCluster);
 
 /** Opens a new in-memory PGlite on an empty cluster (initdb's), loaded from the cache; the cluster is made and kept the first time. */
 export async function openEmptyPGlite(): Promise<PGlite> {
-  emptyCluster ??= readOrMakeEmptyCluster().catch((error: unknown) => {
-    emptyCluster = undefined;
-    throw error;
-  });
-  return new PGlite({ loadDataDir: await emptyCluster });
+  return new PGlite({ loadDataDir: await readEmptyCluster() });
 }
 
 async function readOrMakeEmptyCluster(): Promise<Blob> {

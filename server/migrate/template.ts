@@ -5,7 +5,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { isProcessAlive } from "../db";
-import { keepCluster, openEmptyPGlite, readCachedCluster, readPackageVersion } from "./cluster-cache";
+import { keepCluster, openEmptyPGlite, readCachedCluster, readOnce, readPackageVersion } from "./cluster-cache";
 import { applyPendingMigrations, readMigrationList } from "./migrations";
 
 /**
@@ -21,16 +21,8 @@ import { applyPendingMigrations, readMigrationList } from "./migrations";
  * schema and what the migrations insert, which is nothing today: a migration that made a secret would
  * have to make it at the database's first start instead, or every database would share it.
  */
-let template: Promise<{ blob: Blob; migrations: string[] }> | undefined;
-
 /** The template (made, or read from the cache), and the names of the migrations it holds. */
-export function readMigratedTemplate(): Promise<{ blob: Blob; migrations: string[] }> {
-  template ??= readOrMakeTemplate().catch((error: unknown) => {
-    template = undefined;
-    throw error;
-  });
-  return template;
-}
+export const readMigratedTemplate: () => Promise<{ blob: Blob; migrations: string[] }> = readOnce(readOrMakeTemplate);
 
 /** The folder of an embedded data folder's cluster (server/db.ts opens it there). */
 const clusterDirOf = (dataDir: string) => path.join(dataDir, "pglite");
@@ -39,6 +31,9 @@ const clusterDirOf = (dataDir: string) => path.join(dataDir, "pglite");
 export function isNewDataDir(dataDir: string): boolean {
   return !existsSync(path.join(clusterDirOf(dataDir), "PG_VERSION"));
 }
+
+/** A load's folder beside the cluster's: this, the loading process's pid, a random part. */
+const LOADING = "pglite.loading-";
 
 /**
  * Makes `dataDir`'s database from the template: loaded into a folder beside it, closed, then renamed
@@ -67,9 +62,6 @@ export async function loadTemplateInto(dataDir: string): Promise<string[] | null
     await rm(staging, { recursive: true, force: true });
   }
 }
-
-/** A load's folder beside the cluster's: this, the loading process's pid, a random part. */
-const LOADING = "pglite.loading-";
 
 /** Load folders of processes no longer alive (killed while loading). */
 async function removeAbandonedLoads(dataDir: string): Promise<void> {
