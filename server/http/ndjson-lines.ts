@@ -16,8 +16,11 @@ export function importLimitsOf(env: Env): { maxBytes: number; maxLineChars: numb
   return { maxBytes: env.BENCHTRACK_MAX_IMPORT_BYTES, maxLineChars: env.BENCHTRACK_MAX_IMPORT_LINE_CHARS };
 }
 
-/** Text arriving as byte chunks, as lines: UTF-8 checked (a 400 naming the line), each line within `maxLineChars` (a 413 naming it). */
-export async function* linesOfChunks(chunks: AsyncIterable<Buffer | Uint8Array>, maxLineChars: number): AsyncGenerator<string> {
+/**
+ * Text arriving as byte chunks, as lines in batches (those each chunk completed): UTF-8 checked (a 400
+ * naming the line), each line within `maxLineChars` (a 413 naming it).
+ */
+export async function* linesOfChunks(chunks: AsyncIterable<Buffer | Uint8Array>, maxLineChars: number): AsyncGenerator<string[]> {
   const splitter = new LineSplitter(maxLineChars);
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let lines = 0;
@@ -29,17 +32,15 @@ export async function* linesOfChunks(chunks: AsyncIterable<Buffer | Uint8Array>,
     }
   };
   for await (const chunk of chunks) {
-    for (const line of splitter.push(decode(chunk))) {
-      lines++;
-      yield line;
-    }
+    const batch = splitter.push(decode(chunk));
+    lines += batch.length;
+    yield batch;
   }
-  yield* splitter.push(decode());
-  yield* splitter.end();
+  yield [...splitter.push(decode()), ...splitter.end()];
 }
 
 /** A request body (gzip when Content-Encoding says so) as lines, within the import's limits. */
-export function readImportLines(request: Request, { maxBytes, maxLineChars }: { maxBytes: number; maxLineChars: number }): AsyncGenerator<string> {
+export function readImportLines(request: Request, { maxBytes, maxLineChars }: { maxBytes: number; maxLineChars: number }): AsyncGenerator<string[]> {
   if (!request.body) throw new InputError("malformed", "The import is empty", [{ path: "line 1", message: "no content" }]);
   const stream: Readable = decodedBodyStream(request, { maxBodyBytes: maxBytes, maxDecompressedBytes: maxBytes, maxDocumentBytes: maxBytes });
   return linesOfChunks(chunksOf(stream), maxLineChars);

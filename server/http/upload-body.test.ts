@@ -9,7 +9,7 @@ const LIMITS = { maxBodyBytes: 50_000_000, maxDecompressedBytes: 500_000_000, ma
 
 function splitAll(pieces: string[]): string[] {
   const splitter = new LineSplitter();
-  return [...pieces.flatMap((piece) => [...splitter.push(piece)]), ...splitter.end()];
+  return [...pieces.flatMap((piece) => splitter.push(piece)), ...splitter.end()];
 }
 
 /** A request whose body arrives in the given pieces, as a slow client would send it. */
@@ -29,9 +29,9 @@ function piecesOf(bytes: Buffer, size: number): Buffer[] {
   return pieces;
 }
 
-async function drain(lines: AsyncIterable<string>): Promise<string[]> {
+async function drain(lines: AsyncIterable<readonly string[]>): Promise<string[]> {
   const all: string[] = [];
-  for await (const line of lines) all.push(line);
+  for await (const batch of lines) all.push(...batch);
   return all;
 }
 
@@ -40,6 +40,14 @@ describe("LineSplitter", () => {
     expect(splitAll(["a", "b\nc", "d\r", "\n\ne", "f"])).toEqual(["ab", "cd", "", "ef"]);
     expect(splitAll(["x\n"])).toEqual(["x"]);
     expect(splitAll([""])).toEqual([]);
+  });
+
+  it("hands over each piece's lines together, as one batch", () => {
+    const splitter = new LineSplitter();
+    expect(splitter.push("a\nb\n\n\nc")).toEqual(["a", "b", "", ""]);
+    expect(splitter.push("d")).toEqual([]);
+    expect(splitter.push("\n")).toEqual(["cd"]);
+    expect(splitter.end()).toEqual([]);
   });
 
   it("joins a line that spans thousands of pieces", () => {
@@ -94,8 +102,8 @@ describe("readUpload", () => {
 describe("limits that hold while streaming", () => {
   it("refuses a line longer than the limit as soon as it is seen, naming it", () => {
     const splitter = new LineSplitter(10);
-    expect([...splitter.push("short\n0123")]).toEqual(["short"]);
-    expect(() => [...splitter.push("456789ab")]).toThrow(expect.objectContaining({ code: "too_large", details: [{ path: "line 2", message: "more than 10 characters" }] }));
+    expect(splitter.push("short\n0123")).toEqual(["short"]);
+    expect(() => splitter.push("456789ab")).toThrow(expect.objectContaining({ code: "too_large", details: [{ path: "line 2", message: "more than 10 characters" }] }));
   });
 
   it("stops a gzip bomb in a multipart body at the document limit, not at the decompression limit", async () => {

@@ -176,9 +176,13 @@ class BodyCopy {
   }
 }
 
+const CARRIAGE_RETURN = 13;
+
 /**
  * Splits text arriving in pieces into lines (without "\n" or "\r\n") in linear time: only the
- * unfinished tail is kept, as pieces, and each piece is searched for line breaks once.
+ * unfinished tail is kept, as pieces, and each piece is searched for line breaks once. Each piece's
+ * lines come back together, as one array: a reader awaits once a piece, not once a line (8 million
+ * empty lines took 4.8 s at one await a line).
  */
 export class LineSplitter {
   private tail: string[] = [];
@@ -188,28 +192,44 @@ export class LineSplitter {
   /** `maxLineChars`: a longer line throws a 413 naming it as soon as it is seen, never held whole. */
   constructor(private readonly maxLineChars = Number.POSITIVE_INFINITY) {}
 
-  *push(text: string): Generator<string> {
+  /** The lines `text` completes, in order (none while a line goes on). */
+  push(text: string): string[] {
+    const lines: string[] = [];
     let start = 0;
     for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
-      this.keep(text.slice(start, newline));
+      if (this.tail.length === 0) {
+        // A line wholly within this piece: no tail to join.
+        this.check(newline - start);
+        this.lineNumber++;
+        lines.push(text.slice(start, newline > start && text.charCodeAt(newline - 1) === CARRIAGE_RETURN ? newline - 1 : newline));
+      } else {
+        this.keep(text.slice(start, newline));
+        lines.push(this.takeLine());
+      }
       start = newline + 1;
-      yield this.takeLine();
     }
     if (start < text.length) this.keep(text.slice(start));
+    return lines;
   }
 
   private keep(part: string): void {
     this.tailChars += part.length;
-    if (this.tailChars > this.maxLineChars) {
+    this.check(this.tailChars);
+    this.tail.push(part);
+  }
+
+  /** The line being read is `chars` long so far: a 413 past the limit. */
+  private check(chars: number): void {
+    if (chars > this.maxLineChars) {
       throw new InputError("too_large", `Line ${this.lineNumber + 1} is longer than ${this.maxLineChars.toLocaleString("en-US")} characters`, [
         { path: `line ${this.lineNumber + 1}`, message: `more than ${this.maxLineChars} characters` },
       ]);
     }
-    this.tail.push(part);
   }
 
-  *end(): Generator<string> {
-    if (this.tail.length > 0) yield this.takeLine();
+  /** The last line, when the text did not end with a line break. */
+  end(): string[] {
+    return this.tail.length > 0 ? [this.takeLine()] : [];
   }
 
   private takeLine(): string {
@@ -258,15 +278,14 @@ async function readSingleBody(
   }
 
   let stored: { raw: StoredRaw; sha256: string } | null = null;
-  async function* lines(): AsyncGenerator<string> {
+  async function* lines(): AsyncGenerator<string[]> {
     const splitter = new LineSplitter(limits.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);
-    yield* splitter.push(head);
+    yield splitter.push(head);
     for (let next = ended ? null : await chunks.next(); next && !next.done; next = await chunks.next()) {
-      yield* splitter.push(await copy.add(next.value));
+      yield splitter.push(await copy.add(next.value));
     }
     const { rest, ...finished } = await copy.finish();
-    yield* splitter.push(rest);
-    yield* splitter.end();
+    yield [...splitter.push(rest), ...splitter.end()];
     stored = finished;
   }
   return {

@@ -213,7 +213,7 @@ describe.each(testDatabaseTargets())("the audit trail on $name", ({ target }) =>
     const exported: string[] = [];
     await (await prepareProjectExport(db(), { kind: "admin" }, source.slug)).write(async (line) => void exported.push(JSON.stringify(line)));
     const lines = async function* () {
-      yield* exported;
+      yield exported;
     };
     // Its runs deleted (straight from the table: no entry), the export brings them back.
     await db().run.deleteMany({ where: { projectId: source.projectId } });

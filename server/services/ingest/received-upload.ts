@@ -25,8 +25,8 @@ export type ReceivedUpload =
   | { kind: "files"; files: ReceivedFile[]; sha256: string }
   | {
       kind: "ndjson";
-      /** The body's lines as they stream in (read once). */
-      lines: AsyncIterable<string>;
+      /** The body's lines as they stream in (read once), in batches: those each received piece completed. */
+      lines: AsyncIterable<readonly string[]>;
       /** The stored copy and the hash, once `lines` has been read to its end. */
       stored: () => { raw: StoredRaw; sha256: string };
     };

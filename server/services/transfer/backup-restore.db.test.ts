@@ -52,8 +52,8 @@ async function backupOf(database: Database): Promise<Line[]> {
   return lines;
 }
 
-async function* textOf(lines: readonly Line[]): AsyncGenerator<string> {
-  for (const line of lines) yield JSON.stringify(line);
+async function* textOf(lines: readonly Line[]): AsyncGenerator<string[]> {
+  for (const line of lines) yield [JSON.stringify(line)];
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

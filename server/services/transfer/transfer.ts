@@ -27,7 +27,7 @@ export async function prepareProjectExport(db: PrismaClient, principal: Principa
  * runs' rollups are marked pending and their refresh job queued in the same transaction; the history
  * version moves with the rows (database triggers), so every cache sees them at its next read.
  */
-export async function importProject(db: PrismaClient, principal: Principal, slug: string, lines: AsyncIterable<string>): Promise<ImportAnswer> {
+export async function importProject(db: PrismaClient, principal: Principal, slug: string, lines: AsyncIterable<readonly string[]>): Promise<ImportAnswer> {
   const project = await requireProject(db, slug);
   // Checked before a line of the body is read.
   await requireProjectAccess(db, principal, project, "manage");
@@ -63,7 +63,7 @@ export async function backupServer(db: PrismaClient, sink: LineSink): Promise<{ 
  * links, grants, runs…; the users, whom the backup's replace) first, in that same transaction. Rollups are left pending: the server's workers queue their refresh at
  * start (listProjectsWithPendingRollups).
  */
-export async function restoreServer(db: PrismaClient, lines: AsyncIterable<string>, { force }: { force: boolean }): Promise<ImportCounts> {
+export async function restoreServer(db: PrismaClient, lines: AsyncIterable<readonly string[]>, { force }: { force: boolean }): Promise<ImportCounts> {
   return importLines(
     db,
     { kind: "server" },

@@ -301,9 +301,12 @@ function endpointNameOf(tags: Record<string, string>): string {
   return tags.name ?? `${tags.method ?? "?"} ${tags.url ?? "?"}`;
 }
 
-/** Parses k6 NDJSON from a stream of lines (without their line breaks), holding only the reduced data. */
-export async function parseK6Ndjson(lines: AsyncIterable<string>): Promise<ParsedRun> {
+/**
+ * Parses k6 NDJSON from a stream of lines (without their line breaks) in batches, as they arrive,
+ * holding only the reduced data.
+ */
+export async function parseK6Ndjson(lines: AsyncIterable<readonly string[]>): Promise<ParsedRun> {
   const accumulator = new K6NdjsonAccumulator();
-  for await (const line of lines) accumulator.addLine(line);
+  for await (const batch of lines) for (const line of batch) accumulator.addLine(line);
   return accumulator.finish();
 }
