@@ -11,7 +11,7 @@ import path from "node:path";
 import { describeAdminTokenAtStart, ensureAdminToken } from "../server/admin-token";
 import { describeTarget, targetFromEnv } from "../server/db";
 import { getEnv } from "../server/env";
-import { ROOT, buildApp, isBuildCurrent, run } from "./lib/build";
+import { NEXT_BIN, ROOT, isBuildCurrent, run, startingBuild } from "./lib/build";
 
 const isDev = process.argv.includes("--dev");
 const env = getEnv();
@@ -23,11 +23,17 @@ if (!existsSync(path.join(ROOT, "server", "generated", "prisma", "client.ts"))) 
 
 if (!isDev && !isBuildCurrent()) {
   console.log("Building Benchtrack (first start, or the sources changed)…");
-  buildApp();
+  const build = startingBuild();
+  const built = await runStep(NEXT_BIN, ["build"]);
+  if (built !== 0) process.exit(built);
+  build.finish();
 }
 
 const target = targetFromEnv(env);
-const migrated = await migrate();
+// Pending migrations are applied in a process of their own (npm run db:migrate's script): this one lives
+// as long as the server, and the embedded database it would open here (PGlite's WebAssembly heap) stayed
+// resident after its close: 497 MB of an idle npm start's 1.3 GB, measured on a new data folder.
+const migrated = await runStep(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "db-migrate.ts")]);
 if (migrated !== 0) process.exit(migrated);
 // Handed to the server (its child process) only.
 if (adminToken.kind === "created" || adminToken.kind === "file") process.env.BENCHTRACK_ADMIN_TOKEN = adminToken.token;
@@ -37,7 +43,7 @@ const url = `http://localhost:${env.PORT}`;
 // SIGINT within BENCHTRACK_SHUTDOWN_TIMEOUT_SECONDS and keeps `next start`'s 65 s keep-alive;
 // development: `next dev` as is.
 const server = isDev
-  ? spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["dev", "-p", String(env.PORT)], { cwd: ROOT, stdio: ["inherit", "pipe", "inherit"] })
+  ? spawn(NEXT_BIN, ["dev", "-p", String(env.PORT)], { cwd: ROOT, stdio: ["inherit", "pipe", "inherit"] })
   : // The IPC channel only tells the server when this process is gone (it then stops as on SIGTERM).
     spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "serve.ts")], { cwd: ROOT, stdio: ["inherit", "pipe", "inherit", "ipc"] });
 let isTokenNoteShown = false;
@@ -72,13 +78,12 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
 }
 
 /**
- * Applies pending migrations in a process of its own (npm run db:migrate's script): this one lives as
- * long as the server, and the embedded database it would open here (PGlite's WebAssembly heap) stayed
- * resident after its close: 497 MB of an idle npm start's 1.3 GB, measured on a new data folder. A stop
- * meanwhile (SIGINT, SIGTERM) is passed on; resolves to the exit code this process then exits with.
+ * A step before the server (the build, the migrations) in a child process, awaited: a stop meanwhile
+ * (SIGINT, SIGTERM) is passed on to it, so none is left running behind a stopped start. Resolves to the
+ * exit code this process then exits with.
  */
-function migrate(): Promise<number> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "db-migrate.ts")], { cwd: ROOT, stdio: "inherit" });
+function runStep(command: string, args: readonly string[]): Promise<number> {
+  const child = spawn(command, args, { cwd: ROOT, stdio: "inherit" });
   const passOn = (signal: NodeJS.Signals) => child.kill(signal);
   const signals = ["SIGINT", "SIGTERM"] as const;
   for (const signal of signals) process.on(signal, passOn);

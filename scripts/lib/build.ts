@@ -42,8 +42,21 @@ export function isBuildCurrent(): boolean {
   );
 }
 
-export function buildApp(): void {
+/** Next's command line: `next build` builds. */
+export const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
+
+/**
+ * A build about to start: `finish()` after it succeeded stamps it with the sources it began from (a
+ * source changed during the build makes the next start build again).
+ */
+export function startingBuild(): { finish(): void } {
   const sourceHash = hashSources();
-  run(path.join(ROOT, "node_modules", ".bin", "next"), ["build"]);
-  writeFileSync(BUILD_STAMP, sourceHash);
+  return { finish: () => writeFileSync(BUILD_STAMP, sourceHash) };
+}
+
+/** The build, in this process's time: for scripts that wait for it (npm run build, the bench, tests). */
+export function buildApp(): void {
+  const build = startingBuild();
+  run(NEXT_BIN, ["build"]);
+  build.finish();
 }
