@@ -6,12 +6,12 @@
 // server within BENCHTRACK_SHUTDOWN_TIMEOUT_SECONDS (scripts/serve.ts).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { describeAdminTokenAtStart, ensureAdminToken } from "../server/admin-token";
 import { describeTarget, targetFromEnv } from "../server/db";
 import { getEnv } from "../server/env";
 import { NEXT_BIN, ROOT, isBuildCurrent, run, startingBuild } from "./lib/build";
+import { exitCodeOf, runStep } from "./lib/child-step";
 
 const isDev = process.argv.includes("--dev");
 const env = getEnv();
@@ -24,7 +24,7 @@ if (!existsSync(path.join(ROOT, "server", "generated", "prisma", "client.ts"))) 
 if (!isDev && !isBuildCurrent()) {
   console.log("Building Benchtrack (first start, or the sources changed)…");
   const build = startingBuild();
-  const built = await runStep(NEXT_BIN, ["build"]);
+  const built = await runStep(NEXT_BIN, ["build"], ROOT);
   if (built !== 0) process.exit(built);
   build.finish();
 }
@@ -33,7 +33,7 @@ const target = targetFromEnv(env);
 // Pending migrations are applied in a process of their own (npm run db:migrate's script): this one lives
 // as long as the server, and the embedded database it would open here (PGlite's WebAssembly heap) stayed
 // resident after its close: 497 MB of an idle npm start's 1.3 GB, measured on a new data folder.
-const migrated = await runStep(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "db-migrate.ts")]);
+const migrated = await runStep(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "db-migrate.ts")], ROOT);
 if (migrated !== 0) process.exit(migrated);
 // Handed to the server (its child process) only.
 if (adminToken.kind === "created" || adminToken.kind === "file") process.env.BENCHTRACK_ADMIN_TOKEN = adminToken.token;
@@ -71,28 +71,3 @@ server.on("exit", (code, signal) => {
   showTokenNote();
   process.exit(exitCodeOf(code, signal));
 });
-
-/** A child's exit as this process's exit code: its own, or 128 + n for a child killed by signal n. */
-function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
-  return code ?? 128 + (signal ? osConstants.signals[signal] : 0);
-}
-
-/**
- * A step before the server (the build, the migrations) in a child process, awaited: a stop meanwhile
- * (SIGINT, SIGTERM) is passed on to it, so none is left running behind a stopped start. Resolves to the
- * exit code this process then exits with.
- */
-function runStep(command: string, args: readonly string[]): Promise<number> {
-  const child = spawn(command, args, { cwd: ROOT, stdio: "inherit" });
-  const passOn = (signal: NodeJS.Signals) => child.kill(signal);
-  const signals = ["SIGINT", "SIGTERM"] as const;
-  for (const signal of signals) process.on(signal, passOn);
-  return new Promise((resolve) => {
-    const done = (code: number) => {
-      for (const signal of signals) process.off(signal, passOn);
-      resolve(code);
-    };
-    child.once("error", () => done(1));
-    child.once("exit", (code, signal) => done(exitCodeOf(code, signal)));
-  });
-}

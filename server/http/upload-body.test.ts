@@ -50,6 +50,13 @@ describe("LineSplitter", () => {
     expect(splitter.end()).toEqual([]);
   });
 
+  it("drops the \\r of \\r\\n and refuses a too-long line within one piece too, naming it", () => {
+    expect(splitAll(["a\r\nb\r\n\r\nc\r"])).toEqual(["a", "b", "", "c"]);
+    expect(() => new LineSplitter(3).push("abc\nabcd\n")).toThrow(
+      expect.objectContaining({ code: "too_large", details: [{ path: "line 2", message: "more than 3 characters" }] }),
+    );
+  });
+
   it("joins a line that spans thousands of pieces", () => {
     const pieces = Array.from({ length: 5000 }, () => "0123456789");
     expect(splitAll([...pieces, "\nnext"])).toEqual(["0123456789".repeat(5000), "next"]);
