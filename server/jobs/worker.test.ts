@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { JOB_NAMES, trackUpload, uploadQuietMs } from "../services/platform";
-import { LULL_MS, MAX_LULL_WAIT_MS, MAX_REST_MS, lullWaitMs, restAfterJob } from "./worker";
+import { LULL_MS, MAX_LULL_WAIT_MS, MAX_REST_MS, idlePauseMs, lullWaitMs, restAfterJob } from "./worker";
+
+describe("an idle worker's pace", () => {
+  it("looks again after the interval, then twice as long each empty look, up to 8 times the interval", () => {
+    expect([1, 2, 3, 4, 5, 50].map((emptyLooks) => idlePauseMs(1000, emptyLooks))).toEqual([1000, 2000, 4000, 8000, 8000, 8000]);
+    expect(idlePauseMs(200, 1)).toBe(200);
+  });
+});
 
 describe("a worker's rest after a job", () => {
   it("the coalescing queues rest twice the job's time, up to MAX_REST_MS; the others take the next job at once", () => {

@@ -31,8 +31,20 @@ import { JOB_HANDLERS, type JobContext } from "./handlers";
  * is retried about a minute later however long jobs may run.
  */
 
-/** How often an idle worker looks for a job: detection starts about this long after an upload (later after a detection job's rest: restAfterJob). */
+/**
+ * How often a worker looks for a job after one (or after this process sent one to its queue: detection
+ * starts about this long after an upload, later after a detection job's rest: restAfterJob). Each empty
+ * look doubles the wait, up to IDLE_POLLING_FACTOR times this: an idle server looks at each queue every
+ * 8 s, not every second (its CPU: 4.1% of a core idle on the embedded database, docs/performance.md), and
+ * a job another replica sends, or a retry whose backoff ran out, waits at most that long.
+ */
 export const POLLING_INTERVAL_SECONDS = 1;
+const IDLE_POLLING_FACTOR = 8;
+
+/** How long a worker waits after `emptyLooks` looks in a row found nothing: the interval, doubled each time, capped. */
+export function idlePauseMs(pollingIntervalMs: number, emptyLooks: number): number {
+  return pollingIntervalMs * Math.min(2 ** Math.max(0, emptyLooks - 1), IDLE_POLLING_FACTOR);
+}
 /** While the database is unavailable, how often a worker tries again to record a job's outcome. */
 const SETTLE_RETRY_MS = 1_000;
 /** How long stopping waits for running jobs before giving them up (failed, so retried). */
@@ -172,6 +184,9 @@ export function lullWaitMs(name: JobName, quietMs: number, waitedMs: number): nu
 class QueueWorker {
   private stopping = false;
   private wake: (() => void) | null = null;
+  /** Looks in a row that found no job; while idle, `wakeIdle` ends the wait. */
+  private emptyLooks = 0;
+  private isIdle = false;
   private current: { id: string; startedAt: number } | null = null;
   private stopped: Promise<string | null> | null = null;
   readonly done: Promise<void>;
@@ -200,9 +215,13 @@ class QueueWorker {
         failing = true;
       }
       if (!job) {
-        await this.pause();
+        this.emptyLooks++;
+        this.isIdle = true;
+        await this.pause(idlePauseMs(this.pollingIntervalMs, this.emptyLooks));
+        this.isIdle = false;
         continue;
       }
+      this.emptyLooks = 0;
       const current = { id: job.id, startedAt: Date.now() };
       this.current = current;
       await runJob(this.name, job, this.context).catch((error: unknown) => {
@@ -224,7 +243,13 @@ class QueueWorker {
     }
   }
 
-  private pause(ms = this.pollingIntervalMs): Promise<void> {
+  /** This process sent a job to the queue: an idle worker looks now, and soon again (the sender's transaction may not have committed yet). */
+  wakeIdle(): void {
+    this.emptyLooks = 0;
+    if (this.isIdle) this.wake?.();
+  }
+
+  private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(finish, ms);
       function finish() {
@@ -270,15 +295,19 @@ export interface Workers {
 /**
  * Starts polling every queue in this process, until the queue stops (JobQueue.stop: the workers take
  * no new job, and wait up to 10 s for the running ones) or `stop` is called (a stop of the server, with
- * its own limit). An idle worker looks every `pollingIntervalSeconds`; one that found a job looks again
- * at once (the coalescing queues' after their rest: restAfterJob), so a backlog drains at the handlers'
- * pace (a third of it for detection and rollups) and an idle queue costs one query a second.
+ * its own limit). A worker that found a job looks again at once (the coalescing queues' after their
+ * rest: restAfterJob), so a backlog drains at the handlers' pace (a third of it for detection and
+ * rollups); one that found none looks again after `pollingIntervalSeconds`, then twice that, up to 8
+ * times it (idlePauseMs), and at once when this process sends a job to its queue (JobQueue.onSent).
  */
 export async function startWorkers(
   context: JobContext,
   pollingIntervalSeconds = POLLING_INTERVAL_SECONDS,
 ): Promise<Workers> {
   const workers = JOB_NAMES.map((name) => new QueueWorker(name, context, pollingIntervalSeconds * 1000));
+  context.queue.onSent((names) => {
+    for (const worker of workers) if (names.includes(worker.name)) worker.wakeIdle();
+  });
   const stop = async (timeoutMs: number) =>
     (await Promise.all(workers.map((worker) => worker.stop(timeoutMs)))).filter((cut): cut is string => cut !== null);
   context.queue.onStop(async () => {

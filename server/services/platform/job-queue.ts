@@ -165,6 +165,7 @@ function insertJobSql(schema: string): string {
 
 export class JobQueue {
   private readonly stopHooks: (() => Promise<void>)[] = [];
+  private readonly sentListeners: ((names: readonly JobName[]) => void)[] = [];
 
   /** `schema` is where pg-boss keeps the jobs (job, archive…): "pgboss", or a test's own. */
   constructor(
@@ -177,7 +178,9 @@ export class JobQueue {
     const sendOptions: PgBoss.SendOptions = {};
     if (options.singletonKey !== undefined) sendOptions.singletonKey = options.singletonKey;
     if (options.tx) sendOptions.db = transactionExecutor(options.tx);
-    return this.boss.send(name, data, sendOptions);
+    const id = await this.boss.send(name, data, sendOptions);
+    this.announceSent([name]);
+    return id;
   }
 
   /**
@@ -242,6 +245,20 @@ export class JobQueue {
     for (const [index, job] of jobs.entries()) {
       if (settled?.[index] !== true) await this.sendCoalesced(job.name, job.data, tx, job.singletonKey);
     }
+    this.announceSent(jobs.map((job) => job.name));
+  }
+
+  /**
+   * Calls `listener` with the queues this process just sent jobs to (through send or settleCoalesced,
+   * often before their transaction commits): this process's idle workers look at once and again soon
+   * after, instead of at their idle pace (server/jobs/worker.ts).
+   */
+  onSent(listener: (names: readonly JobName[]) => void): void {
+    this.sentListeners.push(listener);
+  }
+
+  private announceSent(names: readonly JobName[]): void {
+    for (const listener of this.sentListeners) listener(names);
   }
 
   /**
