@@ -35,7 +35,7 @@ import { JOB_HANDLERS, type JobContext } from "./handlers";
  * How often a worker looks for a job after one (or after this process sent one to its queue: detection
  * starts about this long after an upload, later after a detection job's rest: restAfterJob). Each empty
  * look doubles the wait, up to IDLE_POLLING_FACTOR times this: an idle server looks at each queue every
- * 8 s, not every second (its CPU: 4.1% of a core idle on the embedded database, docs/performance.md), and
+ * 8 s, not every second (an idle embedded server: 1.9–2.9% of a core looking every second, 0.6–0.9% now; docs/performance.md), and
  * a job another replica sends, or a retry whose backoff ran out, waits at most that long.
  */
 export const POLLING_INTERVAL_SECONDS = 1;
