@@ -35,8 +35,9 @@ import { JOB_HANDLERS, type JobContext } from "./handlers";
  * How often a worker looks for a job after one (or after this process sent one to its queue: detection
  * starts about this long after an upload, later after a detection job's rest: restAfterJob). Each empty
  * look doubles the wait, up to IDLE_POLLING_FACTOR times this: an idle server looks at each queue every
- * 8 s, not every second (an idle embedded server: 1.9–2.9% of a core looking every second, 0.6–0.9% now; docs/performance.md), and
- * a job another replica sends, or a retry whose backoff ran out, waits at most that long.
+ * 8 s, not every second (an idle embedded server: 1.9–2.9% of a core looking every second, 0.6–0.9%
+ * now; docs/performance.md), and a job another replica sends, or a retry whose backoff ran out, waits
+ * at most that long.
  */
 export const POLLING_INTERVAL_SECONDS = 1;
 const IDLE_POLLING_FACTOR = 8;
@@ -305,11 +306,13 @@ export async function startWorkers(
   pollingIntervalSeconds = POLLING_INTERVAL_SECONDS,
 ): Promise<Workers> {
   const workers = JOB_NAMES.map((name) => new QueueWorker(name, context, pollingIntervalSeconds * 1000));
-  context.queue.onSent((names) => {
+  const stopWaking = context.queue.onSent((names) => {
     for (const worker of workers) if (names.includes(worker.name)) worker.wakeIdle();
   });
-  const stop = async (timeoutMs: number) =>
-    (await Promise.all(workers.map((worker) => worker.stop(timeoutMs)))).filter((cut): cut is string => cut !== null);
+  const stop = async (timeoutMs: number) => {
+    stopWaking();
+    return (await Promise.all(workers.map((worker) => worker.stop(timeoutMs)))).filter((cut): cut is string => cut !== null);
+  };
   context.queue.onStop(async () => {
     await stop(STOP_TIMEOUT_MS);
   });

@@ -165,7 +165,7 @@ function insertJobSql(schema: string): string {
 
 export class JobQueue {
   private readonly stopHooks: (() => Promise<void>)[] = [];
-  private readonly sentListeners: ((names: readonly JobName[]) => void)[] = [];
+  private readonly sentListeners = new Set<(names: readonly JobName[]) => void>();
 
   /** `schema` is where pg-boss keeps the jobs (job, archive…): "pgboss", or a test's own. */
   constructor(
@@ -251,10 +251,11 @@ export class JobQueue {
   /**
    * Calls `listener` with the queues this process just sent jobs to (through send or settleCoalesced,
    * often before their transaction commits): this process's idle workers look at once and again soon
-   * after, instead of at their idle pace (server/jobs/worker.ts).
+   * after, instead of at their idle pace (server/jobs/worker.ts). Answers how to stop calling it.
    */
-  onSent(listener: (names: readonly JobName[]) => void): void {
-    this.sentListeners.push(listener);
+  onSent(listener: (names: readonly JobName[]) => void): () => void {
+    this.sentListeners.add(listener);
+    return () => this.sentListeners.delete(listener);
   }
 
   private announceSent(names: readonly JobName[]): void {
