@@ -2,15 +2,16 @@
 // 1. validate the environment, 2. take the admin token (the environment's, else the data folder's,
 // else make one: server/admin-token.ts), 3. generate the Prisma client if missing, 4. build if the
 // sources changed since the last build, 5. apply pending migrations (scripts/db-migrate.ts), 6. serve
-// on PORT and print the URL (and, on the start that made it, the admin token, this once). A stop (SIGTERM, SIGINT) drains the
-// server within BENCHTRACK_SHUTDOWN_TIMEOUT_SECONDS (scripts/serve.ts).
+// on PORT and print the URL (and, on the start that made it, the admin token, this once). A stop
+// (SIGTERM, SIGINT) during 4 or 5 is passed on to that step (scripts/lib/child-step.ts); afterwards it
+// drains the server within BENCHTRACK_SHUTDOWN_TIMEOUT_SECONDS (scripts/serve.ts).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describeAdminTokenAtStart, ensureAdminToken } from "../server/admin-token";
 import { describeTarget, targetFromEnv } from "../server/db";
 import { getEnv } from "../server/env";
-import { NEXT_BIN, ROOT, isBuildCurrent, run, startingBuild } from "./lib/build";
+import { NEXT_BIN, ROOT, buildInChild, isBuildCurrent, run } from "./lib/build";
 import { exitCodeOf, runStep } from "./lib/child-step";
 
 const isDev = process.argv.includes("--dev");
@@ -23,10 +24,8 @@ if (!existsSync(path.join(ROOT, "server", "generated", "prisma", "client.ts"))) 
 
 if (!isDev && !isBuildCurrent()) {
   console.log("Building Benchtrack (first start, or the sources changed)…");
-  const build = startingBuild();
-  const built = await runStep(NEXT_BIN, ["build"], ROOT);
+  const built = await buildInChild();
   if (built !== 0) process.exit(built);
-  build.finish();
 }
 
 const target = targetFromEnv(env);

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { runStep } from "./child-step";
 
 /**
  * "Build when needed": `npm start` rebuilds only when the sources changed since the last build.
@@ -46,17 +47,20 @@ export function isBuildCurrent(): boolean {
 export const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
 
 /**
- * A build about to start: `finish()` after it succeeded stamps it with the sources it began from (a
- * source changed during the build makes the next start build again).
+ * The build in a child process that a stop of this one is passed on to (runStep: npm start, npm run
+ * build), stamped, once it succeeded, with the sources it began from (a source changed during the build
+ * makes the next start build again). Resolves to its exit code.
  */
-export function startingBuild(): { finish(): void } {
+export async function buildInChild(): Promise<number> {
   const sourceHash = hashSources();
-  return { finish: () => writeFileSync(BUILD_STAMP, sourceHash) };
+  const code = await runStep(NEXT_BIN, ["build"], ROOT);
+  if (code === 0) writeFileSync(BUILD_STAMP, sourceHash);
+  return code;
 }
 
-/** The build, in this process's time: for scripts that wait for it (npm run build, the bench, tests). */
+/** The build, in this process's time: for scripts that wait for it (the bench, tests); exits on a failure. */
 export function buildApp(): void {
-  const build = startingBuild();
+  const sourceHash = hashSources();
   run(NEXT_BIN, ["build"]);
-  build.finish();
+  writeFileSync(BUILD_STAMP, sourceHash);
 }

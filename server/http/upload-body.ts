@@ -176,8 +176,6 @@ class BodyCopy {
   }
 }
 
-const CARRIAGE_RETURN = 13;
-
 /**
  * Splits text arriving in pieces into lines (without "\n" or "\r\n") in linear time: only the
  * unfinished tail is kept, as pieces, and each piece is searched for line breaks once. Each piece's
@@ -203,7 +201,7 @@ export class LineSplitter {
         // A line wholly within this piece: no tail to join.
         this.check(newline - start);
         this.lineNumber++;
-        lines.push(text.slice(start, newline > start && text.charCodeAt(newline - 1) === CARRIAGE_RETURN ? newline - 1 : newline));
+        lines.push(withoutCarriageReturn(text.slice(start, newline)));
       } else {
         this.keep(text.slice(start, newline));
         lines.push(this.takeLine());
@@ -239,8 +237,13 @@ export class LineSplitter {
     this.tail = [];
     this.tailChars = 0;
     this.lineNumber++;
-    return line.endsWith("\r") ? line.slice(0, -1) : line;
+    return withoutCarriageReturn(line);
   }
+}
+
+/** A line of "\r\n" text without its "\r". */
+function withoutCarriageReturn(line: string): string {
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
 }
 
 /**

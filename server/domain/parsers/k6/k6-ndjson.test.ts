@@ -3,22 +3,14 @@ import { z } from "zod";
 import type { InputError } from "../../input-error";
 import { expectedPercentile } from "../fixtures/expected-stats";
 import { errorOfAsync } from "../fixtures/input-error-of";
-import { readFixture, readFixtureJson, streamFixtureLines } from "../fixtures/read-fixture";
+import { readFixture, readFixtureJson, streamFixtureLines, streamTextLines } from "../fixtures/read-fixture";
 import { parseK6Ndjson } from "./k6-ndjson";
 
 const POINTS = "k6/baseline/short-ndjson/points.ndjson";
 
-/** The text's lines as the upload hands them over: in batches (here of three), after a wait. */
-async function* linesOf(text: string): AsyncIterable<string[]> {
-  const lines = text.split("\n");
-  for (let start = 0; start < lines.length; start += 3) {
-    await Promise.resolve();
-    yield lines.slice(start, start + 3);
-  }
-}
 
 function parseError(text: string): Promise<InputError> {
-  return errorOfAsync(() => parseK6Ndjson(linesOf(text)));
+  return errorOfAsync(() => parseK6Ndjson(streamTextLines(text)));
 }
 
 /** The test's own reading of the raw points: durations per name tag, and the span. */
@@ -134,7 +126,7 @@ describe("parseK6Ndjson grouping and errors", () => {
       point("http_reqs", 1, { ...tags, status: "200" }, "2026-11-22T10:00:02Z"),
       point("http_req_failed", 0, { ...tags, status: "200" }, "2026-11-22T10:00:02Z"),
     ].join("\n");
-    const run = await parseK6Ndjson(linesOf(text));
+    const run = await parseK6Ndjson(streamTextLines(text));
     expect(run.endpoints).toHaveLength(1);
     expect(run.endpoints[0]).toMatchObject({ name: "GET http://x/a", requests: 2, failures: 1, throughput: 1, statusCodes: { "200": 1, "500": 1 } });
     expect(run.endpoints[0]?.latency.percentiles["50"]).toBe(15);
@@ -160,7 +152,7 @@ describe("parseK6Ndjson grouping and errors", () => {
 
   it("keeps a histogram for samples it never saw before (numbers and names built here)", async () => {
     const text = [3.25, 180, 180.1, 2500].map((ms, i) => point("http_req_duration", ms, { name: "Z" }, `2026-11-22T10:00:0${i}Z`)).join("\n");
-    const result = await parseK6Ndjson(linesOf(text));
+    const result = await parseK6Ndjson(streamTextLines(text));
     const histogram = result.endpoints[0]?.histogram ?? [];
     expect(histogram.filter((b) => b.count > 0).map((b) => b.count)).toEqual([1, 2, 1]);
     expect(result.aggregate.histogram).toEqual(histogram);

@@ -2,21 +2,13 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { TimelinePoint } from "../../run";
 import { errorOfAsync } from "../fixtures/input-error-of";
-import { readFixture, streamFixtureLines } from "../fixtures/read-fixture";
+import { readFixture, streamFixtureLines, streamTextLines } from "../fixtures/read-fixture";
 import { parseUpload } from "../index";
 import { MAX_TIMELINE_POINTS } from "../validate";
 import { parseK6Ndjson } from "./k6-ndjson";
 
 const POINTS = "k6/baseline/short-ndjson/points.ndjson";
 
-/** The text's lines as the upload hands them over: in batches (here of three), after a wait. */
-async function* linesOf(text: string): AsyncIterable<string[]> {
-  const lines = text.split("\n");
-  for (let start = 0; start < lines.length; start += 3) {
-    await Promise.resolve();
-    yield lines.slice(start, start + 3);
-  }
-}
 
 const point = (metric: string, value: number, tags: Record<string, string>, time: string) =>
   JSON.stringify({ metric, type: "Point", data: { time, value, tags } });
@@ -140,7 +132,7 @@ describe("the k6 NDJSON timeline, on files built here", () => {
 
   it("counts failed requests per second, as the run's failures", async () => {
     const lines = [request("A", 10, at(0)), request("A", 20, at(0.5), true), request("B", 30, at(1.2), true), request("A", 40, at(2))];
-    const run = await parseK6Ndjson(linesOf(lines.join("\n")));
+    const run = await parseK6Ndjson(streamTextLines(lines.join("\n")));
     expect(run.aggregate.failures).toBe(2);
     const perSecond = (points: TimelinePoint[] | null) => points?.map((p) => [p.requestsPerSecond, p.failuresPerSecond]);
     // Windows [0, 1) and [1, 2]: the last point, 2 s in, ends the second window.
@@ -150,7 +142,7 @@ describe("the k6 NDJSON timeline, on files built here", () => {
   });
 
   it("shows seconds with no request as 0 requests/s for the aggregate, without latency", async () => {
-    const run = await parseK6Ndjson(linesOf([request("A", 10, at(0)), request("A", 12, at(3.9))].join("\n")));
+    const run = await parseK6Ndjson(streamTextLines([request("A", 10, at(0)), request("A", 12, at(3.9))].join("\n")));
     const timeline = run.aggregate.timeline ?? [];
     expect(timeline.map((p) => p.requestsPerSecond)).toEqual([1, 0, 0, 1 / 0.9]);
     expect(timeline.map((p) => p.p95Ms === null)).toEqual([false, true, true, false]);
@@ -160,14 +152,14 @@ describe("the k6 NDJSON timeline, on files built here", () => {
   });
 
   it("has no timeline for a run shorter than a second", async () => {
-    const run = await parseK6Ndjson(linesOf([request("A", 10, at(0)), request("A", 12, at(0.5))].join("\n")));
+    const run = await parseK6Ndjson(streamTextLines([request("A", 10, at(0)), request("A", 12, at(0.5))].join("\n")));
     expect(run.aggregate.timeline).toBeNull();
     expect(run.endpoints[0]?.timeline).toBeNull();
   });
 
   it("counts a duration that comes after its window closed, leaves it out of the percentiles and says so", async () => {
     const lines = [request("A", 10, at(0)), request("A", 10, at(0.5)), request("A", 10, at(20)), request("A", 900, at(0.2)), request("A", 10, at(21))];
-    const run = await parseK6Ndjson(linesOf(lines.join("\n")));
+    const run = await parseK6Ndjson(streamTextLines(lines.join("\n")));
     const first = run.aggregate.timeline?.[0];
     expect(first?.requestsPerSecond).toBe(3);
     expectWithinHdrBucket(first?.p95Ms ?? null, 10);
@@ -178,7 +170,7 @@ describe("the k6 NDJSON timeline, on files built here", () => {
   it("keeps at most MAX_TIMELINE_POINTS windows of a long run, one in every k, and says so", async () => {
     // Two hours, a request every 2 s: 7,200 windows.
     const lines = Array.from({ length: 3_601 }, (_, i) => request("A", 5 + (i % 7), at(i * 2)));
-    const run = await parseK6Ndjson(linesOf(lines.join("\n")));
+    const run = await parseK6Ndjson(streamTextLines(lines.join("\n")));
     const timeline = run.aggregate.timeline ?? [];
     expect(timeline.length).toBeLessThanOrEqual(MAX_TIMELINE_POINTS);
     expect(timeline[0]?.atMs).toBe(Date.parse(at(1)));
@@ -192,7 +184,7 @@ describe("the k6 NDJSON timeline, on files built here", () => {
   it("stays small for points years apart (hostile times), thinning instead of making every second", async () => {
     const lines = [request("A", 10, "2001-01-01T00:00:00Z"), request("A", 10, "2026-01-01T00:00:00Z")];
     const started = performance.now();
-    const run = await parseK6Ndjson(linesOf(lines.join("\n")));
+    const run = await parseK6Ndjson(streamTextLines(lines.join("\n")));
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(run.aggregate.timeline?.length).toBeLessThanOrEqual(MAX_TIMELINE_POINTS);
     expect(run.endpoints[0]?.timeline).toHaveLength(2);
@@ -200,7 +192,7 @@ describe("the k6 NDJSON timeline, on files built here", () => {
 
   it("refuses a bad line in the middle of a timeline, naming it", async () => {
     const text = [request("A", 10, at(0)), request("A", 10, at(1)), point("http_reqs", 1, { name: "A" }, "yesterday"), request("A", 10, at(2))].join("\n");
-    const error = await errorOfAsync(() => parseK6Ndjson(linesOf(text)));
+    const error = await errorOfAsync(() => parseK6Ndjson(streamTextLines(text)));
     expect(error.code).toBe("malformed");
     expect(error.details[0]?.path).toBe("line 7: data.time");
   });
