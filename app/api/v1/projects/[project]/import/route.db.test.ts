@@ -182,6 +182,7 @@ describe("export and import of a project", () => {
       ],
       ["a file from a newer format version", () => asText([{ ...original[0]!, version: 2 }, ...original.slice(1)]), 400, /^line 1: version$/],
       ["a server backup", () => asText([{ ...original[0]!, scope: "server" }, ...original.slice(1)]), 400, /^line 1: scope$/],
+      ["a blank line before the end line (which counts every line)", () => `${JSON.stringify(original[0])}\n\n${asText(original.slice(1))}`, 400, /^line 2$/],
       [
         "a line over the cap",
         () => asText([...original.slice(0, 3), { kind: "annotation", text: "x".repeat(LINE_CAP + 10) }, ...original.slice(3)]),
@@ -198,7 +199,8 @@ describe("export and import of a project", () => {
     });
 
     it("refuses a gzip bomb past the import limit (413), writing nothing", async () => {
-      const bomb = gzipSync(Buffer.alloc(IMPORT_CAP * 2, "\n"));
+      // Newlines after the end line are passed over (before it, the first one is refused at once).
+      const bomb = gzipSync(Buffer.concat([Buffer.from(asText(original)), Buffer.alloc(IMPORT_CAP * 2, "\n")]));
       const { status, body } = await importText(slug, new Uint8Array(bomb), { "Content-Encoding": "gzip" });
       expect(status, JSON.stringify(body)).toBe(413);
       expect(await countRows(slug)).toEqual({ runs: 0, endpoints: 0, results: 0, incidents: 0, annotations: 0 });
